@@ -1,0 +1,1 @@
+# Repository-root conftest: makes the checkout importable when pytest runs from it.

@@ -1,0 +1,5 @@
+"""``python -m simulator`` runs the ``lanchester`` command."""
+
+from simulator.cli import main
+
+main()

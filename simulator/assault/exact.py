@@ -1,0 +1,80 @@
+"""Exact outcome distributions of battle-dice rolls.
+
+A roll's result is the count of each symbol (crit, hit, supp). The distribution of
+a pool's totals is built die by die: each die's six faces shift the running
+distribution, so the work grows with the number of dice times the number of
+reachable totals, never with 6**n. Attack and defence totals are then combined
+through the cancellation rule of :mod:`simulator.assault.compare`.
+
+Distributions are ``float64[crit+1, hit+1, supp+1]`` arrays indexed by counts.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from simulator.assault.compare import uncancelled
+from simulator.assault.dice import DiceSet, Pool, single_symbol
+
+
+@cache
+def _die_faces(faces: tuple[tuple[int, int, int], ...], doubles: str) -> tuple[tuple[tuple[int, int, int], float], ...]:
+    """A die's distinct faces (after the doubles rule) with their probabilities."""
+    counts: dict[tuple[int, int, int], int] = {}
+    for face in faces:
+        f = single_symbol(face, doubles)
+        counts[f] = counts.get(f, 0) + 1
+    return tuple((f, n / len(faces)) for f, n in counts.items())
+
+
+def add_die(dist: np.ndarray, face_probs) -> np.ndarray:
+    """The distribution of totals after rolling one more die."""
+    top = np.max([f for f, _ in face_probs], axis=0)
+    out = np.zeros(tuple(n + t for n, t in zip(dist.shape, top)))
+    c, h, s = dist.shape
+    for (fc, fh, fs), p in face_probs:
+        out[fc:fc + c, fh:fh + h, fs:fs + s] += p * dist
+    return out
+
+
+def pool_distribution(pool: Pool, dice: DiceSet, doubles: str = "all", extra_supp: int = 0) -> np.ndarray:
+    """Distribution of the symbol totals a pool rolls.
+
+    ``doubles`` applies the single-success rule to double faces (10.8.1,
+    rulings.md #2). ``extra_supp`` adds fixed ``supp`` symbols to the roll
+    (a recruit target, 4.2.3, rulings.md #4).
+    """
+    dist = np.zeros((1, 1, 1 + extra_supp))
+    dist[0, 0, extra_supp] = 1.0
+    for letter in pool:
+        dist = add_die(dist, _die_faces(dice.die(letter).faces, doubles))
+    return dist
+
+
+def _support(dist: np.ndarray):
+    idx = np.nonzero(dist)
+    return idx[0], idx[1], idx[2], dist[idx]
+
+
+def uncancelled_distribution(attack: np.ndarray, defence: np.ndarray) -> np.ndarray:
+    """Distribution of the attack symbols left after the defence cancels (10.7.2)."""
+    ac, ah, asup, ap = _support(attack)
+    dc, dh, ds, dp = _support(defence)
+    c, h, s = uncancelled(ac[:, None], ah[:, None], asup[:, None], dc[None, :], dh[None, :], ds[None, :])
+    shape = attack.shape
+    flat = np.ravel_multi_index((c.ravel(), h.ravel(), s.ravel()), shape)
+    weights = (ap[:, None] * dp[None, :]).ravel()
+    return np.bincount(flat, weights=weights, minlength=int(np.prod(shape))).reshape(shape)
+
+
+def roll_outcome(attack: Pool, defence: Pool, dice: DiceSet, *, doubles: str = "all",
+                 extra_supp: int = 0) -> np.ndarray:
+    """Exact distribution of uncancelled (crit, hit, supp) for an attack on a defence.
+
+    ``doubles`` is the attacker's rule; every defence symbol counts (10.8.1).
+    """
+    atk = pool_distribution(attack, dice, doubles, extra_supp)
+    dfn = pool_distribution(defence, dice, "all")
+    return uncancelled_distribution(atk, dfn)

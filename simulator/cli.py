@@ -1,0 +1,76 @@
+"""The ``lanchester`` command: a click group with the sub-groups ``assault`` and ``toi``.
+
+The CLI is thin: commands parse, call the library, print. Errors are one line on
+stderr with exit status 2 and never a traceback (bad data files, bad pool strings,
+bad arguments alike).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from simulator.errors import InputError
+
+
+class LanchesterGroup(click.Group):
+    """Root group that reports every input problem in one line, exit status 2."""
+
+    def main(self, args=None, prog_name=None, **kwargs):  # noqa: D401 - click API
+        kwargs["standalone_mode"] = False
+        try:
+            result = super().main(args=args, prog_name=prog_name or "lanchester", **kwargs)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("lanchester: aborted", err=True)
+            sys.exit(130)
+        except click.ClickException as exc:
+            where = exc.ctx.command_path if getattr(exc, "ctx", None) else "lanchester"
+            hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
+            click.echo(f"{where}: error: {one_line(exc.format_message())}{hint}", err=True)
+            sys.exit(exc.exit_code)
+        except InputError as exc:
+            click.echo(f"lanchester: error: {exc.one_line()}", err=True)
+            sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("lanchester: interrupted", err=True)
+            sys.exit(130)
+        if isinstance(result, int) and result:
+            sys.exit(result)
+        sys.exit(0)
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@click.group(cls=LanchesterGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="lanchester")
+def main() -> None:
+    """lanchester: exact and Monte Carlo balance analysis for tactical wargames.
+
+    \b
+    Examples:
+      lanchester assault odds RY YG
+      lanchester assault odds 2RG YYB --trials 1000000 --seed 7
+      lanchester demo --out out/demo
+    """
+
+
+def _register() -> None:
+    from simulator.assault.cli import assault
+    from simulator.demo import demo
+
+    main.add_command(assault)
+    main.add_command(demo)
+    try:
+        from simulator.toi.cli import toi
+    except ImportError:  # the Tide of Iron module is optional while it is being built
+        toi = None
+    if toi is not None:
+        main.add_command(toi)
+
+
+_register()
