@@ -93,6 +93,10 @@ def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice
 
 def _attach_optional() -> None:
     """Commands built in their own modules join the group here."""
+    from simulator.assault.cli_fire import fire_command, resolve_command
+
+    assault.add_command(fire_command)
+    assault.add_command(resolve_command)
     try:
         from simulator.assault.cli_units import units
     except ImportError:

@@ -15,7 +15,10 @@ import numpy as np
 
 from simulator.assault.compare import uncancelled_jit
 from simulator.assault.dice import DiceSet, Pool, single_symbol
-from simulator.rng import seed_state, sum_rolls
+from simulator.assault.damage import (
+    CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, CRIT_ROLL_NONE, after_fire, state_index, strongest_symbol,
+)
+from simulator.rng import below, seed_state, sum_rolls
 
 FIELD_BITS = 10
 FIELD_MAX = (1 << FIELD_BITS) - 1
@@ -63,4 +66,55 @@ def uncancelled_chunk(faces: np.ndarray, extra_supp: int, shape: tuple[int, int,
     """Runner task: one chunk of trials with its own random stream."""
     counts = np.zeros(shape, dtype=np.int64)
     uncancelled_counts(faces, extra_supp, n_trials, seed_state(seed_seq), counts)
+    return counts
+
+
+def crit_roll_tables(max_crits: int, dice: DiceSet) -> tuple[np.ndarray, np.ndarray]:
+    """Packed faces for the critical-hit roll: green for the attacker, blue for the
+    defender, one row per possible uncancelled crit (10.7.5, 10.7.6)."""
+    g = [pack_face(f, ATTACK_SHIFT) for f in dice.die(CRIT_ATTACK_DIE).faces]
+    b = [pack_face(f, DEFENCE_SHIFT) for f in dice.die(CRIT_DEFENCE_DIE).faces]
+    n = max(1, max_crits)
+    return np.array([g] * n, dtype=np.int64), np.array([b] * n, dtype=np.int64)
+
+
+@numba.njit(inline="always")
+def cancel_packed(t, extra_supp):
+    return uncancelled_jit(field(t, 0), field(t, 1), field(t, 2) + extra_supp,
+                           field(t, 3), field(t, 4), field(t, 5))
+
+
+@numba.njit(cache=True, nogil=True)
+def fire_state_counts(spot_need, faces_spotted, faces_unspotted, unspotted_fires, extra_supp,
+                      crit_attack, crit_defence, kind, strength, ignores_supp, delayed,
+                      damage0, morale0, immobilised0, n_trials, state, counts):
+    """Ranged fire ``n_trials`` times; histogram the target's state afterwards.
+
+    ``spot_need``: 0 spotted without a roll, 1-6 the d6 needed, 7 always failed (10.5).
+    A failed roll uses ``faces_unspotted`` (10.9.5), or leaves a vehicle target
+    unfired when ``unspotted_fires`` is 0. ``counts`` is indexed by
+    :func:`~simulator.assault.damage.state_index`.
+    """
+    for _ in range(n_trials):
+        faces = faces_spotted
+        if spot_need > 0 and below(state, 6) + 1 < spot_need:
+            if unspotted_fires == 0:
+                counts[state_index(0, damage0, morale0, immobilised0)] += 1
+                continue
+            faces = faces_unspotted
+        c, h, s = cancel_packed(sum_rolls(faces, state), extra_supp)
+        symbol = CRIT_ROLL_NONE
+        if c > 0 and damage0 + c + h < strength:   # no crit roll once eliminated (rulings #6)
+            t = sum_rolls(crit_attack[:c], state) + sum_rolls(crit_defence[:c], state)
+            cc, ch, cs = cancel_packed(t, 0)
+            symbol = strongest_symbol(cc, ch, cs)
+        e, d, m, i = after_fire(kind, strength, ignores_supp, delayed, damage0, morale0, immobilised0,
+                                c, h, s, symbol)
+        counts[state_index(e, d, m, i)] += 1
+
+
+def fire_chunk(args: tuple, n_states: int, n_trials: int, seed_seq: np.random.SeedSequence) -> np.ndarray:
+    """Runner task for :func:`fire_state_counts`."""
+    counts = np.zeros(n_states, dtype=np.int64)
+    fire_state_counts(*args, n_trials, seed_state(seed_seq), counts)
     return counts

@@ -1,0 +1,141 @@
+"""``lanchester assault units``: list the unit cards (4.2) in use.
+
+:func:`units_frame` is the library call (one row per unit); the click command only
+renders it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from simulator import cliopts
+from simulator.assault.cards import DEFAULT_UNITS_DIR, UnitCard, load_units, units_digest
+from simulator.assault.dice import DiceSet, format_pool, load_dice
+from simulator.datafile import REPO_ROOT
+from simulator.errors import InputError
+from simulator.output import emit, render
+
+COLUMNS = ["id", "side", "name", "type", "class", "armoured", "strength", "movement",
+           "movement_type", "ranges", "close_combat", "defence", "abilities", "points",
+           "source", "stated"]
+TABLE_COLUMNS = ["id", "type", "armoured", "strength", "movement", "ranges", "close_combat",
+                 "defence", "abilities", "points", "class", "source"]
+
+
+def ranges_summary(card: UnitCard) -> str:
+    """``1-2 B/RYG; 3-4 -/RY``: each band with its dice vs vehicles / vs infantry (10.1)."""
+    return "; ".join(f"{b.label} {format_pool(b.vs_vehicle)}/{format_pool(b.vs_infantry)}"
+                     for b in card.ranges) or "-"
+
+
+def defence_summary(card: UnitCard) -> str:
+    """``Y``, or per area of impact for vehicles: ``front RY, flank G, rear B, above B``."""
+    if not card.is_vehicle:
+        return card.defence_pool()
+    return ", ".join(f"{facing} {format_pool(pool)}" for facing, pool in card.defence)
+
+
+def source_summary(card: UnitCard) -> str:
+    """``illustrative + rulebook 12.11, 5.7``: the card's source and the sections that
+    state some of its values."""
+    sections = sorted({m.group(0) for cite in dict(card.stated).values()
+                       for m in [re.search(r"\d+(\.\d+)*", cite)] if m},
+                      key=lambda s: tuple(int(x) for x in s.split(".")))
+    return card.source + (f" + rulebook {', '.join(sections)}" if sections else "")
+
+
+def units_frame(side: str | None = None, units_dir: str | Path | None = None,
+                dice: DiceSet | str | Path | None = None) -> pd.DataFrame:
+    """The roster as a tidy table, one row per unit card, sorted by id.
+
+    ``side`` keeps one side only. ``frame.attrs`` records the dice set and unit files.
+
+    >>> units_frame("soviet").loc[0, "id"]  # doctest: +SKIP
+    'soviet/at-gun-45mm'
+    """
+    dice = dice if isinstance(dice, DiceSet) else load_dice(dice)
+    cards = list(load_units(units_dir, dice).values())
+    sides = sorted({c.side for c in cards})
+    if side is not None:
+        if side not in sides:
+            raise InputError("--side", "", f"no units of side {side!r} (sides: {', '.join(sides)})")
+        cards = [c for c in cards if c.side == side]
+    rows = [{
+        "id": c.id, "side": c.side, "name": c.name, "type": c.type, "class": c.unit_class,
+        "armoured": c.armoured, "strength": c.strength, "movement": c.movement,
+        "movement_type": c.movement_type, "ranges": ranges_summary(c),
+        "close_combat": f"{format_pool(c.close_combat_vs_vehicle)}/"
+                        f"{format_pool(c.close_combat_vs_infantry)}",
+        "defence": defence_summary(c), "abilities": ", ".join(c.abilities) or "-",
+        "points": c.points, "source": source_summary(c),
+        "stated": "; ".join(f"{k}: {v}" for k, v in c.stated),
+    } for c in cards]
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    d = Path(units_dir) if units_dir is not None else DEFAULT_UNITS_DIR
+    frame.attrs.update({
+        "dice": dice.name, "dice_status": dice.status, "dice_digest": dice.digest,
+        "units_dir": str(d), "units_digest": units_digest(d),
+        "units_status": ", ".join(sorted({c.status for c in cards})),
+        "cards": [c.to_dict() for c in cards],
+    })
+    return frame
+
+
+def units_table(frame: pd.DataFrame) -> str:
+    a = frame.attrs
+    shown = frame.assign(movement=frame["movement"].astype(str) + " " + frame["movement_type"])
+    body = shown[TABLE_COLUMNS].to_string(index=False)
+    return "\n".join([
+        f"unit cards: {_show_path(a['units_dir'])} ({a['units_status']}); "
+        f"dice: {a['dice']}, {a['dice_status']}",
+        "ranges and close_combat: dice vs armoured vehicles / vs infantry and artillery (4.2.2)",
+        "",
+        body,
+        "",
+        "source: 'illustrative' values are the project's choice; 'rulebook' names the sections "
+        "that state some values (see the 'stated' column of --format csv/json).",
+    ]) + "\n"
+
+
+def _show_path(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return path
+
+
+def units_json(frame: pd.DataFrame) -> dict:
+    a = frame.attrs
+    return {"dice": a["dice"], "dice_status": a["dice_status"], "dice_digest": a["dice_digest"],
+            "units_dir": a["units_dir"], "units_digest": a["units_digest"],
+            "units_status": a["units_status"], "units": a["cards"]}
+
+
+@click.command("units")
+@click.option("--side", default=None, metavar="SIDE",
+              help="Only the units of one side: german or soviet.")
+@click.option("--units-dir", "units_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Unit files to use instead of scenarios/assault/units/.")
+@cliopts.dice
+@cliopts.fmt
+@cliopts.out
+def units(side: str | None, units_dir: str | None, dice_file: str | None, fmt: str,
+          out: str | None) -> None:
+    """List the unit cards: type, strength, movement, range bands, defence, abilities.
+
+    Values are the project's illustrative cards unless the source column names the
+    rule-book section that states them.
+
+    \b
+    Examples:
+      lanchester assault units
+      lanchester assault units --side soviet --format csv --out soviet.csv
+      lanchester assault units --units-dir my-cards/ --format json
+    """
+    frame = units_frame(side, units_dir, dice_file)
+    text = render(fmt, table=units_table(frame), frame=frame, obj=units_json(frame))
+    emit(text, out)
