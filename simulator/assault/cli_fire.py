@@ -1,0 +1,195 @@
+"""``lanchester assault fire`` and ``lanchester assault resolve``."""
+
+from __future__ import annotations
+
+import click
+
+from simulator import cliopts
+from simulator.assault.aid import load_aid
+from simulator.assault.cards import load_units
+from simulator.assault.damage import ARTILLERY, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE
+from simulator.assault.dice import load_dice
+from simulator.assault.fire import STATE_COLUMNS, fire, unit
+from simulator.assault.pools import FIRE_STATUS_ALIASES, TARGET_STATUSES, FireSituation
+from simulator.assault.resolve import resolve
+from simulator.errors import InputError
+from simulator.output import emit, pct, render
+
+aid_option = click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                          help="Player's aid file instead of scenarios/assault/aid.toml.")
+units_option = click.option("--units-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+                            help="Unit-card folder instead of scenarios/assault/units/.")
+
+
+def split_list(values) -> frozenset[str]:
+    return frozenset(x.strip() for v in values for x in v.split(",") if x.strip())
+
+
+def state_label(r: dict) -> str:
+    if r["eliminated"]:
+        return "eliminated"
+    parts = [f"{r['damage']} damage" + (" (half strength)" if r["half_strength"] else "")]
+    parts += [w for w in ("fallback", "suppressed", "immobilised") if r[w]]
+    return ", ".join(parts)
+
+
+def fire_json(frame) -> dict:
+    a = frame.attrs
+    keys = STATE_COLUMNS + ["p"] + (["se"] if "se" in frame else [])
+    states = [{k: (bool(r[k]) if k in STATE_COLUMNS and k != "damage" else
+                   int(r[k]) if k == "damage" else float(r[k])) for k in keys} for r in frame.to_dict("records")]
+    return {k: a[k] for k in ("method", "trials", "seed", "firer", "target", "range", "attack_pool",
+                              "defence_pool", "defence_pool_unspotted", "doubles", "extra_supp",
+                              "target_strength", "p_spotted", "spot_number", "dice", "dice_status",
+                              "aid", "aid_status")} | {"states": states, "summary": a["summary"],
+                                                        "explain": a["explain"]}
+
+
+def explain_text(frame) -> str:
+    lines = ["How the pools were built:"]
+    for s in frame.attrs["explain"]:
+        if s["side"] == "spotting":
+            lines.append(f"  spotting   {s['reason']}")
+        else:
+            lines.append(f"  {s['side']:<26} {s['change']:<12} -> {s['pool']:<8} {s['reason']} ({s['section']})")
+    return "\n".join(lines) + "\n\n"
+
+
+def fire_table(frame, explain: bool) -> str:
+    a, s = frame.attrs, frame.attrs["summary"]
+    mc = a["method"] == "monte-carlo"
+    se = s.get("se", {})
+    how = f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if mc else "exact"
+    head = [f"{a['firer']} fires at {a['target']}, range {a['range']}  ({how})",
+            f"attack {a['attack_pool']}  vs  defence {a['defence_pool']}"
+            + (f"  (spotting failed: {a['defence_pool_unspotted']})" if a["defence_pool_unspotted"] else "")
+            + f"   P(spotted) {pct(a['p_spotted'])}",
+            f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
+    body = [explain_text(frame)] if explain else []
+    rows = ["target afterwards                          P"]
+    for r in frame.to_dict("records"):
+        rows.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
+    tail = ["", f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
+                f"P(suppressed or worse) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}   "
+                f"P(fallback) {pct(s['p_fallback'], se.get('p_fallback'))}",
+            f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
+    return "\n".join(head + body + rows + tail) + "\n"
+
+
+@click.command("fire")
+@click.argument("firer")
+@click.argument("target")
+@click.option("--range", "range_", type=int, required=True, metavar="N", help="Range in hexes (10.1).")
+@click.option("--terrain", default="clear", show_default=True, help="Target hex terrain (10.9.1).")
+@click.option("--hill", is_flag=True, help="Target on a hill and the firer lower (10.9.1, 9.6.1).")
+@click.option("--hindrance", "hindrances", multiple=True, metavar="T,T",
+              help="Terrain of each hindering hex the LOS crosses (10.9.2), comma-separated or repeated.")
+@click.option("--fire-status", default="firing", show_default=True,
+              type=click.Choice(sorted(FIRE_STATUS_ALIASES)), help="Firer's fire status (10.0, 10.9.4).")
+@click.option("--spot", default="rules", show_default=True,
+              type=click.Choice(["rules", "auto", "roll", "passed", "failed"]),
+              help="Spotting (10.5): by the rules, forced automatic, forced roll, or a given result.")
+@click.option("--outside-arc", is_flag=True, help="Target outside the firer's arc of fire (10.5, 10.6).")
+@click.option("--target-status", "target_status", multiple=True, metavar="S,S",
+              help=f"Target markers: {', '.join(TARGET_STATUSES)}.")
+@click.option("--target-facing", type=click.Choice(["front", "flank", "rear", "above"]), default=None,
+              help="Vehicle target's area of impact (10.9.3).")
+@click.option("--firer-damage", type=int, default=0, show_default=True)
+@click.option("--target-damage", type=int, default=0, show_default=True)
+@click.option("--firer-experience", default="regular", show_default=True,
+              type=click.Choice(["recruit", "regular", "hardened", "veteran", "elite"]))
+@click.option("--target-experience", default="regular", show_default=True,
+              type=click.Choice(["recruit", "regular", "hardened", "veteran", "elite"]))
+@click.option("--attack-die-minus-one", is_flag=True, help="Firer took a fast action last turn (13.1).")
+@click.option("--into-close-combat", is_flag=True,
+              help="Infantry target in close combat with a friendly armoured vehicle (10.11).")
+@click.option("--explain", is_flag=True, help="Show how each pool was built, die by die, with the rule.")
+@cliopts.exact
+@cliopts.trials
+@cliopts.seed
+@cliopts.workers
+@cliopts.dice
+@aid_option
+@units_option
+@cliopts.fmt
+@cliopts.out
+def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, spot, outside_arc,
+                 target_status, target_facing, firer_damage, target_damage, firer_experience,
+                 target_experience, attack_die_minus_one, into_close_combat, explain, exact, trials,
+                 seed, workers, dice_file, aid_file, units_dir, fmt, out):
+    """What happens when FIRER fires at TARGET: the target's state afterwards (chapter 10).
+
+    Units are ids like german/rifles-41 (see 'lanchester assault units').
+
+    \b
+    Examples:
+      lanchester assault fire german/rifles-41 soviet/heavy-rifles-41 --range 3
+      lanchester assault fire german/rifles-41 soviet/heavy-rifles-41 --range 3 \\
+          --terrain forest --spot failed --explain
+      lanchester assault fire soviet/at-gun-45mm german/pz-iif --range 2 --target-facing flank
+    """
+    monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
+    situation = FireSituation(
+        range=range_, terrain=terrain, hill=hill, hindrances=tuple(sorted(split_list(hindrances))),
+        fire_status=fire_status, spot=spot, outside_arc=outside_arc,
+        target_status=split_list(target_status), target_facing=target_facing,
+        firer_damage=firer_damage, target_damage=target_damage, firer_experience=firer_experience,
+        target_experience=target_experience, firer_attack_die_minus_one=attack_die_minus_one,
+        into_close_combat=into_close_combat)
+    frame = fire(firer, target, situation, exact=not monte_carlo, trials=trials, seed=seed,
+                 workers=workers, dice=dice_file, aid=aid_file, units_dir=units_dir, progress="fire")
+    emit(render(fmt, table=fire_table(frame, explain), frame=frame, obj=fire_json(frame)), out)
+
+
+@click.command("resolve")
+@click.option("--attack", required=True, metavar="ROLL", help='Attack roll, e.g. "R:crit+hit Y:supp".')
+@click.option("--defence", required=True, metavar="ROLL", help='Defence roll, e.g. "Y:- G:hit".')
+@click.option("--target", "target_id", default=None, metavar="UNIT", help="Target unit (strength, type).")
+@click.option("--target-strength", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Target strength when no --target is given (infantry).")
+@click.option("--target-damage", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--target-status", "target_status", multiple=True, metavar="S,S",
+              help="Markers before the roll: suppressed, fallback, delayed, immobilised.")
+@click.option("--target-experience", default="regular", show_default=True,
+              type=click.Choice(["recruit", "regular", "hardened", "veteran", "elite"]))
+@click.option("--crit-attack", default=None, metavar="ROLL", help='Critical-hit roll, attacker: "G:-".')
+@click.option("--crit-defence", default=None, metavar="ROLL", help='Critical-hit roll, defender: "B:-".')
+@cliopts.dice
+@aid_option
+@units_option
+@cliopts.fmt
+def resolve_command(attack, defence, target_id, target_strength, target_damage, target_status,
+                    target_experience, crit_attack, crit_defence, dice_file, aid_file, units_dir, fmt):
+    """Adjudicate one given roll (10.7.2-10.7.6): what is uncancelled, and the target's state.
+
+    \b
+    Example (the worked example of 11.0):
+      lanchester assault resolve --attack "R:crit+hit Y:supp" --defence "Y:- G:hit" \\
+          --target soviet/heavy-rifles-41 --crit-attack "G:-" --crit-defence "B:-"
+    """
+    dice = load_dice(dice_file)
+    aid = load_aid(aid_file, dice)
+    status = split_list(target_status)
+    if target_id:
+        card = unit(load_units(units_dir, dice), target_id, "--target")
+        kind = VEHICLE if card.is_vehicle else ARTILLERY if card.is_artillery else INFANTRY
+        strength, half_at = card.strength, card.half_strength_threshold
+    elif target_strength:
+        kind, strength, half_at = INFANTRY, target_strength, (target_strength + 1) // 2
+    else:
+        raise InputError("--target", "", "give --target UNIT or --target-strength N")
+    if target_damage >= strength:
+        raise InputError("--target-damage", "", f"must be below the strength {strength}")
+    exp = aid.experience(target_experience)
+    morale = FALLBACK if "fallback" in status else SUPPRESSED if "suppressed" in status else STEADY
+    result = resolve(attack, defence, dice, strength=strength, half_at=half_at, kind=kind,
+                     damage=target_damage, morale=morale, immobilised=int("immobilised" in status),
+                     ignores_supp=int(exp.ignores_supp), delayed=int("delayed" in status),
+                     extra_supp=exp.attacker_supp, crit_attack=crit_attack, crit_defence=crit_defence)
+    u, st = result["uncancelled"], result["state"]
+    table = (f"uncancelled: {u['crit']} crit, {u['hit']} hit, {u['supp']} supp\n"
+             + (f"critical-hit roll: strongest {result['critical_hit_roll']['strongest']}\n"
+                if result["critical_hit_roll"] else "")
+             + f"target afterwards: {state_label(st)}\n")
+    import pandas as pd
+    emit(render(fmt, table=table, frame=pd.DataFrame([{**u, **st}]), obj=result), None)
