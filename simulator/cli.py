@@ -62,15 +62,11 @@ def main() -> None:
 def _register() -> None:
     from simulator.assault.cli import assault
     from simulator.demo import demo
+    from simulator.toi.cli import toi
 
     main.add_command(assault)
+    main.add_command(toi)
     main.add_command(demo)
-    try:
-        from simulator.toi.cli import toi
-    except ImportError:  # the Tide of Iron module is optional while it is being built
-        toi = None
-    if toi is not None:
-        main.add_command(toi)
 
 
 _register()

@@ -91,17 +91,14 @@ def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice
     emit(render(fmt, table=odds_table(frame), frame=frame, obj=odds_json(frame)), out)
 
 
-def _attach_optional() -> None:
+def _attach() -> None:
     """Commands built in their own modules join the group here."""
     from simulator.assault.cli_fire import fire_command, resolve_command
+    from simulator.assault.cli_units import units
 
     assault.add_command(fire_command)
     assault.add_command(resolve_command)
-    try:
-        from simulator.assault.cli_units import units
-    except ImportError:
-        return
     assault.add_command(units)
 
 
-_attach_optional()
+_attach()

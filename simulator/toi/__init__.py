@@ -1,0 +1,8 @@
+"""Tide of Iron: exact and Monte Carlo odds of ranged fire, assaults and minefields.
+
+``data`` loads the roster and terrain files, ``units`` reads unit specs, ``attack``
+and ``assault`` apply the rules (001, 002), ``results`` holds the result tables,
+``exact`` and ``kernels`` compute the distributions, ``questions`` is the Python API
+(DataFrames) and ``cli`` the ``lanchester toi`` commands. Readings of unclear rules:
+``docs/rulings-toi.md``.
+"""
