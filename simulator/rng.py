@@ -6,7 +6,8 @@ from a :class:`numpy.random.SeedSequence`, one per chunk (see ``runner``), which
 what makes results independent of the number of workers.
 
 Dice are drawn unbiased with Lemire's multiply-and-reject method on 32-bit halves
-of each 64-bit draw: two dice per draw, rejecting with probability 4 / 2**32.
+of each 64-bit draw (:func:`sum_rolls`): two dice per draw, rejecting with
+probability 4 / 2**32.
 """
 
 from __future__ import annotations
@@ -71,19 +72,6 @@ def uniform(state):
 
 
 @numba.njit(inline="always")
-def d6_pair(state):
-    """Two independent uniform faces ``0..5`` from one 64-bit draw (unbiased)."""
-    six = _U64(6)
-    while True:
-        x = next_u64(state)
-        m_hi = (x >> _U64(32)) * six
-        m_lo = (x & _U64(0xFFFFFFFF)) * six
-        # 2**32 mod 6 == 4: reject the rare low parts below 4 so each face is exact.
-        if (m_hi & _U64(0xFFFFFFFF)) >= _U64(4) and (m_lo & _U64(0xFFFFFFFF)) >= _U64(4):
-            return np.int64(m_hi >> _U64(32)), np.int64(m_lo >> _U64(32))
-
-
-@numba.njit(inline="always")
 def sum_rolls(table, state):
     """Roll one d6 per row of ``table`` (``int64[n, 6]``) and sum ``table[row, face]``.
 
@@ -91,8 +79,8 @@ def sum_rolls(table, state):
     (for example packed symbol counts), so a whole pool is rolled with one add per
     die. Two dice per 64-bit draw, unbiased (a draw is redrawn when either 32-bit
     half falls in the 4-in-2**32 rejection zone). Written as one loop with
-    ``continue`` rather than calls to :func:`d6_pair`: numba compiles this shape
-    about three times faster.
+    ``continue``: numba compiles this shape about three times faster than a helper
+    that loops until it can return a pair of faces.
     """
     n = table.shape[0]
     total = 0

@@ -20,8 +20,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from simulator.assault.cards import MOVEMENT_TYPES, NAME_PATTERN, parse_pool_at
-from simulator.assault.dice import DiceSet, Pool, load_dice, normalise
+from simulator.assault.cards import MOVEMENT_TYPES, NAME_PATTERN
+from simulator.assault.dice import DiceSet, Pool, as_dice, normalise, parse_pool_at
 from simulator.datafile import SCENARIOS_DIR, file_digest, read_toml, validate
 from simulator.errors import InputError
 
@@ -329,7 +329,7 @@ def load_aid(path: str | Path | None = None, dice: DiceSet | str | Path | None =
     Every pool is parsed against ``dice``: a dice set, a dice file, or ``None`` for the
     shipped dice.
     """
-    dice = dice if isinstance(dice, DiceSet) else load_dice(dice)
+    dice = as_dice(dice)
     p = Path(path) if path is not None else DEFAULT_AID_FILE
     where = str(p)
     model = validate(_AidFileModel, read_toml(p), where)

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from simulator.assault.dice import DiceSet, Pool, format_pool, load_dice, parse_pool
+from simulator.assault.dice import DiceSet, Pool, as_dice, format_pool, parse_pool_at
 from simulator.datafile import SCENARIOS_DIR, file_digest, read_toml, validate
 from simulator.errors import InputError
 
@@ -33,14 +33,6 @@ VEHICLE_MOVEMENT = ("wheeled", "tracked")
 FACINGS = ("front", "flank", "rear", "above")  # areas of impact (10.9.3)
 NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 TANK_RIDERS = 4  # 9.11.1: armoured tracked vehicles carry 4 strength points of infantry
-
-
-def parse_pool_at(text: str, dice: DiceSet, where: str, key: str) -> Pool:
-    """:func:`parse_pool`, with the error naming the file ``where`` and the ``key`` in it."""
-    try:
-        return parse_pool(text, dice, where)
-    except InputError as exc:
-        raise InputError(where, key, exc.problem) from None
 
 
 # --- the file's shape (pydantic) ------------------------------------------------------
@@ -391,7 +383,7 @@ def load_units(directory: str | Path | None = None,
     Every pool is parsed against ``dice``: a dice set, a dice file, or ``None`` for the
     shipped dice.
     """
-    dice = dice if isinstance(dice, DiceSet) else load_dice(dice)
+    dice = as_dice(dice)
     d = Path(directory) if directory is not None else DEFAULT_UNITS_DIR
     if not d.is_dir():
         raise InputError(str(d), "", "unit directory not found")

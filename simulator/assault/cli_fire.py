@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import click
+import pandas as pd
 
 from simulator import cliopts
 from simulator.assault.aid import load_aid
 from simulator.assault.cards import load_units
-from simulator.assault.damage import ARTILLERY, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE
+from simulator.assault.damage import FALLBACK, INFANTRY, STEADY, SUPPRESSED
 from simulator.assault.dice import load_dice
-from simulator.assault.fire import STATE_COLUMNS, fire, unit
+from simulator.assault.fire import STATE_COLUMNS, fire, kind_of, unit
 from simulator.assault.pools import FIRE_STATUS_ALIASES, TARGET_STATUSES, FireSituation
 from simulator.assault.resolve import resolve
 from simulator.errors import InputError
@@ -172,7 +173,7 @@ def resolve_command(attack, defence, target_id, target_strength, target_damage, 
     status = split_list(target_status)
     if target_id:
         card = unit(load_units(units_dir, dice), target_id, "--target")
-        kind = VEHICLE if card.is_vehicle else ARTILLERY if card.is_artillery else INFANTRY
+        kind = kind_of(card)
         strength, half_at = card.strength, card.half_strength_threshold
     elif target_strength:
         kind, strength, half_at = INFANTRY, target_strength, (target_strength + 1) // 2
@@ -191,5 +192,4 @@ def resolve_command(attack, defence, target_id, target_strength, target_damage, 
              + (f"critical-hit roll: strongest {result['critical_hit_roll']['strongest']}\n"
                 if result["critical_hit_roll"] else "")
              + f"target afterwards: {state_label(st)}\n")
-    import pandas as pd
     emit(render(fmt, table=table, frame=pd.DataFrame([{**u, **st}]), obj=result), None)

@@ -14,7 +14,7 @@ import pandas as pd
 
 from simulator import cliopts
 from simulator.assault.cards import DEFAULT_UNITS_DIR, UnitCard, load_units, units_digest
-from simulator.assault.dice import DiceSet, format_pool, load_dice
+from simulator.assault.dice import DiceSet, as_dice, format_pool
 from simulator.datafile import REPO_ROOT
 from simulator.errors import InputError
 from simulator.output import emit, render
@@ -57,7 +57,7 @@ def units_frame(side: str | None = None, units_dir: str | Path | None = None,
     >>> units_frame("soviet").loc[0, "id"]  # doctest: +SKIP
     'soviet/at-gun-45mm'
     """
-    dice = dice if isinstance(dice, DiceSet) else load_dice(dice)
+    dice = as_dice(dice)
     cards = list(load_units(units_dir, dice).values())
     sides = sorted({c.side for c in cards})
     if side is not None:

@@ -148,6 +148,11 @@ def _load_dice_cached(path: str, mtime_ns: int) -> DiceSet:
     return DiceSet(model.name, model.status, model.source, path, file_digest(path), dice)
 
 
+def as_dice(dice: "DiceSet | str | Path | None") -> DiceSet:
+    """A dice set as given, or loaded from a dice file (``None``: the shipped dice)."""
+    return dice if isinstance(dice, DiceSet) else load_dice(dice)
+
+
 def load_dice(path: str | Path | None = None) -> DiceSet:
     """Load a dice file (default: the shipped ``scenarios/assault/dice.toml``)."""
     p = Path(path) if path is not None else DEFAULT_DICE_FILE
@@ -191,6 +196,15 @@ def parse_pool(text: str, dice: DiceSet, where: str = "pool") -> Pool:
             letters.extend([letter] * count)
             pos = m.end()
     return normalise(letters, dice)
+
+
+def parse_pool_at(text: str, dice: DiceSet, where: str, key: str) -> Pool:
+    """:func:`parse_pool` for a pool inside a data file: the error names the file
+    ``where`` and the ``key`` in it."""
+    try:
+        return parse_pool(text, dice, where)
+    except InputError as exc:
+        raise InputError(where, key, exc.problem) from None
 
 
 def normalise(letters, dice: DiceSet) -> Pool:

@@ -20,12 +20,11 @@ import pandas as pd
 from simulator import runner
 from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import UnitCard, load_units
-from simulator.assault.compare import uncancelled
 from simulator.assault.damage import (
     ARTILLERY, CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE,
     after_fire, state_count, state_index, strongest_symbol, unpack_state,
 )
-from simulator.assault.dice import DiceSet, format_pool, load_dice
+from simulator.assault.dice import DiceSet, as_dice, format_pool
 from simulator.assault.exact import roll_outcome
 from simulator.assault.kernels import crit_roll_tables, fire_chunk, packed_faces
 from simulator.assault.pools import FirePools, FireSituation, fire_pools
@@ -48,8 +47,13 @@ class Target:
     immobilised: int
 
 
+def kind_of(card: UnitCard) -> int:
+    """The unit kind the damage rules distinguish (10.7.5 vs 10.7.6; artillery 10.7.3)."""
+    return VEHICLE if card.is_vehicle else ARTILLERY if card.is_artillery else INFANTRY
+
+
 def target_of(card: UnitCard, s: FireSituation, aid: Aid) -> Target:
-    kind = VEHICLE if card.is_vehicle else ARTILLERY if card.is_artillery else INFANTRY
+    kind = kind_of(card)
     status = set(s.target_status)
     morale = FALLBACK if "fallback" in status else SUPPRESSED if "suppressed" in status else STEADY
     return Target(kind, card.strength, int(aid.experience(s.target_experience).ignores_supp),
@@ -144,7 +148,7 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
          dice: DiceSet | str | Path | None = None, aid: Aid | str | Path | None = None,
          units_dir: str | Path | None = None, progress: str | None = None) -> pd.DataFrame:
     """Distribution of the target's state after ``firer`` fires at it (chapter 10)."""
-    dice = dice if isinstance(dice, DiceSet) else load_dice(dice)
+    dice = as_dice(dice)
     aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
     units = load_units(units_dir, dice)
     f, g = unit(units, firer, "FIRER"), unit(units, target, "TARGET")

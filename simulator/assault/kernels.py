@@ -47,6 +47,13 @@ def field(total, k):
     return (total >> (k * FIELD_BITS)) & FIELD_MAX
 
 
+@numba.njit(inline="always")
+def cancel_packed(t, extra_supp):
+    """Unpack a packed roll total and cancel (10.7.2): the uncancelled (crit, hit, supp)."""
+    return uncancelled_jit(field(t, 0), field(t, 1), field(t, 2) + extra_supp,
+                           field(t, 3), field(t, 4), field(t, 5))
+
+
 @numba.njit(cache=True, nogil=True)
 def uncancelled_counts(faces, extra_supp, n_trials, state, counts):
     """Roll attack against defence ``n_trials`` times; histogram the uncancelled symbols.
@@ -55,9 +62,7 @@ def uncancelled_counts(faces, extra_supp, n_trials, state, counts):
     attack's largest possible totals.
     """
     for _ in range(n_trials):
-        t = sum_rolls(faces, state)
-        c, h, s = uncancelled_jit(field(t, 0), field(t, 1), field(t, 2) + extra_supp,
-                                  field(t, 3), field(t, 4), field(t, 5))
+        c, h, s = cancel_packed(sum_rolls(faces, state), extra_supp)
         counts[c, h, s] += 1
 
 
@@ -76,12 +81,6 @@ def crit_roll_tables(max_crits: int, dice: DiceSet) -> tuple[np.ndarray, np.ndar
     b = [pack_face(f, DEFENCE_SHIFT) for f in dice.die(CRIT_DEFENCE_DIE).faces]
     n = max(1, max_crits)
     return np.array([g] * n, dtype=np.int64), np.array([b] * n, dtype=np.int64)
-
-
-@numba.njit(inline="always")
-def cancel_packed(t, extra_supp):
-    return uncancelled_jit(field(t, 0), field(t, 1), field(t, 2) + extra_supp,
-                           field(t, 3), field(t, 4), field(t, 5))
 
 
 @numba.njit(cache=True, nogil=True)

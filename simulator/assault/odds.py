@@ -16,17 +16,13 @@ import numpy as np
 import pandas as pd
 
 from simulator import runner
-from simulator.assault.dice import DOUBLES_MODES, DiceSet, format_pool, load_dice, parse_pool
+from simulator.assault.dice import DOUBLES_MODES, DiceSet, as_dice, format_pool, parse_pool
 from simulator.assault.exact import pool_distribution, roll_outcome
 from simulator.assault.kernels import packed_faces, uncancelled_chunk
 from simulator.errors import InputError
 from simulator.stats import at_least, mean_se, proportion_se, quantile
 
 QUANTILES = ((0.05, "unlucky"), (0.20, ""), (0.50, "median"), (0.80, ""), (0.95, "lucky"))
-
-
-def as_dice(dice: DiceSet | str | Path | None) -> DiceSet:
-    return dice if isinstance(dice, DiceSet) else load_dice(dice)
 
 
 def outcome_frame(dist: np.ndarray, trials: int | None = None) -> pd.DataFrame:

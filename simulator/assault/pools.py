@@ -172,10 +172,9 @@ def defence_pool(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Aid, 
     vehicle = target.is_vehicle
     b.add(target.defence_dice(s.target_facing if vehicle else None), "4.2, 10.9.3",
           f"card{' (' + s.target_facing + ')' if vehicle else ''}")
-    if "fallback-moving" not in s.target_status:
-        b.add(aid.terrain_defence(s.terrain, vehicle), "10.9.1", f"terrain: {s.terrain}")
-        if s.hill:
-            b.add(aid.hill.defence_dice(vehicle), "10.9.1, 9.6.1", "hill, firer lower")
+    b.add(aid.terrain_defence(s.terrain, vehicle), "10.9.1", f"terrain: {s.terrain}")
+    if s.hill:
+        b.add(aid.hill.defence_dice(vehicle), "10.9.1, 9.6.1", "hill, firer lower")
     for h in s.hindrances:
         t = aid.terrain(h, "--hindrance")
         if t.blocks:

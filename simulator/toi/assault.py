@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from simulator.errors import InputError
-from simulator.toi.attack import DEFENCE_SUCCESS_FROM, MAX_DICE, halve
+from simulator.toi.attack import DEFENCE_SUCCESS_FROM, MAX_DICE, halve, net_hits
 from simulator.toi.data import GameData
 from simulator.toi.results import damaged, hits_to_destroy
 from simulator.toi.units import Squad, Unit, label
@@ -330,7 +330,7 @@ def rolled_hits(setup: AssaultSetup, attack_faces: list[int], cover_faces: list[
             raise InputError("dice", "", f"{what}: {n} faces needed, {len(faces)} given")
     black = count_successes(attack_faces, ASSAULT_SUCCESS_FROM)
     red = count_successes(cover_faces, DEFENCE_SUCCESS_FROM)
-    return max(black - red, 0), count_successes(defender_faces, ASSAULT_SUCCESS_FROM)
+    return int(net_hits(black, red)), count_successes(defender_faces, ASSAULT_SUCCESS_FROM)
 
 
 def replay(setup: AssaultSetup, attack_faces: list[int], cover_faces: list[int],

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from simulator.errors import InputError
 from simulator.toi.data import Figure, GameData
 from simulator.toi.results import MODES, Target
@@ -21,6 +23,16 @@ SUCCESS_FROM = {"close": 4, "normal": 5, "long": 6}        # 001 Resolving an at
 AREA_SUCCESS_FROM = {"close": 5, "normal": 5, "long": 6}   # 001 Area attacks; Mortar crew: 6 at long range
 DEFENCE_SUCCESS_FROM = 5                                  # 001 step 4: red dice succeed on 5-6
 MAX_DICE = 400
+
+
+def net_hits(successes, cancels):
+    """Hits left after the defence cancels one success per success of its own, never
+    below 0 (001 Resolving an attack, step 4; 002 step 4).
+
+    Works on ints and element-wise on numpy arrays; the Monte Carlo kernels compile
+    it, so exact odds, Monte Carlo and replays share this one rule.
+    """
+    return np.maximum(successes - cancels, 0)
 
 
 def range_band(distance: int, range_value: int) -> str | None:

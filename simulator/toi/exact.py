@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from simulator.toi.attack import DEFENCE_SUCCESS_FROM, Attack
+from simulator.toi.attack import DEFENCE_SUCCESS_FROM, Attack, net_hits
 
 
 def success_chance(from_face: int) -> float:
@@ -52,7 +52,7 @@ def hits_pmf(joint: np.ndarray) -> np.ndarray:
     n_att, n_def = joint.shape
     a = np.arange(n_att)[:, None]
     d = np.arange(n_def)[None, :]
-    hits = np.maximum(a - d, 0)
+    hits = net_hits(a, d)
     return np.bincount(hits.ravel(), weights=joint.ravel(), minlength=n_att)
 
 

@@ -13,9 +13,11 @@ import numba
 import numpy as np
 
 from simulator.rng import seed_state, sum_rolls
+from simulator.toi.attack import net_hits
 
 FIELD_BITS = 20
 FIELD_MASK = (1 << FIELD_BITS) - 1
+net_hits_jit = numba.njit(inline="always")(net_hits)
 
 
 def success_rows(n: int, from_face: int, field_index: int) -> np.ndarray:
@@ -47,7 +49,7 @@ def assault_counts(table, n_trials, state, counts):
         t = sum_rolls(table, state)
         black = t & FIELD_MASK
         red = (t >> FIELD_BITS) & FIELD_MASK
-        counts[max(black - red, 0), (t >> (2 * FIELD_BITS)) & FIELD_MASK] += 1
+        counts[net_hits_jit(black, red), (t >> (2 * FIELD_BITS)) & FIELD_MASK] += 1
 
 
 def fire_chunk(table: np.ndarray, n_def: int, thick: bool, shape: tuple[int, int],
