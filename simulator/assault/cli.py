@@ -95,10 +95,15 @@ def _attach() -> None:
     """Commands built in their own modules join the group here."""
     from simulator.assault.cli_fire import fire_command, resolve_command
     from simulator.assault.cli_units import units
+    from simulator.assault.cli_map import check_command, los_command, map_command, scenarios_command
 
     assault.add_command(fire_command)
     assault.add_command(resolve_command)
     assault.add_command(units)
+    assault.add_command(los_command)
+    assault.add_command(map_command)
+    assault.add_command(scenarios_command)
+    assault.add_command(check_command)
 
 
 _attach()
