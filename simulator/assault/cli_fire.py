@@ -13,17 +13,25 @@ from simulator.assault.dice import load_dice
 from simulator.assault.fire import STATE_COLUMNS, fire, kind_of, unit
 from simulator.assault.pools import FIRE_STATUS_ALIASES, TARGET_STATUSES, FireSituation
 from simulator.assault.resolve import resolve
+from simulator.assault.transport import CARRIED, NO_PASSENGERS, RIDERS_TARGETED, parse_passenger
 from simulator.errors import InputError
 from simulator.output import emit, pct, render
 
 aid_option = click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
                           help="Player's aid file instead of scenarios/assault/aid.toml.")
+support_option = click.option("--support", "support_file", type=click.Path(dir_okay=False), default=None,
+                              metavar="FILE", help="Support-phase data instead of scenarios/assault/support.toml.")
 units_option = click.option("--units-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
                             help="Unit-card folder instead of scenarios/assault/units/.")
 
 
 def split_list(values) -> frozenset[str]:
     return frozenset(x.strip() for v in values for x in v.split(",") if x.strip())
+
+
+def split_items(values) -> tuple[str, ...]:
+    """Comma-separated or repeated values, in order, repeats kept (two brush hexes are two)."""
+    return tuple(x.strip() for v in values for x in v.split(",") if x.strip())
 
 
 def state_label(r: dict) -> str:
@@ -37,13 +45,22 @@ def state_label(r: dict) -> str:
 def fire_json(frame) -> dict:
     a = frame.attrs
     keys = STATE_COLUMNS + ["p"] + (["se"] if "se" in frame else [])
-    states = [{k: (bool(r[k]) if k in STATE_COLUMNS and k != "damage" else
-                   int(r[k]) if k == "damage" else float(r[k])) for k in keys} for r in frame.to_dict("records")]
+    states = [state_json(r, keys) for r in frame.to_dict("records")]
+    friendly = a.get("friendly_vehicle")
+    if friendly:
+        friendly = {**friendly, "states": [state_json(r, list(r)) for r in friendly["states"]]}
     return {k: a[k] for k in ("method", "trials", "seed", "firer", "target", "range", "attack_pool",
                               "defence_pool", "defence_pool_unspotted", "doubles", "extra_supp",
                               "target_strength", "p_spotted", "spot_number", "dice", "dice_status",
-                              "aid", "aid_status")} | {"states": states, "summary": a["summary"],
-                                                        "explain": a["explain"]}
+                              "aid", "aid_status", "support", "support_status", "indirect", "overrun",
+                              "smoke_markers", "spotter", "riding_on", "reroll", "passengers",
+                              "p_emergency_disembark", "p_emergency_disembark_se", "disembark_markers")} | {
+        "states": states, "summary": a["summary"], "friendly_vehicle": friendly, "explain": a["explain"]}
+
+
+def state_json(r: dict, keys) -> dict:
+    return {k: (bool(r[k]) if k in STATE_COLUMNS and k != "damage" else
+                int(r[k]) if k == "damage" else float(r[k])) for k in keys}
 
 
 def explain_text(frame) -> str:
@@ -61,7 +78,8 @@ def fire_table(frame, explain: bool) -> str:
     mc = a["method"] == "monte-carlo"
     se = s.get("se", {})
     how = f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if mc else "exact"
-    head = [f"{a['firer']} fires at {a['target']}, range {a['range']}  ({how})",
+    kind = "last shot at" if a.get("overrun") else "fires indirectly at" if a.get("indirect") else "fires at"
+    head = [f"{a['firer']} {kind} {a['target']}, range {a['range']}  ({how})",
             f"attack {a['attack_pool']}  vs  defence {a['defence_pool']}"
             + (f"  (spotting failed: {a['defence_pool_unspotted']})" if a["defence_pool_unspotted"] else "")
             + f"   P(spotted) {pct(a['p_spotted'])}",
@@ -74,13 +92,48 @@ def fire_table(frame, explain: bool) -> str:
                 f"P(suppressed or worse) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}   "
                 f"P(fallback) {pct(s['p_fallback'], se.get('p_fallback'))}",
             f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
-    return "\n".join(head + body + rows + tail) + "\n"
+    return "\n".join(head + body + rows + tail + extra_lines(frame)) + "\n"
+
+
+def extra_lines(frame) -> list[str]:
+    """Overrun, passengers, tank riders and the friendly vehicle of 10.11, when asked."""
+    a, s = frame.attrs, frame.attrs["summary"]
+    mc = a["method"] == "monte-carlo"
+    se = s.get("se", {})
+    out = []
+    if a.get("overrun"):
+        out.append(f"P(gun overrun) {pct(s['p_artillery_overrun'], se.get('p_artillery_overrun'))}   (9.10.3)")
+    if a.get("passengers"):
+        out += ["", "passengers (10.10.2, 10.10.3)",
+                f"  {'unit':<30} {'aboard':>8} {'disembark':>10} {'flipped':>8} {'eliminated':>10}  marker"]
+        for p in a["passengers"]:
+            out.append(f"  {p['unit'] + (' (half)' if p['half_strength_before'] else ''):<30} "
+                       f"{pct(p['p_aboard']):>8} {pct(p['p_emergency_disembark']):>10} "
+                       f"{pct(p['p_flipped_to_half']):>8} {pct(p['p_eliminated']):>10}  {p['disembark_marker']}")
+        out.append(f"P(emergency disembark) {pct(a['p_emergency_disembark'], a['p_emergency_disembark_se'])}")
+    if a.get("riding_on"):
+        m = a["disembark_markers"]
+        out += ["", f"tank riders on {a['riding_on']} (10.10.1): P(emergency disembark) "
+                    f"{pct(a['p_emergency_disembark'], a['p_emergency_disembark_se'])}  "
+                    f"(fast action {pct(m['fast action'])}, stays suppressed {pct(m['suppressed'])}, "
+                    f"fallback {pct(m['fallback'])})"]
+    f = a.get("friendly_vehicle")
+    if f:
+        fs = f["summary"]
+        out += ["", f"friendly vehicle {f['unit']} ({f['facing']}, defence {f['defence_pool']}) "
+                    "hit by the success dice (10.11):"]
+        for r in f["states"]:
+            out.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
+        out.append(f"P(friendly eliminated) {pct(fs['p_eliminated'], fs.get('se', {}).get('p_eliminated'))}   "
+                   f"P(friendly suppressed or worse) {pct(fs['p_suppressed_or_worse'])}")
+    return out
 
 
 @click.command("fire")
 @click.argument("firer")
 @click.argument("target")
-@click.option("--range", "range_", type=int, required=True, metavar="N", help="Range in hexes (10.1).")
+@click.option("--range", "range_", type=int, default=None, metavar="N",
+              help="Range in hexes (10.1); required except with --overrun (range 0).")
 @click.option("--terrain", default="clear", show_default=True, help="Target hex terrain (10.9.1).")
 @click.option("--hill", is_flag=True, help="Target on a hill and the firer lower (10.9.1, 9.6.1).")
 @click.option("--hindrance", "hindrances", multiple=True, metavar="T,T",
@@ -103,7 +156,28 @@ def fire_table(frame, explain: bool) -> str:
               type=click.Choice(["recruit", "regular", "hardened", "veteran", "elite"]))
 @click.option("--attack-die-minus-one", is_flag=True, help="Firer took a fast action last turn (13.1).")
 @click.option("--into-close-combat", is_flag=True,
-              help="Infantry target in close combat with a friendly armoured vehicle (10.11).")
+              help="Target in close combat with a friendly vehicle (10.11): infantry lose their weakest "
+                   "defence die; at a vehicle, the success dice also hit --friendly-vehicle.")
+@click.option("--indirect", is_flag=True, help="Indirect fire in the support phase (7.1-7.4).")
+@click.option("--spotter", default=None, metavar="UNIT",
+              help="Adjacent friendly infantry/artillery spotting for indirect fire (7.1, 7.2).")
+@click.option("--firer-terrain", default=None, metavar="T", help="Firer's hex terrain (7.1: no indirect fire "
+              "from heavy forest or buildings).")
+@click.option("--smoke", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="Smoke markers the LOS crosses; each is a hindrance (10.3, 10.9.2).")
+@click.option("--overrun", is_flag=True, help="FIRER is artillery taking its last shot at the overrunning "
+              "TARGET tank (9.10.3); range 0.")
+@click.option("--firer-status", "firer_status", multiple=True, metavar="S,S",
+              help="Firer markers (9.10.3): suppressed, fallback, fast, delayed, normal, fired.")
+@click.option("--riding-on", default=None, metavar="VEHICLE",
+              help="TARGET is tank riders on VEHICLE: card defence dice only (10.10.1).")
+@click.option("--passengers", "passengers", multiple=True, metavar="UNIT[:DAMAGE],...",
+              help="Units carried by the vehicle TARGET (10.10): their outcomes and P(emergency disembark).")
+@click.option("--friendly-vehicle", default=None, metavar="UNIT",
+              help="With --into-close-combat at a vehicle: the friendly vehicle in the close combat (10.11).")
+@click.option("--friendly-facing", type=click.Choice(["front", "flank", "rear"]), default=None,
+              help="The friendly vehicle's area of impact (10.9.3, 10.11).")
+@click.option("--friendly-damage", type=int, default=0, show_default=True)
 @click.option("--explain", is_flag=True, help="Show how each pool was built, die by die, with the rule.")
 @cliopts.exact
 @cliopts.trials
@@ -112,13 +186,16 @@ def fire_table(frame, explain: bool) -> str:
 @cliopts.dice
 @aid_option
 @units_option
+@support_option
 @cliopts.fmt
 @cliopts.out
 def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, spot, outside_arc,
                  target_status, target_facing, firer_damage, target_damage, firer_experience,
-                 target_experience, attack_die_minus_one, into_close_combat, explain, exact, trials,
-                 seed, workers, dice_file, aid_file, units_dir, fmt, out):
-    """What happens when FIRER fires at TARGET: the target's state afterwards (chapter 10).
+                 target_experience, attack_die_minus_one, into_close_combat, indirect, spotter,
+                 firer_terrain, smoke, overrun, firer_status, riding_on, passengers, friendly_vehicle,
+                 friendly_facing, friendly_damage, explain, exact, trials, seed, workers, dice_file,
+                 aid_file, units_dir, support_file, fmt, out):
+    """What happens when FIRER fires at TARGET: the target's state afterwards (chapters 7, 10).
 
     Units are ids like german/rifles-41 (see 'lanchester assault units').
 
@@ -128,17 +205,31 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
       lanchester assault fire german/rifles-41 soviet/heavy-rifles-41 --range 3 \\
           --terrain forest --spot failed --explain
       lanchester assault fire soviet/at-gun-45mm german/pz-iif --range 2 --target-facing flank
+      lanchester assault fire soviet/mortar-82mm german/pz-iif --range 6 --indirect --explain
+      lanchester assault fire german/at-gun-37mm soviet/t-26 --overrun
+      lanchester assault fire german/hmg-34 soviet/truck --range 3 --target-facing flank \\
+          --passengers soviet/rifles-41,soviet/mmg-maxim
+      lanchester assault fire german/hmg-34 soviet/rifles-41 --range 3 --riding-on soviet/t-26
+      lanchester assault fire german/tank-hunters-41 soviet/t-26 --range 2 --target-facing flank \\
+          --into-close-combat --friendly-vehicle german/pz-iif --friendly-facing rear
     """
     monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
+    if range_ is None and not overrun:
+        raise click.UsageError("Missing option '--range'")
     situation = FireSituation(
-        range=range_, terrain=terrain, hill=hill, hindrances=tuple(sorted(split_list(hindrances))),
+        range=0 if (overrun and range_ is None) else range_, terrain=terrain, hill=hill,
+        hindrances=split_items(hindrances),
         fire_status=fire_status, spot=spot, outside_arc=outside_arc,
         target_status=split_list(target_status), target_facing=target_facing,
         firer_damage=firer_damage, target_damage=target_damage, firer_experience=firer_experience,
         target_experience=target_experience, firer_attack_die_minus_one=attack_die_minus_one,
-        into_close_combat=into_close_combat)
+        into_close_combat=into_close_combat, indirect=indirect, spotter=spotter, firer_terrain=firer_terrain,
+        smoke=smoke, overrun=overrun, firer_status=split_list(firer_status), riding_on=riding_on,
+        passengers=tuple(parse_passenger(p) for p in split_items(passengers)),
+        friendly_vehicle=friendly_vehicle, friendly_facing=friendly_facing, friendly_damage=friendly_damage)
     frame = fire(firer, target, situation, exact=not monte_carlo, trials=trials, seed=seed,
-                 workers=workers, dice=dice_file, aid=aid_file, units_dir=units_dir, progress="fire")
+                 workers=workers, dice=dice_file, aid=aid_file, units_dir=units_dir, support=support_file,
+                 progress="fire")
     emit(render(fmt, table=fire_table(frame, explain), frame=frame, obj=fire_json(frame)), out)
 
 
@@ -155,12 +246,16 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
               type=click.Choice(["recruit", "regular", "hardened", "veteran", "elite"]))
 @click.option("--crit-attack", default=None, metavar="ROLL", help='Critical-hit roll, attacker: "G:-".')
 @click.option("--crit-defence", default=None, metavar="ROLL", help='Critical-hit roll, defender: "B:-".')
+@click.option("--passengers", "carrying", is_flag=True,
+              help="The target vehicle carries units: say what the roll does to them (10.10.2, 10.10.3).")
+@click.option("--riders", is_flag=True, help="The target is tank riders (10.10.1): do they disembark?")
 @cliopts.dice
 @aid_option
 @units_option
 @cliopts.fmt
 def resolve_command(attack, defence, target_id, target_strength, target_damage, target_status,
-                    target_experience, crit_attack, crit_defence, dice_file, aid_file, units_dir, fmt):
+                    target_experience, crit_attack, crit_defence, carrying, riders, dice_file, aid_file,
+                    units_dir, fmt):
     """Adjudicate one given roll (10.7.2-10.7.6): what is uncancelled, and the target's state.
 
     \b
@@ -171,8 +266,14 @@ def resolve_command(attack, defence, target_id, target_strength, target_damage, 
     dice = load_dice(dice_file)
     aid = load_aid(aid_file, dice)
     status = split_list(target_status)
+    if carrying and riders:
+        raise InputError("--riders", "", "the target is either a loaded vehicle or tank riders (10.10.1)")
     if target_id:
         card = unit(load_units(units_dir, dice), target_id, "--target")
+        if carrying and not card.is_vehicle:
+            raise InputError("--passengers", "", f"{card.id} is not a vehicle (9.11)")
+        if riders and not card.is_infantry:
+            raise InputError("--riders", "", f"{card.id} is not infantry (9.11.1)")
         kind = kind_of(card)
         strength, half_at = card.strength, card.half_strength_threshold
     elif target_strength:
@@ -186,10 +287,12 @@ def resolve_command(attack, defence, target_id, target_strength, target_damage, 
     result = resolve(attack, defence, dice, strength=strength, half_at=half_at, kind=kind,
                      damage=target_damage, morale=morale, immobilised=int("immobilised" in status),
                      ignores_supp=int(exp.ignores_supp), delayed=int("delayed" in status),
-                     extra_supp=exp.attacker_supp, crit_attack=crit_attack, crit_defence=crit_defence)
+                     extra_supp=exp.attacker_supp, crit_attack=crit_attack, crit_defence=crit_defence,
+                     passenger_mode=RIDERS_TARGETED if riders else CARRIED if carrying else NO_PASSENGERS)
     u, st = result["uncancelled"], result["state"]
     table = (f"uncancelled: {u['crit']} crit, {u['hit']} hit, {u['supp']} supp\n"
              + (f"critical-hit roll: strongest {result['critical_hit_roll']['strongest']}\n"
                 if result["critical_hit_roll"] else "")
-             + f"target afterwards: {state_label(st)}\n")
+             + f"target afterwards: {state_label(st)}\n"
+             + (f"passengers: {result['passenger_event']}\n" if result["passenger_event"] else ""))
     emit(render(fmt, table=table, frame=pd.DataFrame([{**u, **st}]), obj=result), None)

@@ -6,6 +6,11 @@ its probability; ``se`` by Monte Carlo), with the pools, the explanation and the
 summary in ``df.attrs``. Exact and Monte Carlo share :func:`fire_pools` (the dice)
 and :func:`after_fire` (the damage rules); the spotting roll and the critical-hit
 roll are part of the exact computation, not sampled.
+
+The same question covers indirect fire (7.1-7.4, with the two-stage roll against
+vehicles of 7.3), smoke on the LOS (10.3), the overrun last shot (9.10.3), passengers
+and tank riders (10.10: ``attrs["passengers"]``, ``p_emergency_disembark``) and fire
+into a close combat at an enemy vehicle (10.11: ``attrs["friendly_vehicle"]``).
 """
 
 from __future__ import annotations
@@ -24,14 +29,26 @@ from simulator.assault.damage import (
     ARTILLERY, CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE,
     after_fire, state_count, state_index, strongest_symbol, unpack_state,
 )
-from simulator.assault.dice import DiceSet, as_dice, format_pool
-from simulator.assault.exact import roll_outcome
+from simulator.assault.dice import DiceSet, Pool, as_dice, format_pool
+from simulator.assault.exact import pool_distribution, roll_outcome, uncancelled_distribution
+from simulator.assault.fire_kernel import ONCE, REROLL_DAMAGE, REROLL_SUCCESS, fire_outcome_chunk
 from simulator.assault.kernels import crit_roll_tables, fire_chunk, packed_faces
-from simulator.assault.pools import FirePools, FireSituation, fire_pools
+from simulator.assault.pools import (
+    REROLL_DAMAGE_DICE, REROLL_SUCCESS_DICE, ROLL_ONCE, FirePools, FireSituation, fire_pools,
+)
+from simulator.assault.set_aside import KEEP_DAMAGE, KEEP_SUCCESS, keep_table, kept_distribution, split_distribution
+from simulator.assault.support import Support, as_support
+from simulator.assault.transport import (
+    CARRIED, DISEMBARK, N_EVENTS, NO_PASSENGERS, RIDERS_TARGETED, Passenger, check_load, check_riders,
+    p_any_disembark, passenger_outcomes, transport_event,
+)
+from simulator.assault.vehicle_terrain import overrun_succeeds
 from simulator.errors import InputError
 from simulator.stats import proportion_se
 
 STATE_COLUMNS = ["eliminated", "damage", "half_strength", "suppressed", "fallback", "immobilised"]
+_KERNEL_MODE = {REROLL_DAMAGE_DICE: REROLL_DAMAGE, REROLL_SUCCESS_DICE: REROLL_SUCCESS}
+_KEEP_RULE = {REROLL_DAMAGE_DICE: KEEP_DAMAGE, REROLL_SUCCESS_DICE: KEEP_SUCCESS}
 
 
 @dataclass(frozen=True)
@@ -45,6 +62,15 @@ class Target:
     damage: int
     morale: int
     immobilised: int
+
+    @property
+    def index(self) -> int:
+        """Its state before the fire, as a histogram index."""
+        return state_index(0, self.damage, self.morale, self.immobilised)
+
+    def as_array(self) -> np.ndarray:
+        return np.array([self.kind, self.strength, self.ignores_supp, self.delayed, self.damage,
+                         self.morale, self.immobilised], dtype=np.int64)
 
 
 def kind_of(card: UnitCard) -> int:
@@ -60,6 +86,11 @@ def target_of(card: UnitCard, s: FireSituation, aid: Aid) -> Target:
                   int("delayed" in status), s.target_damage, morale, int("immobilised" in status))
 
 
+def friendly_of(card: UnitCard, s: FireSituation) -> Target:
+    """The friendly vehicle of 10.11: steady, regular, with its given damage."""
+    return Target(VEHICLE, card.strength, 0, 0, s.friendly_damage, STEADY, 0)
+
+
 @cache
 def _crit_symbol_probs(n: int, dice: DiceSet) -> tuple[tuple[int, float], ...]:
     """Distribution of the strongest symbol of n green against n blue (10.7.5)."""
@@ -71,44 +102,129 @@ def _crit_symbol_probs(n: int, dice: DiceSet) -> tuple[tuple[int, float], ...]:
     return tuple(probs.items())
 
 
-def exact_states(pools: FirePools, t: Target, dice: DiceSet) -> np.ndarray:
-    """Exact distribution over target states (indexed by ``state_index``)."""
+def resolved(unc: np.ndarray, t: Target, dice: DiceSet):
+    """Each (uncancelled symbols, critical-hit roll) outcome and the state it leaves:
+    yields ``(c, h, s, eliminated, damage, morale, immobilised, p)`` (10.7.3-10.7.6)."""
+    for (c, h, s) in zip(*np.nonzero(unc)):
+        c, h, s = int(c), int(h), int(s)
+        p = float(unc[c, h, s])
+        symbols = _crit_symbol_probs(c, dice) if c > 0 and t.damage + c + h < t.strength else ((0, 1.0),)
+        for symbol, q in symbols:
+            e, d, m, i = after_fire(t.kind, t.strength, t.ignores_supp, t.delayed, t.damage, t.morale,
+                                    t.immobilised, c, h, s, symbol)
+            yield c, h, s, e, d, m, i, p * q
+
+
+def state_distribution(attack: Pool, defence: Pool, t: Target, dice: DiceSet, doubles: str = "all",
+                       extra_supp: int = 0) -> np.ndarray:
+    """Exact distribution of a unit's state after one roll of ``attack`` at it."""
     out = np.zeros(state_count(t.strength))
+    unc = roll_outcome(attack, defence, dice, doubles=doubles, extra_supp=extra_supp)
+    for *_, e, d, m, i, p in resolved(unc, t, dice):
+        out[state_index(e, d, m, i)] += p
+    return out
+
+
+def attack_cases(pools: FirePools, dice: DiceSet):
+    """The attack rolls to resolve: ``(kept dice, totals distribution or None, weight)``.
+
+    Rolled once: one case. 7.3: one case per set of dice kept by the first roll,
+    whose re-roll is the attack (``None``: nothing kept, no effect). 10.11: one case
+    per set of success dice, with the joint distribution of the roll's totals.
+    """
+    if pools.reroll == REROLL_DAMAGE_DICE:
+        for kept, q in kept_distribution(pools.attack, dice, KEEP_DAMAGE, pools.doubles).items():
+            yield kept, (pool_distribution(kept, dice, pools.doubles, pools.extra_supp) if kept else None), q
+    elif pools.reroll == REROLL_SUCCESS_DICE:
+        for kept, dist in split_distribution(pools.attack, dice, KEEP_SUCCESS, pools.doubles,
+                                             pools.extra_supp).items():
+            yield kept, dist, 1.0
+    else:
+        yield (), pool_distribution(pools.attack, dice, pools.doubles, pools.extra_supp), 1.0
+
+
+def exact_outcomes(pools: FirePools, t: Target, dice: DiceSet, passenger_mode: int = NO_PASSENGERS,
+                   friendly: Target | None = None) -> np.ndarray:
+    """Exact joint distribution ``[passenger event, target state, friendly state]``."""
+    n_f = state_count(friendly.strength) if friendly else 1
+    f0 = friendly.index if friendly else 0
+    out = np.zeros((N_EVENTS, state_count(t.strength), n_f))
     branches = [(pools.p_spotted, pools.defence)]
     if pools.p_spotted < 1:
         branches.append((1 - pools.p_spotted, pools.defence_unspotted))
     for p_branch, defence in branches:
         if p_branch == 0:
             continue
-        if defence is None:   # a vehicle not spotted cannot be fired at (10.5)
-            out[state_index(0, t.damage, t.morale, t.immobilised)] += p_branch
+        if defence is None:   # a vehicle (or its riders) not spotted cannot be fired at (10.5)
+            out[0, t.index, f0] += p_branch
             continue
-        dist = roll_outcome(pools.attack, defence, dice, doubles=pools.doubles, extra_supp=pools.extra_supp)
-        for (c, h, s) in zip(*np.nonzero(dist)):
-            c, h, s = int(c), int(h), int(s)
-            p = p_branch * float(dist[c, h, s])
-            symbols = _crit_symbol_probs(c, dice) if c > 0 and t.damage + c + h < t.strength else ((0, 1.0),)
-            for symbol, q in symbols:
-                e, d, m, i = after_fire(t.kind, t.strength, t.ignores_supp, t.delayed, t.damage, t.morale,
-                                        t.immobilised, c, h, s, symbol)
-                out[state_index(e, d, m, i)] += p * q
+        ddist = pool_distribution(defence, dice)
+        for kept, adist, weight in attack_cases(pools, dice):
+            if adist is None:   # 7.3: no die kept, the attack has no effect
+                out[0, t.index, f0] += p_branch * weight
+                continue
+            unc = uncancelled_distribution(adist, ddist)
+            fdist = (state_distribution(kept, pools.friendly_defence, friendly, dice, pools.doubles)
+                     if friendly else None)
+            for c, h, s, e, d, m, i, p in resolved(unc, t, dice):
+                event = transport_event(passenger_mode, c, h, s, e, d, m, i, t.damage, t.morale, t.immobilised)
+                w = p_branch * weight * p
+                if fdist is None:
+                    out[event, state_index(e, d, m, i), f0] += w
+                else:
+                    out[event, state_index(e, d, m, i), :] += w * fdist
     return out
+
+
+def exact_states(pools: FirePools, t: Target, dice: DiceSet) -> np.ndarray:
+    """Exact distribution over target states (indexed by ``state_index``)."""
+    return exact_outcomes(pools, t, dice).sum(axis=(0, 2))
+
+
+def simulate_outcomes(pools: FirePools, t: Target, dice: DiceSet, *, trials: int, seed: int,
+                      passenger_mode: int = NO_PASSENGERS, friendly: Target | None = None,
+                      workers: int | None = None, progress: str | None = None,
+                      chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS) -> np.ndarray:
+    """Monte Carlo counts, same shape and indexing as :func:`exact_outcomes`.
+
+    A plain roll with no passengers and no friendly vehicle runs the lean kernel of
+    :mod:`~simulator.assault.kernels`; everything else runs :mod:`~simulator.assault.fire_kernel`.
+    """
+    run = partial(runner.run, trials=trials, seed=seed, workers=workers, progress=progress,
+                  chunk_trials=chunk_trials)
+    max_crits = sum(max(f[0] for f in dice.die(x).faces) for x in pools.attack)
+    crit_g, crit_b = crit_roll_tables(max_crits, dice)
+    spot_need = 0 if pools.spot_number is None else pools.spot_number
+    if pools.reroll == ROLL_ONCE and passenger_mode == NO_PASSENGERS and friendly is None:
+        spotted = packed_faces(pools.attack, pools.defence, dice, pools.doubles)
+        unspotted = (packed_faces(pools.attack, pools.defence_unspotted, dice, pools.doubles)
+                     if pools.defence_unspotted is not None else spotted)
+        args = (spot_need, spotted, unspotted, int(pools.defence_unspotted is not None), pools.extra_supp,
+                crit_g, crit_b, t.kind, t.strength, t.ignores_supp, t.delayed, t.damage, t.morale, t.immobilised)
+        counts = run(partial(fire_chunk, args, state_count(t.strength)))
+        out = np.zeros((N_EVENTS, len(counts), 1), dtype=counts.dtype)
+        out[0, :, 0] = counts
+        return out
+    attack = packed_faces(pools.attack, (), dice, pools.doubles)
+    keep = keep_table(pools.attack, dice, _KEEP_RULE.get(pools.reroll, KEEP_DAMAGE), pools.doubles)
+    spotted = packed_faces((), pools.defence, dice, pools.doubles)
+    unspotted = (packed_faces((), pools.defence_unspotted, dice, pools.doubles)
+                 if pools.defence_unspotted is not None else spotted)
+    friendly_def = packed_faces((), pools.friendly_defence or (), dice, pools.doubles)
+    f = friendly or Target(VEHICLE, 1, 0, 0, 0, STEADY, 0)
+    args = (_KERNEL_MODE.get(pools.reroll, ONCE), spot_need, int(pools.defence_unspotted is not None),
+            attack, keep, spotted, unspotted, pools.extra_supp, crit_g, crit_b, t.as_array(),
+            passenger_mode, friendly_def, f.as_array(), friendly.index if friendly else 0)
+    shape = (N_EVENTS, state_count(t.strength), state_count(friendly.strength) if friendly else 1)
+    return run(partial(fire_outcome_chunk, args, shape))
 
 
 def simulate_states(pools: FirePools, t: Target, dice: DiceSet, *, trials: int, seed: int,
                     workers: int | None = None, progress: str | None = None,
                     chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS) -> np.ndarray:
     """Monte Carlo counts over target states (same indexing as :func:`exact_states`)."""
-    spotted = packed_faces(pools.attack, pools.defence, dice, pools.doubles)
-    unspotted = (packed_faces(pools.attack, pools.defence_unspotted, dice, pools.doubles)
-                 if pools.defence_unspotted is not None else spotted)
-    spot_need = 0 if pools.spot_number is None else pools.spot_number
-    max_crits = sum(max(f[0] for f in dice.die(x).faces) for x in pools.attack)
-    crit_g, crit_b = crit_roll_tables(max_crits, dice)
-    args = (spot_need, spotted, unspotted, int(pools.defence_unspotted is not None), pools.extra_supp,
-            crit_g, crit_b, t.kind, t.strength, t.ignores_supp, t.delayed, t.damage, t.morale, t.immobilised)
-    task = partial(fire_chunk, args, state_count(t.strength))
-    return runner.run(task, trials, seed=seed, workers=workers, progress=progress, chunk_trials=chunk_trials)
+    return simulate_outcomes(pools, t, dice, trials=trials, seed=seed, workers=workers, progress=progress,
+                             chunk_trials=chunk_trials).sum(axis=(0, 2))
 
 
 def state_frame(dist: np.ndarray, strength: int, half_at: int, trials: int | None) -> pd.DataFrame:
@@ -143,29 +259,87 @@ def unit(units: dict[str, UnitCard], unit_id: str, where: str) -> UnitCard:
         raise InputError(where, "", f"unknown unit {unit_id!r} (see 'lanchester assault units')") from None
 
 
+def _se(p: float, trials: int | None) -> float | None:
+    return None if trials is None else float(proportion_se(p, trials))
+
+
+def _rider_outcomes(joint: np.ndarray, card: UnitCard, trials: int | None) -> dict:
+    """10.10.1, 10.10.3: the riders targeted disembark after any uncancelled symbol; a
+    suppressed rider stays marked suppressed instead of fast action."""
+    markers = {"fast action": 0.0, "suppressed": 0.0, "fallback": 0.0}
+    for i in np.nonzero(joint[DISEMBARK].sum(axis=1))[0]:
+        if i == 0:          # eliminated riders do not disembark
+            continue
+        st = unpack_state(int(i), card.strength, card.half_strength_threshold)
+        key = "fallback" if st["fallback"] else "suppressed" if st["suppressed"] else "fast action"
+        markers[key] += float(joint[DISEMBARK, i].sum())
+    p = sum(markers.values())
+    return {"p_emergency_disembark": p, "p_emergency_disembark_se": _se(p, trials),
+            "disembark_markers": markers}
+
+
+def _transport_attrs(joint: np.ndarray, mode: int, target: UnitCard, passengers: list[Passenger],
+                     trials: int | None) -> dict:
+    if mode == RIDERS_TARGETED:
+        return {"passengers": [], **_rider_outcomes(joint, target, trials)}
+    p_event = [float(x) for x in joint.sum(axis=(1, 2))]
+    p = p_any_disembark(p_event, passengers) if mode == CARRIED else None
+    return {"passengers": passenger_outcomes(p_event, passengers) if mode == CARRIED else [],
+            "p_emergency_disembark": p, "p_emergency_disembark_se": None if p is None else _se(p, trials),
+            "disembark_markers": None}
+
+
+def _friendly_attrs(dist: np.ndarray, card: UnitCard, pools: FirePools, s: FireSituation,
+                    trials: int | None) -> dict:
+    frame = state_frame(dist, card.strength, card.half_strength_threshold, trials)
+    return {"unit": card.id, "facing": s.friendly_facing, "defence_pool": format_pool(pools.friendly_defence),
+            "damage_before": s.friendly_damage, "states": frame.to_dict("records"),
+            "summary": summarise_states(frame, s.friendly_damage, trials)}
+
+
 def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = True,
          trials: int | None = None, seed: int | None = None, workers: int | None = None,
          dice: DiceSet | str | Path | None = None, aid: Aid | str | Path | None = None,
-         units_dir: str | Path | None = None, progress: str | None = None) -> pd.DataFrame:
-    """Distribution of the target's state after ``firer`` fires at it (chapter 10)."""
+         units_dir: str | Path | None = None, support: Support | str | Path | None = None,
+         progress: str | None = None) -> pd.DataFrame:
+    """Distribution of the target's state after ``firer`` fires at it (chapters 7, 10; 9.10.3)."""
     dice = as_dice(dice)
     aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
+    support = as_support(support, aid)
     units = load_units(units_dir, dice)
     f, g = unit(units, firer, "FIRER"), unit(units, target, "TARGET")
-    pools = fire_pools(f, g, situation, aid)
+    pools = fire_pools(f, g, situation, aid, units=units, support=support)
     t = target_of(g, situation, aid)
+    passengers = [Passenger(unit(units, pid, "--passengers"), dmg) for pid, dmg in situation.passengers]
+    if passengers:
+        check_load(g, passengers)
+    if situation.riding_on:
+        check_riders(Passenger(g, situation.target_damage), units[situation.riding_on])
+    mode = RIDERS_TARGETED if situation.riding_on else CARRIED if passengers else NO_PASSENGERS
+    friendly_card = units[situation.friendly_vehicle] if pools.friendly_defence is not None else None
+    friendly = friendly_of(friendly_card, situation) if friendly_card else None
     monte_carlo = trials is not None or not exact
     if monte_carlo:
         trials = trials or 1_000_000
         seed = runner.fresh_seed() if seed is None else seed
-        dist = simulate_states(pools, t, dice, trials=trials, seed=seed, workers=workers, progress=progress) / trials
+        joint = simulate_outcomes(pools, t, dice, trials=trials, seed=seed, passenger_mode=mode,
+                                  friendly=friendly, workers=workers, progress=progress) / trials
     else:
-        dist = exact_states(pools, t, dice)
-    frame = state_frame(dist, g.strength, g.half_strength_threshold, trials if monte_carlo else None)
+        joint = exact_outcomes(pools, t, dice, mode, friendly)
+    n = trials if monte_carlo else None
+    frame = state_frame(joint.sum(axis=(0, 2)), g.strength, g.half_strength_threshold, n)
+    summary = summarise_states(frame, situation.target_damage, n)
+    if situation.overrun:   # 9.10.3: the gun is overrun unless the tank is stopped
+        ok = np.array([overrun_succeeds(r) for r in frame.to_dict("records")], dtype=bool)
+        summary["p_artillery_overrun"] = float(frame["p"].to_numpy()[ok].sum())
+        if n:
+            summary["se"]["p_artillery_overrun"] = _se(summary["p_artillery_overrun"], n)
     frame.attrs.update({
         "method": "monte-carlo" if monte_carlo else "exact",
-        "trials": trials if monte_carlo else None, "seed": seed if monte_carlo else None,
+        "trials": n, "seed": seed if monte_carlo else None,
         "firer": f.id, "target": g.id, "range": situation.range,
+        "indirect": situation.indirect, "overrun": situation.overrun, "smoke_markers": situation.smoke,
+        "spotter": situation.spotter, "riding_on": situation.riding_on, "reroll": pools.reroll,
         "attack_pool": format_pool(pools.attack), "defence_pool": format_pool(pools.defence),
         "defence_pool_unspotted": None if pools.defence_unspotted is None else format_pool(pools.defence_unspotted),
         "doubles": pools.doubles, "extra_supp": pools.extra_supp,
@@ -173,6 +347,10 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
         "p_spotted": pools.p_spotted, "spot_number": pools.spot_number,
         "explain": [s.__dict__ for s in pools.steps],
         "dice": dice.name, "dice_status": dice.status, "aid": aid.name, "aid_status": aid.status,
-        "summary": summarise_states(frame, situation.target_damage, trials if monte_carlo else None),
+        "support": support.name, "support_status": support.status,
+        "summary": summary,
+        **_transport_attrs(joint, mode, g, passengers, n),
+        "friendly_vehicle": (_friendly_attrs(joint.sum(axis=(0, 1)), friendly_card, pools, situation, n)
+                             if friendly_card else None),
     })
     return frame

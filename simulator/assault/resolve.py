@@ -12,6 +12,7 @@ from simulator.assault.damage import (
     CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, after_fire, state_index, strongest_symbol, unpack_state,
 )
 from simulator.assault.dice import DiceSet, format_face, parse_face
+from simulator.assault.transport import EVENT_NAMES, NO_PASSENGERS, transport_event
 from simulator.errors import InputError
 
 
@@ -46,8 +47,14 @@ def totals(roll) -> tuple[int, int, int]:
 def resolve(attack: str, defence: str, dice: DiceSet, *, strength: int, half_at: int,
             kind: int, damage: int = 0, morale: int = 0, immobilised: int = 0,
             ignores_supp: int = 0, delayed: int = 0, extra_supp: int = 0,
-            crit_attack: str | None = None, crit_defence: str | None = None) -> dict:
-    """The uncancelled symbols and the target's state after one given roll."""
+            crit_attack: str | None = None, crit_defence: str | None = None,
+            passenger_mode: int = NO_PASSENGERS) -> dict:
+    """The uncancelled symbols and the target's state after one given roll.
+
+    ``passenger_mode`` (:mod:`~simulator.assault.transport`): the target carries
+    passengers (``CARRIED``) or is tank riders (``RIDERS_TARGETED``); the result then
+    names what the roll does to them (10.10) under ``passenger_event``.
+    """
     atk = totals(parse_roll(attack, dice, "--attack"))
     dfn = totals(parse_roll(defence, dice, "--defence"))
     c, h, s = (int(x) for x in uncancelled(atk[0], atk[1], atk[2] + extra_supp, *dfn))
@@ -66,8 +73,10 @@ def resolve(attack: str, defence: str, dice: DiceSet, *, strength: int, half_at:
         crit_result = {"crit": cc, "hit": ch, "supp": cs,
                        "strongest": ("none", "supp", "hit", "crit")[symbol]}
     e, d, m, i = after_fire(kind, strength, ignores_supp, delayed, damage, morale, immobilised, c, h, s, symbol)
+    event = transport_event(passenger_mode, c, h, s, e, d, m, i, damage, morale, immobilised)
     return {"attack_symbols": dict(zip(("crit", "hit", "supp"), atk)),
             "defence_symbols": dict(zip(("crit", "hit", "supp"), dfn)),
             "uncancelled": {"crit": c, "hit": h, "supp": s},
             "critical_hit_roll": crit_result,
-            "state": unpack_state(state_index(e, d, m, i), strength, half_at)}
+            "state": unpack_state(state_index(e, d, m, i), strength, half_at),
+            "passenger_event": EVENT_NAMES[event] if passenger_mode != NO_PASSENGERS else None}

@@ -147,3 +147,99 @@ def test_explain_names_each_rule():
     assert res.exit_code == 0, res.output
     for needle in ("10.1", "10.9.1", "10.9.5", "10.9.6", "spotting roll given as failed"):
         assert needle in res.output
+
+
+# --- 10.11: firing into a close combat (second case: an enemy vehicle with a friendly vehicle) ---
+
+TANK_HUNTERS, T26, PZ = "german/tank-hunters-41", "soviet/t-26", "german/pz-iif"
+INTO_CC = dict(range=2, target_facing="flank", into_close_combat=True, friendly_vehicle=PZ, friendly_facing="rear")
+
+
+def test_only_infantry_fire_into_a_close_combat():
+    with pytest.raises(InputError, match="only infantry fire into a close combat"):
+        pools("soviet/at-gun-45mm", HEAVY, range=2, into_close_combat=True)
+    with pytest.raises(InputError, match="not artillery"):
+        pools(RIFLES, "soviet/at-gun-45mm", range=2, into_close_combat=True)
+
+
+def test_fire_at_an_enemy_vehicle_in_close_combat_names_the_friendly_vehicle():
+    base = {k: v for k, v in INTO_CC.items() if k not in ("friendly_vehicle", "friendly_facing")}
+    with pytest.raises(InputError, match="name it"):
+        pools(TANK_HUNTERS, T26, **base)
+    with pytest.raises(InputError, match="not a vehicle of"):
+        pools(TANK_HUNTERS, T26, **{**INTO_CC, "friendly_vehicle": RIFLES})
+    with pytest.raises(InputError, match="not a vehicle of"):
+        pools(TANK_HUNTERS, T26, **{**INTO_CC, "friendly_vehicle": "soviet/zis-30"})
+    with pytest.raises(InputError, match="area of impact"):
+        pools(TANK_HUNTERS, T26, **{**INTO_CC, "friendly_facing": None})
+    with pytest.raises(InputError, match="add --into-close-combat"):
+        pools(TANK_HUNTERS, T26, range=2, target_facing="flank", friendly_vehicle=PZ, friendly_facing="rear")
+
+
+def test_success_dice_are_rolled_again_at_the_friendly_vehicle_pools():
+    p = pools(TANK_HUNTERS, T26, **INTO_CC)
+    assert p.reroll == "success-dice"
+    assert ("".join(p.attack), "".join(p.defence)) == ("RG", "G")      # vs-vehicle row; T-26 flank G
+    assert p.friendly_defence == UNITS[PZ].defence_dice("rear")         # normal ranged-fire defence (10.11)
+    assert any(s.section == "10.11" and s.side == "attack" for s in p.steps)
+    moving = pools(TANK_HUNTERS, T26, **{**INTO_CC, "fire_status": "move-fire"})
+    assert "".join(moving.friendly_defence) == "GB"                     # + the move-and-fire die (10.9.4)
+
+
+def test_enemy_outcome_is_plain_fire_and_friendly_outcome_matches_brute_force():
+    from itertools import product
+
+    from simulator.assault.dice import load_dice
+    from simulator.assault.fire import Target, state_distribution
+    from simulator.assault.damage import STEADY, VEHICLE, unpack_state
+
+    dice = load_dice()
+    f = fire(TANK_HUNTERS, T26, FireSituation(**INTO_CC))
+    plain = fire(TANK_HUNTERS, T26, FireSituation(range=2, target_facing="flank"))
+    assert f["p"].to_numpy() == pytest.approx(plain["p"].to_numpy())     # the enemy vehicle: normal fire
+    pz = UNITS[PZ]
+    want = np.zeros(1 + 6 * pz.strength)
+    for fr, fg in product(dice.die("R").faces, dice.die("G").faces):    # first roll of R and G
+        kept = tuple(x for x, face in (("R", fr), ("G", fg)) if sum(face) > 0)
+        want += state_distribution(kept, ("B",), Target(VEHICLE, pz.strength, 0, 0, 0, STEADY, 0), dice) / 36
+    got = {tuple(sorted(r.items())): r["p"] for r in f.attrs["friendly_vehicle"]["states"]}
+    for i in np.nonzero(want)[0]:
+        st = {**unpack_state(int(i), pz.strength, pz.half_strength_threshold), "p": None}
+        match = [p for k, p in got.items() if all(dict(k)[c] == v for c, v in st.items() if c != "p")]
+        assert match and match[0] == pytest.approx(want[i])
+    assert sum(got.values()) == pytest.approx(1.0)
+
+
+def test_fire_into_close_combat_monte_carlo_agrees_with_exact():
+    trials = 200_000
+    s = FireSituation(**INTO_CC)
+    ex, mc = fire(TANK_HUNTERS, T26, s), fire(TANK_HUNTERS, T26, s, trials=trials, seed=61, workers=1)
+    for a, b in ((ex.attrs["summary"], mc.attrs["summary"]),
+                 (ex.attrs["friendly_vehicle"]["summary"], mc.attrs["friendly_vehicle"]["summary"])):
+        for key in ("p_eliminated", "p_suppressed_or_worse", "p_immobilised"):
+            assert abs(a[key] - b[key]) < 4 * max(b["se"][key], 1 / trials), key
+        assert abs(a["mean_damage"] - b["mean_damage"]) < 4 * b["se"]["mean_damage"]
+
+
+def test_fire_into_close_combat_cli():
+    args = ["assault", "fire", TANK_HUNTERS, T26, "--range", "2", "--target-facing", "flank",
+            "--into-close-combat", "--friendly-vehicle", PZ, "--friendly-facing", "rear"]
+    obj = cli(*args, "--format", "json")
+    fv = obj["friendly_vehicle"]
+    assert fv["unit"] == PZ and fv["defence_pool"] == "B" and fv["facing"] == "rear"
+    assert sum(s["p"] for s in fv["states"]) == pytest.approx(1.0)
+    assert set(fv["states"][0]) == {"eliminated", "damage", "half_strength", "suppressed", "fallback",
+                                     "immobilised", "p"}
+    assert obj["reroll"] == "success-dice"
+    res = CliRunner().invoke(main, args + ["--explain"])
+    assert res.exit_code == 0 and "(10.11)" in res.output and "friendly vehicle german/pz-iif" in res.output
+    assert cli("assault", "fire", RIFLES, HEAVY, "--range", "3", "--format", "json")["friendly_vehicle"] is None
+
+
+def test_two_hexes_of_the_same_hindering_terrain_are_two_hindrances():
+    # 10.9.2: the dice are cumulative per hex crossed, so repeats count (brush twice: two G)
+    obj = cli("assault", "fire", RIFLES, HEAVY, "--range", "3", "--hindrance", "brush,brush", "--format", "json")
+    assert obj["defence_pool"] == "YGGG"
+    res = CliRunner().invoke(main, ["assault", "fire", RIFLES, HEAVY, "--range", "3",
+                                    "--hindrance", "brush", "--hindrance", "brush", "--smoke", "1"])
+    assert res.exit_code == 2 and "three or more block LOS" in res.output

@@ -1,0 +1,163 @@
+"""``lanchester assault smoke`` (7.5) and ``lanchester assault terrain-damage`` (9.10.1, 9.10.2)."""
+
+from __future__ import annotations
+
+import click
+
+from simulator import cliopts
+from simulator.assault.cli_fire import aid_option, explain_text, state_label, support_option, units_option
+from simulator.assault.smoke import smoke
+from simulator.assault.vehicle_terrain import terrain_damage
+from simulator.output import emit, pct, render
+
+EXPERIENCE = click.Choice(["recruit", "regular", "hardened", "veteran", "elite"])
+
+
+def _how(a: dict) -> str:
+    return f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if a["method"] == "monte-carlo" else "exact"
+
+
+# --- smoke -----------------------------------------------------------------------------
+
+def smoke_json(frame) -> dict:
+    a = frame.attrs
+    keys = ["hex1", "hex2", "hex3", "p"] + (["se"] if "se" in frame else [])
+    outcomes = [{k: (int(r[k]) if k.startswith("hex") else float(r[k])) for k in keys}
+                for r in frame.to_dict("records")]
+    return {k: a[k] for k in ("method", "trials", "seed", "firer", "smoke_pool", "doubles", "hexes",
+                              "max_markers_per_hex", "range", "dice", "dice_status", "aid", "aid_status",
+                              "support", "support_status")} | {
+        "per_hex": a["per_hex"], "outcomes": outcomes, "summary": a["summary"], "explain": a["explain"]}
+
+
+def smoke_table(frame, explain: bool, top: int = 10) -> str:
+    a = frame.attrs
+    mc = a["method"] == "monte-carlo"
+    cap = a["max_markers_per_hex"]
+    lines = [f"{a['firer']} fires smoke with {a['smoke_pool']} into up to {a['hexes']} hexes  ({_how(a)})",
+             f"dice: {a['dice']}, {a['dice_status']}; support: {a['support']}, {a['support_status']}", ""]
+    if explain:
+        lines.append(explain_text(frame).rstrip("\n") + "\n")
+    lines.append("hex           " + "".join(f"{k} markers".rjust(11) for k in range(cap + 1))
+                 + "       mean   LOS hindered  LOS blocked (10.3)")
+    for h in a["per_hex"]:
+        se = h.get("se", {})
+        lines.append(f"{h['hex']} {h['name']:<11} " + "".join(f"{pct(p):>11}" for p in h["p_markers"])
+                     + f"   {h['mean_markers']:.3f}" + (f"±{se['mean_markers']:.3f}" if mc else "")
+                     + f"  {pct(h['p_los_hindered']):>11}  {pct(h['p_los_blocked'], se.get('p_los_blocked'))}")
+    s = a["summary"]
+    lines += ["", f"mean markers in all {a['hexes']} hexes {s['mean_total_markers']:.3f}   "
+                  f"P(no smoke at all) {pct(s['p_no_smoke'])}   P(every hex smoked) {pct(s['p_every_hex_smoked'])}",
+              "", f"most likely placements (markers in hex 1, 2, 3):"]
+    for r in frame.sort_values("p", ascending=False).head(top).to_dict("records"):
+        lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct(r['p'], r.get('se') if mc else None)}")
+    return "\n".join(lines) + "\n"
+
+
+@click.command("smoke")
+@click.argument("firer")
+@click.option("--hexes", type=click.IntRange(1, 3), default=3, show_default=True,
+              help="How many hexes the player will smoke: the target hex and up to two adjacent (7.5).")
+@click.option("--range", "range_", type=int, default=None, metavar="N",
+              help="Range to the target hex; checked against the indirect-fire band (7.1).")
+@click.option("--firer-terrain", default=None, metavar="T", help="Firer's hex terrain (7.1).")
+@click.option("--firer-damage", type=int, default=0, show_default=True, help="Half strength: doubles count once (10.8.1).")
+@click.option("--firer-experience", default="regular", show_default=True, type=EXPERIENCE)
+@click.option("--attack-die-minus-one", is_flag=True, help="Firer took a fast action last turn (13.1).")
+@click.option("--explain", is_flag=True, help="Show how the smoke dice were built, with the rule.")
+@cliopts.exact
+@cliopts.trials
+@cliopts.seed
+@cliopts.workers
+@cliopts.dice
+@aid_option
+@units_option
+@support_option
+@cliopts.fmt
+@cliopts.out
+def smoke_command(firer, hexes, range_, firer_terrain, firer_damage, firer_experience, attack_die_minus_one,
+                  explain, exact, trials, seed, workers, dice_file, aid_file, units_dir, support_file, fmt, out):
+    """How many smoke markers FIRER lands in each hex, with what probability (7.5).
+
+    Each crit or hit rolled is a marker (at most 4 per hex); dice without one are
+    rolled again for the next hex. Markers hinder LOS in fire (fire --smoke N, 10.3).
+
+    \b
+    Examples:
+      lanchester assault smoke soviet/mortar-82mm
+      lanchester assault smoke german/mortar-81mm --hexes 2 --trials 1000000 --seed 7
+    """
+    monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
+    frame = smoke(firer, hexes=hexes, distance=range_, firer_terrain=firer_terrain, firer_damage=firer_damage,
+                  firer_experience=firer_experience, attack_die_minus_one=attack_die_minus_one,
+                  exact=not monte_carlo, trials=trials, seed=seed, workers=workers, dice=dice_file,
+                  aid=aid_file, units_dir=units_dir, support=support_file, progress="smoke")
+    emit(render(fmt, table=smoke_table(frame, explain), frame=frame, obj=smoke_json(frame)), out)
+
+
+# --- terrain damage --------------------------------------------------------------------
+
+def terrain_damage_json(frame) -> dict:
+    from simulator.assault.cli_fire import state_json
+    a = frame.attrs
+    keys = [c for c in frame.columns]
+    return {k: a[k] for k in ("method", "trials", "seed", "vehicle", "terrain", "hill", "attack_pool",
+                              "defence_pool", "damage_before", "experience", "crit_is_damage",
+                              "vehicle_strength", "dice", "dice_status", "aid", "aid_status")} | {
+        "states": [state_json(r, keys) for r in frame.to_dict("records")],
+        "summary": a["summary"], "explain": a["explain"]}
+
+
+def terrain_damage_table(frame, explain: bool) -> str:
+    a, s = frame.attrs, frame.attrs["summary"]
+    mc = a["method"] == "monte-carlo"
+    se = s.get("se", {})
+    lines = [f"{a['vehicle']} enters {a['terrain']}{' on a hill' if a['hill'] else ''}  ({_how(a)})",
+             f"terrain rolls {a['attack_pool']}  vs  {a['defence_pool']} (strongest card die)",
+             f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
+    if explain:
+        lines.append(explain_text(frame).rstrip("\n") + "\n")
+    lines.append("vehicle afterwards                         P")
+    for r in frame.to_dict("records"):
+        lines.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
+    lines += ["", f"P(immobilised) {pct(s['p_immobilised'], se.get('p_immobilised'))}   "
+                  f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
+                  f"P(suppressed or worse) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}",
+              f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
+    return "\n".join(lines) + "\n"
+
+
+@click.command("terrain-damage")
+@click.argument("vehicle")
+@click.option("--terrain", required=True, help="Terrain of the hex the vehicle enters (9.10.1).")
+@click.option("--hill", is_flag=True, help="The hex is a hill: the hill row's vehicle damage is added.")
+@click.option("--damage", type=int, default=0, show_default=True, help="Damage points before entering.")
+@click.option("--experience", default="regular", show_default=True, type=EXPERIENCE,
+              help="Vehicle's experience (elite ignores suppression, 4.2.3).")
+@click.option("--crit-is-damage", is_flag=True,
+              help="Read a critical hit as also a damage point (10.7.3); default: it only immobilises (9.10.2).")
+@click.option("--explain", is_flag=True, help="Show how the two pools were built, with the rule.")
+@cliopts.exact
+@cliopts.trials
+@cliopts.seed
+@cliopts.workers
+@cliopts.dice
+@aid_option
+@units_option
+@cliopts.fmt
+@cliopts.out
+def terrain_damage_command(vehicle, terrain, hill, damage, experience, crit_is_damage, explain, exact, trials,
+                           seed, workers, dice_file, aid_file, units_dir, fmt, out):
+    """What entering TERRAIN does to VEHICLE (9.10.1, 9.10.2): immobilised, damaged, suppressed.
+
+    \b
+    Examples:
+      lanchester assault terrain-damage german/pz-iif --terrain forest
+      lanchester assault terrain-damage soviet/truck --terrain heavy-forest --trials 1000000 --seed 3
+    """
+    monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
+    frame = terrain_damage(vehicle, terrain, hill=hill, damage=damage, experience=experience,
+                           crit_is_damage=crit_is_damage, exact=not monte_carlo, trials=trials, seed=seed,
+                           workers=workers, dice=dice_file, aid=aid_file, units_dir=units_dir,
+                           progress="terrain-damage")
+    emit(render(fmt, table=terrain_damage_table(frame, explain), frame=frame, obj=terrain_damage_json(frame)), out)
