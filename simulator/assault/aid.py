@@ -141,6 +141,8 @@ class _AidFileModel(_Strict):
     fire_modifier: _FireTableModel
     spotting: _SpottingModel
     experience: _ExperienceTableModel
+    # revised 12.1.3: fortification dice per side; checked by simulator.assault.melee.fortifications
+    fortification: dict[str, dict[str, str]] = {}
 
 
 # --- what the rest of the program uses ------------------------------------------------

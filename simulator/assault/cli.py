@@ -95,6 +95,7 @@ def _attach() -> None:
     """Commands built in their own modules join the group here."""
     from simulator.assault.cli_fire import fire_command, resolve_command
     from simulator.assault.cli_support import smoke_command, terrain_damage_command
+    from simulator.assault.cli_melee import melee_command
     from simulator.assault.cli_units import units
     from simulator.assault.cli_map import check_command, los_command, map_command, scenarios_command
 
@@ -102,6 +103,7 @@ def _attach() -> None:
     assault.add_command(resolve_command)
     assault.add_command(smoke_command)
     assault.add_command(terrain_damage_command)
+    assault.add_command(melee_command)
     assault.add_command(units)
     assault.add_command(los_command)
     assault.add_command(map_command)

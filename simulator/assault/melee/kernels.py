@@ -1,0 +1,180 @@
+"""Numba Monte Carlo of close combat, and the functions the scenario engine calls.
+
+Everything here is compiled and takes only arrays and ints: the tables of
+:mod:`.tables` (``T``), the unit constants ``U``, the state ``S``, the parameters
+``P`` (layouts in :mod:`.fight`) and an xoshiro256** state from
+:mod:`simulator.rng`. The rules come from :mod:`.damage` (what symbols do),
+:mod:`.fight` (the sequence) and :mod:`.policies` (the choices); this module only
+rolls the dice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numba
+import numpy as np
+
+from simulator.assault.kernels import cancel_packed
+from simulator.assault.melee.damage import after_close_combat, after_tracks_attack
+from simulator.assault.melee.fight import (
+    F_DAMAGE, F_IMMOBILISED, F_MORALE, G_ROUNDS, TERMINAL,
+    TURN_END, U_HALF_AT, U_IGNORES_SUPP, U_KIND, U_STRENGTH, UNIT_STRIDE, after_exchange, begin,
+    end_code, next_exchange, set_unit,
+)
+from simulator.assault.melee.tables import table_for
+from simulator.assault.melee.situation import A1, D1, V2_FIRST, V2_LATER
+from simulator.rng import below, seed_state, sum_rolls
+
+MELEE_CHUNK_TRIALS = 1 << 18
+
+
+@numba.njit(cache=True)
+def roll_side(faces, gain, t, start, n, rerolls, state):
+    """Roll rows ``start .. start+n-1`` of table ``t`` and spend ``rerolls`` re-rolls,
+    each on a different die, on the dice whose re-roll gains most (rulings #11; ties
+    to the earlier, stronger die). Returns the packed total."""
+    if rerolls == 0:
+        return sum_rolls(faces[t, start:start + n], state)
+    best_gain = np.zeros(rerolls)
+    best_row = np.full(rerolls, -1, dtype=np.int64)
+    best_value = np.zeros(rerolls, dtype=np.int64)
+    total = 0
+    for i in range(start, start + n):
+        f = below(state, 6)
+        value = faces[t, i, f]
+        total += value
+        g = gain[t, i, f]
+        for k in range(rerolls):
+            if g > best_gain[k]:
+                for m in range(rerolls - 1, k, -1):
+                    best_gain[m] = best_gain[m - 1]
+                    best_row[m] = best_row[m - 1]
+                    best_value[m] = best_value[m - 1]
+                best_gain[k] = g
+                best_row[k] = i
+                best_value[k] = value
+                break
+    for k in range(rerolls):
+        if best_row[k] >= 0:
+            total += faces[t, best_row[k], below(state, 6)] - best_value[k]
+    return total
+
+
+@numba.njit(cache=True)
+def roll_direction(T, t, state):
+    """One unit's attack roll against the other's defence roll, table ``t``: the
+    uncancelled ``(crit, hit, supp)`` after the adrenaline rush."""
+    if T.prereq[t] == 1 and T.prereq_faces[below(state, 6)] == 0:   # 12.9: the green pre-roll failed
+        return 0, 0, 0
+    na = T.n_attack[t]
+    nd = T.n_defence[t]
+    if T.attack_rerolls[t] == 0 and T.defence_rerolls[t] == 0:
+        total = sum_rolls(T.faces[t, :na + nd], state)
+    else:
+        total = (roll_side(T.faces, T.gain, t, 0, na, T.attack_rerolls[t], state)
+                 + roll_side(T.faces, T.gain, t, na, nd, T.defence_rerolls[t], state))
+    c, h, s = cancel_packed(total, T.extra_supp[t])
+    return c, h, max(s - T.adrenaline[t], 0)
+
+
+@numba.njit(cache=True)
+def struck(T, t, U, S, y, c, h, s):
+    """Unit ``y``'s new ``(status, damage, morale, immobilised)`` after the symbols of
+    table ``t``'s attack."""
+    base = y * UNIT_STRIDE
+    if T.tracks[t] == 1:
+        return after_tracks_attack(U[y, U_STRENGTH], U[y, U_IGNORES_SUPP], S[base + F_DAMAGE],
+                                   S[base + F_MORALE], S[base + F_IMMOBILISED], c, h, s)
+    return after_close_combat(U[y, U_KIND], U[y, U_STRENGTH], U[y, U_HALF_AT], U[y, U_IGNORES_SUPP],
+                              S[base + F_DAMAGE], S[base + F_MORALE], S[base + F_IMMOBILISED], c, h, s)
+
+
+@numba.njit(cache=True)
+def resolve_exchange(T, U, S, P, x, y, kind, state):
+    """ENGINE API. One round between slots ``x`` and ``y``, simultaneous (12.4,
+    revised 12.1): both attacks are rolled on the states before the round, then both
+    results are applied and the round is booked (:func:`~.fight.after_exchange`;
+    in the revised edition this includes the withdrawal check)."""
+    tx = table_for(T, U, S, P, x, y, kind)
+    ty = table_for(T, U, S, P, y, x, kind)
+    c, h, s = roll_direction(T, tx, state)
+    ys = struck(T, tx, U, S, y, c, h, s)
+    c, h, s = roll_direction(T, ty, state)
+    xs = struck(T, ty, U, S, x, c, h, s)
+    set_unit(S, y, ys[0], ys[1], ys[2], ys[3])
+    set_unit(S, x, xs[0], xs[1], xs[2], xs[3])
+    after_exchange(S, U, P, x, y)
+
+
+@numba.njit(cache=True)
+def resolve_round_v2(T, U, S, P, state):
+    """ENGINE API. One round of the revised edition (initial or later, by the rounds
+    already fought) between the assault and the defence unit."""
+    resolve_exchange(T, U, S, P, A1, D1, V2_FIRST if S[G_ROUNDS] == 0 else V2_LATER, state)
+
+
+@numba.njit(cache=True)
+def resolve_fight(T, U, S, P, state):
+    """ENGINE API. The whole close combat from ``S``: revised edition, rounds until it
+    ends or the round cap; first edition, turn by turn until it ends or the turn cap.
+    ``S`` holds the final state. Returns ``(code, rounds)`` after the first turn (first
+    edition; the revised edition's whole fight is one activation): the end code
+    (:func:`~.fight.end_code`) and the rounds fought by then."""
+    first, first_rounds = -1, 0
+    begin(S, U, P)
+    while True:
+        x, y, kind = next_exchange(S, U, P)
+        if x == TERMINAL:
+            break
+        if x == TURN_END:
+            if first < 0:
+                first, first_rounds = end_code(S), S[G_ROUNDS]
+            continue
+        resolve_exchange(T, U, S, P, x, y, kind, state)
+    if first < 0:
+        first, first_rounds = end_code(S), S[G_ROUNDS]
+    return first, first_rounds
+
+
+@numba.njit(cache=True, nogil=True)
+def melee_codes(T, U, S0, P, n_trials, state, final_codes, first_codes, rounds, first_rounds):
+    """``n_trials`` close combats: each one's end code, its code after the first turn
+    and the rounds fought (in all, and in the first turn)."""
+    S = np.empty_like(S0)
+    for i in range(n_trials):
+        S[:] = S0
+        first_codes[i], first_rounds[i] = resolve_fight(T, U, S, P, state)
+        final_codes[i] = end_code(S)
+        rounds[i] = S[G_ROUNDS]
+
+
+class ChunkResult:
+    """Counts from one chunk: end codes, first-turn codes, rounds."""
+
+    def __init__(self, final: Counter, first: Counter, rounds: Counter, first_rounds: Counter):
+        self.final, self.first, self.rounds, self.first_rounds = final, first, rounds, first_rounds
+
+    def __add__(self, other: "ChunkResult") -> "ChunkResult":
+        return ChunkResult(self.final + other.final, self.first + other.first,
+                           self.rounds + other.rounds, self.first_rounds + other.first_rounds)
+
+
+def _count(values: np.ndarray) -> Counter:
+    keys, counts = np.unique(values, return_counts=True)
+    return Counter(dict(zip(keys.tolist(), counts.tolist())))
+
+
+def melee_chunk(arrays: tuple, n_trials: int, seed_seq: np.random.SeedSequence) -> ChunkResult:
+    """Runner task: one chunk of close combats with its own random stream."""
+    T, U, S0, P = arrays
+    final = np.empty(n_trials, dtype=np.int64)
+    first = np.empty(n_trials, dtype=np.int64)
+    rounds = np.empty(n_trials, dtype=np.int64)
+    first_rounds = np.empty(n_trials, dtype=np.int64)
+    melee_codes(T, U, S0, P, n_trials, seed_state(seed_seq), final, first, rounds, first_rounds)
+    return ChunkResult(_count(final), _count(first), _count(rounds), _count(first_rounds))
+
+
+def merge_chunks(a: ChunkResult, b: ChunkResult) -> ChunkResult:
+    return a + b
