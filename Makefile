@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,11 +16,27 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/lanchester demo --out out/demo
 
-test: $(STAMP)
+# tests/reports renders report pages in headless Chromium (Debian packages chromium and
+# chromium-driver): installed here when missing and apt-get can (root); the test fails without it.
+CHROMIUM_PKGS := chromium chromium-driver
+
+test: $(STAMP) chromium
 	$(PY) -m pytest
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing $(CHROMIUM_PKGS) for the report tests"; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(CHROMIUM_PKGS); } \
+	      || echo "could not install $(CHROMIUM_PKGS): the HTML report tests will fail" >&2; \
+	  else \
+	    echo "chromium is missing and cannot be installed here (needs root and apt-get): the HTML report tests will fail" >&2; \
+	  fi; }
 
 bench: $(STAMP)
 	$(PY) bench/odds.py
+	$(PY) bench/exact.py
+	$(PY) bench/scaling.py
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

@@ -1,0 +1,38 @@
+"""Reports designers read: tidy CSV (+ Parquet), PNG charts, ``summary.json``, one HTML page.
+
+Modules:
+
+- :mod:`reports.provenance`: data sources and status, data hash, method, version, command line.
+- :mod:`reports.tables`: the tidy tables and their stable columns (``docs/report-columns.md``).
+- :mod:`reports.charts`: matplotlib charts (Agg), each titled with its question, with a provenance footer.
+- :mod:`reports.html`: the offline ``index.html``.
+- :mod:`reports.bundle`: ``write_bundle(DIR, report)`` (atomic folder), :func:`emit_report`, ``rebuild``.
+- :mod:`reports.assault`, :mod:`reports.toi`: which tables and charts each command's report has.
+- :mod:`reports.cli`: ``lanchester report DIR``.
+
+Wiring a command to ``--out DIR`` (three lines). Replace ``@cliopts.out`` by
+``@cliopts.report_out`` and ``emit(render(fmt, table=..., frame=..., obj=...), out)`` by::
+
+    from reports.bundle import emit_report
+    emit_report(fmt, out, table=text, frame=frame, obj=obj,
+                report=lambda: fire_report([frame], terrain=terrain, dice=dice_file, aid=aid_file,
+                                           units_dir=units_dir))
+
+``report`` is a function, called only when a bundle is written (``--out DIR``), that
+returns a :class:`reports.bundle.Report`. Without ``--out``, or with ``--out NAME.json``
+(``.csv``, ``.txt``, ``.tsv``, ``.md``, or an existing file), ``emit_report`` prints or
+writes the ``--format`` text exactly as ``emit`` did: old scripts keep working.
+
+Ready-made reports:
+
+- ``lanchester assault fire``: ``reports.assault.fire_report(frames, terrain=..., dice=..., aid=...,
+  units_dir=..., support=...)``.
+- close combat: ``reports.assault.close_combat_report(end_states, question=..., provenance=...)`` with
+  ``end_states`` columns ``edition, end_state, p[, se]``.
+- scenarios: ``reports.assault.scenario_report(games, question=..., provenance=..., losses=...,
+  variants=..., sides=...)`` with ``games`` columns ``game, winner, decided_turn``, ``losses``
+  columns ``side, unit_type, mean_lost[, se]``, ``variants`` columns ``variant, side, wins, games``.
+
+Build ``provenance`` with ``reports.provenance.provenance(*assault_data(dice=..., aid=...,
+units_dir=..., parts=(...)), method=..., seed=..., trials=...)``.
+"""

@@ -17,6 +17,13 @@ from simulator.errors import InputError
 class LanchesterGroup(click.Group):
     """Root group that reports every input problem in one line, exit status 2."""
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        """Record the arguments as typed: reports print the reproducing command line."""
+        typed = list(args)
+        ctx = super().make_context(info_name, args, parent=parent, **extra)
+        ctx.meta["lanchester.argv"] = ["lanchester", *typed]   # reports.provenance.COMMAND_KEY
+        return ctx
+
     def main(self, args=None, prog_name=None, **kwargs):  # noqa: D401 - click API
         kwargs["standalone_mode"] = False
         try:
@@ -56,6 +63,7 @@ def main() -> None:
       lanchester assault odds RY YG
       lanchester assault odds 2RG YYB --trials 1000000 --seed 7
       lanchester demo --out out/demo
+      lanchester report out/demo        # rebuild a report page from its data
     """
 
 
@@ -67,6 +75,8 @@ def _register() -> None:
     main.add_command(assault)
     main.add_command(toi)
     main.add_command(demo)
+    from reports.cli import report
+    main.add_command(report)
 
 
 _register()

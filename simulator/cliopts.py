@@ -1,7 +1,8 @@
 """Click options shared by every command, named the same everywhere.
 
 ``--trials`` / ``--exact``, ``--seed``, ``--workers``, ``--format``, ``--out``,
-``--dice``. Use them as decorators: ``@cliopts.seed``.
+``--dice``. Commands that write report bundles use ``report_out`` (``--out DIR``)
+instead of ``out`` (``--out FILE``). Use them as decorators: ``@cliopts.seed``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,13 @@ fmt = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table
                    show_default=True, help="Output format.")
 out = click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
                    help="Write the output to FILE (atomically) instead of printing it.")
+# --out for commands that write a report bundle (reports.bundle.emit_report): a folder
+# DIR gets CSV, PNG charts, summary.json and index.html; a name ending in .json, .csv,
+# .txt, .tsv or .md (or an existing file) still gets the --format text, as with `out`.
+report_out = click.option("--out", type=click.Path(), default=None, metavar="DIR",
+                          help="Write a report folder DIR (tables as CSV, PNG charts, summary.json, "
+                               "index.html) instead of printing. A name ending in .json/.csv/.txt "
+                               "writes just the --format output to that file.")
 dice = click.option("--dice", "dice_file", type=click.Path(dir_okay=False), default=None,
                     metavar="FILE", help="Dice file to use instead of scenarios/assault/dice.toml.")
 
@@ -32,3 +40,72 @@ def monte_carlo_wanted(exact_flag: bool, trials_n: int | None) -> bool:
     if exact_flag and trials_n is not None:
         raise click.UsageError("--exact and --trials cannot be used together")
     return trials_n is not None
+
+
+# ---------------------------------------------------------------- run options (issue 9)
+
+RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out")
+
+
+def _dask_address(ctx, param, value):
+    if value is None:
+        return None
+    from simulator.dask_backend import check_address
+    from simulator.errors import InputError
+    try:
+        return check_address(value)
+    except InputError as exc:
+        raise click.BadParameter(exc.problem, ctx=ctx, param=param) from None
+
+
+dask = click.option("--dask", default=None, metavar="local|tcp://HOST:PORT", callback=_dask_address,
+                    help="Run the chunks on Dask: 'local' starts a local cluster (one process per "
+                         "worker), an address uses a running scheduler (docs/cluster.md). "
+                         "Same seed, same numbers.")
+checkpoint = click.option("--checkpoint", type=click.Path(file_okay=False), default=None, metavar="DIR",
+                          help="Save finished chunks in DIR; rerunning the same command resumes "
+                               "a killed run with the same numbers.")
+precision = click.option("--precision", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                         default=None, metavar="X",
+                         help="Monte Carlo until the 95% interval of the headline probability is at "
+                              "most X wide (e.g. 0.002); --trials is then the most it may use.")
+
+
+def _label(ctx: click.Context) -> str:
+    """The command and its arguments (without run control): part of the checkpoint key."""
+    import json
+    asked = {k: v for k, v in ctx.params.items() if k not in RUN_CONTROL_PARAMS}
+    return f"{ctx.command_path} {json.dumps(asked, sort_keys=True, default=str)}"
+
+
+def monte_carlo(f):
+    """``--workers``, ``--dask``, ``--checkpoint``, ``--precision`` in one decorator.
+
+    The command receives ``run_options``, a :class:`simulator.runner.RunOptions`, instead
+    of the four values; pass it on to the library call (see ``simulator/runner.py``).
+    Use it in place of ``@cliopts.workers``.
+    """
+    import functools
+
+    from simulator.runner import RunOptions
+
+    @functools.wraps(f)
+    def command(*args, workers, dask, checkpoint, precision, **kwargs):
+        ctx = click.get_current_context()
+        if checkpoint and "seed" in ctx.params and ctx.params["seed"] is None:
+            raise click.UsageError("--checkpoint needs --seed (a run resumes only with the same seed)")
+        options = RunOptions(workers=workers, dask=dask, checkpoint=checkpoint, precision=precision,
+                             label=_label(ctx), notes=True)
+        return f(*args, run_options=options, **kwargs)
+
+    for option in (precision, checkpoint, dask, workers):
+        command = option(command)
+    return command
+
+
+def wants_monte_carlo(exact_flag: bool, trials_n: int | None, run_options) -> bool:
+    """Like :func:`monte_carlo_wanted`; ``--precision`` also asks for Monte Carlo."""
+    wanted = run_options is not None and run_options.precision is not None
+    if exact_flag and (trials_n is not None or wanted):
+        raise click.UsageError("--exact and --trials or --precision cannot be used together")
+    return trials_n is not None or wanted

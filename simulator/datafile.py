@@ -31,6 +31,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise InputError(str(path), "", "file not found") from None
     except OSError as exc:
         raise InputError(str(path), "", f"cannot read file ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(str(path), "", f"not UTF-8 text (bad byte at offset {exc.start})") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -58,6 +60,8 @@ def validate(model: type[Model], data: Any, where: str, prefix: str = "") -> Mod
         if prefix:
             key = f"{prefix}.{key}" if key else prefix
         msg = err["msg"]
+        if err["type"] == "value_error":
+            msg = msg.removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
         elif err["type"] == "missing":

@@ -3,25 +3,70 @@
 Until the scenario engine lands this runs the dice-odds and ranged-fire examples:
 the worked example of 11.0 (German Rifles '41 fire at Soviet Heavy Rifles '41 at
 range 3 in the open, pools RY against YG) and the same fire into forest, exactly
-and by Monte Carlo.
+and by Monte Carlo, and the German-against-Soviet matchup matrix in the open.
+
+The report folder holds one report bundle per question (CSV, PNG charts,
+summary.json, index.html; see :mod:`reports.bundle`) and a top ``index.html``
+linking them. The folder is written whole or not at all.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Iterator
 
 import click
 
+from reports.assault import fire_report, matrix_report, odds_report
+from reports.bundle import Report, is_report, write_collection
 from simulator.assault.cli import odds_json, odds_table
 from simulator.assault.cli_fire import fire_json, fire_table
 from simulator.assault.fire import fire
-from simulator.assault.pools import FireSituation
+from simulator.assault.matrix import matchup_matrix
 from simulator.assault.odds import odds
-from simulator.output import atomic_write_text, to_csv, to_json
+from simulator.assault.pools import FireSituation
 
 DEMO_QUESTIONS = (("RY", "YG"), ("RRY", "YG"), ("RY", "YYG"))
 DEMO_FIRE = (("german/rifles-41", "soviet/heavy-rifles-41", FireSituation(range=3), "open"),
              ("german/rifles-41", "soviet/heavy-rifles-41", FireSituation(range=3, terrain="forest"), "forest"))
+DEMO_MATRIX = ("german", "soviet", (1, 2, 3, 4, 5, 6), ("clear",))
+# Files of the demo's earlier flat layout, replaced without asking.
+_OLD_DEMO_FILE = re.compile(r"(odds|fire)-.*-(exact|monte-carlo)\.(csv|json)")
+
+
+def demo_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
+    """Each question's report, as (folder name, report), printing the tables as it goes."""
+    for attack, defence in DEMO_QUESTIONS:
+        frames = [odds(attack, defence), odds(attack, defence, trials=trials, seed=seed, progress="demo")]
+        for frame in frames:
+            click.echo(odds_table(frame))
+        report = odds_report(frames)
+        report.result = {f.attrs["method"]: odds_json(f) for f in frames}   # summary.json: the full answers
+        yield f"odds-{attack}-vs-{defence}", report
+    for firer, target, situation, label in DEMO_FIRE:
+        frames = [fire(firer, target, situation),
+                  fire(firer, target, situation, trials=trials, seed=seed, progress="demo")]
+        for frame in frames:
+            click.echo(fire_table(frame, explain=frame.attrs["method"] == "exact"))
+        stem = f"fire-{firer.split('/')[1]}-vs-{target.split('/')[1]}-{label}"
+        report = fire_report(frames, terrain=situation.terrain)
+        report.result = {f.attrs["method"]: fire_json(f) for f in frames}
+        yield stem, report
+    firers, targets, ranges, terrains = DEMO_MATRIX
+    frame = matchup_matrix([firers], [targets], ranges, terrains)
+    click.echo(f"matchup matrix {firers} vs {targets}: {len(frame):,} cells in {frame.attrs['seconds']:.2f} s\n")
+    yield f"matrix-{firers}-vs-{targets}", matrix_report(frame, "p_eliminated")
+
+
+def clear_old_layout(out: Path) -> None:
+    """Remove the flat files an older ``lanchester demo`` wrote, so the folder can be replaced."""
+    if not out.is_dir() or is_report(out):
+        return
+    entries = list(out.iterdir())
+    if entries and all(p.is_file() and _OLD_DEMO_FILE.fullmatch(p.name) for p in entries):
+        for p in entries:
+            p.unlink()
 
 
 @click.command("demo")
@@ -30,25 +75,17 @@ DEMO_FIRE = (("german/rifles-41", "soviet/heavy-rifles-41", FireSituation(range=
 @click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True)
 @click.option("--trials", type=click.IntRange(min=1), default=2_000_000, show_default=True)
 def demo(out_dir: str, seed: int, trials: int) -> None:
-    """Run the bundled examples and write a report folder.
+    """Run the bundled examples and write a report folder (open its index.html).
 
     \b
     Example:
       lanchester demo --out out/demo
     """
     out = Path(out_dir)
-    for attack, defence in DEMO_QUESTIONS:
-        for frame in (odds(attack, defence),
-                      odds(attack, defence, trials=trials, seed=seed, progress="demo")):
-            stem = f"odds-{attack}-vs-{defence}-{frame.attrs['method']}"
-            atomic_write_text(out / f"{stem}.csv", to_csv(frame))
-            atomic_write_text(out / f"{stem}.json", to_json(odds_json(frame)))
-            click.echo(odds_table(frame))
-    for firer, target, situation, label in DEMO_FIRE:
-        for frame in (fire(firer, target, situation),
-                      fire(firer, target, situation, trials=trials, seed=seed, progress="demo")):
-            stem = f"fire-{firer.split('/')[1]}-vs-{target.split('/')[1]}-{label}-{frame.attrs['method']}"
-            atomic_write_text(out / f"{stem}.csv", to_csv(frame))
-            atomic_write_text(out / f"{stem}.json", to_json(fire_json(frame)))
-            click.echo(fire_table(frame, explain=frame.attrs["method"] == "exact"))
-    click.echo(f"report written to {out.resolve()}")
+    clear_old_layout(out)
+    write_collection(out, title="lanchester demo: dice odds, ranged fire and the matchup matrix",
+                     intro=(f"Exact answers and Monte Carlo checks ({trials:,} trials, seed {seed}) on the "
+                            "bundled data: the dice are reconstructed and the unit cards illustrative. "
+                            "Each report names its data, their status, and the command that reproduces it."),
+                     reports=demo_reports(seed, trials))
+    click.echo(f"report written to {(out / 'index.html').resolve()}")

@@ -1,29 +1,75 @@
-"""The one runner every simulating command uses: chunks, seeds, workers, progress.
+"""The one runner every simulating command uses: chunks, seeds, workers, progress,
+Dask, checkpoints and precision on demand.
 
 A run of ``trials`` is cut into chunks of a fixed size that depends only on the
 run's arguments, never on the number of workers. Chunk ``i`` draws from its own
-stream, ``SeedSequence(seed).spawn(n)[i]``. Chunks may finish in any order on any
-worker; their results are handed back and merged in chunk order. So the same seed
-gives the same numbers on one core, on many, or on a cluster.
+stream, ``SeedSequence(seed).spawn(n)[i]`` (which is ``SeedSequence(seed,
+spawn_key=(i,))``, whatever ``n``). Chunks may finish in any order on any worker;
+their results are handed back and merged in chunk order. So the same seed gives the
+same numbers on one core, on many, on a Dask cluster, and after a resume.
 
 A *task* is a picklable callable ``task(trials, seed_seq) -> result`` (a
-module-level function or a :func:`functools.partial` of one). Numba kernels
-compiled with ``nogil=True`` run on threads (``backend="thread"``, no start-up
-cost); Python-heavy tasks such as whole scenario games use processes.
+module-level function or a :func:`functools.partial` of one, holding arrays and plain
+values). Numba kernels compiled with ``nogil=True`` run on threads (``backend=
+"thread"``, no start-up cost); Python-heavy tasks such as whole scenario games use
+``backend="process"``. Results are merged with ``merge`` (default: add count arrays).
+
+How a run is carried out is one :class:`RunOptions` value:
+
+* ``workers``, ``backend``: local threads or processes (1 worker: in this thread);
+* ``dask``: ``"local"`` (a LocalCluster on loopback, one process per worker) or a
+  scheduler address ``"tcp://host:8786"`` (:mod:`simulator.dask_backend`);
+* ``checkpoint``: a directory; finished chunks are written there atomically and a
+  rerun with the same arguments loads them (:mod:`simulator.checkpoint`);
+* ``precision``: stop once the 95% interval of the headline probability is at most
+  this wide (:mod:`simulator.precision`); ``trials``, if given, is then a cap.
+  The command says what its headline is with a :class:`Headline`.
+
+Memory stays bounded: at most two chunks per worker are in flight and results are
+merged as they arrive.
+
+Wiring a simulating command (odds and the ``toi`` commands are wired like this;
+``assault fire``, close combat, scenarios and matrices are wired the same way):
+
+1. In its click decorators replace ``@cliopts.workers`` by ``@cliopts.monte_carlo``.
+   The function then receives ``run_options`` (a :class:`RunOptions`, with ``--workers``,
+   ``--dask``, ``--checkpoint``, ``--precision`` and the command's arguments as its
+   checkpoint label) instead of ``workers``.
+2. Decide exact or Monte Carlo with ``cliopts.wants_monte_carlo(exact, trials, run_options)``
+   (``--precision`` means Monte Carlo).
+3. Pass ``run_options.with_progress("name")`` down to the library function, which calls
+   ``execute(task, trials, seed=seed, options=options, headline=Headline(...))``.
+4. Use ``result.trials`` (the trials actually run: with ``--precision`` it is chosen by
+   the run) for estimates and standard errors, and keep ``result.describe()`` in
+   ``frame.attrs["run"]``.
+
+For example (the odds question)::
+
+    headline = Headline("P(any effect)", lambda counts: counts.sum() - counts[0, 0, 0])
+    result = runner.execute(task, trials, seed=seed, options=options, headline=headline)
+    probabilities = result.value / result.trials
+
+:func:`run` is :func:`execute` returning only the merged value, for callers that
+know their trials in advance.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from simulator.precision import PrecisionPlan, interval_width
+
 DEFAULT_CHUNK_TRIALS = 1 << 20
+BACKENDS = ("thread", "process")
 Task = Callable[[int, np.random.SeedSequence], Any]
 
 
@@ -36,6 +82,58 @@ class Chunk:
     seed_seq: np.random.SeedSequence
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run is carried out (never what it computes: the numbers do not depend on it,
+    except that ``precision`` chooses the number of trials)."""
+
+    workers: int | None = None
+    backend: str = "thread"
+    dask: str | None = None
+    checkpoint: str | None = None
+    precision: float | None = None
+    progress: str | None = None
+    label: str = ""       # what was asked (command and arguments): part of the checkpoint key
+    notes: bool = False   # one-line notes on stderr (checkpoint, precision, Dask): the CLI sets it
+
+    def with_progress(self, progress: str | None) -> "RunOptions":
+        return dataclasses.replace(self, progress=progress)
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A command's headline probability: its name, and how many trials of a merged
+    result had the event (``successes(value)``)."""
+
+    name: str
+    successes: Callable[[Any], float]
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """A finished run: the merged value and how it was obtained."""
+
+    value: Any
+    trials: int
+    chunks: int
+    seed: int
+    loaded: int = 0                   # chunks loaded from a checkpoint
+    precision: float | None = None    # asked for
+    headline: str | None = None
+    width: float | None = None        # 95% interval width of the headline probability
+    checkpoint: str | None = None     # DIR/<run-key>
+    dask: str | None = None           # scheduler address
+
+    @property
+    def reached(self) -> bool | None:
+        return None if self.precision is None else self.width <= self.precision
+
+    def describe(self) -> dict[str, Any]:
+        """Plain-value summary for ``frame.attrs["run"]`` and JSON."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "value"} | {
+            "reached": self.reached}
+
+
 def fresh_seed() -> int:
     """A new random seed (reported by commands so the run can be repeated)."""
     return int(np.random.SeedSequence().entropy % (2**63))
@@ -45,16 +143,84 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def chunk_seed(seed: int, index: int) -> np.random.SeedSequence:
+    """Chunk ``index``'s stream: ``SeedSequence(seed).spawn(n)[index]`` for any ``n > index``."""
+    return np.random.SeedSequence(seed, spawn_key=(index,))
+
+
+def _chunks(first: int, stop: int, size: int, limit: int, seed: int) -> list[Chunk]:
+    """Chunks ``first..stop-1`` of a run of at most ``limit`` trials in chunks of ``size``."""
+    return [Chunk(i, min(size, limit - i * size), chunk_seed(seed, i)) for i in range(first, stop)]
+
+
 def plan_chunks(trials: int, seed: int, chunk_trials: int = DEFAULT_CHUNK_TRIALS) -> list[Chunk]:
     """Cut ``trials`` into chunks with their own seed streams (independent of workers)."""
     if trials < 1:
         raise ValueError("trials must be at least 1")
     if chunk_trials < 1:
         raise ValueError("chunk_trials must be at least 1")
-    n = -(-trials // chunk_trials)
-    seeds = np.random.SeedSequence(seed).spawn(n)
-    sizes = [chunk_trials] * (n - 1) + [trials - chunk_trials * (n - 1)]
-    return [Chunk(i, sizes[i], seeds[i]) for i in range(n)]
+    return _chunks(0, -(-trials // chunk_trials), chunk_trials, trials, seed)
+
+
+# ---------------------------------------------------------------- backends
+
+class _Later:
+    """A chunk computed when its result is asked for (the one-worker backend)."""
+
+    def __init__(self, task: Task, chunk: Chunk):
+        self.task, self.chunk = task, chunk
+
+    def result(self) -> Any:
+        return self.task(self.chunk.trials, self.chunk.seed_seq)
+
+
+class _Ready:
+    """A chunk already finished (loaded from a checkpoint)."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def result(self) -> Any:
+        return self.value
+
+
+class _InThread:
+    window = 1
+    address = None
+
+    def start(self, task: Task, chunk: Chunk) -> _Later:
+        return _Later(task, chunk)
+
+    def close(self) -> None:
+        pass
+
+
+class _Pool:
+    """Local threads or processes; at most two chunks per worker in flight."""
+
+    address = None
+
+    def __init__(self, backend: str, workers: int):
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r} ({' or '.join(BACKENDS)})")
+        self.pool: Executor = (ThreadPoolExecutor if backend == "thread" else ProcessPoolExecutor)(workers)
+        self.window = 2 * workers
+
+    def start(self, task: Task, chunk: Chunk):
+        return self.pool.submit(task, chunk.trials, chunk.seed_seq)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _open_backend(options: RunOptions, most_chunks: int):
+    if options.dask:
+        from simulator.dask_backend import DaskBackend
+        return DaskBackend(options.dask, options.workers)
+    workers = min(options.workers or default_workers(), most_chunks)
+    if options.backend not in BACKENDS:
+        raise ValueError(f"unknown backend {options.backend!r} ({' or '.join(BACKENDS)})")
+    return _InThread() if workers <= 1 else _Pool(options.backend, workers)
 
 
 def _progress_bar(total: int, label: str | None):
@@ -69,56 +235,143 @@ def _progress_bar(total: int, label: str | None):
                 disable=None, leave=False)
 
 
-def _executor(backend: str, workers: int) -> Executor:
-    if backend == "thread":
-        return ThreadPoolExecutor(max_workers=workers)
-    if backend == "process":
-        return ProcessPoolExecutor(max_workers=workers)
-    raise ValueError(f"unknown backend {backend!r} (thread or process)")
+def _stream(task: Task, chunks: Iterable[Chunk], backend, store=None, done: set[int] = frozenset(),
+            bar=None) -> Iterator[tuple[Chunk, Any, bool]]:
+    """Yield ``(chunk, result, loaded)`` in chunk order, keeping ``backend.window`` chunks
+    in flight; chunks in ``done`` come from ``store``, new results are saved to it."""
+    pending: deque = deque()
+
+    def oldest():
+        chunk, handle, loaded = pending.popleft()
+        result = handle.result()
+        if store is not None and not loaded:
+            store.save(chunk.index, result)
+        if bar is not None:
+            bar.update(chunk.trials)
+        return chunk, result, loaded
+
+    for chunk in chunks:
+        value = store.load(chunk.index) if chunk.index in done else None
+        if value is not None:
+            pending.append((chunk, _Ready(value), True))
+        else:
+            pending.append((chunk, backend.start(task, chunk), False))
+        while len(pending) >= backend.window or (pending and pending[0][2]):
+            yield oldest()
+    while pending:
+        yield oldest()
 
 
 def iter_results(task: Task, chunks: list[Chunk], *, workers: int | None = None,
                  backend: str = "thread", progress: str | None = None) -> Iterator[tuple[Chunk, Any]]:
     """Run ``task`` on every chunk and yield ``(chunk, result)`` in chunk order."""
-    workers = min(workers or default_workers(), len(chunks))
+    be = _open_backend(RunOptions(workers=workers, backend=backend), len(chunks))
     bar = _progress_bar(sum(c.trials for c in chunks), progress)
     try:
-        if workers <= 1:
-            for chunk in chunks:
-                result = task(chunk.trials, chunk.seed_seq)
-                if bar is not None:
-                    bar.update(chunk.trials)
-                yield chunk, result
-            return
-        with _executor(backend, workers) as pool:
-            # Keep at most 2 chunks per worker in flight: bounded memory on long runs.
-            pending: dict[int, Any] = {}
-            next_submit = 0
-            window = 2 * workers
-            for chunk in chunks:
-                while next_submit < len(chunks) and next_submit < chunk.index + window:
-                    c = chunks[next_submit]
-                    pending[c.index] = pool.submit(task, c.trials, c.seed_seq)
-                    next_submit += 1
-                result = pending.pop(chunk.index).result()
-                if bar is not None:
-                    bar.update(chunk.trials)
-                yield chunk, result
+        for chunk, result, _ in _stream(task, chunks, be, bar=bar):
+            yield chunk, result
     finally:
+        be.close()
         if bar is not None:
             bar.close()
 
 
-def run(task: Task, trials: int, *, seed: int, workers: int | None = None,
-        chunk_trials: int = DEFAULT_CHUNK_TRIALS, backend: str = "thread",
-        progress: str | None = None,
-        merge: Callable[[Any, Any], Any] = np.add) -> Any:
-    """Run ``trials`` of ``task`` in chunks and merge the results in chunk order.
+# ---------------------------------------------------------------- running
 
-    The default merge adds count arrays, which is what kernels return.
+def _options(options: RunOptions | None, **given: Any) -> RunOptions:
+    """``options`` with the explicitly given (not ``None``) keyword values put in."""
+    opts = options or RunOptions()
+    return dataclasses.replace(opts, **{k: v for k, v in given.items() if v is not None})
+
+
+def _store(opts: RunOptions, task: Task, seed: int, plan: dict[str, Any]):
+    if not opts.checkpoint:
+        return None
+    from simulator.checkpoint import ChunkStore, run_key
+    key = run_key(task, seed=seed, plan=plan, label=opts.label)
+    return ChunkStore(opts.checkpoint, key, {"label": opts.label, "seed": seed, "plan": plan})
+
+
+def _note(opts: RunOptions, text: str) -> None:
+    if opts.notes:
+        print(f"lanchester: {text}", file=sys.stderr)
+
+
+def _plan(trials: int | None, opts: RunOptions, headline: Headline | None,
+          chunk_trials: int) -> tuple[PrecisionPlan | None, int, int, dict[str, Any]]:
+    """``(precision plan or None, chunk size, most trials, plan description)``."""
+    if trials is not None and trials < 1:
+        raise ValueError("trials must be at least 1")
+    if chunk_trials < 1:
+        raise ValueError("chunk_trials must be at least 1")
+    if opts.precision is None:
+        if trials is None:
+            raise ValueError("trials must be given (or a precision)")
+        return None, chunk_trials, trials, {"trials": trials, "chunk_trials": chunk_trials}
+    if headline is None:
+        raise ValueError("a run with precision needs a headline probability")
+    pplan = PrecisionPlan.for_width(opts.precision, cap=trials, largest_chunk=chunk_trials)
+    return pplan, pplan.chunk_trials, pplan.cap, {"precision": opts.precision, "cap": pplan.cap,
+                                                  "chunk_trials": pplan.chunk_trials}
+
+
+def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOptions | None = None,
+            headline: Headline | None = None, chunk_trials: int = DEFAULT_CHUNK_TRIALS,
+            merge: Callable[[Any, Any], Any] = np.add, workers: int | None = None,
+            backend: str | None = None, progress: str | None = None) -> RunResult:
+    """Run ``task`` in chunks and merge the results in chunk order (see the module doc).
+
+    ``trials`` is the number of trials, or with ``options.precision`` the most the run
+    may use (``None``: as many as the precision can need). ``workers``, ``backend`` and
+    ``progress`` override the same fields of ``options``.
     """
-    total = None
-    for _chunk, result in iter_results(task, plan_chunks(trials, seed, chunk_trials),
-                                       workers=workers, backend=backend, progress=progress):
-        total = result if total is None else merge(total, result)
-    return total
+    opts = _options(options, workers=workers, backend=backend, progress=progress)
+    pplan, size, limit, plan = _plan(trials, opts, headline, chunk_trials)
+    target = pplan.first_target() if pplan else limit
+    store = _store(opts, task, seed, plan)
+    finished = store.finished() if store is not None else set()
+    be = _open_backend(opts, -(-limit // size))
+    bar = _progress_bar(limit, opts.progress)
+    total, done, n_chunks, loaded = None, 0, 0, 0
+    try:
+        while True:  # one batch of chunks; without precision the only one
+            batch = _chunks(n_chunks, -(-target // size), size, limit, seed)
+            for chunk, result, was_loaded in _stream(task, batch, be, store, finished, bar):
+                total = result if total is None else merge(total, result)
+                done += chunk.trials
+                n_chunks += 1
+                loaded += was_loaded
+            if pplan is None or done >= limit or pplan.reached(headline.successes(total), done):
+                break
+            target = pplan.next_target(headline.successes(total), done)
+    finally:
+        be.close()
+        if bar is not None:
+            bar.close()
+    width = interval_width(headline.successes(total), done) if headline is not None else None
+    result = RunResult(total, done, n_chunks, seed, loaded, opts.precision,
+                       headline.name if headline else None, width,
+                       str(store.dir) if store is not None else None, be.address)
+    _report(opts, result)
+    return result
+
+
+def _report(opts: RunOptions, r: RunResult) -> None:
+    if r.dask:
+        _note(opts, f"ran on the Dask scheduler at {r.dask}")
+    if r.checkpoint:
+        _note(opts, f"checkpoint {r.checkpoint}: {r.loaded} of {r.chunks} chunks loaded, "
+                    f"{r.chunks - r.loaded} computed")
+    if r.precision is not None:
+        how = "reached" if r.reached else "NOT reached (the trial cap came first)"
+        _note(opts, f"precision {r.precision:g} {how} after {r.trials:,} trials: "
+                    f"95% interval of {r.headline} is {r.width:.6f} wide")
+
+
+def run(task: Task, trials: int | None = None, *, seed: int, workers: int | None = None,
+        chunk_trials: int = DEFAULT_CHUNK_TRIALS, backend: str | None = None,
+        progress: str | None = None, merge: Callable[[Any, Any], Any] = np.add,
+        options: RunOptions | None = None, headline: Headline | None = None) -> Any:
+    """:func:`execute`, returning only the merged value."""
+    return execute(task, trials, seed=seed, options=options, headline=headline, chunk_trials=chunk_trials,
+                   merge=merge, workers=workers, backend=backend, progress=progress).value

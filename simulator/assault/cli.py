@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import click
 
+from reports.assault import odds_report
+from reports.bundle import emit_report
 from simulator import cliopts
 from simulator.assault.odds import QUANTILES, damage_pmf, odds
-from simulator.output import emit, pct, render
+from simulator.output import pct
 from simulator.stats import proportion_se
 
 
@@ -70,10 +72,10 @@ def odds_table(frame) -> str:
 @click.option("--extra-supp", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
               help="Add K suppression symbols to the attack (recruit target, 4.2.3).")
 @cliopts.dice
-@cliopts.workers
+@cliopts.monte_carlo
 @cliopts.fmt
-@cliopts.out
-def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice_file, workers, fmt, out):
+@cliopts.report_out
+def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice_file, run_options, fmt, out):
     """Odds of ATTACK dice rolled against DEFENCE dice (10.7.2).
 
     Pools are strings of die letters (R Y G B, strongest first), with optional
@@ -84,27 +86,31 @@ def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice
       lanchester assault odds RY YG
       lanchester assault odds 2RG YYB --trials 1000000 --seed 7
       lanchester assault odds RY - --doubles strongest --format json
+      lanchester assault odds RY YG --out out/ry-vs-yg
     """
-    monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
+    monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     frame = odds(attack, defence, exact=not monte_carlo, trials=trials, seed=seed, doubles=doubles,
-                 extra_supp=extra_supp, dice=dice_file, workers=workers, progress="odds")
-    emit(render(fmt, table=odds_table(frame), frame=frame, obj=odds_json(frame)), out)
+                 extra_supp=extra_supp, dice=dice_file, options=run_options.with_progress("odds"))
+    emit_report(fmt, out, table=odds_table(frame), frame=frame, obj=odds_json(frame),
+                report=lambda: odds_report([frame]))
 
 
 def _attach() -> None:
     """Commands built in their own modules join the group here."""
     from simulator.assault.cli_fire import fire_command, resolve_command
-    from simulator.assault.cli_support import smoke_command, terrain_damage_command
     from simulator.assault.cli_melee import melee_command
+    from simulator.assault.cli_support import smoke_command, terrain_damage_command
     from simulator.assault.cli_units import units
+    from simulator.assault.cli_matrix import matrix_command
     from simulator.assault.cli_map import check_command, los_command, map_command, scenarios_command
 
     assault.add_command(fire_command)
     assault.add_command(resolve_command)
+    assault.add_command(melee_command)
     assault.add_command(smoke_command)
     assault.add_command(terrain_damage_command)
-    assault.add_command(melee_command)
     assault.add_command(units)
+    assault.add_command(matrix_command)
     assault.add_command(los_command)
     assault.add_command(map_command)
     assault.add_command(scenarios_command)

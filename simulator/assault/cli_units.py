@@ -17,7 +17,8 @@ from simulator.assault.cards import DEFAULT_UNITS_DIR, UnitCard, load_units, uni
 from simulator.assault.dice import DiceSet, as_dice, format_pool
 from simulator.datafile import REPO_ROOT
 from simulator.errors import InputError
-from simulator.output import emit, render
+from reports.assault import units_report
+from reports.bundle import emit_report
 
 COLUMNS = ["id", "side", "name", "type", "class", "armoured", "strength", "movement",
            "movement_type", "ranges", "close_combat", "defence", "abilities", "points",
@@ -122,7 +123,7 @@ def units_json(frame: pd.DataFrame) -> dict:
               metavar="DIR", help="Unit files to use instead of scenarios/assault/units/.")
 @cliopts.dice
 @cliopts.fmt
-@cliopts.out
+@cliopts.report_out
 def units(side: str | None, units_dir: str | None, dice_file: str | None, fmt: str,
           out: str | None) -> None:
     """List the unit cards: type, strength, movement, range bands, defence, abilities.
@@ -135,7 +136,8 @@ def units(side: str | None, units_dir: str | None, dice_file: str | None, fmt: s
       lanchester assault units
       lanchester assault units --side soviet --format csv --out soviet.csv
       lanchester assault units --units-dir my-cards/ --format json
+      lanchester assault units --out out/units
     """
     frame = units_frame(side, units_dir, dice_file)
-    text = render(fmt, table=units_table(frame), frame=frame, obj=units_json(frame))
-    emit(text, out)
+    emit_report(fmt, out, table=units_table(frame), frame=frame, obj=units_json(frame),
+                report=lambda: units_report(frame, dice=dice_file))

@@ -80,19 +80,28 @@ class _DiceFileModel(BaseModel):
     def _check_dice(cls, dice: dict[str, list[str]]) -> dict[str, list[str]]:
         if not dice:
             raise ValueError("at least one die is needed")
-        letters: dict[str, str] = {}
-        for colour, faces in dice.items():
-            if not colour or not colour[0].isalpha():
-                raise ValueError(f"die name {colour!r} must start with a letter")
-            letter = colour[0].upper()
-            if letter in letters:
-                raise ValueError(f"dice {letters[letter]!r} and {colour!r} share the letter {letter}")
-            letters[letter] = colour
-            if len(faces) != FACES_PER_DIE:
-                raise ValueError(f"die {colour!r} has {len(faces)} faces, expected {FACES_PER_DIE}")
-            for face in faces:
-                parse_face(face)
         return dice
+
+
+def _check_dice_file(dice: dict[str, list[str]], where: str) -> None:
+    """Each die: a name starting with a letter of its own, six readable faces; errors
+    name the die's key (``dice.red``) or face (``dice.red[2]``)."""
+    letters: dict[str, str] = {}
+    for colour, faces in dice.items():
+        key = f"dice.{colour}"
+        if not colour or not colour[0].isascii() or not colour[0].isalpha():
+            raise InputError(where, key, f"die name {colour!r} must start with a letter A-Z")
+        letter = colour[0].upper()
+        if letter in letters:
+            raise InputError(where, key, f"dice {letters[letter]!r} and {colour!r} share the letter {letter}")
+        letters[letter] = colour
+        if len(faces) != FACES_PER_DIE:
+            raise InputError(where, key, f"die {colour!r} has {len(faces)} faces, expected {FACES_PER_DIE}")
+        for i, face in enumerate(faces):
+            try:
+                parse_face(face)
+            except ValueError as exc:
+                raise InputError(where, f"{key}[{i}]", str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -141,6 +150,7 @@ class DiceSet:
 @cache
 def _load_dice_cached(path: str, mtime_ns: int) -> DiceSet:
     model = load_model(_DiceFileModel, path)
+    _check_dice_file(model.dice, path)
     dice = tuple(
         Die(colour, colour[0].upper(), rank, tuple(parse_face(f) for f in faces))
         for rank, (colour, faces) in enumerate(model.dice.items())

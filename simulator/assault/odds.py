@@ -74,24 +74,41 @@ def check_question(doubles: str, extra_supp: int) -> None:
         raise InputError("--extra-supp", "", f"must be 0 or more (got {extra_supp})")
 
 
+def any_effect(counts: np.ndarray) -> int:
+    """Trials with at least one uncancelled symbol: the odds headline, P(any effect)."""
+    return int(counts.sum() - counts[0, 0, 0])
+
+
+def simulate_run(attack, defence, dice: DiceSet, *, doubles: str, extra_supp: int,
+                 trials: int | None, seed: int, workers: int | None = None, progress: str | None = None,
+                 chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS,
+                 options: runner.RunOptions | None = None) -> runner.RunResult:
+    """Monte Carlo run of the question; ``.value`` is the counts of uncancelled
+    ``[crit, hit, supp]`` (same shape as exact), ``.trials`` the trials run."""
+    shape = pool_distribution(attack, dice, doubles, extra_supp).shape
+    task = partial(uncancelled_chunk, packed_faces(attack, defence, dice, doubles), extra_supp, shape)
+    return runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
+                          chunk_trials=chunk_trials, headline=runner.Headline("P(any effect)", any_effect))
+
+
 def simulate_outcome(attack, defence, dice: DiceSet, *, doubles: str, extra_supp: int,
                      trials: int, seed: int, workers: int | None = None,
                      progress: str | None = None,
                      chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS) -> np.ndarray:
     """Monte Carlo counts of uncancelled ``[crit, hit, supp]`` (same shape as exact)."""
-    shape = pool_distribution(attack, dice, doubles, extra_supp).shape
-    task = partial(uncancelled_chunk, packed_faces(attack, defence, dice, doubles), extra_supp, shape)
-    return runner.run(task, trials, seed=seed, workers=workers, progress=progress,
-                      chunk_trials=chunk_trials)
+    return simulate_run(attack, defence, dice, doubles=doubles, extra_supp=extra_supp, trials=trials,
+                        seed=seed, workers=workers, progress=progress, chunk_trials=chunk_trials).value
 
 
 def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = None,
          seed: int | None = None, doubles: str = "all", extra_supp: int = 0,
          dice: DiceSet | str | Path | None = None, workers: int | None = None,
-         progress: str | None = None) -> pd.DataFrame:
+         progress: str | None = None, options: runner.RunOptions | None = None) -> pd.DataFrame:
     """Outcome distribution of ``attack`` rolled against ``defence`` (10.7.2).
 
     Exact by default; with ``trials`` (or ``exact=False``) by Monte Carlo.
+    ``options`` says how to run it (workers, Dask, checkpoint, precision: see
+    :mod:`simulator.runner`); with ``options.precision`` the run picks its trials.
     ``doubles`` is how the attacker's double successes count (rulings.md #2);
     ``extra_supp`` adds suppression symbols to the attack (recruit target, 4.2.3).
 
@@ -101,13 +118,16 @@ def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = 
     check_question(doubles, extra_supp)
     atk = parse_pool(attack, dice, "ATTACK")
     dfn = parse_pool(defence, dice, "DEFENCE")
-    monte_carlo = trials is not None or not exact
+    precise = options is not None and options.precision is not None
+    monte_carlo = trials is not None or not exact or precise
+    run = None
     if monte_carlo:
-        trials = trials or 1_000_000
+        trials = trials if precise else (trials or 1_000_000)
         seed = runner.fresh_seed() if seed is None else seed
-        counts = simulate_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp,
-                                  trials=trials, seed=seed, workers=workers, progress=progress)
-        frame = outcome_frame(counts / trials, trials)
+        run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=trials,
+                           seed=seed, workers=workers, progress=progress, options=options)
+        trials = run.trials
+        frame = outcome_frame(run.value / trials, trials)
     else:
         frame = outcome_frame(roll_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp))
     frame.attrs.update({
@@ -123,5 +143,6 @@ def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = 
         "doubles": doubles,
         "extra_supp": extra_supp,
         "summary": summarise(frame, trials if monte_carlo else None),
+        "run": run.describe() if run is not None else None,
     })
     return frame

@@ -7,7 +7,9 @@ import pandas as pd
 
 from simulator import cliopts
 from simulator.errors import InputError
-from simulator.output import emit, pct, render
+from reports import toi as toi_reports
+from reports.bundle import emit_report
+from simulator.output import pct
 from simulator.runner import fresh_seed
 from simulator.stats import at_least
 from simulator.toi.assault import HIT_POLICIES, build_assault, replay
@@ -42,9 +44,12 @@ def toi() -> None:
     """
 
 
-def _run_options(exact, trials, seed, workers, progress):
-    monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
-    return {"trials": trials if monte_carlo else None, "seed": seed, "workers": workers, "progress": progress}
+def _run_options(exact, trials, seed, run_options, progress):
+    monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
+    if monte_carlo and seed is None:
+        seed = fresh_seed()  # reported, and one seed for every target of an area attack
+    return {"trials": trials if monte_carlo else None, "seed": seed,
+            "options": run_options.with_progress(progress)}
 
 
 def _how(a) -> str:
@@ -146,12 +151,12 @@ def _area_frame(frames: list[pd.DataFrame]) -> pd.DataFrame:
 @cliopts.exact
 @cliopts.trials
 @cliopts.seed
-@cliopts.workers
+@cliopts.monte_carlo
 @with_data_files
 @cliopts.fmt
-@cliopts.out
+@cliopts.report_out
 def fire_command(attack_strength, defence_strength, band, area, thick_armour, attacker, supporter, target, distance,
-                 terrain, smoke, cover, mode, fire_and_movement, support_abilities, exact, trials, seed, workers,
+                 terrain, smoke, cover, mode, fire_and_movement, support_abilities, exact, trials, seed, run_options,
                  units_file, terrain_file, fmt, out):
     """Odds of a ranged attack (001 Resolving an attack), from strengths or from units.
 
@@ -177,7 +182,8 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
           --distance 6 --mode normal
     """
     game = load_game(units_file, terrain_file)
-    run = _run_options(exact, trials, seed, workers, "fire")
+    files = {"units_file": units_file, "terrain_file": terrain_file}   # for the report's provenance
+    run = _run_options(exact, trials, seed, run_options, "fire")
     if attacker is not None:
         for name, value in (("--attack-strength", attack_strength), ("--defence-strength", defence_strength),
                             ("--range", band)):
@@ -195,8 +201,9 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
         if len(frames) > 1:
             if not frames[0].attrs["area"]:  # 001 Area attacks: only they hit every unit of a hex
                 raise InputError("--target", "", "several targets need an area attack (a mortar squad leading)")
-            emit(render(fmt, table="\n".join(fire_table(f) for f in frames), frame=_area_frame(frames),
-                        obj=fire_json(frames[0]) | {"targets": [fire_json(f) for f in frames]}), out)
+            emit_report(fmt, out, table="\n".join(fire_table(f) for f in frames), frame=_area_frame(frames),
+                        obj=fire_json(frames[0]) | {"targets": [fire_json(f) for f in frames]},
+                        report=lambda: toi_reports.fire_report(frames, **files))
             return
         frame = frames[0]
     else:
@@ -211,7 +218,8 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
                              "need unit mode (--attacker)")
         frame = fire_from_strengths(attack_strength, defence_strength or 0, band, mode=mode, target=target,
                                     area=area, thick_armour=thick_armour, game=game, **run)
-    emit(render(fmt, table=fire_table(frame), frame=frame, obj=fire_json(frame)), out)
+    emit_report(fmt, out, table=fire_table(frame), frame=frame, obj=fire_json(frame),
+                report=lambda: toi_reports.fire_report([frame], **files))
 
 
 @toi.command("minefield")
@@ -219,11 +227,11 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
 @cliopts.exact
 @cliopts.trials
 @cliopts.seed
-@cliopts.workers
+@cliopts.monte_carlo
 @with_data_files
 @cliopts.fmt
-@cliopts.out
-def minefield_command(target, exact, trials, seed, workers, units_file, terrain_file, fmt, out):
+@cliopts.report_out
+def minefield_command(target, exact, trials, seed, run_options, units_file, terrain_file, fmt, out):
     """Odds for a unit entering a minefield (001 Minefields): 4 dice, 4-6, no defence.
 
     Engineers do not roll.
@@ -234,8 +242,9 @@ def minefield_command(target, exact, trials, seed, workers, units_file, terrain_
       lanchester toi minefield --target m3a1_halftrack --format json
     """
     game = load_game(units_file, terrain_file)
-    frame = minefield(target, game=game, **_run_options(exact, trials, seed, workers, "minefield"))
-    emit(render(fmt, table=fire_table(frame), frame=frame, obj=fire_json(frame)), out)
+    frame = minefield(target, game=game, **_run_options(exact, trials, seed, run_options, "minefield"))
+    emit_report(fmt, out, table=fire_table(frame), frame=frame, obj=fire_json(frame),
+                report=lambda: toi_reports.fire_report([frame], units_file=units_file, terrain_file=terrain_file))
 
 
 # ---------------------------------------------------------------- assault
@@ -345,12 +354,12 @@ def replay_json(result) -> dict:
 @cliopts.exact
 @cliopts.trials
 @cliopts.seed
-@cliopts.workers
+@cliopts.monte_carlo
 @with_data_files
 @cliopts.fmt
-@cliopts.out
+@cliopts.report_out
 def assault_command(attacker, supporter, defender, terrain, smoke, wire, mines, cover, retreat_space, hit_policy,
-                    replay_dice, exact, trials, seed, workers, units_file, terrain_file, fmt, out):
+                    replay_dice, exact, trials, seed, run_options, units_file, terrain_file, fmt, out):
     """Odds of an assault (002; 001 Assault attacks): success, hits, losses, retreat.
 
     \b
@@ -364,6 +373,7 @@ def assault_command(attacker, supporter, defender, terrain, smoke, wire, mines, 
           --defender squad:3regular:entrenchment --defender sdkfz_251 --replay 6,5,4,4,6,5,2,1/5,3/4,6,1,2,3,1,2
     """
     game = load_game(units_file, terrain_file)
+    files = {"units_file": units_file, "terrain_file": terrain_file}   # for the report's provenance
     extra = ("razor_wire",) * wire + ("minefield",) * mines
     setup = build_assault(game, parse_unit(attacker, game, "--attacker"),
                           [parse_unit(s, game, "--supporter") for s in supporter],
@@ -375,10 +385,12 @@ def assault_command(attacker, supporter, defender, terrain, smoke, wire, mines, 
         obj = replay_json(result)
         frame = pd.DataFrame([{"attacker_hits": result.attacker_hits, "defender_hits": result.defender_hits,
                                "success": result.success}])
-        emit(render(fmt, table=replay_text(setup, result), frame=frame, obj=obj), out)
+        emit_report(fmt, out, table=replay_text(setup, result), frame=frame, obj=obj,
+                    report=lambda: toi_reports.replay_report(frame, obj, **files))
         return
-    frame = assault(setup, game=game, **_run_options(exact, trials, seed, workers, "assault"))
-    emit(render(fmt, table=assault_table(frame), frame=frame, obj=assault_json(frame)), out)
+    frame = assault(setup, game=game, **_run_options(exact, trials, seed, run_options, "assault"))
+    emit_report(fmt, out, table=assault_table(frame), frame=frame, obj=assault_json(frame),
+                report=lambda: toi_reports.assault_report(frame, **files))
 
 
 # ---------------------------------------------------------------- roster
@@ -406,7 +418,7 @@ def roster_frame(game) -> pd.DataFrame:
 @toi.command("units")
 @with_data_files
 @cliopts.fmt
-@cliopts.out
+@cliopts.report_out
 def units_command(units_file, terrain_file, fmt, out):
     """The roster: range and FPR vs infantry / vs vehicles, movement, armour, traits.
 
@@ -427,4 +439,5 @@ def units_command(units_file, terrain_file, fmt, out):
                 game.terrain.features.items()]
     table += "\nterrain features\n" + pd.DataFrame(features).to_string(index=False) + "\n"
     obj = {"units": game.units.model_dump(), "terrain": game.terrain.model_dump(), "digest": game.digest}
-    emit(render(fmt, table=table, frame=frame, obj=obj), out)
+    emit_report(fmt, out, table=table, frame=frame, obj=obj,
+                report=lambda: toi_reports.units_report(frame, units_file=units_file, terrain_file=terrain_file))

@@ -35,10 +35,12 @@ from simulator.toi.units import Unit, label, parse_unit, with_features
 # ---------------------------------------------------------------- shared helpers
 
 
-def _method(trials: int | None, seed: int | None) -> tuple[bool, int | None]:
-    if trials is None:
+def _method(trials: int | None, seed: int | None,
+            options: runner.RunOptions | None = None) -> tuple[bool, int | None]:
+    """Monte Carlo or exact, and the seed; ``--precision`` (in ``options``) means Monte Carlo."""
+    if trials is None and (options is None or options.precision is None):
         return False, None
-    if trials < 1:
+    if trials is not None and trials < 1:
         raise InputError("--trials", "", f"must be at least 1 (got {trials})")
     return True, runner.fresh_seed() if seed is None else seed
 
@@ -77,14 +79,19 @@ def faces(from_face: int) -> str:
 
 # ---------------------------------------------------------------- ranged fire
 
-def _fire_joint(attack: Attack, trials: int, seed: int, workers: int | None, progress: str | None,
-                chunk_trials: int) -> np.ndarray:
+def at_least_one_hit(counts: np.ndarray) -> float:
+    """Trials with at least one hit, from (black, red) success counts: the fire headline."""
+    return float(counts.sum() - exact.hits_pmf(counts)[0])
+
+
+def _fire_joint(attack: Attack, trials: int | None, seed: int, workers: int | None, progress: str | None,
+                chunk_trials: int, options: runner.RunOptions | None = None) -> runner.RunResult:
     table = np.vstack([kernels.success_rows(attack.attack_strength, attack.success_from, 0),
                        kernels.success_rows(attack.defence_strength, DEFENCE_SUCCESS_FROM, 1)])
     shape = (attack.attack_strength + 1, attack.defence_strength + 1)
     task = partial(kernels.fire_chunk, table, attack.defence_strength, attack.thick_armour, shape)
-    counts = runner.run(task, trials, seed=seed, workers=workers, progress=progress, chunk_trials=chunk_trials)
-    return counts / trials
+    return runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
+                          chunk_trials=chunk_trials, headline=runner.Headline("P(at least one hit)", at_least_one_hit))
 
 
 def _target_metrics(target: Target, mode: str, hits: np.ndarray) -> tuple[dict[str, np.ndarray], list[str]]:
@@ -101,12 +108,15 @@ def _target_metrics(target: Target, mode: str, hits: np.ndarray) -> tuple[dict[s
 
 def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, workers: int | None = None,
          progress: str | None = None, chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS,
-         game: GameData | None = None) -> pd.DataFrame:
-    """Distribution of hits of a compiled attack, and what they do to its target."""
+         game: GameData | None = None, options: runner.RunOptions | None = None) -> pd.DataFrame:
+    """Distribution of hits of a compiled attack, and what they do to its target.
+
+    ``options``: how to run (see :mod:`simulator.runner`); with ``precision`` the run picks its trials."""
     game = game or load_game()
-    monte_carlo, seed = _method(trials, seed)
-    joint = (_fire_joint(attack, trials, seed, workers, progress, chunk_trials) if monte_carlo
-             else exact.roll_joint(attack))
+    monte_carlo, seed = _method(trials, seed, options)
+    run = _fire_joint(attack, trials, seed, workers, progress, chunk_trials, options) if monte_carlo else None
+    trials = run.trials if run else trials
+    joint = run.value / run.trials if run else exact.roll_joint(attack)
     pmf = exact.hits_pmf(joint)
     hits = np.arange(len(pmf))
     frame = pd.DataFrame({"hits": hits, "p": pmf})
@@ -124,7 +134,7 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
         summary["p_wire_removed"] = wire["p_wire_removed"]
         if monte_carlo:
             summary["se"]["p_wire_removed"] = wire["se"]["p_wire_removed"]
-    frame.attrs.update(_meta(game, monte_carlo, trials, seed))
+    frame.attrs.update(_meta(game, monte_carlo, trials, seed) | {"run": run.describe() if run else None})
     frame.attrs.update({
         "attack_strength": attack.attack_strength, "defence_strength": attack.defence_strength,
         "range": attack.band, "success_on": faces(attack.success_from),
@@ -209,15 +219,22 @@ def minefield(unit: str, *, game: GameData | None = None, **run: Any) -> pd.Data
 
 # ---------------------------------------------------------------- assault
 
-def _assault_joint(setup: AssaultSetup, trials: int, seed: int, workers: int | None, progress: str | None,
-                   chunk_trials: int) -> np.ndarray:
+def assault_succeeds(counts: np.ndarray) -> float:
+    """Trials where the attacker scored more hits than the defender: the assault headline."""
+    a, d = np.indices(counts.shape)
+    return float(counts[a > d].sum())
+
+
+def _assault_joint(setup: AssaultSetup, trials: int | None, seed: int, workers: int | None,
+                   progress: str | None, chunk_trials: int,
+                   options: runner.RunOptions | None = None) -> runner.RunResult:
     table = np.vstack([kernels.success_rows(setup.attack_strength, 4, 0),            # 002 step 4
                        kernels.success_rows(setup.cover, DEFENCE_SUCCESS_FROM, 1),   # 002 step 4
                        kernels.success_rows(setup.defender_strength, 4, 2)])         # 002 step 5
     shape = (setup.attack_strength + 1, setup.defender_strength + 1)
     task = partial(kernels.assault_chunk, table, shape)
-    counts = runner.run(task, trials, seed=seed, workers=workers, progress=progress, chunk_trials=chunk_trials)
-    return counts / trials
+    return runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
+                          chunk_trials=chunk_trials, headline=runner.Headline("P(assault succeeds)", assault_succeeds))
 
 
 def _assault_metrics(setup: AssaultSetup, cells: list[tuple[int, int]]) -> tuple[dict, list[dict]]:
@@ -251,7 +268,8 @@ def _assault_metrics(setup: AssaultSetup, cells: list[tuple[int, int]]) -> tuple
 
 def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None = None,
             workers: int | None = None, progress: str | None = None,
-            chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS, game: GameData | None = None) -> pd.DataFrame:
+            chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS, game: GameData | None = None,
+            options: runner.RunOptions | None = None) -> pd.DataFrame:
     """Joint distribution of both sides' hits in an assault, and its consequences (002).
 
     ``attrs["summary"]``: ``p_success`` (attacker hits > defender hits), ``mean_attacker_hits``,
@@ -262,8 +280,10 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
     ``p_destroyed``, ``p_destroyed_in_retreat`` and its end states.
     """
     game = game or load_game()
-    monte_carlo, seed = _method(trials, seed)
-    joint = (_assault_joint(setup, trials, seed, workers, progress, chunk_trials) if monte_carlo
+    monte_carlo, seed = _method(trials, seed, options)
+    run = _assault_joint(setup, trials, seed, workers, progress, chunk_trials, options) if monte_carlo else None
+    trials = run.trials if run else trials
+    joint = (run.value / run.trials if run
              else exact.assault_joint(setup.attack_strength, setup.cover, setup.defender_strength))
     a, d = np.nonzero(joint)
     p = joint[a, d]
@@ -273,7 +293,7 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
     if monte_carlo:
         frame["se"] = proportion_se(p, trials)
     att_pmf, def_pmf = joint.sum(axis=1), joint.sum(axis=0)
-    frame.attrs.update(_meta(game, monte_carlo, trials, seed))
+    frame.attrs.update(_meta(game, monte_carlo, trials, seed) | {"run": run.describe() if run else None})
     frame.attrs.update({
         "attack_strength": setup.attack_strength, "defender_strength": setup.defender_strength,
         "defence_strength": setup.cover, "range": "close", "success_on": faces(4),

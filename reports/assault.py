@@ -1,0 +1,259 @@
+"""The reports of the Assault commands: which tables, which charts, which question.
+
+Each ``*_report`` function takes what the command computed (its DataFrame(s), with
+``.attrs``) and returns a :class:`reports.bundle.Report`. The close-combat and
+scenario reports take the tables documented in ``docs/report-columns.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from reports.bundle import Report, Table
+from reports.provenance import Provenance, assault_data, method_of, provenance
+from reports.tables import (
+    CLOSE_COMBAT_COLUMNS, FIRE_STATE_COLUMNS, GAMES_INPUT_COLUMNS, LADDER_COLUMNS, LOSSES_COLUMNS,
+    ODDS_OUTCOME_COLUMNS, VARIANT_COLUMNS, WIN_RATE_COLUMNS, CONVERGENCE_COLUMNS, DECISION_TURN_COLUMNS,
+    convergence_table, decision_turn_table, ladder, require, series_label, tidy, variant_table,
+    win_rate_table,
+)
+from simulator.output import pct
+
+
+def _with_se(p: float, se: float | None) -> str:
+    return pct(p, se).strip()
+
+
+def _highlights(frames: Sequence[pd.DataFrame], rows: Sequence[tuple[str, str, bool]]) -> list[tuple[str, str]]:
+    """``rows``: (label, summary key, is a probability) -> one line per series."""
+    out = []
+    for f in frames:
+        s, tag = f.attrs["summary"], series_label(f.attrs)
+        se = s.get("se", {})
+        for label, key, is_p in rows:
+            v = s[key]
+            text = _with_se(v, se.get(key)) if is_p else (f"{v:.3f}" + (f" ±{se[key]:.3f}" if key in se else ""))
+            out.append((f"{label} ({tag})" if len(frames) > 1 else label, text))
+    return out
+
+
+# --- odds -----------------------------------------------------------------------------
+
+def odds_report(frames: Sequence[pd.DataFrame]) -> Report:
+    """``lanchester assault odds``: damage bars and "at least" curve, outcome table."""
+    from reports import charts   # matplotlib loads only when a report is written
+    from simulator.assault.odds import damage_pmf
+
+    a = frames[0].attrs
+    extra = (f", doubles count {a['doubles']}" if a["doubles"] != "all" else "") + \
+            (f", +{a['extra_supp']} suppression" if a["extra_supp"] else "")
+    question = f"How much damage does {a['attack']} do against {a['defence']}{extra}?"
+    sources, files = assault_data(dice=a["dice_file"])
+    method, seed, trials = method_of(f.attrs for f in frames)
+    prov = provenance(sources, files, method=method, seed=seed, trials=trials)
+    steps = pd.concat([ladder(damage_pmf(f), series=series_label(f.attrs), trials=f.attrs["trials"])
+                       for f in frames], ignore_index=True)
+    outcomes = pd.concat([tidy(f.assign(series=series_label(f.attrs)), ODDS_OUTCOME_COLUMNS) for f in frames],
+                         ignore_index=True)
+    chart = charts.outcome_chart(steps, name="damage", question=question, prov=prov,
+                                 xlabel="damage points after cancellation (uncancelled crit + hit, 10.7.2-10.7.3)")
+    return Report(
+        kind="assault odds", question=question, provenance=prov,
+        tables=[Table("damage", tidy(steps, LADDER_COLUMNS), "Damage points: exactly and at least",
+                      "One row per damage level (crit + hit left after the defence cancels, 10.7.2)."),
+                Table("outcomes", outcomes, "Uncancelled symbols",
+                      "One row per combination of uncancelled crit, hit and supp symbols.")],
+        charts=[chart],
+        highlights=_highlights(frames, [("mean damage", "mean_damage", False),
+                                        ("P(any effect)", "p_any", True),
+                                        ("P(suppression symbol left)", "p_supp", True)]))
+
+
+# --- fire -----------------------------------------------------------------------------
+
+def state_label(r: dict) -> str:
+    from simulator.assault.cli_fire import state_label as label
+    return label(r)
+
+
+def fire_ladder(frame: pd.DataFrame) -> pd.DataFrame:
+    """Damage points this fire deals, the top level being 'eliminated'."""
+    a = frame.attrs
+    before, strength = a["target_damage_before"], a["target_strength"]
+    taken = (frame["damage"] - before).to_numpy(int)
+    pmf = np.bincount(taken, weights=frame["p"].to_numpy(float), minlength=strength - before + 1)
+    labels = [str(k) for k in range(len(pmf) - 1)] + [f"eliminated ({len(pmf) - 1})"]
+    return ladder(pmf, series=series_label(a), labels=labels, trials=a["trials"])
+
+
+def fire_report(frames: Sequence[pd.DataFrame], *, terrain: str | None = None, dice=None, aid=None,
+                units_dir=None, support=None) -> Report:
+    """``lanchester assault fire``: damage ladder, target states, pools and spotting."""
+    from reports import charts   # matplotlib loads only when a report is written
+
+    a = frames[0].attrs
+    where = f" in {terrain}" if terrain and terrain != "clear" else ""
+    question = f"What happens to {a['target']} when {a['firer']} fires at it at range {a['range']}{where}?"
+    sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, support=support,
+                                  parts=("dice", "aid", "units", "support"))
+    method, seed, trials = method_of(f.attrs for f in frames)
+    prov = provenance(sources, files, method=method, seed=seed, trials=trials)
+    steps = pd.concat([fire_ladder(f) for f in frames], ignore_index=True)
+    states = pd.concat([tidy(f.assign(series=series_label(f.attrs),
+                                      state=[state_label(r) for r in f.to_dict("records")]), FIRE_STATE_COLUMNS)
+                        for f in frames], ignore_index=True)
+    pools = f"attack {a['attack_pool']} vs defence {a['defence_pool']}" + (
+        f" (spotting failed: {a['defence_pool_unspotted']})" if a["defence_pool_unspotted"] else "")
+    return Report(
+        kind="assault fire", question=question, provenance=prov,
+        tables=[Table("damage", tidy(steps, LADDER_COLUMNS), "Damage points dealt: exactly and at least",
+                      "Damage points this fire deals; the top level is the target eliminated."),
+                Table("states", states, "The target afterwards", "One row per state of the target after the fire.")],
+        charts=[charts.outcome_chart(steps, name="damage", question=question, prov=prov,
+                                     xlabel="damage points dealt by this fire (10.7.3)"),
+                charts.state_chart(states, name="states", prov=prov,
+                                   question=f"In what state is {a['target']} after the fire?")],
+        highlights=[("pools", pools), ("P(spotted)", pct(a["p_spotted"]).strip())]
+        + _highlights(frames, [("P(eliminated)", "p_eliminated", True),
+                               ("P(suppressed or worse)", "p_suppressed_or_worse", True),
+                               ("P(fallback)", "p_fallback", True),
+                               ("mean damage", "mean_damage", False)]),
+        notes=[f"{s['side']}: {s['change']} -> {s['pool']} {s['reason']} ({s['section']})"
+               if s["side"] != "spotting" else f"spotting: {s['reason']}" for s in a["explain"]])
+
+
+# --- units ----------------------------------------------------------------------------
+
+def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
+    """``lanchester assault units``: the roster table and a range card of every unit."""
+    from reports import charts   # matplotlib loads only when a report is written
+    from simulator.assault.cli_units import COLUMNS
+
+    a = frame.attrs
+    question = "What can each unit card do: how many attack dice at each range?"
+    sources, files = assault_data(dice=dice, units_dir=a["units_dir"], parts=("dice", "units"))
+    prov = provenance(sources, files, method="data")
+    return Report(
+        kind="assault units", question=question, provenance=prov,
+        tables=[Table("units", tidy(frame, COLUMNS), "Unit cards",
+                      "One row per unit card; ranges and close_combat: dice vs armoured vehicles / vs the rest.")],
+        charts=[charts.unit_range_chart(a["cards"], question="How many attack dice does each unit roll "
+                                        "at each range?", prov=prov)],
+        highlights=[("units", str(len(frame))), ("sides", ", ".join(sorted(frame["side"].unique())))])
+
+
+# --- the matchup matrix -----------------------------------------------------------------
+
+MATRIX_QUESTIONS = {
+    "p_eliminated": "How likely is each firer to eliminate each target{where}?",
+    "p_suppressed_or_worse": "How likely is each firer to suppress (or worse) each target{where}?",
+    "mean_damage": "How much damage does each firer deal to each target{where}, on average?",
+}
+
+
+def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=None, aid=None,
+                  units_dir=None, support=None) -> Report:
+    """``lanchester assault matrix``: the tidy matrix and one heatmap per terrain."""
+    from reports import charts   # matplotlib loads only when a report is written
+    from simulator.assault.matrix import MATRIX_COLUMNS
+
+    a = frame.attrs
+    terrains = a["terrains"]
+    question = MATRIX_QUESTIONS[metric].format(where="")
+    sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, support=support,
+                                  parts=("dice", "aid", "units", "support"))
+    prov = provenance(sources, files, method="exact")
+    maps = [charts.matrix_heatmap(frame, metric=metric, terrain=t, prov=prov, name=f"matrix-{t}",
+                                  question=MATRIX_QUESTIONS[metric].format(where=f" in {t}, at each range"))
+            for t in terrains]
+    fired = frame[frame["can_fire"]]
+    best = fired.nlargest(1, metric)
+    high = [("cells", f"{len(frame):,} ({len(fired):,} can fire)"),
+            ("situation", f"regular units, undamaged, steady; firer firing; spotting by the rules; "
+                          f"vehicle targets hit on the {a['facing']}")]
+    if len(best):
+        b = best.iloc[0]
+        high.append((f"highest {metric}", f"{b['firer']} at {b['target']}, range {b['range']}, {b['terrain']}: "
+                     + (pct(b[metric]).strip() if metric.startswith("p_") else f"{b[metric]:.3f}")))
+    return Report(
+        kind="assault matrix", question=question, provenance=prov,
+        tables=[Table("matrix", tidy(frame, MATRIX_COLUMNS), "Matchup matrix",
+                      "One row per firer, target, range and terrain, with every metric (exact).")],
+        charts=maps, highlights=high,
+        result={k: a[k] for k in ("firers", "targets", "ranges", "terrains", "facing", "dice", "dice_status",
+                                  "aid", "aid_status", "cells", "computed")} | {"metric": metric})
+
+
+# --- close combat ---------------------------------------------------------------------
+
+def close_combat_report(end_states: pd.DataFrame, *, question: str, provenance: Provenance,
+                        result: dict | None = None, highlights: Sequence[tuple[str, str]] = ()) -> Report:
+    """Close combat (chapter 12): end states, both editions side by side.
+
+    ``end_states`` has the columns ``edition, end_state, p`` and optionally ``se``
+    (docs/report-columns.md); ``provenance`` is built by the caller with
+    :func:`reports.provenance.provenance` and :func:`reports.provenance.assault_data`.
+    """
+    from reports import charts   # matplotlib loads only when a report is written
+
+    require(end_states, CLOSE_COMBAT_COLUMNS, "close-combat end states")
+    table = tidy(end_states, CLOSE_COMBAT_COLUMNS)
+    return Report(
+        kind="assault close combat", question=question, provenance=provenance,
+        tables=[Table("end-states", table, "End states of the close combat",
+                      "One row per edition and end state.")],
+        charts=[charts.close_combat_chart(table, question=question, prov=provenance)],
+        highlights=list(highlights), result=result)
+
+
+# --- scenarios ------------------------------------------------------------------------
+
+def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenance,
+                    losses: pd.DataFrame | None = None, variants: pd.DataFrame | None = None,
+                    sides: Sequence[str] | None = None, variant_side: str | None = None,
+                    result: dict | None = None) -> Report:
+    """Scenario runs: win rates with intervals, convergence, turn of decision, losses by
+    unit type, what-if variants.
+
+    ``games``: one row per game (``game, winner, decided_turn``); ``losses``: ``side,
+    unit_type, mean_lost[, se]``; ``variants``: ``variant, side, wins, games``
+    (docs/report-columns.md). ``sides`` lists every side (so a side that never won
+    still shows); ``variant_side`` is the side whose win rate the forest plot shows.
+    """
+    from reports import charts   # matplotlib loads only when a report is written
+
+    require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
+    rates = win_rate_table(games, sides)
+    tables = [Table("games", tidy(games, GAMES_INPUT_COLUMNS), "Games", "One row per game played."),
+              Table("win-rates", tidy(rates, WIN_RATE_COLUMNS), "Win rate per side",
+                    "Wins over all games, with the 95% Wilson interval."),
+              Table("convergence", tidy(convergence_table(games, sides), CONVERGENCE_COLUMNS),
+                    "Win rate as games accumulate", "Running win rate at log-spaced numbers of games."),
+              Table("decision-turns", tidy(decision_turn_table(games), DECISION_TURN_COLUMNS),
+                    "Turn of decision", "Games decided in each turn, by winner.")]
+    chart_list = [charts.win_rate_chart(games, question=question, prov=provenance, sides=sides),
+                  charts.convergence_chart(games, prov=provenance, sides=sides,
+                                           question="How sure are we? The win rate as games accumulate"),
+                  charts.decision_turn_chart(games, prov=provenance, sides=sides,
+                                             question="In which turn are games decided?")]
+    if losses is not None:
+        require(losses, LOSSES_COLUMNS, "losses table")
+        tables.append(Table("losses", tidy(losses, LOSSES_COLUMNS), "Losses by unit type",
+                            "Mean strength points lost per game, by side and unit type."))
+        chart_list.append(charts.losses_chart(losses, prov=provenance,
+                                              question="What does each side lose, by unit type?"))
+    if variants is not None:
+        vt = variant_table(variants, variant_side)
+        tables.append(Table("variants", tidy(vt, VARIANT_COLUMNS), "What-if variants",
+                            "One side's win rate under each variant, with the 95% Wilson interval."))
+        chart_list.append(charts.what_if_chart(variants, side=variant_side, prov=provenance,
+                                               question=f"Which variants change {vt['side'].iloc[0]}'s "
+                                                        "chance to win?"))
+    high = [(f"P({r['side']} wins)" if r["side"] != "draw" else "P(draw)",
+             f"{100 * r['p']:.1f}% (95% interval {100 * r['lo']:.1f}-{100 * r['hi']:.1f}%)")
+            for r in rates.to_dict("records")] + [("games", f"{len(games):,}")]
+    return Report(kind="assault scenario", question=question, provenance=provenance, tables=tables,
+                  charts=chart_list, highlights=high, result=result)

@@ -1,0 +1,472 @@
+"""Charts designers read: matplotlib (Agg canvas, no pyplot state), rendered to PNG bytes.
+
+Every chart has a title that states the question, labelled axes, and a footer with
+the data sources and their status, the data hash, the method (seed, trials), the
+lanchester version and the reproducing command (:mod:`reports.provenance`). Chart
+functions take the tidy tables of :mod:`reports.tables` (columns documented in
+``docs/report-columns.md``) and return a :class:`Chart`; nothing is written here.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import textwrap
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.ticker import PercentFormatter
+
+from reports.provenance import Provenance
+from reports.tables import (
+    convergence_table, decision_turn_table, outcomes_of, variant_table, win_rate_table,
+)
+
+DPI = 100
+Z95 = 1.959963984540054
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f")
+CANNOT_FIRE = "#d9d9d9"
+FOOTER_LINE_IN = 0.14   # inches per footer line (7 pt text)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One rendered chart: ``name``.png in a bundle, ``title`` the question it answers."""
+
+    name: str
+    title: str
+    alt: str
+    png: bytes
+    width: int
+    height: int
+    footer: str = ""                                  # the provenance lines under the chart
+    axis_labels: tuple[tuple[str, str], ...] = ()     # (x label, y label) of each plot
+
+
+# --- the frame every chart shares -------------------------------------------------
+
+def new_figure(prov: Provenance, size: tuple[float, float] = (9.0, 5.6), nrows: int = 1,
+               ncols: int = 1, **subplot_kw):
+    """A figure with room for the provenance footer; returns ``(fig, axes)``."""
+    size = (round(size[0] * DPI) / DPI, round(size[1] * DPI) / DPI)   # whole pixels
+    fig = Figure(figsize=size, dpi=DPI)
+    FigureCanvasAgg(fig)
+    footer = prov.footer_lines(width=int(size[0] * 15.5))
+    bottom = (len(footer) * FOOTER_LINE_IN + 0.12) / size[1]
+    fig.set_layout_engine(ConstrainedLayoutEngine(rect=(0, bottom, 1, 1 - bottom)))
+    fig.text(0.006, 0.006, "\n".join(footer), fontsize=7, color="#555555", family="monospace",
+             va="bottom", ha="left", linespacing=1.25)
+    axes = fig.subplots(nrows, ncols, squeeze=False, **subplot_kw)
+    return fig, axes
+
+
+def finish(fig: Figure, name: str, question: str, alt: str) -> Chart:
+    """Title the figure with its question and render it to PNG bytes."""
+    width_chars = int(fig.get_figwidth() * 8.5)
+    fig.suptitle("\n".join(textwrap.wrap(question, width_chars)), fontsize=13, fontweight="bold")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, facecolor="white")
+    png = buf.getvalue()
+    w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")   # the PNG header's size
+    labels = tuple((ax.get_xlabel(), ax.get_ylabel()) for ax in fig.axes if ax.get_visible())
+    footer = fig.texts[0].get_text() if fig.texts else ""
+    return Chart(name, question, alt, png, w, h, footer, labels)
+
+
+def percent_axis(axis) -> None:
+    axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+
+
+def series_in_order(frame: pd.DataFrame, column: str = "series") -> list:
+    return list(dict.fromkeys(frame[column].tolist()))
+
+
+def errors(frame: pd.DataFrame, column: str = "se") -> np.ndarray | None:
+    """95% half-widths from a standard-error column, or None when there is none."""
+    if column not in frame or frame[column].isna().all():
+        return None
+    return Z95 * frame[column].fillna(0).to_numpy(float)
+
+
+def grouped_bars(ax, categories: list[str], groups: list[tuple[str, np.ndarray, np.ndarray | None]],
+                 horizontal: bool = False) -> None:
+    """Bars of several groups side by side per category, with 95% error bars."""
+    x = np.arange(len(categories))
+    width = 0.8 / max(1, len(groups))
+    for i, (label, values, err) in enumerate(groups):
+        pos = x - 0.4 + width * (i + 0.5)
+        colour = COLOURS[i % len(COLOURS)]
+        if horizontal:
+            ax.barh(pos, values, width, xerr=err, label=label, color=colour, capsize=2)
+        else:
+            ax.bar(pos, values, width, yerr=err, label=label, color=colour, capsize=2)
+    if horizontal:
+        ax.set_yticks(x, categories)
+        ax.invert_yaxis()
+    else:
+        ax.set_xticks(x, categories, rotation=30 if max(map(len, categories), default=0) > 8 else 0,
+                      ha="right" if max(map(len, categories), default=0) > 8 else "center")
+
+
+# --- odds and fire: outcome bars with the "at least" curve ----------------------------
+
+def outcome_chart(ladder: pd.DataFrame, *, name: str, question: str, xlabel: str,
+                  prov: Provenance) -> Chart:
+    """Bars P(exactly k) and the curve P(at least k), one colour per series.
+
+    ``ladder`` has the columns of :data:`reports.tables.LADDER_COLUMNS`.
+    """
+    fig, axes = new_figure(prov)
+    ax = axes[0, 0]
+    names = series_in_order(ladder)
+    longest = max((ladder[ladder["series"] == s] for s in names), key=len)
+    x = np.arange(len(longest))
+    width = 0.8 / len(names)
+    for i, s in enumerate(names):
+        part = ladder[ladder["series"] == s]
+        xs = x[:len(part)]
+        colour = COLOURS[i % len(COLOURS)]
+        ax.bar(xs - 0.4 + width * (i + 0.5), part["p_exactly"], width, yerr=errors(part, "se_exactly"),
+               color=colour, alpha=0.55, capsize=2, label=f"{s}: P(exactly)")
+        ax.plot(xs, part["p_at_least"], marker="o", color=colour, linestyle="-" if i == 0 else "--",
+                label=f"{s}: P(at least)")
+        if i == 0 and len(part) <= 16:
+            for xi, p in zip(xs, part["p_at_least"]):
+                ax.annotate(f"{100 * p:.0f}%" if p >= 0.995 or p < 0.005 else f"{100 * p:.1f}%",
+                            (xi, p), textcoords="offset points", xytext=(5, 5), ha="left",
+                            fontsize=8, color=colour)
+    ax.set_xticks(x, longest["outcome"].astype(str).tolist())
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("probability")
+    ax.set_ylim(0, 1.1)
+    percent_axis(ax.yaxis)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper right")
+    alt = "; ".join(f"{s}: " + ", ".join(f"at least {o}: {100 * p:.1f}%" for o, p in
+                                         zip(part["outcome"], part["p_at_least"]))
+                    for s in names for part in [ladder[ladder["series"] == s]])
+    return finish(fig, name, question, alt)
+
+
+def state_chart(states: pd.DataFrame, *, name: str, question: str, prov: Provenance) -> Chart:
+    """Horizontal bars: the chance of each state of the target afterwards, per series."""
+    names = series_in_order(states)
+    order = list(dict.fromkeys(states["state"].tolist()))
+    groups = []
+    for s in names:
+        part = states[states["series"] == s].set_index("state").reindex(order).reset_index()
+        groups.append((s, part["p"].fillna(0).to_numpy(float), errors(part)))
+    height = min(12.0, 2.6 + 0.38 * len(order) * max(1, len(names)) ** 0.5)
+    fig, axes = new_figure(prov, size=(9.0, height))
+    ax = axes[0, 0]
+    grouped_bars(ax, order, groups, horizontal=True)
+    for y, v in enumerate(groups[0][1]):   # the first series' values, at its bars
+        ax.annotate(f"{100 * v:.1f}%", (v, y - 0.4 + 0.4 / len(groups)), xytext=(4, 0),
+                    textcoords="offset points", va="center", fontsize=8)
+    ax.set_xlabel("probability")
+    ax.set_ylabel("target afterwards")
+    ax.set_xlim(0, min(1.0, float(states["p"].max()) * 1.25 + 0.02))
+    percent_axis(ax.xaxis)
+    ax.grid(axis="x", alpha=0.3)
+    if len(names) > 1:
+        ax.legend(fontsize=8)
+    alt = ", ".join(f"{st}: {100 * p:.1f}%" for st, p in zip(order, groups[0][1]))
+    return finish(fig, name, question, alt)
+
+
+# --- close combat ---------------------------------------------------------------------
+
+def close_combat_chart(end_states: pd.DataFrame, *, question: str, prov: Provenance,
+                       name: str = "end-states") -> Chart:
+    """End states of a close combat, the editions side by side (columns:
+    :data:`reports.tables.CLOSE_COMBAT_COLUMNS`)."""
+    editions = series_in_order(end_states, "edition")
+    order = list(dict.fromkeys(end_states["end_state"].tolist()))
+    groups = []
+    for e in editions:
+        part = end_states[end_states["edition"] == e].set_index("end_state").reindex(order).reset_index()
+        groups.append((e, part["p"].fillna(0).to_numpy(float), errors(part)))
+    fig, axes = new_figure(prov, size=(max(8.0, 1.2 * len(order) + 3), 5.6))
+    ax = axes[0, 0]
+    grouped_bars(ax, order, groups)
+    ax.set_xlabel("end state of the close combat")
+    ax.set_ylabel("probability")
+    ax.set_ylim(0, min(1.05, float(end_states["p"].max()) * 1.2 + 0.03))
+    percent_axis(ax.yaxis)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(title="edition", fontsize=8)
+    alt = "; ".join(f"{e}: " + ", ".join(f"{o} {100 * v:.1f}%" for o, v in zip(order, vals))
+                    for e, vals, _ in groups)
+    return finish(fig, name, question, alt)
+
+
+# --- scenarios -------------------------------------------------------------------------
+
+def win_rate_chart(games: pd.DataFrame, *, question: str, prov: Provenance, sides=None,
+                   name: str = "win-rate") -> Chart:
+    """Each side's win rate (and draws) with its 95% Wilson interval."""
+    rates = win_rate_table(games, sides)
+    fig, axes = new_figure(prov, size=(8.0, 2.4 + 0.55 * len(rates)))
+    ax = axes[0, 0]
+    y = np.arange(len(rates))
+    p, lo, hi = (rates[c].to_numpy(float) for c in ("p", "lo", "hi"))
+    ax.barh(y, p, 0.6, xerr=np.clip([p - lo, hi - p], 0, None), capsize=4,
+            color=[COLOURS[i % len(COLOURS)] for i in range(len(rates))])
+    for yi, (pi, l, h) in enumerate(zip(p, lo, hi)):
+        ax.annotate(f"{100 * pi:.1f}%  ({100 * l:.1f}-{100 * h:.1f}%)", (h, yi), xytext=(6, 0),
+                    textcoords="offset points", va="center", fontsize=9)
+    ax.axvline(0.5, color="grey", linestyle=":", linewidth=1)
+    ax.set_yticks(y, rates["side"].tolist())
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1.0)
+    percent_axis(ax.xaxis)
+    ax.set_xlabel(f"share of {int(rates['games'].iloc[0]):,} games won (95% Wilson interval)")
+    ax.set_ylabel("side")
+    ax.grid(axis="x", alpha=0.3)
+    alt = ", ".join(f"{s}: {100 * v:.1f}%" for s, v in zip(rates["side"], p))
+    return finish(fig, name, question, alt)
+
+
+def convergence_chart(games: pd.DataFrame, *, question: str, prov: Provenance, sides=None,
+                      name: str = "convergence") -> Chart:
+    """Each side's running win rate and its 95% interval as games accumulate."""
+    conv = convergence_table(games, sides)
+    fig, axes = new_figure(prov)
+    ax = axes[0, 0]
+    for i, side in enumerate(series_in_order(conv, "side")):
+        part = conv[conv["side"] == side]
+        colour = COLOURS[i % len(COLOURS)]
+        ax.plot(part["games"], part["p"], color=colour, label=side)
+        ax.fill_between(part["games"], part["lo"], part["hi"], color=colour, alpha=0.18)
+    ax.set_xscale("log")
+    ax.set_xlabel("games played (log scale)")
+    ax.set_ylabel("win rate so far (band: 95% Wilson interval)")
+    ax.set_ylim(0, 1)
+    percent_axis(ax.yaxis)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    last = conv.groupby("side", sort=False).tail(1)
+    alt = ", ".join(f"{s}: {100 * p:.1f}% after {int(n):,} games (interval width {100 * (h - l):.1f} points)"
+                    for s, p, n, l, h in zip(last["side"], last["p"], last["games"], last["lo"], last["hi"]))
+    return finish(fig, name, question, alt)
+
+
+def decision_turn_chart(games: pd.DataFrame, *, question: str, prov: Provenance, sides=None,
+                        name: str = "decision-turn") -> Chart:
+    """Histogram of the turn in which games were decided, stacked by winner."""
+    turns = decision_turn_table(games)
+    order = sorted(turns["decided_turn"].unique())
+    fig, axes = new_figure(prov)
+    ax = axes[0, 0]
+    bottom = np.zeros(len(order))
+    for i, w in enumerate(outcomes_of(games, sides)):   # same colour per side as the win-rate chart
+        part = turns[turns["winner"] == w].set_index("decided_turn").reindex(order)["share"].fillna(0)
+        ax.bar([str(t) for t in order], part.to_numpy(float), 0.7, bottom=bottom, label=w,
+               color=COLOURS[i % len(COLOURS)])
+        bottom += part.to_numpy(float)
+    ax.set_xlabel("turn in which the game was decided")
+    ax.set_ylabel("share of games")
+    percent_axis(ax.yaxis)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(title="winner", fontsize=8)
+    alt = ", ".join(f"turn {t}: {100 * b:.1f}%" for t, b in zip(order, bottom))
+    return finish(fig, name, question, alt)
+
+
+def losses_chart(losses: pd.DataFrame, *, question: str, prov: Provenance,
+                 name: str = "losses") -> Chart:
+    """Mean strength points lost per game, by unit type, the sides side by side."""
+    order = list(dict.fromkeys(losses["unit_type"].tolist()))
+    groups = []
+    for side in series_in_order(losses, "side"):
+        part = losses[losses["side"] == side].set_index("unit_type").reindex(order).reset_index()
+        groups.append((side, part["mean_lost"].fillna(0).to_numpy(float), errors(part)))
+    fig, axes = new_figure(prov, size=(9.0, min(12.0, 2.8 + 0.45 * len(order))))
+    ax = axes[0, 0]
+    grouped_bars(ax, order, groups, horizontal=True)
+    ax.set_xlabel("mean strength points lost per game (95% interval)")
+    ax.set_ylabel("unit type")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(title="side", fontsize=8)
+    alt = "; ".join(f"{s}: " + ", ".join(f"{u} {v:.2f}" for u, v in zip(order, vals)) for s, vals, _ in groups)
+    return finish(fig, name, question, alt)
+
+
+def what_if_chart(variants: pd.DataFrame, *, question: str, prov: Provenance, side: str | None = None,
+                  name: str = "what-if") -> Chart:
+    """Forest plot: one side's win rate under each variant, with the baseline marked."""
+    table = variant_table(variants, side)
+    side = table["side"].iloc[0]
+    baseline = table[table["baseline"]].iloc[0]
+    fig, axes = new_figure(prov, size=(9.0, 2.6 + 0.45 * len(table)))
+    ax = axes[0, 0]
+    y = np.arange(len(table))
+    p, lo, hi = (table[c].to_numpy(float) for c in ("p", "lo", "hi"))
+    ax.axvspan(baseline["lo"], baseline["hi"], color="grey", alpha=0.15, label="baseline interval")
+    ax.axvline(baseline["p"], color="grey", linestyle="--", linewidth=1, label=f"baseline: {baseline['variant']}")
+    ax.errorbar(p, y, xerr=np.clip([p - lo, hi - p], 0, None), fmt="s", color=COLOURS[0], capsize=4)
+    for yi, (pi, l, h) in enumerate(zip(p, lo, hi)):
+        ax.annotate(f"{100 * pi:.1f}% ({100 * l:.1f}-{100 * h:.1f})", (h, yi), xytext=(6, 0),
+                    textcoords="offset points", va="center", fontsize=8)
+    ax.set_yticks(y, table["variant"].tolist())
+    ax.invert_yaxis()
+    ax.set_xlim(max(0.0, float(lo.min()) - 0.1), min(1.0, float(hi.max()) + 0.2))
+    percent_axis(ax.xaxis)
+    ax.set_xlabel(f"P({side} wins), 95% Wilson interval")
+    ax.set_ylabel("variant")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    alt = ", ".join(f"{v}: {100 * x:.1f}%" for v, x in zip(table["variant"], p))
+    return finish(fig, name, question, alt)
+
+
+# --- the matchup matrix and the rosters -------------------------------------------------
+
+METRIC_LABELS = {
+    "p_eliminated": ("P(target eliminated)", True),
+    "p_suppressed_or_worse": ("P(target suppressed or worse)", True),
+    "mean_damage": ("mean damage points dealt", False),
+}
+
+
+def short_unit(unit_id: str) -> str:
+    return unit_id.replace("german/", "de/").replace("soviet/", "su/")
+
+
+def matrix_heatmap(frame: pd.DataFrame, *, metric: str, terrain: str, question: str,
+                   prov: Provenance, name: str) -> Chart:
+    """Firers (rows) x targets (columns), one panel per range, for one terrain."""
+    label, is_p = METRIC_LABELS[metric]
+    part = frame[frame["terrain"] == terrain]
+    firers = list(dict.fromkeys(part["firer"]))
+    targets = list(dict.fromkeys(part["target"]))
+    ranges = sorted(part["range"].unique())
+    ncols = min(3, len(ranges))
+    nrows = math.ceil(len(ranges) / ncols)
+    cell = 0.24 if len(targets) > 8 else 0.5
+    pw, ph = 2.6 + cell * len(targets), 1.0 + cell * len(firers)
+    size = (max(8.0, ncols * pw + 1.0), nrows * ph + 1.6)
+    fig, axes = new_figure(prov, size=size, nrows=nrows, ncols=ncols)
+    values = frame[metric].to_numpy(float)
+    vmax = 1.0 if is_p or not np.isfinite(values).any() else max(1e-9, float(np.nanmax(values)))
+    norm = Normalize(0, vmax)
+    cmap = _cmap()
+    annotate = len(firers) * len(targets) <= 120
+    image = None
+    for k, ax in enumerate(axes.flat):
+        if k >= len(ranges):
+            ax.set_visible(False)
+            continue
+        r = ranges[k]
+        grid = (part[part["range"] == r].pivot(index="firer", columns="target", values=metric)
+                .reindex(index=firers, columns=targets).to_numpy(float))
+        image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm, aspect="auto",
+                          interpolation="nearest")
+        ax.set_title(f"range {r}", fontsize=10)
+        first_col, last_row = k % ncols == 0, k >= len(ranges) - ncols
+        ax.set_yticks(range(len(firers)), [short_unit(f) for f in firers] if first_col else [],
+                      fontsize=7)
+        ax.set_xticks(range(len(targets)), [short_unit(t) for t in targets] if last_row else [],
+                      fontsize=7, rotation=90)
+        if first_col:
+            ax.set_ylabel("firer")
+        if last_row:
+            ax.set_xlabel("target")
+        if annotate:
+            for (i, j), v in np.ndenumerate(grid):
+                text = "-" if np.isnan(v) else (f"{100 * v:.0f}%" if is_p else f"{v:.2f}")
+                ax.text(j, i, text, ha="center", va="center", fontsize=7,
+                        color="black" if np.isnan(v) or norm(v) > 0.5 else "white")
+    cbar = fig.colorbar(image, ax=axes, shrink=0.8, pad=0.01)
+    cbar.set_label(f"{label}  (grey: cannot fire)")
+    if is_p:
+        percent_axis(cbar.ax.yaxis)
+    best = part.dropna(subset=[metric]).nlargest(1, metric)
+    alt = (f"{label} in {terrain}, {len(firers)} firers x {len(targets)} targets x {len(ranges)} ranges"
+           + (f"; highest: {best['firer'].iloc[0]} at {best['target'].iloc[0]}, range {best['range'].iloc[0]}"
+              if len(best) else ""))
+    return finish(fig, name, question, alt)
+
+
+def _cmap():
+    from matplotlib import colormaps
+    return colormaps["viridis"].with_extremes(bad=CANNOT_FIRE)
+
+
+def unit_range_chart(cards: list[dict], *, question: str, prov: Provenance,
+                     name: str = "ranges") -> Chart:
+    """Attack dice of each unit card at each range, vs infantry and vs armoured vehicles."""
+    ids = [c["id"] for c in cards]
+    max_range = max([b["max"] for c in cards for b in c["ranges"]] + [1])
+    fig, axes = new_figure(prov, size=(max(9.0, 2 * (2.5 + 0.55 * max_range)), 2.4 + 0.3 * len(ids)),
+                           ncols=2)
+    image = None
+    for ax, row, title in ((axes[0, 0], "vs_infantry", "vs infantry and artillery"),
+                           (axes[0, 1], "vs_vehicle", "vs armoured vehicles")):
+        grid = np.full((len(ids), max_range), np.nan)
+        text = [[""] * max_range for _ in ids]
+        for i, c in enumerate(cards):
+            for b in c["ranges"]:
+                pool = b[row]
+                for r in range(b["min"], b["max"] + 1):
+                    grid[i, r - 1] = 0 if pool == "-" else len(pool)
+                    text[i][r - 1] = pool
+        image = ax.imshow(np.ma.masked_invalid(grid), cmap=_cmap(), norm=Normalize(0, 4), aspect="auto")
+        for i in range(len(ids)):
+            for j in range(max_range):
+                ax.text(j, i, text[i][j] or "", ha="center", va="center", fontsize=7,
+                        color="white" if not np.isnan(grid[i, j]) and grid[i, j] < 2.5 else "black")
+        ax.set_title(title, fontsize=10)
+        ax.set_xticks(range(max_range), [str(r) for r in range(1, max_range + 1)])
+        ax.set_xlabel("range (hexes)")
+        ax.set_yticks(range(len(ids)), ids if ax is axes[0, 0] else [], fontsize=8)
+    axes[0, 0].set_ylabel("unit card")
+    cbar = fig.colorbar(image, ax=axes, shrink=0.8, pad=0.01)
+    cbar.set_ticks(range(0, 5))
+    cbar.set_label("number of attack dice (grey: out of range)")
+    alt = ", ".join(f"{c['id']}: max range {max([b['max'] for b in c['ranges']] + [0])}" for c in cards)
+    return finish(fig, name, question, alt)
+
+
+def firepower_chart(roster: pd.DataFrame, *, question: str, prov: Provenance,
+                    name: str = "firepower") -> Chart:
+    """Tide of Iron roster: firepower vs infantry and vs vehicles per unit (* reconstructed)."""
+    def number(v) -> float:
+        try:
+            return float(str(v).rstrip("*"))
+        except ValueError:
+            return np.nan
+
+    labels = [f"{i}{'*' if any('*' in str(roster.loc[k, c]) for c in ('inf_fpr', 'veh_fpr')) else ''}"
+              for k, i in zip(roster.index, roster["id"])]
+    groups = [("vs infantry", roster["inf_fpr"].map(number).fillna(0).to_numpy(float), None),
+              ("vs vehicles", roster["veh_fpr"].map(number).fillna(0).to_numpy(float), None)]
+    fig, axes = new_figure(prov, size=(9.0, 2.6 + 0.42 * len(labels)))
+    ax = axes[0, 0]
+    grouped_bars(ax, labels, groups, horizontal=True)
+    ax.set_xlabel("firepower rating (dice per figure or per vehicle); * reconstructed value")
+    ax.set_ylabel("unit")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8)
+    alt = ", ".join(f"{i}: {a:g}/{b:g}" for i, a, b in zip(roster["id"], groups[0][1], groups[1][1]))
+    return finish(fig, name, question, alt)
+
+
+def count_bars_chart(labels: list[str], values: list[float], *, question: str, xlabel: str, ylabel: str,
+                     prov: Provenance, name: str) -> Chart:
+    """Plain bars of a few counts (a replayed roll)."""
+    fig, axes = new_figure(prov, size=(7.0, 4.6))
+    ax = axes[0, 0]
+    ax.bar(labels, values, 0.6, color=[COLOURS[i % len(COLOURS)] for i in range(len(labels))])
+    for x, v in enumerate(values):
+        ax.annotate(f"{v:g}", (x, v), xytext=(0, 4), textcoords="offset points", ha="center")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, max(values + [1]) * 1.25)
+    ax.grid(axis="y", alpha=0.3)
+    return finish(fig, name, question, ", ".join(f"{lab}: {v:g}" for lab, v in zip(labels, values)))

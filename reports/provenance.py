@@ -1,0 +1,178 @@
+"""Where a report's numbers come from: data, method, version and the command line.
+
+Every chart footer, every ``summary.json`` and every ``index.html`` carries one
+:class:`Provenance`: the data sets used with their status ("dice: assault-default,
+reconstructed"), a short hash of the data files (:func:`simulator.datafile.file_digest`),
+exact or Monte Carlo (seed, trials), the lanchester version, and the command line that
+reproduces the report.
+
+The command line is the one the ``lanchester`` group recorded in the click context
+(:data:`COMMAND_KEY`, set by ``simulator/cli.py``), else ``sys.argv``.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import textwrap
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Iterable
+
+import click
+
+from simulator.datafile import REPO_ROOT, file_digest
+
+COMMAND_KEY = "lanchester.argv"   # click ctx.meta key: the argument list as typed
+
+
+@dataclass(frozen=True)
+class Source:
+    """One data set: ``dice: assault-default, reconstructed``."""
+
+    kind: str
+    name: str
+    status: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind}: {self.name}, {self.status}"
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Everything needed to trust and to reproduce one report."""
+
+    sources: tuple[Source, ...]
+    data_digest: str
+    data_files: tuple[str, ...]
+    method: str                      # "exact", "monte-carlo", or "exact + monte-carlo"
+    seed: int | None = None
+    trials: int | None = None
+    version: str = field(default_factory=lambda: lanchester_version())
+    command: str = field(default_factory=lambda: command_line())
+
+    @property
+    def data_label(self) -> str:
+        """``dice: assault-default, reconstructed; aid: ...``"""
+        return "; ".join(s.label for s in self.sources) or "no data files"
+
+    @property
+    def method_label(self) -> str:
+        if self.trials is None:
+            return self.method
+        return f"{self.method}, {self.trials:,} trials, seed {self.seed}"
+
+    def footer_lines(self, width: int = 150) -> list[str]:
+        """The chart footer: data and status, hash, method, version, command."""
+        lines = textwrap.wrap(f"{self.data_label}  |  data files #{self.data_digest}", width,
+                              subsequent_indent="  ", break_on_hyphens=False)
+        lines += textwrap.wrap(f"{self.method_label}  |  lanchester {self.version}", width,
+                               subsequent_indent="  ", break_on_hyphens=False)
+        lines += textwrap.wrap("$ " + self.command, width, subsequent_indent="    ",
+                               break_on_hyphens=False) or ["$"]
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["sources"] = [asdict(s) for s in self.sources]
+        d["data_files"] = list(self.data_files)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Provenance":
+        return cls(sources=tuple(Source(**s) for s in d["sources"]), data_digest=d["data_digest"],
+                   data_files=tuple(d["data_files"]), method=d["method"], seed=d.get("seed"),
+                   trials=d.get("trials"), version=d["version"], command=d["command"])
+
+
+def lanchester_version() -> str:
+    try:
+        return metadata.version("lanchester")
+    except metadata.PackageNotFoundError:   # running from a source tree, not installed
+        return "unknown"
+
+
+def command_line() -> str:
+    """The command line that reproduces this run, as a shell would take it."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and COMMAND_KEY in ctx.meta:
+        return shlex.join(ctx.meta[COMMAND_KEY])
+    argv = list(sys.argv)
+    if argv and Path(argv[0]).name in ("lanchester", "__main__.py"):
+        argv[0] = "lanchester"
+    return shlex.join(argv)
+
+
+def shown_path(path: str | Path) -> str:
+    """A data file as reports show it: relative to the project when inside it."""
+    p = Path(path).resolve()
+    try:
+        return str(p.relative_to(REPO_ROOT))
+    except ValueError:
+        return str(p)
+
+
+def provenance(sources: Iterable[Source], files: Iterable[str | Path], *, method: str,
+               seed: int | None = None, trials: int | None = None,
+               command: str | None = None) -> Provenance:
+    """Build a :class:`Provenance`; the digest covers ``files`` in the order given."""
+    files = [Path(f) for f in files if f]
+    return Provenance(sources=tuple(sources), data_digest=file_digest(*files) if files else "-",
+                      data_files=tuple(shown_path(f) for f in files), method=method, seed=seed,
+                      trials=trials, **({"command": command} if command is not None else {}))
+
+
+def method_of(attrs_list: Iterable[dict[str, Any]]) -> tuple[str, int | None, int | None]:
+    """Method, seed and trials of one or more results (``frame.attrs``)."""
+    attrs_list = list(attrs_list)
+    methods = sorted({a.get("method", "exact") for a in attrs_list})
+    mc = [a for a in attrs_list if a.get("method") == "monte-carlo"]
+    seed = mc[0].get("seed") if mc else None
+    trials = mc[0].get("trials") if mc else None
+    return " + ".join(methods), seed, trials
+
+
+# --- the data of each game system -------------------------------------------------
+
+def assault_data(*, dice=None, aid=None, units_dir=None, support=None, parts: Iterable[str] = ("dice",)
+                 ) -> tuple[list[Source], list[Path]]:
+    """Sources and files of the Assault data in use (``parts``: dice, aid, units, support).
+
+    ``dice``/``aid``/``units_dir``/``support`` are what the command was given (objects,
+    files or ``None`` for the shipped data).
+    """
+    from simulator.assault.aid import Aid, load_aid
+    from simulator.assault.cards import DEFAULT_UNITS_DIR, load_units
+    from simulator.assault.dice import as_dice
+
+    parts = set(parts)
+    dice = as_dice(dice)
+    sources, files = [Source("dice", dice.name, dice.status)], [Path(dice.path)]
+    if "aid" in parts:
+        a = aid if isinstance(aid, Aid) else load_aid(aid, dice)
+        sources.append(Source("aid", a.name, a.status))
+        files.append(Path(a.path))
+    if "units" in parts:
+        d = Path(units_dir) if units_dir is not None else DEFAULT_UNITS_DIR
+        cards = load_units(d, dice).values()
+        sides = ", ".join(sorted({c.side for c in cards}))
+        sources.append(Source("units", f"{shown_path(d)} ({sides})",
+                              ", ".join(sorted({c.status for c in cards}))))
+        files += sorted(d.glob("*.toml"))
+    if "support" in parts:
+        from simulator.assault.support import as_support
+        sup = as_support(support, a if "aid" in parts else load_aid(aid, dice))
+        sources.append(Source("support", sup.name, sup.status))
+        files.append(Path(sup.path))
+    return sources, files
+
+
+def toi_data(units_file=None, terrain_file=None) -> tuple[list[Source], list[Path]]:
+    """Sources and files of the Tide of Iron data in use."""
+    from simulator.toi.data import TERRAIN_FILE, UNITS_FILE, load_terrain, load_units
+
+    u, t = load_units(units_file), load_terrain(terrain_file)
+    return ([Source("toi units", u.name, u.status), Source("toi terrain", t.name, t.status)],
+            [Path(units_file or UNITS_FILE), Path(terrain_file or TERRAIN_FILE)])

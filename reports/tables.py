@@ -1,0 +1,224 @@
+"""Tidy tables with stable columns: what a report's CSV files hold.
+
+Every list ``*_COLUMNS`` below is a contract, documented in ``docs/report-columns.md``
+and asserted by ``tests/reports``: a column is added at the end, never renamed or
+reordered. Probabilities are plain fractions (0.25, not 25%); ``se`` columns are
+standard errors and are empty for exact answers.
+
+The ``*_INPUT_COLUMNS`` lists are what the close-combat and scenario commands hand
+to :mod:`reports.charts`; the functions here derive the tables the charts draw.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from simulator.errors import InputError
+from simulator.stats import at_least, proportion_se, wilson_interval
+
+# --- odds and fire ------------------------------------------------------------------
+LADDER_COLUMNS = ["series", "level", "outcome", "p_exactly", "p_at_least", "se_exactly", "se_at_least"]
+ODDS_OUTCOME_COLUMNS = ["series", "crit", "hit", "supp", "p", "se"]
+FIRE_STATE_COLUMNS = ["series", "state", "eliminated", "damage", "half_strength", "suppressed",
+                      "fallback", "immobilised", "p", "se"]
+
+# --- close combat ---------------------------------------------------------------------
+CLOSE_COMBAT_COLUMNS = ["edition", "end_state", "p", "se"]          # input and table (se optional)
+
+# --- scenarios ------------------------------------------------------------------------
+GAMES_INPUT_COLUMNS = ["game", "winner", "decided_turn"]            # one row per game
+LOSSES_COLUMNS = ["side", "unit_type", "mean_lost", "se"]           # input and table (se optional)
+VARIANT_INPUT_COLUMNS = ["variant", "side", "wins", "games"]
+WIN_RATE_COLUMNS = ["side", "wins", "games", "p", "lo", "hi"]
+CONVERGENCE_COLUMNS = ["side", "games", "wins", "p", "lo", "hi"]
+DECISION_TURN_COLUMNS = ["decided_turn", "winner", "games", "share"]
+VARIANT_COLUMNS = ["variant", "side", "wins", "games", "p", "lo", "hi", "baseline"]
+DRAW = "draw"
+
+# --- Tide of Iron -----------------------------------------------------------------------
+TOI_STATE_COLUMNS = ["series", "state", "p", "se"]
+TOI_ASSAULT_OUTCOME_COLUMNS = ["attacker_hits", "defender_hits", "p", "se"]
+TOI_REPLAY_COLUMNS = ["attacker_hits", "defender_hits", "success"]
+TOI_UNITS_COLUMNS = ["id", "kind", "name", "inf_range", "inf_fpr", "veh_range", "veh_fpr",
+                     "movement", "armour", "traits"]
+
+
+def require(frame: pd.DataFrame, columns: Iterable[str], where: str,
+            optional: Iterable[str] = ("se",)) -> None:
+    """Raise InputError when ``frame`` lacks a required column."""
+    missing = [c for c in columns if c not in frame.columns and c not in set(optional)]
+    if missing:
+        raise InputError(where, "", f"missing column(s) {', '.join(missing)} "
+                         f"(expected {', '.join(columns)}; see docs/report-columns.md)")
+
+
+def tidy(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """``frame`` with exactly ``columns``, in order; absent ones (``se``) are empty."""
+    out = frame.copy()
+    for c in columns:
+        if c not in out.columns:
+            out[c] = np.nan
+    out = out[list(columns)].reset_index(drop=True)
+    out.attrs = {}
+    return out
+
+
+def series_label(attrs: dict) -> str:
+    """``exact`` or ``Monte Carlo``: how a result was computed."""
+    return "Monte Carlo" if attrs.get("method") == "monte-carlo" else "exact"
+
+
+def ladder(pmf: Sequence[float], *, series: str, labels: Sequence[str] | None = None,
+           trials: int | None = None) -> pd.DataFrame:
+    """The "at least" table of a distribution over levels 0..n (damage, hits)."""
+    pmf = np.asarray(pmf, dtype=float)
+    levels = np.arange(len(pmf))
+    up = at_least(pmf)
+    return pd.DataFrame({
+        "series": series, "level": levels,
+        "outcome": list(labels) if labels is not None else [str(k) for k in levels],
+        "p_exactly": pmf, "p_at_least": up,
+        "se_exactly": proportion_se(pmf, trials) if trials else np.nan,
+        "se_at_least": proportion_se(up, trials) if trials else np.nan,
+    }, columns=LADDER_COLUMNS)
+
+
+# --- derived scenario tables ----------------------------------------------------------
+
+def outcomes_of(games: pd.DataFrame, sides: Sequence[str] | None = None) -> list[str]:
+    """The sides (in the order given, else of first win) and ``draw`` if any game was drawn."""
+    require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
+    seen = list(dict.fromkeys(games["winner"].astype(str)))
+    names = list(sides) if sides else [w for w in seen if w != DRAW]
+    names += [w for w in seen if w not in names and w != DRAW]
+    return names + ([DRAW] if DRAW in seen else [])
+
+
+def win_rate_table(games: pd.DataFrame, sides: Sequence[str] | None = None) -> pd.DataFrame:
+    """Each side's wins (and draws) over all games, with the 95% Wilson interval."""
+    n = len(games)
+    rows = []
+    for side in outcomes_of(games, sides):
+        wins = int((games["winner"].astype(str) == side).sum())
+        lo, hi = wilson_interval(wins, n)
+        rows.append({"side": side, "wins": wins, "games": n, "p": wins / n if n else np.nan,
+                     "lo": lo, "hi": hi})
+    return pd.DataFrame(rows, columns=WIN_RATE_COLUMNS)
+
+
+def convergence_table(games: pd.DataFrame, sides: Sequence[str] | None = None,
+                      points: int = 200) -> pd.DataFrame:
+    """Running win rate and 95% interval after 1, 2, ... n games (log-spaced checkpoints)."""
+    ordered = games.sort_values("game", kind="stable")["winner"].astype(str).to_numpy()
+    n = len(ordered)
+    checkpoints = np.unique(np.geomspace(1, max(n, 1), num=min(points, max(n, 1))).round().astype(int))
+    rows = []
+    for side in outcomes_of(games, sides):
+        cum = np.cumsum(ordered == side)
+        for k in checkpoints:
+            wins = int(cum[k - 1])
+            lo, hi = wilson_interval(wins, int(k))
+            rows.append({"side": side, "games": int(k), "wins": wins, "p": wins / k, "lo": lo, "hi": hi})
+    return pd.DataFrame(rows, columns=CONVERGENCE_COLUMNS)
+
+
+def decision_turn_table(games: pd.DataFrame) -> pd.DataFrame:
+    """Games decided in each turn, by winner, with their share of all games."""
+    require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
+    n = len(games)
+    counts = (games.assign(winner=games["winner"].astype(str))
+              .groupby(["decided_turn", "winner"], sort=True).size().rename("games").reset_index())
+    counts["share"] = counts["games"] / n
+    return counts[DECISION_TURN_COLUMNS]
+
+
+def variant_table(variants: pd.DataFrame, side: str | None = None) -> pd.DataFrame:
+    """One side's win rate under each variant, Wilson interval, and which row is the baseline
+    (the variant named ``baseline``, else the first)."""
+    require(variants, VARIANT_INPUT_COLUMNS, "variants table", optional=())
+    side = side or str(variants["side"].iloc[0])
+    part = variants[variants["side"].astype(str) == side]
+    if part.empty:
+        raise InputError("variants table", "side", f"no rows for side {side!r}")
+    names = part["variant"].astype(str).tolist()
+    base = "baseline" if "baseline" in names else names[0]
+    rows = []
+    for r in part.to_dict("records"):
+        wins, n = int(r["wins"]), int(r["games"])
+        lo, hi = wilson_interval(wins, n)
+        rows.append({"variant": str(r["variant"]), "side": side, "wins": wins, "games": n,
+                     "p": wins / n if n else np.nan, "lo": lo, "hi": hi,
+                     "baseline": str(r["variant"]) == base})
+    return pd.DataFrame(rows, columns=VARIANT_COLUMNS)
+
+
+# What each column means, shown under each table of index.html (docs/report-columns.md
+# says the same, with the tables each column belongs to).
+COLUMN_HELP = {
+    "series": "which answer the row belongs to: exact, Monte Carlo, or the part of the question "
+              "(attacker's hits, defender's hits; a target)",
+    "level": "the number of damage points (or hits): 0, 1, 2, ...",
+    "outcome": "the level as a label; for fire the top level is 'eliminated'",
+    "p_exactly": "probability of exactly this level",
+    "p_at_least": "probability of this level or more",
+    "se_exactly": "standard error of p_exactly (Monte Carlo only)",
+    "se_at_least": "standard error of p_at_least (Monte Carlo only)",
+    "crit": "uncancelled critical-hit symbols (10.7.2)",
+    "hit": "uncancelled hit symbols (10.7.2)",
+    "supp": "uncancelled suppression symbols (10.7.2)",
+    "p": "probability (or win rate)",
+    "se": "standard error (Monte Carlo only)",
+    "state": "the target's state afterwards, in words",
+    "eliminated": "the target is eliminated",
+    "damage": "the target's damage points afterwards (its strength when eliminated)",
+    "half_strength": "the counter shows its half-strength side (4.3)",
+    "suppressed": "the target carries a suppression marker (10.7.4)",
+    "fallback": "the target carries a fallback marker",
+    "immobilised": "the vehicle is immobilised (10.7.5)",
+    "edition": "which close-combat rules: the 1.0 chapter 12 or the revised chapter 12",
+    "end_state": "how the close combat ended",
+    "game": "the game's number in the order the games were played",
+    "winner": "the side that won the game, or 'draw'",
+    "decided_turn": "the turn in which the game was decided",
+    "side": "a side of the scenario (or 'draw')",
+    "wins": "games won",
+    "games": "games played (for convergence: games played so far)",
+    "lo": "lower end of the 95% Wilson interval of p",
+    "hi": "upper end of the 95% Wilson interval of p",
+    "share": "share of all games",
+    "unit_type": "the kind of unit lost",
+    "mean_lost": "strength points of this unit type lost per game, on average",
+    "variant": "the what-if variant of the scenario",
+    "baseline": "the row every variant is compared with",
+    "firer": "the unit that fires",
+    "target": "the unit fired at",
+    "range": "range in hexes (10.1)",
+    "terrain": "terrain of the target's hex (10.9.1)",
+    "target_facing": "area of impact on a vehicle target (10.9.3); empty for other targets",
+    "can_fire": "whether the firer has attack dice against this target at this range",
+    "reason": "why the firer cannot fire (out of range, no dice against this kind of target)",
+    "attack_pool": "the attack dice rolled",
+    "defence_pool": "the defence dice rolled when the target is spotted",
+    "p_spotted": "probability that the target is spotted (10.5)",
+    "p_eliminated": "probability that the target is eliminated",
+    "p_suppressed_or_worse": "probability that the target ends suppressed, fallen back or eliminated",
+    "p_fallback": "probability that the target ends with a fallback marker",
+    "p_immobilised": "probability that the vehicle ends immobilised",
+    "mean_damage": "damage points dealt by this fire, on average",
+    "attacker_hits": "hits scored by the assaulting side",
+    "defender_hits": "hits scored by the defending side",
+    "success": "whether the assault succeeded",
+    "id": "the unit's id in the data files",
+    "kind": "figure, or the vehicle's weight and nation",
+    "name": "the unit's name",
+    "inf_range": "range vs infantry, in hexes (* reconstructed)",
+    "inf_fpr": "firepower vs infantry (* reconstructed)",
+    "veh_range": "range vs vehicles, in hexes (* reconstructed)",
+    "veh_fpr": "firepower vs vehicles (* reconstructed)",
+    "movement": "movement points (Tide of Iron: * marks a reconstructed value)",
+    "armour": "armour value (* marks a reconstructed value)",
+    "traits": "special abilities",
+}

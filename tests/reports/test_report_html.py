@@ -1,0 +1,75 @@
+"""The HTML pages in a real browser (headless Chromium): every image on them loads.
+
+Chromium is the Debian package ``chromium`` (``make test`` installs it with apt-get
+when it is missing); without it these tests fail, they do not skip.
+"""
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from report_helpers import check_bundle, images_in_chromium
+from reports.bundle import rebuild
+from simulator.cli import main
+
+
+@pytest.fixture(scope="module")
+def demo_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo") / "demo"
+    res = CliRunner().invoke(main, ["demo", "--out", str(out), "--trials", "20000", "--seed", "3"])
+    assert res.exit_code == 0, res.output
+    return out, res.output
+
+
+def test_a_report_page_loads_every_chart(tmp_path):
+    out = tmp_path / "matrix"
+    res = CliRunner().invoke(main, ["assault", "matrix", "--firers", "german", "--targets", "soviet",
+                                    "--ranges", "2-3", "--terrain", "clear,forest", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    summary = check_bundle(out)
+    images = images_in_chromium(out / "index.html", tmp_path / "profile")
+    assert [i["src"] for i in images] == [c["file"] for c in summary["charts"]]
+    for img, chart in zip(images, summary["charts"]):
+        assert img["ok"], f"{img['src']} did not load"
+        assert (img["w"], img["h"]) == (chart["width"], chart["height"])
+
+
+def test_chromium_notices_a_missing_image(tmp_path):
+    """The check can fail: a deleted PNG is reported as not loaded."""
+    out = tmp_path / "odds"
+    assert CliRunner().invoke(main, ["assault", "odds", "RY", "YG", "--out", str(out)]).exit_code == 0
+    (out / "damage.png").unlink()
+    images = images_in_chromium(out / "index.html", tmp_path / "profile")
+    assert images == [{"src": "damage.png", "ok": False, "w": 0, "h": 0}]
+
+
+def test_make_demo_report_prints_its_path_and_every_image_loads(demo_dir, tmp_path):
+    out, output = demo_dir
+    last = output.strip().splitlines()[-1]
+    assert last == f"report written to {(out / 'index.html').resolve()}"
+    top = json.loads((out / "summary.json").read_text())
+    assert top["kind"] == "collection" and len(top["reports"]) == 6
+    for entry in top["reports"]:
+        sub = check_bundle(out / entry["dir"])
+        assert sub["question"] == entry["question"]
+    images = images_in_chromium(out / "index.html", tmp_path / "profile")
+    assert len(images) == len(top["reports"]) and all(i["ok"] for i in images), images
+    fire = next(e["dir"] for e in top["reports"] if e["kind"] == "assault fire")
+    sub_images = images_in_chromium(out / fire / "index.html", tmp_path / "profile")
+    assert len(sub_images) == 2 and all(i["ok"] for i in sub_images), sub_images
+
+
+def test_demo_report_numbers_and_rebuild(demo_dir):
+    out, _ = demo_dir
+    odds = json.loads((out / "odds-RY-vs-YG" / "summary.json").read_text())
+    assert odds["provenance"]["method"] == "exact + monte-carlo" and odds["provenance"]["seed"] == 3
+    high = dict(odds["highlights"])
+    exact, mc = float(high["mean damage (exact)"]), high["mean damage (Monte Carlo)"]
+    value, se = (float(x) for x in re.match(r"([\d.]+) ±([\d.]+)", mc).groups())
+    assert abs(value - exact) <= 4 * se + 1e-3   # shown to 3 decimals
+    pages = {p: p.read_text() for p in out.rglob("index.html")}
+    rebuild(out)
+    assert {p: p.read_text() for p in out.rglob("index.html")} == pages
+
