@@ -27,8 +27,11 @@ Ready-made reports:
 
 - ``lanchester assault fire``: ``reports.assault.fire_report(frames, terrain=..., dice=..., aid=...,
   units_dir=..., support=...)``.
+- ``lanchester assault resolve``, ``smoke``, ``terrain-damage``: ``reports.assault.resolve_report``,
+  ``smoke_report``, ``terrain_damage_report``.
 - close combat: ``reports.assault.close_combat_report(end_states, question=..., provenance=...)`` with
-  ``end_states`` columns ``edition, end_state, p[, se]``.
+  ``end_states`` columns ``edition, end_state, p[, se]``; ``lanchester assault melee`` builds them
+  with ``reports.assault.melee_report`` (who holds the hex, one edition or both).
 - scenarios: ``reports.assault.scenario_report(games, question=..., provenance=..., losses=...,
   variants=..., sides=...)`` with ``games`` columns ``game, winner, decided_turn``, ``losses``
   columns ``side, unit_type, mean_lost[, se]``, ``variants`` columns ``variant, side, wins, games``.

@@ -16,7 +16,7 @@ from reports.bundle import Report, Table
 from reports.provenance import Provenance, assault_data, method_of, provenance
 from reports.tables import (
     CLOSE_COMBAT_COLUMNS, FIRE_STATE_COLUMNS, GAMES_INPUT_COLUMNS, LADDER_COLUMNS, LOSSES_COLUMNS,
-    ODDS_OUTCOME_COLUMNS, VARIANT_COLUMNS, WIN_RATE_COLUMNS, CONVERGENCE_COLUMNS, DECISION_TURN_COLUMNS,
+    ODDS_OUTCOME_COLUMNS, RESOLVE_SYMBOL_COLUMNS, SMOKE_PLACEMENT_COLUMNS, VARIANT_COLUMNS, WIN_RATE_COLUMNS, CONVERGENCE_COLUMNS, DECISION_TURN_COLUMNS,
     convergence_table, decision_turn_table, ladder, require, series_label, tidy, variant_table,
     win_rate_table,
 )
@@ -82,7 +82,12 @@ def state_label(r: dict) -> str:
 def fire_ladder(frame: pd.DataFrame) -> pd.DataFrame:
     """Damage points this fire deals, the top level being 'eliminated'."""
     a = frame.attrs
-    before, strength = a["target_damage_before"], a["target_strength"]
+    return damage_ladder(frame, a["target_damage_before"], a["target_strength"])
+
+
+def damage_ladder(frame: pd.DataFrame, before: int, strength: int) -> pd.DataFrame:
+    """Damage points taken, from a state table (fire, terrain damage); top level 'eliminated'."""
+    a = frame.attrs
     taken = (frame["damage"] - before).to_numpy(int)
     pmf = np.bincount(taken, weights=frame["p"].to_numpy(float), minlength=strength - before + 1)
     labels = [str(k) for k in range(len(pmf) - 1)] + [f"eliminated ({len(pmf) - 1})"]
@@ -120,9 +125,123 @@ def fire_report(frames: Sequence[pd.DataFrame], *, terrain: str | None = None, d
         + _highlights(frames, [("P(eliminated)", "p_eliminated", True),
                                ("P(suppressed or worse)", "p_suppressed_or_worse", True),
                                ("P(fallback)", "p_fallback", True),
-                               ("mean damage", "mean_damage", False)]),
+                               ("mean damage", "mean_damage", False)]) + _run_highlights(a),
         notes=[f"{s['side']}: {s['change']} -> {s['pool']} {s['reason']} ({s['section']})"
                if s["side"] != "spotting" else f"spotting: {s['reason']}" for s in a["explain"]])
+
+
+def state_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """A state table (fire, terrain damage) as ``FIRE_STATE_COLUMNS``, states in words."""
+    return tidy(frame.assign(series=series_label(frame.attrs),
+                             state=[state_label(r) for r in frame.to_dict("records")]), FIRE_STATE_COLUMNS)
+
+
+def _explain_notes(a: dict) -> list[str]:
+    return [f"{s['side']}: {s['change']} -> {s['pool']} {s['reason']} ({s['section']})"
+            if s["side"] != "spotting" else f"spotting: {s['reason']}" for s in a["explain"]]
+
+
+def _run_highlights(a: dict) -> list[tuple[str, str]]:
+    """How a --precision run ended (its headline, trials and interval width)."""
+    run = a.get("run") or {}
+    if run.get("precision") is None:
+        return []
+    how = "reached" if run["reached"] else "not reached (trial cap)"
+    return [("precision", f"{run['precision']:g} {how}: 95% interval of {run['headline']} "
+                          f"{run['width']:.4f} wide after {run['trials']:,} trials")]
+
+
+# --- resolve, smoke, terrain damage ----------------------------------------------------
+
+def resolve_report(result: dict, *, target: str, dice=None, aid=None, units_dir=None) -> Report:
+    """``lanchester assault resolve``: the given roll, what is left uncancelled, the target's state."""
+    from simulator.assault.cli_fire import state_label as label
+
+    question = f"What does this roll do to {target}?"
+    sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, parts=("dice", "aid", "units"))
+    prov = provenance(sources, files, method="given roll")
+    rows = [("attack", result["attack_symbols"]), ("defence", result["defence_symbols"]),
+            ("uncancelled", result["uncancelled"])]
+    if result["critical_hit_roll"]:
+        rows.append(("critical-hit roll", result["critical_hit_roll"]))
+    symbols = pd.DataFrame([{"roll": name, **{k: r[k] for k in ("crit", "hit", "supp")}} for name, r in rows],
+                           columns=RESOLVE_SYMBOL_COLUMNS)
+    st = result["state"]
+    state = pd.DataFrame([{"series": "given roll", "state": label(st), **st, "p": 1.0}])
+    u = result["uncancelled"]
+    high = [("uncancelled", f"{u['crit']} crit, {u['hit']} hit, {u['supp']} supp"),
+            ("target afterwards", label(st))]
+    if result["critical_hit_roll"]:
+        high.append(("critical-hit roll", f"strongest {result['critical_hit_roll']['strongest']}"))
+    if result["passenger_event"]:
+        high.append(("passengers", result["passenger_event"]))
+    return Report(
+        kind="assault resolve", question=question, provenance=prov,
+        tables=[Table("symbols", symbols, "The roll", "Symbols rolled by each side and left after "
+                      "cancellation (10.7.2)."),
+                Table("state", tidy(state, FIRE_STATE_COLUMNS), "The target afterwards",
+                      "The target's state after the roll (10.7.3-10.7.6).")],
+        highlights=high)
+
+
+def smoke_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir=None, support=None) -> Report:
+    """``lanchester assault smoke``: markers in each hex (exactly / at least), the placements."""
+    from reports import charts   # matplotlib loads only when a report is written
+
+    a = frame.attrs
+    question = f"How many smoke markers does {a['firer']} land in each of up to {a['hexes']} hexes?"
+    sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, support=support,
+                                  parts=("dice", "aid", "units", "support"))
+    method, seed, trials = method_of([a])
+    prov = provenance(sources, files, method=method, seed=seed, trials=trials)
+    cap = a["max_markers_per_hex"]
+    markers = pd.concat([ladder(h["p_markers"], series=f"hex {h['hex']} ({h['name']})", trials=a["trials"],
+                                labels=[f"{k} marker{'s' if k != 1 else ''}" for k in range(cap + 1)])
+                         for h in a["per_hex"]], ignore_index=True)
+    chart = charts.outcome_chart(markers, name="markers", question=question, prov=prov,
+                                 xlabel=f"smoke markers in the hex (7.5: each crit or hit, at most {cap})")
+    first, s = a["per_hex"][0], a["summary"]
+    high = [("smoke dice", a["smoke_pool"] + (f" (doubles count {a['doubles']})" if a["doubles"] != "all" else "")),
+            ("P(target hex smoked)", _with_se(first["p_any"], first.get("se", {}).get("p_any"))),
+            ("P(LOS through the target hex blocked)",
+             _with_se(first["p_los_blocked"], first.get("se", {}).get("p_los_blocked"))),
+            ("mean markers, all hexes", f"{s['mean_total_markers']:.3f}"),
+            ("P(every hex smoked)", pct(s["p_every_hex_smoked"]).strip())] + _run_highlights(a)
+    return Report(
+        kind="assault smoke", question=question, provenance=prov,
+        tables=[Table("markers", tidy(markers, LADDER_COLUMNS), "Markers in each hex: exactly and at least",
+                      "One row per hex and number of markers (7.5)."),
+                Table("placements", tidy(frame, SMOKE_PLACEMENT_COLUMNS), "Markers in hex 1, 2 and 3 together",
+                      "One row per placement of markers over the hexes.")],
+        charts=[chart], highlights=high, notes=_explain_notes(a))
+
+
+def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir=None) -> Report:
+    """``lanchester assault terrain-damage``: damage ladder and the vehicle's states."""
+    from reports import charts   # matplotlib loads only when a report is written
+
+    a = frame.attrs
+    question = f"What does entering {a['terrain']}{' on a hill' if a['hill'] else ''} do to {a['vehicle']}?"
+    sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, parts=("dice", "aid", "units"))
+    method, seed, trials = method_of([a])
+    prov = provenance(sources, files, method=method, seed=seed, trials=trials)
+    steps = damage_ladder(frame, a["damage_before"], a["vehicle_strength"])
+    states = state_table(frame)
+    return Report(
+        kind="assault terrain damage", question=question, provenance=prov,
+        tables=[Table("damage", tidy(steps, LADDER_COLUMNS), "Damage points taken: exactly and at least",
+                      "Damage points the terrain roll deals; the top level is the vehicle eliminated (9.10.2)."),
+                Table("states", states, "The vehicle afterwards", "One row per state of the vehicle.")],
+        charts=[charts.outcome_chart(steps, name="damage", question=question, prov=prov,
+                                     xlabel="damage points taken entering the hex (9.10.2)"),
+                charts.state_chart(states, name="states", prov=prov,
+                                   question=f"In what state is {a['vehicle']} afterwards?")],
+        highlights=[("pools", f"terrain {a['attack_pool']} vs {a['defence_pool']} (strongest card die)")]
+        + _highlights([frame], [("P(immobilised)", "p_immobilised", True),
+                                ("P(eliminated)", "p_eliminated", True),
+                                ("P(suppressed or worse)", "p_suppressed_or_worse", True),
+                                ("mean damage", "mean_damage", False)]) + _run_highlights(a),
+        notes=_explain_notes(a))
 
 
 # --- units ----------------------------------------------------------------------------
@@ -207,6 +326,48 @@ def close_combat_report(end_states: pd.DataFrame, *, question: str, provenance: 
                       "One row per edition and end state.")],
         charts=[charts.close_combat_chart(table, question=question, prov=provenance)],
         highlights=list(highlights), result=result)
+
+
+MELEE_END_STATES = ("attacker holds", "defender holds", "neither holds", "unresolved")
+
+
+def melee_end_states(editions: dict[str, dict]) -> pd.DataFrame:
+    """``CLOSE_COMBAT_COLUMNS`` from melee answers (``frame.attrs`` by edition): who holds
+    the hex, one row per edition and end state, with ``se`` by Monte Carlo."""
+    rows = []
+    for edition, a in editions.items():
+        s = a["summary"]
+        se = s.get("se", {})
+        for end in MELEE_END_STATES:
+            key = "p_" + end.replace(" ", "_")
+            rows.append({"edition": edition, "end_state": end, "p": s[key], "se": se.get(key, np.nan)})
+    return pd.DataFrame(rows, columns=CLOSE_COMBAT_COLUMNS)
+
+
+def melee_report(editions: dict[str, dict], *, terrain: str = "clear", dice=None, aid=None,
+                 units_dir=None) -> Report:
+    """``lanchester assault melee``: who holds the hex, in one edition or both side by side."""
+    first = next(iter(editions.values()))
+    where = f" ({terrain})" if terrain and terrain != "clear" else ""
+    both = " under each edition of chapter 12" if len(editions) > 1 else ""
+    question = f"Who holds the hex when {first['attacker']} enters {first['defender']}'s hex{where}{both}?"
+    sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, parts=("dice", "aid", "units"))
+    method, seed, trials = method_of(editions.values())
+    prov = provenance(sources, files, method=method, seed=seed, trials=trials)
+    high = []
+    for edition, a in editions.items():
+        tag = f" ({edition})" if len(editions) > 1 else ""
+        s, se = a["summary"], a["summary"].get("se", {})
+        high += [(f"round one{tag}", f"attacker {a['attacker_attack_pool']} vs {a['defender_defence_pool']}; "
+                                     f"defender {a['defender_attack_pool']} vs {a['attacker_defence_pool']}"),
+                 (f"P(attacker holds){tag}", _with_se(s["p_attacker_holds"], se.get("p_attacker_holds"))),
+                 (f"P(defender holds){tag}", _with_se(s["p_defender_holds"], se.get("p_defender_holds"))),
+                 (f"mean rounds{tag}", f"{s['mean_rounds']:.3f}"),
+                 (f"strength points lost{tag}", f"attacker {s['attacker_mean_damage']:.3f}, "
+                                               f"defender {s['defender_mean_damage']:.3f}")] + _run_highlights(a)
+    report = close_combat_report(melee_end_states(editions), question=question, provenance=prov, highlights=high)
+    report.notes = list(dict.fromkeys(n for a in editions.values() for n in a["notes"]))
+    return report
 
 
 # --- scenarios ------------------------------------------------------------------------

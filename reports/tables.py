@@ -24,6 +24,8 @@ LADDER_COLUMNS = ["series", "level", "outcome", "p_exactly", "p_at_least", "se_e
 ODDS_OUTCOME_COLUMNS = ["series", "crit", "hit", "supp", "p", "se"]
 FIRE_STATE_COLUMNS = ["series", "state", "eliminated", "damage", "half_strength", "suppressed",
                       "fallback", "immobilised", "p", "se"]
+SMOKE_PLACEMENT_COLUMNS = ["hex1", "hex2", "hex3", "p", "se"]    # assault smoke: markers per hex (7.5)
+RESOLVE_SYMBOL_COLUMNS = ["roll", "crit", "hit", "supp"]         # assault resolve: one given roll
 
 # --- close combat ---------------------------------------------------------------------
 CLOSE_COMBAT_COLUMNS = ["edition", "end_state", "p", "se"]          # input and table (se optional)
@@ -178,6 +180,10 @@ COLUMN_HELP = {
     "suppressed": "the target carries a suppression marker (10.7.4)",
     "fallback": "the target carries a fallback marker",
     "immobilised": "the vehicle is immobilised (10.7.5)",
+    "hex1": "smoke markers in the target hex (7.5, at most 4)",
+    "hex2": "smoke markers in the second hex (7.5)",
+    "hex3": "smoke markers in the third hex (7.5)",
+    "roll": "which roll: attack, defence, uncancelled (10.7.2) or the critical-hit roll (10.7.5)",
     "edition": "which close-combat rules: the 1.0 chapter 12 or the revised chapter 12",
     "end_state": "how the close combat ended",
     "game": "the game's number in the order the games were played",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 import pandas as pd
 
+from reports.assault import fire_report, resolve_report
+from reports.bundle import emit_report
 from simulator import cliopts
 from simulator.assault.aid import load_aid
 from simulator.assault.cards import load_units
@@ -15,7 +17,7 @@ from simulator.assault.pools import FIRE_STATUS_ALIASES, TARGET_STATUSES, FireSi
 from simulator.assault.resolve import resolve
 from simulator.assault.transport import CARRIED, NO_PASSENGERS, RIDERS_TARGETED, parse_passenger
 from simulator.errors import InputError
-from simulator.output import emit, pct, render
+from simulator.output import pct
 
 aid_option = click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
                           help="Player's aid file instead of scenarios/assault/aid.toml.")
@@ -182,28 +184,31 @@ def extra_lines(frame) -> list[str]:
 @cliopts.exact
 @cliopts.trials
 @cliopts.seed
-@cliopts.workers
+@cliopts.monte_carlo
 @cliopts.dice
 @aid_option
 @units_option
 @support_option
 @cliopts.fmt
-@cliopts.out
+@cliopts.report_out
 def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, spot, outside_arc,
                  target_status, target_facing, firer_damage, target_damage, firer_experience,
                  target_experience, attack_die_minus_one, into_close_combat, indirect, spotter,
                  firer_terrain, smoke, overrun, firer_status, riding_on, passengers, friendly_vehicle,
-                 friendly_facing, friendly_damage, explain, exact, trials, seed, workers, dice_file,
+                 friendly_facing, friendly_damage, explain, exact, trials, seed, run_options, dice_file,
                  aid_file, units_dir, support_file, fmt, out):
     """What happens when FIRER fires at TARGET: the target's state afterwards (chapters 7, 10).
 
     Units are ids like german/rifles-41 (see 'lanchester assault units').
+    With --precision X the headline is P(eliminated): Monte Carlo runs until its
+    95% interval is at most X wide.
 
     \b
     Examples:
       lanchester assault fire german/rifles-41 soviet/heavy-rifles-41 --range 3
       lanchester assault fire german/rifles-41 soviet/heavy-rifles-41 --range 3 \\
           --terrain forest --spot failed --explain
+      lanchester assault fire german/rifles-41 soviet/heavy-rifles-41 --range 3 --out out/fire
       lanchester assault fire soviet/at-gun-45mm german/pz-iif --range 2 --target-facing flank
       lanchester assault fire soviet/mortar-82mm german/pz-iif --range 6 --indirect --explain
       lanchester assault fire german/at-gun-37mm soviet/t-26 --overrun
@@ -213,7 +218,7 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
       lanchester assault fire german/tank-hunters-41 soviet/t-26 --range 2 --target-facing flank \\
           --into-close-combat --friendly-vehicle german/pz-iif --friendly-facing rear
     """
-    monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
+    monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     if range_ is None and not overrun:
         raise click.UsageError("Missing option '--range'")
     situation = FireSituation(
@@ -228,9 +233,11 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
         passengers=tuple(parse_passenger(p) for p in split_items(passengers)),
         friendly_vehicle=friendly_vehicle, friendly_facing=friendly_facing, friendly_damage=friendly_damage)
     frame = fire(firer, target, situation, exact=not monte_carlo, trials=trials, seed=seed,
-                 workers=workers, dice=dice_file, aid=aid_file, units_dir=units_dir, support=support_file,
-                 progress="fire")
-    emit(render(fmt, table=fire_table(frame, explain), frame=frame, obj=fire_json(frame)), out)
+                 dice=dice_file, aid=aid_file, units_dir=units_dir, support=support_file,
+                 options=run_options.with_progress("fire"))
+    emit_report(fmt, out, table=fire_table(frame, explain), frame=frame, obj=fire_json(frame),
+                report=lambda: fire_report([frame], terrain=terrain, dice=dice_file, aid=aid_file,
+                                           units_dir=units_dir, support=support_file))
 
 
 @click.command("resolve")
@@ -253,15 +260,18 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
 @aid_option
 @units_option
 @cliopts.fmt
+@cliopts.report_out
 def resolve_command(attack, defence, target_id, target_strength, target_damage, target_status,
                     target_experience, crit_attack, crit_defence, carrying, riders, dice_file, aid_file,
-                    units_dir, fmt):
+                    units_dir, fmt, out):
     """Adjudicate one given roll (10.7.2-10.7.6): what is uncancelled, and the target's state.
 
     \b
     Example (the worked example of 11.0):
       lanchester assault resolve --attack "R:crit+hit Y:supp" --defence "Y:- G:hit" \\
           --target soviet/heavy-rifles-41 --crit-attack "G:-" --crit-defence "B:-"
+      lanchester assault resolve --attack "R:hit Y:supp" --defence "G:-" --target-strength 4 \\
+          --out out/resolve
     """
     dice = load_dice(dice_file)
     aid = load_aid(aid_file, dice)
@@ -295,4 +305,7 @@ def resolve_command(attack, defence, target_id, target_strength, target_damage, 
                 if result["critical_hit_roll"] else "")
              + f"target afterwards: {state_label(st)}\n"
              + (f"passengers: {result['passenger_event']}\n" if result["passenger_event"] else ""))
-    emit(render(fmt, table=table, frame=pd.DataFrame([{**u, **st}]), obj=result), None)
+    who = target_id or f"a strength-{strength} infantry unit"
+    emit_report(fmt, out, table=table, frame=pd.DataFrame([{**u, **st}]), obj=result,
+                report=lambda: resolve_report(result, target=who, dice=dice_file, aid=aid_file,
+                                              units_dir=units_dir))

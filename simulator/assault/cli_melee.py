@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 import pandas as pd
 
+from reports.assault import melee_report
+from reports.bundle import emit_report
 from simulator import cliopts
 from simulator.assault.aid import EXPERIENCE_LEVELS
 from simulator.assault.cli_fire import aid_option, units_option
@@ -12,7 +14,7 @@ from simulator.assault.melee.policies import WITHDRAW_POLICIES
 from simulator.assault.melee import questions
 from simulator.assault.melee.questions import melee
 from simulator.assault.melee.situation import AREAS, EDITIONS, MeleeSituation
-from simulator.output import emit, pct, render
+from simulator.output import pct
 
 SUMMARY_ROWS = (("attacker holds", "p_attacker_holds"), ("defender holds", "p_defender_holds"),
                 ("neither holds", "p_neither_holds"), ("  both eliminated", "p_both_eliminated"),
@@ -25,9 +27,15 @@ def ordered_list(values) -> tuple[str, ...]:
     return tuple(x.strip() for v in values for x in v.split(",") if x.strip())
 
 
+def _answer(attrs: dict) -> dict:
+    """An answer without ``run`` (how it was run: workers, checkpoint, Dask), which does
+    not change the numbers; the JSON is the same however the run was carried out."""
+    return {k: v for k, v in attrs.items() if k != "run"}
+
+
 def melee_json(frame: pd.DataFrame) -> dict:
     """Everything the question produced, as one JSON object."""
-    return dict(frame.attrs)
+    return _answer(frame.attrs)
 
 
 def _se(summary: dict, key: str):
@@ -148,7 +156,8 @@ def compare_table(frame: pd.DataFrame, explain: bool) -> str:
 
 
 def compare_json(frame: pd.DataFrame) -> dict:
-    return dict(frame.attrs)
+    a = dict(frame.attrs)
+    return a | {"editions": {e: _answer(x) for e, x in a["editions"].items()}}
 
 
 @click.command("melee")
@@ -199,22 +208,24 @@ def compare_json(frame: pd.DataFrame) -> dict:
 @cliopts.exact
 @cliopts.trials
 @cliopts.seed
-@cliopts.workers
+@cliopts.monte_carlo
 @cliopts.dice
 @aid_option
 @units_option
 @cliopts.fmt
-@cliopts.out
+@cliopts.report_out
 def melee_command(attacker, defender, edition, compare_editions, terrain, defender_activated,
                   defender_suppressed, defender_fallback, outflanked, entry_area, attacker_fast,
                   support_attacker, support_defender, reinforce_attacker, reinforce_defender,
                   defender_dug_in, fortification, wire, tracks, defender_immobilised, passengers,
                   attacker_damage, defender_damage, attacker_experience, defender_experience,
-                  withdraw_policy, max_rounds, explain, exact, trials, seed, workers, dice_file,
+                  withdraw_policy, max_rounds, explain, exact, trials, seed, run_options, dice_file,
                   aid_file, units_dir, fmt, out):
     """Close combat of ATTACKER entering DEFENDER's hex: who holds it, and at what cost (chapter 12).
 
     Units are ids like soviet/rifles-41 (see 'lanchester assault units').
+    With --precision X the headline is P(attacker holds) (in each edition with
+    --compare-editions).
 
     \b
     Examples:
@@ -224,8 +235,9 @@ def melee_command(attacker, defender, edition, compare_editions, terrain, defend
           --defender-activated --compare-editions --explain
       lanchester assault melee soviet/rifles-41 german/hmg-34 --edition v2 --fortification bunker \\
           --support-attacker soviet/rifles-41 --trials 200000 --seed 1
+      lanchester assault melee soviet/rifles-41 german/hmg-34 --compare-editions --out out/melee
     """
-    monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
+    monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     situation = MeleeSituation(
         terrain=terrain, defender_activated=defender_activated, defender_suppressed=defender_suppressed,
         defender_fallback=defender_fallback, outflanked=outflanked, entry_area=entry_area,
@@ -236,15 +248,18 @@ def melee_command(attacker, defender, edition, compare_editions, terrain, defend
         attacker_experience=attacker_experience, defender_experience=defender_experience,
         defender_immobilised=defender_immobilised, passengers=ordered_list(passengers))
     kw = dict(exact=True if exact else (False if monte_carlo else None), trials=trials, seed=seed,
-              workers=workers, withdraw_policy=withdraw_policy, max_rounds=max_rounds, dice=dice_file,
-              aid=aid_file, units_dir=units_dir, progress="melee")
+              withdraw_policy=withdraw_policy, max_rounds=max_rounds, dice=dice_file,
+              aid=aid_file, units_dir=units_dir, options=run_options.with_progress("melee"))
+    data = dict(terrain=terrain, dice=dice_file, aid=aid_file, units_dir=units_dir)
     if compare_editions:
         if monte_carlo and seed is None:
             from simulator.runner import fresh_seed
             kw["seed"] = fresh_seed()
         frame = questions.compare_editions(attacker, defender, situation, **kw)
-        emit(render(fmt, table=compare_table(frame, explain), frame=frame, obj=compare_json(frame)), out)
+        emit_report(fmt, out, table=compare_table(frame, explain), frame=frame, obj=compare_json(frame),
+                    report=lambda: melee_report(frame.attrs["editions"], **data))
         return
     frame = melee(attacker, defender, situation, edition=edition, **kw)
-    emit(render(fmt, table=melee_table(frame, explain), frame=frame, obj=melee_json(frame)), out)
+    emit_report(fmt, out, table=melee_table(frame, explain), frame=frame, obj=melee_json(frame),
+                report=lambda: melee_report({edition: frame.attrs}, **data))
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import click
 
+from reports.assault import smoke_report, terrain_damage_report
+from reports.bundle import emit_report
 from simulator import cliopts
 from simulator.assault.cli_fire import aid_option, explain_text, state_label, support_option, units_option
 from simulator.assault.smoke import smoke
 from simulator.assault.vehicle_terrain import terrain_damage
-from simulator.output import emit, pct, render
+from simulator.output import pct
 
 EXPERIENCE = click.Choice(["recruit", "regular", "hardened", "veteran", "elite"])
 
@@ -68,31 +70,36 @@ def smoke_table(frame, explain: bool, top: int = 10) -> str:
 @cliopts.exact
 @cliopts.trials
 @cliopts.seed
-@cliopts.workers
+@cliopts.monte_carlo
 @cliopts.dice
 @aid_option
 @units_option
 @support_option
 @cliopts.fmt
-@cliopts.out
+@cliopts.report_out
 def smoke_command(firer, hexes, range_, firer_terrain, firer_damage, firer_experience, attack_die_minus_one,
-                  explain, exact, trials, seed, workers, dice_file, aid_file, units_dir, support_file, fmt, out):
+                  explain, exact, trials, seed, run_options, dice_file, aid_file, units_dir, support_file, fmt,
+                  out):
     """How many smoke markers FIRER lands in each hex, with what probability (7.5).
 
     Each crit or hit rolled is a marker (at most 4 per hex); dice without one are
     rolled again for the next hex. Markers hinder LOS in fire (fire --smoke N, 10.3).
+    With --precision X the headline is P(at least one marker in the target hex).
 
     \b
     Examples:
       lanchester assault smoke soviet/mortar-82mm
       lanchester assault smoke german/mortar-81mm --hexes 2 --trials 1000000 --seed 7
+      lanchester assault smoke soviet/mortar-82mm --out out/smoke
     """
-    monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
+    monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     frame = smoke(firer, hexes=hexes, distance=range_, firer_terrain=firer_terrain, firer_damage=firer_damage,
                   firer_experience=firer_experience, attack_die_minus_one=attack_die_minus_one,
-                  exact=not monte_carlo, trials=trials, seed=seed, workers=workers, dice=dice_file,
-                  aid=aid_file, units_dir=units_dir, support=support_file, progress="smoke")
-    emit(render(fmt, table=smoke_table(frame, explain), frame=frame, obj=smoke_json(frame)), out)
+                  exact=not monte_carlo, trials=trials, seed=seed, dice=dice_file, aid=aid_file,
+                  units_dir=units_dir, support=support_file, options=run_options.with_progress("smoke"))
+    emit_report(fmt, out, table=smoke_table(frame, explain), frame=frame, obj=smoke_json(frame),
+                report=lambda: smoke_report(frame, dice=dice_file, aid=aid_file, units_dir=units_dir,
+                                            support=support_file))
 
 
 # --- terrain damage --------------------------------------------------------------------
@@ -140,24 +147,28 @@ def terrain_damage_table(frame, explain: bool) -> str:
 @cliopts.exact
 @cliopts.trials
 @cliopts.seed
-@cliopts.workers
+@cliopts.monte_carlo
 @cliopts.dice
 @aid_option
 @units_option
 @cliopts.fmt
-@cliopts.out
+@cliopts.report_out
 def terrain_damage_command(vehicle, terrain, hill, damage, experience, crit_is_damage, explain, exact, trials,
-                           seed, workers, dice_file, aid_file, units_dir, fmt, out):
+                           seed, run_options, dice_file, aid_file, units_dir, fmt, out):
     """What entering TERRAIN does to VEHICLE (9.10.1, 9.10.2): immobilised, damaged, suppressed.
+
+    With --precision X the headline is P(immobilised).
 
     \b
     Examples:
       lanchester assault terrain-damage german/pz-iif --terrain forest
       lanchester assault terrain-damage soviet/truck --terrain heavy-forest --trials 1000000 --seed 3
+      lanchester assault terrain-damage german/pz-iif --terrain forest --out out/pz-iif-forest
     """
-    monte_carlo = cliopts.monte_carlo_wanted(exact, trials)
+    monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     frame = terrain_damage(vehicle, terrain, hill=hill, damage=damage, experience=experience,
                            crit_is_damage=crit_is_damage, exact=not monte_carlo, trials=trials, seed=seed,
-                           workers=workers, dice=dice_file, aid=aid_file, units_dir=units_dir,
-                           progress="terrain-damage")
-    emit(render(fmt, table=terrain_damage_table(frame, explain), frame=frame, obj=terrain_damage_json(frame)), out)
+                           dice=dice_file, aid=aid_file, units_dir=units_dir,
+                           options=run_options.with_progress("terrain-damage"))
+    emit_report(fmt, out, table=terrain_damage_table(frame, explain), frame=frame, obj=terrain_damage_json(frame),
+                report=lambda: terrain_damage_report(frame, dice=dice_file, aid=aid_file, units_dir=units_dir))

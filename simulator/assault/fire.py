@@ -15,6 +15,7 @@ into a close combat at an enemy vehicle (10.11: ``attrs["friendly_vehicle"]``).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
@@ -181,17 +182,30 @@ def exact_states(pools: FirePools, t: Target, dice: DiceSet) -> np.ndarray:
     return exact_outcomes(pools, t, dice).sum(axis=(0, 2))
 
 
-def simulate_outcomes(pools: FirePools, t: Target, dice: DiceSet, *, trials: int, seed: int,
-                      passenger_mode: int = NO_PASSENGERS, friendly: Target | None = None,
-                      workers: int | None = None, progress: str | None = None,
-                      chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS) -> np.ndarray:
-    """Monte Carlo counts, same shape and indexing as :func:`exact_outcomes`.
+def eliminated(counts: np.ndarray) -> float:
+    """Trials that eliminated the target (state index 0): the fire headline, P(eliminated).
+
+    ``counts`` are the runner's merged counts: over target states (the lean kernel) or
+    ``[passenger event, target state, friendly state]``.
+    """
+    return float(counts[0] if counts.ndim == 1 else counts[:, 0, :].sum())
+
+
+def simulate_run(pools: FirePools, t: Target, dice: DiceSet, *, trials: int | None, seed: int,
+                 passenger_mode: int = NO_PASSENGERS, friendly: Target | None = None,
+                 workers: int | None = None, progress: str | None = None,
+                 chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS,
+                 options: runner.RunOptions | None = None) -> runner.RunResult:
+    """Monte Carlo run of the question through :func:`simulator.runner.execute`;
+    ``.value`` has the shape and indexing of :func:`exact_outcomes`, ``.trials`` the
+    trials run (chosen by the run with ``options.precision``, headline P(eliminated)).
 
     A plain roll with no passengers and no friendly vehicle runs the lean kernel of
     :mod:`~simulator.assault.kernels`; everything else runs :mod:`~simulator.assault.fire_kernel`.
     """
-    run = partial(runner.run, trials=trials, seed=seed, workers=workers, progress=progress,
-                  chunk_trials=chunk_trials)
+    run = partial(runner.execute, trials=trials, seed=seed, options=options, workers=workers,
+                  progress=progress, chunk_trials=chunk_trials,
+                  headline=runner.Headline("P(eliminated)", eliminated))
     max_crits = sum(max(f[0] for f in dice.die(x).faces) for x in pools.attack)
     crit_g, crit_b = crit_roll_tables(max_crits, dice)
     spot_need = 0 if pools.spot_number is None else pools.spot_number
@@ -201,10 +215,11 @@ def simulate_outcomes(pools: FirePools, t: Target, dice: DiceSet, *, trials: int
                      if pools.defence_unspotted is not None else spotted)
         args = (spot_need, spotted, unspotted, int(pools.defence_unspotted is not None), pools.extra_supp,
                 crit_g, crit_b, t.kind, t.strength, t.ignores_supp, t.delayed, t.damage, t.morale, t.immobilised)
-        counts = run(partial(fire_chunk, args, state_count(t.strength)))
+        result = run(partial(fire_chunk, args, state_count(t.strength)))
+        counts = result.value
         out = np.zeros((N_EVENTS, len(counts), 1), dtype=counts.dtype)
         out[0, :, 0] = counts
-        return out
+        return dataclasses.replace(result, value=out)
     attack = packed_faces(pools.attack, (), dice, pools.doubles)
     keep = keep_table(pools.attack, dice, _KEEP_RULE.get(pools.reroll, KEEP_DAMAGE), pools.doubles)
     spotted = packed_faces((), pools.defence, dice, pools.doubles)
@@ -217,6 +232,15 @@ def simulate_outcomes(pools: FirePools, t: Target, dice: DiceSet, *, trials: int
             passenger_mode, friendly_def, f.as_array(), friendly.index if friendly else 0)
     shape = (N_EVENTS, state_count(t.strength), state_count(friendly.strength) if friendly else 1)
     return run(partial(fire_outcome_chunk, args, shape))
+
+
+def simulate_outcomes(pools: FirePools, t: Target, dice: DiceSet, *, trials: int, seed: int,
+                      passenger_mode: int = NO_PASSENGERS, friendly: Target | None = None,
+                      workers: int | None = None, progress: str | None = None,
+                      chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS) -> np.ndarray:
+    """Monte Carlo counts, same shape and indexing as :func:`exact_outcomes` (:func:`simulate_run`)."""
+    return simulate_run(pools, t, dice, trials=trials, seed=seed, passenger_mode=passenger_mode,
+                        friendly=friendly, workers=workers, progress=progress, chunk_trials=chunk_trials).value
 
 
 def simulate_states(pools: FirePools, t: Target, dice: DiceSet, *, trials: int, seed: int,
@@ -301,8 +325,14 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
          trials: int | None = None, seed: int | None = None, workers: int | None = None,
          dice: DiceSet | str | Path | None = None, aid: Aid | str | Path | None = None,
          units_dir: str | Path | None = None, support: Support | str | Path | None = None,
-         progress: str | None = None) -> pd.DataFrame:
-    """Distribution of the target's state after ``firer`` fires at it (chapters 7, 10; 9.10.3)."""
+         progress: str | None = None, options: runner.RunOptions | None = None) -> pd.DataFrame:
+    """Distribution of the target's state after ``firer`` fires at it (chapters 7, 10; 9.10.3).
+
+    Exact by default; with ``trials`` (or ``exact=False``) by Monte Carlo. ``options``
+    says how to run it (workers, Dask, checkpoint, precision: :mod:`simulator.runner`);
+    with ``options.precision`` the run picks its trials until the 95% interval of
+    P(eliminated) is that narrow (``trials`` is then a cap).
+    """
     dice = as_dice(dice)
     aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
     support = as_support(support, aid)
@@ -318,12 +348,16 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
     mode = RIDERS_TARGETED if situation.riding_on else CARRIED if passengers else NO_PASSENGERS
     friendly_card = units[situation.friendly_vehicle] if pools.friendly_defence is not None else None
     friendly = friendly_of(friendly_card, situation) if friendly_card else None
-    monte_carlo = trials is not None or not exact
+    precise = options is not None and options.precision is not None
+    monte_carlo = trials is not None or not exact or precise
+    run = None
     if monte_carlo:
-        trials = trials or 1_000_000
+        trials = trials if precise else (trials or 1_000_000)
         seed = runner.fresh_seed() if seed is None else seed
-        joint = simulate_outcomes(pools, t, dice, trials=trials, seed=seed, passenger_mode=mode,
-                                  friendly=friendly, workers=workers, progress=progress) / trials
+        run = simulate_run(pools, t, dice, trials=trials, seed=seed, passenger_mode=mode, friendly=friendly,
+                           workers=workers, progress=progress, options=options)
+        trials = run.trials
+        joint = run.value / trials
     else:
         joint = exact_outcomes(pools, t, dice, mode, friendly)
     n = trials if monte_carlo else None
@@ -349,6 +383,7 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
         "dice": dice.name, "dice_status": dice.status, "aid": aid.name, "aid_status": aid.status,
         "support": support.name, "support_status": support.status,
         "summary": summary,
+        "run": run.describe() if run is not None else None,
         **_transport_attrs(joint, mode, g, passengers, n),
         "friendly_vehicle": (_friendly_attrs(joint.sum(axis=(0, 1)), friendly_card, pools, situation, n)
                              if friendly_card else None),

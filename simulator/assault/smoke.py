@@ -141,6 +141,11 @@ def smoke_chunk(args: tuple, cap: int, n_trials: int, seed_seq: np.random.SeedSe
     return counts
 
 
+def target_hex_smoked(counts: np.ndarray) -> float:
+    """Trials with at least one marker in the target hex: the headline, P(target hex smoked)."""
+    return float(counts.sum() - counts[0].sum())
+
+
 def place_smoke(pool: Pool, rolls: list[str], dice: DiceSet, *, doubles: str = "all", cap: int = 4,
                 max_hexes: int = 3) -> list[int]:
     """Adjudicate given smoke rolls, one roll string per hex (``"R:crit+hit Y:hit G:- G:-"``).
@@ -192,12 +197,15 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
           attack_die_minus_one: bool = False, exact: bool = True, trials: int | None = None,
           seed: int | None = None, workers: int | None = None, dice: DiceSet | str | Path | None = None,
           aid: Aid | str | Path | None = None, units_dir: str | Path | None = None,
-          support: Support | str | Path | None = None, progress: str | None = None) -> pd.DataFrame:
+          support: Support | str | Path | None = None, progress: str | None = None,
+          options: runner.RunOptions | None = None) -> pd.DataFrame:
     """How many smoke markers land in each hex, with what probability (7.5).
 
     One row per joint outcome (``hex1``, ``hex2``, ``hex3`` markers, ``p``; ``se`` by
     Monte Carlo); per-hex summaries in ``attrs["per_hex"]``. ``hexes`` (default: all
-    the rule allows, 3) is how many hexes the player is willing to smoke.
+    the rule allows, 3) is how many hexes the player is willing to smoke. ``options``
+    says how a Monte Carlo run is carried out (:mod:`simulator.runner`); with
+    ``options.precision`` its headline is P(at least one marker in the target hex).
     """
     dice = as_dice(dice)
     aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
@@ -213,12 +221,17 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
                                       firer_damage=firer_damage, firer_experience=firer_experience,
                                       attack_die_minus_one=attack_die_minus_one)
     cap = support.max_markers_per_hex
-    monte_carlo = trials is not None or not exact
+    precise = options is not None and options.precision is not None
+    monte_carlo = trials is not None or not exact or precise
+    run = None
     if monte_carlo:
-        trials = trials or 1_000_000
+        trials = trials if precise else (trials or 1_000_000)
         seed = runner.fresh_seed() if seed is None else seed
         task = partial(smoke_chunk, (damage_table(pool, dice, doubles), hexes, cap), cap)
-        dist = runner.run(task, trials, seed=seed, workers=workers, progress=progress) / trials
+        run = runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
+                             headline=runner.Headline("P(target hex smoked)", target_hex_smoked))
+        trials = run.trials
+        dist = run.value / trials
     else:
         dist = exact_smoke(pool, dice, doubles, hexes, cap)
     n = trials if monte_carlo else None
@@ -241,5 +254,6 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
         "explain": [s.__dict__ for s in steps],
         "dice": dice.name, "dice_status": dice.status, "aid": aid.name, "aid_status": aid.status,
         "support": support.name, "support_status": support.status,
+        "run": run.describe() if run is not None else None,
     })
     return frame

@@ -71,6 +71,17 @@ def terrain_damage_chunk(args: tuple, n_states: int, n_trials: int, seed_seq: np
     return counts
 
 
+def immobilised_states(n_states: int) -> np.ndarray:
+    """Which state indices (:func:`~simulator.assault.damage.state_index`) are immobilised."""
+    index = np.arange(n_states)
+    return (index > 0) & ((index - 1) % 2 == 1)
+
+
+def immobilised_count(mask: np.ndarray, counts: np.ndarray) -> float:
+    """Trials that left the vehicle immobilised: the headline, P(immobilised)."""
+    return float(counts[mask].sum())
+
+
 def terrain_pools(vehicle: UnitCard, terrain: str, aid: Aid, *, hill: bool = False) -> tuple[Pool, Pool, list[Step]]:
     """The terrain's vehicle-damage dice against the vehicle's strongest card die (9.10.1)."""
     if not vehicle.is_vehicle:
@@ -109,8 +120,13 @@ def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: in
                    experience: str = "regular", crit_is_damage: bool = False, exact: bool = True,
                    trials: int | None = None, seed: int | None = None, workers: int | None = None,
                    dice: DiceSet | str | Path | None = None, aid: Aid | str | Path | None = None,
-                   units_dir: str | Path | None = None, progress: str | None = None) -> pd.DataFrame:
+                   units_dir: str | Path | None = None, progress: str | None = None,
+                   options: runner.RunOptions | None = None) -> pd.DataFrame:
     """The vehicle's state after entering ``terrain`` (9.10.1, 9.10.2).
+
+    Exact by default; with ``trials`` (or ``exact=False``) by Monte Carlo, run as
+    ``options`` says (:mod:`simulator.runner`); with ``options.precision`` the run picks
+    its trials for the headline P(immobilised).
 
     ``crit_is_damage``: a critical hit also counts as a damage point (10.7.3); off by
     default, since 9.10.2 lists the crit's effect as immobilisation only.
@@ -124,14 +140,21 @@ def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: in
     if not 0 <= damage < card.strength:
         raise InputError("--damage", "", f"{card.id} has strength {card.strength}: damage must be 0..{card.strength - 1}")
     ignores = int(aid.experience(experience).ignores_supp)
-    monte_carlo = trials is not None or not exact
+    precise = options is not None and options.precision is not None
+    monte_carlo = trials is not None or not exact or precise
+    run = None
     if monte_carlo:
-        trials = trials or 1_000_000
+        trials = trials if precise else (trials or 1_000_000)
         seed = runner.fresh_seed() if seed is None else seed
         args = (packed_faces(attack, defence, dice, "all"), card.strength, damage, STEADY, 0, ignores,
                 int(crit_is_damage))
-        task = partial(terrain_damage_chunk, args, state_count(card.strength))
-        dist = runner.run(task, trials, seed=seed, workers=workers, progress=progress) / trials
+        n_states = state_count(card.strength)
+        task = partial(terrain_damage_chunk, args, n_states)
+        headline = runner.Headline("P(immobilised)", partial(immobilised_count, immobilised_states(n_states)))
+        run = runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
+                             headline=headline)
+        trials = run.trials
+        dist = run.value / trials
     else:
         dist = exact_terrain_states(attack, defence, dice, card.strength, damage, ignores, crit_is_damage)
     n = trials if monte_carlo else None
@@ -144,6 +167,7 @@ def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: in
         "explain": [s.__dict__ for s in steps],
         "dice": dice.name, "dice_status": dice.status, "aid": aid.name, "aid_status": aid.status,
         "summary": summarise_states(frame, damage, n),
+        "run": run.describe() if run is not None else None,
     })
     return frame
 

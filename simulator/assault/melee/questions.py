@@ -256,10 +256,25 @@ def _cards(attacker: str, defender: str, units: dict[str, UnitCard]) -> tuple[Un
     return unit(units, attacker, "ATTACKER"), unit(units, defender, "DEFENDER")
 
 
-def _simulate(cm, trials: int, seed: int, workers: int | None, progress: str | None):
+def attacker_holds(cast: Cast, result) -> float:
+    """Close combats that ended with the attacker holding the hex: the headline, P(attacker holds).
+
+    ``result`` is the runner's merged :class:`~.kernels.ChunkResult`."""
+    return float(sum(n for code, n in result.final.items() if outcome(cast, decode(code)) == "attacker holds"))
+
+
+def simulate_run(cm, cast: Cast, trials: int | None, seed: int, workers: int | None = None,
+                 progress: str | None = None, options: runner.RunOptions | None = None) -> runner.RunResult:
+    """Monte Carlo run of the close combat through :func:`simulator.runner.execute`;
+    ``.value`` is the merged :class:`~.kernels.ChunkResult`, ``.trials`` the trials run
+    (chosen by the run with ``options.precision``, headline P(attacker holds))."""
     task = partial(melee_chunk, (cm.tables, cm.units, cm.state, cm.params))
-    r = runner.run(task, trials, seed=seed, workers=workers, progress=progress,
-                   chunk_trials=MELEE_CHUNK_TRIALS, merge=merge_chunks)
+    return runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
+                          chunk_trials=MELEE_CHUNK_TRIALS, merge=merge_chunks,
+                          headline=runner.Headline("P(attacker holds)", partial(attacker_holds, cast)))
+
+
+def _shares(r, trials: int):
     scale = 1.0 / trials
     return ({k: v * scale for k, v in r.final.items()}, {k: v * scale for k, v in r.first.items()},
             {k: v * scale for k, v in r.rounds.items()}, {k: v * scale for k, v in r.first_rounds.items()})
@@ -270,7 +285,7 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
           withdraw_policy: str | None = None, max_rounds: int | None = None,
           dice: DiceSet | str | Path | None = None, aid: Aid | str | Path | None = None,
           units_dir: str | Path | None = None, progress: str | None = None,
-          _notes: tuple[str, ...] = ()) -> pd.DataFrame:
+          options: runner.RunOptions | None = None, _notes: tuple[str, ...] = ()) -> pd.DataFrame:
     """End states of a close combat between ``attacker`` and ``defender`` (chapter 12).
 
     ``edition``: ``v1`` (rule book 1.0) or ``v2`` (revised chapter). ``max_rounds``: the
@@ -279,7 +294,9 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
     ``True`` exact, ``False`` Monte Carlo, ``None`` (default) exact unless ``trials`` is
     given or more than one unit a side fights (first-edition reinforcements or a
     disembarked passenger: the exact chain over four units' states is slow, so Monte
-    Carlo is used and a note says so; ``exact=True`` forces it).
+    Carlo is used and a note says so; ``exact=True`` forces it). ``options`` says how a
+    Monte Carlo run is carried out (:mod:`simulator.runner`); ``options.precision`` asks
+    for Monte Carlo until the 95% interval of P(attacker holds) is that narrow.
     """
     situation = situation or MeleeSituation()
     dice = as_dice(dice)
@@ -296,15 +313,19 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
     cast = Cast(**{**cast.__dict__, "notes": tuple(_notes)})
     cm = compile_melee(cast, max_rounds=max_rounds, policies=policies)
     several = any(cast.present(u) for u in (A2, D2))
-    monte_carlo = trials is not None or exact is False or (exact is None and several)
-    if monte_carlo and exact is None and trials is None:
+    precise = options is not None and options.precision is not None
+    monte_carlo = trials is not None or exact is False or precise or (exact is None and several)
+    if monte_carlo and exact is None and trials is None and not precise:
         cast = Cast(**{**cast.__dict__, "notes": cast.notes + (
             "Monte Carlo: more than one unit a side fights, and the exact chain over their joint "
             "states is slow (--exact forces it)",)})
+    run = None
     if monte_carlo:
-        trials = trials or DEFAULT_TRIALS
+        trials = trials if precise else (trials or DEFAULT_TRIALS)
         seed = runner.fresh_seed() if seed is None else seed
-        final, first, rounds, first_rounds = _simulate(cm, trials, seed, workers, progress)
+        run = simulate_run(cm, cast, trials, seed, workers, progress, options)
+        trials = run.trials
+        final, first, rounds, first_rounds = _shares(run.value, trials)
     else:
         ex = exact_fight(cm)
         final, first, rounds, first_rounds = ex.final, ex.first, ex.mean_rounds, ex.first_mean_rounds
@@ -332,6 +353,7 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
         "notes": edition_notes(cast, policies, max_rounds),
         "dice": dice.name, "dice_status": dice.status, "aid": aid.name, "aid_status": aid.status,
         "units_status": sorted({cast.card(u).status for u in _slots(cast)}),
+        "run": run.describe() if run is not None else None,
     }
     if cast.fortification is not None:
         attrs["fortification"] = {"name": cast.fortification.name, "source": cast.fortification.source}
