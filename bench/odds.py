@@ -2,11 +2,19 @@
 
 Runs the same Monte Carlo question (default ``RY`` against ``YG``) with
 
-* the numba kernel (``simulator.assault.kernels``) on 1 worker and on all cores, and
-* a plain vectorised numpy implementation (``numpy.random.Generator.integers`` for the
-  faces, the same packed face table and the same cancellation function),
+* the numba kernel (``simulator.assault.kernels``) on 1 worker and on all cores: it
+  rolls four dice per 32-bit draw from tables of group sums
+  (``simulator.rng.group_tables``), two trials per 64-bit draw, and cancels and counts
+  trials in blocks of 256;
+* a plain vectorised numpy implementation, the baseline of the target (``>= 15x``):
+  ``numpy.random.Generator.integers`` for each die's face, the same packed face table
+  and the same cancellation function;
+* for information, numpy with the kernel's grouped draws (one ``integers`` index per
+  group of four dice into the same group tables), which shows how much of the gain is
+  the grouping, which numpy can use too, and how much is compiling,
 
-in one run, and prints resolutions per second and their ratios.
+in one run, and prints resolutions per second and their ratios. All three sample the
+same distribution (``tests/assault/test_grouped_dice.py``).
 
     python bench/odds.py [--attack RY] [--defence YG] [--trials 50000000] [--repeat 3] [--smoke]
 """
@@ -25,6 +33,14 @@ from simulator.assault.compare import uncancelled
 from simulator.assault.dice import load_dice, parse_pool
 from simulator.assault.exact import pool_distribution
 from simulator.assault.kernels import FIELD_BITS, FIELD_MAX, packed_faces, uncancelled_chunk
+from simulator.rng import group_tables
+
+
+def count_outcomes(total: np.ndarray, shape) -> np.ndarray:
+    """Cancel packed roll totals (10.7.2) and count the outcomes, flat."""
+    f = [(total >> (k * FIELD_BITS)) & FIELD_MAX for k in range(6)]
+    c, h, s = uncancelled(*f)
+    return np.bincount(np.ravel_multi_index((c, h, s), shape), minlength=int(np.prod(shape)))
 
 
 def numpy_baseline(faces: np.ndarray, shape, trials: int, seed: int, chunk: int = 1 << 20) -> np.ndarray:
@@ -37,9 +53,24 @@ def numpy_baseline(faces: np.ndarray, shape, trials: int, seed: int, chunk: int 
         n = min(chunk, trials - done)
         rolls = rng.integers(0, 6, size=(n, faces.shape[0]))
         total = faces[rows, rolls].sum(axis=1)
-        f = [(total >> (k * FIELD_BITS)) & FIELD_MAX for k in range(6)]
-        c, h, s = uncancelled(*f)
-        counts += np.bincount(np.ravel_multi_index((c, h, s), shape), minlength=counts.size)
+        counts += count_outcomes(total, shape)
+        done += n
+    return counts.reshape(shape)
+
+
+def numpy_grouped(faces: np.ndarray, shape, trials: int, seed: int, chunk: int = 1 << 20) -> np.ndarray:
+    """Numpy with the kernel's grouped draws: one index per group of dice into the
+    group tables (``integers`` is unbiased for any bound)."""
+    rng = np.random.default_rng(seed)
+    tables, sizes, _ = group_tables(faces)
+    counts = np.zeros(int(np.prod(shape)), dtype=np.int64)
+    done = 0
+    while done < trials:
+        n = min(chunk, trials - done)
+        total = np.zeros(n, dtype=np.int64)
+        for table, size in zip(tables, sizes):
+            total += table[rng.integers(0, int(size), size=n)]
+        counts += count_outcomes(total, shape)
         done += n
     return counts.reshape(shape)
 
@@ -78,16 +109,17 @@ def main() -> None:
 
     cores = os.cpu_count() or 1
     load = os.getloadavg()[0]
-    # Interleaved, best of --repeat each: a busy moment hits all three alike.
-    best = {"numpy": (float("inf"),) * 2, "one": (float("inf"),) * 2, "all": (float("inf"),) * 2}
+    # Interleaved, best of --repeat each: a busy moment hits them all alike.
     runs = {"numpy": lambda: numpy_baseline(faces, shape, args.baseline_trials, seed=1),
+            "grouped": lambda: numpy_grouped(faces, shape, args.baseline_trials, seed=1),
             "one": lambda: runner.run(task, args.trials, seed=1, workers=1),
             "all": lambda: runner.run(task, args.trials, seed=1, workers=cores)}
+    best = {name: (float("inf"),) * 2 for name in runs}
     for _ in range(args.repeat):
         for name, fn in runs.items():
             best[name] = tuple(map(min, best[name], best_times(fn, 1)))
 
-    n = {"numpy": args.baseline_trials, "one": args.trials, "all": args.trials}
+    n = {"numpy": args.baseline_trials, "grouped": args.baseline_trials, "one": args.trials, "all": args.trials}
     wall = {k: n[k] / best[k][0] for k in best}
     cpu = {k: n[k] / best[k][1] for k in best}
     dice_n = len(atk) + len(dfn)
@@ -96,11 +128,15 @@ def main() -> None:
     print("                          wall clock            CPU time")
     print(f"numpy baseline, 1 core : {wall['numpy'] / 1e6:9.1f} M/s         {cpu['numpy'] / 1e6:9.1f} M/s"
           f"   ({args.baseline_trials:,} trials)")
+    print(f"numpy grouped,  1 core : {wall['grouped'] / 1e6:9.1f} M/s         {cpu['grouped'] / 1e6:9.1f} M/s"
+          f"   (information: numpy with the kernel's grouped draws)")
     print(f"numba kernel,   1 core : {wall['one'] / 1e6:9.1f} M/s         {cpu['one'] / 1e6:9.1f} M/s"
           f"   ({args.trials:,} trials; {cpu['one'] * dice_n / 1e9:.2f} G dice per CPU second)")
     print(f"numba kernel, {cores} cores : {wall['all'] / 1e6:9.1f} M/s")
     print(f"ratio numba/numpy (1 core)       : {wall['one'] / wall['numpy']:6.1f}x wall, "
           f"{cpu['one'] / cpu['numpy']:6.1f}x CPU   (target >= 15x)")
+    print(f"ratio numba/numpy grouped        : {wall['one'] / wall['grouped']:6.1f}x wall, "
+          f"{cpu['one'] / cpu['grouped']:6.1f}x CPU   (information)")
     print(f"scaling 1 -> {cores} workers efficiency : {wall['all'] / wall['one'] / cores:6.1%}  "
           f"(a short run; bench/scaling.py measures scaling properly)")
 

@@ -8,6 +8,13 @@ what makes results independent of the number of workers.
 Dice are drawn unbiased with Lemire's multiply-and-reject method on 32-bit halves
 of each 64-bit draw (:func:`sum_rolls`): two dice per draw, rejecting with
 probability 4 / 2**32.
+
+Faster still, several dice at once (:func:`group_tables`, :func:`sum_grouped`,
+:func:`sum_grouped_pair`): a group of ``k`` dice has ``6**k`` equally likely face
+combinations, so one uniform index into a table of the group's ``6**k`` sums rolls
+the whole group. That is exactly the joint distribution of rolling each die (a
+bijection between indices and face tuples), with one 32-bit draw per group instead
+of one per die.
 """
 
 from __future__ import annotations
@@ -16,6 +23,10 @@ import numba
 import numpy as np
 
 _U64 = numba.uint64
+_LOW32 = _U64(0xFFFFFFFF)
+DICE_PER_GROUP = 4
+"""Dice rolled by one draw: 6**4 = 1296 sums (10 KiB) a group. Of 2 to 5 dice a group,
+4 measured fastest for pools of 2 to 24 dice; 5 (61 KiB a group) leave the L1 cache."""
 
 
 def seed_state(seed_seq: np.random.SeedSequence) -> np.ndarray:
@@ -96,3 +107,83 @@ def sum_rolls(table, state):
             total += table[i + 1, np.int64(m1 >> _U64(32))]
         i += 2
     return total
+
+
+def group_tables(table: np.ndarray, per_group: int = DICE_PER_GROUP) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tables to roll ``per_group`` dice with one draw: the input of :func:`sum_grouped`.
+
+    ``table`` is a :func:`sum_rolls` table (``int64[n, 6]``, one row per die). Its
+    rows are cut, in order, into groups of ``per_group`` dice (the last group may have
+    fewer). Returns ``(tables, sizes, floors)``:
+
+    * ``tables[g, i]`` (``int64[n_groups, 6**per_group]``) is the sum of the group's
+      entries for face combination ``i``, where the group's die ``j`` (of ``k``) shows
+      face ``(i // 6**(k - 1 - j)) % 6``; entries past ``6**k`` are 0 and never drawn;
+    * ``sizes[g] = 6**k`` (``uint64``), the number of combinations;
+    * ``floors[g] = 2**32 mod 6**k`` (``uint64``), Lemire's rejection bound: a 32-bit
+      draw whose low product half is below it is redrawn, which makes each index
+      exactly equally likely.
+    """
+    table = np.asarray(table, dtype=np.int64)
+    if table.ndim != 2 or table.shape[1] != 6:
+        raise ValueError(f"a dice table is int64[n, 6], got shape {table.shape}")
+    if not 1 <= per_group <= 8:
+        raise ValueError(f"per_group must be 1 to 8 dice, got {per_group}")
+    starts = range(0, table.shape[0], per_group)
+    tables = np.zeros((len(starts), 6 ** per_group), dtype=np.int64)
+    sizes = np.zeros(len(starts), dtype=np.uint64)
+    for g, start in enumerate(starts):
+        sums = np.zeros(1, dtype=np.int64)
+        for row in table[start:start + per_group]:
+            sums = (sums[:, None] + row[None, :]).ravel()   # first die = most significant digit
+        tables[g, :sums.size] = sums
+        sizes[g] = sums.size
+    floors = (np.uint64(1 << 32) % np.maximum(sizes, np.uint64(1))).astype(np.uint64)
+    return tables, sizes, floors
+
+
+@numba.njit(inline="always")
+def sum_grouped(tables, sizes, floors, state):
+    """One roll of the pool behind :func:`group_tables`: the same distribution as
+    ``sum_rolls(table, state)``, with one 32-bit half of a draw per group of dice
+    (two groups per 64-bit draw, redrawn when either half falls in its group's
+    rejection zone)."""
+    n = tables.shape[0]
+    total = 0
+    g = 0
+    while g < n:
+        x = next_u64(state)
+        m0 = (x & _LOW32) * sizes[g]
+        if (m0 & _LOW32) < floors[g]:
+            continue
+        if g + 1 < n:
+            m1 = (x >> _U64(32)) * sizes[g + 1]
+            if (m1 & _LOW32) < floors[g + 1]:
+                continue
+            total += tables[g + 1, np.int64(m1 >> _U64(32))]
+        total += tables[g, np.int64(m0 >> _U64(32))]
+        g += 2
+    return total
+
+
+@numba.njit(inline="always")
+def sum_grouped_pair(tables, sizes, floors, state):
+    """Two independent rolls of the pool behind :func:`group_tables`, ``(first,
+    second)``: each group's draw gives its low 32-bit half to the first roll and its
+    high half to the second (redrawn when either half falls in the rejection zone).
+    Kernels that run many trials roll them in pairs with this."""
+    n = tables.shape[0]
+    first = 0
+    second = 0
+    g = 0
+    while g < n:
+        x = next_u64(state)
+        size = sizes[g]
+        m0 = (x & _LOW32) * size
+        m1 = (x >> _U64(32)) * size
+        if (m0 & _LOW32) < floors[g] or (m1 & _LOW32) < floors[g]:
+            continue
+        first += tables[g, np.int64(m0 >> _U64(32))]
+        second += tables[g, np.int64(m1 >> _U64(32))]
+        g += 1
+    return first, second

@@ -5,6 +5,11 @@ faces, so a trial is a handful of table look-ups and one add per die. Six 10-bit
 fields hold the attack's crit, hit, supp and the defence's crit, hit, supp
 counts; summing packed faces sums all six counts at once.
 
+The odds kernel goes further: the dice are rolled four at a time from group tables
+of packed sums (:func:`simulator.rng.group_tables`), trials are rolled in pairs (one
+64-bit draw per group serves two trials), and trials are resolved in blocks: roll a
+block, cancel the whole block (a loop the compiler vectorises), then count it.
+
 Kernels return histograms (counts), never per-trial objects.
 """
 
@@ -18,7 +23,7 @@ from simulator.assault.dice import DiceSet, Pool, single_symbol
 from simulator.assault.damage import (
     CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, CRIT_ROLL_NONE, after_fire, state_index, strongest_symbol,
 )
-from simulator.rng import below, seed_state, sum_rolls
+from simulator.rng import below, group_tables, seed_state, sum_grouped, sum_grouped_pair, sum_rolls
 
 FIELD_BITS = 10
 FIELD_MAX = (1 << FIELD_BITS) - 1
@@ -54,16 +59,47 @@ def cancel_packed(t, extra_supp):
                            field(t, 3), field(t, 4), field(t, 5))
 
 
+BLOCK_TRIALS = 256
+"""Trials rolled, then cancelled, then counted together by :func:`grouped_uncancelled_counts`."""
+
+
 @numba.njit(cache=True, nogil=True)
-def uncancelled_counts(faces, extra_supp, n_trials, state, counts):
+def grouped_uncancelled_counts(tables, sizes, floors, extra_supp, n_trials, state, counts):
     """Roll attack against defence ``n_trials`` times; histogram the uncancelled symbols.
 
-    ``counts[crit, hit, supp]`` is incremented in place; its shape must hold the
-    attack's largest possible totals.
+    ``tables, sizes, floors`` are :func:`~simulator.rng.group_tables` of a
+    :func:`packed_faces` table. ``counts[crit, hit, supp]`` (C-contiguous) is
+    incremented in place; its shape must hold the attack's largest possible totals.
+    Trials go in blocks of :data:`BLOCK_TRIALS`: rolled in pairs
+    (:func:`~simulator.rng.sum_grouped_pair`), cancelled (10.7.2), then counted.
     """
-    for _ in range(n_trials):
-        c, h, s = cancel_packed(sum_rolls(faces, state), extra_supp)
-        counts[c, h, s] += 1
+    flat = counts.reshape(-1)
+    stride_supp = counts.shape[2]
+    stride_hit = counts.shape[1] * stride_supp
+    block = np.empty(BLOCK_TRIALS, dtype=np.int64)
+    done = 0
+    while done < n_trials:
+        n = min(BLOCK_TRIALS, n_trials - done)
+        j = 0
+        while j + 1 < n:
+            first, second = sum_grouped_pair(tables, sizes, floors, state)
+            block[j] = first
+            block[j + 1] = second
+            j += 2
+        if j < n:
+            block[j] = sum_grouped(tables, sizes, floors, state)
+        for j in range(n):
+            c, h, s = cancel_packed(block[j], extra_supp)
+            block[j] = c * stride_hit + h * stride_supp + s
+        for j in range(n):
+            flat[block[j]] += 1
+        done += n
+
+
+def uncancelled_counts(faces: np.ndarray, extra_supp: int, n_trials: int, state: np.ndarray,
+                       counts: np.ndarray) -> None:
+    """:func:`grouped_uncancelled_counts` for a :func:`packed_faces` table ``faces``."""
+    grouped_uncancelled_counts(*group_tables(faces), extra_supp, n_trials, state, counts)
 
 
 def uncancelled_chunk(faces: np.ndarray, extra_supp: int, shape: tuple[int, int, int],
