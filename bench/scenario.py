@@ -1,0 +1,58 @@
+"""Benchmark: whole games of a scenario per second, per core, on 1 and 2 workers.
+
+Plays the default scenario (Infantry Training) with the default players (greedy
+against greedy) through :func:`simulator.engine.batch.run_games`, the same path as
+``lanchester assault scenario``: numba games, chunks of 2048 games on threads, records
+tallied chunk by chunk. The first run is a warm-up (numba compiles or loads its cache).
+Prints games per second with 1 worker and with 2, games per second per core, the ratio,
+and how long a million games would take. The target of issue 7 is one million games in
+ten minutes on this 2-core machine: 1,667 games/s, about 850 per core.
+
+    python bench/scenario.py [--scenario infantry-training] [--players greedy,greedy]
+                             [--games 20000] [--seed 1] [--smoke]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from simulator.engine.batch import player_kinds, run_games
+from simulator.engine.compile import compile_game
+
+TARGET_GAMES, TARGET_SECONDS = 1_000_000, 600
+
+
+def measure(game, games: int, seed: int, players, workers: int) -> float:
+    r = run_games(game, games=games, seed=seed, players=players, workers=workers)
+    return r.tally.games / r.seconds
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--scenario", default="infantry-training")
+    ap.add_argument("--players", default="greedy,greedy")
+    ap.add_argument("--games", type=int, default=20_000, help="games per measurement")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--smoke", action="store_true", help="a quick run (CI)")
+    args = ap.parse_args()
+    games = 2_500 if args.smoke else args.games
+    players = player_kinds(args.players)
+    t0 = time.perf_counter()
+    game = compile_game(args.scenario)
+    measure(game, 2_048, args.seed, players, 1)                    # warm-up: compile or load the cache
+    warm = time.perf_counter() - t0
+    one = measure(game, games, args.seed, players, 1)
+    two = measure(game, 2 * games, args.seed, players, 2)
+    print(f"scenario {args.scenario}, players {players[0]} v {players[1]}, {games:,} / {2 * games:,} games")
+    print(f"warm-up (compile or load the numba cache): {warm:.1f} s")
+    print(f"1 worker : {one:10,.0f} games/s  ({one:,.0f} per core)")
+    print(f"2 workers: {two:10,.0f} games/s  ({two / 2:,.0f} per core)")
+    print(f"ratio 2 workers / 1 worker: {two / one:.2f}")
+    need = TARGET_GAMES / TARGET_SECONDS
+    print(f"1,000,000 games on 2 workers: {TARGET_GAMES / two / 60:.1f} min "
+          f"(target {TARGET_SECONDS / 60:.0f} min = {need:,.0f} games/s, {need / 2:,.0f} per core)")
+
+
+if __name__ == "__main__":
+    main()

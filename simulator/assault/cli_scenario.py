@@ -1,0 +1,108 @@
+"""``lanchester assault scenario`` and ``lanchester assault replay``: whole games.
+
+Both are thin: they parse, call :func:`simulator.engine.balance.balance_report` or
+:func:`simulator.engine.replay.replay_game`, and print or write the result.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from simulator import cliopts
+from simulator.output import atomic_write_bytes, emit, to_csv, to_json
+from simulator.runner import fresh_seed
+
+edition_option = click.option("--edition", type=click.Choice(["v1", "v2"]), default=None,
+                              help="Close-combat edition (default: the scenario's).")
+players_option = click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
+                              help="Players of the scenario's first and second side: random, greedy, lookahead.")
+
+
+@click.command("scenario")
+@click.argument("name")
+@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True, metavar="N",
+              help="Games to play.")
+@cliopts.seed
+@players_option
+@cliopts.workers
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Folder for games.parquet, games.csv (one row per game) and balance.json.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@edition_option
+@click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
+              help="What-if variants, same seeds: turns, edition, cp.SIDE, count.SIDE.UNIT, "
+                   "experience.SIDE.UNIT, initiative, sudden_death. Repeatable.")
+@click.option("--tune", default=None, metavar="KEY",
+              help="Search a number (turns, cp.SIDE, count.SIDE.UNIT) for the first side's win rate "
+                   "closest to --target.")
+@click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
+@click.option("--ladder", is_flag=True, default=False,
+              help="Also play the skill ladder: random < greedy < lookahead from both seats.")
+@click.option("--ladder-games", type=click.IntRange(min=10), default=200, show_default=True, metavar="N")
+def scenario_command(name, games, seed, players, workers, out_dir, fmt, edition, vary, tune, target,
+                     ladder, ladder_games):
+    """Play scenario NAME many times with computer players and report its balance.
+
+    \b
+    Examples:
+      lanchester assault scenario infantry-training --games 20000 --seed 7
+      lanchester assault scenario infantry-training --players random,greedy --format json
+      lanchester assault scenario infantry-training --vary turns=5,7 --vary edition=v2
+      lanchester assault scenario infantry-training --tune turns --target 0.5 --games 2000
+    """
+    from simulator.engine.balance import balance_report, report_table
+
+    seed = fresh_seed() if seed is None else seed
+    report = balance_report(name, games=games, seed=seed, players=players, workers=workers, out_dir=out_dir,
+                            edition=edition, vary=tuple(vary), tune=tune, target=target, ladder=ladder,
+                            ladder_games=ladder_games)
+    text = to_json(report) if fmt == "json" else report_table(report)
+    if out_dir is not None:
+        from simulator.output import atomic_write_text
+        atomic_write_text(Path(out_dir) / "balance.json", to_json(report))
+    emit(text, None)
+
+
+@click.command("replay")
+@click.argument("name")
+@click.option("--seed", type=click.IntRange(min=0), required=True, metavar="S", help="Seed of the batch.")
+@click.option("--game", "game_index", type=click.IntRange(min=0), required=True, metavar="K",
+              help="Which game of the batch (0 is the first).")
+@players_option
+@edition_option
+@click.option("--png", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also draw the final position.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@cliopts.out
+def replay_command(name, seed, game_index, players, edition, png, fmt, out):
+    """Play game K of a batch again and print it turn by turn (activations, rolls, results).
+
+    Same seed, players and edition as the batch give exactly the same game.
+
+    \b
+    Examples:
+      lanchester assault replay infantry-training --seed 7 --game 12
+      lanchester assault replay infantry-training --seed 7 --game 12 --png game12.png
+    """
+    from simulator.engine.batch import player_kinds
+    from simulator.engine.compile import compile_game
+    from simulator.engine.replay import events_frame, final_position_png, replay_game, replay_text
+
+    pl = player_kinds(players)
+    game = compile_game(name, edition=edition)
+    st = replay_game(game, seed, game_index, pl)
+    frame = events_frame(st)
+    if fmt == "json":
+        text = to_json({"scenario": game.name, "seed": seed, "game": game_index, "edition": game.edition,
+                        "players": dict(zip(game.sides, pl)), "winner": frame.attrs["winner"],
+                        "turns": st.turn, "events": frame.to_dict("records")})
+    elif fmt == "csv":
+        text = to_csv(frame)
+    else:
+        text = replay_text(st, pl)
+    emit(text, out)
+    if png:
+        atomic_write_bytes(png, final_position_png(st))
+        click.echo(f"wrote {png}", err=True)

@@ -1,0 +1,359 @@
+"""The balance report of a scenario: verdict, what-ifs, tuning and the skill ladder.
+
+:func:`balance_report` plays a scenario (:func:`simulator.engine.batch.run_games`) and
+returns the JSON summary, with optionally:
+
+- ``vary``: variants (``turns=5,7``, ``edition=v2``, ``cp.german=6``,
+  ``count.german.rifles-41=3``, ``experience.soviet.mmg-maxim=veteran``,
+  ``initiative=german``, ``sudden_death=1``) played with common random numbers (the
+  same seed, so game ``k`` of every variant starts from the same streams): the change
+  of the first side's win rate, with a 95% interval from the paired games, and the
+  variant closest to even;
+- ``tune``: a numeric key searched over its values for the first side's win rate
+  closest to a target;
+- ``ladder``: random < greedy < look-ahead from both seats.
+
+:func:`balance_frame` gives the same as a tidy DataFrame (one row per side and
+variant), the shape every command also returns to Python.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from simulator.engine.batch import player_kinds, run_games, summary
+from simulator.engine.compile import compile_game
+from simulator.engine.players import DEFAULT_PARAMS
+from simulator.errors import InputError
+from simulator.stats import wilson_interval
+
+TUNE_KEYS = ("turns", "cp", "count")
+Z95 = 1.959963984540054
+
+
+def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, list]]:
+    """``["turns=5,7", "cp.german=4,6"]`` -> ``[(key, [value, ...]), ...]`` (checked)."""
+    out = []
+    for item in items:
+        key, sep, values = item.partition("=")
+        key = key.strip()
+        if not sep or not values.strip():
+            raise InputError("--vary", "", f"write KEY=V1,V2,... (got {item!r})")
+        vals = [v.strip() for v in values.split(",") if v.strip()]
+        out.append((key, [parse_value(key, v, scenario) for v in vals]))
+    return out
+
+
+def parse_value(key: str, value: str, scenario):
+    root = key.split(".")[0]
+    if root in ("turns", "cp", "count"):
+        try:
+            v = int(value)
+        except ValueError:
+            raise InputError("--vary", key, f"{value!r} is not a whole number") from None
+        if v < (1 if root != "cp" else 0):
+            raise InputError("--vary", key, f"{v} is too small")
+        override_for(key, v, scenario)
+        return v
+    if root == "edition":
+        if value not in ("v1", "v2"):
+            raise InputError("--vary", key, f"unknown edition {value!r} (v1 or v2)")
+        return value
+    if root == "experience":
+        if value not in ("recruit", "regular", "hardened", "veteran", "elite"):
+            raise InputError("--vary", key, f"unknown experience {value!r}")
+        override_for(key, value, scenario)
+        return value
+    if root == "initiative":
+        if value != "roll" and value not in scenario.sides:
+            raise InputError("--vary", key, f"{value!r} is not a side (or roll)")
+        return value
+    if root == "sudden_death":
+        if value not in ("0", "1", "true", "false"):
+            raise InputError("--vary", key, "give 0 or 1")
+        return value in ("1", "true")
+    raise InputError("--vary", key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
+                     "experience.SIDE.UNIT, initiative, sudden_death)")
+
+
+def override_for(key: str, value, scenario) -> dict:
+    """The compile override for one ``--vary``/``--tune`` key and value."""
+    parts = key.split(".")
+    root = parts[0]
+    if root in ("turns", "edition", "initiative", "sudden_death"):
+        return {root: value}
+    if root == "cp":
+        if len(parts) != 2 or parts[1] not in scenario.sides:
+            raise InputError("--vary", key, f"write cp.SIDE (sides: {', '.join(scenario.sides)})")
+        return {"cp": {parts[1]: value}}
+    if root in ("count", "experience"):
+        if len(parts) != 3 or parts[1] not in scenario.sides:
+            raise InputError("--vary", key, f"write {root}.SIDE.UNIT, e.g. {root}.{next(iter(scenario.sides))}.rifles-41")
+        side, unit = parts[1], parts[2]
+        uid = unit if "/" in unit else f"{side}/{unit}"
+        if uid not in scenario.units:
+            raise InputError("--vary", key, f"unknown unit {unit!r} of {side}")
+        return {(root, side, uid): value}
+    raise InputError("--vary", key, "unknown key")
+
+
+def merge_overrides(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for k, v in b.items():
+        if k == "cp" and "cp" in out:
+            out["cp"] = {**out["cp"], **v}
+        else:
+            out[k] = v
+    return out
+
+
+def _edition_of(over: dict, edition: str | None):
+    return over.get("edition", edition)
+
+
+def balance_report(name: str, *, games: int, seed: int, players: str | None = None, workers: int | None = None,
+                   out_dir: str | None = None, edition: str | None = None, vary: tuple[str, ...] = (),
+                   tune: str | None = None, target: float = 0.5, ladder: bool = False,
+                   ladder_games: int = 200, progress: bool = True, overrides: dict | None = None) -> dict:
+    """Play the scenario and report its balance (see the module docstring)."""
+    p1, p2 = player_kinds(players)
+    base_over = dict(overrides or {})
+    game = compile_game(name, edition=edition, overrides=base_over)
+    run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
+    result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
+                       progress=f"{game.name}" if progress else None)
+    report = summary(result)
+    base = result.tally.outcome_array()
+    sides = list(game.sides)
+    if vary:
+        report["what_if"] = what_if(name, game.scenario, parse_vary(vary, game.scenario), base, report,
+                                    games=games, seed=seed, players=(p1, p2), workers=workers, edition=edition,
+                                    base_over=base_over, progress=progress)
+    if tune:
+        report["tune"] = tune_search(name, game.scenario, tune, target, games=games, seed=seed,
+                                     players=(p1, p2), workers=workers, edition=edition, base_over=base_over,
+                                     progress=progress)
+    if ladder:
+        report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
+                                              edition=edition, overrides=base_over, progress=progress)
+    report["sides"] = sides
+    return report
+
+
+def paired_change(base: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:
+    """Change in the first side's win rate between two runs with the same seeds, and its
+    95% interval from the paired per-game differences (common random numbers)."""
+    d = (other == 0).astype(float) - (base == 0).astype(float)
+    n = len(d)
+    mean = float(d.mean())
+    se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return mean, mean - Z95 * se, mean + Z95 * se
+
+
+def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,
+            progress) -> dict:
+    sides = list(scenario.sides)
+    rows = []
+    base_p = report["win_rate"][sides[0]]["p"]
+    for key, values in variants:
+        for v in values:
+            over = merge_overrides(base_over, override_for(key, v, scenario))
+            game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
+            res = run_games(game, games=games, seed=seed, players=players, workers=workers,
+                            progress=f"{key}={v}" if progress else None)
+            out = res.tally.outcome_array()
+            p = float((out == 0).mean())
+            lo, hi = wilson_interval(int((out == 0).sum()), len(out))
+            ch, clo, chi = paired_change(base, out)
+            decisive = int(((out == 0) | (out == 1)).sum())
+            share = float((out == 0).sum() / decisive) if decisive else float("nan")
+            rows.append({"key": key, "value": v, "win_rate": {sides[0]: p, sides[1]: float((out == 1).mean())},
+                         "ci95": [lo, hi], "draw_rate": float((out == 2).mean()),
+                         "change": ch, "change_ci95": [clo, chi], "share_decisive": share,
+                         "significant": bool(clo > 0 or chi < 0)})
+    best = min(rows, key=lambda r: abs(r["win_rate"][sides[0]] - r["win_rate"][sides[1]])) if rows else None
+    return {"baseline": {sides[0]: base_p, sides[1]: report["win_rate"][sides[1]]["p"]},
+            "method": "common random numbers: every variant plays the same seeds; changes are paired "
+                      "per-game differences of the first side's wins",
+            "variants": rows,
+            "closest_to_even": None if best is None else {"key": best["key"], "value": best["value"],
+                                                          "win_rate": best["win_rate"]}}
+
+
+def tune_values(key: str, scenario) -> list[int]:
+    root = key.split(".")[0]
+    if root == "turns":
+        t = scenario.turns or 6
+        return list(range(max(1, t - 4), t + 5))
+    if root == "cp":
+        return list(range(1, 13))
+    if root == "count":
+        return [1, 2, 3, 4, 5]
+    raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)} (cp.SIDE, count.SIDE.UNIT)")
+
+
+def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress) -> dict:
+    """Scan the values of a numeric key; the one whose first-side win rate is closest to
+    ``target`` wins (each value plays ``games`` games with the same seed)."""
+    if not 0.0 <= target <= 1.0:
+        raise InputError("--target", "", f"a win rate between 0 and 1 (got {target})")
+    values = tune_values(key, scenario)
+    side0 = next(iter(scenario.sides))
+    rows = []
+    for v in values:
+        over = merge_overrides(base_over, override_for(key, v, scenario))
+        game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
+        res = run_games(game, games=games, seed=seed, players=players, workers=workers,
+                        progress=f"{key}={v}" if progress else None)
+        wins = int(res.tally.wins[0])
+        lo, hi = wilson_interval(wins, res.tally.games)
+        rows.append({"value": v, "win_rate": wins / res.tally.games, "ci95": [lo, hi]})
+    best = min(rows, key=lambda r: abs(r["win_rate"] - target))
+    return {"key": key, "target": target, "side": side0, "values": rows, "best": best}
+
+
+def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
+                 overrides: dict | None = None, progress: bool = True) -> dict:
+    """random < greedy < look-ahead, from both seats: the stronger player's win rate
+    against the weaker one in each seat (skill matters when both exceed the weaker's)."""
+    game = compile_game(name, edition=edition, overrides=overrides or {})
+    sides = list(game.sides)
+    rungs = []
+    for weak, strong in (("random", "greedy"), ("greedy", "lookahead")):
+        seats = []
+        for seat in (0, 1):
+            pl = (strong, weak) if seat == 0 else (weak, strong)
+            res = run_games(game, games=games, seed=seed, players=pl, workers=workers,
+                            progress=f"{pl[0]} v {pl[1]}" if progress else None)
+            wins = int(res.tally.wins[seat])
+            lo, hi = wilson_interval(wins, res.tally.games)
+            # the weaker player's rate in the same seat, for comparison (weak v weak)
+            seats.append({"strong_side": sides[seat], "players": {sides[0]: pl[0], sides[1]: pl[1]},
+                          "strong_win_rate": wins / res.tally.games, "ci95": [lo, hi]})
+        res = run_games(game, games=games, seed=seed, players=(weak, weak), workers=workers,
+                        progress=f"{weak} v {weak}" if progress else None)
+        base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
+        for seat, b in zip(seats, base):
+            # better: the interval lies above the weaker player's rate in that seat; a seat the
+            # weaker player already wins every time cannot show more (at the ceiling)
+            seat["at_ceiling"] = bool(b >= 0.995 and seat["strong_win_rate"] >= 0.995)
+            seat["better"] = bool(seat["ci95"][0] > b or seat["at_ceiling"])
+        better = all(seat["better"] for seat in seats) and any(not seat["at_ceiling"] for seat in seats)
+        rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
+                      "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
+                      "stronger_wins_more_from_both_seats": bool(better)})
+    return {"games_per_match": games, "rungs": rungs,
+            "skill_matters": all(r["stronger_wins_more_from_both_seats"] for r in rungs)}
+
+
+def scenario_balance(name: str, *, games: int = 10_000, seed: int = 0, players: str = "greedy,greedy",
+                     workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
+                     vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
+                     ladder: bool = False) -> pd.DataFrame:
+    """``lanchester assault scenario`` as a Python function: one row per side (and
+    variant), the whole report in ``df.attrs``."""
+    return balance_frame(balance_report(name, games=games, seed=seed, players=players, workers=workers,
+                                        out_dir=out_dir, edition=edition, vary=vary, tune=tune,
+                                        target=target, ladder=ladder, progress=False))
+
+
+def balance_frame(report: dict) -> pd.DataFrame:
+    """One row per side: win rate and interval (and per variant when there are what-ifs)."""
+    sides = report["sides"]
+    rows = [{"variant": "baseline", "side": s, "win_rate": report["win_rate"][s]["p"],
+             "ci95_low": report["win_rate"][s]["ci95"][0], "ci95_high": report["win_rate"][s]["ci95"][1],
+             "draw_rate": report["draw_rate"]} for s in sides]
+    for r in report.get("what_if", {}).get("variants", []):
+        for s in sides:
+            rows.append({"variant": f"{r['key']}={r['value']}", "side": s, "win_rate": r["win_rate"][s],
+                         "ci95_low": r["ci95"][0] if s == sides[0] else None,
+                         "ci95_high": r["ci95"][1] if s == sides[0] else None, "draw_rate": r["draw_rate"]})
+    df = pd.DataFrame(rows)
+    df.attrs.update(report)
+    return df
+
+
+def report_table(report: dict) -> str:
+    """The report for people."""
+    sides = report["sides"]
+    lines = [f"{report['data']['name']} ({report['scenario']}), close combat {report['edition']}: "
+             f"{report['games']:,} games, seed {report['seed']}, players "
+             + ", ".join(f"{s} {report['players'][s]}" for s in sides),
+             f"data: {report['data']['data']['dice']}; aid {report['data']['data']['aid']}; "
+             f"units {report['data']['units_status']}; map: {report['data']['map_source']}", ""]
+    for s in sides:
+        w = report["win_rate"][s]
+        lines.append(f"  {s:>10} wins {w['p']:7.2%}  [{w['ci95'][0]:.2%}, {w['ci95'][1]:.2%}]")
+    lines.append(f"  {'draws':>10}      {report['draw_rate']:7.2%}")
+    lines += ["", "verdict: " + report["verdict"]["text"]]
+    fp = report["first_player_effect"]
+    lines.append(f"first player (initiative in turn 1) wins {report['first_player_win_rate']:.2%} of games")
+    for s in sides:
+        e = fp[s]
+        if e.get("difference") is not None:
+            lines.append(f"  {s}: {e['win_rate_first']:.2%} when first, {e['win_rate_second']:.2%} when second "
+                         f"(difference {e['difference']:+.2%} [{e['ci95'][0]:+.2%}, {e['ci95'][1]:+.2%}])")
+    c = report["closeness"]
+    lines += [f"mean turns {report['mean_turns']:.2f}; decided before the last turn {report['decided_early_rate']:.2%}; "
+              f"settled in the last turn {report['decided_last_turn_rate']:.2%}",
+              f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}; "
+              f"mean relative points margin {c['mean_relative_points_margin']:.3f}"]
+    lines.append("mean losses per game: " + "; ".join(
+        f"{s}: " + ", ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in report["mean_losses"][s].items())
+        for s in sides))
+    if report["formations"]:
+        lines += ["", "win rates by drawn formations:"]
+        for f in report["formations"]:
+            lines.append(f"  {f['side']}: {', '.join(f['formations'])}: {f['games']} games, "
+                         f"wins {f['win_rate']:.2%} [{f['ci95'][0]:.2%}, {f['ci95'][1]:.2%}]")
+    if "what_if" in report:
+        wi = report["what_if"]
+        lines += ["", f"what-ifs (common random numbers; change of {sides[0]}'s win rate):"]
+        for r in wi["variants"]:
+            lines.append(f"  {r['key']}={r['value']}: {sides[0]} {r['win_rate'][sides[0]]:.2%}, "
+                         f"{sides[1]} {r['win_rate'][sides[1]]:.2%}; change {r['change']:+.2%} "
+                         f"[{r['change_ci95'][0]:+.2%}, {r['change_ci95'][1]:+.2%}]"
+                         + (" *" if r["significant"] else ""))
+        if wi["closest_to_even"]:
+            b = wi["closest_to_even"]
+            lines.append(f"  closest to even: {b['key']}={b['value']}")
+    if "tune" in report:
+        tu = report["tune"]
+        lines += ["", f"tuning {tu['key']} for {tu['side']} win rate {tu['target']:.0%}:"]
+        for r in tu["values"]:
+            lines.append(f"  {r['value']}: {r['win_rate']:.2%} [{r['ci95'][0]:.2%}, {r['ci95'][1]:.2%}]")
+        lines.append(f"  best: {tu['best']['value']} ({tu['best']['win_rate']:.2%})")
+    if "skill_ladder" in report:
+        sl = report["skill_ladder"]
+        lines += ["", f"skill ladder ({sl['games_per_match']} games a match):"]
+        for r in sl["rungs"]:
+            for seat in r["seats"]:
+                lines.append(f"  {r['stronger']} as {seat['strong_side']} v {r['weaker']}: wins "
+                             f"{seat['strong_win_rate']:.2%} [{seat['ci95'][0]:.2%}, {seat['ci95'][1]:.2%}] "
+                             f"({r['weaker']} v {r['weaker']} in that seat: "
+                             f"{r['weaker_same_seat_win_rate'][seat['strong_side']]:.2%})"
+                             + (" at the ceiling" if seat["at_ceiling"] else "" if seat["better"] else " NOT better"))
+        lines.append(f"  skill matters: {'yes' if sl['skill_matters'] else 'no'}")
+    gps = report.get("games_per_second")
+    lines += ["", f"{gps:,.0f} games/s with {report['workers']} worker(s)" if gps else ""]
+    if report.get("files"):
+        lines.append("records: " + ", ".join(report["files"]))
+    return "\n".join(lines) + "\n"
+
+
+def demo_report(out_dir, *, games: int = 20_000, seed: int = 2026, workers: int | None = None) -> dict:
+    """For ``lanchester demo``: the balance report of the default scenario (Infantry
+    Training, greedy against greedy) written to ``out_dir``: ``balance.json``,
+    ``balance.txt`` and the per-game records ``games.parquet`` / ``games.csv``."""
+    from pathlib import Path
+
+    from simulator.output import atomic_write_text, to_json
+    out = Path(out_dir)
+    report = balance_report("infantry-training", games=games, seed=seed, workers=workers,
+                            out_dir=str(out / "infantry-training"), vary=("turns=5,7", "edition=v2"))
+    atomic_write_text(out / "infantry-training" / "balance.json", to_json(report))
+    atomic_write_text(out / "infantry-training" / "balance.txt", report_table(report))
+    return report

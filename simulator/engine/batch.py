@@ -1,0 +1,391 @@
+"""Playing a scenario many times: per-game records, streamed, and their summary.
+
+:func:`play_chunk` (numba, releases the GIL) plays one chunk of games and writes one
+fixed-width integer record per game. :func:`run_games` cuts a run into chunks through
+:func:`simulator.runner.iter_results` (``SeedSequence`` per chunk, so the numbers are
+the same for any number of workers), streams the records to Parquet and CSV while
+they come in, and keeps only counts in memory (:class:`Tally`): one million games
+need no more memory than one chunk per worker.
+
+Game ``k`` of a run with seed ``S`` is game ``k % GAMES_PER_CHUNK`` of chunk
+``k // GAMES_PER_CHUNK``: :class:`simulator.engine.game.State` rebuilds it exactly for
+a replay.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+from simulator import runner
+from simulator.engine.compile import Game
+from simulator.engine.game import GAMES_PER_CHUNK, seed_game
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, Work, make_work, play
+from simulator.engine.state import (
+    AUX_FST, AUX_OBJ, ELIMINATED, G_ACTIVATIONS, G_CCS, G_DECIDED_TURN, G_FALLBACKS, G_FIRST1, G_LOG_ON,
+    G_REACTIONS, G_REASON, G_TURN, G_WINNER, ONMAP, CARRIED, PENDING, REASON_NAMES, U_DMG, U_SIDE, U_ST,
+    U_TYPE, int64_constants,
+)
+from simulator.engine.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_O_OBJ, P_TURNS, UT_CARD, UT_STR, UT_VALUE
+from simulator.engine.turn import new_game
+from simulator.errors import InputError
+from simulator.stats import wilson_interval
+
+MAX_DECISIONS = 20000
+(C_GAME, C_WINNER, C_REASON, C_TURNS, C_FIRST, C_DECIDED, C_OBJ0, C_OBJ1, C_OBJMASK0, C_OBJMASK1,
+ C_LOST0, C_LOST1, C_SLOST0, C_SLOST1, C_SLEFT0, C_SLEFT1, C_VALUE0, C_VALUE1, C_FORM0, C_FORM1,
+ C_ACTIVATIONS, C_REACTIONS, C_FALLBACKS, C_CCS, C_DECISIONS) = range(25)
+N_FIXED = 25
+FIXED_COLUMNS = ("game", "winner", "reason", "turns", "first_player", "decided_turn",
+                 "objectives_0", "objectives_1", "objectives_mask_0", "objectives_mask_1",
+                 "units_lost_0", "units_lost_1", "strength_lost_0", "strength_lost_1",
+                 "strength_left_0", "strength_left_1", "points_left_0", "points_left_1",
+                 "formations_0", "formations_1", "activations", "reactions_fired", "fallbacks",
+                 "close_combats", "decisions")
+
+
+@numba.njit(cache=True, _nrt=False)
+def fill_record(s, t, game, decisions, row):
+    """One game's record (see ``FIXED_COLUMNS``), then units lost per unit card."""
+    for i in range(row.shape[0]):
+        row[i] = 0
+    row[C_GAME] = game
+    row[C_WINNER] = s.g[G_WINNER]
+    row[C_REASON] = s.g[G_REASON]
+    row[C_TURNS] = s.g[G_TURN]
+    row[C_FIRST] = s.g[G_FIRST1]
+    row[C_DECIDED] = s.g[G_DECIDED_TURN]
+    for k in range(t.p[P_N_OBJ]):
+        o = s.aux[AUX_OBJ, k]
+        if o >= 0:
+            row[C_OBJ0 + o] += 1
+            row[C_OBJMASK0 + o] |= 1 << k
+    for u in range(s.u.shape[0]):
+        st = s.u[u, U_ST]
+        side = s.u[u, U_SIDE]
+        ty = s.u[u, U_TYPE]
+        strength = t.ut[ty, UT_STR]
+        if st == ELIMINATED:
+            row[C_LOST0 + side] += 1
+            row[C_SLOST0 + side] += strength
+            row[N_FIXED + t.ut[ty, UT_CARD]] += 1
+        elif st == ONMAP or st == CARRIED or st == PENDING:
+            left = strength - s.u[u, U_DMG]
+            row[C_SLOST0 + side] += s.u[u, U_DMG]
+            row[C_SLEFT0 + side] += left
+            row[C_VALUE0 + side] += (t.ut[ty, UT_VALUE] * left) // strength
+    for f in range(t.p[P_N_FORMS]):
+        if s.aux[AUX_FST, f] == 2 and f < 62:
+            side = t.meta[t.p[P_O_FORM] + f, 0]
+            row[C_FORM0 + side] |= 1 << f
+    row[C_ACTIVATIONS] = s.g[G_ACTIVATIONS]
+    row[C_REACTIONS] = s.g[G_REACTIONS]
+    row[C_FALLBACKS] = s.g[G_FALLBACKS]
+    row[C_CCS] = s.g[G_CCS]
+    row[C_DECISIONS] = decisions
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out):
+    """Play games ``first_game .. first_game + n_games - 1`` of a chunk (their place in the
+    chunk seeds their streams) and write their records into ``out``."""
+    for i in range(n_games):
+        seed_game(key, first_game + i, s.rng)
+        s.g[G_LOG_ON] = 0
+        new_game(s, t)
+        d = play(s, t, kinds, params, w, MAX_DECISIONS)
+        fill_record(s, t, first_game + i, d, out[i])
+
+
+# ======================================================================================
+# the Python side
+# ======================================================================================
+
+
+def player_kinds(text: str | None, default: str = "greedy,greedy") -> tuple[str, str]:
+    """``"greedy,random"`` -> the players of the first and second side."""
+    names = [p.strip() for p in (text or default).split(",")]
+    if len(names) == 1:
+        names = names * 2
+    if len(names) != 2:
+        raise InputError("--players", "", f"give two players, one per side (got {text!r})")
+    for n in names:
+        if n not in PLAYER_NAMES:
+            raise InputError("--players", "", f"unknown player {n!r} ({', '.join(PLAYER_NAMES)})")
+    return names[0], names[1]
+
+
+def record_columns(game: Game) -> list[str]:
+    """Column names of a record: the fixed ones, then ``lost_<side>_<unit>`` per unit card."""
+    return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in game.card_names()]
+
+
+def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, n_games: int,
+               seed_seq: np.random.SeedSequence) -> np.ndarray:
+    """Runner task: the records of one chunk (a fresh state and scratch per chunk)."""
+    key = seed_seq.generate_state(4, dtype=np.uint64)
+    chunk = seed_seq.spawn_key[-1]
+    out = np.zeros((n_games, N_FIXED + len(game.card_names())), dtype=np.int64)
+    s = game.new_state()
+    w = make_work(game)
+    play_chunk(game.tables, key, 0, n_games, kinds, params, s, w, out)
+    out[:, C_GAME] += chunk * GAMES_PER_CHUNK
+    return out
+
+
+def frame_of(game: Game, records: np.ndarray) -> pd.DataFrame:
+    """Records as a tidy table: side names for winner and first player, reason names."""
+    df = pd.DataFrame(records, columns=record_columns(game))
+    sides = np.array(list(game.sides) + ["draw"], dtype=object)
+    df.insert(2, "winner_side", sides[np.where(df["winner"] < 0, 2, df["winner"])])
+    df.insert(4, "reason_name", np.array(REASON_NAMES, dtype=object)[df["reason"]])
+    df.insert(6, "first_side", sides[df["first_player"].clip(0, 1)])
+    return df
+
+
+@dataclass
+class Tally:
+    """Counts over the games of a run (bounded memory, merged chunk by chunk)."""
+
+    turns: int
+    games: int = 0
+    wins: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))      # side 0, side 1, draw
+    first_wins: int = 0        # games won by the side with the initiative in turn 1
+    first_counts: np.ndarray = field(default_factory=lambda: np.zeros((2, 3), np.int64))  # first side x outcome
+    turns_sum: int = 0
+    early: int = 0             # ended before the last turn
+    last_turn: int = 0         # outcome settled in the last turn
+    objectives: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    value_margin_sum: float = 0.0
+    close: int = 0             # final objective counts within one of each other
+    strength_left: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    losses: np.ndarray | None = None
+    formations: dict = field(default_factory=dict)   # (side, mask) -> [games, wins]
+    outcomes: list = field(default_factory=list)     # int8 per game (kept for paired what-ifs)
+    stats: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
+
+    def add(self, rec: np.ndarray) -> None:
+        n = len(rec)
+        self.games += n
+        w = rec[:, C_WINNER]
+        idx = np.where(w < 0, 2, w)
+        self.wins += np.bincount(idx, minlength=3)
+        first = rec[:, C_FIRST]
+        self.first_wins += int((w == first).sum())
+        np.add.at(self.first_counts, (first.clip(0, 1), idx), 1)
+        self.turns_sum += int(rec[:, C_TURNS].sum())
+        self.early += int((rec[:, C_TURNS] < self.turns).sum())
+        self.last_turn += int((rec[:, C_DECIDED] == self.turns).sum())
+        self.objectives += rec[:, [C_OBJ0, C_OBJ1]].sum(axis=0)
+        self.close += int((np.abs(rec[:, C_OBJ0] - rec[:, C_OBJ1]) <= 1).sum())
+        v0 = rec[:, C_VALUE0].astype(float)
+        v1 = rec[:, C_VALUE1].astype(float)
+        self.value_margin_sum += float((np.abs(v0 - v1) / np.maximum(1.0, v0 + v1)).sum())
+        self.strength_left += rec[:, [C_SLEFT0, C_SLEFT1]].sum(axis=0)
+        lost = rec[:, N_FIXED:].sum(axis=0)
+        self.losses = lost if self.losses is None else self.losses + lost
+        self.stats += rec[:, [C_ACTIVATIONS, C_REACTIONS, C_FALLBACKS, C_CCS, C_DECISIONS]].sum(axis=0)
+        for side in (0, 1):
+            masks = rec[:, C_FORM0 + side]
+            if not masks.any():
+                continue
+            for m in np.unique(masks):
+                sel = masks == m
+                g = self.formations.setdefault((side, int(m)), [0, 0])
+                g[0] += int(sel.sum())
+                g[1] += int((w[sel] == side).sum())
+        self.outcomes.append(idx.astype(np.int8))
+
+    def outcome_array(self) -> np.ndarray:
+        return np.concatenate(self.outcomes) if self.outcomes else np.zeros(0, np.int8)
+
+
+class RecordWriter:
+    """Streams records to ``games.parquet`` and ``games.csv`` in a folder; the files
+    appear under their names only when the run is complete (renamed at the end)."""
+
+    def __init__(self, out_dir: str | Path, game: Game):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        self.dir = Path(out_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.game = game
+        self.pa, self.pq = pa, pq
+        self.tmp_parquet = _temp(self.dir, "games.parquet")
+        self.tmp_csv = _temp(self.dir, "games.csv")
+        self.csv = open(self.tmp_csv, "w", encoding="utf-8", newline="")
+        self.writer = None
+
+    def write(self, records: np.ndarray) -> None:
+        df = frame_of(self.game, records)
+        table = self.pa.Table.from_pandas(df, preserve_index=False)
+        if self.writer is None:
+            self.writer = self.pq.ParquetWriter(self.tmp_parquet, table.schema)
+            self.csv.write(df.to_csv(index=False, lineterminator="\n"))
+        else:
+            self.csv.write(df.to_csv(index=False, header=False, lineterminator="\n"))
+        self.writer.write_table(table)
+
+    def close(self, ok: bool) -> list[Path]:
+        if self.writer is not None:
+            self.writer.close()
+        self.csv.close()
+        done = []
+        for tmp, name in ((self.tmp_parquet, "games.parquet"), (self.tmp_csv, "games.csv")):
+            if ok and os.path.exists(tmp):
+                os.replace(tmp, self.dir / name)
+                done.append(self.dir / name)
+            elif os.path.exists(tmp):
+                os.unlink(tmp)
+        return done
+
+
+def _temp(directory: Path, name: str) -> str:
+    fd, path = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
+    return path
+
+
+@dataclass
+class RunResult:
+    game: Game
+    players: tuple[str, str]
+    games: int
+    seed: int
+    tally: Tally
+    seconds: float
+    workers: int
+    files: list[Path] = field(default_factory=list)
+
+
+def run_games(game: Game, *, games: int, seed: int, players: tuple[str, str] = ("greedy", "greedy"),
+              workers: int | None = None, out_dir: str | Path | None = None, progress: str | None = None,
+              params: np.ndarray | None = None) -> RunResult:
+    """Play ``games`` games of a compiled scenario; stream records to ``out_dir`` if given."""
+    kinds = np.array([PLAYER_NAMES.index(p) for p in players], dtype=np.int64)
+    params = DEFAULT_PARAMS if params is None else params
+    task = partial(chunk_task, game, kinds, params)
+    chunks = runner.plan_chunks(games, seed, GAMES_PER_CHUNK)
+    workers = workers or runner.default_workers()
+    tally = Tally(turns=int(game.tables.p[P_TURNS]))
+    writer = RecordWriter(out_dir, game) if out_dir is not None else None
+    ok = False
+    start = time.perf_counter()
+    try:
+        for _chunk, records in runner.iter_results(task, chunks, workers=workers, backend="thread",
+                                                    progress=progress):
+            tally.add(records)
+            if writer is not None:
+                writer.write(records)
+        ok = True
+    finally:
+        files = writer.close(ok) if writer is not None else []
+    seconds = time.perf_counter() - start
+    return RunResult(game, players, games, seed, tally, seconds, min(workers, len(chunks)), files)
+
+
+def summary(result: RunResult) -> dict:
+    """The JSON summary of a run (keys of issue 7 first)."""
+    g, tl = result.game, result.tally
+    n = tl.games
+    sides = list(g.sides)
+    win_rate = {}
+    for i, side in enumerate(sides):
+        lo, hi = wilson_interval(int(tl.wins[i]), n)
+        win_rate[side] = {"p": tl.wins[i] / n, "ci95": [lo, hi]}
+    first_lo, first_hi = wilson_interval(tl.first_wins, n)
+    out = {
+        "scenario": g.name,
+        "games": n,
+        "seed": result.seed,
+        "players": {sides[0]: result.players[0], sides[1]: result.players[1]},
+        "edition": g.edition,
+        "win_rate": win_rate,
+        "draw_rate": tl.wins[2] / n,
+        "first_player_win_rate": tl.first_wins / n,
+        "mean_turns": tl.turns_sum / n,
+        "games_per_second": n / result.seconds if result.seconds > 0 else None,
+    }
+    out["first_player_win_rate_ci95"] = [first_lo, first_hi]
+    out["verdict"] = verdict(tl, sides)
+    out["first_player_effect"] = first_player_effect(tl, sides)
+    out["decided_early_rate"] = tl.early / n
+    out["decided_last_turn_rate"] = tl.last_turn / n
+    out["closeness"] = {
+        "objective_margin_at_most_1": tl.close / n,
+        "mean_objectives_held": {s: tl.objectives[i] / n for i, s in enumerate(sides)},
+        "mean_relative_points_margin": tl.value_margin_sum / n,
+        "mean_strength_left": {s: tl.strength_left[i] / n for i, s in enumerate(sides)},
+    }
+    cards = g.card_names()
+    out["mean_losses"] = {s: {c: float(tl.losses[j] / n) for j, c in enumerate(cards)
+                              if g.scenario.units[c].side == s}
+                          for s in sides}
+    out["formations"] = formation_breakdown(g, tl)
+    out["activity"] = {k: float(v / n) for k, v in zip(
+        ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions"), tl.stats)}
+    out["workers"] = result.workers
+    out["seconds"] = result.seconds
+    out["chunk_games"] = GAMES_PER_CHUNK
+    out["data"] = g.describe()
+    out["files"] = [str(f) for f in result.files]
+    return out
+
+
+def verdict(tl: Tally, sides: list[str]) -> dict:
+    """Balanced when an even split of the decisive games lies in the 95% interval of the
+    first side's share of them (draws are reported, not split)."""
+    decisive = int(tl.wins[0] + tl.wins[1])
+    if decisive == 0:
+        return {"balanced": None, "text": "no decisive game: every game was a draw",
+                "decisive_games": 0}
+    share = tl.wins[0] / decisive
+    lo, hi = wilson_interval(int(tl.wins[0]), decisive)
+    balanced = lo <= 0.5 <= hi
+    favoured = sides[0] if share > 0.5 else sides[1]
+    text = (f"balanced within the 95% interval: {sides[0]} wins {share:.1%} of decisive games "
+            f"[{lo:.1%}, {hi:.1%}]" if balanced else
+            f"not balanced: {favoured} is favoured; {sides[0]} wins {share:.1%} of decisive games "
+            f"[{lo:.1%}, {hi:.1%}]")
+    return {"balanced": bool(balanced), "favoured": None if balanced else favoured,
+            "decisive_games": decisive, "share_first_side": share, "ci95": [lo, hi], "text": text}
+
+
+def first_player_effect(tl: Tally, sides: list[str]) -> dict:
+    """How much the initiative in turn 1 is worth: each side's win rate when it had it
+    and when it did not, and the difference with a 95% interval (normal approximation)."""
+    out = {}
+    for side in (0, 1):
+        with_it = tl.first_counts[side]
+        without = tl.first_counts[1 - side]
+        n1, n2 = int(with_it.sum()), int(without.sum())
+        if n1 == 0 or n2 == 0:
+            out[sides[side]] = {"games_first": n1, "games_second": n2, "difference": None}
+            continue
+        p1, p2 = with_it[side] / n1, without[side] / n2
+        se = float(np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2))
+        d = p1 - p2
+        out[sides[side]] = {"win_rate_first": p1, "win_rate_second": p2, "difference": d,
+                            "ci95": [d - 1.96 * se, d + 1.96 * se], "games_first": n1, "games_second": n2}
+    return out
+
+
+def formation_breakdown(g: Game, tl: Tally) -> list[dict]:
+    rows = []
+    for (side, mask), (n, wins) in sorted(tl.formations.items()):
+        names = [g.formations[f] for f in range(len(g.formations)) if mask >> f & 1]
+        lo, hi = wilson_interval(wins, n)
+        rows.append({"side": g.sides[side], "formations": names, "games": n, "win_rate": wins / n,
+                     "ci95": [lo, hi]})
+    return rows
+
+
+int64_constants(globals())

@@ -1,0 +1,44 @@
+"""The event log of a game: what a replay prints (activations, rolls, results).
+
+The rules write events only when ``g[G_LOG_ON]`` is set, so batch play pays one
+branch per event. An event is eight ints: ``code, turn, a, b, c, d, e, f``.
+"""
+
+from __future__ import annotations
+
+import numba
+
+from simulator.engine.state import rule, int64_constants, EV_FIELDS, G_LOG_ON, G_LOGN, G_TURN
+
+(EV_TURN, EV_INITIATIVE, EV_PHASE, EV_ACTIVATE, EV_PASS, EV_MOVE, EV_SPOT, EV_ROLL, EV_CRIT,
+ EV_RESULT, EV_REACT, EV_FALLBACK, EV_FALLBACK_BLOCKED, EV_CC, EV_CC_ROLL, EV_CC_RESULT, EV_ELIM,
+ EV_OBJECTIVE, EV_VICTORY, EV_REINFORCE, EV_PLACE, EV_DIG, EV_CC_END, EV_ENTER_SUPPRESSED,
+ EV_NOFIRE, EV_CP, EV_STOP, EV_FORMATION, EV_BACKTRACK, EV_CC_WITHDRAW, EV_FACE, EV_TERRAIN_DAMAGE,
+ EV_TRACKS) = range(33)
+
+
+@rule
+def log_event(s, code, a, b, c, d, e, f):
+    """Append an event; pass all six fields (``NIL`` for unused ones): numba compiles
+    a function once per argument signature."""
+    if s.g[G_LOG_ON] == 0:
+        return
+    n = s.g[G_LOGN]
+    if n >= s.log.shape[0]:
+        return
+    row = s.log[n]
+    row[0] = code
+    row[1] = s.g[G_TURN]
+    row[2] = a
+    row[3] = b
+    row[4] = c
+    row[5] = d
+    row[6] = e
+    row[7] = f
+    s.g[G_LOGN] = n + 1
+
+
+assert EV_FIELDS == 8
+
+
+int64_constants(globals())

@@ -1,0 +1,292 @@
+"""Ranged fire in a game (chapter 10): who may fire at whom, and one fire resolved.
+
+The pools come from the tables :mod:`simulator.engine.pooltab` built with
+``fire_pools``; the roll is ``sum_rolls`` over packed faces and ``cancel_packed``
+(10.7.2); the result is ``after_fire`` (10.7.3-10.7.6). This module only finds the
+right table entries for the situation on the map and writes the result back into the
+game state.
+"""
+
+from __future__ import annotations
+
+import numba
+
+from simulator.assault.damage import CRIT_ROLL_NONE, after_fire, strongest_symbol
+from simulator.engine.state import FALSE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE
+from simulator.assault.kernels import cancel_packed, field
+from simulator.engine.board import lift
+from simulator.engine.events import (
+    EV_ELIM, EV_NOFIRE, EV_RESULT, EV_ROLL, EV_SPOT, log_event,
+)
+from simulator.engine.hexgrid import in_arc, areas_of_impact
+from simulator.engine.pooltab import AC_DIGGING, AC_FAST, AC_PLAIN, AC_SPOTTED, FS_FIRING, FS_TURRET
+from simulator.engine.state import (
+    rule,
+    NIL,
+    int64_constants,
+    ACT_DELAYED, ACT_DIGGING, ACT_FAST, ACT_FIRING, ACT_MOVEFIRE, ACT_TURRET, AUX_QUEUE, CC_NONE,
+    ELIMINATED, G_CPLOST0, G_QN, G_SMOKE_ANY, HX_DUG, HX_SMOKE, MAX_QUEUE, ONMAP, U_ACT, U_CC, U_DMG, U_DONE,
+    U_FACE, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
+)
+from simulator.engine.tables import (
+    GE_BARE, GE_NHIND, HI_Q, HI_R, P_CP_RULE, UT_TURRET, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_MAXR, P_N_ATK, P_NAREA,
+    P_NOUT, P_NSMOKE, PO_EXTRA, PO_N, PR_DIST, PR_GEO, UT_ELITE, UT_HALF, UT_KIND, UT_STR, atk_key,
+    band_of, between, def_key, spot_need,
+)
+from simulator.rng import below, sum_rolls
+
+MAX_HINDRANCES = 2   # 10.3, rulings #14: hindering hexes and smoke markers, three block
+
+
+@rule
+def action_class(s, u, fallback_move):
+    """How the target's markers change the defence and spotting (10.5.1, 10.9.6, 13.2).
+
+    ``fallback_move``: the unit is moving in a fallback, which counts as a fast
+    action for reaction fire (13.3)."""
+    if fallback_move != 0:
+        return AC_FAST
+    act = s.u[u, U_ACT]
+    spotted = act == ACT_FIRING or act == ACT_TURRET or act == ACT_MOVEFIRE or act == ACT_DELAYED \
+        or act == ACT_FAST
+    morale = s.u[u, U_MORALE]
+    if morale != STEADY:          # 13.3: the morale marker replaced the action marker
+        return AC_SPOTTED if (spotted or morale == FALLBACK) else AC_PLAIN
+    if act == ACT_FAST:
+        return AC_FAST
+    if act == ACT_DIGGING:
+        return AC_DIGGING
+    if spotted:
+        return AC_SPOTTED
+    return AC_PLAIN
+
+
+@rule
+def target_status(s, t, u, h, fallback_move):
+    """Index into the tables' status dimension: action class, suppressed, dug in."""
+    ac = action_class(s, u, fallback_move)
+    supp = 1 if (s.u[u, U_MORALE] == SUPPRESSED and fallback_move == 0) else 0
+    dug = 1 if (s.hx[h, HX_DUG] == 1 and t.ut[s.u[u, U_TYPE], UT_KIND] == INFANTRY and fallback_move == 0) else 0
+    return ac * 4 + supp * 2 + dug
+
+
+@rule
+def smoke_on_line(s, t, a, b):
+    """Smoke markers on the hexes strictly between ``a`` and ``b`` (10.3, rulings #12, #14)."""
+    n = 0
+    for k in range(t.between.shape[2]):
+        h = between(t, a, b, k)
+        if h < 0:
+            break
+        n += s.hx[h, HX_SMOKE]
+    return n
+
+
+@rule
+def line_open(s, t, a, b):
+    """Direct fire possible along this line: not blocked by terrain, nor by three or more
+    hindrances counting smoke markers (10.3)."""
+    if a == b:
+        return False
+    g = t.pair[a, b, PR_GEO]
+    if g < 0:
+        return False
+    if s.g[G_SMOKE_ANY] == 0:
+        return True
+    return t.geoi[g, GE_NHIND] + smoke_on_line(s, t, a, b) <= MAX_HINDRANCES
+
+
+@rule
+def in_arc_of(t, h, facing, g):
+    """10.6: hex ``g`` in the arc of fire of a unit in ``h`` facing vertex ``facing``."""
+    return in_arc(t.hexi[g, HI_Q] - t.hexi[h, HI_Q], t.hexi[g, HI_R] - t.hexi[h, HI_R], facing)
+
+
+@rule
+def outside_arc(s, t, f, fh, th):
+    """Infantry fire all round; artillery and vehicles through their front (10.6)."""
+    if t.ut[s.u[f, U_TYPE], UT_KIND] == INFANTRY:
+        return False
+    return not in_arc_of(t, fh, s.u[f, U_FACE], th)
+
+
+@rule
+def fire_keys(s, t, f, v, fh, th, fs, fallback_move):
+    """Table entries of a fire by ``f`` from ``fh`` at ``v`` in ``th`` with fire status ``fs``.
+
+    Returns ``(attack pool, defence pool, defence pool if the spot fails, d6 to spot)``;
+    the attack pool is -1 when the fire is impossible (LOS, range, no dice).
+    """
+    if not line_open(s, t, fh, th):
+        return -1, -1, -1, 0
+    d = t.pair[fh, th, PR_DIST]
+    if d > t.p[P_MAXR]:
+        return -1, -1, -1, 0
+    ft = s.u[f, U_TYPE]
+    vt = s.u[v, U_TYPE]
+    band = band_of(t, ft, d)
+    if band < 0:
+        return -1, -1, -1, 0
+    half = 1 if s.u[f, U_DMG] >= t.ut[ft, UT_HALF] else 0
+    minus = 1 if s.u[f, U_TIRED] == 1 else 0
+    ak = atk_key(t, ft, vt, band, half, minus)
+    if ak < 0:
+        return -1, -1, -1, 0
+    geo = t.pair[fh, th, PR_GEO]
+    sm = smoke_on_line(s, t, fh, th) if s.g[G_SMOKE_ANY] == 1 else 0
+    if sm >= t.p[P_NSMOKE]:
+        return -1, -1, -1, 0
+    if fallback_move != 0:
+        geo = t.geoi[geo, GE_BARE]
+    st = target_status(s, t, v, th, fallback_move)
+    area = 0
+    if t.ut[vt, UT_KIND] == VEHICLE and t.p[P_NAREA] > 1:
+        a1, a2 = areas_of_impact(t.hexi[fh, HI_Q] - t.hexi[th, HI_Q], t.hexi[fh, HI_R] - t.hexi[th, HI_R],
+                                 s.u[v, U_FACE])
+        area = a1 if a2 < 0 else a2           # 10.9.3: on the boundary, the weaker area
+    out = 0
+    if t.p[P_NOUT] > 1 and outside_arc(s, t, f, fh, th):
+        out = 1
+    dks = def_key(t, vt, geo, sm, fs, st, area, 0)
+    dkf = def_key(t, vt, geo, sm, fs, st, area, 1)
+    if dks < 0:
+        return -1, -1, -1, 0
+    spot = spot_need(t, vt, geo, st, 1 if d == 1 else 0, out)
+    return ak, dks, dkf, spot
+
+
+@rule
+def queue_fallback(s, u):
+    """Put a unit in the queue of fallback movements (13.3)."""
+    n = s.g[G_QN]
+    for i in range(n):
+        if s.aux[AUX_QUEUE, i] == u:
+            return
+    if n < MAX_QUEUE:
+        s.aux[AUX_QUEUE, n] = u
+        s.g[G_QN] = n + 1
+
+
+@rule
+def eliminate(s, t, u):
+    """Remove a unit from the game (10.7.3); with command points, its side loses one."""
+    lift(s, u)
+    s.u[u, U_ST] = ELIMINATED
+    s.u[u, U_HEX] = -1
+    s.u[u, U_DONE] = 1
+    s.u[u, U_CC] = CC_NONE
+    if t.p[P_CP_RULE] == 1:       # 10.7.3: a command point is lost (minimum four)
+        side = s.u[u, U_SIDE]
+        s.g[G_CPLOST0 + side] += 1
+        ty = s.u[u, U_TYPE]
+        if s.cp[side, ty, 0] > s.cp[side, ty, 1]:
+            s.cp[side, ty, 0] -= 1
+    log_event(s, EV_ELIM, u, NIL, NIL, NIL, NIL, NIL)
+
+
+@rule
+def set_morale(s, u, morale):
+    """A new morale marker ends the unit's activation for the turn (6.4, 13.3); a fallback
+    sends it on its fallback movement."""
+    old = s.u[u, U_MORALE]
+    s.u[u, U_MORALE] = morale
+    if morale != old:
+        s.u[u, U_DONE] = 1
+        if morale == FALLBACK:
+            queue_fallback(s, u)
+
+
+@rule
+def apply_symbols(s, t, v, c, h, sp):
+    """The target's state after the uncancelled symbols of a ranged roll (10.7.3-10.7.6),
+    with the critical-hit roll. Returns 1 if the target was eliminated."""
+    vt = s.u[v, U_TYPE]
+    strength = t.ut[vt, UT_STR]
+    dmg = s.u[v, U_DMG]
+    morale = s.u[v, U_MORALE]
+    symbol = CRIT_ROLL_NONE
+    if c > 0 and dmg + c + h < strength:       # no crit roll once eliminated (rulings #6)
+        n = min(c, t.p[P_CRIT_MAX])
+        tt = sum_rolls(t.rows[t.p[P_CRIT_G], :n], s.rng[0]) + sum_rolls(t.rows[t.p[P_CRIT_B], :n], s.rng[0])
+        cc, ch, cs = cancel_packed(tt, 0)
+        symbol = strongest_symbol(cc, ch, cs)
+    delayed = 1 if (s.u[v, U_ACT] == ACT_DELAYED and morale == STEADY) else 0
+    e, d, m, i = after_fire(t.ut[vt, UT_KIND], strength, t.ut[vt, UT_ELITE], delayed, dmg, morale,
+                            s.u[v, U_IMMOB], c, h, sp, symbol)
+    log_event(s, EV_RESULT, v, e, d, m, i, symbol)
+    if e == 1:
+        s.u[v, U_DMG] = strength
+        eliminate(s, t, v)
+        return 1
+    s.u[v, U_DMG] = d
+    s.u[v, U_IMMOB] = i
+    set_morale(s, v, m)
+    return 0
+
+
+@rule
+def resolve_fire(s, t, f, v, fh, fs, fallback_move):
+    """One ranged fire of ``f`` (from ``fh``) at ``v`` (10.5-10.7). The dice come from the
+    game's dice stream. Returns -1 if nothing was fired (a vehicle not spotted), else
+    1 if the target was eliminated, 0 otherwise."""
+    th = s.u[v, U_HEX]
+    ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, fallback_move)
+    if ak < 0:
+        return -1
+    dk = dks
+    if spot > 0:
+        roll = below(s.rng[0], 6) + 1
+        log_event(s, EV_SPOT, f, v, roll, spot, NIL, NIL)
+        if roll < spot:                         # 10.9.5; a vehicle cannot be fired at (10.5)
+            dk = dkf
+            if dk < 0:
+                log_event(s, EV_NOFIRE, f, v, NIL, NIL, NIL, NIL)
+                return -1
+    total = sum_rolls(t.rows[ak, :t.pooli[ak, PO_N]], s.rng[0]) + sum_rolls(t.rows[dk, :t.pooli[dk, PO_N]], s.rng[0])
+    c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
+    atk = field(total, 0) * 10000 + field(total, 1) * 100 + field(total, 2)
+    dfn = field(total, 3) * 10000 + field(total, 4) * 100 + field(total, 5)
+    log_event(s, EV_ROLL, f, v, ak, dk, atk, dfn)
+    return apply_symbols(s, t, v, c, h, sp)
+
+
+@rule
+def can_target(s, t, f, v, fh, fs):
+    """Whether ``f`` standing in ``fh`` may fire at ``v`` with fire status ``fs`` (10.0-10.2):
+    an enemy on the map, not in a close-combat hex (10.11 not modelled), within range
+    with dice, LOS open, in the arc of fire unless turret fire."""
+    if s.u[v, U_ST] != ONMAP or s.u[v, U_SIDE] == s.u[f, U_SIDE]:
+        return False
+    if s.u[v, U_CC] != CC_NONE:
+        return False
+    th = s.u[v, U_HEX]
+    # 10.6: outside the arc only a turret fires (also at the end of a move and fire)
+    if outside_arc(s, t, f, fh, th) and not (t.ut[s.u[f, U_TYPE], UT_TURRET] == 1 and fs != FS_FIRING):
+        return False
+    ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, FALSE)
+    return ak >= 0
+
+
+@rule
+def expected_fire(s, t, f, v, fh, th, fs, fallback_move):
+    """Exact odds of a fire, for the players: ``(P eliminated, E strength points taken,
+    P morale hit)`` with the spotting roll mixed in (10.5). Zeros when the fire is
+    impossible."""
+    ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, fallback_move)
+    if ak < 0:
+        return 0.0, 0.0, 0.0
+    p_spot = 1.0
+    if spot > 0:
+        p_spot = max(0.0, (7.0 - spot) / 6.0)
+    vt = s.u[v, U_TYPE]
+    left = min(t.ut[vt, UT_STR] - s.u[v, U_DMG], t.odds.shape[3] - 1)
+    n_atk = t.p[P_N_ATK]
+    pe = p_spot * t.odds[ak, dks - n_atk, 0, left]
+    ed = p_spot * t.odds[ak, dks - n_atk, 1, left]
+    pm = p_spot * t.odds[ak, dks - n_atk, 2, left]
+    if p_spot < 1.0 and dkf >= 0:
+        q = 1.0 - p_spot
+        pe += q * t.odds[ak, dkf - n_atk, 0, left]
+        ed += q * t.odds[ak, dkf - n_atk, 1, left]
+        pm += q * t.odds[ak, dkf - n_atk, 2, left]
+    return pe, ed, pm

@@ -1,0 +1,301 @@
+"""Moving hex by hex (chapter 9, 13.3): which step or turn a unit may take next.
+
+Movement is played one hex at a time, because every hex entered may draw reaction
+fire (8.2). A step costs what the compiled map says (9.4, hills 9.6.1, roads);
+a hex whose cost exceeds the unit's base allowance is harsh terrain, entered only as
+the first and only step of a normal move, ending with a delayed action (9.5,
+rulings M7); no fast action climbs a hill (9.6.1). Friendly hexes may be crossed but
+not ended in (9.0), so a step into one is allowed only if a free hex can be reached
+from it with the points left. Entering an enemy hex is a close combat (12.0), by normal
+or fast action only (6.4). A fallback step must take the unit further from the
+nearest enemy unit (13.3).
+
+Vehicles (9.10) face a vertex: they step only into their two frontal hexes, or their
+two rear hexes in a reverse move, and turn one vertex at a time: the first vertex in a
+hex is free, each further one costs a point, and on a road every turn is free (9.1,
+rulings M6). A vehicle may not turn back to a facing it already had in the same hex
+(that would only waste the game's time). Artillery turns freely (9.9); immobilised
+vehicles do not move at all (13.1).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from simulator.engine.board import empty, nearest_enemy, occ
+from simulator.engine.state import (
+    ARTILLERY, G_FACES, G_TURNED, MODE_FAST, MODE_NORMAL, MODE_REVERSE, MODE_WITHDRAW, U_FACE, U_IMMOB,
+    U_SIDE, U_TYPE, VEHICLE, int64_constants, rule,
+)
+from simulator.engine.tables import (
+    HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, S6_CLIMB, S6_COST, S6_NBR, UT_CC_INIT, UT_KIND, UT_MOVE, UT_MTYPE,
+)
+
+# what a step does
+STEP_NO, STEP_FREE, STEP_THROUGH, STEP_ENEMY, STEP_HARSH = 0, 1, 2, 3, 4
+MODE_FALLBACK = 9   # a fallback movement (13.3), fast for allowance and reaction fire
+TURN = 6            # first-action codes of reach: 0-5 step across that side, TURN + f turn to f
+
+
+@rule
+def is_fast(mode):
+    return mode == MODE_FAST or mode == MODE_WITHDRAW or mode == MODE_FALLBACK
+
+
+@rule
+def side_allowed(s, t, u, face, d, mode):
+    """9.10: a vehicle steps into its frontal hexes, or its rear hexes when reversing;
+    in a fallback it goes where it must (reading); other units go any way."""
+    if t.ut[s.u[u, U_TYPE], UT_KIND] != VEHICLE or mode == MODE_FALLBACK:
+        return True
+    if mode == MODE_REVERSE:
+        return d == (face + 3) % 6 or d == (face + 4) % 6
+    return d == face or d == (face + 1) % 6
+
+
+@rule
+def _enterable(s, t, u, h, d, mode, mp, steps):
+    """Cost of the step from ``h`` across side ``d``, or -1 if terrain, the hill rule or
+    the allowance forbid it; the second value is 1 when it is a harsh-terrain step."""
+    g = t.side6[h, d, S6_NBR]
+    if g < 0:
+        return -1, 0
+    ty = s.u[u, U_TYPE]
+    cost = t.side6[h, d, S6_COST + t.ut[ty, UT_MTYPE]]
+    if cost < 0:
+        return -1, 0
+    if is_fast(mode) and t.p[P_FAST_UPHILL] == 0 and t.side6[h, d, S6_CLIMB] == 1:
+        return -1, 0                    # 9.6.1: no fast action up a hill
+    if cost > t.ut[ty, UT_MOVE]:        # 9.5: harsh terrain, only as the single step of a
+        if steps == 0 and (mode == MODE_NORMAL or mode == MODE_FALLBACK):   # normal move (rulings M7)
+            return cost, 1
+        return -1, 0
+    if cost > mp:
+        return -1, 0
+    return cost, 0
+
+
+@rule
+def _way_out(s, t, u, g, face, mode, mp_left, side, from_h):
+    """From friendly-held ``g`` with ``mp_left`` points, is there a free hex to end in?"""
+    if mp_left <= 0:
+        return False
+    here = nearest_enemy(s, t, g, side) if mode == MODE_FALLBACK else 0
+    for d in range(6):
+        g2 = t.side6[g, d, S6_NBR]
+        if g2 < 0 or g2 == from_h or not empty(s, g2):
+            continue
+        if not side_allowed(s, t, u, face, d, mode) and not turning_unit(s, t, u):
+            continue
+        cost, harsh = _enterable(s, t, u, g, d, mode, mp_left, 1)
+        if cost < 0 or harsh == 1:
+            continue
+        if mode == MODE_FALLBACK and nearest_enemy(s, t, g2, side) <= here:
+            continue
+        return True
+    return False
+
+
+@rule
+def step_kind_facing(s, t, u, h, face, d, mode, mp, steps):
+    """What a step from ``h`` across side ``d`` would be for ``u`` facing ``face``:
+    ``STEP_NO`` (illegal), ``STEP_FREE`` (an empty hex), ``STEP_THROUGH`` (crossing
+    friends), ``STEP_ENEMY`` (close combat) or ``STEP_HARSH`` (harsh terrain, 9.5).
+    Second value: the cost."""
+    ty = s.u[u, U_TYPE]
+    if t.ut[ty, UT_KIND] == VEHICLE and s.u[u, U_IMMOB] == 1:
+        return STEP_NO, 0                # 13.1: an immobilised vehicle does not move
+    if not side_allowed(s, t, u, face, d, mode):
+        return STEP_NO, 0
+    cost, harsh = _enterable(s, t, u, h, d, mode, mp, steps)
+    if cost < 0:
+        return STEP_NO, 0
+    g = t.side6[h, d, S6_NBR]
+    side = s.u[u, U_SIDE]
+    enemies = occ(s, g, 1 - side)
+    friends = occ(s, g, side)
+    if mode == MODE_FALLBACK:
+        if enemies > 0 or nearest_enemy(s, t, g, side) <= nearest_enemy(s, t, h, side):
+            return STEP_NO, 0
+    if enemies > 0:
+        # 6.4, 12.0: close combat only by a normal or fast action, by units that may initiate
+        if mode != MODE_NORMAL and mode != MODE_FAST:
+            return STEP_NO, 0
+        if t.ut[ty, UT_CC_INIT] == 0:
+            return STEP_NO, 0
+        if friends >= t.p[P_CC_STACK]:           # 9.0 item 3: stacking in a close combat
+            return STEP_NO, 0
+        return STEP_ENEMY, cost
+    if friends > 0:
+        if harsh == 1 or not _way_out(s, t, u, g, face, mode, mp - cost, side, h):
+            return STEP_NO, 0
+        return STEP_THROUGH, cost
+    if harsh == 1:
+        return STEP_HARSH, cost
+    return STEP_FREE, cost
+
+
+@rule
+def step_kind(s, t, u, h, d, mode, mp, steps):
+    """:func:`step_kind_facing` for the unit's own facing."""
+    return step_kind_facing(s, t, u, h, s.u[u, U_FACE], d, mode, mp, steps)
+
+
+@rule
+def any_step(s, t, u, h, mode, mp, steps):
+    for d in range(6):
+        k, c = step_kind(s, t, u, h, d, mode, mp, steps)
+        if k != STEP_NO:
+            return True
+    return False
+
+
+@rule
+def turning_unit(s, t, u):
+    """Vehicles and artillery face a vertex (9.9, 9.10); infantry turn at will (9.8)."""
+    return t.ut[s.u[u, U_TYPE], UT_KIND] != 0
+
+
+@rule
+def turn_cost(s, t, u, h, new_face, mp):
+    """Cost of turning to ``new_face`` (one vertex) in ``h`` now, or -1 if not allowed:
+    9.10: the first vertex in a hex is free, then one point each; free on a road (9.1);
+    artillery turns freely (9.9); no turning back to a facing held in this hex."""
+    if not turning_unit(s, t, u):
+        return -1
+    ty = s.u[u, U_TYPE]
+    if t.ut[ty, UT_KIND] == VEHICLE and s.u[u, U_IMMOB] == 1:
+        return -1
+    f = s.u[u, U_FACE]
+    if new_face != (f + 1) % 6 and new_face != (f + 5) % 6:
+        return -1
+    if (s.g[G_FACES] >> new_face) & 1:
+        return -1
+    if t.ut[ty, UT_KIND] == ARTILLERY or t.hexi[h, HI_FREEFACE] == 1 or s.g[G_TURNED] == 0:
+        return 0
+    return 1 if mp >= 1 else -1
+
+
+@rule
+def can_turn(s, t, u, h, mp):
+    f = s.u[u, U_FACE]
+    return turn_cost(s, t, u, h, (f + 1) % 6, mp) >= 0 or turn_cost(s, t, u, h, (f + 5) % 6, mp) >= 0
+
+
+@rule
+def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
+    """Hexes ``u`` can end a move in from ``h0`` with ``mp`` points (players' planning).
+
+    ``best[h]``: most points left on arrival (-1 unreachable); ``first[h]``: the first
+    action on a best route (a side to step across, or ``TURN + facing`` for a vehicle's
+    turn); ``stack``: scratch of at least ``6 * hexes + 8`` (``48 * hexes + 8`` for
+    vehicles). Close-combat entries are reachable ends; crossing friends is allowed
+    (9.0). Returns the number of hexes.
+    """
+    if turning_unit(s, t, u) and t.ut[s.u[u, U_TYPE], UT_KIND] == VEHICLE:
+        return reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack)
+    n = best.shape[0]
+    for i in range(n):
+        best[i] = -1
+        first[i] = -1
+    best[h0] = mp
+    top = 0
+    stack[top] = h0
+    top += 1
+    count = 1
+    while top > 0:
+        top -= 1
+        h = stack[top]
+        steps = steps0 if h == h0 else steps0 + 1
+        left = best[h]
+        if h != h0 and occ(s, h, 1 - s.u[u, U_SIDE]) > 0:
+            continue                      # a close combat ends the move
+        for d in range(6):
+            k, c = step_kind(s, t, u, h, d, mode, left, steps)
+            if k == STEP_NO:
+                continue
+            g = t.side6[h, d, S6_NBR]
+            rest = 0 if k == STEP_HARSH else left - c
+            if rest > best[g]:
+                if best[g] < 0:
+                    count += 1
+                best[g] = rest
+                first[g] = d if h == h0 else first[h]
+                if k != STEP_HARSH and k != STEP_ENEMY and rest > 0 and top < stack.shape[0]:
+                    stack[top] = g
+                    top += 1
+    return count
+
+
+@rule
+def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):
+    """:func:`reach` over a vehicle's states (hex, facing, turned here). ``stack``
+    holds the state queue and, after it, the best points left per state."""
+    n = best.shape[0]
+    for i in range(n):
+        best[i] = -1
+        first[i] = -1
+    states = n * 12
+    if stack.shape[0] < 2 * states + 8:
+        return 0
+    base = stack.shape[0] - states        # stack[base + state]: points left (-1 not reached)
+    for i in range(states):
+        stack[base + i] = -1
+    f0 = s.u[u, U_FACE]
+    fr = first                            # first action per hex (kept for the best arrival)
+    s0 = (h0 * 6 + f0) * 2 + (1 if s.g[G_TURNED] == 1 else 0)
+    stack[base + s0] = mp
+    top = 0
+    stack[top] = s0
+    top += 1
+    best[h0] = mp
+    count = 1
+    # a queue entry is a state with, above bit 40, the first action of its route (+1)
+    while top > 0:
+        top -= 1
+        cur = stack[top]
+        code0 = cur >> 40
+        st = cur & ((1 << 40) - 1)
+        tflag = st % 2
+        f = (st // 2) % 6
+        h = st // 12
+        left = stack[base + st]
+        steps = steps0 if h == h0 else steps0 + 1
+        if h != h0 and occ(s, h, 1 - s.u[u, U_SIDE]) > 0:
+            continue
+        # turn one vertex either way (9.10)
+        for turn in (1, 5):
+            nf = (f + turn) % 6
+            w = 0 if (t.hexi[h, HI_FREEFACE] == 1 or tflag == 0) else 1
+            nt = tflag if t.hexi[h, HI_FREEFACE] == 1 else 1
+            rest = left - w
+            if rest < 0:
+                continue
+            ns = (h * 6 + nf) * 2 + nt
+            if rest > stack[base + ns] and top < base - 1:
+                stack[base + ns] = rest
+                code = (TURN + nf + 1) if (h == h0 and code0 == 0) else code0
+                stack[top] = ns | (code << 40)
+                top += 1
+        for d in range(6):
+            k, c = step_kind_facing(s, t, u, h, f, d, mode, left, steps)
+            if k == STEP_NO:
+                continue
+            g = t.side6[h, d, S6_NBR]
+            rest = 0 if k == STEP_HARSH else left - c
+            ns = (g * 6 + f) * 2
+            code = (d + 1) if (h == h0 and code0 == 0) else code0
+            if rest > best[g]:
+                if best[g] < 0:
+                    count += 1
+                best[g] = rest
+                fr[g] = code - 1
+            if rest > stack[base + ns] and k != STEP_HARSH and k != STEP_ENEMY and rest > 0 and top < base - 1:
+                stack[base + ns] = rest
+                stack[top] = ns | (code << 40)
+                top += 1
+    return count
+
+
+int64_constants(globals())

@@ -1,0 +1,325 @@
+"""Ranged-fire pools tabulated for the scenario engine (10.1-10.9, via ``fire_pools``).
+
+The scenario engine never assembles a pool itself: at compile time it asks
+:func:`simulator.assault.pools.fire_pools` (the one pool assembly) for every
+situation a game can produce, and stores the answers as integer arrays of packed
+dice faces (:func:`simulator.assault.kernels.packed_faces`). In the hot loop a fire
+is two table look-ups, ``sum_rolls`` over the attack rows and the defence rows,
+``cancel_packed`` and ``after_fire``.
+
+The attack pool depends only on the firer, the target's row and experience, the
+range band, the firer's half strength (10.8.1) and attack die -1 (13.1); the defence
+pool and the spotting number only on the target, the geometry between the two hexes
+(target terrain, hill die, hindering hexes, smoke markers), the fire status (10.9.4), the
+target's status markers, the area of impact (10.9.3) and whether the target is
+outside the firer's arc (10.5, 10.6). So the two are tabulated separately: one call
+of ``fire_pools`` per attack key with a fixed defence situation, one per defence key
+with a fixed attack situation. Identical pools share one row block.
+
+For the players, every (attack pool, defence pool) pair also gets its exact
+distribution of uncancelled damage symbols (``exact.pool_distribution`` and
+``exact.uncancelled_distribution``), so ``greedy`` scores actions with exact odds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+from simulator.assault.aid import Aid
+from simulator.assault.cards import UnitCard
+from simulator.assault.dice import Pool
+from simulator.assault.exact import pool_distribution, uncancelled_distribution
+from simulator.assault.kernels import crit_roll_tables, packed_faces
+from simulator.assault.pools import MAX_HINDRANCES, FireSituation, fire_pools, spotting
+from simulator.assault.support import Support, as_support
+from simulator.errors import InputError
+
+# Fire statuses of the firer (10.0, 10.9.4); fire-and-move shares the move/fire row.
+FS_FIRING, FS_TURRET, FS_MOVE = 0, 1, 2
+FIRE_STATUS_NAMES = ("firing", "turret-firing", "move-and-fire")
+# Target action classes as far as ranged fire cares (10.5.1, 10.9.6, 13.2):
+# 0 nothing that matters (none, normal, fire and move, dig-in done earlier),
+# 1 spotted automatically (fired, turret, move and fire, delayed, after a fallback),
+# 2 fast action (spotted, infantry/artillery lose the weakest die, vehicles gain one),
+# 3 digging in (loses the weakest die).
+AC_PLAIN, AC_SPOTTED, AC_FAST, AC_DIGGING = 0, 1, 2, 3
+N_ACTION_CLASSES = 4
+N_STATUS = N_ACTION_CLASSES * 4     # x suppressed x dug in
+AREAS = ("front", "flank", "rear")  # 10.9.3 areas of impact for direct fire
+DMG_BINS = 9                        # exact damage distribution kept for 0..8 (last bin: 8 or more)
+SPOT_AUTO = 0
+
+
+def status_index(action_class: int, suppressed: int, dug_in: int) -> int:
+    return action_class * 4 + suppressed * 2 + dug_in
+
+
+def status_set(index: int) -> frozenset[str]:
+    ac, rest = divmod(index, 4)
+    supp, dug = divmod(rest, 2)
+    out = {AC_PLAIN: set(), AC_SPOTTED: {"fired"}, AC_FAST: {"fast"}, AC_DIGGING: {"digging-in"}}[ac]
+    if supp:
+        out = out | {"suppressed"}
+    if dug:
+        out = out | {"dug-in"}
+    return frozenset(out)
+
+
+@dataclass(frozen=True)
+class UnitType:
+    """A unit card at one experience level: what the engine's tables are indexed by."""
+
+    card: UnitCard
+    experience: str = "regular"
+
+    @property
+    def label(self) -> str:
+        return self.card.id if self.experience == "regular" else f"{self.card.id} ({self.experience})"
+
+
+@dataclass(frozen=True)
+class GeoKey:
+    """What the hexes between a firer and a target do to the defence (10.3, 10.9.1-2).
+
+    ``terrain`` None: the target gets no terrain dice (a unit during its fallback
+    movement, 13.3). ``hill``: the target's hill die counts (9.6.1: target on a hill,
+    firer at another elevation). ``hindrances``: terrain of each hindering hex crossed.
+    """
+
+    terrain: str | None
+    hill: bool
+    hindrances: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FireTables:
+    """Packed pools and the index arrays the engine reads them through."""
+
+    atk_rows: np.ndarray      # int64[n_atk, max_dice, 6] packed attack faces (doubles applied)
+    atk_n: np.ndarray         # int32[n_atk] dice in each attack pool
+    atk_extra: np.ndarray     # int32[n_atk] supp symbols added to the roll (4.2.3)
+    def_rows: np.ndarray      # int64[n_def, max_dice, 6] packed defence faces
+    def_n: np.ndarray         # int32[n_def]
+    atk_key: np.ndarray       # int32[type, type, band, half, minus1] -> attack pool (-1: no dice)
+    band_of: np.ndarray       # int32[type, range] -> band index of the firer's card (-1: out of range)
+    def_key: np.ndarray       # int32[type, geo, smoke, fs, status, area, failed] -> defence pool
+                              #   (-1: no such fire; failed=1 and -1: a vehicle is not fired at, 10.5)
+    spot_need: np.ndarray     # int8[type, geo, status, adjacent, outside] d6 to spot, 0 automatic (10.5)
+    p_dmg: np.ndarray         # float32[n_atk, n_def, DMG_BINS] P(uncancelled crit+hit = k)
+    p_morale: np.ndarray      # float32[n_atk, n_def, DMG_BINS] P(= k and some crit or supp left)
+    mean_dmg: np.ndarray      # float32[n_atk, n_def] E[uncancelled crit + hit]
+    crit_g: np.ndarray        # int64[k, 6] critical-hit roll rows, attacker (10.7.5)
+    crit_b: np.ndarray        # int64[k, 6] critical-hit roll rows, defender
+    atk_pools: tuple          # (pool, doubles, extra) per attack pool id, for replays
+    def_pools: tuple          # pool per defence pool id
+
+
+def bare_terrain(aid: Aid) -> str:
+    """An aid terrain that gives no defence dice and needs no spotting: what a unit in its
+    fallback movement counts as standing in (13.3: no terrain modifiers)."""
+    for t in aid.terrains:
+        if not t.defence_infantry and not t.defence_vehicle and t.spot is None:
+            return t.name
+    raise InputError(aid.path, "terrain", "the engine needs one terrain without defence dice "
+                     "and without a spotting number (like road) for units in fallback (13.3)")
+
+
+def hindrance_names(aid: Aid, counts, where: str) -> tuple[str, ...]:
+    """Terrain names whose LOS dice add up to ``counts`` (one count per die, dice-set order).
+
+    The compiled map stores the hindrance dice of a line; ``fire_pools`` wants the
+    hindering terrains. Any combination with the same dice gives the same pool.
+    """
+    letters = aid.dice.letters
+    want = tuple(int(c) for c in counts)
+    hinder = [t for t in aid.terrains if t.hinders]
+    for n in range(0, 3):
+        for combo in combinations_with_replacement(hinder, n):
+            got = [0] * len(letters)
+            for t in combo:
+                for d in t.los_dice:
+                    got[letters.index(d)] += 1
+            if tuple(got) == want:
+                return tuple(t.name for t in combo)
+    raise InputError(where, "los", f"hindrance dice {want} match no combination of hindering terrain")
+
+
+class _Pools:
+    """Distinct pools, each stored once as packed rows."""
+
+    def __init__(self, aid: Aid, attack: bool):
+        self.aid, self.attack = aid, attack
+        self.ids: dict[tuple, int] = {}
+        self.keys: list[tuple] = []
+
+    def id(self, pool: Pool, doubles: str = "all", extra: int = 0) -> int:
+        key = (pool, doubles, extra) if self.attack else (pool,)
+        if key not in self.ids:
+            self.ids[key] = len(self.keys)
+            self.keys.append(key)
+        return self.ids[key]
+
+    def arrays(self):
+        dice = self.aid.dice
+        rows = [packed_faces(k[0], (), dice, k[1]) if self.attack else packed_faces((), k[0], dice, "all")
+                for k in self.keys]
+        width = max([1] + [len(r) for r in rows])
+        out = np.zeros((max(1, len(rows)), width, 6), dtype=np.int64)
+        n = np.zeros(max(1, len(rows)), dtype=np.int32)
+        for i, r in enumerate(rows):
+            out[i, :len(r)] = r
+            n[i] = len(r)
+        return out, n
+
+    def distributions(self):
+        dice = self.aid.dice
+        if self.attack:
+            return [pool_distribution(k[0], dice, k[1], k[2]) for k in self.keys]
+        return [pool_distribution(k[0], dice, "all") for k in self.keys]
+
+
+def _canonical_firer(types: list[UnitType], target: UnitType, fs: int):
+    """Some firer and range for which ``fire_pools`` accepts a fire at ``target``: the
+    defence pool does not depend on who fires, only on the fire status (10.9.4)."""
+    armoured = target.card.is_armoured_vehicle
+    for t in types:
+        c = t.card
+        if fs == FS_TURRET and not c.has_turret:
+            continue
+        for b in c.ranges:
+            if c.can_fire_at(b.max, armoured):
+                return c, b.max
+    return None, 0
+
+
+def _attack_table(types, aid, support, attack: _Pools, n_bands: int) -> np.ndarray:
+    n_t = len(types)
+    atk_key = np.full((n_t, n_t, n_bands, 2, 2), -1, dtype=np.int32)
+    for i, f in enumerate(types):
+        for j, g in enumerate(types):
+            armoured = g.card.is_armoured_vehicle
+            for b_i, b in enumerate(f.card.ranges):
+                if not f.card.can_fire_at(b.max, armoured):
+                    continue
+                for half in (0, 1):
+                    for minus in (0, 1):
+                        s = FireSituation(range=b.max, target_facing="front" if g.card.is_vehicle else None,
+                                          firer_damage=f.card.half_strength_threshold if half else 0,
+                                          firer_experience=f.experience, target_experience=g.experience,
+                                          firer_attack_die_minus_one=bool(minus))
+                        p = fire_pools(f.card, g.card, s, aid, support=support)
+                        atk_key[i, j, b_i, half, minus] = attack.id(p.attack, p.doubles, p.extra_supp)
+    return atk_key
+
+
+def _defence_table(types, geos, aid, support, defence: _Pools, n_smoke: int, n_area: int) -> np.ndarray:
+    bare = bare_terrain(aid)
+    shape = (len(types), len(geos), n_smoke, 3, N_STATUS, n_area, 2)
+    def_key = np.full(shape, -1, dtype=np.int32)
+    for j, g in enumerate(types):
+        areas = AREAS[:n_area] if g.card.is_vehicle else (None,)
+        for fs in range(3):
+            firer, r = _canonical_firer(types, g, fs)
+            if firer is None:
+                continue
+            for k, geo in enumerate(geos):
+                for smoke in range(n_smoke):
+                    if len(geo.hindrances) + smoke > MAX_HINDRANCES:
+                        continue     # 10.3: three or more hindrances block the LOS
+                    for st in range(N_STATUS):
+                        status = status_set(st)
+                        for a_i, area in enumerate(areas):
+                            s = FireSituation(range=r, terrain=geo.terrain or bare,
+                                              hill=geo.hill and geo.terrain is not None,
+                                              hindrances=geo.hindrances, smoke=smoke,
+                                              fire_status=FIRE_STATUS_NAMES[fs], spot="failed",
+                                              target_status=status, target_facing=area,
+                                              target_experience=g.experience)
+                            p = fire_pools(firer, g.card, s, aid, support=support)
+                            def_key[j, k, smoke, fs, st, a_i, 0] = defence.id(p.defence)
+                            if p.defence_unspotted is not None:
+                                def_key[j, k, smoke, fs, st, a_i, 1] = defence.id(p.defence_unspotted)
+                        if n_area > 1 and not g.card.is_vehicle:   # non-vehicles: same for every area
+                            def_key[j, k, smoke, fs, st, 1:] = def_key[j, k, smoke, fs, st, :1]
+    return def_key
+
+
+def _spot_table(types, geos, aid, n_out: int) -> np.ndarray:
+    """d6 needed to spot (10.5, 10.5.1) by ``pools.spotting``; 0 automatic."""
+    bare = bare_terrain(aid)
+    out = np.zeros((len(types), len(geos), N_STATUS, 2, n_out), dtype=np.int8)
+    for j, g in enumerate(types):
+        for k, geo in enumerate(geos):
+            for st in range(N_STATUS):
+                for adj in (0, 1):
+                    for o in range(n_out):
+                        s = FireSituation(range=1 if adj else 2, terrain=geo.terrain or bare,
+                                          hill=geo.hill and geo.terrain is not None, outside_arc=bool(o),
+                                          target_status=status_set(st))
+                        number, _ = spotting(g.card, s, aid)
+                        out[j, k, st, adj, o] = SPOT_AUTO if number is None else min(7, number)
+    return out
+
+
+def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_range: int,
+                  support: Support | None = None, smoke: bool = False) -> FireTables:
+    """Every ranged-fire pool a game on this map with these unit types can need.
+
+    ``smoke``: some unit can fire smoke, so lines through 1 or 2 smoke markers are
+    tabulated too (10.3, 10.9.2).
+    """
+    support = as_support(support, aid)
+    n_t = len(types)
+    n_bands = max(1, max(len(t.card.ranges) for t in types))
+    n_area = 3 if any(t.card.is_vehicle for t in types) else 1
+    n_out = 2 if any(not t.card.is_infantry for t in types) else 1
+    n_smoke = MAX_HINDRANCES + 1 if smoke else 1
+
+    band_of = np.full((n_t, max_range + 1), -1, dtype=np.int32)
+    for i, t in enumerate(types):
+        for b_i, b in enumerate(t.card.ranges):
+            for r in range(b.min, min(b.max, max_range) + 1):
+                band_of[i, r] = b_i
+
+    attack = _Pools(aid, attack=True)
+    atk_key = _attack_table(types, aid, support, attack, n_bands)
+    defence = _Pools(aid, attack=False)
+    def_key = _defence_table(types, geos, aid, support, defence, n_smoke, n_area)
+    spot_need = _spot_table(types, geos, aid, n_out)
+
+    atk_rows, atk_n = attack.arrays()
+    def_rows, def_n = defence.arrays()
+    atk_extra = np.array([k[2] for k in attack.keys] or [0], dtype=np.int32)
+    p_dmg, p_morale, mean_dmg = _exact_stats(attack.distributions(), defence.distributions())
+    max_crits = max([1] + [sum(max(f[0] for f in aid.dice.die(x).faces) for x in k[0]) for k in attack.keys])
+    crit_g, crit_b = crit_roll_tables(max_crits, aid.dice)
+    return FireTables(atk_rows, atk_n, atk_extra, def_rows, def_n, atk_key, band_of, def_key, spot_need,
+                      p_dmg, p_morale, mean_dmg, crit_g, crit_b,
+                      tuple(attack.keys), tuple(k[0] for k in defence.keys))
+
+
+def _exact_stats(attacks: list[np.ndarray], defences: list[np.ndarray]):
+    """Exact damage and morale odds of every (attack pool, defence pool) pair."""
+    na, nd = max(1, len(attacks)), max(1, len(defences))
+    p_dmg = np.zeros((na, nd, DMG_BINS), dtype=np.float32)
+    p_morale = np.zeros((na, nd, DMG_BINS), dtype=np.float32)
+    mean = np.zeros((na, nd), dtype=np.float32)
+    for a, atk in enumerate(attacks):
+        c, h, s = np.indices(atk.shape)
+        dmg = np.minimum(c + h, DMG_BINS - 1).ravel()
+        morale = ((c > 0) | (s > 0)).ravel()
+        total = (c + h).ravel()
+        for d, dfn in enumerate(defences):
+            u = uncancelled_distribution(atk, dfn).ravel()
+            p_dmg[a, d] = np.bincount(dmg, weights=u, minlength=DMG_BINS)
+            p_morale[a, d] = np.bincount(dmg[morale], weights=u[morale], minlength=DMG_BINS)
+            mean[a, d] = float((total * u).sum())
+    return p_dmg, p_morale, mean
+
+
+from simulator.engine.state import int64_constants  # noqa: E402
+
+int64_constants(globals())

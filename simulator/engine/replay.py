@@ -1,0 +1,228 @@
+"""Replaying one game of a batch: every activation, roll and result, turn by turn.
+
+:func:`replay_game` rebuilds game ``k`` of a run with seed ``S`` (same streams, same
+players, same rules functions as :func:`simulator.engine.batch.play_chunk`) with the
+event log switched on; :func:`describe_events` turns the log into lines a designer can
+read; :func:`final_position_png` draws where the units ended.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+
+from simulator.assault.dice import format_pool
+from simulator.engine import events as ev
+from simulator.engine.compile import Game
+from simulator.engine.hexgrid import vertex_names
+from simulator.engine.game import State
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.assault.damage import MORALE_NAMES
+from simulator.engine.state import AUX_OBJ, KIND_NAMES, PHASE_NAMES, REASON_NAMES, U_HEX, U_SIDE, U_ST
+from simulator.engine.tables import P_N_ATK
+from simulator.engine.turn import apply_action
+
+CC_STATUS = ("absent", "in the hex", "falls back", "withdraws", "eliminated", "stays out")
+CRIT_SYMBOLS = ("none", "supp", "hit", "crit")
+
+
+def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str] = ("greedy", "greedy"),
+                params: np.ndarray | None = None) -> State:
+    """Play game ``game_index`` of a run with ``seed`` again, logging every event."""
+    st = State(game, seed, game_index, log=True)
+    kinds = [PLAYER_NAMES.index(p) for p in players]
+    params = DEFAULT_PARAMS if params is None else params
+    w = make_work(game)
+    t = game.tables
+    while not st.is_terminal():
+        side = st.current_player()
+        a = choose(st.s, t, np.int64(kinds[side]), np.int64(side), w, params)
+        apply_action(st.s, t, np.int64(a))
+    return st
+
+
+def _symbols(packed: int) -> str:
+    c, rest = divmod(int(packed), 10000)
+    h, s = divmod(rest, 100)
+    return f"{c} crit, {h} hit, {s} supp"
+
+
+def _cc_symbols(packed: int) -> str:
+    c, rest = divmod(int(packed), 100)
+    h, s = divmod(rest, 10)
+    return f"{c} crit {h} hit {s} supp"
+
+
+def describe_events(st: State) -> list[dict]:
+    """The event log as rows ``{turn, event, text}``."""
+    g = st.game
+    name = g.unit_label
+    hexn = st.hex_name
+    n_atk = int(g.tables.p[P_N_ATK])
+    rows = []
+    for e in st.events():
+        code, turn, a, b, c, d, x, y = (int(v) for v in e)
+        text = None
+        if code == ev.EV_TURN:
+            text = f"=== turn {a} ==="
+        elif code == ev.EV_INITIATIVE:
+            text = f"initiative (6.1): {g.sides[a]} starts"
+        elif code == ev.EV_PHASE:
+            text = f"-- {PHASE_NAMES[a]} phase"
+        elif code == ev.EV_PLACE:
+            text = f"{g.sides[st.s.u[a, U_SIDE]]} places {name(a)} in {hexn(b)}" + (f" facing {c}" if c != 7 else "")
+        elif code == ev.EV_FORMATION:
+            text = f"{g.sides[a]} keeps formation card {g.formations[b]} (5.6)"
+        elif code == ev.EV_CP:
+            text = f"{g.sides[a]} puts a command point on {g.types[b].label} (6.2.2)"
+        elif code == ev.EV_ACTIVATE:
+            kind = KIND_NAMES[c]
+            target = f" at {name(d)}" if kind in ("fire", "turret fire", "fire and move") else ""
+            target = f" against {name(d)}" if kind == "renew close combat" else target
+            text = f"{g.sides[a]} activates {name(b)}: {kind}{target}"
+        elif code == ev.EV_PASS:
+            text = f"{g.sides[a]} passes (8.1)"
+        elif code == ev.EV_MOVE:
+            text = f"  {name(a)} moves {hexn(b)} -> {hexn(c)} ({d} MP left)"
+        elif code == ev.EV_STOP:
+            text = f"  {name(a)} stops in {hexn(b)}"
+        elif code == ev.EV_BACKTRACK:
+            text = f"  {name(a)} may not stop on a friend in {hexn(b)}: back to {hexn(c)} (9.0)"
+        elif code == ev.EV_REACT:
+            text = f"  reaction fire (8.2): {name(a)} fires at {name(b)}"
+        elif code == ev.EV_SPOT:
+            text = f"    spotting (10.5): rolled {c}, needs {d}+ -> {'spotted' if c >= d else 'not spotted'}"
+        elif code == ev.EV_NOFIRE:
+            text = "    a vehicle not spotted cannot be fired at (10.5)"
+        elif code == ev.EV_ROLL:
+            atk = g.fire_pools[c] if 0 <= c < len(g.fire_pools) else None
+            dfn = g.defence_pools[d - n_atk] if 0 <= d - n_atk < len(g.defence_pools) else None
+            apool = format_pool(atk[0]) + (f" (doubles {atk[1]})" if atk and atk[1] != "all" else "") if atk else "?"
+            dpool = format_pool(dfn) if dfn is not None else "?"
+            text = f"    {name(a)} rolls {apool}: {_symbols(x)}; {name(b)} rolls {dpool}: {_symbols(y)}"
+        elif code == ev.EV_RESULT:
+            if b:
+                text = f"    -> {name(a)} eliminated"
+            else:
+                bits = [f"{c} damage"]
+                if d:
+                    bits.append(MORALE_NAMES[d])
+                if x:
+                    bits.append("immobilised")
+                if y:
+                    bits.append(f"critical-hit roll: {CRIT_SYMBOLS[y]}")
+                text = f"    -> {name(a)}: " + ", ".join(bits)
+        elif code == ev.EV_FALLBACK:
+            text = f"  {name(a)} falls back from {hexn(b)} (13.3)"
+        elif code == ev.EV_FALLBACK_BLOCKED:
+            text = f"  {name(a)} cannot fall back further: one damage point (13.3)"
+        elif code == ev.EV_ENTER_SUPPRESSED:
+            text = f"  {name(a)} enters the hex of {name(b)}: " + ("eliminated (12.0)" if c == 4 else "it falls back (12.0)")
+        elif code == ev.EV_CC:
+            kinds = ("initiated", "reinforced", "renewed")
+            text = f"  close combat in {hexn(c)}: {name(a)} against {name(b)} ({kinds[d] if d < 3 else d})"
+        elif code == ev.EV_CC_ROLL:
+            text = f"    {name(a)} scores {_cc_symbols(c)}; {name(b)} scores {_cc_symbols(d)}"
+        elif code == ev.EV_CC_RESULT:
+            if b == 4:
+                text = f"    -> {name(a)} eliminated"
+            else:
+                text = f"    -> {name(a)}: {c} damage, {CC_STATUS[b]}" + (f", {MORALE_NAMES[d]}" if d else "")
+        elif code == ev.EV_CC_END:
+            text = f"  close combat in {hexn(a)} over" + (f": {g.sides[b]} holds the hex" if b >= 0 else "")
+        elif code == ev.EV_CC_WITHDRAW:
+            text = f"  {name(a)} leaves the close combat in {hexn(b)}"
+        elif code == ev.EV_FACE:
+            faces = vertex_names(g.cm.orientation)
+            text = f"  {name(a)} turns to face {faces[b] if 0 <= b < len(faces) else b}" + (f" ({c} MP)" if c else "")
+        elif code == ev.EV_TERRAIN_DAMAGE:
+            if b:
+                res = "eliminated"
+            else:
+                bits = [f"{c} damage"] + ([MORALE_NAMES[d]] if d else []) + (["immobilised"] if x else [])
+                res = ", ".join(bits)
+            text = f"    terrain damage (9.10.1): {_cc_symbols(y)} uncancelled -> {name(a)}: {res}"
+        elif code == ev.EV_TRACKS:
+            text = (f"    {name(a)} attacks " + ("the wheels/tracks of " if c else "") + f"{name(b)} (12.9)"
+                    if tracks_side(g, a, b) else f"    {name(b)} attacks " + ("the wheels/tracks of " if c else "")
+                    + f"{name(a)} (12.9)")
+        elif code == ev.EV_ELIM:
+            text = f"    {name(a)} is removed from the game"
+        elif code == ev.EV_OBJECTIVE:
+            text = f"objective {g.scenario.objective_list[a].hex} taken by {g.sides[b]} (9.7)"
+        elif code == ev.EV_REINFORCE:
+            text = f"{name(a)} arrives as a reinforcement (6.7)"
+        elif code == ev.EV_VICTORY:
+            text = (f"=== game over: {'draw' if a < 0 else g.sides[a] + ' wins'} "
+                    f"({REASON_NAMES[b]}) ===")
+        if text is not None:
+            rows.append({"turn": turn, "event": code, "text": text})
+    return rows
+
+
+def tracks_side(g: Game, x: int, y: int) -> bool:
+    """Whether ``x`` is the infantry of a wheels/tracks question between ``x`` and ``y``."""
+    return g.scenario.units[g.slots[x].unit].is_infantry
+
+
+def replay_text(st: State, players: tuple[str, str]) -> str:
+    g = st.game
+    lines = [f"{g.scenario.name} ({g.name}), close combat {g.edition}; game {st.game_index} of seed {st.seed}",
+             f"players: {g.sides[0]} {players[0]}, {g.sides[1]} {players[1]}", ""]
+    lines += [r["text"] for r in describe_events(st)]
+    lines += ["", "final position:", str(st)]
+    return "\n".join(lines) + "\n"
+
+
+def final_position_png(st: State, dpi: int = 110) -> bytes:
+    """The final position: the scenario map with every unit still on it."""
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Polygon
+
+    from simulator.engine import hexgrid
+    from simulator.engine.mapdraw import FACTION_COLOURS, OTHER_TERRAIN, TERRAIN_COLOURS
+
+    g = st.game
+    cm = g.cm
+    centres = [hexgrid.centre(h % cm.cols, h // cm.cols, cm.orientation, 1.0) for h in range(cm.n)]
+    xs = [c[0] for c in centres]
+    ys = [c[1] for c in centres]
+    fig = Figure(figsize=(max(5.0, (max(xs) + 2) * 0.45), max(3.5, (max(ys) + 2) * 0.45)), dpi=dpi)
+    ax = fig.add_axes((0.02, 0.02, 0.96, 0.9))
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    ax.set_xlim(min(xs) - 1.1, max(xs) + 1.1)
+    ax.set_ylim(max(ys) + 1.1, min(ys) - 1.1)
+    for h in range(cm.n):
+        pts = hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, 1.0)
+        ax.add_patch(Polygon(pts, closed=True, facecolor=TERRAIN_COLOURS.get(cm.terrain_of(h), OTHER_TERRAIN),
+                             edgecolor="#6b6b6b", linewidth=0.5, hatch="///" if cm.hill[h] else None))
+        ax.text(xs[h], ys[h] - 0.62, cm.names[h], fontsize=4, ha="center", va="center", color="#333333")
+    for k, o in enumerate(g.scenario.objective_list):
+        h = cm.index_of(o.hex)
+        holder = int(st.s.aux[AUX_OBJ, k])
+        colour = "#ffd400" if holder < 0 else FACTION_COLOURS[g.scenario.sides[g.sides[holder]].faction]
+        ax.plot([xs[h]], [ys[h] + 0.35], marker="*", markersize=11, color=colour, markeredgecolor="#333333")
+    for u in range(g.n_units):
+        if int(st.s.u[u, U_ST]) != 2:
+            continue
+        h = int(st.s.u[u, U_HEX])
+        faction = g.scenario.sides[g.sides[int(st.s.u[u, U_SIDE])]].faction
+        ax.text(xs[h], ys[h], g.unit_label(u).replace("'", ""), fontsize=4.3, ha="center", va="center",
+                color="white", bbox=dict(boxstyle="round,pad=0.2", facecolor=FACTION_COLOURS[faction],
+                                         edgecolor="none"))
+    w = st.winner
+    fig.suptitle(f"{g.scenario.name}: final position of game {st.game_index} (seed {st.seed}) - "
+                 f"{'draw' if w < 0 else g.sides[w] + ' wins'}", fontsize=9, x=0.02, ha="left")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()
+
+
+def events_frame(st: State) -> pd.DataFrame:
+    df = pd.DataFrame(describe_events(st), columns=["turn", "event", "text"])
+    df.attrs.update({"scenario": st.game.name, "seed": st.seed, "game": st.game_index,
+                     "winner": None if st.winner < 0 else st.game.sides[st.winner]})
+    return df

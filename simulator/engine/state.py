@@ -1,0 +1,289 @@
+"""The game state of a scenario as a few small integer arrays (chapter 6).
+
+A game is a :class:`GameState` named tuple of numpy arrays, so the rules (``njit``
+functions in :mod:`simulator.engine.turn` and friends) run without touching a Python
+object and a look-ahead player can copy a whole state in a microsecond.
+
+- ``u[unit, field]``: one row per unit slot of the scenario (``U_*`` fields below);
+- ``g[field]``: the turn, phase, who decides now, the activation in progress (``G_*``);
+- ``hx[hex, field]``: smoke markers (7.5, 6.5), dug-in markers (9.8.1) and how many units
+  of each side stand there (stacking, 9.0);
+- ``aux``: the hexes of the current move and of a fallback, the queue of units waiting
+  to fall back (13.3), who holds each objective (-1 nobody, 9.7) and what became of
+  each formation card (0 in the deck, 1 drawn, 2 kept, 3 set aside, 4 reinforcement);
+- ``cp[side, type, 0/1]``: command points assigned / spent per unit card (6.2.2);
+- ``rng[3, 4]``: xoshiro256** states: 0 the dice, 1 and 2 the two players' own draws;
+- ``log[n, 8]``: events for replays (written only when ``g[G_LOG_ON]``).
+
+Only seven arrays, all integers int64: every array in a tuple argument costs numba
+compile time in every function it is passed to, and a function called with int32 here
+and int64 there is compiled twice.
+
+Actions are ints: ``kind | unit << 8 | arg << 16`` (:func:`action`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from simulator.rng import next_u64 as _next
+
+
+def _refresh_numba_cache() -> None:
+    """Numba's disk cache notices a change in a function's own file only, not in the
+    functions it calls from other files (those are compiled into it). So when any
+    source the engine is compiled from changes, drop the engine's whole cache."""
+    import hashlib
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    compiled_from = ("engine/*.py", "assault/damage.py", "assault/kernels.py", "assault/compare.py",
+                     "assault/melee/damage.py", "assault/melee/kernels.py", "assault/melee/fight.py",
+                     "assault/melee/policies.py", "assault/melee/tables.py", "rng.py")
+    sources = sorted(p for pat in compiled_from for p in root.glob(pat))
+    digest = hashlib.sha256()
+    for p in sources:
+        digest.update(p.name.encode())
+        digest.update(p.read_bytes())
+    cache = root / "engine" / "__pycache__"
+    stamp = cache / "numba-sources.sha256"
+    key = digest.hexdigest()
+    try:
+        if stamp.read_text() == key:
+            return
+    except OSError:
+        pass
+    cache.mkdir(exist_ok=True)
+    for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+        try:
+            f.unlink()
+        except OSError:
+            pass
+    try:
+        stamp.write_text(key)
+    except OSError:
+        pass
+
+
+_refresh_numba_cache()
+
+# --- unit fields ----------------------------------------------------------------------
+U_SIDE, U_TYPE, U_ST, U_HEX, U_DMG, U_MORALE, U_ACT, U_DONE, U_FACE, U_IMMOB = range(10)
+U_CARRIER, U_TIRED, U_CC, U_ARRIVE, U_ZONE, U_ENTRY, U_FORM, U_HELD, U_CCROLE, U_NEXT_TIRED = range(10, 20)
+U_FIELDS = 20
+
+# unit status (U_ST)
+ABSENT, PENDING, ONMAP, CARRIED, ELIMINATED, TO_PLACE = range(6)
+STATUS_NAMES = ("absent", "pending", "on map", "carried", "eliminated", "to place")
+
+# action status markers (U_ACT, 13.2)
+ACT_NONE, ACT_NORMAL, ACT_FAST, ACT_DELAYED, ACT_DIGGING, ACT_FIRING, ACT_TURRET, ACT_MOVEFIRE, \
+    ACT_FIREMOVE = range(9)
+ACT_NAMES = ("-", "normal", "fast", "delayed", "digging in", "firing", "turret firing",
+             "move and fire", "fire and move")
+
+# close-combat markers (U_CC, 12.1-12.3, 13.1)
+CC_NONE, CC_ACTIVE, CC_INACTIVE = range(3)
+
+# --- global fields --------------------------------------------------------------------
+(G_TURN, G_PHASE, G_SUB, G_ACTIVE, G_FIRST, G_PASSES, G_DECIDER, G_UNIT, G_MODE, G_MP,
+ G_STEPS, G_TARGET, G_WINNER, G_REASON, G_OVER, G_LOGN, G_LOG_ON, G_FB_UNIT, G_FB_MP,
+ G_FB_STEPS, G_REACT_UNIT, G_REACT_BACK, G_PATHN, G_FB_PATHN, G_QN, G_CC_HEX, G_CC_A, G_CC_D,
+ G_CC_ROUND, G_CC_KIND, G_PLACE_SIDE, G_SUPPORT_PASSED, G_DECIDED_TURN, G_ACTIVATIONS, G_CP0,
+ G_CP1, G_CPLOST0, G_CPLOST1, G_FB_ORIGIN, G_CC_BACK, G_ORIGIN, G_SETUP_FIRST, G_REACTIONS,
+ G_FALLBACKS, G_CCS, G_STAGE, G_PROV, G_CC_SUPA, G_CC_SUPD, G_CC_FLAGS, G_CC_PEND, G_CC_Q,
+ G_SMOKE_ANY, G_PLAN0, G_PLAN1, G_DECISIONS, G_FIRST1, G_TURNED, G_FACES, G_CC_AFTER, G_CC_X, G_CC_Y,
+ G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF) = range(66)
+G_FIELDS = 66
+# G_PLAN0 + side: a player's own memory (the hex its moving unit is heading for, + 1);
+# the rules never read it.
+
+# phases (chapter 6)
+PH_SETUP, PH_PLANNING, PH_SUPPORT, PH_ACTION, PH_ORGANISATION, PH_OVER = range(6)
+PHASE_NAMES = ("set-up", "planning", "support", "action", "organisation", "over")
+
+# sub-states: which decision is pending (or which automatic step comes next)
+(SUB_TURN_START, SUB_PLACE, SUB_PLAN, SUB_SUPPORT, SUB_SELECT, SUB_MOVE, SUB_REACT, SUB_AFTER_MOVE,
+ SUB_FALLBACK, SUB_CC_PICK, SUB_CC_WITHDRAW, SUB_ORG, SUB_END, SUB_FORMATION, SUB_ACT_END,
+ SUB_CC_RESOLVE, SUB_SETUP_ORDER) = range(17)
+SUB_NAMES = ("turn start", "placement", "planning", "support", "select", "move", "reaction",
+             "fire after move", "fallback", "close-combat target", "withdraw?", "organisation",
+             "end", "formation", "activation end", "close combat", "set-up order")
+
+# movement modes (G_MODE)
+MODE_NORMAL, MODE_FAST, MODE_MOVEFIRE, MODE_FIREMOVE, MODE_WITHDRAW, MODE_REVERSE = range(6)
+
+# --- action kinds ---------------------------------------------------------------------
+(K_PASS, K_MOVE, K_FAST, K_MOVEFIRE, K_FIREMOVE, K_FIRE, K_TURRET, K_DIG, K_RENEW, K_WITHDRAW,
+ K_STEP, K_STOP, K_REACT, K_NOREACT, K_TARGET, K_NOFIRE, K_PLACE, K_CCPICK, K_STAY, K_LEAVE,
+ K_FORM, K_CP, K_CPDONE, K_SETUP_FIRST, K_TURN, K_REVERSE, K_TRACKS, K_VEHICLE) = range(28)
+KIND_NAMES = ("pass", "move", "fast move", "move and fire", "fire and move", "fire", "turret fire",
+              "dig in", "renew close combat", "withdraw from close combat", "step", "stop",
+              "reaction fire", "no reaction", "fire at", "no fire", "place", "attack in close combat",
+              "stay in close combat", "leave close combat", "formation", "command point",
+              "command points done", "set up first", "turn", "reverse", "attack the wheels or tracks",
+              "attack the vehicle")
+
+# victory reasons
+R_NONE, R_OBJECTIVES, R_ELIMINATION, R_SUDDEN_DEATH, R_DRAW, R_TURN_LIMIT = range(6)
+REASON_NAMES = ("none", "objectives", "elimination", "sudden death", "draw", "turn limit")
+
+MAX_PATH = 32
+MAX_QUEUE = 16
+LOG_CAP = 4096
+EV_FIELDS = 8
+
+# hex fields (hx[hex, field])
+HX_SMOKE, HX_DUG, HX_OCC = 0, 1, 2       # HX_OCC + side: units of that side standing there
+HX_FIELDS = 4
+# rows of aux[row, :]
+AUX_PATH, AUX_FBPATH, AUX_QUEUE, AUX_OBJ, AUX_FST = range(5)
+AUX_ROWS = 5
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def action(kind, unit, arg):
+    return kind | (unit << 8) | (arg << 16)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def a_kind(a):
+    return a & 0xFF
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def a_unit(a):
+    return (a >> 8) & 0xFF
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def a_arg(a):
+    return a >> 16
+
+
+def decode(a: int) -> tuple[int, int, int]:
+    """``(kind, unit, arg)`` of an action, for Python code (the numba helpers above have
+    no Python wrapper)."""
+    a = int(a)
+    return a & 0xFF, (a >> 8) & 0xFF, a >> 16
+
+
+def encode(kind: int, unit: int = 0, arg: int = 0) -> int:
+    """An action from its parts, for Python code."""
+    return int(kind) | (int(unit) << 8) | (int(arg) << 16)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def push(out, n, a):
+    """Append action ``a`` at ``out[n]`` if there is room; return the new count."""
+    if n < out.shape[0]:
+        out[n] = a
+    return n + 1
+
+
+def int64_constants(namespace: dict) -> None:
+    """Turn a module's integer constants (upper-case names) into ``numpy.int64``.
+
+    Numba types a Python int constant passed to a compiled function as a literal and
+    compiles the callee once per literal value; an ``int64`` constant is typed
+    ``int64`` and shares one compilation. Every engine module calls this at its end.
+    """
+    for k, v in list(namespace.items()):
+        if k.isupper() and type(v) is int:
+            namespace[k] = np.int64(v)
+
+
+# the damage rules' constants, as the engine passes them (simulator.assault.damage)
+STEADY, SUPPRESSED, FALLBACK = 0, 1, 2
+INFANTRY, ARTILLERY, VEHICLE = 0, 1, 2
+NIL = 0
+TRUE, FALSE = 1, 0
+
+
+@numba.njit(cache=True)
+def next_u64_into(rng, src):
+    """Fill the xoshiro states ``rng[j, :]`` with draws from the stream ``src`` (never all zero)."""
+    for j in range(rng.shape[0]):
+        for k in range(4):
+            rng[j, k] = _next(src)
+        rng[j, 0] |= numba.uint64(1)
+
+
+def rule(fn):
+    """Compile an internal rules function: cached on disk, no Python wrapper (it is only
+    called from compiled code) and no reference counting (``_nrt=False``): passing the
+    game's two array tuples on to another function would otherwise cost 24 atomic
+    increments and decrements per call. Such a function must not allocate arrays;
+    those that do use :func:`rule_alloc`."""
+    return numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)(fn)
+
+
+def rule_alloc(fn):
+    """:func:`rule` for the few functions that allocate arrays (reference counting on)."""
+    return numba.njit(cache=True, no_cpython_wrapper=True)(fn)
+
+
+def entry(fn):
+    """A rules function Python calls too: cached, with its wrapper, no reference counting."""
+    return numba.njit(cache=True, _nrt=False)(fn)
+
+
+class GameState(NamedTuple):
+    u: np.ndarray        # int64[units, U_FIELDS]
+    g: np.ndarray        # int64[G_FIELDS]
+    hx: np.ndarray       # int64[hexes, HX_FIELDS]: smoke, dug in, units of side 0, of side 1
+    aux: np.ndarray      # int64[AUX_ROWS, width]: move path, fallback path, fallback queue,
+                         #   objective holders (-1 nobody), formation cards' fate
+    cp: np.ndarray       # int64[2, types, 2] command points assigned / spent per card (6.2.2)
+    rng: np.ndarray      # uint64[3, 4]
+    log: np.ndarray      # int32[cap, EV_FIELDS]
+
+
+def empty_state(n_units: int, n_hex: int, n_obj: int, n_types: int, n_forms: int = 1,
+                log_cap: int = 1) -> GameState:
+    width = max(MAX_PATH, MAX_QUEUE, n_obj, n_forms, 1)
+    aux = np.zeros((AUX_ROWS, width), dtype=np.int64)
+    aux[AUX_OBJ, :] = -1
+    return GameState(
+        u=np.zeros((n_units, U_FIELDS), dtype=np.int64),
+        g=np.zeros(G_FIELDS, dtype=np.int64),
+        hx=np.zeros((n_hex, HX_FIELDS), dtype=np.int64),
+        aux=aux,
+        cp=np.zeros((2, max(1, n_types), 2), dtype=np.int64),
+        rng=np.zeros((3, 4), dtype=np.uint64),
+        log=np.zeros((max(1, log_cap), EV_FIELDS), dtype=np.int32),
+    )
+
+
+@numba.njit(cache=True)
+def copy_state(s):
+    """A deep copy without the event log (for look-ahead rollouts)."""
+    return GameState(s.u.copy(), s.g.copy(), s.hx.copy(), s.aux.copy(), s.cp.copy(), s.rng.copy(),
+                     s.log[:1].copy())
+
+
+@numba.njit(cache=True, _nrt=False)
+def _copy2(dst, src):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@numba.njit(cache=True, _nrt=False)
+def restore_state(dst, src):
+    """Copy ``src`` into ``dst`` in place (log excepted), without allocating."""
+    _copy2(dst.u, src.u)
+    for i in range(src.g.shape[0]):
+        dst.g[i] = src.g[i]
+    _copy2(dst.hx, src.hx)
+    _copy2(dst.aux, src.aux)
+    for i in range(src.cp.shape[0]):
+        for j in range(src.cp.shape[1]):
+            for k in range(src.cp.shape[2]):
+                dst.cp[i, j, k] = src.cp[i, j, k]
+    _copy2(dst.rng, src.rng)
+
+
+int64_constants(globals())

@@ -1,0 +1,236 @@
+"""A scenario compiled for the engine: every rules constant as a few integer arrays.
+
+:class:`Tables` is what the ``njit`` rules read: the map (from the map helper's
+``CompiledMap``), the unit types with their card values, the ranged-fire pools
+(:mod:`simulator.engine.pooltab`, built by ``fire_pools``), the close-combat pools
+(built by the melee package's ``direction_pools``), the unit slots of the scenario
+(every unit that may ever be on the map), set-up zones, objectives, victory
+conditions and the optional rules. :func:`simulator.engine.compile.compile_game`
+builds it.
+
+Integers are int64 (numba compiles a function once per argument type), except the
+two big arrays ``between`` and ``keys``, read through accessors that widen them.
+It has few arrays on purpose (numba's compile time grows with every array passed in
+a tuple): small tables share an array and are reached through the accessor
+functions below, with their offsets and sizes in ``p``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+# --- per hex (hexi[hex, field]) --------------------------------------------------------
+HI_TERRAIN, HI_ELEV, HI_HILL, HI_OBJ, HI_NOIND, HI_Q, HI_R, HI_STAND = range(8)   # HI_STAND + mtype
+HI_FREEFACE, HI_TDMG = 12, 13   # vehicles turn freely here (road, 9.1); terrain-damage pool (9.10.1) or -1
+HI_FIELDS = 14
+# --- per hex side (side6[hex, dir, field]) ---------------------------------------------
+S6_NBR, S6_CLIMB, S6_COST = 0, 1, 2    # S6_COST + movement type (foot, gun, wheeled, tracked)
+S6_FIELDS = 6
+# --- per pair of hexes (pair[a, b, field]) ---------------------------------------------
+PR_DIST, PR_LOS, PR_GEO = range(3)
+PR_FIELDS = 3
+# --- per geometry class (geoi[geo, field]) ---------------------------------------------
+GE_BARE, GE_NHIND = range(2)
+# --- unit types (ut[type, field]) ------------------------------------------------------
+(UT_KIND, UT_STR, UT_HALF, UT_MOVE, UT_MTYPE, UT_FAST_OK, UT_TURRET, UT_CAP, UT_RIDERS, UT_ARMOURED,
+ UT_ELITE, UT_VALUE, UT_CARD, UT_RANGED, UT_MAXR, UT_SUPPORT, UT_IND_MIN, UT_IND_MAX, UT_SMOKE,
+ UT_CC_INIT, UT_SLOW, UT_IMMOBILE, UT_EXP, UT_TDEF) = range(24)
+UT_FIELDS = 25   # UT_TDEF: the pool of the strongest card defence die against terrain damage (9.10.1)
+# --- ranged pools (pooli[pool, field]) -------------------------------------------------
+PO_N, PO_EXTRA = range(2)
+# --- close-combat pools (cci[pool, field]) ---------------------------------------------
+CI_NATK, CI_NDEF, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_ADRENALINE, CI_TRACKS, CI_PREREQ = range(8)
+CI_FIELDS = 8
+# --- rows of meta: slots, formation cards, victory, objectives, draws -----------------
+(SL_SIDE, SL_TYPE, SL_HEX, SL_ZONE, SL_FACE, SL_CARRIER, SL_ARRIVE, SL_ENTRY, SL_FORM, SL_ROLL,
+ SL_GROUP) = range(11)
+META_WIDTH = 12
+FO_SIDE, FO_TYPE, FO_CP, FO_ZONE = range(4)
+FO_FIELDS = 4
+V_HOLD_MASK, V_HOLD_COUNT, V_POINTS, V_ELIM, V_ANY, V_SUDDEN = range(6)
+OB_HEX, OB_VALUE, OB_START = range(3)
+D_COUNT, D_METHOD = range(2)          # draw rows: side * 3 + unit kind
+METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW = range(3)   # 5.6, in the book's order
+
+# --- parameters (p[field]) -------------------------------------------------------------
+(P_TURNS, P_INITIATIVE, P_SETUP_FIRST, P_EDITION, P_CP_RULE, P_SUDDEN, P_IF_NEITHER, P_CC_STACK,
+ P_FAST_UPHILL, P_MAX_SMOKE, P_SMOKE_DECAY, P_MIN_CP, P_N_OBJ, P_NEED_SUPPORT, P_HAS_VEHICLES,
+ P_BASE_CP0, P_BASE_CP1, P_MAXR, P_N_UNITS, P_N_FORMS, P_N_ZONES,
+ # offsets into meta
+ P_O_FORM, P_O_VIC, P_O_OBJ, P_O_DRAW,
+ # offsets into keys and their sizes (P_O_CC: into fconst, the close-combat pool statistics)
+ P_O_ATK, P_O_BAND, P_O_DEF, P_O_SPOT, P_O_CC, P_NT, P_NB, P_NR, P_NG, P_NSMOKE, P_NAREA, P_NOUT,
+ P_NTERR, P_NROLES, P_NFLAGS,
+ # pools in rows
+ P_CRIT_G, P_CRIT_B, P_CRIT_MAX, P_N_ATK,
+ # offsets into fconst
+ P_O_COVER, P_O_CCLOSS, P_O_CCMASK) = range(47)
+P_FIELDS = 48
+N_WEIGHTS = 16
+
+
+class Tables(NamedTuple):
+    hexi: np.ndarray      # int64[n, HI_FIELDS]
+    side6: np.ndarray     # int64[n, 6, S6_FIELDS]: neighbour, climbs a hill (9.6.1), cost per movement type
+    pair: np.ndarray      # int64[n, n, PR_FIELDS]: distance, LOS (terrain), geometry class of a fire
+    between: np.ndarray   # int32[n, n, K]: hexes strictly between (smoke, rulings #12, #14)
+    geoi: np.ndarray      # int64[G, 2]: the same line at a unit without terrain dice, hindrances
+    ut: np.ndarray        # int64[types, UT_FIELDS]
+    rows: np.ndarray      # int64[pools, max_dice, 6]: packed ranged pools (attack, defence, crit roll)
+    pooli: np.ndarray     # int64[pools, 2]: dice in the pool, supp added to the attack (4.2.3)
+    keys: np.ndarray      # int32[...]: attack / band / defence / spotting / close-combat lookups
+    odds: np.ndarray      # float64[n_atk, n_def, 3, DMG_BINS]: exact odds for k points left (compile._cumulative_odds)
+    cc_faces: np.ndarray  # int64[cc pools, max_dice, 6]: close-combat directions (melee tables)
+    cc_gain: np.ndarray   # float64[cc pools, max_dice, 6]: re-roll gains (rulings #11)
+    cci: np.ndarray       # int64[cc pools, CI_FIELDS]
+    cck: np.ndarray       # int64[...] sorted (direction key << 20 | pool): close-combat lookups (cc_pool)
+    meta: np.ndarray      # int64[rows, META_WIDTH]: slots, formation cards, victory, objectives, draws
+    zones: np.ndarray     # int64[zones + 1 + hexes]: zone starts, then the hexes
+    p: np.ndarray         # int64[P_FIELDS + roles]: parameters, offsets, sizes, close-combat masks
+    fconst: np.ndarray    # float64[...]: greedy's weights, cover per hex, close-combat losses and pool statistics
+
+
+# --- accessors (inlined into the rules) -------------------------------------------------
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def between(t, a, b, k):
+    return np.int64(t.between[a, b, k])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def nbr(t, h, d):
+    return t.side6[h, d, S6_NBR]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def dist(t, a, b):
+    return t.pair[a, b, PR_DIST]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def n_units(t):
+    return t.p[P_N_UNITS]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def slot(t, u, f):
+    return t.meta[u, f]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def form(t, f, field):
+    return t.meta[t.p[P_O_FORM] + f, field]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def vic(t, side, field):
+    return t.meta[t.p[P_O_VIC] + side, field]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def obj(t, k, field):
+    return t.meta[t.p[P_O_OBJ] + k, field]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def draw(t, side, kind, field):
+    return t.meta[t.p[P_O_DRAW] + side * 3 + kind, field]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def zone_lo(t, z):
+    return t.zones[z]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def zone_hi(t, z):
+    return t.zones[z + 1]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def zone_hex(t, i):
+    return t.zones[t.p[P_N_ZONES] + 1 + i]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def atk_key(t, i, j, band, half, minus):
+    return np.int64(t.keys[t.p[P_O_ATK] + (((i * t.p[P_NT] + j) * t.p[P_NB] + band) * 2 + half) * 2 + minus])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def band_of(t, i, r):
+    return np.int64(t.keys[t.p[P_O_BAND] + i * t.p[P_NR] + r])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def def_key(t, j, geo, smoke, fs, st, area, failed):
+    i = ((((j * t.p[P_NG] + geo) * t.p[P_NSMOKE] + smoke) * 3 + fs) * 16 + st) * t.p[P_NAREA] + area
+    return np.int64(t.keys[t.p[P_O_DEF] + i * 2 + failed])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def spot_need(t, j, geo, st, adj, out):
+    return np.int64(t.keys[t.p[P_O_SPOT] + (((j * t.p[P_NG] + geo) * 16 + st) * 2 + adj) * t.p[P_NOUT] + out])
+
+
+CC_POOL_BITS = 20
+CC_WHERE = 64        # terrain + terrains * area (a vehicle holder's area entered from)
+
+
+@numba.njit(cache=True, _nrt=False)
+def cc_direction_key(x, y, where, role, flags, half, x_imm, y_imm, tracks, n_types):
+    """The packed key of one close-combat direction (x attacks y): ``where`` is the
+    terrain of the hex, or for a vehicle defender the area its attacker entered from."""
+    return ((((((((x * n_types + y) * CC_WHERE + where) * 16 + role) * 128 + flags) * 2 + half) * 2 + x_imm) * 2
+             + y_imm) * 2 + tracks)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def cc_pool(t, x, y, where, role, flags, half, x_imm, y_imm, tracks):
+    """The melee pool of a close-combat direction (binary search in ``cck``), -1 if none."""
+    key = cc_direction_key(x, y, where, role, flags, half, x_imm, y_imm, tracks, t.p[P_NT])
+    lo = 0
+    hi = t.cck.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (t.cck[mid] >> CC_POOL_BITS) < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < t.cck.shape[0] and (t.cck[lo] >> CC_POOL_BITS) == key:
+        return t.cck[lo] & ((1 << CC_POOL_BITS) - 1)
+    return np.int64(-1)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def cc_stat(t, pool, k):
+    """Close-combat pool statistic ``k``: E[hits], E[crits], P(a supp), P(a crit or a hit)."""
+    return t.fconst[t.p[P_O_CC] + pool * 4 + k]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def cc_mask(t, role):
+    return t.p[P_FIELDS + role]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def weight(t, k):
+    return t.fconst[k]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def cover(t, h):
+    return t.fconst[t.p[P_O_COVER] + h]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def cc_loss(t, x, y, terr, who):
+    return t.fconst[t.p[P_O_CCLOSS] + ((x * t.p[P_NT] + y) * t.p[P_NTERR] + terr) * 2 + who]
+
+
+from simulator.engine.state import int64_constants  # noqa: E402
+
+int64_constants(globals())
