@@ -27,7 +27,7 @@ import pandas as pd
 
 from simulator import runner
 from simulator.engine.compile import Game
-from simulator.engine.game import GAMES_PER_CHUNK, seed_game
+from simulator.engine.game import GAMES_PER_CHUNK, chunk_key, seed_game
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, Work, make_work, play
 from simulator.engine.state import (
     AUX_FST, AUX_OBJ, ELIMINATED, G_ACTIVATIONS, G_CCS, G_DECIDED_TURN, G_FALLBACKS, G_FIRST1, G_LOG_ON,
@@ -130,15 +130,33 @@ def record_columns(game: Game) -> list[str]:
 
 def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, n_games: int,
                seed_seq: np.random.SeedSequence) -> np.ndarray:
-    """Runner task: the records of one chunk (a fresh state and scratch per chunk)."""
-    key = seed_seq.generate_state(4, dtype=np.uint64)
-    chunk = seed_seq.spawn_key[-1]
+    """Runner task: the records of one piece of a seed chunk (a fresh state and scratch
+    per piece). ``seed_seq.spawn_key`` is ``(chunk, first game in the chunk)``; the
+    games' streams come from the chunk's key and their place in it, so how a chunk is
+    cut into pieces never changes a game."""
+    chunk = int(seed_seq.spawn_key[0])
+    first = int(seed_seq.spawn_key[1]) if len(seed_seq.spawn_key) > 1 else 0
+    key = chunk_key(seed_seq.entropy, chunk)
     out = np.zeros((n_games, N_FIXED + len(game.card_names())), dtype=np.int64)
     s = game.new_state()
     w = make_work(game)
-    play_chunk(game.tables, key, 0, n_games, kinds, params, s, w, out)
+    play_chunk(game.tables, key, np.int64(first), np.int64(n_games), kinds, params, s, w, out)
     out[:, C_GAME] += chunk * GAMES_PER_CHUNK
     return out
+
+
+PIECE_GAMES = 256     # games per task: both workers busy on small runs too
+
+
+def plan_pieces(games: int, seed: int) -> list[runner.Chunk]:
+    """The run's tasks: each seed chunk (``GAMES_PER_CHUNK`` games, its own stream) in
+    pieces of ``PIECE_GAMES``, in game order (independent of the workers)."""
+    pieces = []
+    for c in runner.plan_chunks(games, seed, GAMES_PER_CHUNK):
+        for off in range(0, c.trials, PIECE_GAMES):
+            n = min(PIECE_GAMES, c.trials - off)
+            pieces.append(runner.Chunk(len(pieces), n, np.random.SeedSequence(seed, spawn_key=(c.index, off))))
+    return pieces
 
 
 def frame_of(game: Game, records: np.ndarray) -> pd.DataFrame:
@@ -273,7 +291,7 @@ def run_games(game: Game, *, games: int, seed: int, players: tuple[str, str] = (
     kinds = np.array([PLAYER_NAMES.index(p) for p in players], dtype=np.int64)
     params = DEFAULT_PARAMS if params is None else params
     task = partial(chunk_task, game, kinds, params)
-    chunks = runner.plan_chunks(games, seed, GAMES_PER_CHUNK)
+    chunks = plan_pieces(games, seed)
     workers = workers or runner.default_workers()
     tally = Tally(turns=int(game.tables.p[P_TURNS]))
     writer = RecordWriter(out_dir, game) if out_dir is not None else None

@@ -230,71 +230,82 @@ def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
 
 @rule
 def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):
-    """:func:`reach` over a vehicle's states (hex, facing, turned here). ``stack``
-    holds the state queue and, after it, the best points left per state."""
+    """:func:`reach` over a vehicle's states (hex, facing, turned here), label-setting:
+    states are expanded once, from the most points left down (turns may cost nothing).
+    ``stack`` holds per state the points left, the first action of its route (+1) and
+    whether it was expanded."""
     n = best.shape[0]
     for i in range(n):
         best[i] = -1
         first[i] = -1
     states = n * 12
-    if stack.shape[0] < 2 * states + 8:
+    if stack.shape[0] < 3 * states:
         return 0
-    base = stack.shape[0] - states        # stack[base + state]: points left (-1 not reached)
+    o_code = states
+    o_done = 2 * states
     for i in range(states):
-        stack[base + i] = -1
+        stack[i] = -1
+        stack[o_code + i] = 0
+        stack[o_done + i] = 0
     f0 = s.u[u, U_FACE]
-    fr = first                            # first action per hex (kept for the best arrival)
+    side = s.u[u, U_SIDE]
+    held = s.g[G_FACES]
     s0 = (h0 * 6 + f0) * 2 + (1 if s.g[G_TURNED] == 1 else 0)
-    stack[base + s0] = mp
-    top = 0
-    stack[top] = s0
-    top += 1
+    stack[s0] = mp
     best[h0] = mp
     count = 1
-    # a queue entry is a state with, above bit 40, the first action of its route (+1)
-    while top > 0:
-        top -= 1
-        cur = stack[top]
-        code0 = cur >> 40
-        st = cur & ((1 << 40) - 1)
-        tflag = st % 2
-        f = (st // 2) % 6
-        h = st // 12
-        left = stack[base + st]
-        steps = steps0 if h == h0 else steps0 + 1
-        if h != h0 and occ(s, h, 1 - s.u[u, U_SIDE]) > 0:
-            continue
-        # turn one vertex either way (9.10)
-        for turn in (1, 5):
-            nf = (f + turn) % 6
-            w = 0 if (t.hexi[h, HI_FREEFACE] == 1 or tflag == 0) else 1
-            nt = tflag if t.hexi[h, HI_FREEFACE] == 1 else 1
-            rest = left - w
-            if rest < 0:
-                continue
-            ns = (h * 6 + nf) * 2 + nt
-            if rest > stack[base + ns] and top < base - 1:
-                stack[base + ns] = rest
-                code = (TURN + nf + 1) if (h == h0 and code0 == 0) else code0
-                stack[top] = ns | (code << 40)
-                top += 1
-        for d in range(6):
-            k, c = step_kind_facing(s, t, u, h, f, d, mode, left, steps)
-            if k == STEP_NO:
-                continue
-            g = t.side6[h, d, S6_NBR]
-            rest = 0 if k == STEP_HARSH else left - c
-            ns = (g * 6 + f) * 2
-            code = (d + 1) if (h == h0 and code0 == 0) else code0
-            if rest > best[g]:
-                if best[g] < 0:
-                    count += 1
-                best[g] = rest
-                fr[g] = code - 1
-            if rest > stack[base + ns] and k != STEP_HARSH and k != STEP_ENEMY and rest > 0 and top < base - 1:
-                stack[base + ns] = rest
-                stack[top] = ns | (code << 40)
-                top += 1
+    for level in range(mp, -1, -1):
+        again = True
+        while again:
+            again = False
+            for st in range(states):
+                if stack[st] != level or stack[o_done + st] == 1:
+                    continue
+                stack[o_done + st] = 1
+                again = True
+                code0 = stack[o_code + st]
+                tflag = st % 2
+                f = (st // 2) % 6
+                h = st // 12
+                steps = steps0 if h == h0 else steps0 + 1
+                if h != h0 and occ(s, h, 1 - side) > 0:
+                    continue
+                free = t.hexi[h, HI_FREEFACE] == 1
+                for turn in (1, 5):                  # one vertex either way (9.10)
+                    nf = (f + turn) % 6
+                    if h == h0 and (held >> nf) & 1 == 1:
+                        continue                     # not back to a facing held in this hex
+                    rest = level - (0 if (free or tflag == 0) else 1)
+                    if rest < 0:
+                        continue
+                    ns = (h * 6 + nf) * 2 + (tflag if free else 1)
+                    if rest > stack[ns]:
+                        stack[ns] = rest
+                        stack[o_code + ns] = (TURN + nf + 1) if code0 == 0 else code0
+                if level == 0:
+                    continue
+                d0 = (f + 3) % 6 if mode == MODE_REVERSE else f
+                sides = 2
+                if mode == MODE_FALLBACK:
+                    d0 = 0
+                    sides = 6
+                for dd in range(sides):          # 9.10: the two frontal (rear) sides only
+                    d = (d0 + dd) % 6
+                    k, c = step_kind_facing(s, t, u, h, f, d, mode, level, steps)
+                    if k == STEP_NO:
+                        continue
+                    g = t.side6[h, d, S6_NBR]
+                    rest = 0 if k == STEP_HARSH else level - c
+                    code = (d + 1) if code0 == 0 else code0
+                    if rest > best[g]:
+                        if best[g] < 0:
+                            count += 1
+                        best[g] = rest
+                        first[g] = code - 1
+                    ns = (g * 6 + f) * 2
+                    if k != STEP_HARSH and k != STEP_ENEMY and rest > stack[ns]:
+                        stack[ns] = rest
+                        stack[o_code + ns] = code
     return count
 
 

@@ -20,7 +20,7 @@ from simulator.engine.hexgrid import vertex_names
 from simulator.engine.game import State
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.assault.damage import MORALE_NAMES
-from simulator.engine.state import AUX_OBJ, KIND_NAMES, PHASE_NAMES, REASON_NAMES, U_HEX, U_SIDE, U_ST
+from simulator.engine.state import AUX_OBJ, KIND_NAMES, PHASE_NAMES, REASON_NAMES, U_FACE, U_HEX, U_SIDE, U_ST
 from simulator.engine.tables import P_N_ATK
 from simulator.engine.turn import apply_action
 
@@ -182,7 +182,7 @@ def final_position_png(st: State, dpi: int = 110) -> bytes:
     from matplotlib.patches import Polygon
 
     from simulator.engine import hexgrid
-    from simulator.engine.mapdraw import FACTION_COLOURS, OTHER_TERRAIN, TERRAIN_COLOURS
+    from simulator.engine.mapdraw import FACTION_COLOURS, OTHER_TERRAIN, TERRAIN_COLOURS, _vertex_point
 
     g = st.game
     cm = g.cm
@@ -213,6 +213,10 @@ def final_position_png(st: State, dpi: int = 110) -> bytes:
         ax.text(xs[h], ys[h], g.unit_label(u).replace("'", ""), fontsize=4.3, ha="center", va="center",
                 color="white", bbox=dict(boxstyle="round,pad=0.2", facecolor=FACTION_COLOURS[faction],
                                          edgecolor="none"))
+        if not g.scenario.units[g.slots[u].unit].is_infantry:     # vehicles and guns face a vertex
+            vx, vy = _vertex_point(cm.orientation, int(st.s.u[u, U_FACE]), 1.0)
+            ax.annotate("", xy=(xs[h] + 0.8 * vx, ys[h] + 0.8 * vy), xytext=(xs[h], ys[h]),
+                        arrowprops=dict(arrowstyle="-|>", color=FACTION_COLOURS[faction], lw=1.1))
     w = st.winner
     fig.suptitle(f"{g.scenario.name}: final position of game {st.game_index} (seed {st.seed}) - "
                  f"{'draw' if w < 0 else g.sides[w] + ' wins'}", fontsize=9, x=0.02, ha="left")

@@ -13,7 +13,9 @@ A turn: initiative (6.1), planning with command points when the optional rule is
 passes ending it (6.4, 8.1), the organisation phase (6.5), the victory check (6.6)
 and reinforcements (6.7). Before turn 1: formation cards (5.6, 5.7) and set-up (5.8).
 Movement is hex by hex with reaction fire after each hex (8.2); fallbacks (13.3) are
-queued and played before the interrupted activation goes on. Close combat is in
+queued and played before the interrupted activation goes on. Vehicles turn one vertex
+at a time, step into their frontal hexes or reverse into their rear ones, and roll
+terrain damage on entering (9.9, 9.10; :mod:`simulator.engine.moves`). Close combat is in
 :mod:`simulator.engine.closecombat`. The support phase (6.3, chapter 7) is played
 only by scenarios with support units and is not implemented yet: such scenarios are
 refused when compiled.
@@ -600,6 +602,9 @@ def apply_fallback_step(s, t, a):
     s.g[G_FB_STEPS] += 1
     s.g[G_FB_MP] = 0 if k == STEP_HARSH else s.g[G_FB_MP] - c
     log_event(s, EV_MOVE, v, h, g, s.g[G_FB_MP], NIL, NIL)
+    terrain_damage(s, t, v, g)                           # 9.10.1: any hex a vehicle enters
+    if s.u[v, U_ST] != ONMAP:
+        return
     # 8.2: fallback draws reaction fire from either player; not in the support phase (7.0)
     if s.g[G_PHASE] != PH_SUPPORT and any_reactor(s, t, v):
         s.g[G_REACT_UNIT] = v
