@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba
 
 from simulator.engine.state import rule, int64_constants, CARRIED, HX_OCC, ONMAP, U_CARRIER, U_HEX, U_SIDE, U_ST
-from simulator.engine.tables import dist
+from simulator.engine.tables import PR_DIST, dist
 
 
 @rule
@@ -47,15 +47,22 @@ def shift(s, u, h):
 
 
 @rule
-def nearest_enemy(s, t, h, side):
-    """Distance from ``h`` to the nearest enemy unit on the map (a large number if none)."""
+def nearest_enemy_in(units, pair, h, side):
+    """Distance from ``h`` to the nearest enemy unit on the map (a large number if none),
+    on the unit array and the distance table alone."""
     best = 1 << 20
-    for v in range(s.u.shape[0]):
-        if s.u[v, U_ST] == ONMAP and s.u[v, U_SIDE] != side:
-            d = dist(t, h, s.u[v, U_HEX])
+    for v in range(units.shape[0]):
+        if units[v, U_ST] == ONMAP and units[v, U_SIDE] != side:
+            d = pair[h, units[v, U_HEX], PR_DIST]
             if d < best:
                 best = d
     return best
+
+
+@rule
+def nearest_enemy(s, t, h, side):
+    """Distance from ``h`` to the nearest enemy unit on the map (a large number if none)."""
+    return nearest_enemy_in(s.u, t.pair, h, side)
 
 
 @rule

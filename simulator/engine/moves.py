@@ -23,13 +23,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simulator.engine.board import empty, nearest_enemy, occ
+from simulator.engine.board import nearest_enemy_in
 from simulator.engine.state import (
-    ARTILLERY, G_FACES, G_TURNED, MODE_FAST, MODE_NORMAL, MODE_REVERSE, MODE_WITHDRAW, U_FACE, U_IMMOB,
-    U_SIDE, U_TYPE, VEHICLE, int64_constants, rule,
+    ARTILLERY, G_FACES, G_TURNED, HX_OCC, MODE_FAST, MODE_NORMAL, MODE_REVERSE, MODE_WITHDRAW,
+    U_FACE, U_IMMOB, U_SIDE, U_TYPE, VEHICLE, int64_constants, rule,
 )
 from simulator.engine.tables import (
-    HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, S6_CLIMB, S6_COST, S6_NBR, UT_CC_INIT, UT_KIND, UT_MOVE, UT_MTYPE,
+    HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, S6_CLIMB, S6_COST, S6_NBR, UT_CC_INIT, UT_KIND, UT_MOVE,
+    UT_MTYPE,
 )
 
 # what a step does
@@ -43,11 +44,16 @@ def is_fast(mode):
     return mode == MODE_FAST or mode == MODE_WITHDRAW or mode == MODE_FALLBACK
 
 
+# The step rules work on the few arrays they read (units, hexes' occupancy, unit types,
+# hex sides, parameters, distances), not on the whole state and tables: the planner
+# (reach) calls them thousands of times per decision, and numba passes every array of
+# a tuple argument on each call.
+
 @rule
-def side_allowed(s, t, u, face, d, mode):
+def _side_ok(ut, ty, face, d, mode):
     """9.10: a vehicle steps into its frontal hexes, or its rear hexes when reversing;
     in a fallback it goes where it must (reading); other units go any way."""
-    if t.ut[s.u[u, U_TYPE], UT_KIND] != VEHICLE or mode == MODE_FALLBACK:
+    if ut[ty, UT_KIND] != VEHICLE or mode == MODE_FALLBACK:
         return True
     if mode == MODE_REVERSE:
         return d == (face + 3) % 6 or d == (face + 4) % 6
@@ -55,19 +61,23 @@ def side_allowed(s, t, u, face, d, mode):
 
 
 @rule
-def _enterable(s, t, u, h, d, mode, mp, steps):
+def side_allowed(s, t, u, face, d, mode):
+    return _side_ok(t.ut, s.u[u, U_TYPE], face, d, mode)
+
+
+@rule
+def _cost(ut, side6, p, ty, h, d, mode, mp, steps):
     """Cost of the step from ``h`` across side ``d``, or -1 if terrain, the hill rule or
     the allowance forbid it; the second value is 1 when it is a harsh-terrain step."""
-    g = t.side6[h, d, S6_NBR]
+    g = side6[h, d, S6_NBR]
     if g < 0:
         return -1, 0
-    ty = s.u[u, U_TYPE]
-    cost = t.side6[h, d, S6_COST + t.ut[ty, UT_MTYPE]]
+    cost = side6[h, d, S6_COST + ut[ty, UT_MTYPE]]
     if cost < 0:
         return -1, 0
-    if is_fast(mode) and t.p[P_FAST_UPHILL] == 0 and t.side6[h, d, S6_CLIMB] == 1:
+    if is_fast(mode) and p[P_FAST_UPHILL] == 0 and side6[h, d, S6_CLIMB] == 1:
         return -1, 0                    # 9.6.1: no fast action up a hill
-    if cost > t.ut[ty, UT_MOVE]:        # 9.5: harsh terrain, only as the single step of a
+    if cost > ut[ty, UT_MOVE]:          # 9.5: harsh terrain, only as the single step of a
         if steps == 0 and (mode == MODE_NORMAL or mode == MODE_FALLBACK):   # normal move (rulings M7)
             return cost, 1
         return -1, 0
@@ -77,58 +87,58 @@ def _enterable(s, t, u, h, d, mode, mp, steps):
 
 
 @rule
-def _way_out(s, t, u, g, face, mode, mp_left, side, from_h):
+def _way_out(units, hx, ut, side6, p, pair, ty, g, face, mode, mp_left, side, from_h):
     """From friendly-held ``g`` with ``mp_left`` points, is there a free hex to end in?"""
     if mp_left <= 0:
         return False
-    here = nearest_enemy(s, t, g, side) if mode == MODE_FALLBACK else 0
+    here = nearest_enemy_in(units, pair, g, side) if mode == MODE_FALLBACK else 0
     for d in range(6):
-        g2 = t.side6[g, d, S6_NBR]
-        if g2 < 0 or g2 == from_h or not empty(s, g2):
+        g2 = side6[g, d, S6_NBR]
+        if g2 < 0 or g2 == from_h or hx[g2, HX_OCC] + hx[g2, HX_OCC + 1] > 0:
             continue
-        if not side_allowed(s, t, u, face, d, mode) and not turning_unit(s, t, u):
-            continue
-        cost, harsh = _enterable(s, t, u, g, d, mode, mp_left, 1)
+        if not _side_ok(ut, ty, face, d, mode) and ut[ty, UT_KIND] == 0:
+            continue                        # (units that turn may turn there first)
+        cost, harsh = _cost(ut, side6, p, ty, g, d, mode, mp_left, 1)
         if cost < 0 or harsh == 1:
             continue
-        if mode == MODE_FALLBACK and nearest_enemy(s, t, g2, side) <= here:
+        if mode == MODE_FALLBACK and nearest_enemy_in(units, pair, g2, side) <= here:
             continue
         return True
     return False
 
 
 @rule
-def step_kind_facing(s, t, u, h, face, d, mode, mp, steps):
+def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):
     """What a step from ``h`` across side ``d`` would be for ``u`` facing ``face``:
     ``STEP_NO`` (illegal), ``STEP_FREE`` (an empty hex), ``STEP_THROUGH`` (crossing
     friends), ``STEP_ENEMY`` (close combat) or ``STEP_HARSH`` (harsh terrain, 9.5).
     Second value: the cost."""
-    ty = s.u[u, U_TYPE]
-    if t.ut[ty, UT_KIND] == VEHICLE and s.u[u, U_IMMOB] == 1:
+    ty = units[u, U_TYPE]
+    if ut[ty, UT_KIND] == VEHICLE and units[u, U_IMMOB] == 1:
         return STEP_NO, 0                # 13.1: an immobilised vehicle does not move
-    if not side_allowed(s, t, u, face, d, mode):
+    if not _side_ok(ut, ty, face, d, mode):
         return STEP_NO, 0
-    cost, harsh = _enterable(s, t, u, h, d, mode, mp, steps)
+    cost, harsh = _cost(ut, side6, p, ty, h, d, mode, mp, steps)
     if cost < 0:
         return STEP_NO, 0
-    g = t.side6[h, d, S6_NBR]
-    side = s.u[u, U_SIDE]
-    enemies = occ(s, g, 1 - side)
-    friends = occ(s, g, side)
+    g = side6[h, d, S6_NBR]
+    side = units[u, U_SIDE]
+    enemies = hx[g, HX_OCC + 1 - side]
+    friends = hx[g, HX_OCC + side]
     if mode == MODE_FALLBACK:
-        if enemies > 0 or nearest_enemy(s, t, g, side) <= nearest_enemy(s, t, h, side):
+        if enemies > 0 or nearest_enemy_in(units, pair, g, side) <= nearest_enemy_in(units, pair, h, side):
             return STEP_NO, 0
     if enemies > 0:
         # 6.4, 12.0: close combat only by a normal or fast action, by units that may initiate
         if mode != MODE_NORMAL and mode != MODE_FAST:
             return STEP_NO, 0
-        if t.ut[ty, UT_CC_INIT] == 0:
+        if ut[ty, UT_CC_INIT] == 0:
             return STEP_NO, 0
-        if friends >= t.p[P_CC_STACK]:           # 9.0 item 3: stacking in a close combat
+        if friends >= p[P_CC_STACK]:             # 9.0 item 3: stacking in a close combat
             return STEP_NO, 0
         return STEP_ENEMY, cost
     if friends > 0:
-        if harsh == 1 or not _way_out(s, t, u, g, face, mode, mp - cost, side, h):
+        if harsh == 1 or not _way_out(units, hx, ut, side6, p, pair, ty, g, face, mode, mp - cost, side, h):
             return STEP_NO, 0
         return STEP_THROUGH, cost
     if harsh == 1:
@@ -137,9 +147,15 @@ def step_kind_facing(s, t, u, h, face, d, mode, mp, steps):
 
 
 @rule
+def step_kind_facing(s, t, u, h, face, d, mode, mp, steps):
+    """:func:`step_core` on the game's arrays."""
+    return step_core(s.u, s.hx, t.ut, t.side6, t.p, t.pair, u, h, face, d, mode, mp, steps)
+
+
+@rule
 def step_kind(s, t, u, h, d, mode, mp, steps):
-    """:func:`step_kind_facing` for the unit's own facing."""
-    return step_kind_facing(s, t, u, h, s.u[u, U_FACE], d, mode, mp, steps)
+    """:func:`step_core` for the unit's own facing."""
+    return step_core(s.u, s.hx, t.ut, t.side6, t.p, t.pair, u, h, s.u[u, U_FACE], d, mode, mp, steps)
 
 
 @rule
@@ -196,35 +212,37 @@ def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
     if turning_unit(s, t, u) and t.ut[s.u[u, U_TYPE], UT_KIND] == VEHICLE:
         return reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack)
     n = best.shape[0]
+    if stack.shape[0] < n:
+        return 0
     for i in range(n):
         best[i] = -1
         first[i] = -1
+        stack[i] = 0                      # expanded
     best[h0] = mp
-    top = 0
-    stack[top] = h0
-    top += 1
     count = 1
-    while top > 0:
-        top -= 1
-        h = stack[top]
-        steps = steps0 if h == h0 else steps0 + 1
-        left = best[h]
-        if h != h0 and occ(s, h, 1 - s.u[u, U_SIDE]) > 0:
-            continue                      # a close combat ends the move
-        for d in range(6):
-            k, c = step_kind(s, t, u, h, d, mode, left, steps)
-            if k == STEP_NO:
+    side = s.u[u, U_SIDE]
+    units, hx, ut, side6, pp, pair = s.u, s.hx, t.ut, t.side6, t.p, t.pair
+    face0 = s.u[u, U_FACE]
+    # label-setting: each hex is expanded once, from the most points left down
+    for level in range(mp, 0, -1):
+        for h in range(n):
+            if best[h] != level or stack[h] == 1:
                 continue
-            g = t.side6[h, d, S6_NBR]
-            rest = 0 if k == STEP_HARSH else left - c
-            if rest > best[g]:
-                if best[g] < 0:
-                    count += 1
-                best[g] = rest
-                first[g] = d if h == h0 else first[h]
-                if k != STEP_HARSH and k != STEP_ENEMY and rest > 0 and top < stack.shape[0]:
-                    stack[top] = g
-                    top += 1
+            stack[h] = 1
+            if h != h0 and hx[h, HX_OCC + 1 - side] > 0:
+                continue                  # a close combat ends the move
+            steps = steps0 if h == h0 else steps0 + 1
+            for d in range(6):
+                k, c = step_core(units, hx, ut, side6, pp, pair, u, h, face0, d, mode, level, steps)
+                if k == STEP_NO:
+                    continue
+                g = t.side6[h, d, S6_NBR]
+                rest = 0 if k == STEP_HARSH else level - c
+                if rest > best[g]:
+                    if best[g] < 0:
+                        count += 1
+                    best[g] = rest
+                    first[g] = d if h == h0 else first[h]
     return count
 
 
@@ -250,6 +268,7 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):
     f0 = s.u[u, U_FACE]
     side = s.u[u, U_SIDE]
     held = s.g[G_FACES]
+    units, hx, ut, side6, pp, pair = s.u, s.hx, t.ut, t.side6, t.p, t.pair
     s0 = (h0 * 6 + f0) * 2 + (1 if s.g[G_TURNED] == 1 else 0)
     stack[s0] = mp
     best[h0] = mp
@@ -268,7 +287,7 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):
                 f = (st // 2) % 6
                 h = st // 12
                 steps = steps0 if h == h0 else steps0 + 1
-                if h != h0 and occ(s, h, 1 - side) > 0:
+                if h != h0 and hx[h, HX_OCC + 1 - side] > 0:
                     continue
                 free = t.hexi[h, HI_FREEFACE] == 1
                 for turn in (1, 5):                  # one vertex either way (9.10)
@@ -291,7 +310,7 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):
                     sides = 6
                 for dd in range(sides):          # 9.10: the two frontal (rear) sides only
                     d = (d0 + dd) % 6
-                    k, c = step_kind_facing(s, t, u, h, f, d, mode, level, steps)
+                    k, c = step_core(units, hx, ut, side6, pp, pair, u, h, f, d, mode, level, steps)
                     if k == STEP_NO:
                         continue
                     g = t.side6[h, d, S6_NBR]

@@ -41,7 +41,8 @@ def _refresh_numba_cache() -> None:
     root = Path(__file__).resolve().parent.parent
     compiled_from = ("engine/*.py", "assault/damage.py", "assault/kernels.py", "assault/compare.py",
                      "assault/melee/damage.py", "assault/melee/kernels.py", "assault/melee/fight.py",
-                     "assault/melee/policies.py", "assault/melee/tables.py", "rng.py")
+                     "assault/melee/policies.py", "assault/melee/tables.py", "assault/vehicle_terrain.py",
+                     "rng.py")
     sources = sorted(p for pat in compiled_from for p in root.glob(pat))
     digest = hashlib.sha256()
     for p in sources:
