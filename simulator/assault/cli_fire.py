@@ -27,6 +27,21 @@ units_option = click.option("--units-dir", type=click.Path(file_okay=False), def
                             help="Unit-card folder instead of scenarios/assault/units/.")
 
 
+def question_options(*, support: bool = False):
+    """The options every Assault question shares, in one place: exact or Monte Carlo
+    (``--exact --trials --seed`` and the run options), the data files (``--dice --aid
+    --units-dir`` and, for chapter 7, ``--support``), ``--format`` and ``--out``."""
+    stack = [cliopts.exact, cliopts.trials, cliopts.seed, cliopts.monte_carlo, cliopts.dice,
+             aid_option, units_option] + ([support_option] if support else []) + [cliopts.fmt,
+                                                                                   cliopts.report_out]
+
+    def apply(command):
+        for option in reversed(stack):
+            command = option(command)
+        return command
+    return apply
+
+
 def split_list(values) -> frozenset[str]:
     return frozenset(x.strip() for v in values for x in v.split(",") if x.strip())
 
@@ -181,16 +196,7 @@ def extra_lines(frame) -> list[str]:
               help="The friendly vehicle's area of impact (10.9.3, 10.11).")
 @click.option("--friendly-damage", type=int, default=0, show_default=True)
 @click.option("--explain", is_flag=True, help="Show how each pool was built, die by die, with the rule.")
-@cliopts.exact
-@cliopts.trials
-@cliopts.seed
-@cliopts.monte_carlo
-@cliopts.dice
-@aid_option
-@units_option
-@support_option
-@cliopts.fmt
-@cliopts.report_out
+@question_options(support=True)
 def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, spot, outside_arc,
                  target_status, target_facing, firer_damage, target_damage, firer_experience,
                  target_experience, attack_die_minus_one, into_close_combat, indirect, spotter,

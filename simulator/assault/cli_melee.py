@@ -9,7 +9,7 @@ from reports.assault import melee_report
 from reports.bundle import emit_report
 from simulator import cliopts
 from simulator.assault.aid import EXPERIENCE_LEVELS
-from simulator.assault.cli_fire import aid_option, units_option
+from simulator.assault.cli_fire import question_options
 from simulator.assault.melee.policies import WITHDRAW_POLICIES
 from simulator.assault.melee import questions
 from simulator.assault.melee.questions import melee
@@ -205,15 +205,7 @@ def compare_json(frame: pd.DataFrame) -> dict:
 @click.option("--max-rounds", type=int, default=None, metavar="N",
               help="v1: turn cap for renewing (default 10, rulings #9); v2: round cap (default 50).")
 @click.option("--explain", is_flag=True, help="Show how each pool was built, die by die, with the rule.")
-@cliopts.exact
-@cliopts.trials
-@cliopts.seed
-@cliopts.monte_carlo
-@cliopts.dice
-@aid_option
-@units_option
-@cliopts.fmt
-@cliopts.report_out
+@question_options()
 def melee_command(attacker, defender, edition, compare_editions, terrain, defender_activated,
                   defender_suppressed, defender_fallback, outflanked, entry_area, attacker_fast,
                   support_attacker, support_defender, reinforce_attacker, reinforce_defender,

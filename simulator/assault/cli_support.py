@@ -7,7 +7,7 @@ import click
 from reports.assault import smoke_report, terrain_damage_report
 from reports.bundle import emit_report
 from simulator import cliopts
-from simulator.assault.cli_fire import aid_option, explain_text, state_label, support_option, units_option
+from simulator.assault.cli_fire import explain_text, question_options, state_label
 from simulator.assault.smoke import smoke
 from simulator.assault.vehicle_terrain import terrain_damage
 from simulator.output import pct
@@ -67,16 +67,7 @@ def smoke_table(frame, explain: bool, top: int = 10) -> str:
 @click.option("--firer-experience", default="regular", show_default=True, type=EXPERIENCE)
 @click.option("--attack-die-minus-one", is_flag=True, help="Firer took a fast action last turn (13.1).")
 @click.option("--explain", is_flag=True, help="Show how the smoke dice were built, with the rule.")
-@cliopts.exact
-@cliopts.trials
-@cliopts.seed
-@cliopts.monte_carlo
-@cliopts.dice
-@aid_option
-@units_option
-@support_option
-@cliopts.fmt
-@cliopts.report_out
+@question_options(support=True)
 def smoke_command(firer, hexes, range_, firer_terrain, firer_damage, firer_experience, attack_die_minus_one,
                   explain, exact, trials, seed, run_options, dice_file, aid_file, units_dir, support_file, fmt,
                   out):
@@ -144,15 +135,7 @@ def terrain_damage_table(frame, explain: bool) -> str:
 @click.option("--crit-is-damage", is_flag=True,
               help="Read a critical hit as also a damage point (10.7.3); default: it only immobilises (9.10.2).")
 @click.option("--explain", is_flag=True, help="Show how the two pools were built, with the rule.")
-@cliopts.exact
-@cliopts.trials
-@cliopts.seed
-@cliopts.monte_carlo
-@cliopts.dice
-@aid_option
-@units_option
-@cliopts.fmt
-@cliopts.report_out
+@question_options()
 def terrain_damage_command(vehicle, terrain, hill, damage, experience, crit_is_damage, explain, exact, trials,
                            seed, run_options, dice_file, aid_file, units_dir, fmt, out):
     """What entering TERRAIN does to VEHICLE (9.10.1, 9.10.2): immobilised, damaged, suppressed.
