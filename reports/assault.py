@@ -375,7 +375,8 @@ def melee_report(editions: dict[str, dict], *, terrain: str = "clear", dice=None
 def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenance,
                     losses: pd.DataFrame | None = None, variants: pd.DataFrame | None = None,
                     sides: Sequence[str] | None = None, variant_side: str | None = None,
-                    result: dict | None = None) -> Report:
+                    result: dict | None = None, games_table: bool = True,
+                    losses_measure: str = "strength points") -> Report:
     """Scenario runs: win rates with intervals, convergence, turn of decision, losses by
     unit type, what-if variants.
 
@@ -383,13 +384,17 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
     unit_type, mean_lost[, se]``; ``variants``: ``variant, side, wins, games``
     (docs/report-columns.md). ``sides`` lists every side (so a side that never won
     still shows); ``variant_side`` is the side whose win rate the forest plot shows.
+    ``games_table=False`` leaves ``games.csv`` to the caller (the scenario command
+    streams its full per-game records there); ``losses_measure`` names what
+    ``mean_lost`` counts.
     """
     from reports import charts   # matplotlib loads only when a report is written
 
     require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
     rates = win_rate_table(games, sides)
-    tables = [Table("games", tidy(games, GAMES_INPUT_COLUMNS), "Games", "One row per game played."),
-              Table("win-rates", tidy(rates, WIN_RATE_COLUMNS), "Win rate per side",
+    tables = [Table("games", tidy(games, GAMES_INPUT_COLUMNS), "Games", "One row per game played.")] \
+        if games_table else []
+    tables += [Table("win-rates", tidy(rates, WIN_RATE_COLUMNS), "Win rate per side",
                     "Wins over all games, with the 95% Wilson interval."),
               Table("convergence", tidy(convergence_table(games, sides), CONVERGENCE_COLUMNS),
                     "Win rate as games accumulate", "Running win rate at log-spaced numbers of games."),
@@ -403,8 +408,8 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
     if losses is not None:
         require(losses, LOSSES_COLUMNS, "losses table")
         tables.append(Table("losses", tidy(losses, LOSSES_COLUMNS), "Losses by unit type",
-                            "Mean strength points lost per game, by side and unit type."))
-        chart_list.append(charts.losses_chart(losses, prov=provenance,
+                            f"Mean {losses_measure} lost per game, by side and unit type."))
+        chart_list.append(charts.losses_chart(losses, prov=provenance, measure=losses_measure,
                                               question="What does each side lose, by unit type?"))
     if variants is not None:
         vt = variant_table(variants, variant_side)
@@ -418,3 +423,46 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
             for r in rates.to_dict("records")] + [("games", f"{len(games):,}")]
     return Report(kind="assault scenario", question=question, provenance=provenance, tables=tables,
                   charts=chart_list, highlights=high, result=result)
+
+
+def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance: Provenance,
+                   record_files: Sequence[str] = ()) -> Report:
+    """``lanchester assault scenario --out DIR``: the balance summary of
+    :func:`simulator.engine.balance.balance_run` with its charts (win rates, convergence,
+    turn of decision, losses, what-ifs) and tables; the per-game records the run streamed
+    (``record_files``, e.g. ``games.csv``, ``games.parquet``) stay beside them."""
+    sides = list(report["sides"])
+    players = ", ".join(f"{s} {report['players'][s]}" for s in sides)
+    question = f"Is {report['data']['name']} balanced? ({players}, close combat {report['edition']})"
+    rep = scenario_report(frames["games"], question=question, provenance=provenance, losses=frames.get("losses"),
+                          variants=frames.get("variants"), sides=sides, variant_side=sides[0], result=report,
+                          games_table=False, losses_measure="units eliminated")
+    rep.kind = "assault scenario"
+    v = report["verdict"]
+    rep.highlights += [("verdict", v["text"]),
+                       ("first player wins", f"{report['first_player_win_rate']:.1%}"),
+                       ("mean turns", f"{report['mean_turns']:.2f} (decided before the last turn "
+                                      f"{report['decided_early_rate']:.1%})")]
+    if report.get("games_per_second"):
+        rep.highlights.append(("speed", f"{report['games_per_second']:,.0f} games/s with "
+                                        f"{report['workers']} worker(s)"))
+    if report.get("formations"):
+        rep.tables.append(Table("formations", pd.DataFrame(
+            [{"side": f["side"], "formations": " + ".join(f["formations"]), "games": f["games"],
+              "p": f["win_rate"], "lo": f["ci95"][0], "hi": f["ci95"][1]} for f in report["formations"]]),
+            "Win rate by drawn formations", "Each side's win rate in the games where it drew these "
+            "formation cards (5.6, 5.7), with the 95% Wilson interval."))
+    if "skill_ladder" in report:
+        rows = [{"stronger": r["stronger"], "weaker": r["weaker"], "side": seat["strong_side"],
+                 "p": seat["strong_win_rate"], "lo": seat["ci95"][0], "hi": seat["ci95"][1],
+                 "weaker_p": r["weaker_same_seat_win_rate"][seat["strong_side"]], "better": seat["better"]}
+                for r in report["skill_ladder"]["rungs"] for seat in r["seats"]]
+        rep.tables.append(Table("skill-ladder", pd.DataFrame(rows), "Skill ladder",
+                                "The stronger player's win rate in each seat against the weaker one, "
+                                "beside the weaker player's own rate in that seat."))
+    if record_files:
+        rep.notes.append("One row per game (winner, reason, turns, objectives, losses by side and unit "
+                         "card, first player): " + ", ".join(record_files)
+                         + " (columns: docs/report-columns.md, scenario records).")
+    rep.notes.append("Verdict: " + v["text"])
+    return rep

@@ -105,7 +105,7 @@ def emit_report(fmt: str, out: str | Path | None, *, table: str, frame: pd.DataF
 def write_bundle(out_dir: str | Path, report: Report) -> Path:
     """Write ``report`` as the folder ``out_dir`` (complete or absent); returns its path."""
     out = Path(out_dir)
-    with _staging(out) as tmp:
+    with staging(out) as tmp:
         fill(tmp, report)
     return out
 
@@ -153,15 +153,18 @@ def readable(folder: Path) -> None:
 
 
 def write_collection(out_dir: str | Path, *, title: str, intro: str,
-                     reports: Iterable[tuple[str, Report]]) -> Path:
-    """A folder of bundles (one per question) and an ``index.html`` linking them."""
+                     reports: Iterable[tuple[str, Report | Callable[[Path], Report]]]) -> Path:
+    """A folder of bundles (one per question) and an ``index.html`` linking them.
+
+    A report may be given as a function of its (already created) subfolder, for a
+    report that streams data files there before its tables and charts are added."""
     out = Path(out_dir)
-    with _staging(out) as tmp:
+    with staging(out) as tmp:
         entries = []
         for name, report in reports:
             sub = tmp / name
             sub.mkdir()
-            s = fill(sub, report)
+            s = fill(sub, report(sub) if callable(report) else report)
             entries.append({"dir": name, "kind": s["kind"], "question": s["question"],
                             "highlights": s["highlights"], "charts": s["charts"][:1],
                             "method": s["provenance"]["method"]})
@@ -196,8 +199,8 @@ def is_report(folder: Path) -> bool:
         return False
 
 
-class _staging:
-    """``with _staging(DIR) as tmp``: build in ``DIR.tmp-xxxx``, then rename to DIR."""
+class staging:
+    """``with staging(DIR) as tmp``: build in ``DIR.tmp-xxxx``, then rename to DIR."""
 
     def __init__(self, out: Path):
         self.out = Path(out).resolve()   # "." and "dir/" have a name once resolved

@@ -261,6 +261,8 @@ def decision_turn_chart(games: pd.DataFrame, *, question: str, prov: Provenance,
     """Histogram of the turn in which games were decided, stacked by winner."""
     turns = decision_turn_table(games)
     order = sorted(turns["decided_turn"].unique())
+    if order and all(float(t).is_integer() and t >= 0 for t in order):
+        order = list(range(min(1, int(order[0])), int(order[-1]) + 1))   # turns without decisions show empty
     fig, axes = new_figure(prov)
     ax = axes[0, 0]
     bottom = np.zeros(len(order))
@@ -269,7 +271,7 @@ def decision_turn_chart(games: pd.DataFrame, *, question: str, prov: Provenance,
         ax.bar([str(t) for t in order], part.to_numpy(float), 0.7, bottom=bottom, label=w,
                color=COLOURS[i % len(COLOURS)])
         bottom += part.to_numpy(float)
-    ax.set_xlabel("turn in which the game was decided")
+    ax.set_xlabel("turn in which the game was decided (the winner did not change after it)")
     ax.set_ylabel("share of games")
     percent_axis(ax.yaxis)
     ax.grid(axis="y", alpha=0.3)
@@ -279,8 +281,8 @@ def decision_turn_chart(games: pd.DataFrame, *, question: str, prov: Provenance,
 
 
 def losses_chart(losses: pd.DataFrame, *, question: str, prov: Provenance,
-                 name: str = "losses") -> Chart:
-    """Mean strength points lost per game, by unit type, the sides side by side."""
+                 name: str = "losses", measure: str = "strength points") -> Chart:
+    """Mean ``measure`` lost per game, by unit type, the sides side by side."""
     order = list(dict.fromkeys(losses["unit_type"].tolist()))
     groups = []
     for side in series_in_order(losses, "side"):
@@ -289,7 +291,7 @@ def losses_chart(losses: pd.DataFrame, *, question: str, prov: Provenance,
     fig, axes = new_figure(prov, size=(9.0, min(12.0, 2.8 + 0.45 * len(order))))
     ax = axes[0, 0]
     grouped_bars(ax, order, groups, horizontal=True)
-    ax.set_xlabel("mean strength points lost per game (95% interval)")
+    ax.set_xlabel(f"mean {measure} lost per game (95% interval)")
     ax.set_ylabel("unit type")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(title="side", fontsize=8)

@@ -169,6 +169,25 @@ def assault_data(*, dice=None, aid=None, units_dir=None, support=None, parts: It
     return sources, files
 
 
+def scenario_data(game) -> tuple[list[Source], list[Path]]:
+    """Sources and files of a compiled scenario (:class:`simulator.engine.compile.Game`):
+    the scenario file with its own account of what is stated and what is designed,
+    the dice and aid, the unit cards and formation cards it plays with."""
+    s = game.scenario
+    cards = [s.units[c] for c in game.card_names()]
+    from simulator.engine.tables import P_N_FORMS
+    forms = list(s.formation_cards.values()) if game.tables.p[P_N_FORMS] > 0 else []
+    sources = [Source("scenario", f"{s.name} ({shown_path(s.path)})", s.source or "not stated"),
+               Source("dice", s.dice.name, s.dice.status), Source("aid", s.aid.name, s.aid.status),
+               Source("units", ", ".join(c.id for c in cards), ", ".join(sorted({c.status for c in cards})))]
+    files = [Path(s.path), Path(s.dice.path), Path(s.aid.path)]
+    files += sorted({Path(c.path) for c in cards})
+    if forms:
+        sources.append(Source("formations", f"{len(forms)} cards", ", ".join(sorted({f.status for f in forms}))))
+        files += sorted({Path(f.path) for f in forms if f.path})
+    return sources, files
+
+
 def toi_data(units_file=None, terrain_file=None) -> tuple[list[Source], list[Path]]:
     """Sources and files of the Tide of Iron data in use."""
     from simulator.toi.data import TERRAIN_FILE, UNITS_FILE, load_terrain, load_units

@@ -1,9 +1,12 @@
 """``lanchester demo``: the main job on the bundled defaults, written as a report.
 
-Until the scenario engine lands this runs the dice-odds and ranged-fire examples:
-the worked example of 11.0 (German Rifles '41 fire at Soviet Heavy Rifles '41 at
-range 3 in the open, pools RY against YG) and the same fire into forest, exactly
-and by Monte Carlo, and the German-against-Soviet matchup matrix in the open.
+First the main job: the balance report of the default scenario, Infantry Training
+(greedy against greedy, 20,000 games, what-ifs on the number of turns and the
+close-combat edition), exactly as ``lanchester assault scenario ... --out`` makes it.
+Then the dice-odds and ranged-fire examples: the worked example of 11.0 (German
+Rifles '41 fire at Soviet Heavy Rifles '41 at range 3 in the open, pools RY against
+YG) and the same fire into forest, exactly and by Monte Carlo, and the
+German-against-Soviet matchup matrix in the open.
 
 The report folder holds one report bundle per question (CSV, PNG charts,
 summary.json, index.html; see :mod:`reports.bundle`) and a top ``index.html``
@@ -35,8 +38,26 @@ DEMO_MATRIX = ("german", "soviet", (1, 2, 3, 4, 5, 6), ("clear",))
 _OLD_DEMO_FILE = re.compile(r"(odds|fire)-.*-(exact|monte-carlo)\.(csv|json)")
 
 
-def demo_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
+DEMO_SCENARIO = "infantry-training"
+DEMO_VARY = ("turns=5,7", "edition=v2")
+
+
+def scenario_entry(seed: int, games: int):
+    """The balance report of the default scenario, played into its subfolder."""
+    from simulator.assault.cli_scenario import scenario_bundle
+    from simulator.engine.balance import report_table
+
+    def build(folder: Path) -> Report:
+        report, bundle = scenario_bundle(DEMO_SCENARIO, folder, games=games, seed=seed, players="greedy,greedy",
+                                         vary=DEMO_VARY)
+        click.echo(report_table(report))
+        return bundle
+    return f"scenario-{DEMO_SCENARIO}", build
+
+
+def demo_reports(seed: int, trials: int, games: int = 20_000) -> Iterator[tuple[str, Report]]:
     """Each question's report, as (folder name, report), printing the tables as it goes."""
+    yield scenario_entry(seed, games)
     for attack, defence in DEMO_QUESTIONS:
         frames = [odds(attack, defence), odds(attack, defence, trials=trials, seed=seed, progress="demo")]
         for frame in frames:
@@ -73,8 +94,11 @@ def clear_old_layout(out: Path) -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="out/demo",
               show_default=True, help="Folder for the report.")
 @click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True)
-@click.option("--trials", type=click.IntRange(min=1), default=2_000_000, show_default=True)
-def demo(out_dir: str, seed: int, trials: int) -> None:
+@click.option("--trials", type=click.IntRange(min=1), default=2_000_000, show_default=True,
+              help="Monte Carlo trials of the odds and fire questions.")
+@click.option("--games", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Games of the scenario balance report.")
+def demo(out_dir: str, seed: int, trials: int, games: int) -> None:
     """Run the bundled examples and write a report folder (open its index.html).
 
     \b
@@ -83,9 +107,10 @@ def demo(out_dir: str, seed: int, trials: int) -> None:
     """
     out = Path(out_dir)
     clear_old_layout(out)
-    write_collection(out, title="lanchester demo: dice odds, ranged fire and the matchup matrix",
-                     intro=(f"Exact answers and Monte Carlo checks ({trials:,} trials, seed {seed}) on the "
-                            "bundled data: the dice are reconstructed and the unit cards illustrative. "
-                            "Each report names its data, their status, and the command that reproduces it."),
-                     reports=demo_reports(seed, trials))
+    write_collection(out, title="lanchester demo: scenario balance, dice odds, ranged fire and the matchup matrix",
+                     intro=(f"The balance of the default scenario ({games:,} games, seed {seed}), then exact "
+                            f"answers and Monte Carlo checks ({trials:,} trials) on the bundled data: the "
+                            "dice are reconstructed and the unit cards illustrative. Each report names its "
+                            "data, their status, and the command that reproduces it."),
+                     reports=demo_reports(seed, trials, games))
     click.echo(f"report written to {(out / 'index.html').resolve()}")

@@ -94,6 +94,7 @@ class RunOptions:
     precision: float | None = None
     progress: str | None = None
     label: str = ""       # what was asked (command and arguments): part of the checkpoint key
+    unit: str = "trial"   # what the progress bar counts ("game" for scenario batches)
     notes: bool = False   # one-line notes on stderr (checkpoint, precision, Dask): the CLI sets it
 
     def with_progress(self, progress: str | None) -> "RunOptions":
@@ -126,7 +127,7 @@ class RunResult:
 
     @property
     def reached(self) -> bool | None:
-        return None if self.precision is None else self.width <= self.precision
+        return None if self.precision is None else bool(self.width <= self.precision)
 
     def describe(self) -> dict[str, Any]:
         """Plain-value summary for ``frame.attrs["run"]`` and JSON."""
@@ -223,7 +224,7 @@ def _open_backend(options: RunOptions, most_chunks: int):
     return _InThread() if workers <= 1 else _Pool(options.backend, workers)
 
 
-def _progress_bar(total: int, label: str | None):
+def _progress_bar(total: int, label: str | None, unit: str = "trial"):
     if not label:
         return None
     try:
@@ -231,7 +232,7 @@ def _progress_bar(total: int, label: str | None):
     except ImportError:  # pragma: no cover - tqdm is a dependency
         return None
     # disable=None: shown on a terminal, silent in pipes, tests and CI logs.
-    return tqdm(total=total, desc=label, unit="trial", unit_scale=True, file=sys.stderr,
+    return tqdm(total=total, desc=label, unit=unit, unit_scale=True, file=sys.stderr,
                 disable=None, leave=False)
 
 
@@ -318,12 +319,17 @@ def _plan(trials: int | None, opts: RunOptions, headline: Headline | None,
 def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOptions | None = None,
             headline: Headline | None = None, chunk_trials: int = DEFAULT_CHUNK_TRIALS,
             merge: Callable[[Any, Any], Any] = np.add, workers: int | None = None,
-            backend: str | None = None, progress: str | None = None) -> RunResult:
+            backend: str | None = None, progress: str | None = None,
+            collect: Callable[[Chunk, Any], Any] | None = None) -> RunResult:
     """Run ``task`` in chunks and merge the results in chunk order (see the module doc).
 
     ``trials`` is the number of trials, or with ``options.precision`` the most the run
     may use (``None``: as many as the precision can need). ``workers``, ``backend`` and
     ``progress`` override the same fields of ``options``.
+
+    ``collect(chunk, result)``, when given, replaces ``merge``: it is called with every
+    chunk's result in chunk order (to stream results somewhere, or fold them into an
+    accumulator) and returns the merged value so far (what ``headline`` reads).
     """
     opts = _options(options, workers=workers, backend=backend, progress=progress)
     pplan, size, limit, plan = _plan(trials, opts, headline, chunk_trials)
@@ -331,13 +337,16 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
     store = _store(opts, task, seed, plan)
     finished = store.finished() if store is not None else set()
     be = _open_backend(opts, -(-limit // size))
-    bar = _progress_bar(limit, opts.progress)
+    bar = _progress_bar(limit, opts.progress, opts.unit)
     total, done, n_chunks, loaded = None, 0, 0, 0
     try:
         while True:  # one batch of chunks; without precision the only one
             batch = _chunks(n_chunks, -(-target // size), size, limit, seed)
             for chunk, result, was_loaded in _stream(task, batch, be, store, finished, bar):
-                total = result if total is None else merge(total, result)
+                if collect is not None:
+                    total = collect(chunk, result)
+                else:
+                    total = result if total is None else merge(total, result)
                 done += chunk.trials
                 n_chunks += 1
                 loaded += was_loaded
@@ -348,7 +357,7 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
         be.close()
         if bar is not None:
             bar.close()
-    width = interval_width(headline.successes(total), done) if headline is not None else None
+    width = float(interval_width(headline.successes(total), done)) if headline is not None else None
     result = RunResult(total, done, n_chunks, seed, loaded, opts.precision,
                        headline.name if headline else None, width,
                        str(store.dir) if store is not None else None, be.address)

@@ -8,9 +8,20 @@ from simulator.cli import main
 
 
 def test_demo_writes_exact_and_monte_carlo_results(tmp_path):
-    res = CliRunner().invoke(main, ["demo", "--out", str(tmp_path), "--trials", "20000", "--seed", "3"])
+    res = CliRunner().invoke(main, ["demo", "--out", str(tmp_path), "--trials", "20000", "--seed", "3",
+                                    "--games", "300"])
     assert res.exit_code == 0, res.output
     assert "report written to" in res.output
+    # the main job: the balance report of the default scenario, as `assault scenario --out` writes it
+    sc = tmp_path / "scenario-infantry-training"
+    balance = json.loads((sc / "balance.json").read_text())
+    assert balance["scenario"] == "infantry-training" and balance["games"] == 300 and balance["seed"] == 3
+    assert [v["key"] for v in balance["what_if"]["variants"]] == ["turns", "turns", "edition"]
+    summary = json.loads((sc / "summary.json").read_text())
+    assert summary["kind"] == "assault scenario" and len(summary["charts"]) == 5
+    assert (sc / "games.parquet").is_file() and "verdict:" in res.output
+    top = json.loads((tmp_path / "summary.json").read_text())
+    assert top["reports"][0]["dir"] == "scenario-infantry-training"
     odds = json.loads((tmp_path / "odds-RY-vs-YG" / "summary.json").read_text())["result"]
     exact, mc = odds["exact"], odds["monte-carlo"]
     assert exact["method"] == "exact" and mc["method"] == "monte-carlo" and mc["seed"] == 3

@@ -3,6 +3,7 @@
 from functools import partial
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from simulator import runner
@@ -218,6 +219,23 @@ def test_dask_through_the_cli(dask_scheduler):
     assert local.exit_code == 0 and dask.exit_code == 0, dask.output
     assert local.stdout == dask.stdout and '"trials": 300000' in dask.stdout
     assert f"ran on the Dask scheduler at {dask_scheduler}" in dask.stderr
+
+
+def test_scenario_games_on_dask_are_the_local_games(dask_scheduler, tmp_path):
+    """A scenario batch (issue 7) played by the Dask workers: the same records, game by game."""
+    from simulator.engine.batch import run_games
+    from simulator.engine.compile import compile_game
+    from tests.engine.test_players import SKIRMISH
+    path = tmp_path / "skirmish.scenario.toml"
+    path.write_text(SKIRMISH)
+    game = compile_game(path)
+    local = run_games(game, games=700, seed=12, players=("greedy", "greedy"), workers=2, out_dir=tmp_path / "a")
+    dask = run_games(game, games=700, seed=12, players=("greedy", "greedy"),
+                     options=runner.RunOptions(dask=dask_scheduler), out_dir=tmp_path / "b")
+    assert dask.run["dask"] == dask_scheduler
+    a, b = (pd.read_parquet(tmp_path / d / "games.parquet") for d in ("a", "b"))
+    pd.testing.assert_frame_equal(a, b)
+    assert np.array_equal(local.tally.outcome_array(), dask.tally.outcome_array())
 
 
 def test_dask_local_starts_and_stops_its_own_cluster():

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from simulator import cliopts
-from simulator.output import atomic_write_bytes, emit, to_csv, to_json
+from simulator.output import atomic_write_bytes, atomic_write_text, emit, to_csv, to_json
 from simulator.runner import fresh_seed
 
 edition_option = click.option("--edition", type=click.Choice(["v1", "v2"]), default=None,
@@ -22,13 +22,14 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 
 @click.command("scenario")
 @click.argument("name")
-@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True, metavar="N",
-              help="Games to play.")
+@click.option("--games", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Games to play [default: 10000; with --precision: the most to play].")
 @cliopts.seed
 @players_option
-@cliopts.workers
+@cliopts.monte_carlo
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Folder for games.parquet, games.csv (one row per game) and balance.json.")
+              help="Write a report folder: index.html with charts, games.parquet and games.csv "
+                   "(one row per game), tables, summary.json and balance.json.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @edition_option
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
@@ -41,28 +42,65 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.option("--ladder", is_flag=True, default=False,
               help="Also play the skill ladder: random < greedy < lookahead from both seats.")
 @click.option("--ladder-games", type=click.IntRange(min=10), default=200, show_default=True, metavar="N")
-def scenario_command(name, games, seed, players, workers, out_dir, fmt, edition, vary, tune, target,
+def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edition, vary, tune, target,
                      ladder, ladder_games):
     """Play scenario NAME many times with computer players and report its balance.
 
+    With --precision X the batch stops once the first side's win rate has a 95%
+    interval at most X wide. --checkpoint DIR lets a killed batch resume; --dask runs
+    it on a cluster (docs/cluster.md). The numbers depend only on the seed.
+
     \b
     Examples:
-      lanchester assault scenario infantry-training --games 20000 --seed 7
+      lanchester assault scenario infantry-training --games 20000 --seed 7 --out report/
       lanchester assault scenario infantry-training --players random,greedy --format json
       lanchester assault scenario infantry-training --vary turns=5,7 --vary edition=v2
       lanchester assault scenario infantry-training --tune turns --target 0.5 --games 2000
+      lanchester assault scenario infantry-training --precision 0.01 --seed 3 --checkpoint ckpt/
     """
-    from simulator.engine.balance import balance_report, report_table
-
     seed = fresh_seed() if seed is None else seed
-    report = balance_report(name, games=games, seed=seed, players=players, workers=workers, out_dir=out_dir,
-                            edition=edition, vary=tuple(vary), tune=tune, target=target, ladder=ladder,
-                            ladder_games=ladder_games)
-    text = to_json(report) if fmt == "json" else report_table(report)
-    if out_dir is not None:
-        from simulator.output import atomic_write_text
-        atomic_write_text(Path(out_dir) / "balance.json", to_json(report))
-    emit(text, None)
+    if games is None and run_options.precision is None:
+        games = DEFAULT_GAMES
+    kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
+                  target=target, ladder=ladder, ladder_games=ladder_games, options=run_options)
+    if out_dir is None:
+        from simulator.engine.balance import balance_report
+        report = balance_report(name, **kwargs)
+    else:
+        report = write_scenario_report(name, out_dir, **kwargs)
+    from simulator.engine.balance import report_table
+    emit(to_json(report) if fmt == "json" else report_table(report), None)
+
+
+DEFAULT_GAMES = 10_000
+
+
+def write_scenario_report(name: str, out_dir, **kwargs) -> dict:
+    """Play the batch with its records streamed into a staging folder, then add the
+    charts, tables and page there and rename it to ``out_dir`` (complete or absent)."""
+    from reports.bundle import fill, staging
+
+    with staging(Path(out_dir)) as tmp:
+        report, bundle = scenario_bundle(name, tmp, **kwargs)
+        fill(tmp, bundle)
+    click.echo(f"report written to {Path(out_dir) / 'index.html'}", err=True)
+    return report
+
+
+def scenario_bundle(name: str, folder: Path, **kwargs):
+    """Play the batch into ``folder`` (records, ``balance.json``); return the JSON
+    summary and the :class:`reports.bundle.Report` that completes the folder."""
+    from reports.assault import balance_bundle
+    from reports.provenance import provenance, scenario_data
+    from simulator.engine.balance import balance_run, report_frames
+
+    report, result = balance_run(name, out_dir=str(folder), **kwargs)
+    report["files"] = [Path(f).name for f in report["files"]]
+    sources, files = scenario_data(result.game)
+    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"])
+    atomic_write_text(Path(folder) / "balance.json", to_json(report))
+    return report, balance_bundle(report, report_frames(report, result), provenance=prov,
+                                  record_files=report["files"])
 
 
 @click.command("replay")

@@ -19,15 +19,17 @@ variant), the shape every command also returns to Python.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import pandas as pd
 
-from simulator.engine.batch import player_kinds, run_games, summary
+from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
 from simulator.engine.players import DEFAULT_PARAMS
 from simulator.errors import InputError
+from simulator.runner import RunOptions
 from simulator.stats import wilson_interval
 
 TUNE_KEYS = ("turns", "cp", "count")
@@ -114,33 +116,79 @@ def _edition_of(over: dict, edition: str | None):
     return over.get("edition", edition)
 
 
-def balance_report(name: str, *, games: int, seed: int, players: str | None = None, workers: int | None = None,
-                   out_dir: str | None = None, edition: str | None = None, vary: tuple[str, ...] = (),
-                   tune: str | None = None, target: float = 0.5, ladder: bool = False,
-                   ladder_games: int = 200, progress: bool = True, overrides: dict | None = None) -> dict:
-    """Play the scenario and report its balance (see the module docstring)."""
+def balance_report(name: str, **kwargs) -> dict:
+    """Play the scenario and report its balance (see the module docstring); the
+    arguments are those of :func:`balance_run`."""
+    return balance_run(name, **kwargs)[0]
+
+
+def balance_run(name: str, *, games: int | None, seed: int, players: str | None = None,
+                workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
+                vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
+                ladder: bool = False, ladder_games: int = 200, progress: bool = True,
+                overrides: dict | None = None, options: RunOptions | None = None) -> tuple[dict, RunResult]:
+    """Play the scenario and report its balance: ``(JSON summary, the main run)``.
+
+    ``options`` (workers, Dask, checkpoint, precision) apply to the main run; with a
+    precision, ``games`` caps it and the what-ifs and tuning then play as many games
+    as the main run needed (paired games need equal numbers).
+    """
     p1, p2 = player_kinds(players)
     base_over = dict(overrides or {})
     game = compile_game(name, edition=edition, overrides=base_over)
+    variants = parse_vary(vary, game.scenario)        # bad what-ifs fail before anything is played
+    if tune:
+        tune_values(tune, game.scenario)
     run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
     result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
-                       progress=f"{game.name}" if progress else None)
+                       progress=f"{game.name}" if progress else None, options=options)
     report = summary(result)
+    games = result.tally.games
+    sub = dataclasses.replace(options, precision=None) if options is not None else None
     base = result.tally.outcome_array()
     sides = list(game.sides)
     if vary:
-        report["what_if"] = what_if(name, game.scenario, parse_vary(vary, game.scenario), base, report,
+        report["what_if"] = what_if(name, game.scenario, variants, base, report,
                                     games=games, seed=seed, players=(p1, p2), workers=workers, edition=edition,
-                                    base_over=base_over, progress=progress)
+                                    base_over=base_over, progress=progress, options=sub)
     if tune:
         report["tune"] = tune_search(name, game.scenario, tune, target, games=games, seed=seed,
                                      players=(p1, p2), workers=workers, edition=edition, base_over=base_over,
-                                     progress=progress)
+                                     progress=progress, options=sub)
     if ladder:
         report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
-                                              edition=edition, overrides=base_over, progress=progress)
+                                              edition=edition, overrides=base_over, progress=progress,
+                                              options=sub)
     report["sides"] = sides
-    return report
+    return report, result
+
+
+def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
+    """The tables the scenario report draws (docs/report-columns.md, "Scenarios"):
+    ``games`` (game, winner, decided_turn), ``losses`` (side, unit_type, mean_lost, se:
+    units eliminated per game) and, with what-ifs or tuning, ``variants``."""
+    sides = list(report["sides"])
+    tl = result.tally
+    names = np.array(sides + ["draw"], dtype=object)
+    games = pd.DataFrame({"game": np.arange(tl.games), "winner": names[tl.outcome_array()],
+                          "decided_turn": tl.decided_array().astype(np.int64)})
+    n = max(tl.games, 1)
+    rows = []
+    for j, card in enumerate(result.game.card_names()):
+        mean = tl.losses[j] / n
+        var = max(tl.losses_sq[j] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        rows.append({"side": result.game.scenario.units[card].side, "unit_type": card.split("/", 1)[1],
+                     "mean_lost": float(mean), "se": math.sqrt(var / n)})
+    frames = {"games": games, "losses": pd.DataFrame(rows)}
+    variants = [("baseline", sides[0], int(tl.wins[0]), tl.games)]
+    for r in report.get("what_if", {}).get("variants", []):
+        variants.append((f"{r['key']}={r['value']}", sides[0], round(r["win_rate"][sides[0]] * tl.games), tl.games))
+    for r in report.get("tune", {}).get("values", []):
+        variants.append((f"{report['tune']['key']}={r['value']}", sides[0], round(r["win_rate"] * tl.games),
+                         tl.games))
+    if len(variants) > 1:
+        frames["variants"] = pd.DataFrame(variants, columns=["variant", "side", "wins", "games"])
+    return frames
 
 
 def paired_change(base: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:
@@ -154,7 +202,7 @@ def paired_change(base: np.ndarray, other: np.ndarray) -> tuple[float, float, fl
 
 
 def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,
-            progress) -> dict:
+            progress, options: RunOptions | None = None) -> dict:
     sides = list(scenario.sides)
     rows = []
     base_p = report["win_rate"][sides[0]]["p"]
@@ -162,7 +210,7 @@ def what_if(name, scenario, variants, base, report, *, games, seed, players, wor
         for v in values:
             over = merge_overrides(base_over, override_for(key, v, scenario))
             game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
-            res = run_games(game, games=games, seed=seed, players=players, workers=workers,
+            res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
                             progress=f"{key}={v}" if progress else None)
             out = res.tally.outcome_array()
             p = float((out == 0).mean())
@@ -195,7 +243,8 @@ def tune_values(key: str, scenario) -> list[int]:
     raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)} (cp.SIDE, count.SIDE.UNIT)")
 
 
-def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress) -> dict:
+def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress,
+                options: RunOptions | None = None) -> dict:
     """Scan the values of a numeric key; the one whose first-side win rate is closest to
     ``target`` wins (each value plays ``games`` games with the same seed)."""
     if not 0.0 <= target <= 1.0:
@@ -206,7 +255,7 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
     for v in values:
         over = merge_overrides(base_over, override_for(key, v, scenario))
         game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
-        res = run_games(game, games=games, seed=seed, players=players, workers=workers,
+        res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
                         progress=f"{key}={v}" if progress else None)
         wins = int(res.tally.wins[0])
         lo, hi = wilson_interval(wins, res.tally.games)
@@ -216,7 +265,7 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
 
 
 def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
-                 overrides: dict | None = None, progress: bool = True) -> dict:
+                 overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None) -> dict:
     """random < greedy < look-ahead, from both seats: the stronger player's win rate
     against the weaker one in each seat (skill matters when both exceed the weaker's)."""
     game = compile_game(name, edition=edition, overrides=overrides or {})
@@ -226,14 +275,14 @@ def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, editi
         seats = []
         for seat in (0, 1):
             pl = (strong, weak) if seat == 0 else (weak, strong)
-            res = run_games(game, games=games, seed=seed, players=pl, workers=workers,
+            res = run_games(game, games=games, seed=seed, players=pl, workers=workers, options=options,
                             progress=f"{pl[0]} v {pl[1]}" if progress else None)
             wins = int(res.tally.wins[seat])
             lo, hi = wilson_interval(wins, res.tally.games)
             # the weaker player's rate in the same seat, for comparison (weak v weak)
             seats.append({"strong_side": sides[seat], "players": {sides[0]: pl[0], sides[1]: pl[1]},
                           "strong_win_rate": wins / res.tally.games, "ci95": [lo, hi]})
-        res = run_games(game, games=games, seed=seed, players=(weak, weak), workers=workers,
+        res = run_games(game, games=games, seed=seed, players=(weak, weak), workers=workers, options=options,
                         progress=f"{weak} v {weak}" if progress else None)
         base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
         for seat, b in zip(seats, base):

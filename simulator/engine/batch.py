@@ -1,11 +1,12 @@
 """Playing a scenario many times: per-game records, streamed, and their summary.
 
 :func:`play_chunk` (numba, releases the GIL) plays one chunk of games and writes one
-fixed-width integer record per game. :func:`run_games` cuts a run into chunks through
-:func:`simulator.runner.iter_results` (``SeedSequence`` per chunk, so the numbers are
-the same for any number of workers), streams the records to Parquet and CSV while
-they come in, and keeps only counts in memory (:class:`Tally`): one million games
-need no more memory than one chunk per worker.
+fixed-width integer record per game. :func:`run_games` plays a run through the shared
+runner, :func:`simulator.runner.execute` (pieces of ``PIECE_GAMES`` games; workers,
+Dask, checkpoints and ``--precision`` as for every simulating command), streams the
+records to Parquet and CSV while they come in, and keeps only counts in memory
+(:class:`Tally`, plus one byte per game for the outcome and one for the turn of
+decision): one million games need little more memory than one piece per worker.
 
 Game ``k`` of a run with seed ``S`` is game ``k % GAMES_PER_CHUNK`` of chunk
 ``k // GAMES_PER_CHUNK``: :class:`simulator.engine.game.State` rebuilds it exactly for
@@ -14,6 +15,7 @@ a replay.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 import time
@@ -128,35 +130,30 @@ def record_columns(game: Game) -> list[str]:
     return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in game.card_names()]
 
 
-def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, n_games: int,
+def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_games: int,
                seed_seq: np.random.SeedSequence) -> np.ndarray:
-    """Runner task: the records of one piece of a seed chunk (a fresh state and scratch
-    per piece). ``seed_seq.spawn_key`` is ``(chunk, first game in the chunk)``; the
-    games' streams come from the chunk's key and their place in it, so how a chunk is
-    cut into pieces never changes a game."""
-    chunk = int(seed_seq.spawn_key[0])
-    first = int(seed_seq.spawn_key[1]) if len(seed_seq.spawn_key) > 1 else 0
+    """Runner task: the records of run piece ``i = seed_seq.spawn_key[0]``, games
+    ``i * piece_games`` onwards (a fresh state and scratch per piece).
+
+    Game ``k`` always draws from seed chunk ``k // GAMES_PER_CHUNK`` (its stream key,
+    :func:`simulator.engine.game.chunk_key`) at place ``k % GAMES_PER_CHUNK``, so how a
+    run is cut into pieces, and how many workers play them, never changes a game.
+    """
+    first = int(seed_seq.spawn_key[0]) * piece_games
+    chunk, offset = divmod(first, GAMES_PER_CHUNK)
+    if offset + n_games > GAMES_PER_CHUNK:
+        raise ValueError("a piece must lie inside one seed chunk")
     key = chunk_key(seed_seq.entropy, chunk)
     out = np.zeros((n_games, N_FIXED + len(game.card_names())), dtype=np.int64)
     s = game.new_state()
     w = make_work(game)
-    play_chunk(game.tables, key, np.int64(first), np.int64(n_games), kinds, params, s, w, out)
+    play_chunk(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out)
     out[:, C_GAME] += chunk * GAMES_PER_CHUNK
     return out
 
 
-PIECE_GAMES = 256     # games per task: both workers busy on small runs too
-
-
-def plan_pieces(games: int, seed: int) -> list[runner.Chunk]:
-    """The run's tasks: each seed chunk (``GAMES_PER_CHUNK`` games, its own stream) in
-    pieces of ``PIECE_GAMES``, in game order (independent of the workers)."""
-    pieces = []
-    for c in runner.plan_chunks(games, seed, GAMES_PER_CHUNK):
-        for off in range(0, c.trials, PIECE_GAMES):
-            n = min(PIECE_GAMES, c.trials - off)
-            pieces.append(runner.Chunk(len(pieces), n, np.random.SeedSequence(seed, spawn_key=(c.index, off))))
-    return pieces
+PIECE_GAMES = 256     # games per runner chunk: both workers busy on small runs too
+assert GAMES_PER_CHUNK % PIECE_GAMES == 0
 
 
 def frame_of(game: Game, records: np.ndarray) -> pd.DataFrame:
@@ -188,6 +185,8 @@ class Tally:
     losses: np.ndarray | None = None
     formations: dict = field(default_factory=dict)   # (side, mask) -> [games, wins]
     outcomes: list = field(default_factory=list)     # int8 per game (kept for paired what-ifs)
+    decided: list = field(default_factory=list)      # int8 per game: turn the outcome was settled
+    losses_sq: np.ndarray | None = None               # sum of squares of units lost per card (for se)
     stats: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
 
     def add(self, rec: np.ndarray) -> None:
@@ -208,8 +207,10 @@ class Tally:
         v1 = rec[:, C_VALUE1].astype(float)
         self.value_margin_sum += float((np.abs(v0 - v1) / np.maximum(1.0, v0 + v1)).sum())
         self.strength_left += rec[:, [C_SLEFT0, C_SLEFT1]].sum(axis=0)
-        lost = rec[:, N_FIXED:].sum(axis=0)
+        per_game = rec[:, N_FIXED:]
+        lost, lost_sq = per_game.sum(axis=0), (per_game * per_game).sum(axis=0)
         self.losses = lost if self.losses is None else self.losses + lost
+        self.losses_sq = lost_sq if self.losses_sq is None else self.losses_sq + lost_sq
         self.stats += rec[:, [C_ACTIVATIONS, C_REACTIONS, C_FALLBACKS, C_CCS, C_DECISIONS]].sum(axis=0)
         for side in (0, 1):
             masks = rec[:, C_FORM0 + side]
@@ -221,9 +222,15 @@ class Tally:
                 g[0] += int(sel.sum())
                 g[1] += int((w[sel] == side).sum())
         self.outcomes.append(idx.astype(np.int8))
+        self.decided.append(rec[:, C_DECIDED].astype(np.int8))
 
     def outcome_array(self) -> np.ndarray:
+        """Per game, in game order: 0 the first side won, 1 the second, 2 a draw."""
         return np.concatenate(self.outcomes) if self.outcomes else np.zeros(0, np.int8)
+
+    def decided_array(self) -> np.ndarray:
+        """Per game, in game order: the turn in which the outcome was settled."""
+        return np.concatenate(self.decided) if self.decided else np.zeros(0, np.int8)
 
 
 class RecordWriter:
@@ -282,32 +289,51 @@ class RunResult:
     seconds: float
     workers: int
     files: list[Path] = field(default_factory=list)
+    run: dict = field(default_factory=dict)    # runner.RunResult.describe(): checkpoint, precision, Dask
 
 
-def run_games(game: Game, *, games: int, seed: int, players: tuple[str, str] = ("greedy", "greedy"),
+def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, str] = ("greedy", "greedy"),
               workers: int | None = None, out_dir: str | Path | None = None, progress: str | None = None,
-              params: np.ndarray | None = None) -> RunResult:
-    """Play ``games`` games of a compiled scenario; stream records to ``out_dir`` if given."""
+              params: np.ndarray | None = None, options: runner.RunOptions | None = None) -> RunResult:
+    """Play ``games`` games of a compiled scenario through the shared runner
+    (:func:`simulator.runner.execute`: workers, Dask, checkpoints and ``--precision``
+    from ``options``), folding each piece's records into a :class:`Tally` and streaming
+    them to ``out_dir`` as they come in, in game order.
+
+    With ``options.precision`` the run stops once the first side's win rate has a 95%
+    interval that narrow; ``games`` is then the most it may play (``None``: no cap).
+    """
     kinds = np.array([PLAYER_NAMES.index(p) for p in players], dtype=np.int64)
     params = DEFAULT_PARAMS if params is None else params
-    task = partial(chunk_task, game, kinds, params)
-    chunks = plan_pieces(games, seed)
-    workers = workers or runner.default_workers()
+    task = partial(chunk_task, game, kinds, params, PIECE_GAMES)
+    opts = dataclasses.replace(options or runner.RunOptions(), unit="game",
+                               backend="thread")   # play_chunk releases the GIL: threads scale
+    if workers is not None:
+        opts = dataclasses.replace(opts, workers=workers)
+    if progress is not None:
+        opts = dataclasses.replace(opts, progress=progress)
     tally = Tally(turns=int(game.tables.p[P_TURNS]))
     writer = RecordWriter(out_dir, game) if out_dir is not None else None
+
+    def collect(_chunk, records):
+        tally.add(records)
+        if writer is not None:
+            writer.write(records)
+        return tally
+
+    side0 = game.sides[0]
+    headline = runner.Headline(f"P({side0} wins)", lambda tl: int(tl.wins[0]))
     ok = False
     start = time.perf_counter()
     try:
-        for _chunk, records in runner.iter_results(task, chunks, workers=workers, backend="thread",
-                                                    progress=progress):
-            tally.add(records)
-            if writer is not None:
-                writer.write(records)
+        res = runner.execute(task, games, seed=seed, options=opts, headline=headline,
+                             chunk_trials=PIECE_GAMES, collect=collect)
         ok = True
     finally:
         files = writer.close(ok) if writer is not None else []
     seconds = time.perf_counter() - start
-    return RunResult(game, players, games, seed, tally, seconds, min(workers, len(chunks)), files)
+    used = min(opts.workers or runner.default_workers(), res.chunks)
+    return RunResult(game, players, tally.games, seed, tally, seconds, used, files, res.describe())
 
 
 def summary(result: RunResult) -> dict:
@@ -355,6 +381,9 @@ def summary(result: RunResult) -> dict:
     out["chunk_games"] = GAMES_PER_CHUNK
     out["data"] = g.describe()
     out["files"] = [str(f) for f in result.files]
+    run = result.run
+    if run.get("precision") is not None or run.get("checkpoint") or run.get("dask"):
+        out["run"] = {k: run[k] for k in ("precision", "width", "reached", "checkpoint", "loaded", "dask")}
     return out
 
 

@@ -18,7 +18,8 @@ from simulator.cli import main
 @pytest.fixture(scope="module")
 def demo_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("demo") / "demo"
-    res = CliRunner().invoke(main, ["demo", "--out", str(out), "--trials", "20000", "--seed", "3"])
+    res = CliRunner().invoke(main, ["demo", "--out", str(out), "--trials", "20000", "--seed", "3",
+                                    "--games", "300"])
     assert res.exit_code == 0, res.output
     return out, res.output
 
@@ -50,7 +51,7 @@ def test_make_demo_report_prints_its_path_and_every_image_loads(demo_dir, tmp_pa
     last = output.strip().splitlines()[-1]
     assert last == f"report written to {(out / 'index.html').resolve()}"
     top = json.loads((out / "summary.json").read_text())
-    assert top["kind"] == "collection" and len(top["reports"]) == 6
+    assert top["kind"] == "collection" and len(top["reports"]) == 7   # scenario, 3 odds, 2 fire, matrix
     for entry in top["reports"]:
         sub = check_bundle(out / entry["dir"])
         assert sub["question"] == entry["question"]

@@ -1,0 +1,87 @@
+"""Scenario batches on the shared runner (issue 9): ``--precision`` stops early,
+``--checkpoint`` resumes with the same numbers, and the CLI passes both through."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulator import runner
+from simulator.cli import main
+from simulator.engine.batch import PIECE_GAMES, run_games
+from simulator.engine.compile import compile_game
+from simulator.precision import interval_width
+from tests.engine.test_players import SKIRMISH
+
+
+@pytest.fixture(scope="module")
+def skirmish_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("runs") / "skirmish.scenario.toml"
+    path.write_text(SKIRMISH)
+    return path
+
+
+@pytest.fixture(scope="module")
+def skirmish(skirmish_path):
+    return compile_game(skirmish_path)
+
+
+PLAYERS = ("greedy", "random")
+
+
+def test_precision_stops_once_the_interval_is_narrow_enough(skirmish):
+    r = run_games(skirmish, games=None, seed=17, players=PLAYERS,
+                  options=runner.RunOptions(workers=2, precision=0.02))
+    n, wins = r.tally.games, int(r.tally.wins[0])
+    assert interval_width(wins, n) <= 0.02 and r.run["reached"]
+    # greedy beats random nearly always, so far fewer games than the worst case (p = 1/2) suffice
+    assert n % PIECE_GAMES == 0 and n < (1.96 / 0.02) ** 2 / 4
+    # the games played are the first n games of the seed: a fixed run of n games agrees
+    fixed = run_games(skirmish, games=n, seed=17, players=PLAYERS, workers=1)
+    assert np.array_equal(fixed.tally.outcome_array(), r.tally.outcome_array())
+    # and the stopping point does not depend on the workers
+    one = run_games(skirmish, games=None, seed=17, players=PLAYERS, options=runner.RunOptions(workers=1,
+                                                                                            precision=0.02))
+    assert one.tally.games == n
+
+
+def test_precision_respects_the_games_cap(skirmish):
+    r = run_games(skirmish, games=300, seed=2, players=PLAYERS, options=runner.RunOptions(precision=0.001))
+    assert r.tally.games == 300 and r.run["reached"] is False
+
+
+def test_checkpoint_resumes_with_the_same_numbers(skirmish, tmp_path):
+    opts = runner.RunOptions(workers=2, checkpoint=str(tmp_path), label="test")
+    first = run_games(skirmish, games=5 * PIECE_GAMES, seed=9, players=PLAYERS, options=opts)
+    chunks = sorted(tmp_path.glob("*/chunk-*"))
+    assert len(chunks) == 5 and first.run["loaded"] == 0
+    for c in chunks[1::2]:           # as if the run had been killed before these were written
+        c.unlink()
+    again = run_games(skirmish, games=5 * PIECE_GAMES, seed=9, players=PLAYERS, options=opts)
+    assert again.run["loaded"] == 3
+    assert np.array_equal(first.tally.outcome_array(), again.tally.outcome_array())
+    assert np.array_equal(first.tally.losses, again.tally.losses)
+
+
+def test_the_command_takes_precision_and_checkpoint(skirmish_path, tmp_path):
+    args = ["assault", "scenario", str(skirmish_path), "--players", "greedy,random", "--seed", "5",
+            "--precision", "0.08", "--checkpoint", str(tmp_path / "ck"), "--vary", "turns=3", "--format", "json"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    n = data["games"]
+    assert data["run"]["reached"] and data["run"]["width"] <= 0.08
+    assert data["what_if"]["variants"][0]["value"] == 3
+    assert "precision 0.08 reached" in res.stderr
+    again = CliRunner().invoke(main, args)
+    assert json.loads(again.stdout)["win_rate"] == data["win_rate"] and json.loads(again.stdout)["games"] == n
+    chunks = -(-n // PIECE_GAMES)
+    assert again.stderr.count(f"{chunks} of {chunks} chunks loaded, 0 computed") == 2   # the run and its what-if
+
+
+def test_checkpoint_needs_a_seed(skirmish_path, tmp_path):
+    res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--checkpoint", str(tmp_path)])
+    assert res.exit_code == 2 and "--checkpoint needs --seed" in res.output
