@@ -2,19 +2,29 @@
 
 Plays the default scenario (Infantry Training) with the default players (greedy
 against greedy) through :func:`simulator.engine.batch.run_games`, the same path as
-``lanchester assault scenario``: numba games, chunks of 2048 games on threads, records
-tallied chunk by chunk. The first run is a warm-up (numba compiles or loads its cache).
+``lanchester assault scenario``: numba games in pieces of 256 on threads through the
+shared runner, records tallied piece by piece. The first run is a warm-up (numba compiles or loads its cache).
 Prints games per second with 1 worker and with 2, games per second per core, the ratio,
 and how long a million games would take. The target of issue 7 is one million games in
 ten minutes on this 2-core machine: 1,667 games/s, about 850 per core.
 
     python bench/scenario.py [--scenario infantry-training] [--players greedy,greedy]
-                             [--games 20000] [--seed 1] [--smoke]
+                             [--games 20000] [--seed 1] [--smoke] [--million]
+
+``--million`` then plays the target itself: one million games through the command
+line (``lanchester assault scenario ... --games 1000000 --out DIR``: records streamed
+to Parquet and CSV, the report folder written) in a child process, and prints the
+wall time against the ten-minute target and the peak resident memory (issue 9: under
+1 GiB).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
+import tempfile
 import time
 
 from simulator.engine.batch import player_kinds, run_games
@@ -28,6 +38,36 @@ def measure(game, games: int, seed: int, players, workers: int) -> float:
     return r.tally.games / r.seconds
 
 
+# The child's peak RSS (ru_maxrss of the children, KiB on Linux), measured by a fresh parent.
+PEAK_RSS = ("import resource, subprocess, sys\n"
+            "r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, text=True)\n"
+            "sys.stdout.write(r.stdout)\n"
+            "print('RSS', r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+
+
+def million(scenario: str, players: str, seed: int) -> None:
+    """One million games through the CLI, report folder included: wall time and peak RSS."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-c", PEAK_RSS, sys.executable, "-m", "simulator", "assault", "scenario",
+               scenario, "--games", str(TARGET_GAMES), "--seed", str(seed), "--players", players,
+               "--workers", "2", "--format", "json", "--out", f"{tmp}/report"]
+        t0 = time.perf_counter()
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        wall = time.perf_counter() - t0
+        text, _, rss = out.rpartition("RSS ")
+        code, kib = rss.split()
+        if code != "0":
+            raise SystemExit(f"the run failed (exit {code})")
+        report = json.loads(text)
+        size = sum(p.stat().st_size for p in __import__("pathlib").Path(tmp, "report").iterdir())
+    print(f"1,000,000 games through the CLI with --out: {wall / 60:.1f} min wall "
+          f"(target {TARGET_SECONDS / 60:.0f} min; {report['games_per_second']:,.0f} games/s while playing), "
+          f"peak RSS {int(kib) / 1024:,.0f} MiB (target < 1,024 MiB), report folder {size / 2**20:,.0f} MiB")
+    print(f"  {report['sides'][0]} {report['win_rate'][report['sides'][0]]['p']:.2%} "
+          f"[{report['win_rate'][report['sides'][0]]['ci95'][0]:.2%}, "
+          f"{report['win_rate'][report['sides'][0]]['ci95'][1]:.2%}]")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scenario", default="infantry-training")
@@ -35,6 +75,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20_000, help="games per measurement")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="a quick run (CI)")
+    ap.add_argument("--million", action="store_true", help="then play the million-game target through the CLI")
     args = ap.parse_args()
     games = 2_500 if args.smoke else args.games
     players = player_kinds(args.players)
@@ -52,6 +93,8 @@ def main() -> None:
     need = TARGET_GAMES / TARGET_SECONDS
     print(f"1,000,000 games on 2 workers: {TARGET_GAMES / two / 60:.1f} min "
           f"(target {TARGET_SECONDS / 60:.0f} min = {need:,.0f} games/s, {need / 2:,.0f} per core)")
+    if args.million:
+        million(args.scenario, args.players, args.seed)
 
 
 if __name__ == "__main__":

@@ -31,3 +31,16 @@ def test_a_long_run_streams_in_bounded_memory():
     large = peak_rss_kib(*odds, "--trials", "24000000")
     assert large < GIB_KIB
     assert large - small < 64 * 1024, (small, large)  # KiB: not growing with the trials
+
+
+def test_a_scenario_batch_streams_its_records_in_bounded_memory(tmp_path):
+    """Scenario games (issue 7) keep only counts and two bytes per game in memory; the
+    records go to games.parquet/games.csv as they come. 8,000 games with the report
+    folder must peak within 64 MiB of 500 games (the 1-million-game figure is in
+    bench/scenario.py --million and the closing notes)."""
+    run = ["assault", "scenario", "infantry-training", "--seed", "1", "--workers", "2", "--format", "json"]
+    small = peak_rss_kib(*run, "--games", "500", "--out", str(tmp_path / "small"))
+    large = peak_rss_kib(*run, "--games", "8000", "--out", str(tmp_path / "large"))
+    assert (tmp_path / "large" / "games.parquet").is_file()
+    assert large < GIB_KIB
+    assert large - small < 64 * 1024, (small, large)
