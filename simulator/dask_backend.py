@@ -4,9 +4,9 @@
 one single-threaded worker *process* per core (or ``--workers``), for the length of
 the run. An address connects to a scheduler that is already running (see
 ``docs/cluster.md``); the cluster's workers must have this package installed at the
-same version. Chunks are submitted as ordinary Dask tasks and gathered in chunk
-order by the runner, exactly as with threads or processes, so the numbers are the
-same.
+same version. Chunks are submitted as ordinary Dask tasks (short ones several to a
+task, so that a task runs about 0.1 s) and gathered in chunk order by the runner,
+exactly as with threads or processes, so the numbers are the same.
 """
 
 from __future__ import annotations
@@ -67,6 +67,11 @@ class DaskBackend:
 
     def start(self, task, chunk) -> Any:
         return self.client.submit(task, chunk.trials, chunk.seed_seq, pure=False)
+
+    def submit_group(self, task, pieces) -> Any:
+        """Several consecutive chunks as one task (see ``simulator.runner._Grouped``)."""
+        from simulator.runner import run_group
+        return self.client.submit(run_group, task, pieces, pure=False)
 
     def close(self) -> None:
         client = getattr(self, "client", None)

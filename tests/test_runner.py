@@ -27,6 +27,20 @@ def odds_run(attack, defence, trials, seed, **kw):
                         extra_supp=0, trials=trials, seed=seed, **kw)
 
 
+def test_short_chunks_travel_in_groups_with_the_same_numbers(monkeypatch):
+    """Process (and Dask) tasks carry several short chunks once their duration is known
+    (runner._Grouped): fewer round trips, the same numbers as threads."""
+    sent = []
+    submit = runner._Pool.submit_group
+    monkeypatch.setattr(runner._Pool, "submit_group",
+                        lambda self, task, pieces: sent.append(len(pieces)) or submit(self, task, pieces))
+    kw = dict(chunk_trials=2_000)
+    threads = odds_run("RY", "YG", 600_000, 8, options=runner.RunOptions(workers=2), **kw)
+    procs = odds_run("RY", "YG", 600_000, 8, options=runner.RunOptions(workers=2, backend="process"), **kw)
+    assert np.array_equal(threads.value, procs.value) and procs.chunks == 300
+    assert sum(sent) == 300 and max(sent) > 1 and len(sent) < 300, sent
+
+
 def test_chunk_plan_depends_only_on_trials_and_size():
     plan = runner.plan_chunks(10, seed=3, chunk_trials=4)
     assert [c.trials for c in plan] == [4, 4, 2]
