@@ -5,7 +5,10 @@ with their elevation, objectives as stars, units at their fixed hexes (with an a
 to the facing vertex for vehicles and artillery), set-up zones and reinforcement
 entry hexes outlined in the side's faction colour. With ``los_from`` every hex is
 shaded by what a unit in that hex sees (10.3, 10.4): clear (unshaded), hindered
-(yellow) or blocked (dark). Returns PNG bytes: write them with
+(yellow) or blocked (dark). With ``pieces`` it draws a position instead of the
+set-up (e.g. the end of a game: ``lanchester assault replay --png``): those units,
+stacked ones one above the other, objectives in the colour of the side holding
+them, and smoke markers. Returns PNG bytes: write them with
 :func:`simulator.output.atomic_write_bytes`.
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import io
 import math
+from dataclasses import dataclass
 
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -37,9 +41,26 @@ LOS_SHADES = {los.HINDERED: ("#f2c200", 0.5), los.BLOCKED: ("#202020", 0.5)}
 HILL_EDGE = "#7a4b1e"
 
 
+@dataclass(frozen=True)
+class Piece:
+    """A unit drawn on the map: its hex name, a short label, its faction (``blue``,
+    ``red``) and, for vehicles and guns, the vertex it faces."""
+
+    hex: str
+    label: str
+    faction: str
+    facing: int | None = None
+
+
 def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
-             smoke: dict | None = None, dpi: int = 110, title: str | None = None) -> bytes:
-    """The map as PNG bytes (see the module docstring)."""
+             smoke: dict | None = None, dpi: int = 110, title: str | None = None,
+             pieces: list[Piece] | None = None, objective_holders: dict[str, str] | None = None,
+             subtitle: str | None = None) -> bytes:
+    """The map as PNG bytes (see the module docstring).
+
+    ``pieces`` replaces the scenario's set-up (fixed units, zones, entry hexes) with a
+    position; ``objective_holders`` maps an objective's hex to the faction holding it;
+    ``smoke`` maps hex names to smoke markers (drawn, and counted in ``los_from``)."""
     if isinstance(scenario, CompiledMap):
         cm, s = scenario, None
     else:
@@ -82,8 +103,12 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
                 va="center", color="#333333", zorder=6)
 
     handles = _terrain_legend(cm)
-    if s is not None:
+    if pieces is not None:
+        handles += _draw_position(ax, cm, s, pieces, objective_holders or {}, xs, ys, size)
+    elif s is not None:
         handles += _draw_scenario(ax, cm, s, xs, ys, size)
+    if smoke:
+        handles += _draw_smoke(ax, cm, smoke, xs, ys, size)
     if seen is not None:
         a = cm.index_of(los_from)
         ax.add_patch(Polygon(_shrink(hexgrid.corners(a % cm.cols, a // cm.cols, cm.orientation, size),
@@ -98,6 +123,8 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
     sub = f"{cm.cols} x {cm.rows} {cm.orientation}-topped hexes; aid: {cm.aid_label}"
     if s is not None and s.map.source:
         sub += f"; map: {s.map.source}"
+    if subtitle:
+        sub = f"{subtitle}; {sub}"
     fig.suptitle(name, fontsize=10, x=0.02, ha="left", y=0.985)
     fig.text(0.02, 0.925, sub, fontsize=6, ha="left", color="#444444")
     buf = io.BytesIO()
@@ -169,7 +196,7 @@ def _draw_scenario(ax, cm: CompiledMap, s: Scenario, xs, ys, size) -> list:
                     color="white", zorder=9,
                     bbox=dict(boxstyle="round,pad=0.2", facecolor=colour, edgecolor="none"))
             if f.facing is not None:
-                vx, vy = _vertex_point(cm.orientation, int(f.facing), size)
+                vx, vy = vertex_point(cm.orientation, int(f.facing), size)
                 ax.annotate("", xy=(xs[h] + 0.8 * vx, ys[h] + 0.8 * vy), xytext=(xs[h], ys[h]),
                             arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.1), zorder=9)
         handles.append(Patch(facecolor=colour, alpha=0.35, edgecolor=colour,
@@ -190,7 +217,53 @@ def _draw_scenario(ax, cm: CompiledMap, s: Scenario, xs, ys, size) -> list:
     return handles
 
 
-def _vertex_point(orientation: str, v: int, size: float) -> tuple[float, float]:
+def _draw_position(ax, cm: CompiledMap, s: Scenario | None, pieces: list[Piece], holders: dict[str, str],
+                   xs, ys, size) -> list:
+    """Units where they stand (stacks one above the other) and objectives by holder."""
+    handles = []
+    if s is not None:
+        for o in s.objective_list:
+            h = cm.index_of(o.hex)
+            holder = holders.get(o.hex)
+            ax.plot([xs[h]], [ys[h] + 0.4 * size], marker="*", markersize=11, zorder=7,
+                    color=FACTION_COLOURS.get(holder, "#ffd400"), markeredgecolor="#333333")
+        if s.objectives:
+            handles.append(Line2D([], [], marker="*", linestyle="none", markersize=9, color="#ffd400",
+                                  markeredgecolor="#333333", label="objective (held: in the side's colour)"))
+    stacked: dict[int, int] = {}
+    for p in pieces:
+        h = cm.index_of(p.hex)
+        k = stacked.get(h, 0)
+        stacked[h] = k + 1
+        colour = FACTION_COLOURS.get(p.faction, "#555555")
+        y = ys[h] - 0.05 * size + 0.3 * size * (k - 0.5 if k else 0)
+        ax.text(xs[h], y, p.label, fontsize=4.3, ha="center", va="center", color="white", zorder=9,
+                bbox=dict(boxstyle="round,pad=0.2", facecolor=colour, edgecolor="none"))
+        if p.facing is not None:
+            vx, vy = vertex_point(cm.orientation, int(p.facing), size)
+            ax.annotate("", xy=(xs[h] + 0.8 * vx, ys[h] + 0.8 * vy), xytext=(xs[h], ys[h]),
+                        arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.1), zorder=9)
+    if s is not None:
+        for side_name, side in s.sides.items():
+            handles.append(Patch(facecolor=FACTION_COLOURS[side.faction], label=f"{side_name} ({side.faction})"))
+    return handles
+
+
+def _draw_smoke(ax, cm: CompiledMap, smoke: dict, xs, ys, size) -> list:
+    """Smoke markers: a grey disc with the number of markers in the hex."""
+    for name, n in smoke.items():
+        if not n:
+            continue
+        h = cm.index_of(name)
+        ax.plot([xs[h] + 0.42 * size], [ys[h] - 0.3 * size], marker="o", markersize=9, color="#9e9e9e",
+                alpha=0.85, markeredgecolor="#555555", zorder=8)
+        ax.text(xs[h] + 0.42 * size, ys[h] - 0.3 * size, str(int(n)), fontsize=5, ha="center", va="center",
+                zorder=9)
+    return [Line2D([], [], marker="o", linestyle="none", markersize=7, color="#9e9e9e",
+                   markeredgecolor="#555555", label="smoke markers")]
+
+
+def vertex_point(orientation: str, v: int, size: float) -> tuple[float, float]:
     """Offset from a hex centre to its vertex ``v`` (hexgrid's vertex numbering)."""
     # flat: vertex 0 (NE) at -60 degrees on the picture (y down), then clockwise by 60
     start = -60.0 if orientation == "flat" else -90.0

@@ -8,8 +8,6 @@ read; :func:`final_position_png` draws where the units ended.
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pandas as pd
 
@@ -177,52 +175,30 @@ def replay_text(st: State, players: tuple[str, str]) -> str:
 
 
 def final_position_png(st: State, dpi: int = 110) -> bytes:
-    """The final position: the scenario map with every unit still on it."""
-    from matplotlib.figure import Figure
-    from matplotlib.patches import Polygon
-
-    from simulator.engine import hexgrid
-    from simulator.engine.mapdraw import FACTION_COLOURS, OTHER_TERRAIN, TERRAIN_COLOURS, _vertex_point
+    """The final position: the scenario map (:func:`simulator.engine.mapdraw.draw_map`)
+    with every unit still on it, objectives in their holder's colour, smoke markers."""
+    from simulator.engine.mapdraw import Piece, draw_map
+    from simulator.engine.state import HX_SMOKE
 
     g = st.game
     cm = g.cm
-    centres = [hexgrid.centre(h % cm.cols, h // cm.cols, cm.orientation, 1.0) for h in range(cm.n)]
-    xs = [c[0] for c in centres]
-    ys = [c[1] for c in centres]
-    fig = Figure(figsize=(max(5.0, (max(xs) + 2) * 0.45), max(3.5, (max(ys) + 2) * 0.45)), dpi=dpi)
-    ax = fig.add_axes((0.02, 0.02, 0.96, 0.9))
-    ax.set_aspect("equal")
-    ax.set_axis_off()
-    ax.set_xlim(min(xs) - 1.1, max(xs) + 1.1)
-    ax.set_ylim(max(ys) + 1.1, min(ys) - 1.1)
-    for h in range(cm.n):
-        pts = hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, 1.0)
-        ax.add_patch(Polygon(pts, closed=True, facecolor=TERRAIN_COLOURS.get(cm.terrain_of(h), OTHER_TERRAIN),
-                             edgecolor="#6b6b6b", linewidth=0.5, hatch="///" if cm.hill[h] else None))
-        ax.text(xs[h], ys[h] - 0.62, cm.names[h], fontsize=4, ha="center", va="center", color="#333333")
-    for k, o in enumerate(g.scenario.objective_list):
-        h = cm.index_of(o.hex)
-        holder = int(st.s.aux[AUX_OBJ, k])
-        colour = "#ffd400" if holder < 0 else FACTION_COLOURS[g.scenario.sides[g.sides[holder]].faction]
-        ax.plot([xs[h]], [ys[h] + 0.35], marker="*", markersize=11, color=colour, markeredgecolor="#333333")
+    sc = g.scenario
+    faction = [sc.sides[side].faction for side in g.sides]
+    pieces = []
     for u in range(g.n_units):
-        if int(st.s.u[u, U_ST]) != 2:
+        if int(st.s.u[u, U_ST]) != 2:     # on the map
             continue
-        h = int(st.s.u[u, U_HEX])
-        faction = g.scenario.sides[g.sides[int(st.s.u[u, U_SIDE])]].faction
-        ax.text(xs[h], ys[h], g.unit_label(u).replace("'", ""), fontsize=4.3, ha="center", va="center",
-                color="white", bbox=dict(boxstyle="round,pad=0.2", facecolor=FACTION_COLOURS[faction],
-                                         edgecolor="none"))
-        if not g.scenario.units[g.slots[u].unit].is_infantry:     # vehicles and guns face a vertex
-            vx, vy = _vertex_point(cm.orientation, int(st.s.u[u, U_FACE]), 1.0)
-            ax.annotate("", xy=(xs[h] + 0.8 * vx, ys[h] + 0.8 * vy), xytext=(xs[h], ys[h]),
-                        arrowprops=dict(arrowstyle="-|>", color=FACTION_COLOURS[faction], lw=1.1))
+        infantry = sc.units[g.slots[u].unit].is_infantry   # vehicles and guns face a vertex
+        pieces.append(Piece(cm.names[int(st.s.u[u, U_HEX])], g.unit_label(u).replace("'", ""),
+                            faction[int(st.s.u[u, U_SIDE])], None if infantry else int(st.s.u[u, U_FACE])))
+    holders = {o.hex: faction[int(st.s.aux[AUX_OBJ, k])]
+               for k, o in enumerate(sc.objective_list) if int(st.s.aux[AUX_OBJ, k]) >= 0}
+    smoke = {cm.names[h]: int(st.s.hx[h, HX_SMOKE]) for h in range(cm.n) if st.s.hx[h, HX_SMOKE] > 0}
     w = st.winner
-    fig.suptitle(f"{g.scenario.name}: final position of game {st.game_index} (seed {st.seed}) - "
-                 f"{'draw' if w < 0 else g.sides[w] + ' wins'}", fontsize=9, x=0.02, ha="left")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
-    return buf.getvalue()
+    return draw_map(sc, pieces=pieces, objective_holders=holders, smoke=smoke or None, dpi=dpi,
+                    title=f"{sc.name}: final position of game {st.game_index} (seed {st.seed}) - "
+                          f"{'draw' if w < 0 else g.sides[w] + ' wins'}",
+                    subtitle=f"turn {st.turn}")
 
 
 def events_frame(st: State) -> pd.DataFrame:
