@@ -34,7 +34,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @edition_option
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help="What-if variants, same seeds: turns, edition, cp.SIDE, count.SIDE.UNIT, "
-                   "experience.SIDE.UNIT, initiative, sudden_death. Repeatable.")
+                   "experience.SIDE.UNIT, initiative, sudden_death, history=alternate (5.3). Repeatable.")
 @click.option("--tune", default=None, metavar="KEY",
               help="Search a number (turns, cp.SIDE, count.SIDE.UNIT) for the first side's win rate "
                    "closest to --target.")

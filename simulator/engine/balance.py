@@ -5,7 +5,7 @@ returns the JSON summary, with optionally:
 
 - ``vary``: variants (``turns=5,7``, ``edition=v2``, ``cp.german=6``,
   ``count.german.rifles-41=3``, ``experience.soviet.mmg-maxim=veteran``,
-  ``initiative=german``, ``sudden_death=1``) played with common random numbers (the
+  ``initiative=german``, ``sudden_death=1``, ``history=alternate``) played with common random numbers (the
   same seed, so game ``k`` of every variant starts from the same streams): the change
   of the first side's win rate, with a 95% interval from the paired games, and the
   variant closest to even;
@@ -27,6 +27,7 @@ import pandas as pd
 
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
+from simulator.engine.scenario import alternate_history, load_scenario
 from simulator.engine.players import DEFAULT_PARAMS
 from simulator.errors import InputError
 from simulator.runner import RunOptions
@@ -73,19 +74,23 @@ def parse_value(key: str, value: str, scenario):
         if value != "roll" and value not in scenario.sides:
             raise InputError("--vary", key, f"{value!r} is not a side (or roll)")
         return value
+    if root == "history":
+        if value not in ("historical", "alternate"):
+            raise InputError("--vary", key, f"{value!r}: historical or alternate (5.3)")
+        return value
     if root == "sudden_death":
         if value not in ("0", "1", "true", "false"):
             raise InputError("--vary", key, "give 0 or 1")
         return value in ("1", "true")
     raise InputError("--vary", key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
-                     "experience.SIDE.UNIT, initiative, sudden_death)")
+                     "experience.SIDE.UNIT, initiative, sudden_death, history)")
 
 
 def override_for(key: str, value, scenario) -> dict:
     """The compile override for one ``--vary``/``--tune`` key and value."""
     parts = key.split(".")
     root = parts[0]
-    if root in ("turns", "edition", "initiative", "sudden_death"):
+    if root in ("turns", "edition", "initiative", "sudden_death", "history"):
         return {root: value}
     if root == "cp":
         if len(parts) != 2 or parts[1] not in scenario.sides:
@@ -112,6 +117,17 @@ def merge_overrides(a: dict, b: dict) -> dict:
     return out
 
 
+def compile_variant(name: str, edition: str | None, over: dict):
+    """Compile the scenario with a variant's overrides; ``history=alternate`` plays the
+    alternate-history version (5.3: each side takes the other's colour, set-up,
+    formations, reinforcements and victory conditions, with equivalent units)."""
+    rest = {k: v for k, v in over.items() if k != "history"}
+    if over.get("history") == "alternate":
+        scenario = alternate_history(load_scenario(name))
+        return compile_game(name, edition=edition, overrides=rest, scenario=scenario)
+    return compile_game(name, edition=edition, overrides=rest)
+
+
 def _edition_of(over: dict, edition: str | None):
     return over.get("edition", edition)
 
@@ -135,7 +151,7 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     """
     p1, p2 = player_kinds(players)
     base_over = dict(overrides or {})
-    game = compile_game(name, edition=edition, overrides=base_over)
+    game = compile_variant(name, edition, base_over)
     variants = parse_vary(vary, game.scenario)        # bad what-ifs fail before anything is played
     if tune:
         tune_values(tune, game.scenario)
@@ -209,7 +225,7 @@ def what_if(name, scenario, variants, base, report, *, games, seed, players, wor
     for key, values in variants:
         for v in values:
             over = merge_overrides(base_over, override_for(key, v, scenario))
-            game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
+            game = compile_variant(name, _edition_of(over, edition), over)
             res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
                             progress=f"{key}={v}" if progress else None)
             out = res.tally.outcome_array()
@@ -254,7 +270,7 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
     rows = []
     for v in values:
         over = merge_overrides(base_over, override_for(key, v, scenario))
-        game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
+        game = compile_variant(name, _edition_of(over, edition), over)
         res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
                         progress=f"{key}={v}" if progress else None)
         wins = int(res.tally.wins[0])
@@ -268,7 +284,7 @@ def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, editi
                  overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None) -> dict:
     """random < greedy < look-ahead, from both seats: the stronger player's win rate
     against the weaker one in each seat (skill matters when both exceed the weaker's)."""
-    game = compile_game(name, edition=edition, overrides=overrides or {})
+    game = compile_variant(name, edition, overrides or {})
     sides = list(game.sides)
     rungs = []
     for weak, strong in (("random", "greedy"), ("greedy", "lookahead")):

@@ -85,3 +85,23 @@ def test_the_command_takes_precision_and_checkpoint(skirmish_path, tmp_path):
 def test_checkpoint_needs_a_seed(skirmish_path, tmp_path):
     res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--checkpoint", str(tmp_path)])
     assert res.exit_code == 2 and "--checkpoint needs --seed" in res.output
+
+
+def test_alternate_history_is_a_variant_like_any_other():
+    """--vary history=alternate plays 5.3's sides-swapped version with the same seeds."""
+    from simulator.engine.balance import balance_report
+    from simulator.engine.scenario import alternate_history, load_scenario
+    rep = balance_report("infantry-training", games=300, seed=4, players="greedy,greedy", workers=2,
+                         vary=("history=historical,alternate",), progress=False)
+    same, alt = rep["what_if"]["variants"]
+    assert same["change"] == 0.0
+    # the Germans now hold the village with the Soviets' zones and equivalent units
+    direct = run_games(compile_game("infantry-training", scenario=alternate_history(load_scenario("infantry-training"))),
+                       games=300, seed=4, players=("greedy", "greedy"), workers=1)
+    assert alt["win_rate"]["german"] == pytest.approx(direct.tally.wins[0] / 300)
+    assert alt["significant"] and alt["change"] > 0.3
+
+
+def test_unknown_history_value_is_one_line(skirmish_path):
+    res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--vary", "history=swapped"])
+    assert res.exit_code == 2 and "historical or alternate" in res.output and "Traceback" not in res.output
