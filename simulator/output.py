@@ -22,11 +22,21 @@ import pandas as pd
 FORMATS = ("table", "csv", "json")
 
 
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()    # read once, at import: os.umask can only be read by setting it
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)     # mkstemp makes it private (0600); outputs are for sharing
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

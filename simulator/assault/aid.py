@@ -234,7 +234,7 @@ class Aid:
     def terrain_names(self) -> tuple[str, ...]:
         return tuple(t.name for t in self.terrains)
 
-    def terrain(self, name: str, where: str = "terrain", key: str = "") -> Terrain:
+    def terrain(self, name: str, where: str = "--terrain", key: str = "") -> Terrain:
         """The terrain chart row for ``name`` ("heavy forest" and "heavy-forest" both work).
 
         ``where``/``key`` name the caller's file and key for the error message when the

@@ -440,7 +440,8 @@ def _card(side: str, status: str, name: str, u: _UnitModel, raw: dict[str, Any],
     vehicle = u.type == "vehicle"
     # 9.10: vehicles move wheeled or tracked; infantry and artillery do not.
     if vehicle != (u.movement_type in VEHICLE_MOVEMENT):
-        fail("movement_type", f"a {u.type} unit cannot have movement type {u.movement_type!r} "
+        article = "an" if u.type[0] in "aeiou" else "a"
+        fail("movement_type", f"{article} {u.type} unit cannot have movement type {u.movement_type!r} "
              f"({'wheeled or tracked' if vehicle else 'foot or gun'})")
     if u.half_strength is not None and u.half_strength >= u.strength:
         fail("half_strength", f"must be less than strength {u.strength} "
