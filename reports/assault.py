@@ -7,7 +7,7 @@ scenario reports take the tables documented in ``docs/report-columns.md``.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -465,4 +465,26 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                          "card, first player): " + ", ".join(record_files)
                          + " (columns: docs/report-columns.md, scenario records).")
     rep.notes.append("Verdict: " + v["text"])
+    return rep
+
+
+def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], provenance: Provenance,
+                  result: dict) -> Report:
+    """``lanchester assault replay --out DIR``: one game of a batch, turn by turn, and
+    its final position. ``final_png(footer)`` draws the position with the footer."""
+    from reports.charts import Chart
+
+    a = events.attrs
+    question = f"How did game {a['game']} of {a['scenario']} (seed {a['seed']}) go?"
+    png = final_png("\n".join(provenance.footer_lines()))
+    w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    winner = a["winner"] or "draw"
+    chart = Chart("final-position", f"The final position: {winner if winner == 'draw' else winner + ' wins'}",
+                  f"map of the final position of game {a['game']}; winner {winner}", png, w, h)
+    rep = Report(kind="assault replay", question=question, provenance=provenance,
+                 tables=[Table("events", events, "The game, event by event",
+                               "Every activation, roll and result in order, as `assault replay` prints it.")],
+                 charts=[chart], result=result,
+                 highlights=[("winner", winner), ("turns played", str(result["turns"])),
+                             ("players", ", ".join(f"{k} {v}" for k, v in result["players"].items()))])
     return rep

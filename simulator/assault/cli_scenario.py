@@ -113,7 +113,7 @@ def scenario_bundle(name: str, folder: Path, **kwargs):
 @click.option("--png", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also draw the final position.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
-@cliopts.out
+@cliopts.report_out
 def replay_command(name, seed, game_index, players, edition, png, fmt, out):
     """Play game K of a batch again and print it turn by turn (activations, rolls, results).
 
@@ -123,24 +123,31 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
     Examples:
       lanchester assault replay infantry-training --seed 7 --game 12
       lanchester assault replay infantry-training --seed 7 --game 12 --png game12.png
+      lanchester assault replay infantry-training --seed 7 --game 12 --out game12/
     """
     from simulator.engine.batch import player_kinds
     from simulator.engine.compile import compile_game
     from simulator.engine.replay import events_frame, final_position_png, replay_game, replay_text
 
+    from reports.bundle import emit_report
+
     pl = player_kinds(players)
     game = compile_game(name, edition=edition)
     st = replay_game(game, seed, game_index, pl)
     frame = events_frame(st)
-    if fmt == "json":
-        text = to_json({"scenario": game.name, "seed": seed, "game": game_index, "edition": game.edition,
-                        "players": dict(zip(game.sides, pl)), "winner": frame.attrs["winner"],
-                        "turns": st.turn, "events": frame.to_dict("records")})
-    elif fmt == "csv":
-        text = to_csv(frame)
-    else:
-        text = replay_text(st, pl)
-    emit(text, out)
+    obj = {"scenario": game.name, "seed": seed, "game": game_index, "edition": game.edition,
+           "players": dict(zip(game.sides, pl)), "winner": frame.attrs["winner"], "turns": st.turn,
+           "events": frame.to_dict("records")}
+
+    def report():
+        from reports.assault import replay_report
+        from reports.provenance import provenance, scenario_data
+        sources, files = scenario_data(game)
+        prov = provenance(sources, files, method=f"replay of game {game_index} of a batch", seed=seed)
+        return replay_report(frame, final_png=lambda footer: final_position_png(st, footer=footer),
+                             provenance=prov, result={k: v for k, v in obj.items() if k != "events"})
+
+    emit_report(fmt, out, table=replay_text(st, pl), frame=frame, obj=obj, report=report)
     if png:
         atomic_write_bytes(png, final_position_png(st))
         click.echo(f"wrote {png}", err=True)

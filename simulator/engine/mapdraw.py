@@ -55,12 +55,13 @@ class Piece:
 def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
              smoke: dict | None = None, dpi: int = 110, title: str | None = None,
              pieces: list[Piece] | None = None, objective_holders: dict[str, str] | None = None,
-             subtitle: str | None = None) -> bytes:
+             subtitle: str | None = None, footer: str | None = None) -> bytes:
     """The map as PNG bytes (see the module docstring).
 
     ``pieces`` replaces the scenario's set-up (fixed units, zones, entry hexes) with a
     position; ``objective_holders`` maps an objective's hex to the faction holding it;
-    ``smoke`` maps hex names to smoke markers (drawn, and counted in ``los_from``)."""
+    ``smoke`` maps hex names to smoke markers (drawn, and counted in ``los_from``);
+    ``footer``: lines printed small under the map (a report's provenance)."""
     if isinstance(scenario, CompiledMap):
         cm, s = scenario, None
     else:
@@ -75,7 +76,8 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
     height = max(ys) - min(ys) + 2.2 * size
     scale = 0.42
     fig = Figure(figsize=(max(5.0, width * scale + 2.6), max(3.5, height * scale + 1.2)), dpi=dpi)
-    ax = fig.add_axes((0.02, 0.03, 0.74, 0.88))
+    room = (0.012 * (footer.count("\n") + 1) + 0.01) * 9.0 / fig.get_figheight() if footer else 0.0
+    ax = fig.add_axes((0.02, 0.03 + room, 0.74, 0.88 - room))
     ax.set_aspect("equal")
     ax.set_axis_off()
     ax.set_xlim(min(xs) - 1.1 * size, max(xs) + 1.1 * size)
@@ -127,6 +129,8 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
         sub = f"{subtitle}; {sub}"
     fig.suptitle(name, fontsize=10, x=0.02, ha="left", y=0.985)
     fig.text(0.02, 0.925, sub, fontsize=6, ha="left", color="#444444")
+    if footer:
+        fig.text(0.02, 0.005, footer, fontsize=5, ha="left", va="bottom", family="monospace", color="#444444")
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
     return buf.getvalue()

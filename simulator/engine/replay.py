@@ -174,7 +174,7 @@ def replay_text(st: State, players: tuple[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def final_position_png(st: State, dpi: int = 110) -> bytes:
+def final_position_png(st: State, dpi: int = 110, footer: str | None = None) -> bytes:
     """The final position: the scenario map (:func:`simulator.engine.mapdraw.draw_map`)
     with every unit still on it, objectives in their holder's colour, smoke markers."""
     from simulator.engine.mapdraw import Piece, draw_map
@@ -198,7 +198,7 @@ def final_position_png(st: State, dpi: int = 110) -> bytes:
     return draw_map(sc, pieces=pieces, objective_holders=holders, smoke=smoke or None, dpi=dpi,
                     title=f"{sc.name}: final position of game {st.game_index} (seed {st.seed}) - "
                           f"{'draw' if w < 0 else g.sides[w] + ' wins'}",
-                    subtitle=f"turn {st.turn}")
+                    subtitle=f"turn {st.turn}", footer=footer)
 
 
 def events_frame(st: State) -> pd.DataFrame:

@@ -88,3 +88,19 @@ def test_a_failed_run_leaves_no_folder(tmp_path):
                                     "--vary", "turns=zero", "--out", str(out)])
     assert res.exit_code == 2 and "turns" in res.output and "Traceback" not in res.output
     assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["skirmish.scenario.toml"]
+
+
+def test_replay_out_writes_the_game_and_its_final_position(tmp_path):
+    path = tmp_path / "skirmish.scenario.toml"
+    path.write_text(SKIRMISH)
+    args = ["assault", "replay", str(path), "--seed", "9", "--game", "3"]
+    out = tmp_path / "game3"
+    res = CliRunner().invoke(main, args + ["--out", str(out)])
+    assert res.exit_code == 0, res.output
+    s = check_bundle(out)            # the map carries the provenance footer like every chart
+    assert s["kind"] == "assault replay" and [c["file"] for c in s["charts"]] == ["final-position.png"]
+    csv = CliRunner().invoke(main, args + ["--format", "csv"])
+    assert (out / "events.csv").read_text() == csv.stdout
+    data = json.loads(CliRunner().invoke(main, args + ["--format", "json"]).stdout)
+    assert s["result"]["winner"] == data["winner"] and s["result"]["turns"] == data["turns"]
+    assert s["provenance"]["method"] == "replay of game 3 of a batch" and s["provenance"]["seed"] == 9
