@@ -105,3 +105,24 @@ def test_alternate_history_is_a_variant_like_any_other():
 def test_unknown_history_value_is_one_line(skirmish_path):
     res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--vary", "history=swapped"])
     assert res.exit_code == 2 and "historical or alternate" in res.output and "Traceback" not in res.output
+
+
+def test_skill_ladder_from_both_seats(skirmish_path):
+    """--ladder: random < greedy < lookahead, each stronger player against the weaker from
+    both seats, judged against the weaker player's own rate in that seat."""
+    from simulator.engine.balance import balance_report, report_table
+    rep = balance_report(str(skirmish_path), games=200, seed=6, players="greedy,greedy", workers=2,
+                         ladder=True, ladder_games=120, progress=False)
+    sl = rep["skill_ladder"]
+    assert [(r["weaker"], r["stronger"]) for r in sl["rungs"]] == [("random", "greedy"), ("greedy", "lookahead")]
+    for rung in sl["rungs"]:
+        assert [s["strong_side"] for s in rung["seats"]] == ["german", "soviet"]
+        for seat in rung["seats"]:
+            side = seat["strong_side"]
+            assert seat["players"][side] == rung["stronger"]
+            base = rung["weaker_same_seat_win_rate"][side]
+            assert seat["better"] == (seat["ci95"][0] > base or seat["at_ceiling"])
+    random_rung = sl["rungs"][0]
+    assert all(seat["better"] for seat in random_rung["seats"])      # greedy crushes random either way
+    assert sl["skill_matters"] == all(r["stronger_wins_more_from_both_seats"] for r in sl["rungs"])
+    assert "skill ladder (120 games a match)" in report_table(rep)
