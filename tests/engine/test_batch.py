@@ -15,22 +15,8 @@ from click.testing import CliRunner
 from simulator.cli import main
 from simulator.engine.balance import balance_report, paired_change
 from simulator.engine.batch import C_DECISIONS, C_TURNS, C_WINNER, GAMES_PER_CHUNK, record_columns, run_games, summary
-from simulator.engine.compile import compile_game
 from simulator.engine.replay import replay_game
 from simulator.stats import wilson_interval
-from tests.engine.test_players import SKIRMISH
-
-
-@pytest.fixture(scope="module")
-def skirmish_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("batch") / "skirmish.scenario.toml"
-    path.write_text(SKIRMISH)
-    return path
-
-
-@pytest.fixture(scope="module")
-def skirmish(skirmish_path):
-    return compile_game(skirmish_path)
 
 
 N = GAMES_PER_CHUNK + 700          # two chunks

@@ -14,19 +14,6 @@ from simulator.cli import main
 from simulator.engine.batch import PIECE_GAMES, run_games
 from simulator.engine.compile import compile_game
 from simulator.precision import interval_width
-from tests.engine.test_players import SKIRMISH
-
-
-@pytest.fixture(scope="module")
-def skirmish_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("runs") / "skirmish.scenario.toml"
-    path.write_text(SKIRMISH)
-    return path
-
-
-@pytest.fixture(scope="module")
-def skirmish(skirmish_path):
-    return compile_game(skirmish_path)
 
 
 PLAYERS = ("greedy", "random")

@@ -1,0 +1,21 @@
+"""Shared fixtures of the engine tests: the small Skirmish scenario of ``test_players``
+as a file and compiled (once per test session)."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulator.engine.compile import compile_game
+from tests.engine.test_players import SKIRMISH
+
+
+@pytest.fixture(scope="session")
+def skirmish_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("skirmish") / "skirmish.scenario.toml"
+    path.write_text(SKIRMISH)
+    return path
+
+
+@pytest.fixture(scope="session")
+def skirmish(skirmish_path):
+    return compile_game(skirmish_path)
