@@ -41,7 +41,8 @@ from simulator.assault.melee.kernels import roll_side
 from simulator.engine.board import empty, shift
 from simulator.engine.events import EV_CC, EV_CC_END, EV_CC_RESULT, EV_CC_ROLL, EV_CC_WITHDRAW, \
     EV_ENTER_SUPPRESSED, EV_TRACKS, log_event
-from simulator.engine.fire import eliminate, in_arc_of, set_morale
+from simulator.engine.fire import eliminate, in_arc_of, passengers_hit, set_morale
+from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
 from simulator.engine.state import (
     rule, rule_alloc,
     NIL,
@@ -56,7 +57,7 @@ from simulator.engine.state import (
 )
 from simulator.engine.tables import (
     CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_NATK, CI_NDEF, CI_PREREQ, CI_TRACKS,
-    HI_Q, HI_R, HI_TERRAIN, P_CP_RULE, P_EDITION, P_FIELDS, P_NTERR, S6_COST, S6_NBR, UT_CC_INIT, UT_ELITE,
+    HI_Q, HI_R, HI_TERRAIN, P_CP_RULE, P_EDITION, P_FIELDS, P_NTERR, P_TRANSPORT, S6_COST, S6_NBR, UT_CC_INIT, UT_ELITE,
     UT_HALF, UT_KIND, UT_MOVE, UT_MTYPE, UT_RANGED, UT_STR, cc_pool, dist,
 )
 from simulator.engine.hexgrid import areas_of_impact
@@ -288,6 +289,10 @@ def enter(s, t, u, g):
                 fighting = True
     edition = t.p[P_EDITION]
     s.g[G_SUB] = SUB_ACT_END
+    if t.p[P_TRANSPORT] == 1:                   # 12.10: the passengers of a vehicle attacked get out
+        for v in range(s.u.shape[0]):
+            if s.u[v, U_ST] == ONMAP and s.u[v, U_HEX] == g and s.u[v, U_SIDE] != side:
+                passengers_hit(s, t, v, g, TR_DISEMBARK)
     if not fighting:
         te = s.u[e, U_TYPE]
         status, morale = md.enter_hex_of(t.ut[te, UT_KIND], s.u[e, U_MORALE], s.u[e, U_IMMOB], edition)

@@ -47,6 +47,7 @@ from simulator.engine.tables import (
     SL_ZONE, Tables, UT_ARMOURED, UT_CAP, UT_CARD, UT_CC_INIT, UT_ELITE, UT_EXP, UT_FAST_OK, UT_FIELDS,
     UT_HALF, UT_IMMOBILE, UT_IND_MAX, UT_IND_MIN, UT_KIND, UT_MAXR, UT_MOVE, UT_MTYPE, UT_RANGED,
     UT_RIDERS, UT_SLOW, UT_SMOKE, UT_STR, UT_SUPPORT, UT_TDEF, UT_TURRET, UT_VALUE, V_ANY, V_ELIM,
+    UT_LOAD_FULL, UT_LOAD_HALF, UT_RIDEDEF, P_TRANSPORT,
     V_HOLD_COUNT, V_HOLD_MASK, V_POINTS,
 )
 from simulator.errors import InputError
@@ -147,8 +148,7 @@ def _check_supported(types: list[UnitType], slots: list[Slot], scenario: Scenari
                              "not play the support phase (chapter 7) yet")
     for sl in slots:
         if sl.carrier >= 0:
-            raise InputError(scenario.path, "sides", f"{sl.unit} is carried: the scenario engine does not "
-                             "play transport (loading, dismounting, 9.11, 12.10) yet")
+            _check_carried(sl, slots, scenario)
     for t in types:
         c = t.card
         if c.is_artillery:
@@ -157,6 +157,14 @@ def _check_supported(types: list[UnitType], slots: list[Slot], scenario: Scenari
                         and o.card.movement_type == "tracked"):
                     raise InputError(scenario.path, "sides", f"{o.card.id} could overrun {c.id}: the "
                                      "scenario engine does not play overruns (9.10.3) yet")
+
+
+def _check_carried(sl: Slot, slots: list[Slot], scenario: Scenario) -> None:
+    """A load set up in a vehicle must be legal (9.11, 9.11.1): ``transport.check_load``."""
+    from simulator.assault.transport import Passenger, check_load
+    carrier = slots[sl.carrier]
+    load = [Passenger(scenario.units[x.unit]) for x in slots if x.carrier == sl.carrier]
+    check_load(scenario.units[carrier.unit], load, f"{scenario.path}: sides ({carrier.unit} carrying)")
 
 
 class _Builder:
@@ -326,7 +334,23 @@ def _unit_types(types: list[UnitType], scenario: Scenario, max_range: int) -> np
         ut[i, UT_SLOW] = int(c.slow)
         ut[i, UT_IMMOBILE] = int(c.immobile)
         ut[i, UT_EXP] = EXPERIENCES.index(t.experience)
+        ut[i, UT_LOAD_FULL] = c.strength                          # 9.11: damage ignored
+        ut[i, UT_LOAD_HALF] = c.half_strength
     return ut
+
+
+def _riders(types: list[UnitType]) -> dict:
+    """``{type index: carrier card}`` for the infantry types that may ride as tank riders
+    on a vehicle of their side (9.11.1, 10.10.1)."""
+    out = {}
+    for j, t in enumerate(types):
+        if not t.card.is_infantry:
+            continue
+        for o in types:
+            if o.card.carries_tank_riders and o.card.side == t.card.side:
+                out[j] = o.card
+                break
+    return out
 
 
 def _geometry(cm: CompiledMap, aid: Aid):
@@ -591,7 +615,8 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
     geos, geo, geo_bare, nhind = _geometry(cm, aid)
     support = load_support(None, aid)
     smoke = any(t.card.smoke for t in b.types)
-    ft = tabulate_fire(b.types, geos, aid, max_range=max_range, support=support, smoke=smoke)
+    ft = tabulate_fire(b.types, geos, aid, max_range=max_range, support=support, smoke=smoke,
+                       riders=_riders(b.types))
     melee, cck, cc_mask, cc_loss, cc_stats, cc_pools = _close_combat(b.types, scenario, cm, edition)
 
     objectives = scenario.objective_list
@@ -633,6 +658,7 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
     p[P_NEED_SUPPORT] = int(any(t.card.support for t in b.types))
     p[P_HAS_VEHICLES] = int(any(t.card.is_vehicle for t in b.types))
     p[P_MAXR] = max_range
+    p[P_TRANSPORT] = int(any(t.card.transport_capacity > 0 for t in b.types))   # 9.11
     cp = overrides.get("cp", {})
     for side_i, name in enumerate(side_names):
         p[P_BASE_CP0 + side_i] = int(cp.get(name, 0))
@@ -735,6 +761,7 @@ def _pack(cm, aid, support, geo, geo_bare, nhind, ut, ft, melee, cck, cc_mask, c
     hexi[:, HI_TDMG] = [n_fixed + td.index(x) if x else -1 for x in hex_pool]
     ut = ut.copy()
     ut[:, UT_TDEF] = [n_fixed + len(td) + td_def.index(x) if x else -1 for x in def_pool]
+    ut[:, UT_RIDEDEF] = np.where(ft.rider_def >= 0, ft.rider_def + n_atk, -1)     # 10.10.1
     def_key = np.where(ft.def_key >= 0, ft.def_key + n_atk, -1).astype(np.int32)
     odds = _cumulative_odds(ft.p_dmg, ft.p_morale)
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import numba
 
 from simulator.assault.damage import CRIT_ROLL_NONE, after_fire, strongest_symbol
+from simulator.assault.transport import CARRIED as PM_CARRIED, DISEMBARK, FLIPPED, RIDERS_TARGETED, transport_event
 from simulator.engine.state import FALSE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE
 from simulator.assault.kernels import cancel_packed, field
 from simulator.engine.board import lift
 from simulator.engine.events import (
-    EV_ELIM, EV_NOFIRE, EV_RESULT, EV_ROLL, EV_SPOT, log_event,
+    EV_PASSENGER_HIT, EV_ELIM, EV_NOFIRE, EV_RESULT, EV_ROLL, EV_SPOT, log_event,
 )
 from simulator.engine.hexgrid import in_arc, areas_of_impact
 from simulator.engine.pooltab import AC_DIGGING, AC_FAST, AC_PLAIN, AC_SPOTTED, FS_FIRING, FS_TURRET
@@ -24,13 +25,13 @@ from simulator.engine.state import (
     rule,
     NIL,
     int64_constants,
-    ACT_DELAYED, ACT_DIGGING, ACT_FAST, ACT_FIRING, ACT_MOVEFIRE, ACT_TURRET, AUX_QUEUE, CC_NONE,
-    ELIMINATED, G_CPLOST0, G_QN, G_SMOKE_ANY, HX_DUG, HX_SMOKE, MAX_QUEUE, ONMAP, U_ACT, U_CC, U_DMG, U_DONE,
-    U_FACE, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
+    ACT_DELAYED, ACT_DIGGING, ACT_FAST, ACT_FIRING, ACT_MOVEFIRE, ACT_TURRET, AUX_QUEUE, CARRIED, CC_NONE,
+    ELIMINATED, G_CPLOST0, G_EMERG, G_QN, G_SMOKE_ANY, HX_DUG, HX_SMOKE, MAX_QUEUE, ONMAP, U_ACT, U_CARRIER,
+    U_CC, U_DMG, U_DONE, U_EMERG, U_FACE, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
 )
 from simulator.engine.tables import (
-    GE_BARE, GE_NHIND, HI_Q, HI_R, P_CP_RULE, UT_TURRET, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_MAXR, P_N_ATK, P_NAREA,
-    P_NOUT, P_NSMOKE, PO_EXTRA, PO_N, PR_DIST, PR_GEO, UT_ELITE, UT_HALF, UT_KIND, UT_STR, atk_key,
+    GE_BARE, GE_NHIND, HI_Q, HI_R, P_CP_RULE, P_TRANSPORT, UT_RIDEDEF, UT_RIDERS, UT_TURRET, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_MAXR, P_N_ATK, P_NAREA,
+    P_NOUT, P_NSMOKE, PO_EXTRA, PO_N, PR_DIST, PR_GEO, UT_CAP, UT_ELITE, UT_HALF, UT_KIND, UT_STR, atk_key,
     band_of, between, def_key, spot_need,
 )
 from simulator.rng import below, sum_rolls
@@ -156,6 +157,103 @@ def fire_keys(s, t, f, v, fh, th, fs, fallback_move):
 
 
 @rule
+def target_keys(s, t, f, v, fh, th, fs, fallback_move):
+    """:func:`fire_keys` for any target, tank riders included (10.10.1). (Kept apart from
+    :func:`fire_keys`, which the players call in their inner loops on units standing.)"""
+    ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, fallback_move)
+    if ak >= 0 and s.u[v, U_ST] == CARRIED and s.u[v, U_EMERG] == 0 and th == unit_hex(s, v):
+        return rider_keys(s, t, f, v, fh, th, ak, t.pair[fh, th, PR_GEO], t.pair[fh, th, PR_DIST])
+    return ak, dks, dkf, spot
+
+
+@rule
+def rider_keys(s, t, f, v, fh, th, ak, geo, d):
+    """10.10.1: fire at tank riders: the attack on their own row, their card dice only in
+    defence (``UT_RIDEDEF``), spotted as their vehicle is; unspotted, no fire (10.5)."""
+    dk = t.ut[s.u[v, U_TYPE], UT_RIDEDEF]
+    if dk < 0:
+        return -1, -1, -1, 0
+    c = s.u[v, U_CARRIER]
+    out = 0
+    if t.p[P_NOUT] > 1 and outside_arc(s, t, f, fh, th):
+        out = 1
+    spot = spot_need(t, s.u[c, U_TYPE], geo, target_status(s, t, c, th, FALSE), 1 if d == 1 else 0, out)
+    return ak, dk, -1, spot
+
+
+@rule
+def rider_on(s, t, v):
+    """The vehicle ``v`` rides on as a tank rider that may be fired at (10.10.1), or -1."""
+    if s.u[v, U_ST] != CARRIED or t.p[P_TRANSPORT] == 0:
+        return -1
+    c = s.u[v, U_CARRIER]
+    if c < 0 or s.u[c, U_ST] != ONMAP or t.ut[s.u[c, U_TYPE], UT_RIDERS] == 0 or s.u[c, U_CC] != CC_NONE:
+        return -1
+    return c
+
+
+@rule
+def unit_hex(s, v):
+    """Where ``v`` is: its hex, or its vehicle's when it is carried (9.11)."""
+    if s.u[v, U_ST] == CARRIED and s.u[v, U_CARRIER] >= 0:
+        return s.u[s.u[v, U_CARRIER], U_HEX]
+    return s.u[v, U_HEX]
+
+
+@rule
+def mark_emergency(s, p, h):
+    """Passenger ``p`` must make an emergency disembark from hex ``h`` (10.10.3, 12.10):
+    it leaves its vehicle now and is placed by its player before play goes on."""
+    s.u[p, U_CARRIER] = -1
+    s.u[p, U_HEX] = h
+    s.u[p, U_EMERG] = 1
+    s.g[G_EMERG] += 1
+
+
+@rule
+def passengers_hit(s, t, v, h, event):
+    """The passengers of vehicle ``v`` (in hex ``h``) after ``transport_event`` said
+    ``event`` (10.10.2: flipped to half strength or eliminated; 10.10.3: the survivors
+    make an emergency disembark)."""
+    if event != DISEMBARK and event != FLIPPED:
+        return
+    for p in range(s.u.shape[0]):
+        if s.u[p, U_ST] != CARRIED or s.u[p, U_CARRIER] != v:
+            continue
+        pt = s.u[p, U_TYPE]
+        if event == FLIPPED:
+            half = s.u[p, U_DMG] >= t.ut[pt, UT_HALF]
+            log_event(s, EV_PASSENGER_HIT, p, v, 1 if half else 0, NIL, NIL, NIL)
+            if half:
+                s.u[p, U_DMG] = t.ut[pt, UT_STR]
+                s.u[p, U_CARRIER] = -1
+                eliminate(s, t, p)
+                continue
+            s.u[p, U_DMG] = t.ut[pt, UT_HALF]
+        mark_emergency(s, p, h)
+
+
+@rule
+def transport_after_hit(s, t, v, h, st0, c, hh, sp, e, d0, m0, i0):
+    """10.10: what a roll at ``v`` (which stood in ``h`` with status ``st0``) does to
+    passengers, by ``transport.transport_event``: ``v`` a tank rider, or a vehicle that
+    may carry some."""
+    if st0 == CARRIED:
+        if e == 0 and transport_event(RIDERS_TARGETED, c, hh, sp, e, s.u[v, U_DMG], s.u[v, U_MORALE],
+                                      s.u[v, U_IMMOB], d0, m0, i0) == DISEMBARK:
+            mark_emergency(s, v, h)
+        return
+    if t.ut[s.u[v, U_TYPE], UT_CAP] == 0:
+        return
+    if e == 1:
+        ev_ = transport_event(PM_CARRIED, c, hh, sp, e, d0, m0, i0, d0, m0, i0)
+    else:
+        ev_ = transport_event(PM_CARRIED, c, hh, sp, e, s.u[v, U_DMG], s.u[v, U_MORALE], s.u[v, U_IMMOB],
+                              d0, m0, i0)
+    passengers_hit(s, t, v, h, ev_)
+
+
+@rule
 def queue_fallback(s, u):
     """Put a unit in the queue of fallback movements (13.3)."""
     n = s.g[G_QN]
@@ -211,17 +309,22 @@ def apply_symbols(s, t, v, c, h, sp):
         cc, ch, cs = cancel_packed(tt, 0)
         symbol = strongest_symbol(cc, ch, cs)
     delayed = 1 if (s.u[v, U_ACT] == ACT_DELAYED and morale == STEADY) else 0
+    immob0 = s.u[v, U_IMMOB]
     e, d, m, i = after_fire(t.ut[vt, UT_KIND], strength, t.ut[vt, UT_ELITE], delayed, dmg, morale,
-                            s.u[v, U_IMMOB], c, h, sp, symbol)
+                            immob0, c, h, sp, symbol)
     log_event(s, EV_RESULT, v, e, d, m, i, symbol)
+    st0 = s.u[v, U_ST]
+    h0 = unit_hex(s, v)
     if e == 1:
         s.u[v, U_DMG] = strength
         eliminate(s, t, v)
-        return 1
-    s.u[v, U_DMG] = d
-    s.u[v, U_IMMOB] = i
-    set_morale(s, v, m)
-    return 0
+    else:
+        s.u[v, U_DMG] = d
+        s.u[v, U_IMMOB] = i
+        set_morale(s, v, m)
+    if t.p[P_TRANSPORT] == 1:
+        transport_after_hit(s, t, v, h0, st0, c, h, sp, e, dmg, morale, immob0)
+    return e
 
 
 @rule
@@ -229,8 +332,8 @@ def resolve_fire(s, t, f, v, fh, fs, fallback_move):
     """One ranged fire of ``f`` (from ``fh``) at ``v`` (10.5-10.7). The dice come from the
     game's dice stream. Returns -1 if nothing was fired (a vehicle not spotted), else
     1 if the target was eliminated, 0 otherwise."""
-    th = s.u[v, U_HEX]
-    ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, fallback_move)
+    th = unit_hex(s, v)
+    ak, dks, dkf, spot = target_keys(s, t, f, v, fh, th, fs, fallback_move)
     if ak < 0:
         return -1
     dk = dks
@@ -255,15 +358,24 @@ def can_target(s, t, f, v, fh, fs):
     """Whether ``f`` standing in ``fh`` may fire at ``v`` with fire status ``fs`` (10.0-10.2):
     an enemy on the map, not in a close-combat hex (10.11 not modelled), within range
     with dice, LOS open, in the arc of fire unless turret fire."""
-    if s.u[v, U_ST] != ONMAP or s.u[v, U_SIDE] == s.u[f, U_SIDE]:
+    if s.u[v, U_SIDE] == s.u[f, U_SIDE]:
         return False
-    if s.u[v, U_CC] != CC_NONE:
-        return False
-    th = s.u[v, U_HEX]
+    if s.u[v, U_ST] != ONMAP:
+        c = rider_on(s, t, v)                  # 10.10.1: tank riders may be fired at
+        if c < 0:
+            return False
+        th = s.u[c, U_HEX]
+    else:
+        if s.u[v, U_CC] != CC_NONE:
+            return False
+        th = s.u[v, U_HEX]
     # 10.6: outside the arc only a turret fires (also at the end of a move and fire)
     if outside_arc(s, t, f, fh, th) and not (t.ut[s.u[f, U_TYPE], UT_TURRET] == 1 and fs != FS_FIRING):
         return False
-    ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, FALSE)
+    if s.u[v, U_ST] != ONMAP:
+        ak, dks, dkf, spot = target_keys(s, t, f, v, fh, th, fs, FALSE)
+    else:
+        ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, FALSE)
     return ak >= 0
 
 
@@ -273,13 +385,25 @@ def expected_fire(s, t, f, v, fh, th, fs, fallback_move):
     P morale hit)`` with the spotting roll mixed in (10.5). Zeros when the fire is
     impossible."""
     ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, fallback_move)
+    return fire_odds(t, s.u[v, U_TYPE], s.u[v, U_DMG], ak, dks, dkf, spot)
+
+
+@rule
+def expected_fire_any(s, t, f, v, fh, th, fs, fallback_move):
+    """:func:`expected_fire` at any target, tank riders included (10.10.1)."""
+    ak, dks, dkf, spot = target_keys(s, t, f, v, fh, th, fs, fallback_move)
+    return fire_odds(t, s.u[v, U_TYPE], s.u[v, U_DMG], ak, dks, dkf, spot)
+
+
+@rule
+def fire_odds(t, vt, dmg, ak, dks, dkf, spot):
+    """The odds of :func:`expected_fire` from the table entries."""
     if ak < 0:
         return 0.0, 0.0, 0.0
     p_spot = 1.0
     if spot > 0:
         p_spot = max(0.0, (7.0 - spot) / 6.0)
-    vt = s.u[v, U_TYPE]
-    left = min(t.ut[vt, UT_STR] - s.u[v, U_DMG], t.odds.shape[3] - 1)
+    left = min(t.ut[vt, UT_STR] - dmg, t.odds.shape[3] - 1)
     n_atk = t.p[P_N_ATK]
     pe = p_spot * t.odds[ak, dks - n_atk, 0, left]
     ed = p_spot * t.odds[ak, dks - n_atk, 1, left]

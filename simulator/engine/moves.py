@@ -24,12 +24,14 @@ import numba
 import numpy as np
 
 from simulator.engine.board import nearest_enemy_in
+from simulator.engine.transport import carries, loader_in
 from simulator.engine.state import (
     ARTILLERY, G_FACES, G_TURNED, HX_OCC, MODE_FAST, MODE_NORMAL, MODE_REVERSE, MODE_WITHDRAW,
     U_FACE, U_IMMOB, U_SIDE, U_TYPE, VEHICLE, int64_constants, rule,
 )
 from simulator.engine.tables import (
-    HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, S6_CLIMB, S6_COST, S6_NBR, UT_CC_INIT, UT_KIND, UT_MOVE,
+    HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, P_TRANSPORT, S6_CLIMB, S6_COST, S6_NBR, UT_CAP, UT_CC_INIT,
+    UT_KIND, UT_MOVE,
     UT_MTYPE,
 )
 
@@ -134,11 +136,16 @@ def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):
             return STEP_NO, 0
         if ut[ty, UT_CC_INIT] == 0:
             return STEP_NO, 0
+        if ut[ty, UT_CAP] > 0 and carries(units, u):  # 12.10: a transporting vehicle never initiates
+            return STEP_NO, 0
         if friends >= p[P_CC_STACK]:             # 9.0 item 3: stacking in a close combat
             return STEP_NO, 0
         return STEP_ENEMY, cost
     if friends > 0:
         if harsh == 1 or not _way_out(units, hx, ut, side6, p, pair, ty, g, face, mode, mp - cost, side, h):
+            if p[P_TRANSPORT] == 1 and harsh == 0 and (mode == MODE_NORMAL or mode == MODE_FAST) \
+                    and ut[ty, UT_KIND] != VEHICLE and loader_in(units, ut, u, g) >= 0:
+                return STEP_THROUGH, cost           # 9.11.2: into a vehicle that takes it aboard
             return STEP_NO, 0
         return STEP_THROUGH, cost
     if harsh == 1:

@@ -24,7 +24,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simulator.engine.fire import expected_fire
+from simulator.engine.fire import expected_fire, expected_fire_any, unit_hex
+from simulator.engine import transport as tr
 from simulator.engine.moves import MODE_FALLBACK, STEP_NO, TURN, reach, step_kind
 from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
 from simulator.engine.state import (
@@ -38,10 +39,11 @@ from simulator.engine.state import (
     SUB_FALLBACK, SUB_FORMATION, SUB_MOVE, SUB_PLACE, SUB_PLAN, SUB_REACT, SUB_SELECT, SUB_SETUP_ORDER,
     TO_PLACE, U_CC, U_DMG, U_FORM, U_HEX, U_MORALE, U_SIDE, U_ST, U_TYPE, a_arg, a_kind, a_unit,
     HX_OCC, TRUE, GameState, action, entry, int64_constants, next_u64_into, restore_state, rule,
+    G_EMERG, K_DISMOUNT, K_LOAD, U_CARRIER, U_DONE,
 )
 from simulator.engine.tables import (
     HI_OBJ, HI_TERRAIN, OB_HEX, OB_VALUE, P_N_OBJ, P_NT, P_NTERR, P_O_CCLOSS, P_O_COVER, P_O_OBJ,
-    P_O_VIC, P_TURNS, PR_DIST, S6_NBR,
+    P_O_VIC, P_TURNS, PR_DIST, S6_NBR, P_TRANSPORT,
     UT_FAST_OK, UT_HALF, UT_KIND, UT_MOVE, UT_STR, UT_VALUE, V_ANY, V_HOLD_COUNT, V_HOLD_MASK,
     V_POINTS,
 )
@@ -135,6 +137,14 @@ def worth(t, ty):
 def fire_value(s, t, f, v, fh, th, fs, fb):
     """What a fire is worth to the firer: the exact odds (10.5-10.7) times the target's worth."""
     pe, ed, pm = expected_fire(s, t, f, v, fh, th, fs, fb)
+    w = t.fconst
+    return worth(t, s.u[v, U_TYPE]) * (w[W_KILL] * pe + w[W_DAMAGE] * ed + w[W_MORALE] * pm)
+
+
+@rule
+def target_value(s, t, f, v, fh, th, fs, fb):
+    """:func:`fire_value` for a chosen target, tank riders included (10.10.1)."""
+    pe, ed, pm = expected_fire_any(s, t, f, v, fh, th, fs, fb)
     w = t.fconst
     return worth(t, s.u[v, U_TYPE]) * (w[W_KILL] * pe + w[W_DAMAGE] * ed + w[W_MORALE] * pm)
 
@@ -388,6 +398,8 @@ def greedy_scores(s, t, side, w, buf, n):
         dest = -1
         if k == K_PASS:
             score = wt[W_PASS]
+        elif k == K_DISMOUNT:
+            score = dismount_value(s, t, u, a_arg(a))
         else:
             if u != cur_unit:
                 cur_unit = u
@@ -420,7 +432,7 @@ def greedy_scores(s, t, side, w, buf, n):
                     bv[5], bd[5] = best_destination(s, t, u, h, MODE_REVERSE, (mp + 1) // 2, NIL, w, FALSE)
             if k == K_FIRE or k == K_TURRET:
                 v = a_arg(a)
-                score = fire_value(s, t, u, v, h, s.u[v, U_HEX], FS_TURRET if k == K_TURRET else FS_FIRING, FALSE)
+                score = target_value(s, t, u, v, h, unit_hex(s, v), FS_TURRET if k == K_TURRET else FS_FIRING, FALSE)
             elif k == K_MOVE:
                 score = bv[0] - cur
                 dest = bd[0]
@@ -453,6 +465,60 @@ def greedy_scores(s, t, side, w, buf, n):
             top = score
             best_i = i
     return best_i
+
+
+@rule
+def dismount_value(s, t, u, d):
+    """9.11.3: getting out of the vehicle into the hex across side ``d``: the position
+    there against riding on (objectives and cover of the vehicle's hex, no fire), less a
+    fast action, less the ride still to come when the vehicle has not moved this turn."""
+    c = s.u[u, U_CARRIER]
+    h = s.u[c, U_HEX]
+    g = t.side6[h, d, S6_NBR]
+    w = t.fconst
+    val = position_value(s, t, u, g) - quick_value(s, t, u, h) - w[W_FAST]
+    if s.u[c, U_DONE] == 0:
+        gain = t.ut[s.u[c, U_TYPE], UT_MOVE] - t.ut[s.u[u, U_TYPE], UT_MOVE]
+        val -= w[W_OBJ_NEAR] * max(0, gain) * (0.5 + w[W_URGENCY] * turn_fraction(s, t))
+    return val
+
+
+@rule
+def emergency_choice(s, t, side, buf, n):
+    """10.10.3: the safest, most useful empty hex next to the vehicle."""
+    top = NEG
+    choice = buf[0]
+    for i in range(n):
+        a = buf[i]
+        p = a_unit(a)
+        g = t.side6[s.u[p, U_HEX], a_arg(a), S6_NBR]
+        val = position_value(s, t, p, g) + noise(s, t, side)
+        if val > top:
+            top = val
+            choice = a
+    return choice
+
+
+@rule
+def load_choice(s, t, u, buf, n):
+    """9.11.2: ride when the vehicle can still move this turn and the nearest objective
+    to take is beyond one move on foot; else the load action is not taken (-1)."""
+    for i in range(n):
+        a = buf[i]
+        if a_kind(a) != K_LOAD:
+            continue
+        c = a_arg(a)
+        if s.u[c, U_DONE] == 1:
+            return -1
+        h = s.u[u, U_HEX]
+        side = s.u[u, U_SIDE]
+        best = 1 << 20
+        for j in range(t.p[P_N_OBJ]):
+            if s.aux[AUX_OBJ, j] != side and objective_relevant(t, j):
+                best = min(best, t.pair[h, t.meta[t.p[P_O_OBJ] + j, OB_HEX], PR_DIST])
+        if best < (1 << 20) and best > t.ut[s.u[u, U_TYPE], UT_MOVE] + 1:
+            return a
+    return -1
 
 
 @rule
@@ -541,12 +607,19 @@ def find_kind(buf, n, k):
 @rule
 def greedy_choice(s, t, side, w, buf):
     sub = s.g[G_SUB]
+    if s.g[G_EMERG] > 0 and tr.emergency_now(s):
+        n = min(legal_actions(s, t, buf), buf.shape[0])
+        return emergency_choice(s, t, side, buf, n)
     if sub == SUB_SELECT:
         return greedy_select(s, t, side, w, buf)
     n = min(legal_actions(s, t, buf), buf.shape[0])
     if n == 1:
         return buf[0]
     if sub == SUB_MOVE:
+        if t.p[P_TRANSPORT] == 1:
+            a = load_choice(s, t, s.g[G_UNIT], buf, n)
+            if a >= 0:
+                return a
         return greedy_step(s, t, side, w, buf, n, s.g[G_UNIT], s.g[G_MODE], s.g[G_MP], s.g[G_STEPS])
     top = NEG
     choice = buf[0]
@@ -557,7 +630,8 @@ def greedy_choice(s, t, side, w, buf):
             a = buf[i]
             if a_kind(a) == K_REACT:
                 r = a_unit(a)
-                v = fire_value(s, t, r, mover, s.u[r, U_HEX], s.u[mover, U_HEX], FS_FIRING, fb)
+                tgt = a_arg(a)                    # the mover or one of its tank riders (10.10.1)
+                v = target_value(s, t, r, tgt, s.u[r, U_HEX], unit_hex(s, tgt), FS_FIRING, fb)
                 if v > top:
                     top = v
                     choice = a
@@ -714,7 +788,7 @@ def lookahead_choice(s, t, side, w, params):
     """Flat Monte Carlo over greedy's best ``params[0]`` actions, ``params[1]`` playouts
     each to the end of the turn plus ``params[2]`` turns."""
     buf = w.buf
-    if s.g[G_SUB] != SUB_SELECT:
+    if s.g[G_SUB] != SUB_SELECT or s.g[G_EMERG] > 0:
         return greedy_choice(s, t, side, w, buf)
     n = min(legal_actions(s, t, buf), buf.shape[0])
     if n == 1:
@@ -773,8 +847,8 @@ def quick_score(s, t, a):
     if k == K_FIRE or k == K_TURRET or k == K_FIREMOVE:
         v = a_arg(a)
         fs = FS_MOVE if k == K_FIREMOVE else (FS_TURRET if k == K_TURRET else FS_FIRING)
-        return fire_value(s, t, u, v, s.u[u, U_HEX], s.u[v, U_HEX], fs, FALSE)
-    if k == K_MOVE or k == K_FAST or k == K_MOVEFIRE:
+        return target_value(s, t, u, v, s.u[u, U_HEX], unit_hex(s, v), fs, FALSE)
+    if k == K_MOVE or k == K_FAST or k == K_MOVEFIRE or k == K_DISMOUNT:
         return 0.05
     if k == K_PASS:
         return 0.0

@@ -115,6 +115,7 @@ class FireTables:
     crit_b: np.ndarray        # int64[k, 6] critical-hit roll rows, defender
     atk_pools: tuple          # (pool, doubles, extra) per attack pool id, for replays
     def_pools: tuple          # pool per defence pool id
+    rider_def: np.ndarray | None = None   # int32[type] defence pool of tank riders (10.10.1), -1 none
 
 
 def bare_terrain(aid: Aid) -> str:
@@ -264,12 +265,28 @@ def _spot_table(types, geos, aid, n_out: int) -> np.ndarray:
     return out
 
 
+def _rider_table(types, aid, support, defence: _Pools, riders) -> np.ndarray:
+    """10.10.1: the defence pool of each type that may ride on ``riders[type]`` (a card
+    carrying tank riders), by ``fire_pools`` with ``riding_on``: card dice only."""
+    out = np.full(len(types), -1, dtype=np.int32)
+    for j, carrier in (riders or {}).items():
+        g = types[j]
+        firer, r = _canonical_firer(types, g, FS_FIRING)
+        if firer is None:
+            continue
+        s = FireSituation(range=r, riding_on=carrier.id, target_experience=g.experience)
+        p = fire_pools(firer, g.card, s, aid, units={carrier.id: carrier}, support=support)
+        out[j] = defence.id(p.defence)
+    return out
+
+
 def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_range: int,
-                  support: Support | None = None, smoke: bool = False) -> FireTables:
+                  support: Support | None = None, smoke: bool = False, riders: dict | None = None) -> FireTables:
     """Every ranged-fire pool a game on this map with these unit types can need.
 
     ``smoke``: some unit can fire smoke, so lines through 1 or 2 smoke markers are
-    tabulated too (10.3, 10.9.2).
+    tabulated too (10.3, 10.9.2). ``riders``: ``{type index: carrier card}`` for the
+    types that may ride as tank riders (10.10.1).
     """
     support = as_support(support, aid)
     n_t = len(types)
@@ -289,6 +306,7 @@ def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_ra
     defence = _Pools(aid, attack=False)
     def_key = _defence_table(types, geos, aid, support, defence, n_smoke, n_area)
     spot_need = _spot_table(types, geos, aid, n_out)
+    rider_def = _rider_table(types, aid, support, defence, riders)
 
     atk_rows, atk_n = attack.arrays()
     def_rows, def_n = defence.arrays()
@@ -298,7 +316,7 @@ def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_ra
     crit_g, crit_b = crit_roll_tables(max_crits, aid.dice)
     return FireTables(atk_rows, atk_n, atk_extra, def_rows, def_n, atk_key, band_of, def_key, spot_need,
                       p_dmg, p_morale, mean_dmg, crit_g, crit_b,
-                      tuple(attack.keys), tuple(k[0] for k in defence.keys))
+                      tuple(attack.keys), tuple(k[0] for k in defence.keys), rider_def)
 
 
 def _exact_stats(attacks: list[np.ndarray], defences: list[np.ndarray]):

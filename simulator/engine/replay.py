@@ -146,6 +146,16 @@ def describe_events(st: State) -> list[dict]:
             text = (f"    {name(a)} attacks " + ("the wheels/tracks of " if c else "") + f"{name(b)} (12.9)"
                     if tracks_side(g, a, b) else f"    {name(b)} attacks " + ("the wheels/tracks of " if c else "")
                     + f"{name(a)} (12.9)")
+        elif code == ev.EV_DISEMBARK:
+            text = (f"  {name(a)} makes an emergency disembark {hexn(b)} -> {hexn(c)} (10.10.3)" if d
+                    else f"  {name(a)} dismounts {hexn(b)} -> {hexn(c)} (9.11.3)")
+        elif code == ev.EV_LOAD:
+            text = f"  {name(a)} loads onto {name(b)} (9.11.2)"
+        elif code == ev.EV_PASSENGER_HIT:
+            text = (f"    {name(a)}, carried by {name(b)}: " + ("eliminated (already at half strength)" if c
+                    else "flipped to half strength") + " (10.10.2)")
+        elif code == ev.EV_DISEMBARK_LOST:
+            text = f"    {name(a)} has no empty hex next to {hexn(b)} to disembark into: eliminated (10.10.3)"
         elif code == ev.EV_ELIM:
             text = f"    {name(a)} is removed from the game"
         elif code == ev.EV_OBJECTIVE:

@@ -42,6 +42,7 @@ def _refresh_numba_cache() -> None:
     compiled_from = ("engine/*.py", "assault/damage.py", "assault/kernels.py", "assault/compare.py",
                      "assault/melee/damage.py", "assault/melee/kernels.py", "assault/melee/fight.py",
                      "assault/melee/policies.py", "assault/melee/tables.py", "assault/vehicle_terrain.py",
+                     "assault/transport.py",
                      "rng.py")
     sources = sorted(p for pat in compiled_from for p in root.glob(pat))
     digest = hashlib.sha256()
@@ -73,7 +74,8 @@ _refresh_numba_cache()
 # --- unit fields ----------------------------------------------------------------------
 U_SIDE, U_TYPE, U_ST, U_HEX, U_DMG, U_MORALE, U_ACT, U_DONE, U_FACE, U_IMMOB = range(10)
 U_CARRIER, U_TIRED, U_CC, U_ARRIVE, U_ZONE, U_ENTRY, U_FORM, U_HELD, U_CCROLE, U_NEXT_TIRED = range(10, 20)
-U_FIELDS = 20
+U_EMERG = 20          # 1: waiting to be placed by an emergency disembark (10.10.3, 12.10); U_HEX: from where
+U_FIELDS = 21
 
 # unit status (U_ST)
 ABSENT, PENDING, ONMAP, CARRIED, ELIMINATED, TO_PLACE = range(6)
@@ -96,8 +98,9 @@ CC_NONE, CC_ACTIVE, CC_INACTIVE = range(3)
  G_CP1, G_CPLOST0, G_CPLOST1, G_FB_ORIGIN, G_CC_BACK, G_ORIGIN, G_SETUP_FIRST, G_REACTIONS,
  G_FALLBACKS, G_CCS, G_STAGE, G_PROV, G_CC_SUPA, G_CC_SUPD, G_CC_FLAGS, G_CC_PEND, G_CC_Q,
  G_SMOKE_ANY, G_PLAN0, G_PLAN1, G_DECISIONS, G_FIRST1, G_TURNED, G_FACES, G_CC_AFTER, G_CC_X, G_CC_Y,
- G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF) = range(66)
-G_FIELDS = 66
+ G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF, G_EMERG) = range(67)
+G_FIELDS = 67
+# G_EMERG: passengers waiting for their emergency disembark (10.10.3, 12.10)
 # G_PLAN0 + side: a player's own memory (the hex its moving unit is heading for, + 1);
 # the rules never read it.
 
@@ -119,13 +122,14 @@ MODE_NORMAL, MODE_FAST, MODE_MOVEFIRE, MODE_FIREMOVE, MODE_WITHDRAW, MODE_REVERS
 # --- action kinds ---------------------------------------------------------------------
 (K_PASS, K_MOVE, K_FAST, K_MOVEFIRE, K_FIREMOVE, K_FIRE, K_TURRET, K_DIG, K_RENEW, K_WITHDRAW,
  K_STEP, K_STOP, K_REACT, K_NOREACT, K_TARGET, K_NOFIRE, K_PLACE, K_CCPICK, K_STAY, K_LEAVE,
- K_FORM, K_CP, K_CPDONE, K_SETUP_FIRST, K_TURN, K_REVERSE, K_TRACKS, K_VEHICLE) = range(28)
+ K_FORM, K_CP, K_CPDONE, K_SETUP_FIRST, K_TURN, K_REVERSE, K_TRACKS, K_VEHICLE, K_DISMOUNT, K_LOAD,
+ K_DISEMBARK) = range(31)
 KIND_NAMES = ("pass", "move", "fast move", "move and fire", "fire and move", "fire", "turret fire",
               "dig in", "renew close combat", "withdraw from close combat", "step", "stop",
               "reaction fire", "no reaction", "fire at", "no fire", "place", "attack in close combat",
               "stay in close combat", "leave close combat", "formation", "command point",
               "command points done", "set up first", "turn", "reverse", "attack the wheels or tracks",
-              "attack the vehicle")
+              "attack the vehicle", "dismount", "load", "emergency disembark")
 
 # victory reasons
 R_NONE, R_OBJECTIVES, R_ELIMINATION, R_SUDDEN_DEATH, R_DRAW, R_TURN_LIMIT = range(6)

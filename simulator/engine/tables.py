@@ -38,7 +38,9 @@ GE_BARE, GE_NHIND = range(2)
 (UT_KIND, UT_STR, UT_HALF, UT_MOVE, UT_MTYPE, UT_FAST_OK, UT_TURRET, UT_CAP, UT_RIDERS, UT_ARMOURED,
  UT_ELITE, UT_VALUE, UT_CARD, UT_RANGED, UT_MAXR, UT_SUPPORT, UT_IND_MIN, UT_IND_MAX, UT_SMOKE,
  UT_CC_INIT, UT_SLOW, UT_IMMOBILE, UT_EXP, UT_TDEF) = range(24)
-UT_FIELDS = 25   # UT_TDEF: the pool of the strongest card defence die against terrain damage (9.10.1)
+UT_RIDEDEF, UT_LOAD_FULL, UT_LOAD_HALF = 24, 25, 26   # tank riders' defence pool (10.10.1) or -1;
+                                                        # transport points taken at full / half strength (9.11)
+UT_FIELDS = 27   # UT_TDEF: the pool of the strongest card defence die against terrain damage (9.10.1)
 # --- ranged pools (pooli[pool, field]) -------------------------------------------------
 PO_N, PO_EXTRA = range(2)
 # --- close-combat pools (cci[pool, field]) ---------------------------------------------
@@ -68,6 +70,7 @@ METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW = range(3)   # 5.6, in the book's orde
  P_CRIT_G, P_CRIT_B, P_CRIT_MAX, P_N_ATK,
  # offsets into fconst
  P_O_COVER, P_O_CCLOSS, P_O_CCMASK) = range(47)
+P_TRANSPORT = 47      # 1: some unit can carry another (9.11): the transport rules are played
 P_FIELDS = 48
 N_WEIGHTS = 16
 

@@ -18,7 +18,7 @@ at a time, step into their frontal hexes or reverse into their rear ones, and ro
 terrain damage on entering (9.9, 9.10; :mod:`simulator.engine.moves`). Close combat is in
 :mod:`simulator.engine.closecombat`. The support phase (6.3, chapter 7) is played
 only by scenarios with support units and is not implemented yet: such scenarios are
-refused when compiled.
+refused when compiled. Transport (9.11, 10.10, 12.10) is in :mod:`simulator.engine.transport`.
 """
 
 from __future__ import annotations
@@ -32,9 +32,12 @@ from simulator.engine.board import empty, nearest_enemy, occ, put, shift
 from simulator.engine.events import (
     EV_ACTIVATE, EV_BACKTRACK, EV_CP, EV_FALLBACK, EV_FALLBACK_BLOCKED, EV_FORMATION, EV_INITIATIVE,
     EV_MOVE, EV_OBJECTIVE, EV_PASS, EV_PHASE, EV_PLACE, EV_REACT, EV_REINFORCE, EV_STOP, EV_TURN,
-    EV_VICTORY, EV_FACE, EV_TERRAIN_DAMAGE, log_event,
+    EV_VICTORY, EV_FACE, EV_TERRAIN_DAMAGE, EV_LOAD, log_event,
 )
-from simulator.engine.fire import apply_symbols, can_target, eliminate, resolve_fire, set_morale
+from simulator.engine.fire import (
+    apply_symbols, can_target, eliminate, resolve_fire, rider_on, set_morale, transport_after_hit, unit_hex,
+)
+from simulator.engine import transport as tr
 from simulator.assault.kernels import cancel_packed
 from simulator.assault.vehicle_terrain import terrain_damage_effect
 from simulator.engine.moves import (
@@ -62,7 +65,7 @@ from simulator.engine.state import (
     SUB_REACT, SUB_SELECT, SUB_SETUP_ORDER, SUB_TURN_START, TO_PLACE, U_ACT, U_ARRIVE, U_CARRIER,
     U_CC, U_DMG, U_DONE, U_FACE, U_FORM, U_HELD, U_HEX, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
     U_ZONE, action, a_arg, a_kind, a_unit, push, AUX_FBPATH, AUX_FST, AUX_OBJ, AUX_PATH, AUX_QUEUE,
-    HX_DUG, HX_OCC, HX_SMOKE,
+    HX_DUG, HX_OCC, HX_SMOKE, K_DISMOUNT, K_LOAD, K_DISEMBARK, G_EMERG, U_EMERG, SUB_ACT_END as _SAE,
 )
 from simulator.engine.tables import (
     D_COUNT, D_METHOD, FO_CP, FO_SIDE, FO_TYPE, FO_ZONE, HI_FREEFACE, HI_STAND, HI_TDMG, METHOD_CHOOSE,
@@ -72,6 +75,7 @@ from simulator.engine.tables import (
     S6_COST, S6_NBR, SL_ARRIVE, SL_CARRIER, SL_ENTRY, SL_FACE, SL_FORM, SL_GROUP, SL_HEX, SL_ROLL,
     SL_SIDE, SL_TYPE, SL_ZONE, UT_FAST_OK, UT_KIND, UT_MOVE, UT_MTYPE, UT_TURRET, V_ANY, V_ELIM,
     V_HOLD_COUNT, V_HOLD_MASK, V_POINTS, V_SUDDEN, draw, form, obj, slot, vic, zone_hex, zone_hi, zone_lo,
+    P_TRANSPORT,
 )
 from simulator.rng import below
 
@@ -244,7 +248,9 @@ def unit_actions(s, t, u, out, n):
     if kind != ARTILLERY and mp > 0 and any_step(s, t, u, h, MODE_MOVEFIRE, half, NIL):   # 9.3
         n = push(out, n, action(K_MOVEFIRE, u, 0))
     for v in range(s.u.shape[0]):
-        if s.u[v, U_ST] != ONMAP or s.u[v, U_SIDE] == s.u[u, U_SIDE]:
+        if s.u[v, U_SIDE] == s.u[u, U_SIDE]:
+            continue
+        if s.u[v, U_ST] != ONMAP and rider_on(s, t, v) < 0:      # 10.10.1: tank riders are targets
             continue
         fs = fire_status_at(s, t, u, v, h)
         if fs == FS_FIRING:
@@ -291,6 +297,10 @@ def has_activation(s, t, side):
     for u in range(s.u.shape[0]):
         if can_activate(s, t, u, side) and can_act(s, t, u):
             return True
+    if t.p[P_TRANSPORT] == 1:
+        for u in range(s.u.shape[0]):
+            if tr.can_dismount(s, t, u, side) and has_cp(s, t, u):
+                return True
     return False
 
 
@@ -347,12 +357,16 @@ def legal_actions(s, t, out):
     n = 0
     if g[G_OVER] == 1:
         return 0
+    if g[G_EMERG] > 0 and tr.emergency_now(s):                # 10.10.3
+        return tr.emergency_actions(s, t, out)
     if sub == SUB_SELECT:
         n = push(out, n, action(K_PASS, 0, 0))
         side = g[G_ACTIVE]
         for u in range(s.u.shape[0]):
             if can_activate(s, t, u, side):
                 n = unit_actions(s, t, u, out, n)
+            elif t.p[P_TRANSPORT] == 1 and tr.can_dismount(s, t, u, side) and has_cp(s, t, u):
+                n = tr.dismount_actions(s, t, u, out, n)          # 9.11.3
         return n
     if sub == SUB_MOVE:
         u = g[G_UNIT]
@@ -368,6 +382,9 @@ def legal_actions(s, t, out):
         for nf in ((f + 1) % 6, (f + 5) % 6):                   # 9.9, 9.10: turning
             if turn_cost(s, t, u, h, nf, g[G_MP]) >= 0:
                 n = push(out, n, action(K_TURN, u, nf))
+        c = loader_here(s, t, u)
+        if c >= 0:
+            n = push(out, n, action(K_LOAD, u, c))              # 9.11.2
         return n
     if sub == SUB_FALLBACK:
         v = g[G_FB_UNIT]
@@ -383,6 +400,8 @@ def legal_actions(s, t, out):
         for r in range(s.u.shape[0]):
             if can_react(s, t, r, mover):
                 n = push(out, n, action(K_REACT, r, mover))
+                if t.p[P_TRANSPORT] == 1:
+                    n = rider_reactions(s, t, r, mover, out, n)
         return n
     if sub == SUB_AFTER_MOVE:
         u = g[G_UNIT]
@@ -412,6 +431,27 @@ def legal_actions(s, t, out):
         n = push(out, 0, action(K_SETUP_FIRST, 0, 0))
         return push(out, n, action(K_SETUP_FIRST, 0, 1))
     return 0
+
+
+@rule
+def loader_here(s, t, u):
+    """9.11.2: a vehicle in the mover's hex that may take it aboard now, or -1 (only
+    after a step of a normal or fast move, by infantry or artillery)."""
+    if t.p[P_TRANSPORT] == 0 or s.g[G_STEPS] == 0 or (s.g[G_MODE] != MODE_NORMAL and s.g[G_MODE] != MODE_FAST):
+        return -1
+    if t.ut[s.u[u, U_TYPE], UT_KIND] == VEHICLE:
+        return -1
+    return tr.loader_in(s.u, t.ut, u, s.u[u, U_HEX])
+
+
+@rule
+def rider_reactions(s, t, r, mover, out, n):
+    """10.10.1: a unit reacting to a moving vehicle may fire at its tank riders instead."""
+    for p in range(s.u.shape[0]):
+        if s.u[p, U_ST] == CARRIED and s.u[p, U_CARRIER] == mover and rider_on(s, t, p) >= 0 \
+                and fire_status_at(s, t, r, p, s.u[r, U_HEX]) >= 0:
+            n = push(out, n, action(K_REACT, r, p))
+    return n
 
 
 @rule
@@ -459,6 +499,11 @@ def apply_select(s, t, a):
     if k == K_PASS:
         do_pass(s, t)
         return
+    if k == K_DISMOUNT:                                  # 9.11.3: an activation of its own
+        g = tr.dismount(s, t, u, arg)
+        begin_activation(s, t, u, k, g)
+        react_or_end(s, t, u, SUB_ACT_END)
+        return
     begin_activation(s, t, u, k, arg)
     h = s.u[u, U_HEX]
     if k == K_MOVE:
@@ -489,6 +534,18 @@ def apply_select(s, t, a):
         start_move(s, t, u, MODE_WITHDRAW, allowance(s, t, u) + 1, ACT_FAST)
     elif k == K_REVERSE:
         start_move(s, t, u, MODE_REVERSE, half_allowance(s, t, u), ACT_NORMAL)
+
+
+@rule
+def react_or_end(s, t, u, back):
+    """8.2: a unit that just appeared in a hex (dismount, emergency disembark) may draw
+    reaction fire; then play goes to ``back``."""
+    if any_reactor(s, t, u):
+        s.g[G_REACT_UNIT] = u
+        s.g[G_REACT_BACK] = back
+        s.g[G_SUB] = SUB_REACT
+    else:
+        s.g[G_SUB] = back
 
 
 @rule
@@ -576,16 +633,20 @@ def terrain_damage(s, t, u, g):
     if dpool >= 0:
         total += sum_rolls(t.rows[dpool, :t.pooli[dpool, PO_N]], s.rng[0])
     c, h, sp = cancel_packed(total, NIL)
-    e, d, m, i = terrain_damage_effect(t.ut[ty, UT_STR], s.u[u, U_DMG], s.u[u, U_MORALE], s.u[u, U_IMMOB],
-                                       t.ut[ty, UT_ELITE], c, h, sp, NIL)
+    d0 = s.u[u, U_DMG]
+    m0 = s.u[u, U_MORALE]
+    i0 = s.u[u, U_IMMOB]
+    e, d, m, i = terrain_damage_effect(t.ut[ty, UT_STR], d0, m0, i0, t.ut[ty, UT_ELITE], c, h, sp, NIL)
     log_event(s, EV_TERRAIN_DAMAGE, u, e, d, m, i, c * 100 + h * 10 + sp)
     if e == 1:
         s.u[u, U_DMG] = t.ut[ty, UT_STR]
         eliminate(s, t, u)
-        return
-    s.u[u, U_DMG] = d
-    s.u[u, U_IMMOB] = i
-    set_morale(s, u, m)
+    else:
+        s.u[u, U_DMG] = d
+        s.u[u, U_IMMOB] = i
+        set_morale(s, u, m)
+    if t.p[P_TRANSPORT] == 1:                           # 10.10.2, 10.10.3 (reading S16)
+        transport_after_hit(s, t, u, g, ONMAP, c, h, sp, e, d0, m0, i0)
 
 
 @rule
@@ -619,14 +680,15 @@ def apply_react(s, t, a):
     mover = s.g[G_REACT_UNIT]
     if k == K_REACT:
         r = a_unit(a)
-        fs = fire_status_at(s, t, r, mover, s.u[r, U_HEX])
+        v = a_arg(a)                                     # the mover, or one of its tank riders (10.10.1)
+        fs = fire_status_at(s, t, r, v, s.u[r, U_HEX])
         s.u[r, U_DONE] = 1
         s.u[r, U_ACT] = ACT_TURRET if fs == FS_TURRET else ACT_FIRING
         spend_cp(s, t, r)
         s.g[G_REACTIONS] += 1
-        log_event(s, EV_REACT, r, mover, NIL, NIL, NIL, NIL)
-        resolve_fire(s, t, r, mover, s.u[r, U_HEX], fs, np.int64(mover == s.g[G_FB_UNIT]))
-    if back == SUB_MOVE and (s.u[mover, U_ST] != ONMAP or s.u[mover, U_MORALE] != STEADY):
+        log_event(s, EV_REACT, r, v, NIL, NIL, NIL, NIL)
+        resolve_fire(s, t, r, v, s.u[r, U_HEX], fs, np.int64(v == s.g[G_FB_UNIT]))
+    if back == SUB_MOVE and mover == s.g[G_UNIT] and (s.u[mover, U_ST] != ONMAP or s.u[mover, U_MORALE] != STEADY):
         s.g[G_SUB] = SUB_ACT_END                         # 6.4: a morale marker ends the activation
     else:
         s.g[G_SUB] = back
@@ -637,11 +699,21 @@ def apply_action(s, t, a):
     """Do action ``a`` for the deciding player, then run the game on to the next decision."""
     sub = s.g[G_SUB]
     k = a_kind(a)
-    if sub == SUB_SELECT:
+    if k == K_DISEMBARK:                                 # 10.10.3: placed, may draw reaction fire
+        p = a_unit(a)
+        tr.emergency_place(s, t, p, a_arg(a))
+        if sub == SUB_MOVE or sub == SUB_ACT_END or sub == SUB_FALLBACK:
+            react_or_end(s, t, p, sub)
+    elif sub == SUB_SELECT:
         apply_select(s, t, a)
     elif sub == SUB_MOVE:
         if k == K_STOP:
             finish_move(s, t)
+        elif k == K_LOAD:                                # 9.11.2: loaded, the activation ends
+            u = s.g[G_UNIT]
+            tr.board(s, t, u, a_arg(a))
+            log_event(s, EV_LOAD, u, a_arg(a), NIL, NIL, NIL, NIL)
+            s.g[G_SUB] = SUB_ACT_END
         elif k == K_TURN:
             apply_turn(s, t, a)
         else:
@@ -921,9 +993,12 @@ def reinforce(s, t):
             ok = roll_d6(s) >= need
             for v in range(s.u.shape[0]):          # one roll for the whole group
                 if s.u[v, U_ST] == PENDING and s.u[v, U_ARRIVE] == turn and slot(t, v, SL_GROUP) == group:
-                    s.u[v, U_ST] = TO_PLACE if ok else ABSENT
-                    s.u[v, U_ZONE] = slot(t, v, SL_ENTRY)
-        else:
+                    if not ok:
+                        s.u[v, U_ST] = ABSENT
+                    elif slot(t, v, SL_CARRIER) < 0:    # passengers wait for their vehicle (9.11)
+                        s.u[v, U_ST] = TO_PLACE
+                        s.u[v, U_ZONE] = slot(t, v, SL_ENTRY)
+        elif slot(t, u, SL_CARRIER) < 0:
             s.u[u, U_ST] = TO_PLACE
             s.u[u, U_ZONE] = slot(t, u, SL_ENTRY)
     for f in range(t.p[P_N_FORMS]):               # 6.7: their formation cards' command points
@@ -961,6 +1036,11 @@ def apply_place(s, t, a):
     if f != NO_FACING:
         s.u[u, U_FACE] = f
     log_event(s, EV_PLACE, u, h, f, NIL, NIL, NIL)
+    if t.p[P_TRANSPORT] == 1:                      # 9.11: a reinforcement's passengers come aboard
+        for p in range(s.u.shape[0]):
+            if s.u[p, U_ST] == PENDING and slot(t, p, SL_CARRIER) == u:
+                s.u[p, U_ST] = CARRIED
+                s.u[p, U_CARRIER] = u
     side = s.u[u, U_SIDE]
     other = 1 - side
     if next_to_place(s, other) >= 0:               # 5.8: the players alternate
@@ -990,6 +1070,9 @@ def place_step(s, t):
             s.u[u, U_ARRIVE] = s.g[G_TURN] + 1
         else:
             s.u[u, U_ST] = ABSENT                   # nowhere to set up: the unit stays out
+            for p in range(s.u.shape[0]):           # and so do its passengers (9.11)
+                if s.u[p, U_ST] == CARRIED and s.u[p, U_CARRIER] == u:
+                    s.u[p, U_ST] = ABSENT
         return False
     s.g[G_DECIDER] = side
     return True
@@ -1189,7 +1272,11 @@ def advance(s, t):
         if g[G_OVER] == 1:
             g[G_DECIDER] = -1
             return
-        if g[G_QN] > 0 and g[G_FB_UNIT] < 0:
+        if g[G_EMERG] > 0 and tr.emergency_now(s):     # 10.10.3: before anything else
+            if tr.emergency_step(s, t):
+                return
+            continue
+        if g[G_QN] > 0 and g[G_FB_UNIT] < 0 and g[G_SUB] != SUB_REACT:   # (after a pending reaction)
             start_fallback(s, t)
             continue
         sub = g[G_SUB]
@@ -1207,7 +1294,7 @@ def advance(s, t):
             if s.u[u, U_ST] != ONMAP or s.u[u, U_MORALE] != STEADY:
                 g[G_SUB] = SUB_ACT_END
             elif not any_step(s, t, u, s.u[u, U_HEX], g[G_MODE], g[G_MP], g[G_STEPS]) \
-                    and not can_turn(s, t, u, s.u[u, U_HEX], g[G_MP]):
+                    and not can_turn(s, t, u, s.u[u, U_HEX], g[G_MP]) and loader_here(s, t, u) < 0:
                 finish_move(s, t)
             else:
                 g[G_DECIDER] = s.u[u, U_SIDE]
