@@ -30,12 +30,12 @@ from simulator.engine import closecombat as ccm
 from simulator.engine import tables as tables_mod
 from simulator.assault.melee.situation import AREAS
 from simulator.engine.compiled import CompiledMap, compile_map
-from simulator.engine.pooltab import GeoKey, UnitType, hindrance_names, tabulate_fire
+from simulator.engine.pooltab import GeoKey, UnitType, can_overrun, hindrance_names, tabulate_fire
 from simulator.engine.scenario import Scenario, expand_hexes, load_scenario
 from simulator.engine.state import GameState, empty_state
 from simulator.engine.tables import (
     CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_FIELDS, CI_NATK, CI_NDEF, CI_PREREQ,
-    CI_TRACKS, D_COUNT, D_METHOD, FO_FIELDS, HI_ELEV, HI_FIELDS, HI_HILL, HI_NOIND, HI_OBJ, HI_Q, HI_R,
+    CI_TRACKS, D_COUNT, D_METHOD, FO_CLASS, FO_FIELDS, FO_SIDE, FO_TYPE, HI_ELEV, HI_FIELDS, HI_HILL, HI_NOIND, HI_OBJ, HI_Q, HI_R,
     HI_FREEFACE, HI_STAND, HI_TDMG, HI_TERRAIN, META_WIDTH, METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW, OB_HEX, OB_START,
     OB_VALUE, P_BASE_CP0, P_CC_STACK, P_CP_RULE, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_EDITION,
     P_FAST_UPHILL, P_FIELDS, P_HAS_VEHICLES, P_IF_NEITHER, P_INITIATIVE, P_MAX_SMOKE, P_MAXR, P_MIN_CP,
@@ -47,7 +47,7 @@ from simulator.engine.tables import (
     SL_ZONE, Tables, UT_ARMOURED, UT_CAP, UT_CARD, UT_CC_INIT, UT_ELITE, UT_EXP, UT_FAST_OK, UT_FIELDS,
     UT_HALF, UT_IMMOBILE, UT_IND_MAX, UT_IND_MIN, UT_KIND, UT_MAXR, UT_MOVE, UT_MTYPE, UT_RANGED,
     UT_RIDERS, UT_SLOW, UT_SMOKE, UT_STR, UT_SUPPORT, UT_TDEF, UT_TURRET, UT_VALUE, V_ANY, V_ELIM,
-    UT_LOAD_FULL, UT_LOAD_HALF, UT_RIDEDEF, P_TRANSPORT,
+    UT_LOAD_FULL, UT_LOAD_HALF, UT_RIDEDEF, P_TRANSPORT, P_OVERRUN, P_O_OVR, S6_TDMG, UT_OVERRUN,
     V_HOLD_COUNT, V_HOLD_MASK, V_POINTS,
 )
 from simulator.errors import InputError
@@ -149,14 +149,6 @@ def _check_supported(types: list[UnitType], slots: list[Slot], scenario: Scenari
     for sl in slots:
         if sl.carrier >= 0:
             _check_carried(sl, slots, scenario)
-    for t in types:
-        c = t.card
-        if c.is_artillery:
-            for o in types:
-                if (o.card.side != c.side and o.card.is_armoured_vehicle
-                        and o.card.movement_type == "tracked"):
-                    raise InputError(scenario.path, "sides", f"{o.card.id} could overrun {c.id}: the "
-                                     "scenario engine does not play overruns (9.10.3) yet")
 
 
 def _check_carried(sl: Slot, slots: list[Slot], scenario: Scenario) -> None:
@@ -181,6 +173,7 @@ class _Builder:
         self.formations: list[str] = []
         self.form_rows: list[list[int]] = []
         self.group = 0
+        self.class_draws = 0
 
     # -- names and ids ------------------------------------------------------------------
     def type_of(self, unit: str, experience: str) -> int:
@@ -251,7 +244,14 @@ class _Builder:
 
     def formation(self, fid: str, side_i: int, card, zone: int) -> int:
         self.formations.append(fid)
-        self.form_rows.append([side_i, KINDS.index(card.type), card.command_points, zone])
+        self.form_rows.append([side_i, KINDS.index(card.type), card.command_points, zone, -1])
+        return len(self.formations) - 1
+
+    def class_option(self, card_id: str, unit_class: str, side_i: int, zone: int) -> int:
+        """One card a class draw may bring (5.7): kept with the formation cards (type
+        ``FO_CLASS``, no command points) so the per-game record says which card came."""
+        self.formations.append(f"{card_id} (drawn for class {unit_class!r})")
+        self.form_rows.append([side_i, FO_CLASS, 0, zone, self.class_draws])
         return len(self.formations) - 1
 
     def reinforcements(self) -> None:
@@ -270,12 +270,16 @@ class _Builder:
                 for cd in rf.draw_class:
                     options = sorted(c.id for c in self.s.units.values()
                                      if c.side == name and c.type == cd.type and c.unit_class == cd.unit_class)
-                    if len(options) != 1:
-                        raise InputError(self.s.path, f"sides.{name}.reinforcements[{j}].draw_class",
-                                         f"{len(options)} cards of class {cd.unit_class!r}: the engine "
-                                         "plays a class draw only when one card matches (5.7)")
-                    for _ in range(cd.count):
-                        self.add(side_i, options[0], cd.experience, group=grp, **kw)
+                    if len(options) == 1:
+                        for _ in range(cd.count):
+                            self.add(side_i, options[0], cd.experience, group=grp, **kw)
+                        continue
+                    # 5.7, reading S17: one card of the class, chosen by its owner in each game (turn.class_step)
+                    for card_id in options:
+                        f = self.class_option(card_id, cd.unit_class, side_i, entry)
+                        for _ in range(cd.count):
+                            self.add(side_i, card_id, cd.experience, formation=f, group=grp, **kw)
+                    self.class_draws += 1
                 for kind in rf.formations:
                     fgrp = self.group
                     self.group += 1
@@ -336,6 +340,7 @@ def _unit_types(types: list[UnitType], scenario: Scenario, max_range: int) -> np
         ut[i, UT_EXP] = EXPERIENCES.index(t.experience)
         ut[i, UT_LOAD_FULL] = c.strength                          # 9.11: damage ignored
         ut[i, UT_LOAD_HALF] = c.half_strength
+        ut[i, UT_OVERRUN] = int(c.is_armoured_vehicle and c.movement_type == "tracked")   # 9.10.3
     return ut
 
 
@@ -659,6 +664,7 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
     p[P_HAS_VEHICLES] = int(any(t.card.is_vehicle for t in b.types))
     p[P_MAXR] = max_range
     p[P_TRANSPORT] = int(any(t.card.transport_capacity > 0 for t in b.types))   # 9.11
+    p[P_OVERRUN] = int(any(can_overrun(x.card, y.card) for x in b.types for y in b.types))   # 9.10.3
     cp = overrides.get("cp", {})
     for side_i, name in enumerate(side_names):
         p[P_BASE_CP0 + side_i] = int(cp.get(name, 0))
@@ -759,16 +765,21 @@ def _pack(cm, aid, support, geo, geo_bare, nhind, ut, ft, melee, cck, cc_mask, c
         rows[n_fixed + k, :r.shape[0]] = r
         pooli[n_fixed + k, PO_N] = r.shape[0]
     hexi[:, HI_TDMG] = [n_fixed + td.index(x) if x else -1 for x in hex_pool]
+    nb = cm.neighbours
+    side6[:, :, S6_TDMG] = np.where(nb >= 0, hexi[np.maximum(nb, 0), HI_TDMG] >= 0, False)   # 9.10.3
     ut = ut.copy()
     ut[:, UT_TDEF] = [n_fixed + len(td) + td_def.index(x) if x else -1 for x in def_pool]
     ut[:, UT_RIDEDEF] = np.where(ft.rider_def >= 0, ft.rider_def + n_atk, -1)     # 10.10.1
     def_key = np.where(ft.def_key >= 0, ft.def_key + n_atk, -1).astype(np.int32)
     odds = _cumulative_odds(ft.p_dmg, ft.p_morale)
 
-    parts = [ft.atk_key.ravel(), ft.band_of.ravel(), def_key.ravel(), ft.spot_need.astype(np.int32).ravel()]
+    last_shot = ft.last_shot.copy()
+    last_shot[..., 1] = np.where(last_shot[..., 1] >= 0, last_shot[..., 1] + n_atk, -1)   # 9.10.3
+    parts = [ft.atk_key.ravel(), ft.band_of.ravel(), def_key.ravel(), ft.spot_need.astype(np.int32).ravel(),
+             last_shot.ravel()]
     offsets = np.cumsum([0] + [len(x) for x in parts])
     keys = np.concatenate(parts).astype(np.int32)
-    p[P_O_ATK], p[P_O_BAND], p[P_O_DEF], p[P_O_SPOT] = offsets[:4]
+    p[P_O_ATK], p[P_O_BAND], p[P_O_DEF], p[P_O_SPOT], p[P_O_OVR] = offsets[:5]
     p[P_NT] = n_types
     p[P_NB] = ft.atk_key.shape[2]
     p[P_NR] = ft.band_of.shape[1]
@@ -845,7 +856,7 @@ def _check_cp(scenario: Scenario, p: np.ndarray, b: _Builder) -> None:
     if not p[P_CP_RULE]:
         return
     for side_i, name in enumerate(scenario.sides):
-        has_cards = any(r[FO_SIDE] == side_i for r in b.form_rows)
+        has_cards = any(r[FO_SIDE] == side_i and r[FO_TYPE] != FO_CLASS for r in b.form_rows)
         if not has_cards and p[P_BASE_CP0 + side_i] == 0:
             p[P_BASE_CP0 + side_i] = MIN_COMMAND_POINTS   # 10.7.3: never fewer than four
 

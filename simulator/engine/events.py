@@ -15,6 +15,8 @@ from simulator.engine.state import rule, int64_constants, EV_FIELDS, G_LOG_ON, G
  EV_OBJECTIVE, EV_VICTORY, EV_REINFORCE, EV_PLACE, EV_DIG, EV_CC_END, EV_ENTER_SUPPRESSED,
  EV_NOFIRE, EV_CP, EV_STOP, EV_FORMATION, EV_BACKTRACK, EV_CC_WITHDRAW, EV_FACE, EV_TERRAIN_DAMAGE,
  EV_TRACKS, EV_DISMOUNT, EV_LOAD, EV_DISEMBARK, EV_PASSENGER_HIT, EV_DISEMBARK_LOST) = range(38)
+EV_CLASS_DRAW = 38      # a: side, b: the card drawn (a formation row of type FO_CLASS, 5.7)
+EV_OVERRUN = 39         # a: tank, b: gun, c: hex, d: 1 the gun is overrun, 0 the tank is stopped (9.10.3)
 
 
 @rule

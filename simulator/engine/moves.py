@@ -24,19 +24,21 @@ import numba
 import numpy as np
 
 from simulator.engine.board import nearest_enemy_in
+from simulator.engine.overrun import overrun_gun
 from simulator.engine.transport import carries, loader_in
 from simulator.engine.state import (
     ARTILLERY, G_FACES, G_TURNED, HX_OCC, MODE_FAST, MODE_NORMAL, MODE_REVERSE, MODE_WITHDRAW,
     U_FACE, U_IMMOB, U_SIDE, U_TYPE, VEHICLE, int64_constants, rule,
 )
 from simulator.engine.tables import (
-    HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, P_TRANSPORT, S6_CLIMB, S6_COST, S6_NBR, UT_CAP, UT_CC_INIT,
+    HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, P_OVERRUN, P_TRANSPORT, S6_CLIMB, S6_COST, S6_NBR, S6_TDMG, UT_CAP,
+    UT_CC_INIT, UT_OVERRUN,
     UT_KIND, UT_MOVE,
     UT_MTYPE,
 )
 
 # what a step does
-STEP_NO, STEP_FREE, STEP_THROUGH, STEP_ENEMY, STEP_HARSH = 0, 1, 2, 3, 4
+STEP_NO, STEP_FREE, STEP_THROUGH, STEP_ENEMY, STEP_HARSH, STEP_OVERRUN = 0, 1, 2, 3, 4, 5
 MODE_FALLBACK = 9   # a fallback movement (13.3), fast for allowance and reaction fire
 TURN = 6            # first-action codes of reach: 0-5 step across that side, TURN + f turn to f
 
@@ -113,7 +115,8 @@ def _way_out(units, hx, ut, side6, p, pair, ty, g, face, mode, mp_left, side, fr
 def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):
     """What a step from ``h`` across side ``d`` would be for ``u`` facing ``face``:
     ``STEP_NO`` (illegal), ``STEP_FREE`` (an empty hex), ``STEP_THROUGH`` (crossing
-    friends), ``STEP_ENEMY`` (close combat) or ``STEP_HARSH`` (harsh terrain, 9.5).
+    friends), ``STEP_ENEMY`` (close combat), ``STEP_HARSH`` (harsh terrain, 9.5) or
+    ``STEP_OVERRUN`` (a vehicle overrunning artillery, 9.10.3).
     Second value: the cost."""
     ty = units[u, U_TYPE]
     if ut[ty, UT_KIND] == VEHICLE and units[u, U_IMMOB] == 1:
@@ -134,6 +137,11 @@ def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):
         # 6.4, 12.0: close combat only by a normal or fast action, by units that may initiate
         if mode != MODE_NORMAL and mode != MODE_FAST:
             return STEP_NO, 0
+        # 9.10.3: a tracked armoured vehicle without passengers overruns lone artillery in a
+        # frontal hex (_side_ok), not into harsh terrain nor terrain damaging vehicles (S18)
+        if p[P_OVERRUN] == 1 and ut[ty, UT_OVERRUN] == 1 and harsh == 0 and side6[h, d, S6_TDMG] == 0 \
+                and overrun_gun(units, ut, g, side) >= 0 and not carries(units, u):
+            return STEP_OVERRUN, cost
         if ut[ty, UT_CC_INIT] == 0:
             return STEP_NO, 0
         if ut[ty, UT_CAP] > 0 and carries(units, u):  # 12.10: a transporting vehicle never initiates
@@ -329,7 +337,7 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):
                         best[g] = rest
                         first[g] = code - 1
                     ns = (g * 6 + f) * 2
-                    if k != STEP_HARSH and k != STEP_ENEMY and rest > stack[ns]:
+                    if k != STEP_HARSH and k != STEP_ENEMY and k != STEP_OVERRUN and rest > stack[ns]:
                         stack[ns] = rest
                         stack[o_code + ns] = code
     return count

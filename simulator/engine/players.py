@@ -26,6 +26,7 @@ import numpy as np
 
 from simulator.engine.fire import expected_fire, expected_fire_any, unit_hex
 from simulator.engine import transport as tr
+from simulator.engine.overrun import overrun_gun, overrun_odds
 from simulator.engine.moves import MODE_FALLBACK, STEP_NO, TURN, reach, step_kind
 from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
 from simulator.engine.state import (
@@ -43,7 +44,7 @@ from simulator.engine.state import (
 )
 from simulator.engine.tables import (
     HI_OBJ, HI_TERRAIN, OB_HEX, OB_VALUE, P_N_OBJ, P_NT, P_NTERR, P_O_CCLOSS, P_O_COVER, P_O_OBJ,
-    P_O_VIC, P_TURNS, PR_DIST, S6_NBR, P_TRANSPORT,
+    P_O_VIC, P_TURNS, PR_DIST, S6_NBR, P_TRANSPORT, P_OVERRUN, HI_TDMG, UT_OVERRUN,
     UT_FAST_OK, UT_HALF, UT_KIND, UT_MOVE, UT_STR, UT_VALUE, V_ANY, V_HOLD_COUNT, V_HOLD_MASK,
     V_POINTS,
 )
@@ -226,6 +227,10 @@ def cc_value(s, t, u, g):
     exact pools of the melee package), what is won if the holder falls, and the hex."""
     side = s.u[u, U_SIDE]
     tu = s.u[u, U_TYPE]
+    if t.p[P_OVERRUN] == 1 and t.ut[tu, UT_OVERRUN] == 1 and t.hexi[g, HI_TDMG] < 0:
+        gun = overrun_gun(s.u, t.ut, g, side)
+        if gun >= 0:
+            return overrun_value(s, t, u, gun, g)
     best = NEG
     for e in range(s.u.shape[0]):
         if s.u[e, U_ST] != ONMAP or s.u[e, U_HEX] != g or s.u[e, U_SIDE] == side:
@@ -243,6 +248,18 @@ def cc_value(s, t, u, g):
         if v > best:
             best = v
     return best
+
+
+@rule
+def overrun_value(s, t, u, gun, g):
+    """Overrunning ``gun`` in ``g`` (9.10.3): the gun's worth if the last shot does not
+    stop the vehicle, less the vehicle's expected loss, and the hex (exact odds of the
+    last-shot pools, :func:`simulator.engine.overrun.overrun_odds`)."""
+    tu = s.u[u, U_TYPE]
+    p_stop, lost_points = overrun_odds(s, t, u, gun)
+    lost = lost_points / max(1, t.ut[tu, UT_STR] - s.u[u, U_DMG]) * worth(t, tu)
+    gain = (1.0 - p_stop) * worth(t, s.u[gun, U_TYPE])
+    return t.fconst[W_CC] * (gain - lost) + 0.5 * objective_value(s, t, s.u[u, U_SIDE], g)
 
 
 # ======================================================================================

@@ -116,6 +116,8 @@ class FireTables:
     atk_pools: tuple          # (pool, doubles, extra) per attack pool id, for replays
     def_pools: tuple          # pool per defence pool id
     rider_def: np.ndarray | None = None   # int32[type] defence pool of tank riders (10.10.1), -1 none
+    last_shot: np.ndarray | None = None   # int32[gun type, tank type, 2] last-shot attack / defence pool
+                                          #   (9.10.3), -1 none
 
 
 def bare_terrain(aid: Aid) -> str:
@@ -280,6 +282,29 @@ def _rider_table(types, aid, support, defence: _Pools, riders) -> np.ndarray:
     return out
 
 
+def can_overrun(tank: UnitCard, gun: UnitCard) -> bool:
+    """9.10.3: an armoured vehicle with track movement may overrun enemy artillery."""
+    return (gun.is_artillery and tank.is_armoured_vehicle and tank.movement_type == "tracked"
+            and tank.side != gun.side)
+
+
+def _last_shot_table(types, aid, support, attack: _Pools, defence: _Pools) -> np.ndarray:
+    """9.10.3: the pools of each gun type's last shot at each tank type that may overrun
+    it, by ``fire_pools`` with ``FireSituation(overrun=True)``; -1 when there is none (the
+    gun has no vs-vehicle dice at range 0)."""
+    out = np.full((len(types), len(types), 2), -1, dtype=np.int32)
+    for i, gun in enumerate(types):
+        for j, tank in enumerate(types):
+            if not can_overrun(tank.card, gun.card):
+                continue
+            try:
+                p = fire_pools(gun.card, tank.card, FireSituation(range=0, overrun=True), aid, support=support)
+            except InputError:
+                continue
+            out[i, j] = attack.id(p.attack, p.doubles, p.extra_supp), defence.id(p.defence)
+    return out
+
+
 def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_range: int,
                   support: Support | None = None, smoke: bool = False, riders: dict | None = None) -> FireTables:
     """Every ranged-fire pool a game on this map with these unit types can need.
@@ -307,6 +332,7 @@ def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_ra
     def_key = _defence_table(types, geos, aid, support, defence, n_smoke, n_area)
     spot_need = _spot_table(types, geos, aid, n_out)
     rider_def = _rider_table(types, aid, support, defence, riders)
+    last_shot = _last_shot_table(types, aid, support, attack, defence)
 
     atk_rows, atk_n = attack.arrays()
     def_rows, def_n = defence.arrays()
@@ -316,7 +342,7 @@ def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_ra
     crit_g, crit_b = crit_roll_tables(max_crits, aid.dice)
     return FireTables(atk_rows, atk_n, atk_extra, def_rows, def_n, atk_key, band_of, def_key, spot_need,
                       p_dmg, p_morale, mean_dmg, crit_g, crit_b,
-                      tuple(attack.keys), tuple(k[0] for k in defence.keys), rider_def)
+                      tuple(attack.keys), tuple(k[0] for k in defence.keys), rider_def, last_shot)
 
 
 def _exact_stats(attacks: list[np.ndarray], defences: list[np.ndarray]):

@@ -73,6 +73,11 @@ def describe_events(st: State) -> list[dict]:
             text = f"{g.sides[st.s.u[a, U_SIDE]]} places {name(a)} in {hexn(b)}" + (f" facing {c}" if c != 7 else "")
         elif code == ev.EV_FORMATION:
             text = f"{g.sides[a]} keeps formation card {g.formations[b]} (5.6)"
+        elif code == ev.EV_CLASS_DRAW:
+            text = f"{g.sides[a]} draws {g.formations[b]} for a reinforcement (5.7)"
+        elif code == ev.EV_OVERRUN:
+            text = (f"  {name(a)} overruns {name(b)} in {hexn(c)} (9.10.3)" if d
+                    else f"  {name(a)} is stopped by the last shot of {name(b)} in {hexn(c)} (9.10.3)")
         elif code == ev.EV_CP:
             text = f"{g.sides[a]} puts a command point on {g.types[b].label} (6.2.2)"
         elif code == ev.EV_ACTIVATE:

@@ -28,7 +28,8 @@ HI_FREEFACE, HI_TDMG = 12, 13   # vehicles turn freely here (road, 9.1); terrain
 HI_FIELDS = 14
 # --- per hex side (side6[hex, dir, field]) ---------------------------------------------
 S6_NBR, S6_CLIMB, S6_COST = 0, 1, 2    # S6_COST + movement type (foot, gun, wheeled, tracked)
-S6_FIELDS = 6
+S6_TDMG = 6      # 1: the hex across has terrain that may damage vehicles (9.10.1; no overrun there, 9.10.3)
+S6_FIELDS = 7
 # --- per pair of hexes (pair[a, b, field]) ---------------------------------------------
 PR_DIST, PR_LOS, PR_GEO = range(3)
 PR_FIELDS = 3
@@ -40,7 +41,8 @@ GE_BARE, GE_NHIND = range(2)
  UT_CC_INIT, UT_SLOW, UT_IMMOBILE, UT_EXP, UT_TDEF) = range(24)
 UT_RIDEDEF, UT_LOAD_FULL, UT_LOAD_HALF = 24, 25, 26   # tank riders' defence pool (10.10.1) or -1;
                                                         # transport points taken at full / half strength (9.11)
-UT_FIELDS = 27   # UT_TDEF: the pool of the strongest card defence die against terrain damage (9.10.1)
+UT_OVERRUN = 27  # 1: an armoured vehicle with track movement, which may overrun artillery (9.10.3)
+UT_FIELDS = 28   # UT_TDEF: the pool of the strongest card defence die against terrain damage (9.10.1)
 # --- ranged pools (pooli[pool, field]) -------------------------------------------------
 PO_N, PO_EXTRA = range(2)
 # --- close-combat pools (cci[pool, field]) ---------------------------------------------
@@ -50,8 +52,9 @@ CI_FIELDS = 8
 (SL_SIDE, SL_TYPE, SL_HEX, SL_ZONE, SL_FACE, SL_CARRIER, SL_ARRIVE, SL_ENTRY, SL_FORM, SL_ROLL,
  SL_GROUP) = range(11)
 META_WIDTH = 12
-FO_SIDE, FO_TYPE, FO_CP, FO_ZONE = range(4)
-FO_FIELDS = 4
+FO_SIDE, FO_TYPE, FO_CP, FO_ZONE, FO_DRAW = range(5)
+FO_FIELDS = 5
+FO_CLASS = 3     # FO_TYPE of one card of a reinforcement class draw (5.7), FO_DRAW its draw; not a formation
 V_HOLD_MASK, V_HOLD_COUNT, V_POINTS, V_ELIM, V_ANY, V_SUDDEN = range(6)
 OB_HEX, OB_VALUE, OB_START = range(3)
 D_COUNT, D_METHOD = range(2)          # draw rows: side * 3 + unit kind
@@ -71,7 +74,9 @@ METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW = range(3)   # 5.6, in the book's orde
  # offsets into fconst
  P_O_COVER, P_O_CCLOSS, P_O_CCMASK) = range(47)
 P_TRANSPORT = 47      # 1: some unit can carry another (9.11): the transport rules are played
-P_FIELDS = 48
+P_OVERRUN = 48        # 1: some vehicle may overrun some enemy artillery (9.10.3)
+P_O_OVR = 49          # offset into keys of the last-shot pools (9.10.3): [gun type, tank type, 2]
+P_FIELDS = 50
 N_WEIGHTS = 16
 
 
@@ -177,6 +182,13 @@ def def_key(t, j, geo, smoke, fs, st, area, failed):
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
 def spot_need(t, j, geo, st, adj, out):
     return np.int64(t.keys[t.p[P_O_SPOT] + (((j * t.p[P_NG] + geo) * 16 + st) * 2 + adj) * t.p[P_NOUT] + out])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def last_shot_key(t, gun, tank, which):
+    """9.10.3: the attack (``which`` 0) or defence (1) pool of the last shot of artillery
+    type ``gun`` at tank type ``tank`` (-1: no last shot)."""
+    return np.int64(t.keys[t.p[P_O_OVR] + (gun * t.p[P_NT] + tank) * 2 + which])
 
 
 CC_POOL_BITS = 20

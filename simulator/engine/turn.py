@@ -18,7 +18,8 @@ at a time, step into their frontal hexes or reverse into their rear ones, and ro
 terrain damage on entering (9.9, 9.10; :mod:`simulator.engine.moves`). Close combat is in
 :mod:`simulator.engine.closecombat`. The support phase (6.3, chapter 7) is played
 only by scenarios with support units and is not implemented yet: such scenarios are
-refused when compiled. Transport (9.11, 10.10, 12.10) is in :mod:`simulator.engine.transport`.
+refused when compiled. Transport (9.11, 10.10, 12.10) is in :mod:`simulator.engine.transport`,
+overruns of artillery (9.10.3) in :mod:`simulator.engine.overrun`.
 """
 
 from __future__ import annotations
@@ -32,16 +33,17 @@ from simulator.engine.board import empty, nearest_enemy, occ, put, shift
 from simulator.engine.events import (
     EV_ACTIVATE, EV_BACKTRACK, EV_CP, EV_FALLBACK, EV_FALLBACK_BLOCKED, EV_FORMATION, EV_INITIATIVE,
     EV_MOVE, EV_OBJECTIVE, EV_PASS, EV_PHASE, EV_PLACE, EV_REACT, EV_REINFORCE, EV_STOP, EV_TURN,
-    EV_VICTORY, EV_FACE, EV_TERRAIN_DAMAGE, EV_LOAD, log_event,
+    EV_VICTORY, EV_FACE, EV_TERRAIN_DAMAGE, EV_LOAD, EV_CLASS_DRAW, log_event,
 )
 from simulator.engine.fire import (
     apply_symbols, can_target, eliminate, resolve_fire, rider_on, set_morale, transport_after_hit, unit_hex,
 )
 from simulator.engine import transport as tr
+from simulator.engine import overrun as ov
 from simulator.assault.kernels import cancel_packed
 from simulator.assault.vehicle_terrain import terrain_damage_effect
 from simulator.engine.moves import (
-    MODE_FALLBACK, STEP_ENEMY, STEP_HARSH, STEP_NO, any_step, can_turn, step_kind, turn_cost, turning_unit,
+    MODE_FALLBACK, STEP_ENEMY, STEP_HARSH, STEP_NO, STEP_OVERRUN, any_step, can_turn, step_kind, turn_cost, turning_unit,
 )
 from simulator.rng import sum_rolls
 from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
@@ -68,7 +70,7 @@ from simulator.engine.state import (
     HX_DUG, HX_OCC, HX_SMOKE, K_DISMOUNT, K_LOAD, K_DISEMBARK, G_EMERG, U_EMERG, SUB_ACT_END as _SAE,
 )
 from simulator.engine.tables import (
-    D_COUNT, D_METHOD, FO_CP, FO_SIDE, FO_TYPE, FO_ZONE, HI_FREEFACE, HI_STAND, HI_TDMG, METHOD_CHOOSE,
+    D_COUNT, D_METHOD, FO_CLASS, FO_CP, FO_DRAW, FO_SIDE, FO_TYPE, FO_ZONE, HI_FREEFACE, HI_STAND, HI_TDMG, METHOD_CHOOSE,
     METHOD_DOUBLE, PO_N, UT_ELITE, UT_STR, UT_TDEF,
     METHOD_DRAW, OB_HEX, OB_START, OB_VALUE, P_BASE_CP0, P_CP_RULE, P_IF_NEITHER, P_INITIATIVE,
     P_MIN_CP, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN, P_TURNS,
@@ -584,6 +586,12 @@ def apply_step(s, t, a):
         log_event(s, EV_MOVE, u, h, g, s.g[G_MP], NIL, NIL)
         cc.enter(s, t, u, g)                             # 12.0: close combat, no reaction fire
         return
+    if k == STEP_OVERRUN:                                # 9.10.3: the gun's last shot first
+        s.g[G_MP] -= c
+        c = 0
+        if not ov.overrun(s, t, u, g):
+            return                                       # stopped: it stays where it was
+        mode = MODE_FAST                                 # a fast action from now on
     shift(s, u, g)
     push_path(s, g)
     s.g[G_STEPS] += 1
@@ -738,7 +746,10 @@ def apply_action(s, t, a):
         log_event(s, EV_CP, side, ty, NIL, NIL, NIL, NIL)
     elif sub == SUB_FORMATION:
         f = a_arg(a)
-        keep_formation(s, t, f)
+        if form(t, f, FO_TYPE) == FO_CLASS:
+            choose_class_card(s, t, f)
+        else:
+            keep_formation(s, t, f)
     elif sub == SUB_SETUP_ORDER:
         s.g[G_SETUP_FIRST] = a_arg(a)
         s.g[G_PLACE_SIDE] = a_arg(a)
@@ -1162,7 +1173,8 @@ def draw_reinforcement_cards(s, t):
         side = -1
         kind = -1
         for u in range(t.p[P_N_UNITS]):
-            if slot(t, u, SL_GROUP) == grp and slot(t, u, SL_FORM) >= 0 and slot(t, u, SL_ARRIVE) > 0:
+            if slot(t, u, SL_GROUP) == grp and slot(t, u, SL_FORM) >= 0 and slot(t, u, SL_ARRIVE) > 0 \
+                    and form(t, slot(t, u, SL_FORM), FO_TYPE) != FO_CLASS:     # (class draws: the owner chooses, class_step)
                 side = slot(t, u, SL_SIDE)
                 kind = form(t, slot(t, u, SL_FORM), FO_TYPE)
                 break
@@ -1188,6 +1200,55 @@ def draw_reinforcement_cards(s, t):
         for u in range(t.p[P_N_UNITS]):
             if slot(t, u, SL_GROUP) == grp and slot(t, u, SL_FORM) == chosen and slot(t, u, SL_ARRIVE) > 0:
                 s.u[u, U_ST] = PENDING
+
+
+@rule
+def class_draws(t):
+    """How many reinforcements of a unit class several cards match (5.7)."""
+    n = 0
+    for f in range(t.p[P_N_FORMS]):
+        if form(t, f, FO_TYPE) == FO_CLASS:
+            n = max(n, form(t, f, FO_DRAW) + 1)
+    return n
+
+
+@rule
+def class_step(s, t):
+    """5.7 (reading S17): when several cards match the class a reinforcement names, its
+    owner chooses one; ``G_STAGE`` 6, 7, ... walks the draws. Returns True when a side
+    must choose."""
+    while s.g[G_STAGE] < 6 + class_draws(t):
+        k = s.g[G_STAGE] - 6
+        side = -1
+        for f in range(t.p[P_N_FORMS]):
+            if form(t, f, FO_TYPE) == FO_CLASS and form(t, f, FO_DRAW) == k:
+                side = form(t, f, FO_SIDE)
+                if s.g[G_STEPS] == -1:
+                    s.aux[AUX_FST, f] = 1                # offered
+        if s.g[G_STEPS] == -1:
+            s.g[G_STEPS] = 1
+        if s.g[G_STEPS] > 0:
+            s.g[G_TARGET] = FO_CLASS
+            s.g[G_DECIDER] = side
+            return True
+        for f in range(t.p[P_N_FORMS]):              # the cards not chosen never arrive
+            if form(t, f, FO_TYPE) == FO_CLASS and s.aux[AUX_FST, f] == 1:
+                s.aux[AUX_FST, f] = 0
+        s.g[G_STAGE] += 1
+        s.g[G_STEPS] = -1
+    return False
+
+
+@rule
+def choose_class_card(s, t, f):
+    """The owner's choice among the matching cards: its units arrive as the reinforcement
+    (like a reinforcing formation card, 6.7), the others never do."""
+    s.aux[AUX_FST, f] = 4
+    log_event(s, EV_CLASS_DRAW, form(t, f, FO_SIDE), f, NIL, NIL, NIL, NIL)
+    for u in range(t.p[P_N_UNITS]):
+        if slot(t, u, SL_FORM) == f:
+            s.u[u, U_ST] = PENDING
+    s.g[G_STEPS] -= 1
 
 
 @rule
@@ -1337,7 +1398,7 @@ def advance(s, t):
             if place_step(s, t):
                 return
         elif sub == SUB_FORMATION:
-            if formation_step(s, t):
+            if formation_step(s, t) or class_step(s, t):
                 return
             setup_done(s, t)
         elif sub == SUB_SETUP_ORDER:
