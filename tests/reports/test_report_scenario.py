@@ -104,3 +104,15 @@ def test_replay_out_writes_the_game_and_its_final_position(tmp_path):
     data = json.loads(CliRunner().invoke(main, args + ["--format", "json"]).stdout)
     assert s["result"]["winner"] == data["winner"] and s["result"]["turns"] == data["turns"]
     assert s["provenance"]["method"] == "replay of game 3 of a batch" and s["provenance"]["seed"] == 9
+
+
+def test_lanchester_report_rebuilds_the_scenario_page(bundle, tmp_path):
+    import shutil
+    out, _, _ = bundle
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    page = (copy / "index.html").read_text()
+    (copy / "index.html").unlink()
+    res = CliRunner().invoke(main, ["report", str(copy)])
+    assert res.exit_code == 0, res.output
+    assert (copy / "index.html").read_text() == page
