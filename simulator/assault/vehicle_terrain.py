@@ -172,7 +172,15 @@ def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: in
     return frame
 
 
+@numba.njit(cache=True)
+def last_shot_stops(eliminated, shaken, immobilised):
+    """9.10.3 (rulings C7): the gun's last shot stops the tank when it left it destroyed,
+    immobilised, or suppressed or worse (``shaken``: suppressed or in fallback). The one
+    reading of the rule, for ``fire --overrun`` and the scenario engine alike."""
+    return eliminated or shaken or immobilised
+
+
 def overrun_succeeds(state: dict) -> bool:
-    """9.10.3: the gun is overrun unless its last shot left the tank suppressed,
-    immobilised or destroyed (or in fallback, which is worse than suppressed)."""
-    return not (state["eliminated"] or state["suppressed"] or state["fallback"] or state["immobilised"])
+    """9.10.3: the gun is overrun unless its last shot stopped the tank (:func:`last_shot_stops`)."""
+    return not last_shot_stops(bool(state["eliminated"]), bool(state["suppressed"] or state["fallback"]),
+                               bool(state["immobilised"]))

@@ -27,7 +27,6 @@ import pandas as pd
 
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
-from simulator.engine.scenario import alternate_history, load_scenario
 from simulator.engine.players import DEFAULT_PARAMS
 from simulator.errors import InputError
 from simulator.runner import RunOptions
@@ -117,17 +116,6 @@ def merge_overrides(a: dict, b: dict) -> dict:
     return out
 
 
-def compile_variant(name: str, edition: str | None, over: dict):
-    """Compile the scenario with a variant's overrides; ``history=alternate`` plays the
-    alternate-history version (5.3: each side takes the other's colour, set-up,
-    formations, reinforcements and victory conditions, with equivalent units)."""
-    rest = {k: v for k, v in over.items() if k != "history"}
-    if over.get("history") == "alternate":
-        scenario = alternate_history(load_scenario(name))
-        return compile_game(name, edition=edition, overrides=rest, scenario=scenario)
-    return compile_game(name, edition=edition, overrides=rest)
-
-
 def _edition_of(over: dict, edition: str | None):
     return over.get("edition", edition)
 
@@ -151,7 +139,7 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     """
     p1, p2 = player_kinds(players)
     base_over = dict(overrides or {})
-    game = compile_variant(name, edition, base_over)
+    game = compile_game(name, edition=edition, overrides=base_over)
     variants = parse_vary(vary, game.scenario)        # bad what-ifs fail before anything is played
     if tune:
         tune_values(tune, game.scenario)
@@ -198,10 +186,9 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
     frames = {"games": games, "losses": pd.DataFrame(rows)}
     variants = [("baseline", sides[0], int(tl.wins[0]), tl.games)]
     for r in report.get("what_if", {}).get("variants", []):
-        variants.append((f"{r['key']}={r['value']}", sides[0], round(r["win_rate"][sides[0]] * tl.games), tl.games))
+        variants.append((f"{r['key']}={r['value']}", sides[0], r["wins"], tl.games))
     for r in report.get("tune", {}).get("values", []):
-        variants.append((f"{report['tune']['key']}={r['value']}", sides[0], round(r["win_rate"] * tl.games),
-                         tl.games))
+        variants.append((f"{report['tune']['key']}={r['value']}", sides[0], r["wins"], tl.games))
     if len(variants) > 1:
         frames["variants"] = pd.DataFrame(variants, columns=["variant", "side", "wins", "games"])
     return frames
@@ -225,7 +212,7 @@ def what_if(name, scenario, variants, base, report, *, games, seed, players, wor
     for key, values in variants:
         for v in values:
             over = merge_overrides(base_over, override_for(key, v, scenario))
-            game = compile_variant(name, _edition_of(over, edition), over)
+            game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
             res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
                             progress=f"{key}={v}" if progress else None)
             out = res.tally.outcome_array()
@@ -234,7 +221,8 @@ def what_if(name, scenario, variants, base, report, *, games, seed, players, wor
             ch, clo, chi = paired_change(base, out)
             decisive = int(((out == 0) | (out == 1)).sum())
             share = float((out == 0).sum() / decisive) if decisive else float("nan")
-            rows.append({"key": key, "value": v, "win_rate": {sides[0]: p, sides[1]: float((out == 1).mean())},
+            rows.append({"key": key, "value": v, "wins": int((out == 0).sum()),
+                         "win_rate": {sides[0]: p, sides[1]: float((out == 1).mean())},
                          "ci95": [lo, hi], "draw_rate": float((out == 2).mean()),
                          "change": ch, "change_ci95": [clo, chi], "share_decisive": share,
                          "significant": bool(clo > 0 or chi < 0)})
@@ -270,12 +258,12 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
     rows = []
     for v in values:
         over = merge_overrides(base_over, override_for(key, v, scenario))
-        game = compile_variant(name, _edition_of(over, edition), over)
+        game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
         res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
                         progress=f"{key}={v}" if progress else None)
         wins = int(res.tally.wins[0])
         lo, hi = wilson_interval(wins, res.tally.games)
-        rows.append({"value": v, "win_rate": wins / res.tally.games, "ci95": [lo, hi]})
+        rows.append({"value": v, "wins": wins, "win_rate": wins / res.tally.games, "ci95": [lo, hi]})
     best = min(rows, key=lambda r: abs(r["win_rate"] - target))
     return {"key": key, "target": target, "side": side0, "values": rows, "best": best}
 
@@ -284,7 +272,7 @@ def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, editi
                  overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None) -> dict:
     """random < greedy < look-ahead, from both seats: the stronger player's win rate
     against the weaker one in each seat (skill matters when both exceed the weaker's)."""
-    game = compile_variant(name, edition, overrides or {})
+    game = compile_game(name, edition=edition, overrides=overrides or {})
     sides = list(game.sides)
     rungs = []
     for weak, strong in (("random", "greedy"), ("greedy", "lookahead")):

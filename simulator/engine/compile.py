@@ -31,7 +31,7 @@ from simulator.engine import tables as tables_mod
 from simulator.assault.melee.situation import AREAS
 from simulator.engine.compiled import CompiledMap, compile_map
 from simulator.engine.pooltab import GeoKey, UnitType, can_overrun, hindrance_names, tabulate_fire
-from simulator.engine.scenario import Scenario, expand_hexes, load_scenario
+from simulator.engine.scenario import Scenario, alternate_history, expand_hexes, load_scenario
 from simulator.engine.state import GameState, empty_state
 from simulator.engine.tables import (
     CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_FIELDS, CI_NATK, CI_NDEF, CI_PREREQ,
@@ -593,10 +593,13 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
 
     ``overrides``: ``{"turns": 8}``, ``{"cp": {"german": 6}}``,
     ``{("count", "german", "german/rifles-41"): 3}``,
-    ``{("experience", "soviet", "soviet/mmg-maxim"): "veteran"}``, ``{"initiative": "german"}``.
+    ``{("experience", "soviet", "soviet/mmg-maxim"): "veteran"}``, ``{"initiative": "german"}``,
+    ``{"history": "alternate"}`` (the alternate-history version, 5.3).
     """
     scenario = scenario or load_scenario(name_or_path)
     overrides = dict(overrides or {})
+    if overrides.get("history") == "alternate":
+        scenario = alternate_history(scenario)
     edition = edition or overrides.get("edition") or scenario.edition
     if edition not in ("v1", "v2"):
         raise InputError("--edition", "", f"unknown close-combat edition {edition!r} (v1 or v2)")

@@ -196,13 +196,7 @@ def _draw_scenario(ax, cm: CompiledMap, s: Scenario, xs, ys, size) -> list:
             h = cm.index_of(f.hex)
             card = s.units[f.unit]
             label = _short(card.name) + ("+" if f.carrying else "")
-            ax.text(xs[h], ys[h] + 0.12, label, fontsize=4.6, ha="center", va="center",
-                    color="white", zorder=9,
-                    bbox=dict(boxstyle="round,pad=0.2", facecolor=colour, edgecolor="none"))
-            if f.facing is not None:
-                vx, vy = vertex_point(cm.orientation, int(f.facing), size)
-                ax.annotate("", xy=(xs[h] + 0.8 * vx, ys[h] + 0.8 * vy), xytext=(xs[h], ys[h]),
-                            arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.1), zorder=9)
+            _draw_unit(ax, cm, xs[h], ys[h], ys[h] + 0.12, label, colour, f.facing, size, fontsize=4.6)
         handles.append(Patch(facecolor=colour, alpha=0.35, edgecolor=colour,
                              label=f"{side_name} ({side.faction}): units, set-up zones"))
         for zone in side.zones:
@@ -241,16 +235,22 @@ def _draw_position(ax, cm: CompiledMap, s: Scenario | None, pieces: list[Piece],
         stacked[h] = k + 1
         colour = FACTION_COLOURS.get(p.faction, "#555555")
         y = ys[h] - 0.05 * size + 0.3 * size * (k - 0.5 if k else 0)
-        ax.text(xs[h], y, p.label, fontsize=4.3, ha="center", va="center", color="white", zorder=9,
-                bbox=dict(boxstyle="round,pad=0.2", facecolor=colour, edgecolor="none"))
-        if p.facing is not None:
-            vx, vy = vertex_point(cm.orientation, int(p.facing), size)
-            ax.annotate("", xy=(xs[h] + 0.8 * vx, ys[h] + 0.8 * vy), xytext=(xs[h], ys[h]),
-                        arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.1), zorder=9)
+        _draw_unit(ax, cm, xs[h], ys[h], y, p.label, colour, p.facing, size, fontsize=4.3)
     if s is not None:
         for side_name, side in s.sides.items():
             handles.append(Patch(facecolor=FACTION_COLOURS[side.faction], label=f"{side_name} ({side.faction})"))
     return handles
+
+
+def _draw_unit(ax, cm: CompiledMap, x, y, label_y, label: str, colour: str, facing, size, fontsize) -> None:
+    """A unit's label in its side's colour and, for vehicles and guns, an arrow to the
+    vertex it faces (5.8)."""
+    ax.text(x, label_y, label, fontsize=fontsize, ha="center", va="center", color="white", zorder=9,
+            bbox=dict(boxstyle="round,pad=0.2", facecolor=colour, edgecolor="none"))
+    if facing is not None:
+        vx, vy = vertex_point(cm.orientation, int(facing), size)
+        ax.annotate("", xy=(x + 0.8 * vx, y + 0.8 * vy), xytext=(x, y),
+                    arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.1), zorder=9)
 
 
 def _draw_smoke(ax, cm: CompiledMap, smoke: dict, xs, ys, size) -> list:

@@ -17,6 +17,7 @@ destroyed (rulings C7); a stopped vehicle stays in the hex it came from.
 from __future__ import annotations
 
 from simulator.assault.kernels import cancel_packed, field
+from simulator.assault.vehicle_terrain import last_shot_stops
 from simulator.engine.events import EV_OVERRUN, EV_ROLL, log_event
 from simulator.engine.fire import apply_symbols, eliminate, fire_odds
 from simulator.engine.state import (
@@ -67,7 +68,7 @@ def last_shot(s, t, gun, tank):
     dfn = field(total, 3) * 10000 + field(total, 4) * 100 + field(total, 5)
     log_event(s, EV_ROLL, gun, tank, ak, dk, atk, dfn)
     apply_symbols(s, t, tank, c, h, sp)
-    return s.u[tank, U_ST] != ONMAP or s.u[tank, U_MORALE] != STEADY or s.u[tank, U_IMMOB] == 1
+    return last_shot_stops(s.u[tank, U_ST] != ONMAP, s.u[tank, U_MORALE] != STEADY, s.u[tank, U_IMMOB] == 1)
 
 
 @rule
