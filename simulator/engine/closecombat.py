@@ -61,6 +61,7 @@ from simulator.engine.tables import (
     UT_HALF, UT_KIND, UT_MOVE, UT_MTYPE, UT_RANGED, UT_STR, cc_pool, dist,
 )
 from simulator.engine.hexgrid import areas_of_impact
+from simulator.engine.moves import any_step
 from simulator.rng import below, sum_rolls
 
 # unit roles in a close combat
@@ -528,7 +529,9 @@ def cc_actions(s, t, out):
         return n
     if q == Q_WITHDRAW_A or q == Q_WITHDRAW_D:
         n = push(out, 0, action(K_STAY, NIL, NIL))
-        return push(out, n, action(K_LEAVE, NIL, NIL))
+        if can_withdraw(s, t, s.g[G_CC_A] if q == Q_WITHDRAW_A else s.g[G_CC_D]):
+            n = push(out, n, action(K_LEAVE, NIL, NIL))
+        return n
     if q == Q_TRACKS:
         n = push(out, 0, action(K_VEHICLE, NIL, NIL))
         return push(out, n, action(K_TRACKS, NIL, NIL))
@@ -620,6 +623,20 @@ def after_v2_round(s, t):
 
 
 @rule
+def withdraw_allowance(s, t, u):
+    """Movement points of a withdrawal: a fast action (12.1.6.1)."""
+    return t.ut[s.u[u, U_TYPE], UT_MOVE] + 1
+
+
+@rule
+def can_withdraw(s, t, u):
+    """Revised 12.1.6.1: a unit may withdraw only if it can move out of the hex (an
+    immobilised vehicle cannot, CC10; nor a unit with no hex to enter). Suppression does
+    not stop it (a suppressed vehicle even must withdraw, revised 12.5)."""
+    return any_step(s, t, u, s.u[u, U_HEX], MODE_WITHDRAW, withdraw_allowance(s, t, u), NIL)
+
+
+@rule
 def withdraw(s, t, u, other):
     """Revised 12.1.6.1: ``u`` leaves with a fast action (reaction fire may follow); the
     unit that stays is marked normal action."""
@@ -639,7 +656,7 @@ def withdraw(s, t, u, other):
     s.g[G_STEPS] = 0
     s.u[u, U_ACT] = ACT_FAST
     s.g[G_MODE] = MODE_WITHDRAW
-    s.g[G_MP] = t.ut[s.u[u, U_TYPE], UT_MOVE] + 1
+    s.g[G_MP] = withdraw_allowance(s, t, u)
     s.g[G_SUB] = SUB_MOVE
 
 

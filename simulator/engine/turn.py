@@ -27,7 +27,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simulator.engine.state import ARTILLERY, FALSE, FALLBACK, INFANTRY, STEADY, VEHICLE
+from simulator.engine.state import ARTILLERY, FALSE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE
 from simulator.engine import closecombat as cc
 from simulator.engine.board import empty, nearest_enemy, occ, put, shift
 from simulator.engine.events import (
@@ -1352,8 +1352,9 @@ def advance(s, t):
             do_pass(s, t)
         elif sub == SUB_MOVE:
             u = g[G_UNIT]
-            if s.u[u, U_ST] != ONMAP or s.u[u, U_MORALE] != STEADY:
-                g[G_SUB] = SUB_ACT_END
+            if s.u[u, U_ST] != ONMAP or (s.u[u, U_MORALE] != STEADY
+                                          and not (g[G_MODE] == MODE_WITHDRAW and s.u[u, U_MORALE] == SUPPRESSED)):
+                g[G_SUB] = SUB_ACT_END                   # (a suppressed unit still withdraws, 12.1.6.1)
             elif not any_step(s, t, u, s.u[u, U_HEX], g[G_MODE], g[G_MP], g[G_STEPS]) \
                     and not can_turn(s, t, u, s.u[u, U_HEX], g[G_MP]) and loader_here(s, t, u) < 0:
                 finish_move(s, t)

@@ -143,3 +143,35 @@ def test_revised_edition_rounds_until_someone_leaves(tmp_path):
         assert int(st.s.u[r, U_CC]) == CC_NONE and int(st.s.u[hr, U_CC]) == CC_NONE
         assert len(cc_events(st, EV_CC_RESULT)) == 2 * (rounds + 1)
     assert asked > 0
+
+
+def test_a_suppressed_unit_withdraws_out_of_the_hex():
+    """Revised 12.1.6.1: a unit that chooses to withdraw moves out with a fast action,
+    even when suppressed; it is offered only when it can move out. (Infantry Training in
+    the revised edition, seed 20357, greedy against random: the Soviet squad, suppressed
+    in the close combat in 5,1, withdraws.)"""
+    import numpy as np
+
+    from simulator.engine.compile import compile_game
+    from simulator.engine.game import State
+    from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
+    from simulator.engine.replay import describe_events
+    from simulator.engine.state import ACT_FAST, G_SUB, SUB_MOVE, SUPPRESSED, U_ACT, U_HEX, U_MORALE
+    g = compile_game("infantry-training", edition="v2")
+    st = State(g, seed=20357, log=True)
+    w = make_work(g)
+    def play_one():
+        side = st.current_player()
+        st.apply_action(int(choose(st.s, g.tables, np.int64((1, 0)[side]), np.int64(side), w, DEFAULT_PARAMS)))
+
+    def left():
+        return [r["text"] for r in describe_events(st) if "leaves the close combat" in r["text"]]
+
+    while not left():                    # up to the withdrawal...
+        play_one()
+    while int(st.s.g[G_SUB]) == SUB_MOVE:  # ...and its move
+        play_one()
+    assert left() == ["  Heavy Rifles '41 #2 leaves the close combat in 5,1"]
+    u = next(u for u in range(g.n_units) if g.unit_label(u) == "Heavy Rifles '41 #2")
+    assert int(st.s.u[u, U_MORALE]) == SUPPRESSED and int(st.s.u[u, U_ACT]) == ACT_FAST
+    assert st.hex_name(int(st.s.u[u, U_HEX])) != "5,1"      # it moved out

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st_
+from hypothesis import HealthCheck, example, given, settings, strategies as st_
 
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State
@@ -83,6 +83,9 @@ def check_invariants(st: State) -> None:
 @given(scenario=st_.sampled_from(["skirmish", "infantry-training", "infantry-training-v2", "vehicle-training"]),
        players=st_.sampled_from([(0, 0), (1, 0), (0, 1), (1, 1)]),
        seed=st_.integers(0, 2**31))
+# found by this test: a suppressed unit chose to withdraw from a revised close combat
+# (12.1.6.1) and then stayed in the hex with its enemy
+@example(scenario="infantry-training-v2", players=(1, 0), seed=20357)
 def test_no_game_ends_in_an_illegal_state(tmp_path_factory, scenario, players, seed):
     g = game(scenario, tmp_path_factory)
     st = State(g, seed=seed, log=False)
