@@ -39,7 +39,7 @@ from simulator.engine.tables import (
     HI_FREEFACE, HI_STAND, HI_TDMG, HI_TERRAIN, META_WIDTH, METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW, OB_HEX, OB_START,
     OB_VALUE, P_BASE_CP0, P_CC_STACK, P_CP_RULE, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_EDITION,
     P_FAST_UPHILL, P_FIELDS, P_HAS_VEHICLES, P_IF_NEITHER, P_INITIATIVE, P_MAX_SMOKE, P_MAXR, P_MIN_CP,
-    P_N_ATK, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_N_ZONES, P_NAREA, P_NB, P_NEED_SUPPORT, P_NFLAGS, P_NG,
+    P_N_ATK, P_O_IND, P_O_INDDEF, P_O_INDSPOT, P_O_SMOKE, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_N_ZONES, P_NAREA, P_NB, P_NEED_SUPPORT, P_NFLAGS, P_NG,
     P_NOUT, P_NR, P_NROLES, P_NSMOKE, P_NT, P_NTERR, P_O_ATK, P_O_BAND, P_O_CC, P_O_CCLOSS, P_O_COVER,
     P_O_DEF, P_O_DRAW, P_O_FORM, P_O_OBJ, P_O_SPOT, P_O_VIC, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN,
     P_TURNS, PO_EXTRA, PO_N, PR_DIST, PR_FIELDS, PR_GEO, PR_LOS, S6_CLIMB, S6_COST, S6_FIELDS, S6_NBR,
@@ -48,6 +48,7 @@ from simulator.engine.tables import (
     UT_HALF, UT_IMMOBILE, UT_IND_MAX, UT_IND_MIN, UT_KIND, UT_MAXR, UT_MOVE, UT_MTYPE, UT_RANGED,
     UT_RIDERS, UT_SLOW, UT_SMOKE, UT_STR, UT_SUPPORT, UT_TDEF, UT_TURRET, UT_VALUE, V_ANY, V_ELIM,
     UT_LOAD_FULL, UT_LOAD_HALF, UT_RIDEDEF, P_TRANSPORT, P_OVERRUN, P_O_OVR, S6_TDMG, UT_OVERRUN,
+    P_O_ICC, ICC_HEAD,
     V_HOLD_COUNT, V_HOLD_MASK, V_POINTS,
 )
 from simulator.errors import InputError
@@ -139,13 +140,7 @@ def _side_index(s: Scenario, name: str, where: str) -> int:
 
 
 def _check_supported(types: list[UnitType], slots: list[Slot], scenario: Scenario) -> None:
-    """Refuse what the engine does not play yet, in one line naming the unit."""
-    sides = list(scenario.sides)
-    for t in types:
-        c = t.card
-        if c.support:
-            raise InputError(scenario.path, "sides", f"{c.id} is a support unit: the scenario engine does "
-                             "not play the support phase (chapter 7) yet")
+    """Refuse what the engine cannot play, in one line naming the unit: an illegal load."""
     for sl in slots:
         if sl.carrier >= 0:
             _check_carried(sl, slots, scenario)
@@ -624,7 +619,7 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
     support = load_support(None, aid)
     smoke = any(t.card.smoke for t in b.types)
     ft = tabulate_fire(b.types, geos, aid, max_range=max_range, support=support, smoke=smoke,
-                       riders=_riders(b.types))
+                       riders=_riders(b.types), terrains=tuple(cm.terrain_names))
     melee, cck, cc_mask, cc_loss, cc_stats, cc_pools = _close_combat(b.types, scenario, cm, edition)
 
     objectives = scenario.objective_list
@@ -716,6 +711,19 @@ def _terrain_damage(cm: CompiledMap, aid: Aid, types: list[UnitType]):
     return hex_pool, def_pool
 
 
+def _into_cc_parts(icc, n_atk) -> list[np.ndarray]:
+    """10.11: the block of fire into a close combat in ``keys`` (``tables.icc_*``): a header
+    (where each table starts in the block, the keep masks' width), the two defence tables
+    (pool ids shifted past the attack pools) and the success-dice masks. None: no block."""
+    if icc is None:
+        return []
+    shift = [np.where(x >= 0, x + n_atk, -1).astype(np.int32).ravel() for x in (icc.infantry, icc.friendly)]
+    keep = icc.keep.astype(np.int32)
+    head = np.array([ICC_HEAD, ICC_HEAD + len(shift[0]), ICC_HEAD + len(shift[0]) + len(shift[1]),
+                     keep.shape[1]], dtype=np.int32)
+    return [head, shift[0], shift[1], keep.ravel()]
+
+
 def _pack(cm, aid, support, geo, geo_bare, nhind, ut, ft, melee, cck, cc_mask, cc_loss, cc_stats, b, draw, vic,
           objectives, obj_start, p, n_types) -> Tables:
     """Lay every table out in the few arrays of :class:`Tables`."""
@@ -780,9 +788,14 @@ def _pack(cm, aid, support, geo, geo_bare, nhind, ut, ft, melee, cck, cc_mask, c
     last_shot[..., 1] = np.where(last_shot[..., 1] >= 0, last_shot[..., 1] + n_atk, -1)   # 9.10.3
     parts = [ft.atk_key.ravel(), ft.band_of.ravel(), def_key.ravel(), ft.spot_need.astype(np.int32).ravel(),
              last_shot.ravel()]
+    parts += _support_parts(ft.support, n_atk)                                     # chapter 7
+    p[P_O_ICC] = sum(len(x) for x in parts) if ft.into_cc is not None else -1     # 10.11
+    parts += _into_cc_parts(ft.into_cc, n_atk)
     offsets = np.cumsum([0] + [len(x) for x in parts])
     keys = np.concatenate(parts).astype(np.int32)
     p[P_O_ATK], p[P_O_BAND], p[P_O_DEF], p[P_O_SPOT], p[P_O_OVR] = offsets[:5]
+    if ft.support is not None:
+        p[P_O_IND], p[P_O_INDDEF], p[P_O_INDSPOT], p[P_O_SMOKE] = offsets[5:9]
     p[P_NT] = n_types
     p[P_NB] = ft.atk_key.shape[2]
     p[P_NR] = ft.band_of.shape[1]
@@ -852,6 +865,14 @@ def _pack(cm, aid, support, geo, geo_bare, nhind, ut, ft, melee, cck, cc_mask, c
                   ut=ut.astype(np.int64), p=p.astype(np.int64),
                   rows=rows, pooli=pooli, keys=keys, odds=odds, cc_faces=melee.faces.astype(np.int64),
                   cc_gain=melee.gain.astype(np.float64), cci=cci, cck=cck, meta=meta, zones=zones, fconst=fconst)
+
+
+def _support_parts(sup, n_atk: int) -> list[np.ndarray]:
+    """The support phase's key blocks (chapter 7), defence pools moved past the attack pools."""
+    if sup is None:
+        return []
+    ind_def = np.where(sup.ind_def >= 0, sup.ind_def + n_atk, -1)
+    return [sup.ind_atk.ravel(), ind_def.ravel(), sup.ind_spot.ravel(), sup.smoke_atk.ravel()]
 
 
 def _check_cp(scenario: Scenario, p: np.ndarray, b: _Builder) -> None:

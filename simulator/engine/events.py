@@ -17,6 +17,9 @@ from simulator.engine.state import rule, int64_constants, EV_FIELDS, G_LOG_ON, G
  EV_TRACKS, EV_DISMOUNT, EV_LOAD, EV_DISEMBARK, EV_PASSENGER_HIT, EV_DISEMBARK_LOST) = range(38)
 EV_CLASS_DRAW = 38      # a: side, b: the card drawn (a formation row of type FO_CLASS, 5.7)
 EV_OVERRUN = 39         # a: tank, b: gun, c: hex, d: 1 the gun is overrun, 0 the tank is stopped (9.10.3)
+# chapter 7 (support phase): 40-44; 10.11 (fire into a close combat): 45-47
+EV_INDIRECT, EV_SMOKE, EV_ART_FACE, EV_SPOTTER, EV_SUPPORT_SPARE = 40, 41, 42, 43, 44
+EV_INTO_CC, EV_FRIENDLY_HIT, EV_ICC_SPARE = 45, 46, 47
 
 
 @rule

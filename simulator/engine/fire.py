@@ -142,9 +142,7 @@ def fire_keys(s, t, f, v, fh, th, fs, fallback_move):
     st = target_status(s, t, v, th, fallback_move)
     area = 0
     if t.ut[vt, UT_KIND] == VEHICLE and t.p[P_NAREA] > 1:
-        a1, a2 = areas_of_impact(t.hexi[fh, HI_Q] - t.hexi[th, HI_Q], t.hexi[fh, HI_R] - t.hexi[th, HI_R],
-                                 s.u[v, U_FACE])
-        area = a1 if a2 < 0 else a2           # 10.9.3: on the boundary, the weaker area
+        area = impact_area(s, t, fh, th, v)
     out = 0
     if t.p[P_NOUT] > 1 and outside_arc(s, t, f, fh, th):
         out = 1
@@ -154,6 +152,15 @@ def fire_keys(s, t, f, v, fh, th, fs, fallback_move):
         return -1, -1, -1, 0
     spot = spot_need(t, vt, geo, st, 1 if d == 1 else 0, out)
     return ak, dks, dkf, spot
+
+
+@rule
+def impact_area(s, t, fh, th, v):
+    """10.9.3: the area of impact of fire from ``fh`` on vehicle ``v`` in ``th``; on the
+    boundary, the weaker area."""
+    a1, a2 = areas_of_impact(t.hexi[fh, HI_Q] - t.hexi[th, HI_Q], t.hexi[fh, HI_R] - t.hexi[th, HI_R],
+                             s.u[v, U_FACE])
+    return a1 if a2 < 0 else a2
 
 
 @rule
@@ -336,6 +343,16 @@ def resolve_fire(s, t, f, v, fh, fs, fallback_move):
     ak, dks, dkf, spot = target_keys(s, t, f, v, fh, th, fs, fallback_move)
     if ak < 0:
         return -1
+    dk = spotted_defence(s, f, v, dks, dkf, spot)
+    if dk < 0:
+        return -1
+    return roll_at(s, t, f, v, ak, dk)
+
+
+@rule
+def spotted_defence(s, f, v, dks, dkf, spot):
+    """The spotting roll (10.5, 10.9.5): the defence pool to roll, or -1 when a vehicle
+    not spotted cannot be fired at (10.5)."""
     dk = dks
     if spot > 0:
         roll = below(s.rng[0], 6) + 1
@@ -345,6 +362,13 @@ def resolve_fire(s, t, f, v, fh, fs, fallback_move):
             if dk < 0:
                 log_event(s, EV_NOFIRE, f, v, NIL, NIL, NIL, NIL)
                 return -1
+    return dk
+
+
+@rule
+def roll_at(s, t, f, v, ak, dk):
+    """Attack pool ``ak`` rolled against defence pool ``dk`` at ``v`` (10.7.2) and the
+    result (10.7.3-10.7.6). Returns 1 if ``v`` was eliminated."""
     total = sum_rolls(t.rows[ak, :t.pooli[ak, PO_N]], s.rng[0]) + sum_rolls(t.rows[dk, :t.pooli[dk, PO_N]], s.rng[0])
     c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
     atk = field(total, 0) * 10000 + field(total, 1) * 100 + field(total, 2)
@@ -356,7 +380,9 @@ def resolve_fire(s, t, f, v, fh, fs, fallback_move):
 @rule
 def can_target(s, t, f, v, fh, fs):
     """Whether ``f`` standing in ``fh`` may fire at ``v`` with fire status ``fs`` (10.0-10.2):
-    an enemy on the map, not in a close-combat hex (10.11 not modelled), within range
+    an enemy on the map, not in a close-combat hex (fire into a close combat, 10.11, is
+    only the active player's infantry in a fire or fire-and-move action:
+    :mod:`simulator.engine.intocc`, reading S20), within range
     with dice, LOS open, in the arc of fire unless turret fire."""
     if s.u[v, U_SIDE] == s.u[f, U_SIDE]:
         return False
@@ -366,7 +392,7 @@ def can_target(s, t, f, v, fh, fs):
             return False
         th = s.u[c, U_HEX]
     else:
-        if s.u[v, U_CC] != CC_NONE:
+        if s.u[v, U_CC] != CC_NONE:            # 10.11: see intocc.may_fire_into
             return False
         th = s.u[v, U_HEX]
     # 10.6: outside the arc only a turret fires (also at the end of a move and fire)

@@ -25,7 +25,9 @@ import numba
 import numpy as np
 
 from simulator.engine.fire import expected_fire, expected_fire_any, unit_hex
+from simulator.engine.intocc import in_close_combat, into_cc_odds
 from simulator.engine import transport as tr
+from simulator.engine.support import expected_indirect
 from simulator.engine.overrun import overrun_gun, overrun_odds
 from simulator.engine.moves import MODE_FALLBACK, STEP_NO, TURN, reach, step_kind
 from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
@@ -41,7 +43,9 @@ from simulator.engine.state import (
     TO_PLACE, U_CC, U_DMG, U_FORM, U_HEX, U_MORALE, U_SIDE, U_ST, U_TYPE, a_arg, a_kind, a_unit,
     HX_OCC, TRUE, GameState, action, entry, int64_constants, next_u64_into, restore_state, rule,
     G_EMERG, K_DISMOUNT, K_LOAD, U_CARRIER, U_DONE,
+    K_ART_FACE, K_INDIRECT, K_SMOKE, K_SMOKE_HEX, SUB_SMOKE_NEXT, SUB_SUPPORT, U_FACE,
 )
+from simulator.engine.tables import between
 from simulator.engine.tables import (
     HI_OBJ, HI_TERRAIN, OB_HEX, OB_VALUE, P_N_OBJ, P_NT, P_NTERR, P_O_CCLOSS, P_O_COVER, P_O_OBJ,
     P_O_VIC, P_TURNS, PR_DIST, S6_NBR, P_TRANSPORT, P_OVERRUN, HI_TDMG, UT_OVERRUN,
@@ -144,10 +148,25 @@ def fire_value(s, t, f, v, fh, th, fs, fb):
 
 @rule
 def target_value(s, t, f, v, fh, th, fs, fb):
-    """:func:`fire_value` for a chosen target, tank riders included (10.10.1)."""
+    """:func:`fire_value` for a chosen target, tank riders included (10.10.1), and into a
+    close combat (10.11)."""
+    if in_close_combat(s, v):
+        return into_cc_value(s, t, f, v, fh, fs)
     pe, ed, pm = expected_fire_any(s, t, f, v, fh, th, fs, fb)
     w = t.fconst
     return worth(t, s.u[v, U_TYPE]) * (w[W_KILL] * pe + w[W_DAMAGE] * ed + w[W_MORALE] * pm)
+
+
+@rule
+def into_cc_value(s, t, f, v, fh, fs):
+    """A fire into a close combat (10.11, reading S20): the exact odds at the target times
+    its worth, less the (approximate) harm to the friendly vehicle times its worth."""
+    pe, ed, pm, fe, fd, fm, x = into_cc_odds(s, t, f, v, fh, fs)
+    w = t.fconst
+    value = worth(t, s.u[v, U_TYPE]) * (w[W_KILL] * pe + w[W_DAMAGE] * ed + w[W_MORALE] * pm)
+    if x >= 0:
+        value -= worth(t, s.u[x, U_TYPE]) * (w[W_KILL] * fe + w[W_DAMAGE] * fd + w[W_MORALE] * fm)
+    return value
 
 
 @rule
@@ -461,7 +480,10 @@ def greedy_scores(s, t, side, w, buf, n):
                 dest = bd[2]
             elif k == K_FIREMOVE:
                 v = a_arg(a)
-                score = fire_value(s, t, u, v, h, s.u[v, U_HEX], FS_MOVE, FALSE) + max(0.0, bv[4] - cur)
+                if in_close_combat(s, v):                           # 10.11
+                    score = into_cc_value(s, t, u, v, h, FS_MOVE) + max(0.0, bv[4] - cur)
+                else:
+                    score = fire_value(s, t, u, v, h, s.u[v, U_HEX], FS_MOVE, FALSE) + max(0.0, bv[4] - cur)
                 dest = bd[4] if bv[4] > cur else -1
             elif k == K_DIG:
                 score = wt[W_DIG] * threat_at(s, t, u, h)
@@ -621,6 +643,100 @@ def find_kind(buf, n, k):
     return buf[0]
 
 
+# ======================================================================================
+# greedy in the support phase (6.3, chapter 7)
+# ======================================================================================
+
+SMOKE_SCREEN = 0.4   # what a smoke hex is worth per unit of enemy fire value along lines through it
+SPOTTER_COST = 0.05  # a spotter gives up its own activation (7.2)
+
+
+@rule
+def screen_values(s, t, side, out):
+    """``out[h]``: the fire value the enemy could deal ``side``'s units along lines of
+    sight through hex ``h`` (what smoke there would hinder, 10.3)."""
+    out[:] = 0.0
+    for e in range(s.u.shape[0]):
+        if s.u[e, U_ST] != ONMAP or s.u[e, U_SIDE] == side or s.u[e, U_CC] != CC_NONE:
+            continue
+        eh = s.u[e, U_HEX]
+        for o in range(s.u.shape[0]):
+            if s.u[o, U_ST] != ONMAP or s.u[o, U_SIDE] != side:
+                continue
+            oh = s.u[o, U_HEX]
+            v = fire_value(s, t, e, o, eh, oh, FS_FIRING, FALSE)
+            if v <= 0.0:
+                continue
+            for k in range(t.between.shape[2]):
+                x = between(t, eh, oh, k)
+                if x < 0:
+                    break
+                out[x] += v
+
+
+@rule
+def facing_value(s, t, u, f):
+    """What artillery ``u`` could fire at facing vertex ``f`` (10.6), as greedy values it."""
+    old = s.u[u, U_FACE]
+    s.u[u, U_FACE] = f
+    v = best_fire_from(s, t, u, s.u[u, U_HEX], FS_FIRING)
+    s.u[u, U_FACE] = old
+    return v
+
+
+@rule
+def greedy_support(s, t, side, w, buf, n):
+    """6.3: the indirect fire worth most by the exact odds (less a spotter's activation),
+    smoke where it screens the most enemy fire, or an artillery unit turned to face more
+    targets (7.6); passes when nothing beats passing."""
+    wt = t.fconst
+    screened = False
+    top = NEG
+    choice = buf[0]
+    for i in range(n):
+        a = buf[i]
+        k = a_kind(a)
+        u = a_unit(a)
+        arg = a_arg(a)
+        if k == K_INDIRECT:
+            v = arg % 256
+            spotter = arg // 256 - 1
+            pe, ed, pm = expected_indirect(s, t, u, v, spotter)
+            score = worth(t, s.u[v, U_TYPE]) * (wt[W_KILL] * pe + wt[W_DAMAGE] * ed + wt[W_MORALE] * pm)
+            if spotter >= 0:
+                score -= SPOTTER_COST
+        elif k == K_SMOKE:
+            if not screened:
+                screen_values(s, t, side, w.pos)
+                screened = True
+            score = SMOKE_SCREEN * w.pos[arg % 65536] - (SPOTTER_COST if arg >= 65536 else 0.0)
+        elif k == K_ART_FACE:
+            score = facing_value(s, t, u, arg) - facing_value(s, t, u, s.u[u, U_FACE])
+        else:
+            score = wt[W_PASS]
+        score += noise(s, t, side)
+        if score > top:
+            top = score
+            choice = a
+    return choice
+
+
+@rule
+def greedy_smoke_hex(s, t, side, w, buf, n):
+    """7.5: the dice set aside cost nothing: smoke the adjacent hex that screens most."""
+    screen_values(s, t, side, w.pos)
+    top = NEG
+    choice = buf[0]
+    for i in range(n):
+        a = buf[i]
+        if a_kind(a) == K_SMOKE_HEX:
+            score = w.pos[a_arg(a)] + noise(s, t, side)
+            if score > top:
+                top = score
+                choice = a
+    return choice
+
+
 @rule
 def greedy_choice(s, t, side, w, buf):
     sub = s.g[G_SUB]
@@ -632,6 +748,10 @@ def greedy_choice(s, t, side, w, buf):
     n = min(legal_actions(s, t, buf), buf.shape[0])
     if n == 1:
         return buf[0]
+    if sub == SUB_SUPPORT:
+        return greedy_support(s, t, side, w, buf, n)
+    if sub == SUB_SMOKE_NEXT:
+        return greedy_smoke_hex(s, t, side, w, buf, n)
     if sub == SUB_MOVE:
         if t.p[P_TRANSPORT] == 1:
             a = load_choice(s, t, s.g[G_UNIT], buf, n)

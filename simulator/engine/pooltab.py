@@ -23,7 +23,7 @@ distribution of uncancelled damage symbols (``exact.pool_distribution`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations_with_replacement
 
 import numpy as np
@@ -33,7 +33,9 @@ from simulator.assault.cards import UnitCard
 from simulator.assault.dice import Pool
 from simulator.assault.exact import pool_distribution, uncancelled_distribution
 from simulator.assault.kernels import crit_roll_tables, packed_faces
-from simulator.assault.pools import MAX_HINDRANCES, FireSituation, fire_pools, spotting
+from simulator.assault.pools import MAX_HINDRANCES, ROLL_ONCE, FireSituation, fire_pools, spotting
+from simulator.assault.set_aside import KEEP_DAMAGE, KEEP_SUCCESS, keep_table, kept_distribution
+from simulator.assault.smoke import smoke_pool
 from simulator.assault.support import Support, as_support
 from simulator.errors import InputError
 
@@ -118,6 +120,18 @@ class FireTables:
     rider_def: np.ndarray | None = None   # int32[type] defence pool of tank riders (10.10.1), -1 none
     last_shot: np.ndarray | None = None   # int32[gun type, tank type, 2] last-shot attack / defence pool
                                           #   (9.10.3), -1 none
+    support: "SupportTables | None" = None  # chapter 7: indirect fire and smoke, None without support units
+    into_cc: "IntoCloseCombat | None" = None  # 10.11: fire into a close combat, None without infantry and vehicles
+
+
+@dataclass(frozen=True)
+class SupportTables:
+    """The pools of the support phase (chapter 7), by ``fire_pools`` and ``smoke_pool``."""
+
+    ind_atk: np.ndarray       # int32[firer type, target type, half, minus] -> attack pool (-1: none)
+    ind_def: np.ndarray       # int32[target type, terrain, hill, status, failed] -> defence pool
+    ind_spot: np.ndarray      # int32[target type, terrain, hill, status, adjacent] d6 to spot, 0 automatic
+    smoke_atk: np.ndarray     # int32[firer type, half, minus] -> smoke dice (-1: no smoke)
 
 
 def bare_terrain(aid: Aid) -> str:
@@ -158,8 +172,12 @@ class _Pools:
         self.ids: dict[tuple, int] = {}
         self.keys: list[tuple] = []
 
-    def id(self, pool: Pool, doubles: str = "all", extra: int = 0) -> int:
+    def id(self, pool: Pool, doubles: str = "all", extra: int = 0, reroll: str = ROLL_ONCE) -> int:
+        """The pool's id; an attack rolled as 7.3 says (``reroll``) is a pool of its own:
+        the same dice, but its exact odds are those of the dice kept and rolled again."""
         key = (pool, doubles, extra) if self.attack else (pool,)
+        if self.attack and reroll != ROLL_ONCE:
+            key = key + (reroll,)
         if key not in self.ids:
             self.ids[key] = len(self.keys)
             self.keys.append(key)
@@ -180,8 +198,23 @@ class _Pools:
     def distributions(self):
         dice = self.aid.dice
         if self.attack:
-            return [pool_distribution(k[0], dice, k[1], k[2]) for k in self.keys]
+            return [pool_distribution(k[0], dice, k[1], k[2]) if len(k) == 3 else _kept_mixture(k, dice)
+                    for k in self.keys]
         return [pool_distribution(k[0], dice, "all") for k in self.keys]
+
+
+def _kept_mixture(key: tuple, dice) -> np.ndarray:
+    """7.3: the totals of the real attack, the dice kept by a first roll rolled again (no
+    dice kept: no effect), as one distribution (the defence roll is independent)."""
+    pool, doubles, extra, _ = key
+    out = np.zeros(pool_distribution(pool, dice, doubles, extra).shape)
+    for kept, q in kept_distribution(pool, dice, KEEP_DAMAGE, doubles).items():
+        if not kept:
+            out[0, 0, 0] += q
+            continue
+        d = pool_distribution(kept, dice, doubles, extra)
+        out[:d.shape[0], :d.shape[1], :d.shape[2]] += q * d
+    return out
 
 
 def _canonical_firer(types: list[UnitType], target: UnitType, fs: int):
@@ -305,13 +338,72 @@ def _last_shot_table(types, aid, support, attack: _Pools, defence: _Pools) -> np
     return out
 
 
+def _indirect_firer(types: list[UnitType]):
+    """Some card with indirect fire: the defence against it does not depend on which (7.1)."""
+    for t in types:
+        if t.card.indirect_fire is not None:
+            return t.card
+    return None
+
+
+def _support_tables(types, aid, support, attack: _Pools, defence: _Pools, terrains) -> SupportTables:
+    """Chapter 7's pools: indirect fire by ``fire_pools(FireSituation(indirect=True))``
+    (7.1-7.3), its spotting roll by ``spotting`` (10.5), smoke by ``smoke_pool`` (7.5)."""
+    n_t, n_terr = len(types), len(terrains)
+    ind_atk = np.full((n_t, n_t, 2, 2), -1, dtype=np.int32)
+    smoke_atk = np.full((n_t, 2, 2), -1, dtype=np.int32)
+    for i, f in enumerate(types):
+        c = f.card
+        if c.indirect_fire is None:
+            continue
+        for half in (0, 1):
+            for minus in (0, 1):
+                dmg = c.half_strength_threshold if half else 0
+                for j, g in enumerate(types):
+                    if g.card.side == c.side:
+                        continue
+                    s = FireSituation(range=c.indirect_fire.min, indirect=True, firer_damage=dmg,
+                                      firer_experience=f.experience, target_experience=g.experience,
+                                      firer_attack_die_minus_one=bool(minus))
+                    p = fire_pools(c, g.card, s, aid, support=support)
+                    ind_atk[i, j, half, minus] = attack.id(p.attack, p.doubles, p.extra_supp, p.reroll)
+                if c.smoke:
+                    pool, doubles, _ = smoke_pool(c, aid, support, firer_damage=dmg, firer_experience=f.experience,
+                                                  attack_die_minus_one=bool(minus))
+                    smoke_atk[i, half, minus] = attack.id(pool, doubles, 0)
+    shape = (n_t, n_terr, 2, N_STATUS, 2)
+    ind_def = np.full(shape, -1, dtype=np.int32)
+    ind_spot = np.zeros(shape, dtype=np.int32)
+    for j, g in enumerate(types):
+        firer = next((t.card for t in types if t.card.indirect_fire is not None and t.card.side != g.card.side), None)
+        if firer is None:
+            continue
+        for k, terrain in enumerate(terrains):
+            for hill in (0, 1):
+                for st in range(N_STATUS):
+                    status = status_set(st)
+                    s = FireSituation(range=firer.indirect_fire.min, terrain=terrain, hill=bool(hill), indirect=True,
+                                      spot="failed", target_status=status, target_experience=g.experience)
+                    p = fire_pools(firer, g.card, s, aid, support=support)
+                    ind_def[j, k, hill, st, 0] = defence.id(p.defence)
+                    if p.defence_unspotted is not None:
+                        ind_def[j, k, hill, st, 1] = defence.id(p.defence_unspotted)
+                    for adj in (0, 1):
+                        number, _ = spotting(g.card, FireSituation(range=1 if adj else 2, terrain=terrain,
+                                                                   hill=bool(hill), target_status=status), aid)
+                        ind_spot[j, k, hill, st, adj] = SPOT_AUTO if number is None else min(7, number)
+    return SupportTables(ind_atk, ind_def, ind_spot, smoke_atk)
+
+
 def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_range: int,
-                  support: Support | None = None, smoke: bool = False, riders: dict | None = None) -> FireTables:
+                  support: Support | None = None, smoke: bool = False, riders: dict | None = None,
+                  terrains: tuple[str, ...] = ()) -> FireTables:
     """Every ranged-fire pool a game on this map with these unit types can need.
 
     ``smoke``: some unit can fire smoke, so lines through 1 or 2 smoke markers are
     tabulated too (10.3, 10.9.2). ``riders``: ``{type index: carrier card}`` for the
-    types that may ride as tank riders (10.10.1).
+    types that may ride as tank riders (10.10.1). ``terrains``: the map's terrain names,
+    for the support phase's tables when some type has indirect fire (chapter 7).
     """
     support = as_support(support, aid)
     n_t = len(types)
@@ -333,8 +425,14 @@ def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_ra
     spot_need = _spot_table(types, geos, aid, n_out)
     rider_def = _rider_table(types, aid, support, defence, riders)
     last_shot = _last_shot_table(types, aid, support, attack, defence)
+    sup = None
+    if _indirect_firer(types) is not None:
+        sup = _support_tables(types, aid, support, attack, defence, terrains)
 
+    into_cc = _into_cc_table(types, geos, aid, support, attack, defence, n_smoke)   # 10.11
     atk_rows, atk_n = attack.arrays()
+    if into_cc is not None:
+        into_cc = into_cc.with_keep(attack.keys, aid)
     def_rows, def_n = defence.arrays()
     atk_extra = np.array([k[2] for k in attack.keys] or [0], dtype=np.int32)
     p_dmg, p_morale, mean_dmg = _exact_stats(attack.distributions(), defence.distributions())
@@ -342,7 +440,107 @@ def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_ra
     crit_g, crit_b = crit_roll_tables(max_crits, aid.dice)
     return FireTables(atk_rows, atk_n, atk_extra, def_rows, def_n, atk_key, band_of, def_key, spot_need,
                       p_dmg, p_morale, mean_dmg, crit_g, crit_b,
-                      tuple(attack.keys), tuple(k[0] for k in defence.keys), rider_def, last_shot)
+                      tuple(attack.keys), tuple(k[0] for k in defence.keys), rider_def, last_shot, support=sup,
+                      into_cc=into_cc)
+
+
+# 10.11: the fire statuses of the active player's own fire into a close combat (fire, fire and move)
+INTO_CC_STATUSES = (FS_FIRING, FS_MOVE)
+
+
+@dataclass(frozen=True)
+class IntoCloseCombat:
+    """10.11: the pools of infantry firing into a close combat, by ``fire_pools`` with
+    ``FireSituation(into_close_combat=True)``.
+
+    ``infantry``: int32[type, geo, smoke, fs, status, failed] the defence pool of enemy
+    infantry in a close combat with a friendly armoured vehicle (first case: its weakest
+    defence die lost), -1 where there is none (not infantry; turret fire).
+    ``friendly``: int32[vehicle type, geo, smoke, fs, area] the defence pool of the friendly
+    vehicle against the success dice rolled again at it (second case), -1 none.
+    ``keep``: int32[attack pool, die] six bits, bit ``r`` set when face ``r`` of the die
+    keeps it (``set_aside.keep_table(..., KEEP_SUCCESS)`` under the firer's doubles rule).
+    """
+
+    infantry: np.ndarray
+    friendly: np.ndarray
+    keep: np.ndarray | None = None
+
+    def with_keep(self, attack_keys, aid: Aid) -> "IntoCloseCombat":
+        """The success-dice masks of every attack pool (``attack_keys``: ``_Pools.keys``)."""
+        width = max([1] + [len(k[0]) for k in attack_keys])
+        keep = np.zeros((max(1, len(attack_keys)), width), dtype=np.int32)
+        for i, (pool, doubles, *_) in enumerate(attack_keys):   # (7.3 keys carry a fourth item)
+            if pool:
+                table = keep_table(pool, aid.dice, KEEP_SUCCESS, doubles)
+                keep[i, :len(pool)] = (table << np.arange(6)).sum(axis=1)
+        return replace(self, keep=keep)
+
+
+def _into_cc_firer(types, target: UnitCard, side: str | None = None):
+    """Some infantry card (of card side ``side`` if given) and a range at which it may fire
+    at ``target``: the 10.11 defence pools do not depend on who fires, only on the fire
+    status (10.9.4)."""
+    for t in types:
+        c = t.card
+        if not c.is_infantry or (side is not None and c.side != side):
+            continue
+        for b in c.ranges:
+            if c.can_fire_at(b.max, target.is_armoured_vehicle):
+                return c, b.max
+    return None, 0
+
+
+def _into_cc_lines(geos, n_smoke):
+    """The lines of fire a game can have: ``(geo index, geo, smoke markers)`` (10.3)."""
+    for k, geo in enumerate(geos):
+        if geo.terrain is None:          # the bare line of a fallback movement: not a 10.11 fire
+            continue
+        for smoke in range(n_smoke):
+            if len(geo.hindrances) + smoke <= MAX_HINDRANCES:
+                yield k, geo, smoke
+
+
+def _into_cc_table(types, geos, aid, support, attack: _Pools, defence: _Pools, n_smoke: int):
+    """10.11: the defence pools of both cases, tabulated only when the scenario has infantry
+    (the only firers) and vehicles (without them neither case arises); else None."""
+    if not any(t.card.is_infantry for t in types) or not any(t.card.is_vehicle for t in types):
+        return None
+    n_t, n_g = len(types), len(geos)
+    inf = np.full((n_t, n_g, n_smoke, 3, N_STATUS, 2), -1, dtype=np.int32)
+    fr = np.full((n_t, n_g, n_smoke, 3, len(AREAS)), -1, dtype=np.int32)
+    for j, g in enumerate(types):
+        if g.card.is_infantry:                       # first case: the target
+            firer, r = _into_cc_firer(types, g.card)
+            if firer is None:
+                continue
+            for k, geo, smoke in _into_cc_lines(geos, n_smoke):
+                for fs in INTO_CC_STATUSES:
+                    for st in range(N_STATUS):
+                        s = FireSituation(range=r, terrain=geo.terrain, hill=geo.hill, hindrances=geo.hindrances,
+                                          smoke=smoke, fire_status=FIRE_STATUS_NAMES[fs], spot="failed",
+                                          target_status=status_set(st), target_experience=g.experience,
+                                          into_close_combat=True)
+                        p = fire_pools(firer, g.card, s, aid, support=support)
+                        inf[j, k, smoke, fs, st, 0] = defence.id(p.defence)
+                        if p.defence_unspotted is not None:
+                            inf[j, k, smoke, fs, st, 1] = defence.id(p.defence_unspotted)
+        elif g.card.is_vehicle:                      # second case: the friendly vehicle
+            enemy = next((e.card for e in types if e.card.is_vehicle and e.card.side != g.card.side
+                          and _into_cc_firer(types, e.card, g.card.side)[0] is not None), None)
+            if enemy is None:
+                continue
+            firer, r = _into_cc_firer(types, enemy, g.card.side)
+            for k, geo, smoke in _into_cc_lines(geos, n_smoke):
+                for fs in INTO_CC_STATUSES:
+                    for a_i, area in enumerate(AREAS):
+                        s = FireSituation(range=r, terrain=geo.terrain, hill=geo.hill, hindrances=geo.hindrances,
+                                          smoke=smoke, fire_status=FIRE_STATUS_NAMES[fs], target_facing="front",
+                                          into_close_combat=True, friendly_vehicle=g.card.id,
+                                          friendly_facing=area)
+                        p = fire_pools(firer, enemy, s, aid, units={g.card.id: g.card}, support=support)
+                        fr[j, k, smoke, fs, a_i] = defence.id(p.friendly_defence)
+    return IntoCloseCombat(inf, fr)
 
 
 def _exact_stats(attacks: list[np.ndarray], defences: list[np.ndarray]):

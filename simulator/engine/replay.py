@@ -84,9 +84,20 @@ def describe_events(st: State) -> list[dict]:
             kind = KIND_NAMES[c]
             target = f" at {name(d)}" if kind in ("fire", "turret fire", "fire and move") else ""
             target = f" against {name(d)}" if kind == "renew close combat" else target
+            target = f" at {name(d)} (7.1)" if kind == "indirect fire" else target
+            target = f" into {hexn(d)} (7.5)" if kind == "smoke" else target
             text = f"{g.sides[a]} activates {name(b)}: {kind}{target}"
+        elif code == ev.EV_SPOTTER:
+            text = f"  {name(a)} spots for {name(b)} (7.2)"
+        elif code == ev.EV_ART_FACE:
+            faces = vertex_names(g.cm.orientation)
+            text = f"{g.sides[st.s.u[a, U_SIDE]]} turns {name(a)} to face {faces[b] if 0 <= b < len(faces) else b} (7.6)"
+        elif code == ev.EV_SMOKE:
+            text = f"  smoke in {hexn(b)}: {c} marker{'s' if c != 1 else ''} rolled, {d} there (7.5)"
+        elif code == ev.EV_INDIRECT:
+            text = None
         elif code == ev.EV_PASS:
-            text = f"{g.sides[a]} passes (8.1)"
+            text = f"{g.sides[a]} passes (6.3, 8.1)"
         elif code == ev.EV_MOVE:
             text = f"  {name(a)} moves {hexn(b)} -> {hexn(c)} ({d} MP left)"
         elif code == ev.EV_STOP:
@@ -161,6 +172,15 @@ def describe_events(st: State) -> list[dict]:
                     else "flipped to half strength") + " (10.10.2)")
         elif code == ev.EV_DISEMBARK_LOST:
             text = f"    {name(a)} has no empty hex next to {hexn(b)} to disembark into: eliminated (10.10.3)"
+        elif code == ev.EV_INTO_CC:
+            text = (f"    fire into the close combat in {hexn(d)} (10.11): at {name(b)}, in it with "
+                    + (f"{name(c)} (its success dice hit that vehicle too)" if x == 2
+                       else f"{name(c)} (weakest defence die lost)"))
+        elif code == ev.EV_FRIENDLY_HIT:
+            dfn = g.defence_pools[d - n_atk] if 0 <= d - n_atk < len(g.defence_pools) else None
+            text = (f"    {c} success {'die' if c == 1 else 'dice'} of {name(a)} rolled again at {name(b)} "
+                    f"(10.11): {_symbols(x)}; {name(b)} rolls {format_pool(dfn) if dfn is not None else '?'}: "
+                    f"{_symbols(y)}")
         elif code == ev.EV_ELIM:
             text = f"    {name(a)} is removed from the game"
         elif code == ev.EV_OBJECTIVE:

@@ -75,7 +75,8 @@ _refresh_numba_cache()
 U_SIDE, U_TYPE, U_ST, U_HEX, U_DMG, U_MORALE, U_ACT, U_DONE, U_FACE, U_IMMOB = range(10)
 U_CARRIER, U_TIRED, U_CC, U_ARRIVE, U_ZONE, U_ENTRY, U_FORM, U_HELD, U_CCROLE, U_NEXT_TIRED = range(10, 20)
 U_EMERG = 20          # 1: waiting to be placed by an emergency disembark (10.10.3, 12.10); U_HEX: from where
-U_FIELDS = 21
+U_FACED = 21          # 1: this artillery unit changed its facing in this support phase (7.6)
+U_FIELDS = 22
 
 # unit status (U_ST)
 ABSENT, PENDING, ONMAP, CARRIED, ELIMINATED, TO_PLACE = range(6)
@@ -99,7 +100,10 @@ CC_NONE, CC_ACTIVE, CC_INACTIVE = range(3)
  G_FALLBACKS, G_CCS, G_STAGE, G_PROV, G_CC_SUPA, G_CC_SUPD, G_CC_FLAGS, G_CC_PEND, G_CC_Q,
  G_SMOKE_ANY, G_PLAN0, G_PLAN1, G_DECISIONS, G_FIRST1, G_TURNED, G_FACES, G_CC_AFTER, G_CC_X, G_CC_Y,
  G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF, G_EMERG) = range(67)
-G_FIELDS = 67
+# 7.5, a smoke action in progress: the firer, the dice set aside (bit per die), hexes smoked so
+# far, the target hex, the second hex, the hex whose LOS counts (the firer's or the spotter's)
+G_SMK_UNIT, G_SMK_MASK, G_SMK_K, G_SMK_H0, G_SMK_H1, G_SMK_SEER = range(67, 73)
+G_FIELDS = 73
 # G_EMERG: passengers waiting for their emergency disembark (10.10.3, 12.10)
 # G_PLAN0 + side: a player's own memory (the hex its moving unit is heading for, + 1);
 # the rules never read it.
@@ -112,9 +116,10 @@ PHASE_NAMES = ("set-up", "planning", "support", "action", "organisation", "over"
 (SUB_TURN_START, SUB_PLACE, SUB_PLAN, SUB_SUPPORT, SUB_SELECT, SUB_MOVE, SUB_REACT, SUB_AFTER_MOVE,
  SUB_FALLBACK, SUB_CC_PICK, SUB_CC_WITHDRAW, SUB_ORG, SUB_END, SUB_FORMATION, SUB_ACT_END,
  SUB_CC_RESOLVE, SUB_SETUP_ORDER) = range(17)
+SUB_SMOKE_NEXT = 17     # 7.5: the smoking player names the next hex for the dice set aside
 SUB_NAMES = ("turn start", "placement", "planning", "support", "select", "move", "reaction",
              "fire after move", "fallback", "close-combat target", "withdraw?", "organisation",
-             "end", "formation", "activation end", "close combat", "set-up order")
+             "end", "formation", "activation end", "close combat", "set-up order", "next smoke hex")
 
 # movement modes (G_MODE)
 MODE_NORMAL, MODE_FAST, MODE_MOVEFIRE, MODE_FIREMOVE, MODE_WITHDRAW, MODE_REVERSE = range(6)
@@ -124,12 +129,17 @@ MODE_NORMAL, MODE_FAST, MODE_MOVEFIRE, MODE_FIREMOVE, MODE_WITHDRAW, MODE_REVERS
  K_STEP, K_STOP, K_REACT, K_NOREACT, K_TARGET, K_NOFIRE, K_PLACE, K_CCPICK, K_STAY, K_LEAVE,
  K_FORM, K_CP, K_CPDONE, K_SETUP_FIRST, K_TURN, K_REVERSE, K_TRACKS, K_VEHICLE, K_DISMOUNT, K_LOAD,
  K_DISEMBARK) = range(31)
+# chapter 7, the support phase: indirect fire (arg: target + 256 * (spotter + 1)), smoke at a hex
+# (arg: hex + 65536 * (spotter + 1)), an artillery unit's new facing (arg: vertex), the next
+# smoke hex (arg: hex) or no more smoke hexes
+K_INDIRECT, K_SMOKE, K_ART_FACE, K_SMOKE_HEX, K_SMOKE_DONE = 31, 32, 33, 34, 35
 KIND_NAMES = ("pass", "move", "fast move", "move and fire", "fire and move", "fire", "turret fire",
               "dig in", "renew close combat", "withdraw from close combat", "step", "stop",
               "reaction fire", "no reaction", "fire at", "no fire", "place", "attack in close combat",
               "stay in close combat", "leave close combat", "formation", "command point",
               "command points done", "set up first", "turn", "reverse", "attack the wheels or tracks",
-              "attack the vehicle", "dismount", "load", "emergency disembark")
+              "attack the vehicle", "dismount", "load", "emergency disembark", "indirect fire", "smoke",
+              "face artillery", "smoke hex", "no more smoke")
 
 # victory reasons
 R_NONE, R_OBJECTIVES, R_ELIMINATION, R_SUDDEN_DEATH, R_DRAW, R_TURN_LIMIT = range(6)

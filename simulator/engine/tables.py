@@ -76,7 +76,13 @@ METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW = range(3)   # 5.6, in the book's orde
 P_TRANSPORT = 47      # 1: some unit can carry another (9.11): the transport rules are played
 P_OVERRUN = 48        # 1: some vehicle may overrun some enemy artillery (9.10.3)
 P_O_OVR = 49          # offset into keys of the last-shot pools (9.10.3): [gun type, tank type, 2]
-P_FIELDS = 50
+P_O_ICC = 50          # offset into keys of the fire-into-close-combat pools (10.11)
+P_ICC_SPARE = 51      # (reserved for 10.11; unused: the block in keys has its own header, ICC_*)
+P_O_IND = 52          # offsets into keys of the support phase's pools (chapter 7): indirect-fire attack
+P_O_INDDEF = 53       #   [firer type, target type, half, minus], indirect-fire defence [target type,
+P_O_INDSPOT = 54      #   terrain, hill, status, failed], spotting [.., adjacent] and smoke attack
+P_O_SMOKE = 55        #   [firer type, half, minus] (P_NEED_SUPPORT: the support phase is played)
+P_FIELDS = 56
 N_WEIGHTS = 16
 
 
@@ -189,6 +195,63 @@ def last_shot_key(t, gun, tank, which):
     """9.10.3: the attack (``which`` 0) or defence (1) pool of the last shot of artillery
     type ``gun`` at tank type ``tank`` (-1: no last shot)."""
     return np.int64(t.keys[t.p[P_O_OVR] + (gun * t.p[P_NT] + tank) * 2 + which])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def ind_atk_key(t, i, j, half, minus):
+    """7.1-7.3: the indirect-fire attack pool of type ``i`` at type ``j`` (-1: none)."""
+    return np.int64(t.keys[t.p[P_O_IND] + ((i * t.p[P_NT] + j) * 2 + half) * 2 + minus])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def ind_def_key(t, j, terrain, hill, st, failed):
+    """7.1, 7.3: the defence pool of type ``j`` against indirect fire (-1: not fired at)."""
+    return np.int64(t.keys[t.p[P_O_INDDEF] + (((j * t.p[P_NTERR] + terrain) * 2 + hill) * 16 + st) * 2 + failed])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def ind_spot(t, j, terrain, hill, st, adj):
+    """10.5: the d6 needed to spot type ``j`` for indirect fire, 0 automatic."""
+    return np.int64(t.keys[t.p[P_O_INDSPOT] + (((j * t.p[P_NTERR] + terrain) * 2 + hill) * 16 + st) * 2 + adj])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def smoke_key(t, i, half, minus):
+    """7.5: the smoke dice of type ``i`` (-1: it fires no smoke)."""
+    return np.int64(t.keys[t.p[P_O_SMOKE] + (i * 2 + half) * 2 + minus])
+
+
+# 10.11: the block at p[P_O_ICC] in keys (-1: no such block) starts with a header giving
+# where its three tables start (relative to the block) and the keep masks' width
+ICC_H_INFANTRY, ICC_H_FRIENDLY, ICC_H_KEEP, ICC_H_WIDTH = range(4)
+ICC_HEAD = 4
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def icc_infantry_key(t, j, geo, smoke, fs, st, failed):
+    """10.11, first case: the defence pool of infantry type ``j`` in a close combat with a
+    friendly armoured vehicle (its weakest die lost), indexed like :func:`def_key` without
+    the area; -1 none."""
+    o = t.p[P_O_ICC]
+    i = ((((j * t.p[P_NG] + geo) * t.p[P_NSMOKE] + smoke) * 3 + fs) * 16 + st) * 2 + failed
+    return np.int64(t.keys[o + t.keys[o + ICC_H_INFANTRY] + i])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def icc_friendly_key(t, j, geo, smoke, fs, area):
+    """10.11, second case: the defence pool of the friendly vehicle (type ``j``, area of
+    impact ``area`` from the firer) against the success dice rolled again; -1 none."""
+    o = t.p[P_O_ICC]
+    i = (((j * t.p[P_NG] + geo) * t.p[P_NSMOKE] + smoke) * 3 + fs) * 3 + area
+    return np.int64(t.keys[o + t.keys[o + ICC_H_FRIENDLY] + i])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def icc_keep(t, ak, die):
+    """10.11: six bits, bit ``r`` set when face ``r`` of die ``die`` of attack pool ``ak``
+    shows a success symbol (``set_aside.keep_table(..., KEEP_SUCCESS)``)."""
+    o = t.p[P_O_ICC]
+    return np.int64(t.keys[o + t.keys[o + ICC_H_KEEP] + ak * t.keys[o + ICC_H_WIDTH] + die])
 
 
 CC_POOL_BITS = 20

@@ -16,9 +16,9 @@ Movement is hex by hex with reaction fire after each hex (8.2); fallbacks (13.3)
 queued and played before the interrupted activation goes on. Vehicles turn one vertex
 at a time, step into their frontal hexes or reverse into their rear ones, and roll
 terrain damage on entering (9.9, 9.10; :mod:`simulator.engine.moves`). Close combat is in
-:mod:`simulator.engine.closecombat`. The support phase (6.3, chapter 7) is played
-only by scenarios with support units and is not implemented yet: such scenarios are
-refused when compiled. Transport (9.11, 10.10, 12.10) is in :mod:`simulator.engine.transport`,
+:mod:`simulator.engine.closecombat`. The support phase (6.3, chapter 7), between
+planning and action, is played by scenarios with support units: its alternation is
+here, indirect fire and smoke in :mod:`simulator.engine.support`. Transport (9.11, 10.10, 12.10) is in :mod:`simulator.engine.transport`,
 overruns of artillery (9.10.3) in :mod:`simulator.engine.overrun`.
 """
 
@@ -39,7 +39,9 @@ from simulator.engine.fire import (
     apply_symbols, can_target, eliminate, resolve_fire, rider_on, set_morale, transport_after_hit, unit_hex,
 )
 from simulator.engine import transport as tr
+from simulator.engine import support as sp
 from simulator.engine import overrun as ov
+from simulator.engine import intocc as icc
 from simulator.assault.kernels import cancel_packed
 from simulator.assault.vehicle_terrain import terrain_damage_effect
 from simulator.engine.moves import (
@@ -68,6 +70,8 @@ from simulator.engine.state import (
     U_CC, U_DMG, U_DONE, U_FACE, U_FORM, U_HELD, U_HEX, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
     U_ZONE, action, a_arg, a_kind, a_unit, push, AUX_FBPATH, AUX_FST, AUX_OBJ, AUX_PATH, AUX_QUEUE,
     HX_DUG, HX_OCC, HX_SMOKE, K_DISMOUNT, K_LOAD, K_DISEMBARK, G_EMERG, U_EMERG, SUB_ACT_END as _SAE,
+    G_SMK_H0, G_SMK_H1, G_SMK_K, G_SMK_MASK, G_SMK_SEER, G_SMK_UNIT, G_SUPPORT_PASSED, K_ART_FACE, K_INDIRECT,
+    K_SMOKE, K_SMOKE_DONE, K_SMOKE_HEX, SUB_SMOKE_NEXT, SUB_SUPPORT, U_FACED,
 )
 from simulator.engine.tables import (
     D_COUNT, D_METHOD, FO_CLASS, FO_CP, FO_DRAW, FO_SIDE, FO_TYPE, FO_ZONE, HI_FREEFACE, HI_STAND, HI_TDMG, METHOD_CHOOSE,
@@ -77,8 +81,9 @@ from simulator.engine.tables import (
     S6_COST, S6_NBR, SL_ARRIVE, SL_CARRIER, SL_ENTRY, SL_FACE, SL_FORM, SL_GROUP, SL_HEX, SL_ROLL,
     SL_SIDE, SL_TYPE, SL_ZONE, UT_FAST_OK, UT_KIND, UT_MOVE, UT_MTYPE, UT_TURRET, V_ANY, V_ELIM,
     V_HOLD_COUNT, V_HOLD_MASK, V_POINTS, V_SUDDEN, draw, form, obj, slot, vic, zone_hex, zone_hi, zone_lo,
-    P_TRANSPORT,
+    P_TRANSPORT, P_NEED_SUPPORT, S6_NBR as _NBR,
 )
+from simulator.engine.events import EV_ART_FACE, EV_SPOTTER
 from simulator.rng import below
 
 MAX_ACTIONS = 4096
@@ -261,6 +266,11 @@ def unit_actions(s, t, u, out, n):
             n = push(out, n, action(K_TURRET, u, v))
         if kind != ARTILLERY and mp > 0 and can_target(s, t, u, v, h, FS_MOVE):
             n = push(out, n, action(K_FIREMOVE, u, v))
+        if kind == INFANTRY and icc.in_close_combat(s, v):          # 10.11 (reading S20)
+            if icc.may_fire_into(s, t, u, v, h, FS_FIRING):
+                n = push(out, n, action(K_FIRE, u, v))
+            if mp > 0 and icc.may_fire_into(s, t, u, v, h, FS_MOVE):
+                n = push(out, n, action(K_FIREMOVE, u, v))
     if kind == INFANTRY and s.hx[h, HX_DUG] == 0:               # 9.8.1
         n = push(out, n, action(K_DIG, u, 0))
     return n
@@ -282,6 +292,8 @@ def can_act(s, t, u):
         return True
     for v in range(s.u.shape[0]):
         if s.u[v, U_ST] == ONMAP and s.u[v, U_SIDE] != s.u[u, U_SIDE] and fire_status_at(s, t, u, v, h) >= 0:
+            return True
+        if icc.may_fire_into(s, t, u, v, h, FS_FIRING):                # 10.11 (reading S20)
             return True
     if mp > 0 and t.ut[ty, UT_FAST_OK] == 1 and s.u[u, U_TIRED] == 0:
         return any_step(s, t, u, h, MODE_FAST, mp + 1, NIL)
@@ -417,6 +429,12 @@ def legal_actions(s, t, out):
     if sub == SUB_PLACE:
         u = next_to_place(s, g[G_PLACE_SIDE])
         return place_actions(s, t, u, out, NIL)
+    if sub == SUB_SUPPORT:
+        n = push(out, n, action(K_PASS, 0, 0))
+        return support_actions(s, t, g[G_ACTIVE], out, n)
+    if sub == SUB_SMOKE_NEXT:
+        n = push(out, n, action(K_SMOKE_DONE, g[G_SMK_UNIT], 0))
+        return smoke_hex_actions(s, t, out, n)
     if sub == SUB_PLAN:
         side = g[G_DECIDER]
         for ty in range(t.ut.shape[0]):
@@ -516,11 +534,11 @@ def apply_select(s, t, a):
         start_move(s, t, u, MODE_MOVEFIRE, half_allowance(s, t, u), ACT_MOVEFIRE)
     elif k == K_FIREMOVE:
         s.u[u, U_ACT] = ACT_FIREMOVE
-        resolve_fire(s, t, u, arg, h, FS_MOVE, FALSE)
+        icc.ordered_fire(s, t, u, arg, h, FS_MOVE)               # 10.11 when into a close combat
         start_move(s, t, u, MODE_FIREMOVE, half_allowance(s, t, u), ACT_FIREMOVE)
     elif k == K_FIRE:
         s.u[u, U_ACT] = ACT_FIRING
-        resolve_fire(s, t, u, arg, h, FS_FIRING, FALSE)
+        icc.ordered_fire(s, t, u, arg, h, FS_FIRING)             # 10.11 when into a close combat
         s.g[G_SUB] = SUB_ACT_END
     elif k == K_TURRET:
         s.u[u, U_ACT] = ACT_TURRET
@@ -739,6 +757,10 @@ def apply_action(s, t, a):
         cc.apply_cc(s, t, a)
     elif sub == SUB_PLACE:
         apply_place(s, t, a)
+    elif sub == SUB_SUPPORT:
+        apply_support(s, t, a)
+    elif sub == SUB_SMOKE_NEXT:
+        apply_smoke_hex(s, t, a)
     elif sub == SUB_PLAN:
         ty = a_arg(a)
         side = s.g[G_DECIDER]
@@ -755,6 +777,178 @@ def apply_action(s, t, a):
         s.g[G_PLACE_SIDE] = a_arg(a)
         s.g[G_SUB] = SUB_PLACE
     advance(s, t)
+
+
+# ======================================================================================
+# the support phase (6.3, chapter 7)
+# ======================================================================================
+
+
+@rule
+def start_support_or_action(s, t):
+    """After planning: the support phase when some unit has indirect fire (6.3), the
+    starting player first; otherwise straight to the action phase (6.4)."""
+    if t.p[P_NEED_SUPPORT] == 1:
+        s.g[G_PHASE] = PH_SUPPORT
+        s.g[G_SUB] = SUB_SUPPORT
+        s.g[G_SUPPORT_PASSED] = 0
+        for u in range(s.u.shape[0]):
+            s.u[u, U_FACED] = 0
+    else:
+        s.g[G_PHASE] = PH_ACTION
+        s.g[G_SUB] = SUB_SELECT
+    s.g[G_ACTIVE] = s.g[G_FIRST]
+    s.g[G_PASSES] = 0
+    log_event(s, EV_PHASE, s.g[G_PHASE], NIL, NIL, NIL, NIL, NIL)
+
+
+@rule
+def may_support(s, t, u, side):
+    """A unit that may be activated in the support phase, as a firer or a spotter (6.3,
+    7.2): as in the action phase, and not in a close combat."""
+    return can_activate(s, t, u, side) and s.u[u, U_CC] == CC_NONE
+
+
+@rule
+def may_face(s, t, u, side):
+    """7.6, 6.3: an artillery unit of ``side`` may change its facing without being
+    activated, once a support phase (reading S21); not in a close combat or a fallback."""
+    if s.u[u, U_ST] != ONMAP or s.u[u, U_SIDE] != side or s.u[u, U_FACED] == 1:
+        return False
+    if t.ut[s.u[u, U_TYPE], UT_KIND] != ARTILLERY or s.u[u, U_CC] != CC_NONE:
+        return False
+    return s.u[u, U_MORALE] != FALLBACK
+
+
+@rule
+def spotted_actions(s, t, side, f, kind, target, h, scale, out, n):
+    """Push ``kind`` for target ``target`` in hex ``h``: seen by the firer, or else once for
+    each friendly unit that may spot for it (7.2; arg ``target + scale * (spotter + 1)``)."""
+    if sp.sees(s, t, s.u[f, U_HEX], h):
+        return push(out, n, action(kind, f, target))
+    for w in range(s.u.shape[0]):
+        if sp.may_spot(s, t, w, f) and may_support(s, t, w, side) and sp.sees(s, t, s.u[w, U_HEX], h):
+            n = push(out, n, action(kind, f, target + scale * (w + 1)))
+    return n
+
+
+@rule
+def support_actions(s, t, side, out, n):
+    """6.3: turn an artillery unit (7.6), fire indirectly (7.1, 7.2), fire smoke (7.5)."""
+    for u in range(s.u.shape[0]):
+        if may_face(s, t, u, side):
+            for f in range(6):
+                if f != s.u[u, U_FACE]:
+                    n = push(out, n, action(K_ART_FACE, u, f))
+        if not may_support(s, t, u, side) or not sp.fires_indirect_from(s, t, u):
+            continue
+        for v in range(s.u.shape[0]):
+            if sp.indirect_target(s, t, u, v):
+                n = spotted_actions(s, t, side, u, K_INDIRECT, v, s.u[v, U_HEX], np.int64(256), out, n)
+        if sp.fires_smoke(s, t, u):
+            for h in range(t.hexi.shape[0]):
+                if sp.in_band(s, t, u, h):
+                    n = spotted_actions(s, t, side, u, K_SMOKE, h, h, np.int64(65536), out, n)
+    return n
+
+
+@rule
+def support_step(s, t):
+    """6.3: the players take turns until both have passed; a player with nothing to do
+    passes. Returns True when a decision is pending."""
+    while s.g[G_SUPPORT_PASSED] != 3:
+        side = s.g[G_ACTIVE]
+        if s.g[G_SUPPORT_PASSED] & (1 << side) == 0:
+            if support_actions(s, t, side, s.aux[AUX_PATH, :0], NIL) > 0:
+                s.g[G_DECIDER] = side
+                return True
+            s.g[G_SUPPORT_PASSED] |= 1 << side
+            log_event(s, EV_PASS, side, NIL, NIL, NIL, NIL, NIL)
+        s.g[G_ACTIVE] = 1 - side
+    s.g[G_PHASE] = PH_ACTION                       # 6.4: the starting player acts first
+    s.g[G_SUB] = SUB_SELECT
+    s.g[G_ACTIVE] = s.g[G_FIRST]
+    s.g[G_PASSES] = 0
+    log_event(s, EV_PHASE, PH_ACTION, NIL, NIL, NIL, NIL, NIL)
+    return False
+
+
+@rule
+def activate_support(s, t, u, kind, arg, spotter):
+    """7.0, 7.2: the firer is activated and marked firing; a spotter is activated with a
+    normal action marker (each with a command point when that rule is on)."""
+    s.u[u, U_DONE] = 1
+    s.u[u, U_ACT] = ACT_FIRING
+    spend_cp(s, t, u)
+    s.g[G_ACTIVATIONS] += 1
+    log_event(s, EV_ACTIVATE, s.u[u, U_SIDE], u, kind, arg, NIL, NIL)
+    if spotter >= 0:
+        s.u[spotter, U_DONE] = 1
+        s.u[spotter, U_ACT] = ACT_NORMAL
+        spend_cp(s, t, spotter)
+        log_event(s, EV_SPOTTER, spotter, u, NIL, NIL, NIL, NIL)
+
+
+@rule
+def apply_support(s, t, a):
+    k = a_kind(a)
+    u = a_unit(a)
+    arg = a_arg(a)
+    side = s.g[G_ACTIVE]
+    if k == K_PASS:                                    # 6.3: no more support actions this turn
+        s.g[G_SUPPORT_PASSED] |= 1 << side
+        log_event(s, EV_PASS, side, NIL, NIL, NIL, NIL, NIL)
+    elif k == K_ART_FACE:                              # 7.6: not an activation
+        s.u[u, U_FACE] = arg
+        s.u[u, U_FACED] = 1
+        log_event(s, EV_ART_FACE, u, arg, NIL, NIL, NIL, NIL)
+    elif k == K_INDIRECT:
+        v = arg % 256
+        w = arg // 256 - 1
+        activate_support(s, t, u, k, v, w)
+        sp.resolve_indirect(s, t, u, v, w)
+    elif k == K_SMOKE:
+        h = arg % 65536
+        w = arg // 65536 - 1
+        activate_support(s, t, u, k, h, w)
+        s.g[G_SMK_UNIT] = u
+        s.g[G_SMK_K] = 1
+        s.g[G_SMK_H0] = h
+        s.g[G_SMK_H1] = -1
+        s.g[G_SMK_SEER] = sp.seer_hex(s, t, u, w)
+        s.g[G_SMK_MASK] = sp.roll_smoke(s, t, u, h, sp.all_dice(s, t, u))
+        if s.g[G_SMK_MASK] != 0 and smoke_hex_actions(s, t, s.aux[AUX_PATH, :0], NIL) > 0:
+            s.g[G_SUB] = SUB_SMOKE_NEXT
+            return
+    s.g[G_ACTIVE] = 1 - side
+
+
+@rule
+def smoke_hex_actions(s, t, out, n):
+    """7.5: a hex adjacent to the target hex, not smoked yet by this action, seen by the
+    firer or its spotter (reading S21)."""
+    h0 = s.g[G_SMK_H0]
+    for d in range(6):
+        g = t.side6[h0, d, _NBR]
+        if g >= 0 and g != s.g[G_SMK_H1] and sp.sees(s, t, s.g[G_SMK_SEER], g):
+            n = push(out, n, action(K_SMOKE_HEX, s.g[G_SMK_UNIT], g))
+    return n
+
+
+@rule
+def apply_smoke_hex(s, t, a):
+    u = s.g[G_SMK_UNIT]
+    if a_kind(a) == K_SMOKE_HEX:
+        g = a_arg(a)
+        s.g[G_SMK_MASK] = sp.roll_smoke(s, t, u, g, s.g[G_SMK_MASK])
+        s.g[G_SMK_K] += 1
+        if s.g[G_SMK_H1] < 0:
+            s.g[G_SMK_H1] = g
+        if s.g[G_SMK_MASK] != 0 and s.g[G_SMK_K] < sp.SMOKE_HEXES \
+                and smoke_hex_actions(s, t, s.aux[AUX_PATH, :0], NIL) > 0:
+            return
+    s.g[G_SUB] = SUB_SUPPORT
+    s.g[G_ACTIVE] = 1 - s.u[u, U_SIDE]
 
 
 # ======================================================================================
@@ -847,10 +1041,9 @@ def turn_start(s, t):
         s.cp[:, :, :] = 0
         s.g[G_STAGE] = 0
         s.g[G_SUB] = SUB_PLAN
+        log_event(s, EV_PHASE, s.g[G_PHASE], NIL, NIL, NIL, NIL, NIL)
     else:
-        s.g[G_PHASE] = PH_ACTION
-        s.g[G_SUB] = SUB_SELECT
-    log_event(s, EV_PHASE, s.g[G_PHASE], NIL, NIL, NIL, NIL, NIL)
+        start_support_or_action(s, t)
 
 
 @rule
@@ -868,9 +1061,7 @@ def plan_step(s, t):
             s.g[G_DECIDER] = side
             return True
         s.g[G_STAGE] += 1
-    s.g[G_PHASE] = PH_ACTION
-    s.g[G_SUB] = SUB_SELECT
-    log_event(s, EV_PHASE, PH_ACTION, NIL, NIL, NIL, NIL, NIL)
+    start_support_or_action(s, t)
     return False
 
 
@@ -1395,6 +1586,12 @@ def advance(s, t):
         elif sub == SUB_PLAN:
             if plan_step(s, t):
                 return
+        elif sub == SUB_SUPPORT:
+            if support_step(s, t):
+                return
+        elif sub == SUB_SMOKE_NEXT:
+            g[G_DECIDER] = s.u[g[G_SMK_UNIT], U_SIDE]
+            return
         elif sub == SUB_PLACE:
             if place_step(s, t):
                 return

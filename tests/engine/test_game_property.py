@@ -1,5 +1,6 @@
 """No game ends in an illegal state: invariants checked after every action of random
-and greedy games (hypothesis draws the scenario, the players and the seed)."""
+and greedy games (hypothesis draws the scenario, the players and the seed). Crossroads
+brings the support phase (chapter 7), transport, overruns and every kind of force."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from simulator.engine.compile import compile_game
 from simulator.engine.game import State
 from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
 from simulator.engine.state import (
-    AUX_OBJ, CC_NONE, ELIMINATED, FALLBACK, G_SUB, G_TURN, HX_OCC, ONMAP, SUB_CC_PICK, SUB_FALLBACK,
+    AUX_OBJ, CC_NONE, ELIMINATED, FALLBACK, G_SUB, G_TURN, HX_OCC, HX_SMOKE, ONMAP, SUB_CC_PICK, SUB_FALLBACK,
     SUB_MOVE, SUB_REACT, U_CC,
     U_DMG, U_FACE, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TYPE, VEHICLE,
 )
@@ -77,15 +78,19 @@ def check_invariants(st: State) -> None:
     for k in range(len(g.scenario.objective_list)):
         assert int(s.aux[AUX_OBJ, k]) in (-1, 0, 1)
     assert 0 <= int(s.g[G_TURN]) <= int(t.p[P_TURNS])
+    assert 0 <= int(s.hx[:, HX_SMOKE].min()) and int(s.hx[:, HX_SMOKE].max()) <= 4    # 7.5: four a hex
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(scenario=st_.sampled_from(["skirmish", "infantry-training", "infantry-training-v2", "vehicle-training"]),
+@given(scenario=st_.sampled_from(["skirmish", "infantry-training", "infantry-training-v2", "vehicle-training",
+                                   "crossroads"]),
        players=st_.sampled_from([(0, 0), (1, 0), (0, 1), (1, 1)]),
        seed=st_.integers(0, 2**31))
 # found by this test: a suppressed unit chose to withdraw from a revised close combat
 # (12.1.6.1) and then stayed in the hex with its enemy
 @example(scenario="infantry-training-v2", players=(1, 0), seed=20357)
+@example(scenario="crossroads", players=(0, 1), seed=1)     # the support phase is always played
+@example(scenario="crossroads", players=(1, 0), seed=2)
 def test_no_game_ends_in_an_illegal_state(tmp_path_factory, scenario, players, seed):
     g = game(scenario, tmp_path_factory)
     st = State(g, seed=seed, log=False)
