@@ -29,35 +29,41 @@ from simulator.rng import below, seed_state, sum_rolls
 MELEE_CHUNK_TRIALS = 1 << 18
 
 
+MAX_SIDE_DICE = 21    # dice of one side whose faces roll_side keeps in one int64 (3 bits each)
+
+
 @numba.njit(cache=True)
 def roll_side(faces, gain, t, start, n, rerolls, state):
     """Roll rows ``start .. start+n-1`` of table ``t`` and spend ``rerolls`` re-rolls,
     each on a different die, on the dice whose re-roll gains most (rulings #11; ties
-    to the earlier, stronger die). Returns the packed total."""
+    to the earlier, stronger die; a die whose re-roll gains nothing is kept). Returns
+    the packed total.
+
+    It allocates nothing (the faces rolled are kept three bits a die in one integer),
+    so the scenario engine's rules, compiled without reference counting, may call it."""
     if rerolls == 0:
         return sum_rolls(faces[t, start:start + n], state)
-    best_gain = np.zeros(rerolls)
-    best_row = np.full(rerolls, -1, dtype=np.int64)
-    best_value = np.zeros(rerolls, dtype=np.int64)
+    rolled = 0
     total = 0
-    for i in range(start, start + n):
+    for i in range(n):
         f = below(state, 6)
-        value = faces[t, i, f]
-        total += value
-        g = gain[t, i, f]
-        for k in range(rerolls):
-            if g > best_gain[k]:
-                for m in range(rerolls - 1, k, -1):
-                    best_gain[m] = best_gain[m - 1]
-                    best_row[m] = best_row[m - 1]
-                    best_value[m] = best_value[m - 1]
-                best_gain[k] = g
-                best_row[k] = i
-                best_value[k] = value
-                break
-    for k in range(rerolls):
-        if best_row[k] >= 0:
-            total += faces[t, best_row[k], below(state, 6)] - best_value[k]
+        rolled |= f << (3 * i)
+        total += faces[t, start + i, f]
+    chosen = 0
+    for _ in range(rerolls):
+        best = -1
+        best_gain = 0.0
+        for i in range(n):
+            if chosen & (1 << i):
+                continue
+            g = gain[t, start + i, (rolled >> (3 * i)) & 7]
+            if g > best_gain:
+                best_gain = g
+                best = i
+        if best < 0:
+            break
+        chosen |= 1 << best
+        total += faces[t, start + best, below(state, 6)] - faces[t, start + best, (rolled >> (3 * best)) & 7]
     return total
 
 
