@@ -370,6 +370,13 @@ def roll_at(s, t, f, v, ak, dk):
     """Attack pool ``ak`` rolled against defence pool ``dk`` at ``v`` (10.7.2) and the
     result (10.7.3-10.7.6). Returns 1 if ``v`` was eliminated."""
     total = sum_rolls(t.rows[ak, :t.pooli[ak, PO_N]], s.rng[0]) + sum_rolls(t.rows[dk, :t.pooli[dk, PO_N]], s.rng[0])
+    return roll_result(s, t, f, v, ak, dk, total)
+
+
+@rule
+def roll_result(s, t, f, v, ak, dk, total):
+    """A packed roll of attack pool ``ak`` against defence pool ``dk`` at ``v``:
+    cancelled (10.7.2), logged, and its result applied (10.7.3-10.7.6)."""
     c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
     atk = field(total, 0) * 10000 + field(total, 1) * 100 + field(total, 2)
     dfn = field(total, 3) * 10000 + field(total, 4) * 100 + field(total, 5)

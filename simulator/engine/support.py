@@ -22,9 +22,9 @@ when, and the alternation of 6.3, are in :mod:`simulator.engine.turn`.
 
 from __future__ import annotations
 
-from simulator.assault.kernels import cancel_packed, field
-from simulator.engine.events import EV_INDIRECT, EV_NOFIRE, EV_ROLL, EV_SMOKE, EV_SPOT, log_event
-from simulator.engine.fire import apply_symbols, fire_odds, line_open, target_status
+from simulator.assault.kernels import field
+from simulator.engine.events import EV_INDIRECT, EV_ROLL, EV_SMOKE, log_event
+from simulator.engine.fire import fire_odds, line_open, roll_result, spotted_defence, target_status
 from simulator.engine.state import (
     NIL, CC_NONE, G_SMOKE_ANY, HX_SMOKE, ONMAP, VEHICLE, U_CC, U_DMG, U_HEX, U_SIDE, U_ST, U_TIRED, U_TYPE,
     int64_constants, rule,
@@ -133,26 +133,16 @@ def resolve_indirect(s, t, f, v, spotter):
     (a vehicle not spotted, 10.5), else 1 if the target was eliminated, 0 otherwise."""
     ak, dks, dkf, spot = indirect_keys(s, t, f, v, spotter)
     log_event(s, EV_INDIRECT, f, v, spotter, NIL, NIL, NIL)
-    dk = dks
-    if spot > 0:
-        roll = below(s.rng[0], 6) + 1
-        log_event(s, EV_SPOT, f, v, roll, spot, NIL, NIL)
-        if roll < spot:                         # 10.9.5; a vehicle cannot be fired at (10.5)
-            dk = dkf
-            if dk < 0:
-                log_event(s, EV_NOFIRE, f, v, NIL, NIL, NIL, NIL)
-                return -1
+    dk = spotted_defence(s, f, v, dks, dkf, spot)
+    if dk < 0:
+        return -1
     two_stage = 1 if t.ut[s.u[v, U_TYPE], UT_KIND] == VEHICLE else 0
     total, k = attack_roll(s, t, ak, two_stage)
     if k == 0:                                  # 7.3: no dice left, no effect
         log_event(s, EV_ROLL, f, v, ak, dk, 0, 0)
         return 0
     total += sum_rolls(t.rows[dk, :t.pooli[dk, PO_N]], s.rng[0])
-    c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
-    atk = field(total, 0) * 10000 + field(total, 1) * 100 + field(total, 2)
-    dfn = field(total, 3) * 10000 + field(total, 4) * 100 + field(total, 5)
-    log_event(s, EV_ROLL, f, v, ak, dk, atk, dfn)
-    return apply_symbols(s, t, v, c, h, sp)
+    return roll_result(s, t, f, v, ak, dk, total)
 
 
 @rule
