@@ -28,6 +28,7 @@ import pandas as pd
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
 from simulator.engine.players import DEFAULT_PARAMS
+from simulator.engine.scenario import load_scenario
 from simulator.errors import InputError
 from simulator.runner import RunOptions
 from simulator.stats import wilson_interval
@@ -139,10 +140,11 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     """
     p1, p2 = player_kinds(players)
     base_over = dict(overrides or {})
-    game = compile_game(name, edition=edition, overrides=base_over)
-    variants = parse_vary(vary, game.scenario)        # bad what-ifs fail before anything is played
+    scenario = load_scenario(name)
+    variants = parse_vary(vary, scenario)             # bad what-ifs fail before anything is compiled
     if tune:
-        tune_values(tune, game.scenario)
+        tune_values(tune, scenario)
+    game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario)
     run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
     result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
                        progress=f"{game.name}" if progress else None, options=options)
