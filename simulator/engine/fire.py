@@ -378,10 +378,15 @@ def roll_result(s, t, f, v, ak, dk, total):
     """A packed roll of attack pool ``ak`` against defence pool ``dk`` at ``v``:
     cancelled (10.7.2), logged, and its result applied (10.7.3-10.7.6)."""
     c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
-    atk = field(total, 0) * 10000 + field(total, 1) * 100 + field(total, 2)
-    dfn = field(total, 3) * 10000 + field(total, 4) * 100 + field(total, 5)
-    log_event(s, EV_ROLL, f, v, ak, dk, atk, dfn)
+    log_event(s, EV_ROLL, f, v, ak, dk, symbols(total, 0), symbols(total, 3))
     return apply_symbols(s, t, v, c, h, sp)
+
+
+@rule
+def symbols(total, k):
+    """Crit, hit and supp of one side of a packed roll (``k`` 0 attack, 3 defence), as
+    ``c * 10000 + h * 100 + s`` (the event log's form)."""
+    return field(total, k) * 10000 + field(total, k + 1) * 100 + field(total, k + 2)
 
 
 @rule

@@ -22,12 +22,12 @@ the one first in the scenario's unit order is the one hit (reading S20).
 
 from __future__ import annotations
 
-from simulator.assault.kernels import cancel_packed, field
+from simulator.assault.kernels import cancel_packed
 from simulator.engine import closecombat as cc
-from simulator.engine.events import EV_FRIENDLY_HIT, EV_INTO_CC, EV_ROLL, log_event
+from simulator.engine.events import EV_FRIENDLY_HIT, EV_INTO_CC, log_event
 from simulator.engine.fire import (
-    apply_symbols, fire_keys, fire_odds, impact_area, resolve_fire, roll_at, smoke_on_line, spotted_defence,
-    target_status,
+    apply_symbols, fire_keys, fire_odds, impact_area, resolve_fire, roll_at, roll_result, smoke_on_line,
+    spotted_defence, symbols, target_status,
 )
 from simulator.engine.pooltab import FS_FIRING, FS_MOVE
 from simulator.engine.state import (
@@ -169,9 +169,7 @@ def roll_with_friendly(s, t, f, v, w, ak, dk, fdk):
         if (icc_keep(t, ak, j) >> r) & 1 == 1:
             kept |= 1 << j
     total += sum_rolls(t.rows[dk, :t.pooli[dk, PO_N]], s.rng[0])
-    c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
-    log_event(s, EV_ROLL, f, v, ak, dk, symbols(total, 0), symbols(total, 3))
-    e = apply_symbols(s, t, v, c, h, sp)
+    e = roll_result(s, t, f, v, ak, dk, total)
     if kept == 0 or s.u[w, U_ST] != ONMAP:
         return e
     ftotal = 0
@@ -185,13 +183,6 @@ def roll_with_friendly(s, t, f, v, w, ak, dk, fdk):
     log_event(s, EV_FRIENDLY_HIT, f, w, nk, fdk, symbols(ftotal, 0), symbols(ftotal, 3))
     apply_symbols(s, t, w, fc, fhit, fsp)
     return e
-
-
-@rule
-def symbols(total, k):
-    """Crit, hit and supp of one side of a packed roll, as ``c * 10000 + h * 100 + s`` (the
-    event log's form)."""
-    return field(total, k) * 10000 + field(total, k + 1) * 100 + field(total, k + 2)
 
 
 @rule

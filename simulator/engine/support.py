@@ -106,6 +106,13 @@ def indirect_keys(s, t, f, v, spotter):
 
 
 @rule
+def damage_symbols(x):
+    """Crits and hits on a die's packed attack face: the damage symbols that keep a die in
+    7.3 and are smoke markers in 7.5 (``set_aside.KEEP_DAMAGE``)."""
+    return field(x, 0) + field(x, 1)
+
+
+@rule
 def attack_roll(s, t, ak, two_stage):
     """The attack dice's packed total; 7.3 (``two_stage``): the first roll only sorts the
     dice, those with a damage symbol are rolled again as the attack. Returns ``(total,
@@ -115,8 +122,7 @@ def attack_roll(s, t, ak, two_stage):
         return sum_rolls(t.rows[ak, :n], s.rng[0]), n
     kept = 0
     for j in range(n):
-        x = t.rows[ak, j, below(s.rng[0], 6)]
-        if field(x, 0) + field(x, 1) > 0:
+        if damage_symbols(t.rows[ak, j, below(s.rng[0], 6)]) > 0:
             kept |= 1 << j
     total = 0
     k = 0
@@ -183,7 +189,7 @@ def roll_smoke(s, t, f, h, mask):
     for j in range(t.pooli[ak, PO_N]):
         if mask & (1 << j):
             x = t.rows[ak, j, below(s.rng[0], 6)]
-            d = field(x, 0) + field(x, 1)
+            d = damage_symbols(x)
             if d > 0:
                 markers += d
             else:
