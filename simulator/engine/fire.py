@@ -23,6 +23,7 @@ from simulator.engine.hexgrid import in_arc, areas_of_impact
 from simulator.engine.pooltab import AC_DIGGING, AC_FAST, AC_PLAIN, AC_SPOTTED, FS_FIRING, FS_TURRET
 from simulator.engine.state import (
     rule,
+    rule_hot,
     NIL,
     int64_constants,
     ACT_DELAYED, ACT_DIGGING, ACT_FAST, ACT_FIRING, ACT_MOVEFIRE, ACT_TURRET, AUX_QUEUE, CARRIED, CC_NONE,
@@ -39,7 +40,7 @@ from simulator.rng import below, sum_rolls
 MAX_HINDRANCES = 2   # 10.3, rulings #14: hindering hexes and smoke markers, three block
 
 
-@rule
+@rule_hot
 def action_class(s, u, fallback_move):
     """How the target's markers change the defence and spotting (10.5.1, 10.9.6, 13.2).
 
@@ -62,7 +63,7 @@ def action_class(s, u, fallback_move):
     return AC_PLAIN
 
 
-@rule
+@rule_hot
 def target_status(s, t, u, h, fallback_move):
     """Index into the tables' status dimension: action class, suppressed, dug in."""
     ac = action_class(s, u, fallback_move)
@@ -71,7 +72,7 @@ def target_status(s, t, u, h, fallback_move):
     return ac * 4 + supp * 2 + dug
 
 
-@rule
+@rule_hot
 def smoke_on_line(s, t, a, b):
     """Smoke markers on the hexes strictly between ``a`` and ``b`` (10.3, rulings #12, #14)."""
     n = 0
@@ -83,7 +84,7 @@ def smoke_on_line(s, t, a, b):
     return n
 
 
-@rule
+@rule_hot
 def line_open(s, t, a, b):
     """Direct fire possible along this line: not blocked by terrain, nor by three or more
     hindrances counting smoke markers (10.3)."""
@@ -97,13 +98,13 @@ def line_open(s, t, a, b):
     return t.geoi[g, GE_NHIND] + smoke_on_line(s, t, a, b) <= MAX_HINDRANCES
 
 
-@rule
+@rule_hot
 def in_arc_of(t, h, facing, g):
     """10.6: hex ``g`` in the arc of fire of a unit in ``h`` facing vertex ``facing``."""
     return in_arc(t.hexi[g, HI_Q] - t.hexi[h, HI_Q], t.hexi[g, HI_R] - t.hexi[h, HI_R], facing)
 
 
-@rule
+@rule_hot
 def outside_arc(s, t, f, fh, th):
     """Infantry fire all round; artillery and vehicles through their front (10.6)."""
     if t.ut[s.u[f, U_TYPE], UT_KIND] == INFANTRY:
@@ -111,7 +112,7 @@ def outside_arc(s, t, f, fh, th):
     return not in_arc_of(t, fh, s.u[f, U_FACE], th)
 
 
-@rule
+@rule_hot
 def fire_keys(s, t, f, v, fh, th, fs, fallback_move):
     """Table entries of a fire by ``f`` from ``fh`` at ``v`` in ``th`` with fire status ``fs``.
 
@@ -154,7 +155,7 @@ def fire_keys(s, t, f, v, fh, th, fs, fallback_move):
     return ak, dks, dkf, spot
 
 
-@rule
+@rule_hot
 def impact_area(s, t, fh, th, v):
     """10.9.3: the area of impact of fire from ``fh`` on vehicle ``v`` in ``th``; on the
     boundary, the weaker area."""
@@ -417,7 +418,7 @@ def can_target(s, t, f, v, fh, fs):
     return ak >= 0
 
 
-@rule
+@rule_hot
 def expected_fire(s, t, f, v, fh, th, fs, fallback_move):
     """Exact odds of a fire, for the players: ``(P eliminated, E strength points taken,
     P morale hit)`` with the spotting roll mixed in (10.5). Zeros when the fire is
@@ -433,7 +434,7 @@ def expected_fire_any(s, t, f, v, fh, th, fs, fallback_move):
     return fire_odds(t, s.u[v, U_TYPE], s.u[v, U_DMG], ak, dks, dkf, spot)
 
 
-@rule
+@rule_hot
 def fire_odds(t, vt, dmg, ak, dks, dkf, spot):
     """The odds of :func:`expected_fire` from the table entries."""
     if ak < 0:

@@ -28,7 +28,7 @@ from simulator.engine.overrun import overrun_gun
 from simulator.engine.transport import carries, loader_in
 from simulator.engine.state import (
     ARTILLERY, G_FACES, G_TURNED, HX_OCC, MODE_FAST, MODE_NORMAL, MODE_REVERSE, MODE_WITHDRAW,
-    U_FACE, U_IMMOB, U_SIDE, U_TYPE, VEHICLE, int64_constants, rule,
+    U_FACE, U_IMMOB, U_SIDE, U_TYPE, VEHICLE, int64_constants, rule, rule_inlined,
 )
 from simulator.engine.tables import (
     HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, P_OVERRUN, P_TRANSPORT, S6_CLIMB, S6_COST, S6_NBR, S6_TDMG, UT_CAP,
@@ -111,7 +111,7 @@ def _way_out(units, hx, ut, side6, p, pair, ty, g, face, mode, mp_left, side, fr
     return False
 
 
-@rule
+@rule_inlined
 def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):
     """What a step from ``h`` across side ``d`` would be for ``u`` facing ``face``:
     ``STEP_NO`` (illegal), ``STEP_FREE`` (an empty hex), ``STEP_THROUGH`` (crossing

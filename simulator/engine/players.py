@@ -40,7 +40,7 @@ from simulator.engine.state import (
     K_REVERSE, K_TRACKS, K_TURN, K_VEHICLE, MODE_REVERSE, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_XF,
     MODE_NORMAL, MODE_WITHDRAW, NIL, ONMAP, PENDING, SUB_AFTER_MOVE, SUB_CC_PICK, SUB_CC_WITHDRAW,
     SUB_FALLBACK, SUB_FORMATION, SUB_MOVE, SUB_PLACE, SUB_PLAN, SUB_REACT, SUB_SELECT, SUB_SETUP_ORDER,
-    TO_PLACE, U_CC, U_DMG, U_FORM, U_HEX, U_MORALE, U_SIDE, U_ST, U_TYPE, a_arg, a_kind, a_unit,
+    TO_PLACE, U_CC, U_DMG, U_FORM, U_HEX, U_MORALE, U_SIDE, U_ST, U_TYPE, a_arg, a_kind, a_unit, rule_hot,
     HX_OCC, TRUE, GameState, action, entry, int64_constants, next_u64_into, restore_state, rule,
     G_EMERG, K_DISMOUNT, K_LOAD, U_CARRIER, U_DONE,
     K_ART_FACE, K_INDIRECT, K_SMOKE, K_SMOKE_HEX, SUB_SMOKE_NEXT, SUB_SUPPORT, U_FACE,
@@ -138,7 +138,7 @@ def worth(t, ty):
     return t.ut[ty, UT_VALUE] / 40.0
 
 
-@rule
+@rule_hot
 def fire_value(s, t, f, v, fh, th, fs, fb):
     """What a fire is worth to the firer: the exact odds (10.5-10.7) times the target's worth."""
     pe, ed, pm = expected_fire(s, t, f, v, fh, th, fs, fb)
@@ -220,24 +220,7 @@ def position_value(s, t, u, h):
     makes that loop thirty times slower.)"""
     w = t.fconst
     val = objective_value(s, t, s.u[u, U_SIDE], h) + w[W_COVER] * t.fconst[t.p[P_O_COVER] + h]
-    return val - w[W_THREAT] * threat_at(s, t, u, h) + w[W_FIREPOWER] * power_at(s, t, u, h)
-
-
-@rule
-def power_at(s, t, u, h):
-    """The most a fire from ``h`` could be worth to ``u`` (10.7, exact odds)."""
-    side = s.u[u, U_SIDE]
-    power = 0.0
-    for e in range(s.u.shape[0]):
-        if s.u[e, U_ST] != ONMAP or s.u[e, U_SIDE] == side or s.u[e, U_CC] != CC_NONE:
-            continue
-        eh = s.u[e, U_HEX]
-        if eh == h:
-            continue
-        p = fire_value(s, t, u, e, h, eh, FS_FIRING, FALSE)
-        if p > power:
-            power = p
-    return power
+    return val - w[W_THREAT] * threat_at(s, t, u, h) + w[W_FIREPOWER] * best_fire_from(s, t, u, h, FS_FIRING)
 
 
 @rule
@@ -387,6 +370,8 @@ def best_half_moves(s, t, u, h, mp, w):
 
 @rule
 def best_fire_from(s, t, u, h, fs):
+    """The most a fire by ``u`` from ``h`` with fire status ``fs`` could be worth to it
+    (10.7, exact odds; zero when no enemy can be fired at)."""
     best = 0.0
     side = s.u[u, U_SIDE]
     for e in range(s.u.shape[0]):
