@@ -29,9 +29,6 @@ from simulator.rng import below, seed_state, sum_rolls
 MELEE_CHUNK_TRIALS = 1 << 18
 
 
-MAX_SIDE_DICE = 21    # dice of one side whose faces roll_side keeps in one int64 (3 bits each)
-
-
 @numba.njit(cache=True)
 def roll_side(faces, gain, t, start, n, rerolls, state):
     """Roll rows ``start .. start+n-1`` of table ``t`` and spend ``rerolls`` re-rolls,
@@ -39,7 +36,8 @@ def roll_side(faces, gain, t, start, n, rerolls, state):
     to the earlier, stronger die; a die whose re-roll gains nothing is kept). Returns
     the packed total.
 
-    It allocates nothing (the faces rolled are kept three bits a die in one integer),
+    It allocates nothing (the faces rolled are kept three bits a die in one integer:
+    at most ``tables.MAX_SIDE_DICE`` dice a side, checked when the tables are built),
     so the scenario engine's rules, compiled without reference counting, may call it."""
     if rerolls == 0:
         return sum_rolls(faces[t, start:start + n], state)

@@ -165,12 +165,15 @@ def compile_melee(cast: Cast, *, max_rounds: int, policies: tuple[str, str]) -> 
     return CompiledMelee(cast, tables, tuple(pools), U, start_state(cast), P, policies, max_rounds)
 
 
+MAX_SIDE_DICE = 21    # dice of one side whose faces kernels.roll_side keeps in one int64 (3 bits each)
+
+
 def _tables(pools: list[DirectionPools], dice, lookup: np.ndarray) -> MeleeTables:
     n = len(pools)
     maxd = max(1, max(len(p.attack) + len(p.defence) for p in pools))
     side = max(max(len(p.attack), len(p.defence)) for p in pools)
-    if side > 21:   # kernels.MAX_SIDE_DICE: roll_side keeps a side's faces in one int64
-        raise ValueError(f"a close-combat side rolls {side} dice; the kernels handle at most 21")
+    if side > MAX_SIDE_DICE:
+        raise ValueError(f"a close-combat side rolls {side} dice; the kernels handle at most {MAX_SIDE_DICE}")
     faces = np.zeros((n, maxd, 6), dtype=np.int64)
     gain = np.full((n, maxd, 6), -1.0)
     for t, p in enumerate(pools):
