@@ -63,12 +63,20 @@ def validate(model: type[Model], data: Any, where: str, prefix: str = "") -> Mod
         if err["type"] == "value_error":
             msg = msg.removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            msg = "unknown key"
+            msg = unknown_key_message(model, tuple(err["loc"]))
         elif err["type"] == "missing":
             msg = "required key is missing"
         if "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
             msg = f"{msg} (got {err['input']!r})"
         raise InputError(where, key, msg) from None
+
+
+def unknown_key_message(model: type[pydantic.BaseModel] | None, loc: tuple[Any, ...]) -> str:
+    """"unknown key", with the valid keys nearest to it when ``model`` tells them."""
+    if model is None or not loc:
+        return "unknown key"
+    from simulator.suggest import did_you_mean, keys_at
+    return "unknown key" + did_you_mean(str(loc[-1]), keys_at(model, loc))
 
 
 def load_model(model: type[Model], path: str | Path) -> Model:

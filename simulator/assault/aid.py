@@ -24,6 +24,7 @@ from simulator.assault.cards import MOVEMENT_TYPES, NAME_PATTERN
 from simulator.assault.dice import DiceSet, Pool, as_dice, normalise, parse_pool_at
 from simulator.datafile import SCENARIOS_DIR, file_digest, read_toml, validate
 from simulator.errors import InputError
+from simulator.suggest import did_you_mean
 
 DEFAULT_AID_FILE = SCENARIOS_DIR / "assault" / "aid.toml"
 
@@ -244,7 +245,7 @@ class Aid:
         for t in self.terrains:
             if t.name == wanted:
                 return t
-        raise InputError(where, key, f"unknown terrain {name!r} "
+        raise InputError(where, key, f"unknown terrain {name!r}{did_you_mean(name, self.terrain_names)} "
                          f"(aid {self.name} knows: {', '.join(self.terrain_names)})")
 
     def terrain_defence(self, name: str, target_is_vehicle: bool, *, on_hill: bool = False,

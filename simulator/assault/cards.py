@@ -394,6 +394,23 @@ def load_units(directory: str | Path | None = None,
     return dict(_load_cached(stamp, dice))
 
 
+def find_unit(units: dict[str, UnitCard], unit_id: str, where: str) -> UnitCard:
+    """The card ``unit_id`` names (``german/rifles-41``; case does not matter; a plain
+    ``rifles-41`` when only one side has it). ``where`` names the argument or key for the
+    error, which suggests the closest ids."""
+    card = units.get(unit_id) or units.get(str(unit_id).strip().lower())
+    if card is not None:
+        return card
+    wanted = str(unit_id).strip().lower()
+    if "/" not in wanted:
+        mine = [c for i, c in units.items() if i.split("/", 1)[1] == wanted]
+        if len(mine) == 1:
+            return mine[0]
+    from simulator.suggest import did_you_mean
+    hint = did_you_mean(wanted, units) or did_you_mean(wanted, [i.split("/", 1)[1] for i in units])
+    raise InputError(where, "", f"unknown unit {unit_id!r}{hint or ' (see lanchester assault units)'}")
+
+
 def units_digest(directory: str | Path | None = None) -> str:
     """A short hash of the unit files, for provenance in reports."""
     d = Path(directory) if directory is not None else DEFAULT_UNITS_DIR

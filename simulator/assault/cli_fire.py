@@ -12,7 +12,8 @@ from simulator.assault.aid import load_aid
 from simulator.assault.cards import load_units
 from simulator.assault.damage import FALLBACK, INFANTRY, STEADY, SUPPRESSED
 from simulator.assault.dice import load_dice
-from simulator.assault.fire import STATE_COLUMNS, fire, kind_of, unit
+from simulator.assault.cards import find_unit
+from simulator.assault.fire import STATE_COLUMNS, fire, kind_of
 from simulator.assault.pools import FIRE_STATUS_ALIASES, TARGET_STATUSES, FireSituation
 from simulator.assault.resolve import resolve
 from simulator.assault.transport import CARRIED, NO_PASSENGERS, RIDERS_TARGETED, parse_passenger
@@ -285,7 +286,7 @@ def resolve_command(attack, defence, target_id, target_strength, target_damage, 
     if carrying and riders:
         raise InputError("--riders", "", "the target is either a loaded vehicle or tank riders (10.10.1)")
     if target_id:
-        card = unit(load_units(units_dir, dice), target_id, "--target")
+        card = find_unit(load_units(units_dir, dice), target_id, "--target")
         if carrying and not card.is_vehicle:
             raise InputError("--passengers", "", f"{card.id} is not a vehicle (9.11)")
         if riders and not card.is_infantry:

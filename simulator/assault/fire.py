@@ -25,7 +25,7 @@ import pandas as pd
 
 from simulator import runner
 from simulator.assault.aid import Aid, load_aid
-from simulator.assault.cards import UnitCard, load_units
+from simulator.assault.cards import UnitCard, find_unit, load_units
 from simulator.assault.damage import (
     ARTILLERY, CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE,
     after_fire, state_count, state_index, strongest_symbol, unpack_state,
@@ -276,13 +276,6 @@ def summarise_states(frame: pd.DataFrame, damage_before: int, trials: int | None
     return summary
 
 
-def unit(units: dict[str, UnitCard], unit_id: str, where: str) -> UnitCard:
-    try:
-        return units[unit_id]
-    except KeyError:
-        raise InputError(where, "", f"unknown unit {unit_id!r} (see 'lanchester assault units')") from None
-
-
 def _se(p: float, trials: int | None) -> float | None:
     return None if trials is None else float(proportion_se(p, trials))
 
@@ -337,16 +330,16 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
     aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
     support = as_support(support, aid)
     units = load_units(units_dir, dice)
-    f, g = unit(units, firer, "FIRER"), unit(units, target, "TARGET")
+    f, g = find_unit(units, firer, "FIRER"), find_unit(units, target, "TARGET")
     pools = fire_pools(f, g, situation, aid, units=units, support=support)
     t = target_of(g, situation, aid)
-    passengers = [Passenger(unit(units, pid, "--passengers"), dmg) for pid, dmg in situation.passengers]
+    passengers = [Passenger(find_unit(units, pid, "--passengers"), dmg) for pid, dmg in situation.passengers]
     if passengers:
         check_load(g, passengers)
     if situation.riding_on:
-        check_riders(Passenger(g, situation.target_damage), units[situation.riding_on])
+        check_riders(Passenger(g, situation.target_damage), find_unit(units, situation.riding_on, "--riding-on"))
     mode = RIDERS_TARGETED if situation.riding_on else CARRIED if passengers else NO_PASSENGERS
-    friendly_card = units[situation.friendly_vehicle] if pools.friendly_defence is not None else None
+    friendly_card = find_unit(units, situation.friendly_vehicle, "--friendly-vehicle") if pools.friendly_defence is not None else None
     friendly = friendly_of(friendly_card, situation) if friendly_card else None
     precise = options is not None and options.precision is not None
     monte_carlo = trials is not None or not exact or precise

@@ -27,7 +27,8 @@ import pandas as pd
 from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import UnitCard, load_units
 from simulator.assault.dice import DiceSet, as_dice, format_pool
-from simulator.assault.fire import exact_states, state_frame, summarise_states, target_of, unit
+from simulator.assault.cards import find_unit
+from simulator.assault.fire import exact_states, state_frame, summarise_states, target_of
 from simulator.assault.pools import FirePools, FireSituation, fire_pools
 from simulator.assault.support import Support, as_support
 from simulator.errors import InputError
@@ -63,7 +64,7 @@ def unit_ids(items: list[str] | None, units: dict[str, UnitCard], where: str) ->
     sides = {c.side for c in units.values()}
     out: list[str] = []
     for item in items:
-        ids = [i for i, c in units.items() if c.side == item] if item in sides else [unit(units, item, where).id]
+        ids = [i for i, c in units.items() if c.side == item] if item in sides else [find_unit(units, item, where).id]
         out += [i for i in ids if i not in out]
     return out
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from simulator.assault.aid import Aid
-from simulator.assault.cards import FACINGS, UnitCard, load_units
+from simulator.assault.cards import FACINGS, UnitCard, find_unit, load_units
 from simulator.assault.dice import DiceSet, Pool, format_pool, normalise, weakest_die, without_weakest
 from simulator.assault.indirect import (
     INDIRECT_FIRE_STATUS, VEHICLE_FACING, check_fired_from, check_spotter, indirect_dice, vehicle_bonus,
@@ -155,22 +155,15 @@ def fire_status_name(text: str) -> str:
                          "(firing, turret, move-fire, fire-move)") from None
 
 
-def _card(units: Mapping[str, UnitCard], unit_id: str, where: str) -> UnitCard:
-    try:
-        return units[unit_id]
-    except KeyError:
-        raise InputError(where, "", f"unknown unit {unit_id!r} (see 'lanchester assault units')") from None
-
-
 def other_units(s: FireSituation, units: Mapping[str, UnitCard] | None, dice: DiceSet) -> _Others:
     """Look up the spotter, the tank riders' carrier and the friendly vehicle."""
     if not (s.spotter or s.riding_on or s.friendly_vehicle):
         return _Others()
     units = units if units is not None else load_units(None, dice)
     return _Others(
-        spotter=_card(units, s.spotter, "--spotter") if s.spotter else None,
-        carrier=_card(units, s.riding_on, "--riding-on") if s.riding_on else None,
-        friendly=_card(units, s.friendly_vehicle, "--friendly-vehicle") if s.friendly_vehicle else None)
+        spotter=find_unit(units, s.spotter, "--spotter") if s.spotter else None,
+        carrier=find_unit(units, s.riding_on, "--riding-on") if s.riding_on else None,
+        friendly=find_unit(units, s.friendly_vehicle, "--friendly-vehicle") if s.friendly_vehicle else None)
 
 
 def check_situation(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Aid | None = None,

@@ -26,7 +26,7 @@ import pandas as pd
 
 from simulator import runner
 from simulator.assault.aid import Aid, load_aid
-from simulator.assault.cards import UnitCard, load_units
+from simulator.assault.cards import UnitCard, find_unit, load_units
 from simulator.assault.dice import DiceSet, Pool, as_dice, format_pool, single_symbol
 from simulator.assault.indirect import check_fired_from, indirect_dice
 from simulator.assault.pools import MAX_HINDRANCES, Step, PoolBuilder
@@ -211,9 +211,7 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
     aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
     support = as_support(support, aid)
     units = load_units(units_dir, dice)
-    if firer not in units:
-        raise InputError("FIRER", "", f"unknown unit {firer!r} (see 'lanchester assault units')")
-    card = units[firer]
+    card = find_unit(units, firer, "FIRER")
     hexes = support.max_hexes if hexes is None else hexes
     if not 1 <= hexes <= min(3, support.max_hexes):
         raise InputError("--hexes", "", f"smoke goes into 1 to {min(3, support.max_hexes)} hexes (7.5), not {hexes}")

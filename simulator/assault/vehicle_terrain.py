@@ -131,11 +131,12 @@ def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: in
     ``crit_is_damage``: a critical hit also counts as a damage point (10.7.3); off by
     default, since 9.10.2 lists the crit's effect as immobilisation only.
     """
-    from simulator.assault.fire import state_frame, summarise_states, unit
+    from simulator.assault.cards import find_unit
+    from simulator.assault.fire import state_frame, summarise_states
 
     dice = as_dice(dice)
     aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
-    card = unit(load_units(units_dir, dice), vehicle, "VEHICLE")
+    card = find_unit(load_units(units_dir, dice), vehicle, "VEHICLE")
     attack, defence, steps = terrain_pools(card, terrain, aid, hill=hill)
     if not 0 <= damage < card.strength:
         raise InputError("--damage", "", f"{card.id} has strength {card.strength}: damage must be 0..{card.strength - 1}")

@@ -39,6 +39,7 @@ from simulator.engine.state import (
 from simulator.engine.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_O_OBJ, P_TURNS, UT_CARD, UT_STR, UT_VALUE
 from simulator.engine.turn import new_game
 from simulator.errors import InputError
+from simulator.suggest import did_you_mean
 from simulator.stats import wilson_interval
 
 MAX_DECISIONS = 20000
@@ -121,7 +122,8 @@ def player_kinds(text: str | None, default: str = "greedy,greedy") -> tuple[str,
         raise InputError("--players", "", f"give two players, one per side (got {text!r})")
     for n in names:
         if n not in PLAYER_NAMES:
-            raise InputError("--players", "", f"unknown player {n!r} ({', '.join(PLAYER_NAMES)})")
+            raise InputError("--players", "", f"unknown player {n!r}{did_you_mean(n, PLAYER_NAMES)} "
+                             f"({', '.join(PLAYER_NAMES)})")
     return names[0], names[1]
 
 

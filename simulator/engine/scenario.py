@@ -25,9 +25,10 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import NAME_PATTERN, UNIT_TYPES, UnitCard, load_units
 from simulator.assault.dice import DiceSet, load_dice
-from simulator.datafile import SCENARIOS_DIR, file_digest, key_path, read_toml
+from simulator.datafile import SCENARIOS_DIR, file_digest, key_path, read_toml, unknown_key_message
 from simulator.engine.hexgrid import HexGrid, parse_facing, parse_hex_name, vertex_names
 from simulator.errors import InputError
+from simulator.suggest import did_you_mean
 
 ASSAULT_DIR = SCENARIOS_DIR / "assault"
 DEFAULT_FORMATIONS_DIR = ASSAULT_DIR / "formations"
@@ -451,14 +452,15 @@ class _Report:
         self.problems.append(Problem(key, message, "warning"))
 
 
-def _pydantic_problems(exc: pydantic.ValidationError, prefix: str = "") -> list[Problem]:
+def _pydantic_problems(exc: pydantic.ValidationError, prefix: str = "",
+                       model: type[BaseModel] | None = None) -> list[Problem]:
     out = []
     for err in exc.errors():
         key = key_path(tuple(err["loc"]))
         key = f"{prefix}.{key}" if prefix and key else (prefix or key)
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            msg = "unknown key"
+            msg = unknown_key_message(model, tuple(err["loc"]))
         elif err["type"] == "missing":
             msg = "required key is missing"
         elif "input" in err and not isinstance(err["input"], (dict, list)):
@@ -482,7 +484,7 @@ def _validate(model, data, where: str, prefix: str = ""):
     try:
         return model.model_validate(data)
     except pydantic.ValidationError as exc:
-        p = _pydantic_problems(exc, prefix)[0]
+        p = _pydantic_problems(exc, prefix, model)[0]
         raise InputError(where, p.key, p.message) from None
 
 
@@ -505,9 +507,10 @@ def resolve_scenario(path_or_name: str | Path) -> Path:
     shipped = ASSAULT_DIR / f"{path_or_name}{SUFFIX}"
     if "/" not in str(path_or_name) and shipped.is_file():
         return shipped
-    names = ", ".join(s.name[: -len(SUFFIX)] for s in shipped_scenarios())
-    raise InputError(str(path_or_name), "", f"no such scenario file or shipped scenario "
-                     f"(shipped: {names})")
+    names = [s.name[: -len(SUFFIX)] for s in shipped_scenarios()]
+    hint = did_you_mean(Path(str(path_or_name)).name.removesuffix(SUFFIX), names)
+    raise InputError(str(path_or_name), "", f"no such scenario file or shipped scenario{hint} "
+                     f"(shipped: {', '.join(names)})")
 
 
 # --- checking -------------------------------------------------------------------------
@@ -533,7 +536,7 @@ def check_scenario(path_or_name: str | Path) -> CheckResult:
     try:
         scenario = Scenario.model_validate(raw)
     except pydantic.ValidationError as exc:
-        report.problems.extend(_pydantic_problems(exc))
+        report.problems.extend(_pydantic_problems(exc, model=Scenario))
     _Checker(path, raw, scenario, report).run()
     result.problems = report.problems
     if scenario is not None and result.ok:

@@ -23,7 +23,8 @@ from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import UnitCard, load_units
 from simulator.assault.damage import STEADY, SUPPRESSED
 from simulator.assault.dice import DiceSet, as_dice, format_pool
-from simulator.assault.fire import Target, kind_of, state_distribution, state_frame, summarise_states, unit
+from simulator.assault.cards import find_unit
+from simulator.assault.fire import Target, kind_of, state_distribution, state_frame, summarise_states
 from simulator.assault.melee.damage import (
     ABSENT, ELIMINATED, FELL_BACK, IN_HEX, STATUS_NAMES, STAYED_OUT, WITHDREW,
 )
@@ -253,7 +254,7 @@ def passenger_fire(cast: Cast) -> list[dict]:
 # --- the question -------------------------------------------------------------------------
 
 def _cards(attacker: str, defender: str, units: dict[str, UnitCard]) -> tuple[UnitCard, UnitCard]:
-    return unit(units, attacker, "ATTACKER"), unit(units, defender, "DEFENDER")
+    return find_unit(units, attacker, "ATTACKER"), find_unit(units, defender, "DEFENDER")
 
 
 def attacker_holds(cast: Cast, result) -> float:

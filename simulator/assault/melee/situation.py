@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from simulator.assault.aid import Aid
-from simulator.assault.cards import UnitCard
+from simulator.assault.cards import UnitCard, find_unit
 from simulator.assault.dice import DiceSet, Pool, format_pool
 from simulator.assault.melee.fortifications import Fortification, fortification, strongest
 from simulator.assault.melee.policies import TRACKS_NEVER, TRACKS_WHILE_MOBILE, attacks_tracks
@@ -294,13 +294,6 @@ def direction_pools(d: Direction) -> DirectionPools:
 
 # --- building a cast (validation) ---------------------------------------------------
 
-def _unit(units: dict[str, UnitCard], unit_id: str, where: str) -> UnitCard:
-    try:
-        return units[unit_id]
-    except KeyError:
-        raise InputError(where, "", f"unknown unit {unit_id!r} (see 'lanchester assault units')") from None
-
-
 def _same_side(card: UnitCard, other: UnitCard, where: str) -> None:
     if card.side != other.side:
         raise InputError(where, "", f"{card.id} is not on the {other.side} side of {other.id}")
@@ -354,7 +347,7 @@ def _check_fortification(cast_aid: Aid, defender: UnitCard, s: MeleeSituation) -
 
 
 def _passengers(units, attacker: UnitCard, defender: UnitCard, s: MeleeSituation) -> tuple[UnitCard, ...]:
-    cards = tuple(_unit(units, p, "--passengers") for p in s.passengers)
+    cards = tuple(find_unit(units, p, "--passengers") for p in s.passengers)
     if not cards:
         return ()
     if not defender.is_vehicle or defender.transport_capacity == 0:
@@ -396,7 +389,7 @@ def build_cast(edition: str, attacker: UnitCard, defender: UnitCard, s: MeleeSit
                                      ("--reinforce-defender", s.reinforce_defender, D2, defender)):
         if unit_id is None:
             continue
-        card = _unit(units, unit_id, opt)
+        card = find_unit(units, unit_id, opt)
         _same_side(card, lead, opt)
         if card.is_artillery:
             raise InputError(opt, "", f"{card.id} is artillery: it cannot reinforce a close combat (12.0)")
@@ -408,7 +401,7 @@ def build_cast(edition: str, attacker: UnitCard, defender: UnitCard, s: MeleeSit
                                               ("--support-defender", s.support_defender, defender))):
         if unit_id is None:
             continue
-        card = _unit(units, unit_id, opt)
+        card = find_unit(units, unit_id, opt)
         _same_side(card, lead, opt)
         if not card.has_ranged_fire:
             raise InputError(opt, "", f"{card.id} has no ranged fire: it cannot support (revised 12.1.1.1)")
