@@ -104,6 +104,7 @@ def _attach() -> None:
     from simulator.assault.cli_matrix import matrix_command
     from simulator.assault.cli_map import check_command, los_command, map_command, scenarios_command
     from simulator.assault.cli_scenario import replay_command, scenario_command
+    from simulator.assault.cli_author import new_command, schema_command
 
     assault.add_command(fire_command)
     assault.add_command(resolve_command)
@@ -118,6 +119,8 @@ def _attach() -> None:
     assault.add_command(check_command)
     assault.add_command(scenario_command)
     assault.add_command(replay_command)
+    assault.add_command(schema_command)
+    assault.add_command(new_command)
 
 
 _attach()
