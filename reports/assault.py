@@ -439,7 +439,9 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                           games_table=False, losses_measure="units eliminated")
     rep.kind = "assault scenario"
     v = report["verdict"]
-    rep.highlights += [("verdict", v["text"]),
+    rep.highlights += [("verdict", v["text"]), ("balance test", v["test"])]
+    rep.highlights += [("warning", w) for w in report.get("warnings", [])]
+    rep.highlights += [
                        ("first player wins", f"{report['first_player_win_rate']:.1%}"),
                        ("mean turns", f"{report['mean_turns']:.2f} (decided before the last turn "
                                       f"{report['decided_early_rate']:.1%})")]

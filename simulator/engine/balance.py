@@ -338,12 +338,19 @@ def report_table(report: dict) -> str:
              f"{report['games']:,} games, seed {report['seed']}, players "
              + ", ".join(f"{s} {report['players'][s]}" for s in sides),
              f"data: {report['data']['data']['dice']}; aid {report['data']['data']['aid']}; "
-             f"units {report['data']['units_status']}; map: {report['data']['map_source']}", ""]
+             f"units {report['data']['units_status']}; map: {report['data']['map_source']}",
+             f"scenario source: {report['data'].get('source', '')}", ""]
     for s in sides:
         w = report["win_rate"][s]
         lines.append(f"  {s:>10} wins {w['p']:7.2%}  [{w['ci95'][0]:.2%}, {w['ci95'][1]:.2%}]")
     lines.append(f"  {'draws':>10}      {report['draw_rate']:7.2%}")
-    lines += ["", "verdict: " + report["verdict"]["text"]]
+    lines += ["", "verdict: " + report["verdict"]["text"],
+              "  (test: " + report["verdict"]["test"] + ")"]
+    lines += [f"warning: {w}" for w in report.get("warnings", [])]
+    act = report.get("activity")
+    if act:
+        lines.append("activity per game: " + ", ".join(
+            f"{k.replace('_', ' ')} {v:.2f}" for k, v in act.items()))
     fp = report["first_player_effect"]
     lines.append(f"first player (initiative in turn 1) wins {report['first_player_win_rate']:.2%} of games")
     for s in sides:

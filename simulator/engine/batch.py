@@ -401,6 +401,7 @@ def summary(result: RunResult) -> dict:
     out["formations"] = formation_breakdown(g, tl)
     out["activity"] = {k: float(v / n) for k, v in zip(
         ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions"), tl.stats)}
+    out["warnings"] = activity_warnings(out)
     out["workers"] = result.workers
     out["seconds"] = result.seconds
     out["chunk_games"] = GAMES_PER_CHUNK
@@ -412,23 +413,64 @@ def summary(result: RunResult) -> dict:
     return out
 
 
+DRAWS_DOMINATE = 0.5    # a draw rate above this is no balance verdict: the scenario rarely has a winner
+RARE_WINS = 0.05        # a side winning fewer games than this "almost never wins"
+BALANCE_TEST = ("balanced when 50% lies in the 95% Wilson interval of the first side's share of the "
+                f"decisive games; no verdict when draws exceed {DRAWS_DOMINATE:.0%} of the games")
+
+
 def verdict(tl: Tally, sides: list[str]) -> dict:
     """Balanced when an even split of the decisive games lies in the 95% interval of the
-    first side's share of them (draws are reported, not split)."""
+    first side's share of them, unless draws dominate: then the verdict says so instead
+    (:data:`BALANCE_TEST`). A favoured verdict says when the other side almost never wins."""
+    n = max(tl.games, 1)
     decisive = int(tl.wins[0] + tl.wins[1])
+    draw_rate = float(tl.wins[2] / n)
+    base = {"test": BALANCE_TEST, "draw_rate": draw_rate, "decisive_games": decisive}
     if decisive == 0:
-        return {"balanced": None, "text": "no decisive game: every game was a draw",
-                "decisive_games": 0}
+        return {**base, "balanced": None, "status": "no decisive game",
+                "text": "no verdict: every game was a draw"}
     share = tl.wins[0] / decisive
     lo, hi = wilson_interval(int(tl.wins[0]), decisive)
-    balanced = lo <= 0.5 <= hi
+    even = lo <= 0.5 <= hi
     favoured = sides[0] if share > 0.5 else sides[1]
-    text = (f"balanced within the 95% interval: {sides[0]} wins {share:.1%} of decisive games "
-            f"[{lo:.1%}, {hi:.1%}]" if balanced else
-            f"not balanced: {favoured} is favoured; {sides[0]} wins {share:.1%} of decisive games "
-            f"[{lo:.1%}, {hi:.1%}]")
-    return {"balanced": bool(balanced), "favoured": None if balanced else favoured,
-            "decisive_games": decisive, "share_first_side": share, "ci95": [lo, hi], "text": text}
+    split = f"{sides[0]} wins {share:.1%} of decisive games [{lo:.1%}, {hi:.1%}]"
+    if draw_rate > DRAWS_DOMINATE:
+        status, balanced = "draws dominate", None
+        text = (f"no balance verdict: {draw_rate:.1%} of games are draws, so the scenario rarely "
+                f"has a winner with these players; of the decisive ones {split}")
+    elif even:
+        status, balanced = "balanced", True
+        text = f"balanced within the 95% interval: {split}"
+    else:
+        status, balanced = "favoured", False
+        text = f"not balanced: {favoured} is favoured; {split}"
+        loser = 1 - sides.index(favoured)
+        if tl.wins[loser] / n < RARE_WINS:
+            text += f"; {sides[loser]} almost never wins ({tl.wins[loser] / n:.1%} of games)"
+    return {**base, "balanced": balanced, "status": status,
+            "favoured": favoured if status == "favoured" else None,
+            "share_first_side": share, "ci95": [lo, hi], "text": text}
+
+
+LOW_CLOSE_COMBATS = 0.2      # close combats a game below which "the players hardly close in"
+LOW_ACTIVATIONS = 1.0        # activations a game below which "the players hardly act"
+
+
+def activity_warnings(summary: dict) -> list[str]:
+    """Warnings when the players' behaviour makes the numbers doubtful: hardly any close
+    combat or activation, or games cut short by the decision limit."""
+    out = []
+    act = summary.get("activity", {})
+    if act.get("close_combats", 1.0) < LOW_CLOSE_COMBATS:
+        out.append(f"the players hardly ever enter close combat ({act['close_combats']:.2f} a game): "
+                   "an attacker that never closes in may make the defender look stronger than it is")
+    if act.get("activations", LOW_ACTIVATIONS) < LOW_ACTIVATIONS:
+        out.append(f"the players hardly act ({act['activations']:.2f} activations a game)")
+    if summary.get("verdict", {}).get("status") == "draws dominate":
+        out.append(f"{summary['draw_rate']:.1%} of games are draws: the players may not be pursuing "
+                   "the victory conditions (try stronger players, or check the conditions)")
+    return out
 
 
 def first_player_effect(tl: Tally, sides: list[str]) -> dict:

@@ -124,7 +124,8 @@ class Game:
         s = self.scenario
         return {"scenario": s.id, "name": s.name, "edition": self.edition, "sides": list(self.sides),
                 "turns": int(self.tables.p[P_TURNS]), "overrides": dict(self.overrides),
-                "data": s.data_files(), "map_source": s.map.source or "the project's own map",
+                "data": s.data_files(), "source": s.source or "not given (the scenario's source key)",
+                "map_source": s.map.source or "not given (the scenario's map.source key)",
                 "units_status": next(iter(s.units.values())).status if s.units else ""}
 
 

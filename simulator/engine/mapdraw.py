@@ -35,7 +35,10 @@ TERRAIN_COLOURS = {
     "wooden-building": "#a8713f",
     "stone-building": "#8d8d8d",
 }
-OTHER_TERRAIN = "#d9c9e6"  # terrains a designer adds to the aid
+# terrains a designer adds to the aid (a river, a bridge ...): one distinct colour each,
+# in the aid's order, so two new terrains never share a colour
+OTHER_TERRAINS = ("#6fa8dc", "#9e7b5b", "#c27ba0", "#76a5af", "#e69138", "#8e7cc3",
+                  "#93c47d", "#f1c232", "#a61c00", "#45818e", "#b4a7d6", "#d5a6bd")
 FACTION_COLOURS = {"blue": "#1f4e9c", "red": "#b3261e"}
 LOS_SHADES = {los.HINDERED: ("#f2c200", 0.5), los.BLOCKED: ("#202020", 0.5)}
 HILL_EDGE = "#7a4b1e"
@@ -80,15 +83,15 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
     ax = fig.add_axes((0.02, 0.03 + room, 0.74, 0.88 - room))
     ax.set_aspect("equal")
     ax.set_axis_off()
-    ax.set_xlim(min(xs) - 1.1 * size, max(xs) + 1.1 * size)
-    ax.set_ylim(max(ys) + 1.1 * size, min(ys) - 1.1 * size)  # row 0 at the top
+    ax.set_xlim(min(xs) - 1.6 * size, max(xs) + 1.1 * size)   # room for the row numbers
+    ax.set_ylim(max(ys) + 1.1 * size, min(ys) - 1.5 * size)  # row 0 at the top; room for column numbers
 
     seen = _los_codes(cm, los_from, smoke)
     for h in range(cm.n):
         col, row = h % cm.cols, h // cm.cols
         pts = hexgrid.corners(col, row, cm.orientation, size)
         terrain = cm.terrain_of(h)
-        ax.add_patch(Polygon(pts, closed=True, facecolor=TERRAIN_COLOURS.get(terrain, OTHER_TERRAIN),
+        ax.add_patch(Polygon(pts, closed=True, facecolor=terrain_colour(terrain, cm.terrain_names),
                              edgecolor="#6b6b6b", linewidth=0.5, zorder=1))
         if cm.hill[h]:
             ax.add_patch(Polygon(_shrink(pts, xs[h], ys[h], 0.86), closed=True, fill=False,
@@ -104,6 +107,7 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
         ax.text(xs[h], ys[h] - 0.62 * size, cm.names[h], fontsize=4.2, ha="center",
                 va="center", color="#333333", zorder=6)
 
+    _label_rows_and_columns(ax, cm, xs, ys, size)
     handles = _terrain_legend(cm)
     if pieces is not None:
         handles += _draw_position(ax, cm, s, pieces, objective_holders or {}, xs, ys, size)
@@ -152,10 +156,32 @@ def _shrink(pts, cx, cy, k):
     return [(cx + k * (x - cx), cy + k * (y - cy)) for x, y in pts]
 
 
+def terrain_colour(terrain: str, terrain_names) -> str:
+    """The fill of a terrain: the shipped terrains' own colours; any other terrain of the
+    aid gets the next distinct colour of :data:`OTHER_TERRAINS` in the aid's order."""
+    if terrain in TERRAIN_COLOURS:
+        return TERRAIN_COLOURS[terrain]
+    others = [t for t in terrain_names if t not in TERRAIN_COLOURS]
+    k = others.index(terrain) if terrain in others else len(others)
+    return OTHER_TERRAINS[k % len(OTHER_TERRAINS)]
+
+
+def _label_rows_and_columns(ax, cm: CompiledMap, xs, ys, size) -> None:
+    """Column numbers above each column's first hex and row numbers left of column 0,
+    as the scenario file counts them (row r is the r-th string of ``map.rows``)."""
+    for c in range(cm.cols):
+        ax.text(xs[c], ys[c] - 1.05 * size, str(c), fontsize=5.5, ha="center", va="center",
+                color="#555555", zorder=6)
+    for r in range(cm.rows):
+        h = r * cm.cols
+        ax.text(xs[h] - 1.15 * size, ys[h], str(r), fontsize=5.5, ha="right", va="center",
+                color="#555555", zorder=6)
+
+
 def _terrain_legend(cm: CompiledMap) -> list:
     used = sorted({cm.terrain_of(h) for h in range(cm.n)}, key=list(TERRAIN_COLOURS).index
                   if all(t in TERRAIN_COLOURS for t in cm.terrain_names) else str)
-    out = [Patch(facecolor=TERRAIN_COLOURS.get(t, OTHER_TERRAIN), edgecolor="#6b6b6b", label=t)
+    out = [Patch(facecolor=terrain_colour(t, cm.terrain_names), edgecolor="#6b6b6b", label=t)
            for t in used]
     if cm.hill.any():
         out.append(Patch(facecolor="white", hatch="///", edgecolor=HILL_EDGE, label="hill (▲ elevation)"))
