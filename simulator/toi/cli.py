@@ -14,7 +14,7 @@ from simulator.runner import fresh_seed
 from simulator.stats import at_least
 from simulator.toi.assault import HIT_POLICIES, build_assault, replay
 from simulator.toi.data import load_game
-from simulator.toi.questions import assault, fire_from_strengths, fire_from_units, hex_features_of, minefield
+from simulator.toi.questions import assault, fire_from_strengths, fire_on_hex, hex_features_of, minefield
 from simulator.toi.units import parse_unit
 
 data_files = [
@@ -72,6 +72,7 @@ def fire_json(frame: pd.DataFrame) -> dict:
     return {k: a[k] for k in ("method", "trials", "seed", "data", "data_digest", "attack_strength",
                               "defence_strength", "range", "success_on", "defence_success_on", "mode", "area",
                               "thick_armour", "armour", "cover", "kind", "target", "contributions", "notes")} | {
+        "unaffected": a.get("unaffected", []), "wire_roll": a.get("wire_roll"),
         "hits": [{k: (int(r[k]) if k == "hits" else float(r[k])) for k in keys} for r in frame.to_dict("records")],
         "states": states, "summary": a["summary"]}
 
@@ -118,7 +119,9 @@ def fire_table(frame: pd.DataFrame) -> str:
             lines.append(f"  mean figures lost {s['mean_figures_lost']:.4f}"
                          + (f" ±{_se(a, 'mean_figures_lost'):.4f}" if mc else ""))
     if "p_wire_removed" in s:
-        lines.append(f"P(3+ successes: razor wire removed) {pct(s['p_wire_removed'], _se(a, 'p_wire_removed'))}")
+        roll = f", the hex's roll against {a['wire_roll']}" if a.get("wire_roll") else ""
+        lines.append(f"P(razor wire removed{roll}) {pct(s['p_wire_removed'], _se(a, 'p_wire_removed'))}")
+    lines += [f"not attacked: {u}" for u in a.get("unaffected", [])]
     return "\n".join(lines) + "\n"
 
 
@@ -146,8 +149,9 @@ def _area_frame(frames: list[pd.DataFrame]) -> pd.DataFrame:
 @click.option("--cover", type=int, default=0, metavar="N", help="Extra cover for the target (unit mode).")
 @click.option("--mode", type=click.Choice(["normal", "suppressive"]), default="normal", show_default=True)
 @click.option("--fire-and-movement", is_flag=True, help="Leading unit fires during Fire & Movement (unit mode).")
-@click.option("--support-abilities", is_flag=True,
-              help="Flamethrower and concussive firepower also work for supporting units (rulings-toi).")
+@click.option("--support-abilities/--no-support-abilities", default=None,
+              help="Whether flamethrower and concussive firepower work for supporting units "
+                   "(default: as units.toml says; docs/rulings.md T4).")
 @cliopts.exact
 @cliopts.trials
 @cliopts.seed
@@ -195,12 +199,10 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
             raise InputError("--target", "", "unit mode needs a target")
         if run["trials"] is not None and seed is None:
             run["seed"] = fresh_seed()  # one seed for every target of an area attack
-        frames = [fire_from_units(attacker, t, supporters=supporter, distance=distance, mode=mode, terrain=terrain,
-                                  smoke=smoke, cover=cover, fire_and_movement=fire_and_movement,
-                                  support_abilities=support_abilities, game=game, **run) for t in target]
+        frames = fire_on_hex(attacker, target, supporters=supporter, distance=distance, mode=mode, terrain=terrain,
+                             smoke=smoke, cover=cover, fire_and_movement=fire_and_movement,
+                             support_abilities=support_abilities, game=game, **run)
         if len(frames) > 1:
-            if not frames[0].attrs["area"]:  # 001 Area attacks: only they hit every unit of a hex
-                raise InputError("--target", "", "several targets need an area attack (a mortar squad leading)")
             emit_report(fmt, out, table="\n".join(fire_table(f) for f in frames), frame=_area_frame(frames),
                         obj=fire_json(frames[0]) | {"targets": [fire_json(f) for f in frames]},
                         report=lambda: toi_reports.fire_report(frames, **files))
@@ -348,7 +350,9 @@ def replay_json(result) -> dict:
 @click.option("--retreat-space", type=int, default=3, show_default=True, metavar="N",
               help="Units the best retreat hex can still take (0: no retreat hex, all destroyed).")
 @click.option("--hits-to", "hit_policy", type=click.Choice(HIT_POLICIES), default="vehicles-first",
-              show_default=True, help="Where the defender puts his casualties first (rulings-toi).")
+              show_default=True, help="Which the defender values more when he chooses his casualties: "
+                                      "vehicles-first spares figures, squads-first spares vehicles "
+                                      "(docs/rulings.md T13).")
 @click.option("--replay", "replay_dice", default=None, metavar="A/C/D",
               help="Resolve one assault from rolled faces: attack dice / cover dice / defender dice.")
 @cliopts.exact
