@@ -419,6 +419,28 @@ def roster_frame(game) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+SWITCHES = ("when_supporting", "assault_cover")   # readings kept as data (docs/rulings.md T4, T11)
+
+
+def readings_frame(game) -> pd.DataFrame:
+    """Every reconstructed value and every reading kept as data: its value and the other reading."""
+    rows = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if "value" in node and "source" in node and (node.get("reconstructed") or node.get("alternative")
+                                                         is not None or path.rsplit(".", 1)[-1] in SWITCHES):
+                alt = node.get("alternative")
+                rows.append({"key": path, "value": str(node["value"]).lower(),
+                             "alternative": "" if alt is None else str(alt).lower(),
+                             "reconstructed": bool(node.get("reconstructed")), "source": node["source"]})
+                return
+            for k, v in node.items():
+                walk(v, f"{path}.{k}" if path else k)
+    walk(game.units.model_dump(), "")
+    return pd.DataFrame(rows)
+
+
 @toi.command("units")
 @with_data_files
 @cliopts.fmt
@@ -437,11 +459,17 @@ def units_command(units_file, terrain_file, fmt, out):
     game = load_game(units_file, terrain_file)
     frame = roster_frame(game)
     table = frame.to_string(index=False) + "\n\n* reconstructed value; see scenarios/toi/units.toml\n"
+    readings = readings_frame(game)
+    table += ("\nreconstructed values and readings kept as data (write the alternative as the value to switch;\n"
+              "sources and reasoning in units.toml, docs/rulings.md)\n"
+              + readings[["key", "value", "alternative"]].to_string(index=False) + "\n")
     features = [{"id": k, "kind": f.kind, "cover": str(f.cover.value) if f.cover else "as main terrain",
                  "cover_for": f.cover_for,
-                 "assault_cover": f.assault_cover, "halves_fpr_of": f.halves_fpr_of} for k, f in
+                 "assault_cover": f.assault_cover, "halves_fpr_of": f.halves_fpr_of,
+                 "closed_to": f.closed_to, "smoke": "never" if f.no_smoke else "may"} for k, f in
                 game.terrain.features.items()]
     table += "\nterrain features\n" + pd.DataFrame(features).to_string(index=False) + "\n"
-    obj = {"units": game.units.model_dump(), "terrain": game.terrain.model_dump(), "digest": game.digest}
+    obj = {"units": game.units.model_dump(), "terrain": game.terrain.model_dump(), "digest": game.digest,
+           "readings": readings.to_dict("records")}
     emit_report(fmt, out, table=table, frame=frame, obj=obj,
                 report=lambda: toi_reports.units_report(frame, units_file=units_file, terrain_file=terrain_file))

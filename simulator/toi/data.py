@@ -56,6 +56,7 @@ class CoverCount(_Strict):
 
     value: Literal["none", "hex", "per_squad"]
     source: str = Field(min_length=1)
+    alternative: Literal["none", "hex", "per_squad"] | None = None
 
 
 class Text(_Strict):
