@@ -290,7 +290,9 @@ def assault_table(frame: pd.DataFrame) -> str:
              f"defender strength {a['defender_strength']}, cover dice {a['defence_strength']} (cancel on 5-6)"]
     lines += _part_lines(a)
     lines += [f"  cover: {n}" for n in a["cover_notes"]]
-    lines += [f"retreat room {a['retreat_space']} unit(s); defender's hits go {a['hit_policy']}", ""]
+    spare = "figures" if a["hit_policy"] == "vehicles-first" else "vehicles"
+    lines += [f"retreat room {a['retreat_space']} unit(s); the defender chooses his hits and who retreats, "
+              f"sparing {spare} first ({a['hit_policy']})", ""]
     lines += _pmf_lines(a, mc) + [""]
     rows = [("P(assault succeeds)", "p_success"), ("P(active squad eliminated)", "p_active_eliminated"),
             ("P(all defenders destroyed)", "p_defenders_eliminated")]
