@@ -262,6 +262,9 @@ def _check_fresh(unit: Unit, role: str, where: str, game: GameData, fire_and_mov
         why = ("only a fresh unit may be activated (001 Action phase)" if role == "lead" else
                "only fresh units support with combined fire (001 Combined fire)")
         raise InputError(where, "", f"{unit.spec!r} is {token}: {why}; Op Fire attacks are not modelled")
+    if fire_and_movement and unit.condition == "pinned":  # 001 Squad conditions: Rally is for a concentrated attack
+        raise InputError("--fire-and-movement", "", f"{unit.spec!r}: a pinned squad may not move; an officer's "
+                         "Rally lets it make only a concentrated attack")
     if fire_and_movement and not unit.is_vehicle:
         heavy = [f for f, _ in unit.figures if game.units.figures[f].has("heavy_weapon")]
         if heavy:

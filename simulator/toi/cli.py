@@ -172,7 +172,9 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
     sherman, tiger:light, vehicle:heavy. Tags: pinned, disrupted, light, heavy,
     engineer, anti-tank, flamethrower, medic, any terrain feature (woods,
     entrenchment, pillbox, smoke, wire, minefield, building), higher,
-    with-officer, with-medic, dist=N.
+    with-officer, with-medic, fatigued, op-fire, dist=N. What the rules
+    forbid (Fire & Movement with a heavy weapon, a fatigued or op-fire unit
+    attacking, smoke on a building, ...) is refused (docs/rulings.md T19, T20).
 
     \b
     Examples:

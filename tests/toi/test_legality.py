@@ -35,6 +35,11 @@ def test_fire_and_movement_with_a_heavy_weapon_is_refused(squad, figure):
             needle=f"a squad with a {figure} figure (heavy infantry weapon) may not take a Fire & Movement")
 
 
+def test_fire_and_movement_by_a_pinned_squad_is_refused_even_with_an_officer():
+    refused("fire", "--attacker", "squad:3regular+officer:pinned", "--target", "squad:4regular", "--distance", "2",
+            "--fire-and-movement", needle="a pinned squad may not move")
+
+
 def test_fire_and_movement_without_a_heavy_weapon_still_answers():
     res = CliRunner().invoke(main, ["toi", "fire", "--attacker", "squad:3regular", "--target", "squad:4regular",
                                     "--distance", "2", "--fire-and-movement", "--format", "json"])
