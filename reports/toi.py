@@ -75,8 +75,10 @@ def fire_report(frames: Sequence[pd.DataFrame], *, units_file=None, terrain_file
             for f in frames]
     high += [(f"P(at least one hit){' (' + series(f) + ')' if several else ''}", _p(f.attrs["summary"], "p_hit"))
              for f in frames]
+    if "p_wire_removed" in a["summary"]:  # one chance for the hex (docs/rulings.md T8)
+        high.append(("P(razor wire removed)", _p(a["summary"], "p_wire_removed")))
     return Report(kind=f"toi {a['kind']}", question=question, provenance=prov, tables=tables, charts=chart_list,
-                  highlights=high, notes=list(a["notes"]))
+                  highlights=high, notes=list(a["notes"]) + [f"not attacked: {u}" for u in a.get("unaffected", [])])
 
 
 def assault_report(frame: pd.DataFrame, *, units_file=None, terrain_file=None) -> Report:

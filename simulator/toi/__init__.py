@@ -4,5 +4,5 @@
 and ``assault`` apply the rules (001, 002), ``results`` holds the result tables,
 ``exact`` and ``kernels`` compute the distributions, ``questions`` is the Python API
 (DataFrames) and ``cli`` the ``lanchester toi`` commands. Readings of unclear rules:
-``docs/rulings-toi.md``.
+``docs/rulings.md`` (Tide of Iron).
 """

@@ -11,12 +11,14 @@ destruction) comes from :func:`resolve`, the one place it is written.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import combinations
 
 from simulator.errors import InputError
 from simulator.toi.attack import DEFENCE_SUCCESS_FROM, MAX_DICE, halve, net_hits
 from simulator.toi.data import GameData
-from simulator.toi.results import damaged, hits_to_destroy
-from simulator.toi.units import Squad, Unit, label
+from simulator.toi.results import VEHICLE_STEPS, damaged, hits_to_destroy
+from simulator.toi.units import Squad, Unit, check_hex, check_unit_in, label
 
 ASSAULT_SUCCESS_FROM = 4        # 002 steps 4-5: black dice succeed on 4-6, as at close range
 HIT_POLICIES = ("vehicles-first", "squads-first")
@@ -66,6 +68,14 @@ def _check_attacker(squad: Unit, role: str, where: str, game: GameData) -> Squad
         raise InputError(where, "", f"{squad.spec!r}: a squad with a {heavy[0]} figure cannot take part in an assault")
     if squad.condition != "normal":  # 002 step 1 (support); 001 Squad conditions (active)
         raise InputError(where, "", f"{squad.spec!r}: a {squad.condition} squad cannot {role} an assault")
+    if role == "assault" and not squad.fresh:  # 001 Action phase: only a fresh unit is activated
+        token = "fatigued" if "fatigued" in squad.situation else "in Op Fire mode"
+        raise InputError(where, "", f"{squad.spec!r} is {token}: only a fresh squad may be activated to assault "
+                         "(supporters may be fatigued, 002 step 1)")
+    entered = sorted(f for f in squad.features if f in ("razor_wire", "minefield"))
+    if role == "assault" and entered and "unmoved" not in squad.situation:  # 002 first list; rulings T18
+        raise InputError(where, "", f"{squad.spec!r}: a squad that entered {entered[0]} during its move may not "
+                         "assault that activation (tag it 'unmoved' if it started there and did not move)")
     return squad
 
 
@@ -130,13 +140,28 @@ def _defender_part(unit: Unit, officer_present: bool, hex_features: frozenset[st
     return Part(label(unit, game), "defender", fpr, tuple(halvings), halve(fpr, len(halvings)))
 
 
+def _medic_cover(defenders: list[Unit], game: GameData) -> tuple[int, list[str]]:
+    """The medic's Bandage in the cover dice, as ``specialisations.medic.assault_cover`` says (rulings T11)."""
+    medic = game.units.specialisations.medic
+    how, bonus = medic.assault_cover.value, medic.cover_vs_normal.value
+    squads = [u for u in defenders if not u.is_vehicle]
+    in_hex = any(u.has_specialisation("medic") for u in squads)
+    helped = [u for u in squads if in_hex or "with_medic" in u.situation]  # 001 Medic: Bandage
+    if how == "none" or not helped or not bonus:
+        return 0, []
+    if how == "hex":
+        return bonus, [f"medic's bandage: +{bonus}"]
+    return bonus * len(helped), [f"medic's bandage ({u.spec}): +{bonus}" for u in helped]
+
+
 def _cover(defenders: list[Unit], hex_features: frozenset[str], game: GameData, extra: int,
            flame_cut: int) -> tuple[int, list[str]]:
     """Cover dice (002 step 4): terrain once, fortifications once per squad in one."""
     cover, notes = 0, []
+    any_squad = any(not u.is_vehicle for u in defenders)
     for name in sorted(hex_features):
         feat = game.terrain.features[name]
-        if feat.assault_cover == "hex" and feat.cover_value:
+        if feat.assault_cover == "hex" and feat.cover_value and (feat.cover_for == "all" or any_squad):
             cover += feat.cover_value
             notes.append(f"{name}: +{feat.cover_value}")
     for u in defenders:
@@ -145,6 +170,9 @@ def _cover(defenders: list[Unit], hex_features: frozenset[str], game: GameData, 
             if feat.assault_cover == "per_squad" and not u.is_vehicle and feat.cover_value:
                 cover += feat.cover_value
                 notes.append(f"{name} ({u.spec}): +{feat.cover_value}")
+    bandage, bandage_notes = _medic_cover(defenders, game)
+    cover += bandage
+    notes += bandage_notes
     if extra:
         cover += extra
         notes.append(f"--cover: +{extra}")
@@ -172,6 +200,9 @@ def build_assault(game: GameData, active: Unit, supporters: list[Unit], defender
     terrains = sorted(f for f in hex_feats if game.terrain.features[f].kind == "terrain")
     if len(terrains) > 1:
         raise InputError("--terrain", "", f"the assaulted hex has one main terrain, got {', '.join(terrains)}")
+    check_hex(hex_feats, game, "--terrain", "the assaulted hex")
+    for u in defenders:
+        check_unit_in(hex_feats | u.features, u.is_vehicle, game, "--defender", u.spec)
     smoke = "smoke" in hex_feats
     parts = [_attacker_part(attackers[0], "assault", smoke, game, "--attacker")]
     parts += [_attacker_part(s, "support", smoke, game, "--supporter") for s in attackers[1:]]
@@ -251,14 +282,15 @@ def _capacity(setup: AssaultSetup, i: int) -> int:
 
 
 def _doomed(setup: AssaultSetup, i: int, success: bool) -> bool:
-    """Units a successful assault destroys anyway: disrupted squads, or all with nowhere to go (002 step 9)."""
+    """Units a successful assault destroys whatever the defender chooses: disrupted squads, or all
+    with nowhere to go (002 step 9)."""
     if not success:
         return False
     return setup.retreat_space == 0 or setup.defenders[i].condition == "disrupted"
 
 
 def hit_order(setup: AssaultSetup, success: bool) -> list[int]:
-    """Which defenders take hits first (002 step 7 leaves the choice to the defender; rulings-toi.md).
+    """The defender's order of preference for hits when his choices lose the same (rulings T13).
 
     Units the retreat will destroy anyway come first; then light vehicles before squads
     (``vehicles-first``, as in the 002 example) or after them (``squads-first``);
@@ -273,12 +305,15 @@ def hit_order(setup: AssaultSetup, success: bool) -> list[int]:
     return sorted(range(n), key=rank)
 
 
-def _assign_hits(setup: AssaultSetup, hits: int, success: bool) -> list[int]:
-    taken = [0] * len(setup.defenders)
-    for i in hit_order(setup, success):
-        taken[i] = min(hits, _capacity(setup, i))
-        hits -= taken[i]
-    return taken
+def _splits(hits: int, caps: list[int]):
+    """Every way to put ``hits`` on units that take at most ``caps`` each."""
+    if not caps:
+        if hits == 0:
+            yield ()
+        return
+    for k in range(min(hits, caps[0]), -1, -1):
+        for rest in _splits(hits - k, caps[1:]):
+            yield (k,) + rest
 
 
 def _after_hits(setup: AssaultSetup, i: int, hits: int) -> DefenderOutcome:
@@ -291,33 +326,71 @@ def _after_hits(setup: AssaultSetup, i: int, hits: int) -> DefenderOutcome:
     return DefenderOutcome(hits, left, u.condition, "-", left == 0, "hits" if left == 0 else None, False)
 
 
-def _retreat(setup: AssaultSetup, outcomes: list[DefenderOutcome]) -> list[DefenderOutcome]:
-    """002 step 9: survivors retreat together; the disrupted, and any beyond the room, are destroyed."""
-    room = setup.retreat_space
+def _retreat(outcomes: list[DefenderOutcome], keep: frozenset[int]) -> list[DefenderOutcome]:
+    """002 step 9: the units in ``keep`` retreat (a pinned one becomes disrupted); the other survivors
+    are destroyed (disrupted, no retreat hex, or beyond the stacking room)."""
     out = []
-    for o in outcomes:
+    for i, o in enumerate(outcomes):
         if o.destroyed:
             out.append(o)
-        elif o.condition == "disrupted" or room == 0:  # cannot retreat / no hex / stacking excess
+        elif i not in keep:
             out.append(replace(o, figures_left=0, damage="destroyed" if o.damage != "-" else "-",
                                destroyed=True, destroyed_by="retreat"))
         else:
-            room -= 1
             condition = "disrupted" if o.condition == "pinned" else o.condition  # pinned -> disrupted
             out.append(replace(o, condition=condition, retreated=True))
     return out
+
+
+def _keeps(setup: AssaultSetup, outcomes: list[DefenderOutcome]):
+    """Every legal choice of the units that retreat: as many survivors able to retreat as the room takes."""
+    able = [i for i, o in enumerate(outcomes) if not o.destroyed and o.condition != "disrupted"]
+    room = min(setup.retreat_space, len(able))
+    return [frozenset(c) for c in combinations(able, room)]
+
+
+def _cost(setup: AssaultSetup, outcomes: list[DefenderOutcome]) -> tuple[int, ...]:
+    """What the defender loses: figures, vehicles destroyed, vehicle damage steps, in the order his
+    policy values them (``vehicles-first`` spares figures, ``squads-first`` spares vehicles)."""
+    figures = sum(u.size - o.figures_left for u, o in zip(setup.defenders, outcomes) if not u.is_vehicle)
+    wrecks = sum(o.destroyed for u, o in zip(setup.defenders, outcomes) if u.is_vehicle)
+    steps = sum(VEHICLE_STEPS.index(o.damage) for u, o in zip(setup.defenders, outcomes) if u.is_vehicle)
+    return (figures, wrecks, steps) if setup.hit_policy == "vehicles-first" else (wrecks, steps, figures)
+
+
+@lru_cache(maxsize=8192)
+def defender_choice(setup: AssaultSetup, hits: int, success: bool) -> tuple[DefenderOutcome, ...]:
+    """The defender's casualties and retreat (002 steps 7 and 9; rulings T13, T14).
+
+    He puts every hit he must (a squad takes at most its figures, a light vehicle at most what
+    destroys it) and, after a successful assault, picks the units that retreat when the hex
+    cannot take them all. Of all his choices he takes the one that loses least (:func:`_cost`);
+    among equals, the one that puts the most hits on the units the retreat destroys, then
+    follows :func:`hit_order`, then keeps the units given first.
+    """
+    n = len(setup.defenders)
+    caps = [_capacity(setup, i) for i in range(n)]
+    order = hit_order(setup, success)
+    best, best_key = None, None
+    for taken in _splits(min(hits, sum(caps)), caps):
+        hit = [_after_hits(setup, i, h) for i, h in enumerate(taken)]
+        for keep in (_keeps(setup, hit) if success else [None]):
+            outcomes = _retreat(hit, keep) if success else hit
+            lost_anyway = sum(h for h, o in zip(taken, outcomes) if o.destroyed_by == "retreat")
+            key = (_cost(setup, outcomes), -lost_anyway, tuple(-taken[i] for i in order),
+                   tuple(keep is not None and i not in keep for i in range(n)))
+            if best_key is None or key < best_key:
+                best, best_key = outcomes, key
+    return tuple(best)
 
 
 def resolve(setup: AssaultSetup, attacker_hits: int, defender_hits: int) -> AssaultResult:
     """Everything that follows from the two hit counts (002 steps 6-9; ties to the defender, rulings #16)."""
     success = attacker_hits > defender_hits                       # 002 steps 8-9
     losses = _attacker_losses(setup, defender_hits)               # 002 step 6
-    taken = _assign_hits(setup, attacker_hits, success)           # 002 step 7
-    outcomes = [_after_hits(setup, i, h) for i, h in enumerate(taken)]
-    if success:
-        outcomes = _retreat(setup, outcomes)                      # 002 step 9
+    outcomes = defender_choice(setup, attacker_hits, success)     # 002 steps 7 and 9
     return AssaultResult(attacker_hits, defender_hits, success, losses,
-                         tuple(s.size for s in setup.attackers), tuple(outcomes))
+                         tuple(s.size for s in setup.attackers), outcomes)
 
 
 def rolled_hits(setup: AssaultSetup, attack_faces: list[int], cover_faces: list[int],
@@ -348,4 +421,4 @@ def defender_figures(result: AssaultResult, setup: AssaultSetup) -> tuple[int, i
 
 
 __all__ = ["AssaultSetup", "AssaultResult", "DefenderOutcome", "Part", "build_assault", "resolve", "replay",
-           "rolled_hits", "count_successes", "hit_order", "defender_figures", "HIT_POLICIES"]
+           "rolled_hits", "count_successes", "hit_order", "defender_choice", "defender_figures", "HIT_POLICIES"]

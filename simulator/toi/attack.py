@@ -136,6 +136,14 @@ class _Share:
     area: bool = False
 
 
+def _when_supporting(role: str, support_abilities: bool | None, flag) -> bool:
+    """Whether an ability "when attacking" works for this unit (rulings T4): always for the
+    leading unit; for a supporter as ``support_abilities`` says, else as the data file says."""
+    if role == "lead":
+        return True
+    return flag.value if support_abilities is None else support_abilities
+
+
 def _weapon(thing, vs: str):
     return thing.vehicle if vs == "vehicle" else thing.infantry
 
@@ -160,7 +168,7 @@ def _firing_figures(squad: Squad, game: GameData) -> tuple[list[tuple[Figure, in
 
 
 def _squad_share(squad: Squad, role: str, vs: str, target: Unit, distance: int, game: GameData,
-                 where: str, support_abilities: bool) -> _Share:
+                 where: str, support_abilities: bool | None) -> _Share:
     if squad.generic:
         raise InputError(where, "", f"{squad.spec!r}: name the figures of a firing squad, e.g. squad:3regular+officer")
     share = _Share()
@@ -201,7 +209,7 @@ def _squad_share(squad: Squad, role: str, vs: str, target: Unit, distance: int, 
         share.notes.append(f"anti-tank: base range {at.vehicle_range.value}, +{at.vehicle_fpr_bonus.value} FPR")
     flame = game.units.specialisations.flamethrower
     if squad.has_specialisation("flamethrower") and distance <= flame.max_distance.value \
-            and (role == "lead" or support_abilities):  # 001 Flamethrower: Flaming Death
+            and _when_supporting(role, support_abilities, flame.when_supporting):  # 001 Flamethrower
         share.fpr += flame.fpr_bonus.value
         share.notes.append(f"flamethrower: +{flame.fpr_bonus.value} FPR")
     return share
@@ -217,7 +225,7 @@ def _mortar_checks(squad: Squad, distance: int, game: GameData, where: str) -> N
 
 
 def _vehicle_share(vehicle: Vehicle, role: str, vs: str, target: Unit, distance: int, game: GameData,
-                   where: str, support_abilities: bool) -> _Share:
+                   where: str, support_abilities: bool | None) -> _Share:
     if vehicle.generic:
         raise InputError(where, "", f"{vehicle.spec!r}: name the firing vehicle (e.g. sherman)")
     model = game.units.vehicles[vehicle.model]
@@ -227,7 +235,8 @@ def _vehicle_share(vehicle: Vehicle, role: str, vs: str, target: Unit, distance:
     if vehicle.damage == "heavy":  # 001 Normal attack results: heavy damage halves FPR
         share.halvings.append("heavy damage")
     concussive = game.units.abilities.concussive_firepower
-    if model.has("concussive_firepower") and not target.is_vehicle and (role == "lead" or support_abilities) \
+    if model.has("concussive_firepower") and not target.is_vehicle \
+            and _when_supporting(role, support_abilities, concussive.when_supporting) \
             and any(game.terrain.features[f].concussive_target for f in target.features):
         share.fpr += concussive.fpr_bonus.value  # 001 Tanks: Concussive Firepower
         share.range += concussive.range_bonus.value
@@ -244,9 +253,30 @@ def _vehicle_share(vehicle: Vehicle, role: str, vs: str, target: Unit, distance:
     return share
 
 
+def _check_fresh(unit: Unit, role: str, where: str, game: GameData, fire_and_movement: bool) -> None:
+    """Only fresh units lead or support a concentrated attack (001 Action phase; Combined fire);
+    a squad with a heavy infantry weapon may not take Fire & Movement (001 Fire & movement; MG and
+    Mortar crew: Limited Choice of Actions)."""
+    if not unit.fresh:
+        token = "fatigued" if "fatigued" in unit.situation else "in Op Fire mode"
+        why = ("only a fresh unit may be activated (001 Action phase)" if role == "lead" else
+               "only fresh units support with combined fire (001 Combined fire)")
+        raise InputError(where, "", f"{unit.spec!r} is {token}: {why}; Op Fire attacks are not modelled")
+    if fire_and_movement and unit.condition == "pinned":  # 001 Squad conditions: Rally is for a concentrated attack
+        raise InputError("--fire-and-movement", "", f"{unit.spec!r}: a pinned squad may not move; an officer's "
+                         "Rally lets it make only a concentrated attack")
+    if fire_and_movement and not unit.is_vehicle:
+        heavy = [f for f, _ in unit.figures if game.units.figures[f].has("heavy_weapon")]
+        if heavy:
+            raise InputError("--fire-and-movement", "", f"{unit.spec!r}: a squad with a {heavy[0]} figure "
+                             "(heavy infantry weapon) may not take a Fire & Movement action")
+
+
 def contribution(unit: Unit, role: str, target: Unit, distance: int, game: GameData, *, where: str,
-                 fire_and_movement: bool = False, support_abilities: bool = False) -> tuple[Contribution, bool]:
+                 fire_and_movement: bool = False,
+                 support_abilities: bool | None = None) -> tuple[Contribution, bool]:
     """One unit's part in the attack (001 steps 1; Combined fire). Returns it and whether it is an area attack."""
+    _check_fresh(unit, role, where, game, fire_and_movement)
     d = unit.distance or distance
     vs = "vehicle" if target.is_vehicle else "infantry"
     make = _vehicle_share if unit.is_vehicle else _squad_share
@@ -314,9 +344,9 @@ def cover_of(unit: Unit, mode: str, game: GameData, notes: list[str]) -> int:
 
 
 def _flame_reduction(lead: Unit, supporters: list[Unit], distance: int, game: GameData,
-                     support_abilities: bool) -> int:
+                     support_abilities: bool | None) -> int:
     flame = game.units.specialisations.flamethrower
-    firers = [lead] + (supporters if support_abilities else [])
+    firers = [lead] + [s for s in supporters if _when_supporting("support", support_abilities, flame.when_supporting)]
     for u in firers:
         near = (u.distance or distance) <= flame.max_distance.value
         if not u.is_vehicle and u.has_specialisation("flamethrower") and near:
@@ -328,7 +358,7 @@ def _flame_reduction(lead: Unit, supporters: list[Unit], distance: int, game: Ga
 
 def build_attack(game: GameData, lead: Unit, supporters: list[Unit], target: Unit, *, distance: int,
                  mode: str = "normal", fire_and_movement: bool = False, extra_cover: int = 0,
-                 support_abilities: bool = False) -> Attack:
+                 support_abilities: bool | None = None) -> Attack:
     """An attack from the units taking part (001 Resolving an attack; Combined fire; abilities)."""
     tgt = target_of(target, game)
     _check_mode(mode, tgt)

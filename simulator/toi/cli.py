@@ -14,7 +14,7 @@ from simulator.runner import fresh_seed
 from simulator.stats import at_least
 from simulator.toi.assault import HIT_POLICIES, build_assault, replay
 from simulator.toi.data import load_game
-from simulator.toi.questions import assault, fire_from_strengths, fire_from_units, hex_features_of, minefield
+from simulator.toi.questions import assault, fire_from_strengths, fire_on_hex, hex_features_of, minefield
 from simulator.toi.units import parse_unit
 
 data_files = [
@@ -72,6 +72,7 @@ def fire_json(frame: pd.DataFrame) -> dict:
     return {k: a[k] for k in ("method", "trials", "seed", "data", "data_digest", "attack_strength",
                               "defence_strength", "range", "success_on", "defence_success_on", "mode", "area",
                               "thick_armour", "armour", "cover", "kind", "target", "contributions", "notes")} | {
+        "unaffected": a.get("unaffected", []), "wire_roll": a.get("wire_roll"),
         "hits": [{k: (int(r[k]) if k == "hits" else float(r[k])) for k in keys} for r in frame.to_dict("records")],
         "states": states, "summary": a["summary"]}
 
@@ -118,7 +119,9 @@ def fire_table(frame: pd.DataFrame) -> str:
             lines.append(f"  mean figures lost {s['mean_figures_lost']:.4f}"
                          + (f" ±{_se(a, 'mean_figures_lost'):.4f}" if mc else ""))
     if "p_wire_removed" in s:
-        lines.append(f"P(3+ successes: razor wire removed) {pct(s['p_wire_removed'], _se(a, 'p_wire_removed'))}")
+        roll = f", the hex's roll against {a['wire_roll']}" if a.get("wire_roll") else ""
+        lines.append(f"P(razor wire removed{roll}) {pct(s['p_wire_removed'], _se(a, 'p_wire_removed'))}")
+    lines += [f"not attacked: {u}" for u in a.get("unaffected", [])]
     return "\n".join(lines) + "\n"
 
 
@@ -146,8 +149,9 @@ def _area_frame(frames: list[pd.DataFrame]) -> pd.DataFrame:
 @click.option("--cover", type=int, default=0, metavar="N", help="Extra cover for the target (unit mode).")
 @click.option("--mode", type=click.Choice(["normal", "suppressive"]), default="normal", show_default=True)
 @click.option("--fire-and-movement", is_flag=True, help="Leading unit fires during Fire & Movement (unit mode).")
-@click.option("--support-abilities", is_flag=True,
-              help="Flamethrower and concussive firepower also work for supporting units (rulings-toi).")
+@click.option("--support-abilities/--no-support-abilities", default=None,
+              help="Whether flamethrower and concussive firepower work for supporting units "
+                   "(default: as units.toml says; docs/rulings.md T4).")
 @cliopts.exact
 @cliopts.trials
 @cliopts.seed
@@ -168,7 +172,9 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
     sherman, tiger:light, vehicle:heavy. Tags: pinned, disrupted, light, heavy,
     engineer, anti-tank, flamethrower, medic, any terrain feature (woods,
     entrenchment, pillbox, smoke, wire, minefield, building), higher,
-    with-officer, with-medic, dist=N.
+    with-officer, with-medic, fatigued, op-fire, dist=N. What the rules
+    forbid (Fire & Movement with a heavy weapon, a fatigued or op-fire unit
+    attacking, smoke on a building, ...) is refused (docs/rulings.md T19, T20).
 
     \b
     Examples:
@@ -195,12 +201,10 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
             raise InputError("--target", "", "unit mode needs a target")
         if run["trials"] is not None and seed is None:
             run["seed"] = fresh_seed()  # one seed for every target of an area attack
-        frames = [fire_from_units(attacker, t, supporters=supporter, distance=distance, mode=mode, terrain=terrain,
-                                  smoke=smoke, cover=cover, fire_and_movement=fire_and_movement,
-                                  support_abilities=support_abilities, game=game, **run) for t in target]
+        frames = fire_on_hex(attacker, target, supporters=supporter, distance=distance, mode=mode, terrain=terrain,
+                             smoke=smoke, cover=cover, fire_and_movement=fire_and_movement,
+                             support_abilities=support_abilities, game=game, **run)
         if len(frames) > 1:
-            if not frames[0].attrs["area"]:  # 001 Area attacks: only they hit every unit of a hex
-                raise InputError("--target", "", "several targets need an area attack (a mortar squad leading)")
             emit_report(fmt, out, table="\n".join(fire_table(f) for f in frames), frame=_area_frame(frames),
                         obj=fire_json(frames[0]) | {"targets": [fire_json(f) for f in frames]},
                         report=lambda: toi_reports.fire_report(frames, **files))
@@ -288,7 +292,9 @@ def assault_table(frame: pd.DataFrame) -> str:
              f"defender strength {a['defender_strength']}, cover dice {a['defence_strength']} (cancel on 5-6)"]
     lines += _part_lines(a)
     lines += [f"  cover: {n}" for n in a["cover_notes"]]
-    lines += [f"retreat room {a['retreat_space']} unit(s); defender's hits go {a['hit_policy']}", ""]
+    spare = "figures" if a["hit_policy"] == "vehicles-first" else "vehicles"
+    lines += [f"retreat room {a['retreat_space']} unit(s); the defender chooses his hits and who retreats, "
+              f"sparing {spare} first ({a['hit_policy']})", ""]
     lines += _pmf_lines(a, mc) + [""]
     rows = [("P(assault succeeds)", "p_success"), ("P(active squad eliminated)", "p_active_eliminated"),
             ("P(all defenders destroyed)", "p_defenders_eliminated")]
@@ -348,7 +354,9 @@ def replay_json(result) -> dict:
 @click.option("--retreat-space", type=int, default=3, show_default=True, metavar="N",
               help="Units the best retreat hex can still take (0: no retreat hex, all destroyed).")
 @click.option("--hits-to", "hit_policy", type=click.Choice(HIT_POLICIES), default="vehicles-first",
-              show_default=True, help="Where the defender puts his casualties first (rulings-toi).")
+              show_default=True, help="Which the defender values more when he chooses his casualties: "
+                                      "vehicles-first spares figures, squads-first spares vehicles "
+                                      "(docs/rulings.md T13).")
 @click.option("--replay", "replay_dice", default=None, metavar="A/C/D",
               help="Resolve one assault from rolled faces: attack dice / cover dice / defender dice.")
 @cliopts.exact
@@ -415,6 +423,28 @@ def roster_frame(game) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+SWITCHES = ("when_supporting", "assault_cover")   # readings kept as data (docs/rulings.md T4, T11)
+
+
+def readings_frame(game) -> pd.DataFrame:
+    """Every reconstructed value and every reading kept as data: its value and the other reading."""
+    rows = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if "value" in node and "source" in node and (node.get("reconstructed") or node.get("alternative")
+                                                         is not None or path.rsplit(".", 1)[-1] in SWITCHES):
+                alt = node.get("alternative")
+                rows.append({"key": path, "value": str(node["value"]).lower(),
+                             "alternative": "" if alt is None else str(alt).lower(),
+                             "reconstructed": bool(node.get("reconstructed")), "source": node["source"]})
+                return
+            for k, v in node.items():
+                walk(v, f"{path}.{k}" if path else k)
+    walk(game.units.model_dump(), "")
+    return pd.DataFrame(rows)
+
+
 @toi.command("units")
 @with_data_files
 @cliopts.fmt
@@ -433,11 +463,17 @@ def units_command(units_file, terrain_file, fmt, out):
     game = load_game(units_file, terrain_file)
     frame = roster_frame(game)
     table = frame.to_string(index=False) + "\n\n* reconstructed value; see scenarios/toi/units.toml\n"
+    readings = readings_frame(game)
+    table += ("\nreconstructed values and readings kept as data (write the alternative as the value to switch;\n"
+              "sources and reasoning in units.toml, docs/rulings.md)\n"
+              + readings[["key", "value", "alternative"]].to_string(index=False) + "\n")
     features = [{"id": k, "kind": f.kind, "cover": str(f.cover.value) if f.cover else "as main terrain",
                  "cover_for": f.cover_for,
-                 "assault_cover": f.assault_cover, "halves_fpr_of": f.halves_fpr_of} for k, f in
+                 "assault_cover": f.assault_cover, "halves_fpr_of": f.halves_fpr_of,
+                 "closed_to": f.closed_to, "smoke": "never" if f.no_smoke else "may"} for k, f in
                 game.terrain.features.items()]
     table += "\nterrain features\n" + pd.DataFrame(features).to_string(index=False) + "\n"
-    obj = {"units": game.units.model_dump(), "terrain": game.terrain.model_dump(), "digest": game.digest}
+    obj = {"units": game.units.model_dump(), "terrain": game.terrain.model_dump(), "digest": game.digest,
+           "readings": readings.to_dict("records")}
     emit_report(fmt, out, table=table, frame=frame, obj=obj,
                 report=lambda: toi_reports.units_report(frame, units_file=units_file, terrain_file=terrain_file))

@@ -32,17 +32,31 @@ class _Strict(BaseModel):
 
 
 class Stat(_Strict):
-    """A number from the rules with where it comes from."""
+    """A number from the rules with where it comes from.
+
+    ``alternative``: for a reconstructed value, the other reading of the seed a designer
+    may switch to (by writing it as ``value``); the units listing shows both."""
 
     value: int = Field(ge=0, le=99)
     source: str = Field(min_length=1)
     reconstructed: bool = False
+    alternative: int | None = Field(default=None, ge=0, le=99)
 
 
 class Flag(_Strict):
     value: bool
     source: str = Field(min_length=1)
     reconstructed: bool = False
+    alternative: bool | None = None
+
+
+class CoverCount(_Strict):
+    """How a cover bonus counts in an assault's cover dice (002 step 4): not at all,
+    once for the hex, or once per defending squad."""
+
+    value: Literal["none", "hex", "per_squad"]
+    source: str = Field(min_length=1)
+    alternative: Literal["none", "hex", "per_squad"] | None = None
 
 
 class Text(_Strict):
@@ -127,6 +141,7 @@ class Determination(_Strict):
 class Concussive(_Strict):
     fpr_bonus: Stat
     range_bonus: Stat
+    when_supporting: Flag
 
 
 class MinimumDistance(_Strict):
@@ -156,11 +171,13 @@ class Flamethrower(_Strict):
     fpr_bonus: Stat
     cover_reduction: Stat
     max_distance: Stat
+    when_supporting: Flag
 
 
 class Medic(_Strict):
     name: str
     cover_vs_normal: Stat
+    assault_cover: CoverCount
 
 
 class Specialisations(_Strict):
@@ -202,8 +219,11 @@ class Feature(_Strict):
     halves_fpr_of: Literal["none", "squads", "all"] = "none"
     concussive_target: bool = False
     no_mortar_fire: bool = False
+    no_smoke: bool = False
+    closed_to: Literal["none", "vehicles", "all"] = "none"
     entry_dice: Stat | None = None
     entry_success_from: Stat | None = None
+    area_removal_successes: Stat | None = None
     blocking: Text
     movement: Text
 

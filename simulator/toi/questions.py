@@ -1,6 +1,7 @@
 """The questions a Tide of Iron designer asks, as functions returning DataFrames.
 
 * :func:`fire` - a ranged attack (or a minefield entry): one row per number of hits;
+* :func:`fire_on_hex` - an attack on the units of one hex (several for an area attack);
 * :func:`assault` - an assault: one row per (attacker hits, defender hits).
 
 Exact by default; with ``trials`` by Monte Carlo (numba kernels, shared RNG and
@@ -128,9 +129,12 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
         target_metrics, states = _target_metrics(attack.target, attack.mode, hits)
         metrics.update(target_metrics)
     summary = _summary(pmf, trials if monte_carlo else None, metrics)
-    if attack.area:  # 001 Razor wire: an area attack with 3+ successes removes the wire
+    wire_rule = game.terrain.features.get("razor_wire")
+    need = wire_rule.area_removal_successes if wire_rule is not None else None
+    if attack.area and need is not None:  # 001 Razor wire: an area attack with 3+ successes removes the wire
         black = exact.black_pmf(joint)
-        wire = _summary(black, trials if monte_carlo else None, {"p_wire_removed": np.arange(len(black)) >= 3})
+        wire = _summary(black, trials if monte_carlo else None,
+                        {"p_wire_removed": np.arange(len(black)) >= need.value})
         summary["p_wire_removed"] = wire["p_wire_removed"]
         if monte_carlo:
             summary["se"]["p_wire_removed"] = wire["se"]["p_wire_removed"]
@@ -172,20 +176,86 @@ def _units(specs: list[str] | tuple[str, ...], game: GameData, where: str) -> li
 
 def fire_from_units(attacker: str, target: str, *, supporters: list[str] | tuple[str, ...] = (),
                     distance: int = 1, mode: str = "normal", terrain: str | None = None, smoke: bool = False,
-                    cover: int = 0, fire_and_movement: bool = False, support_abilities: bool = False,
+                    cover: int = 0, fire_and_movement: bool = False, support_abilities: bool | None = None,
                     game: GameData | None = None, **run: Any) -> pd.DataFrame:
-    """A ranged attack from the units taking part (001 Resolving an attack, Combined fire)."""
+    """A ranged attack from the units taking part (001 Resolving an attack, Combined fire).
+
+    ``support_abilities``: whether flamethrower and concussive firepower work for supporters
+    (``None``: as ``units.toml`` says, rulings T4)."""
     game = game or load_game()
     tgt = parse_unit(target, game, "--target")
     extra = hex_features_of(terrain, smoke, game)
     if extra:
         tgt = with_features(tgt, extra, game, "--target")
+    return _fire_at(game, attacker, supporters, tgt, distance=distance, mode=mode,
+                    fire_and_movement=fire_and_movement, extra_cover=cover, support_abilities=support_abilities,
+                    **run)
+
+
+def _fire_at(game: GameData, attacker: str, supporters, tgt: Unit, **kw: Any) -> pd.DataFrame:
+    run = {k: kw.pop(k) for k in list(kw) if k not in ("distance", "mode", "fire_and_movement", "extra_cover",
+                                                       "support_abilities")}
     attack = build_attack(game, parse_unit(attacker, game, "--attacker"), _units(supporters, game, "--supporter"),
-                          tgt, distance=distance, mode=mode, fire_and_movement=fire_and_movement,
-                          extra_cover=cover, support_abilities=support_abilities)
+                          tgt, **kw)
     frame = fire(attack, game=game, **run)
     frame.attrs["target"] = f"{label(tgt, game)}: {frame.attrs['target']}"
     return frame
+
+
+def _check_one_hex(units: list[Unit], game: GameData) -> None:
+    """The targets of an area attack are the units of one hex (001 Setup: stacking; Terrain)."""
+    most, vehicles = 3, 2  # 001 Setup: three units a hex, never more than two vehicles
+    if len(units) > most or sum(u.is_vehicle for u in units) > vehicles:
+        raise InputError("--target", "", f"a hex holds at most {most} units, {vehicles} of them vehicles")
+    shared = [frozenset(f for f in u.features if game.terrain.features[f].kind != "fortification") for u in units]
+    if len(set(shared)) > 1:
+        raise InputError("--target", "", "the units of one hex share its terrain and markers, got "
+                         + " / ".join(", ".join(sorted(s)) or "none" for s in shared))
+
+
+def fire_on_hex(attacker: str, targets: list[str] | tuple[str, ...], *, supporters: list[str] | tuple[str, ...] = (),
+                distance: int = 1, mode: str = "normal", terrain: str | None = None, smoke: bool = False,
+                cover: int = 0, fire_and_movement: bool = False, support_abilities: bool | None = None,
+                game: GameData | None = None, **run: Any) -> list[pd.DataFrame]:
+    """An attack on the units of one hex: one frame per unit it affects (001 Area attacks).
+
+    Several targets need an area attack (a squad with mortar figures leading). Each unit is
+    resolved separately with the attacker's FPR against its type. A suppressive attack
+    leaves vehicles alone (001 step 3: they are immune), so they get no frame; they are
+    named in ``attrs["unaffected"]`` of every frame. Razor wire in the hex is removed on
+    3+ successes of the roll against the squads (against the vehicles if the hex holds
+    none): ``summary["p_wire_removed"]`` is that one number in every frame (rulings T8).
+    """
+    game = game or load_game()
+    if not targets:
+        raise InputError("--target", "", "give at least one target")
+    extra = hex_features_of(terrain, smoke, game)
+    units = [parse_unit(t, game, "--target") for t in targets]
+    units = [with_features(u, extra, game, "--target") if extra else u for u in units]
+    if len(units) > 1:
+        _check_one_hex(units, game)
+    immune = [u for u in units if u.is_vehicle] if mode == "suppressive" and not all(u.is_vehicle for u in units) \
+        else []
+    hit = [u for u in units if u not in immune]
+    options = run.get("options")
+    if run.get("seed") is None and (run.get("trials") is not None or (options and options.precision is not None)):
+        run["seed"] = runner.fresh_seed()  # one seed for every unit of the hex
+    kw = dict(distance=distance, mode=mode, fire_and_movement=fire_and_movement, extra_cover=cover,
+              support_abilities=support_abilities)
+    frames = [_fire_at(game, attacker, supporters, u, **kw, **run) for u in hit]
+    if len(units) > 1 and not frames[0].attrs["area"]:  # 001 Area attacks: only they hit every unit of a hex
+        raise InputError("--target", "", "several targets need an area attack (a mortar squad leading)")
+    unaffected = [f"{label(u, game)}: immune to suppressive attacks (001 step 3), unaffected" for u in immune]
+    first = next((i for i, u in enumerate(hit) if not u.is_vehicle), 0)  # the roll that decides the wire
+    decider = frames[first].attrs["summary"]
+    for f in frames:
+        f.attrs["unaffected"] = unaffected
+        if "p_wire_removed" in decider:
+            f.attrs["summary"]["p_wire_removed"] = decider["p_wire_removed"]
+            if "se" in decider:
+                f.attrs["summary"]["se"]["p_wire_removed"] = decider["se"]["p_wire_removed"]
+            f.attrs["wire_roll"] = "vehicles" if hit[first].is_vehicle else "infantry"
+    return frames
 
 
 def hex_features_of(terrain: str | None, smoke: bool, game: GameData, more: tuple[str, ...] = ()) -> set[str]:

@@ -18,7 +18,10 @@ Tags after the name, separated by ``:``, say what else is true of the unit:
   ``entrenchment``, ``pillbox``, ``smoke``, ``razor-wire`` (or ``wire``),
   ``minefield``, ...;
 * ``higher`` (on higher ground than its target, 001 Range), ``with-officer`` /
-  ``with-medic`` (such a figure or squad shares its hex), ``fatigued``;
+  ``with-medic`` (such a figure or squad shares its hex), ``fatigued`` or
+  ``op-fire`` (its activation token: such a unit may not lead or support a
+  concentrated attack, 001 Action phase; Combined fire), ``unmoved`` (an active
+  assaulting squad that has not moved this activation, rulings T18);
 * ``dist=N``: hexes to the target, overriding ``--distance``.
 """
 
@@ -33,7 +36,7 @@ from simulator.toi.data import GameData, normal_name
 CONDITIONS = ("normal", "pinned", "disrupted")          # 001 Squad conditions
 DAMAGE = ("undamaged", "light", "heavy")                # 001 Normal attack results (vehicles)
 SPECIALISATIONS = ("engineer", "anti_tank", "flamethrower", "medic")  # 001 Specialized squads
-SITUATION = ("higher", "with_officer", "with_medic", "fatigued")
+SITUATION = ("higher", "with_officer", "with_medic", "fatigued", "op_fire", "unmoved")
 ALIASES = {"wire": "razor_wire", "at": "anti_tank", "light_damage": "light", "heavy_damage": "heavy"}
 
 _FIGURE = re.compile(r"^(\d*)\s*\*?\s*([a-z_]+)$")
@@ -68,6 +71,11 @@ class Squad:
     def has_specialisation(self, name: str) -> bool:
         return self.specialisation == name and self.ability_usable()
 
+    @property
+    def fresh(self) -> bool:
+        """No activation token (001 Action phase): neither fatigued nor in Op Fire mode."""
+        return not ({"fatigued", "op_fire"} & self.situation)
+
 
 @dataclass(frozen=True)
 class Vehicle:
@@ -87,6 +95,10 @@ class Vehicle:
     @property
     def generic(self) -> bool:
         return self.model is None
+
+    @property
+    def fresh(self) -> bool:
+        return not ({"fatigued", "op_fire"} & self.situation)
 
 
 Unit = Squad | Vehicle
@@ -152,15 +164,32 @@ def _one(values: list[str], what: str, where: str, spec: str) -> str | None:
     return values[0] if values else None
 
 
-def _check_features(features: set[str], is_vehicle: bool, game: GameData, where: str, spec: str) -> None:
+def check_hex(features: set[str] | frozenset[str], game: GameData, where: str, spec: str) -> None:
+    """What one hex may hold (001 Terrain; Smoke): one main terrain, no smoke where it may not be placed."""
     kinds = [f for f in features if game.terrain.features[f].kind == "terrain"]
     if len(kinds) > 1:
         raise InputError(where, "", f"a hex has one main terrain, {spec!r} names {', '.join(sorted(kinds))}")
-    if is_vehicle:
-        for f in features:
-            feat = game.terrain.features[f]
-            if feat.kind == "fortification":  # 001 Entrenchments & pillboxes: vehicles cannot enter
-                raise InputError(where, "", f"a vehicle cannot be in a {f} ({spec!r})")
+    if "smoke" in features:
+        for f in sorted(features):
+            if game.terrain.features[f].no_smoke:  # 001 Smoke: may not be placed on a building hex
+                raise InputError(where, "", f"smoke may not be placed on a {f} hex ({spec!r})")
+
+
+def check_unit_in(features: set[str] | frozenset[str], is_vehicle: bool, game: GameData, where: str,
+                  spec: str) -> None:
+    """Whether a unit can be in a hex with these features (001 Terrain movement; Entrenchments)."""
+    check_hex(features, game, where, spec)
+    for f in sorted(features):
+        feat = game.terrain.features[f]
+        if feat.closed_to == "all" or (feat.closed_to == "vehicles" and is_vehicle):  # 001 Terrain: impassable
+            who = "no vehicle" if feat.closed_to == "vehicles" else "no unit"
+            raise InputError(where, "", f"{who} can be in a {f} hex: {feat.movement.value} ({spec!r})")
+        if is_vehicle and feat.kind == "fortification":  # 001 Entrenchments & pillboxes: vehicles cannot enter
+            raise InputError(where, "", f"a vehicle cannot be in a {f} ({spec!r})")
+
+
+def _check_features(features: set[str], is_vehicle: bool, game: GameData, where: str, spec: str) -> None:
+    check_unit_in(features, is_vehicle, game, where, spec)
 
 
 def _squad(tokens: list[str], game: GameData, where: str, text: str) -> Squad:

@@ -107,7 +107,9 @@ def test_smoke_in_the_assaulted_hex():
 
 def test_assaulting_from_smoke_is_not_halved_but_from_wire_is():
     assert setup("squad:4regular:smoke", ["squad:3regular"], ["squad:4regular:smoke"]).attack_strength == 6
-    assert setup("squad:4regular:razor_wire", ["squad:3regular"]).attack_strength == 2
+    assert setup("squad:4regular:razor_wire:unmoved", ["squad:3regular"]).attack_strength == 2   # rulings T18
+    fails("entered razor_wire", "squad:4regular:razor_wire", ["squad:3regular"])            # 002 first list
+    fails("entered minefield", "squad:4regular:minefield", ["squad:3regular"])
     fails("halved twice", "squad:4regular", ["squad:3regular"], ["squad:4regular:minefield"])
 
 

@@ -161,11 +161,11 @@ def test_flamethrower_adjacent_plus_two_and_minus_five_cover_not_armour():
     assert (a.attack_strength, a.defence_strength) == (2, 2)              # pinned: no ability
 
 
-def test_flamethrower_supporting_only_with_support_abilities():
+def test_flamethrower_supporting_as_the_data_says_or_the_switch():  # rulings T4
     a = atk("squad:4regular", "squad:4:woods", "squad:3regular:flamethrower", distance=1)
+    assert (a.attack_strength, a.defence_strength) == (4 + 3, 0)          # (3+2)/2 up = 3; cover 2 - 5 -> 0
+    a = atk("squad:4regular", "squad:4:woods", "squad:3regular:flamethrower", distance=1, support_abilities=False)
     assert (a.attack_strength, a.defence_strength) == (4 + 2, 2)
-    a = atk("squad:4regular", "squad:4:woods", "squad:3regular:flamethrower", distance=1, support_abilities=True)
-    assert (a.attack_strength, a.defence_strength) == (4 + 3, 0)          # (3+2)/2 up = 3
 
 
 def test_anti_tank_range_three_plus_three_even_supporting():
@@ -183,7 +183,10 @@ def test_concussive_firepower_vs_squads_in_buildings_and_pillboxes():
     assert atk("sherman", "squad:4:pillbox", distance=2).attack_strength == 9
     assert atk("sherman", "squad:4:woods", distance=2).attack_strength == 6
     assert atk("sdkfz_251", "squad:4:building", distance=2).attack_strength == 4       # not a tank
-    assert atk("squad:4regular", "squad:4:building", "sherman", distance=2).contributions[1].strength == 3
+    # a supporting tank is attacking too (units.toml when_supporting, rulings T4): (6+3)/2 up = 5
+    assert atk("squad:4regular", "squad:4:building", "sherman", distance=2).contributions[1].strength == 5
+    assert atk("squad:4regular", "squad:4:building", "sherman", distance=2,
+               support_abilities=False).contributions[1].strength == 3
 
 
 def test_thick_armour_comes_from_the_roster():
