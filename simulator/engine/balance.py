@@ -27,6 +27,7 @@ import pandas as pd
 
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
+from simulator.notice import waiting
 from simulator.engine.players import DEFAULT_PARAMS
 from simulator.engine.scenario import load_scenario
 from simulator.errors import InputError
@@ -35,6 +36,9 @@ from simulator.stats import wilson_interval
 
 TUNE_KEYS = ("turns", "cp", "count")
 Z95 = 1.959963984540054
+
+
+ENGINE_COMPILE_ESTIMATE = "compiled on the first run only: about 4 to 5 min on 2 cores"
 
 
 def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, list]]:
@@ -144,8 +148,10 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     variants = parse_vary(vary, scenario)             # bad what-ifs fail before anything is compiled
     if tune:
         tune_values(tune, scenario)
-    game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario)
-    run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
+    with waiting(f"tabulating {scenario.name}'s pools, map and units"):
+        game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario)
+    with waiting("loading the scenario engine", ENGINE_COMPILE_ESTIMATE):
+        run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
     result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
                        progress=f"{game.name}" if progress else None, options=options)
     report = summary(result)
