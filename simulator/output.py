@@ -138,10 +138,12 @@ def unmake(created: list[Path]) -> None:
             pass
 
 
-def atomic_write_bytes(path: str | Path, data: bytes, option: str | None = "--out") -> None:
+def atomic_write_bytes(path: str | Path, data: bytes, option: str | None = None) -> None:
     """Write ``data`` to ``path`` through a temporary beside it. A refusal of the file
-    system is the one-line error naming ``option`` and the path, with nothing left
-    behind; ``option=None`` lets the OSError through (the caller reports it)."""
+    system is the one-line error naming ``option`` (``--out``) and the path, with
+    nothing left behind. Without ``option`` (a file inside a staging folder, a
+    checkpoint chunk) the OSError goes through, naming ``path``, for the caller or the
+    CLI root (:func:`simulator.errors.os_input_error`) to report."""
     shown = str(path)
     path = Path(path)
     if option is None:
@@ -170,15 +172,17 @@ def _write(path: Path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and exc.filename != str(path):
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None   # not the temporary's name
         raise
 
 
-def atomic_write_text(path: str | Path, text: str, option: str | None = "--out") -> None:
+def atomic_write_text(path: str | Path, text: str, option: str | None = None) -> None:
     atomic_write_bytes(path, text.encode("utf-8"), option)
 
 
@@ -218,7 +222,7 @@ def emit(text: str, out: str | Path | None) -> None:
     if out is None or str(out) == "-":
         click.echo(text, nl=not text.endswith("\n"))
     else:
-        atomic_write_text(out, text)
+        atomic_write_text(out, text, option="--out")
         click.echo(f"wrote {out}", err=True)
 
 

@@ -43,12 +43,12 @@ def test_kill_9_during_a_report_write_then_the_same_command_again(tmp_path):
         staging = [p for p in tmp_path.iterdir() if p.name.startswith("rep.tmp-")]
         time.sleep(0.005)
     assert staging, "the run ended before its staging folder was seen"
-    time.sleep(0.5)                      # inside the batch: records are being streamed there
+    time.sleep(0.5)                      # inside the batch (compiling or playing into the folder)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     left = sorted(p.name for p in tmp_path.iterdir())
     assert "rep" not in left             # absent (it is never there half-written)
-    assert left == [staging[0].name] and any(staging[0].iterdir())
+    assert left == [staging[0].name]     # only the staging folder, empty or partial
 
     again = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
     assert again.returncode == 0, again.stderr[-2000:]
