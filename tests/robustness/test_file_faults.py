@@ -28,7 +28,7 @@ CORPUS = Path(__file__).parent / "corpus"
 CASES = tomllib.loads((CORPUS / "files.toml").read_text())["case"]
 REPO = Path(__file__).resolve().parents[2]
 MEMORY_LIMIT = 3 << 30     # bytes of address space (numba and LLVM reserve much more than they use)
-TIME_LIMIT = 120           # seconds per case, compile and import included
+TIME_LIMIT = 120           # seconds per case, import included (a case may give its own "timeout")
 
 
 @pytest.fixture(scope="session")
@@ -101,10 +101,11 @@ def limits(fsize: int | None):
     return apply
 
 
-def run_limited(args: list[str], cwd: Path, fsize: int | None = None) -> subprocess.CompletedProcess:
+def run_limited(args: list[str], cwd: Path, fsize: int | None = None,
+                timeout: int = TIME_LIMIT) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-m", "simulator", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=TIME_LIMIT, preexec_fn=limits(fsize))
+                          text=True, timeout=timeout, preexec_fn=limits(fsize))
 
 
 def test_the_file_corpus_covers_every_class():
@@ -124,7 +125,7 @@ def test_file_fault(case, tmp_path, template_report):
     prepare(work, case, template_report)
     before = snapshot(work)
     args = [a.replace("{work}", str(work)) for a in case["args"]]
-    proc = run_limited(args, work, case.get("fsize"))
+    proc = run_limited(args, work, case.get("fsize"), case.get("timeout", TIME_LIMIT))
     assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
