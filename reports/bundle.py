@@ -8,7 +8,7 @@
     DIR/<table>.csv     tidy tables (columns: docs/report-columns.md), + .parquet for big ones
     DIR/<chart>.png     the charts
 
-The folder is built as ``DIR.tmp-xxxx`` beside DIR, every file written with
+The folder is built as ``DIR.tmp-PID-xxxx`` beside DIR, every file written with
 :func:`simulator.output.atomic_write_bytes`, then renamed to DIR: DIR is complete or
 absent. An existing DIR is replaced only if it is empty or a lanchester report.
 
@@ -22,7 +22,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import secrets
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +31,9 @@ import click
 import pandas as pd
 
 from simulator.errors import InputError
-from simulator.output import atomic_write_bytes, atomic_write_text, emit, render, to_csv, to_json
+from simulator.errors import os_input_error
+from simulator.output import (atomic_write_bytes, atomic_write_text, emit, make_parents, remove_stale, render,
+                               temp_dir_name, to_csv, to_json, unmake)
 
 REPORT_MARK = "lanchester_report"   # key of summary.json that marks a report folder
 REPORT_VERSION = 1
@@ -60,7 +61,7 @@ class Report:
     provenance: Any                     # reports.provenance.Provenance
     tables: list[Table]
     charts: list = field(default_factory=list)
-    highlights: list[tuple[str, str]] = field(default_factory=list)
+    highlights: list[Pair] = field(default_factory=list)
     result: Any = None                  # the command's JSON answer (summary.json "result")
     notes: list[str] = field(default_factory=list)
 
@@ -115,12 +116,12 @@ def fill(folder: Path, report: Report) -> dict:
     table_entries, frames = [], {}
     for t in report.tables:
         csv = to_csv(t.frame)
-        atomic_write_text(folder / f"{t.name}.csv", csv)
+        atomic_write_text(folder / f"{t.name}.csv", csv, option=None)
         parquet = t.parquet if t.parquet is not None else len(t.frame) >= PARQUET_MIN_ROWS
         if parquet:
             buf = io.BytesIO()
             t.frame.to_parquet(buf, index=False)
-            atomic_write_bytes(folder / f"{t.name}.parquet", buf.getvalue())
+            atomic_write_bytes(folder / f"{t.name}.parquet", buf.getvalue(), option=None)
         frames[t.name] = read_csv_text(csv)   # the page shows what the CSV holds
         table_entries.append({"name": t.name, "file": f"{t.name}.csv",
                               "parquet": f"{t.name}.parquet" if parquet else None, "title": t.title,
@@ -128,16 +129,16 @@ def fill(folder: Path, report: Report) -> dict:
                               "rows": len(t.frame)})
     chart_entries = []
     for c in report.charts:
-        atomic_write_bytes(folder / f"{c.name}.png", c.png)
+        atomic_write_bytes(folder / f"{c.name}.png", c.png, option=None)
         chart_entries.append({"file": f"{c.name}.png", "title": c.title, "alt": c.alt,
                               "width": c.width, "height": c.height})
     summary = {REPORT_MARK: REPORT_VERSION, "kind": report.kind, "question": report.question,
                "highlights": [list(h) for h in report.highlights], "notes": list(report.notes),
                "provenance": report.provenance.to_dict(), "charts": chart_entries,
                "tables": table_entries, "result": report.result}
-    atomic_write_text(folder / "summary.json", to_json(summary))
+    atomic_write_text(folder / "summary.json", to_json(summary), option=None)
     from reports.html import render_page
-    atomic_write_text(folder / "index.html", render_page(summary, frames))
+    atomic_write_text(folder / "index.html", render_page(summary, frames), option=None)
     readable(folder)
     return summary
 
@@ -170,9 +171,9 @@ def write_collection(out_dir: str | Path, *, title: str, intro: str,
                             "method": s["provenance"]["method"]})
         summary = {REPORT_MARK: REPORT_VERSION, "kind": "collection", "title": title, "intro": intro,
                    "reports": entries, "provenance": _collection_provenance(tmp, entries)}
-        atomic_write_text(tmp / "summary.json", to_json(summary))
+        atomic_write_text(tmp / "summary.json", to_json(summary), option=None)
         from reports.html import render_collection
-        atomic_write_text(tmp / "index.html", render_collection(summary))
+        atomic_write_text(tmp / "index.html", render_collection(summary), option=None)
     return out
 
 
@@ -193,70 +194,238 @@ def read_csv_text(text: str) -> pd.DataFrame:
 
 
 def is_report(folder: Path) -> bool:
+    from simulator.datafile import read_regular
     try:
-        return REPORT_MARK in json.loads((folder / "summary.json").read_text())
-    except (OSError, ValueError):
+        summary = json.loads(read_regular(folder / "summary.json", MAX_REPORT_FILE_BYTES, "a report file"))
+    except (InputError, ValueError, RecursionError):
         return False
+    return isinstance(summary, dict) and REPORT_MARK in summary
 
 
 class staging:
-    """``with staging(DIR) as tmp``: build in ``DIR.tmp-xxxx``, then rename to DIR."""
+    """``with staging(DIR) as tmp``: build in ``DIR.tmp-PID-xxxx``, then rename to DIR.
 
-    def __init__(self, out: Path):
+    A refusal of the file system (no space, the file-size limit, permission, a file
+    where a folder should be) is the one-line error naming ``--out`` and DIR, with the
+    staging folder and any folder created for it removed. Temporaries a killed run
+    left for DIR are removed first (:func:`simulator.output.remove_stale`)."""
+
+    def __init__(self, out: Path, option: str = "--out"):
+        self.shown = str(out)
+        self.option = option
         self.out = Path(out).resolve()   # "." and "dir/" have a name once resolved
 
     def __enter__(self) -> Path:
         out = self.out
         if out.exists() and not out.is_dir():
-            raise InputError("--out", "", f"{out} exists and is not a folder")
+            raise InputError(self.option, self.shown, "exists and is not a folder")
         if out.is_dir() and any(out.iterdir()) and not is_report(out):
-            raise InputError("--out", "", f"{out} is a folder that is not a lanchester report: "
+            raise InputError(self.option, self.shown, "is a folder that is not a lanchester report: "
                              "give a new or empty folder")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        self.tmp = out.with_name(f"{out.name}.tmp-{secrets.token_hex(4)}")
-        self.tmp.mkdir()
+        remove_stale(out)
+        self.created = make_parents(out, self.option, self.shown)
+        self.tmp = out.with_name(temp_dir_name(out.name, "tmp"))
+        try:
+            self.tmp.mkdir()
+        except OSError as exc:
+            unmake(self.created)
+            raise os_input_error(exc, self.option, self.shown, "cannot write") from None
         return self.tmp
 
-    def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is not None:
-            shutil.rmtree(self.tmp, ignore_errors=True)
-            return
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc_type is None:
+            try:
+                self._publish()
+                return False
+            except OSError as err:
+                exc_type, exc = type(err), err
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        unmake(self.created)
+        if issubclass(exc_type, OSError):
+            raise os_input_error(exc, self.option, self.shown, "cannot write") from None
+        return False
+
+    def _publish(self) -> None:
         old = None
         if self.out.exists():
-            old = self.out.with_name(f"{self.out.name}.old-{secrets.token_hex(4)}")
+            old = self.out.with_name(temp_dir_name(self.out.name, "old"))
             os.rename(self.out, old)
         os.rename(self.tmp, self.out)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
 
 
-def rebuild(folder: str | Path) -> Path:
-    """Re-render ``index.html`` of a report (or a collection) from its summary.json and CSVs."""
-    folder = Path(folder)
+# --- reading a report back (lanchester report DIR) -----------------------------------
+#
+# summary.json is checked against the shape fill() writes before anything is rendered:
+# a damaged summary is the one-line error naming the file and the key. Every file it
+# names is a plain name inside the report's own folder (no "..", no "/", no absolute
+# path, no symbolic link leading out): a report reads and writes only inside itself.
+
+MAX_REPORT_FILE_BYTES = 1024 * 1024 * 1024   # summary.json or a table CSV read back: 1 GiB
+
+
+def _plain_name(value: str) -> str:
+    if not value or value in (".", "..") or "/" in value or "\\" in value or "\0" in value:
+        raise ValueError("must be a file name inside the report's folder (no '..', '/' or absolute path)")
+    return value
+
+
+def _summary_models():
+    from typing import Annotated, Any as Any_, Optional
+
+    import pydantic
+
+    Name = Annotated[str, pydantic.AfterValidator(_plain_name)]
+    Pair = Annotated[list[str], pydantic.Field(min_length=2, max_length=2)]
+    strict = pydantic.ConfigDict(extra="ignore", strict=True)
+
+    class Source(pydantic.BaseModel):
+        model_config = strict
+        kind: str
+        name: str
+        status: str
+
+    class Prov(pydantic.BaseModel):
+        model_config = strict
+        sources: list[Source]
+        data_digest: str
+        data_files: list[str]
+        method: str
+        seed: Optional[Any_] = None
+        trials: Optional[int] = None
+        version: str
+        command: str
+
+    class Chart(pydantic.BaseModel):
+        model_config = strict
+        file: Name
+        title: str
+        alt: str
+        width: int
+        height: int
+
+    class TableEntry(pydantic.BaseModel):
+        model_config = strict
+        name: str
+        file: Name
+        parquet: Optional[Name] = None
+        title: str
+        description: str
+        columns: list[str]
+        rows: int
+
+    class Page(pydantic.BaseModel):
+        model_config = strict
+        kind: str
+        question: str
+        highlights: list[Pair]
+        notes: list[str] = []
+        provenance: Prov
+        charts: list[Chart]
+        tables: list[TableEntry]
+
+    class Entry(pydantic.BaseModel):
+        model_config = strict
+        dir: Name
+        kind: str
+        question: str
+        highlights: list[Pair]
+        charts: list[Chart]
+        method: str
+
+    class CollectionProv(pydantic.BaseModel):
+        model_config = strict
+        version: str
+        command: str
+
+    class Collection(pydantic.BaseModel):
+        model_config = strict
+        title: str
+        intro: str
+        reports: list[Entry]
+        provenance: Optional[CollectionProv] = None
+
+        @pydantic.field_validator("provenance", mode="before")
+        @classmethod
+        def _empty(cls, v):
+            return None if v == {} else v
+
+    return Page, Collection
+
+
+def _inside(folder: Path, name: str, where: str, key: str) -> Path:
+    """``folder/name``, refused when it resolves (through a symbolic link) outside ``folder``."""
+    path = folder / name
+    root = folder.resolve()
+    real = path.resolve()
+    if real == root or root not in real.parents:
+        raise InputError(where, key, "leads outside the report's folder (a symbolic link?)")
+    return path
+
+
+def read_summary(folder: Path) -> tuple[Path, dict]:
+    """A report folder's summary.json, checked (see above)."""
+    from simulator.datafile import read_regular, validate
     summary_file = folder / "summary.json"
-    if not summary_file.is_file():
+    if not summary_file.exists():
         raise InputError(str(folder), "", "not a lanchester report (no summary.json)")
+    where = str(summary_file)
+    data = read_regular(summary_file, MAX_REPORT_FILE_BYTES, "a report file")
     try:
-        summary = json.loads(summary_file.read_text(encoding="utf-8"))
+        summary = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(where, "", f"not UTF-8 text (bad byte at offset {exc.start})") from None
     except ValueError as exc:
-        raise InputError(str(summary_file), "", f"not valid JSON ({exc})") from None
-    if REPORT_MARK not in summary:
-        raise InputError(str(summary_file), "", "not a lanchester report summary")
+        raise InputError(where, "", f"not valid JSON ({exc})") from None
+    except RecursionError:
+        raise InputError(where, "", "nested too deeply") from None
+    if not isinstance(summary, dict) or REPORT_MARK not in summary:
+        raise InputError(where, "", "not a lanchester report summary")
+    Page, Collection = _summary_models()
+    model = Collection if summary.get("kind") == "collection" else Page
+    validate(model, summary, where)
+    return summary_file, summary
+
+
+def rebuild(folder: str | Path, *, inner: bool = False) -> Path:
+    """Re-render ``index.html`` of a report (or a collection) from its summary.json and CSVs.
+
+    Reads and writes only inside ``folder``; a collection's reports are its direct
+    subfolders (a report inside a collection is not itself a collection)."""
+    from simulator.datafile import read_regular
+    folder = Path(folder)
+    summary_file, summary = read_summary(folder)
+    where = str(summary_file)
     if summary.get("kind") == "collection":
+        if inner:
+            raise InputError(where, "kind", "a collection inside a collection")
         from reports.html import render_collection
-        for entry in summary["reports"]:
-            rebuild(folder / entry["dir"])
-        atomic_write_text(folder / "index.html", render_collection(summary))
+        for i, entry in enumerate(summary["reports"]):
+            sub = _inside(folder, entry["dir"], where, f"reports[{i}].dir")
+            if not sub.is_dir():
+                raise InputError(where, f"reports[{i}].dir", "report listed in summary.json is missing")
+            rebuild(sub, inner=True)
+        _write_index(folder, render_collection(summary))
         return folder
     frames = {}
-    for t in summary["tables"]:
-        path = folder / t["file"]
-        if not path.is_file():
+    for i, t in enumerate(summary["tables"]):
+        path = _inside(folder, t["file"], where, f"tables[{i}].file")
+        if not path.exists():
             raise InputError(str(path), "", "table listed in summary.json is missing")
-        frames[t["name"]] = read_csv_text(path.read_text(encoding="utf-8"))
-    for c in summary["charts"]:
-        if not (folder / c["file"]).is_file():
-            raise InputError(str(folder / c["file"]), "", "chart listed in summary.json is missing")
+        text = read_regular(path, MAX_REPORT_FILE_BYTES, "a report table")
+        try:
+            frames[t["name"]] = read_csv_text(text.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise InputError(str(path), "", f"not a readable CSV table ({' '.join(str(exc).split())[:80]})") from None
+    for i, c in enumerate(summary["charts"]):
+        path = _inside(folder, c["file"], where, f"charts[{i}].file")
+        if not path.is_file():
+            raise InputError(str(path), "", "chart listed in summary.json is missing")
     from reports.html import render_page
-    atomic_write_text(folder / "index.html", render_page(summary, frames))
+    _write_index(folder, render_page(summary, frames))
     return folder
+
+
+def _write_index(folder: Path, html: str) -> None:
+    atomic_write_text(folder / "index.html", html, option="report")

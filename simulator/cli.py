@@ -7,11 +7,12 @@ bad arguments alike).
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import click
 
-from simulator.errors import InputError
+from simulator.errors import InputError, os_input_error
 
 
 class LanchesterGroup(click.Group):
@@ -26,6 +27,10 @@ class LanchesterGroup(click.Group):
 
     def main(self, args=None, prog_name=None, **kwargs):  # noqa: D401 - click API
         kwargs["standalone_mode"] = False
+        if hasattr(signal, "SIGXFSZ"):
+            # past the file-size limit (ulimit -f) a write fails with EFBIG, reported
+            # below, instead of the signal killing the process (python's default too)
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         try:
             result = super().main(args=args, prog_name=prog_name or "lanchester", **kwargs)
         except click.exceptions.Exit as exc:
@@ -40,6 +45,11 @@ class LanchesterGroup(click.Group):
             sys.exit(exc.exit_code)
         except InputError as exc:
             click.echo(f"lanchester: error: {exc.one_line()}", err=True)
+            sys.exit(2)
+        except OSError as exc:
+            # the file system said no somewhere no writer or reader turned it into an
+            # InputError first: the same one line (errors.os_input_error), exit 2
+            click.echo(f"lanchester: error: {os_input_error(exc).one_line()}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:
             click.echo("lanchester: interrupted", err=True)

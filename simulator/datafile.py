@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import pydantic
 
-from simulator.errors import InputError
+from simulator.errors import InputError, os_input_error
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS_DIR = REPO_ROOT / "scenarios"
@@ -22,21 +22,66 @@ SCENARIOS_DIR = REPO_ROOT / "scenarios"
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 
 
-def read_toml(path: str | Path) -> dict[str, Any]:
-    """Parse a TOML file, turning I/O and syntax errors into InputError."""
+MIB = 1024 * 1024
+MAX_DATA_FILE_BYTES = 4 * MIB   # a data file (dice, aid, units, scenario): the shipped ones are under 10 KiB
+
+
+def read_regular(path: str | Path, limit: int = MAX_DATA_FILE_BYTES, what: str = "a data file") -> bytes:
+    """The bytes of ``path``, which must be a regular file of at most ``limit`` bytes:
+    a folder, a device (``/dev/zero``), a FIFO or a socket is refused before it is
+    opened for reading, so nothing blocks or fills memory."""
+    import os
+    import stat
     path = Path(path)
+    where = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        st = os.stat(path)
     except FileNotFoundError:
-        raise InputError(str(path), "", "file not found") from None
+        raise InputError(where, "", "file not found") from None
     except OSError as exc:
-        raise InputError(str(path), "", f"cannot read file ({exc.strerror})") from None
+        raise os_input_error(exc, where, "", "cannot read file") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(where, "", "is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(where, "", "not a regular file (a device, FIFO or socket cannot be " + what + ")")
+    too_big = f"file too large ({st.st_size:,} bytes; {what} may hold at most {limit // MIB} MiB)"
+    if st.st_size > limit:
+        raise InputError(where, "", too_big)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):   # swapped since the stat
+                raise InputError(where, "", "not a regular file")
+            data = f.read(limit + 1)
+    except OSError as exc:
+        raise os_input_error(exc, where, "", "cannot read file") from None
+    if len(data) > limit:
+        raise InputError(where, "", f"file too large ({what} may hold at most {limit // MIB} MiB)")
+    return data
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """Parse a TOML data file (a regular file of at most MAX_DATA_FILE_BYTES), turning
+    I/O, size, encoding, syntax and nesting errors into InputError."""
+    path = Path(path)
+    data = read_regular(path)
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(str(path), "", f"not UTF-8 text (bad byte at offset {exc.start})") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(str(path), "", f"TOML syntax error: {exc}") from None
+    except RecursionError:
+        raise InputError(str(path), "", "arrays or tables nested too deeply") from None
+
+
+def shown(value: Any, width: int = 40) -> str:
+    """A value quoted in an error message, cut to ``width`` characters: a message names
+    the key and the problem, it does not reproduce a file's content."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def key_path(loc: tuple[Any, ...]) -> str:
@@ -66,8 +111,8 @@ def validate(model: type[Model], data: Any, where: str, prefix: str = "") -> Mod
             msg = unknown_key_message(model, tuple(err["loc"]))
         elif err["type"] == "missing":
             msg = "required key is missing"
-        if "input" in err and err["type"] not in ("missing",) and not isinstance(err["input"], dict):
-            msg = f"{msg} (got {err['input']!r})"
+        elif "input" in err and not isinstance(err["input"], (dict, list)):
+            msg = f"{msg} (got {shown(err['input'])})"
         raise InputError(where, key, msg) from None
 
 

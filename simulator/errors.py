@@ -26,3 +26,47 @@ class InputError(ValueError):
             parts.append(self.key)
         parts.append(self.problem)
         return ": ".join(p.replace("\n", " ") for p in parts)
+
+
+# --- the file system says no ---------------------------------------------------------
+
+def _reasons() -> dict[int, str]:
+    import errno
+    table = {
+        "ENOSPC": "no space left on the device",
+        "EDQUOT": "disk quota exceeded",
+        "EFBIG": "file too large: the file-size limit (ulimit -f) was reached",
+        "EACCES": "permission denied",
+        "EPERM": "operation not permitted",
+        "EROFS": "read-only file system",
+        "ENOTDIR": "a part of the path is not a folder",
+        "ENOENT": "no such file or folder",
+        "EISDIR": "is a folder",
+        "EEXIST": "already exists",
+        "ENAMETOOLONG": "name too long",
+        "ELOOP": "too many symbolic links",
+        "EXDEV": "cannot rename across file systems",
+        "EBUSY": "device or resource busy",
+        "EIO": "input/output error",
+    }
+    return {getattr(errno, k): v for k, v in table.items() if hasattr(errno, k)}
+
+
+_REASONS = _reasons()
+
+
+def os_reason(exc: OSError) -> str:
+    """What an OSError means, in a few words (no path, no traceback)."""
+    if exc.errno in _REASONS:
+        return _REASONS[exc.errno]
+    if exc.strerror:
+        return exc.strerror.lower()
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def os_input_error(exc: OSError, where: str | None = None, key: str = "", doing: str = "") -> InputError:
+    """The one way an OSError becomes the one-line error: ``where`` (the file, or the
+    option), ``key`` (the path when ``where`` is an option), ``doing`` ("cannot write")."""
+    where = where or (str(exc.filename) if exc.filename is not None else "lanchester")
+    reason = os_reason(exc)
+    return InputError(where, key, f"{doing} ({reason})" if doing else reason)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from typing import Any
 import click
 import numpy as np
 import pandas as pd
+
+from simulator.errors import InputError, os_input_error
 
 FORMATS = ("table", "csv", "json")
 
@@ -31,27 +34,156 @@ def _read_umask() -> int:
 _UMASK = _read_umask()    # read once, at import: os.umask can only be read by setting it
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+# --- temporaries: named after their output and the process that made them ----------
+#
+# A write goes to a temporary beside its output, then is renamed over it. A killed
+# process (kill -9, a power cut) leaves its temporary behind; the next run writing the
+# same output removes the ones whose process is gone (remove_stale). The names:
+#   .NAME.PID-xxxxxxxx.tmp        a file being written (atomic_write_bytes)
+#   NAME.tmp-PID-xxxxxxxx         a report folder being built (reports.bundle.staging)
+#   NAME.old-PID-xxxxxxxx         the report folder being replaced
+
+def temp_file(directory: str | Path, name: str) -> str:
+    """Create an empty private temporary for the output ``directory/name``; its path."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}-", suffix=".tmp", dir=directory)
+    os.close(fd)
+    return tmp
+
+
+def temp_dir_name(name: str, kind: str) -> str:
+    """``NAME.tmp-PID-xxxxxxxx`` (``kind`` "tmp") or ``NAME.old-PID-xxxxxxxx``."""
+    import secrets
+    return f"{name}.{kind}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def _stale_patterns(name: str) -> list[re.Pattern]:
+    n = re.escape(name)
+    return [re.compile(rf"\.{n}\.(\d+)-[a-z0-9_]{{8}}\.tmp"), re.compile(rf"{n}\.(?:tmp|old)-(\d+)-[0-9a-f]{{8}}")]
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
     try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return pid < 2 ** 31    # someone else's process: not ours to judge
+    return True
+
+
+def remove_stale(path: str | Path) -> list[str]:
+    """Remove the temporaries a killed run left for the output ``path`` (only those
+    named after it, only when the process in their name is gone) and say so on stderr."""
+    import shutil
+    path = Path(path)
+    patterns = _stale_patterns(path.name)
+    try:
+        entries = list(os.scandir(path.parent if str(path.parent) else "."))
+    except OSError:
+        return []
+    removed = []
+    for e in entries:
+        m = next((m for p in patterns if (m := p.fullmatch(e.name))), None)
+        if m is None or _alive(int(m.group(1))):
+            continue
+        try:
+            if e.is_dir(follow_symlinks=False):
+                shutil.rmtree(e.path)
+            else:
+                os.unlink(e.path)
+        except OSError:
+            continue
+        removed.append(e.name)
+    if removed:
+        click.echo(f"lanchester: removed {len(removed)} stale temporar{'y' if len(removed) == 1 else 'ies'} "
+                   f"of {path} left by a killed run: {', '.join(sorted(removed))}", err=True)
+    return removed
+
+
+# --- writing, and the file system saying no ------------------------------------------
+
+def make_parents(path: Path, option: str, shown: str) -> list[Path]:
+    """Create the missing folders above ``path``; returns them (for :func:`unmake`).
+    A file where a folder should be is the one-line error naming it."""
+    missing = []
+    p = path.parent
+    while not p.exists():
+        if p.is_symlink():
+            break
+        missing.append(p)
+        if p.parent == p:
+            break
+        p = p.parent
+    if p.exists() and not p.is_dir():
+        raise InputError(option, shown, f"cannot write ({p} is a file, not a folder)")
+    created = []
+    try:
+        for d in reversed(missing):
+            d.mkdir()
+            created.append(d)
+    except OSError as exc:
+        unmake(created)
+        raise os_input_error(exc, option, shown, "cannot write") from None
+    return created
+
+
+def unmake(created: list[Path]) -> None:
+    """Remove the folders :func:`make_parents` created (after a failed write)."""
+    for d in reversed(created):
+        try:
+            d.rmdir()
+        except OSError:
+            pass
+
+
+def atomic_write_bytes(path: str | Path, data: bytes, option: str | None = None) -> None:
+    """Write ``data`` to ``path`` through a temporary beside it. A refusal of the file
+    system is the one-line error naming ``option`` (``--out``) and the path, with
+    nothing left behind. Without ``option`` (a file inside a staging folder, a
+    checkpoint chunk) the OSError goes through, naming ``path``, for the caller or the
+    CLI root (:func:`simulator.errors.os_input_error`) to report."""
+    shown = str(path)
+    path = Path(path)
+    if option is None:
+        _write(path, data)
+        return
+    if path.exists() and not path.is_file():
+        what = "a folder" if path.is_dir() else "not a regular file"
+        raise InputError(option, shown, f"cannot write ({what}; '-' writes to standard output)")
+    remove_stale(path)
+    created = make_parents(path, option, shown)
+    try:
+        _write(path, data)
+    except OSError as exc:
+        unmake(created)
+        raise os_input_error(exc, option, shown, "cannot write") from None
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temp_file(path.parent, path.name)
+    try:
+        fd = os.open(tmp, os.O_WRONLY)
         os.fchmod(fd, 0o666 & ~_UMASK)     # mkstemp makes it private (0600); outputs are for sharing
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
-        except FileNotFoundError:
+        except OSError:
             pass
+        if isinstance(exc, OSError) and exc.filename != str(path):
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None   # not the temporary's name
         raise
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: str | Path, text: str, option: str | None = None) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), option)
 
 
 def _json_default(obj: Any) -> Any:
@@ -90,7 +222,7 @@ def emit(text: str, out: str | Path | None) -> None:
     if out is None or str(out) == "-":
         click.echo(text, nl=not text.endswith("\n"))
     else:
-        atomic_write_text(out, text)
+        atomic_write_text(out, text, option="--out")
         click.echo(f"wrote {out}", err=True)
 
 

@@ -180,7 +180,7 @@ def map_command(scenario, los_from, smoke, out):
     if out is None:
         suffix = "map" if los_from is None else "los-" + los_from.replace(",", "-").replace(" ", "")
         out = f"{a['id']}-{suffix}.png"
-    atomic_write_bytes(out, a["png"])
+    atomic_write_bytes(out, a["png"], option="--out")
     click.echo(f"wrote {out}", err=True)
 
 

@@ -98,7 +98,7 @@ def scenario_bundle(name: str, folder: Path, **kwargs):
     report["files"] = [Path(f).name for f in report["files"]]
     sources, files = scenario_data(result.game)
     prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"])
-    atomic_write_text(Path(folder) / "balance.json", to_json(report))
+    atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
     return report, balance_bundle(report, report_frames(report, result), provenance=prov,
                                   record_files=report["files"])
 
@@ -149,5 +149,5 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
 
     emit_report(fmt, out, table=replay_text(st, pl), frame=frame, obj=obj, report=report)
     if png:
-        atomic_write_bytes(png, final_position_png(st))
+        atomic_write_bytes(png, final_position_png(st), option="--png")
         click.echo(f"wrote {png}", err=True)

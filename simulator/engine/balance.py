@@ -422,6 +422,6 @@ def demo_report(out_dir, *, games: int = 20_000, seed: int = 2026, workers: int 
     out = Path(out_dir)
     report = balance_report("infantry-training", games=games, seed=seed, workers=workers,
                             out_dir=str(out / "infantry-training"), vary=("turns=5,7", "edition=v2"))
-    atomic_write_text(out / "infantry-training" / "balance.json", to_json(report))
-    atomic_write_text(out / "infantry-training" / "balance.txt", report_table(report))
+    atomic_write_text(out / "infantry-training" / "balance.json", to_json(report), option=None)
+    atomic_write_text(out / "infantry-training" / "balance.txt", report_table(report), option=None)
     return report

@@ -299,9 +299,8 @@ class RecordWriter:
 
 
 def _temp(directory: Path, name: str) -> str:
-    fd, path = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
-    return path
+    from simulator.output import temp_file
+    return temp_file(directory, name)
 
 
 @dataclass

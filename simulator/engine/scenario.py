@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import NAME_PATTERN, UNIT_TYPES, UnitCard, load_units
 from simulator.assault.dice import DiceSet, load_dice
-from simulator.datafile import SCENARIOS_DIR, file_digest, key_path, read_toml, unknown_key_message
+from simulator.datafile import SCENARIOS_DIR, file_digest, key_path, read_toml, shown, unknown_key_message
 from simulator.engine.hexgrid import HexGrid, parse_facing, parse_hex_name, vertex_names
 from simulator.errors import InputError
 from simulator.suggest import did_you_mean
@@ -464,7 +464,7 @@ def _pydantic_problems(exc: pydantic.ValidationError, prefix: str = "",
         elif err["type"] == "missing":
             msg = "required key is missing"
         elif "input" in err and not isinstance(err["input"], (dict, list)):
-            msg = f"{msg} (got {err['input']!r})"
+            msg = f"{msg} (got {shown(err['input'])})"
         out.append(Problem(key, msg))
     return _dedupe_union_errors(out)
 
