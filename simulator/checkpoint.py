@@ -34,6 +34,7 @@ import hashlib
 import io
 import json
 import math
+import os
 import sys
 import zipfile
 from collections.abc import Callable
@@ -180,6 +181,21 @@ def _describe(name: str, a: np.ndarray) -> dict[str, Any]:
     return {"name": name, "dtype": a.dtype.str, "shape": list(a.shape), "sha256": _array_digest(a)}
 
 
+def _pack(header: dict[str, Any], arrays: list[np.ndarray]) -> bytes:
+    """The bytes of a chunk file: an ``.npz`` (uncompressed, fixed time stamps) of the
+    arrays ``a0, a1, ...`` and ``header``. The same contents always give the same bytes,
+    so a reader can check every byte of a file it has verified."""
+    members = {f"a{i}": np.ascontiguousarray(a) for i, a in enumerate(arrays)}
+    members["header"] = np.frombuffer(_dumps(header).encode(), dtype=np.uint8)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        for name, a in members.items():
+            one = io.BytesIO()
+            np.lib.format.write_array(one, a, allow_pickle=False)
+            z.writestr(zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0)), one.getvalue())
+    return buf.getvalue()
+
+
 class Damaged(Exception):
     """A chunk file that does not verify (the message says why)."""
 
@@ -216,9 +232,11 @@ class ChunkStore:
         """A finished chunk's verified result, or ``None`` if it is missing or does not
         verify (then a one-line warning names the file: the chunk is computed again)."""
         path = self.path(index)
-        if not path.is_file():
+        if not os.path.lexists(path):
             return None
         try:
+            if not path.is_file():
+                raise Damaged("not a regular file")
             return self._read(path, index, trials)
         except Damaged as exc:
             reason = str(exc)
@@ -238,6 +256,9 @@ class ChunkStore:
             for info in z.infolist():     # no compressed members: nothing expands beyond the file
                 if info.compress_type != zipfile.ZIP_STORED or info.file_size > size:
                     raise Damaged(f"member {info.filename!r} is compressed or too large")
+            bad = z.testzip()             # every member's bytes against its CRC-32
+            if bad is not None:
+                raise Damaged(f"member {bad!r} fails its CRC-32 (a changed byte)")
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
             if "header" not in npz.files:
                 raise Damaged("no header")
@@ -267,6 +288,8 @@ class ChunkStore:
                     raise Damaged(f"array {got['name']!r}: {what} does not match its header"
                                   + (" (checksum)" if what == "sha256" else ""))
                 arrays[got["name"]] = a
+        if data != _pack(header, list(arrays.values())):
+            raise Damaged("its bytes differ from what its verified contents write (a changed byte)")
         if kind == "array":
             if list(arrays) != ["value"]:
                 raise Damaged("its arrays do not match its header")
@@ -278,8 +301,8 @@ class ChunkStore:
         names = list(arrays)
         header = {"format": FORMAT, "key": self.key, "index": index, "trials": trials, "kind": kind,
                   "arrays": [_describe(n, np.ascontiguousarray(arrays[n])) for n in names]}
-        members = {f"a{i}": np.ascontiguousarray(arrays[n]) for i, n in enumerate(names)}
-        members["header"] = np.frombuffer(_dumps(header).encode(), dtype=np.uint8)
-        buf = io.BytesIO()
-        np.savez(buf, allow_pickle=False, **members)
-        atomic_write_bytes(self.path(index), buf.getvalue())
+        try:
+            atomic_write_bytes(self.path(index), _pack(header, [arrays[n] for n in names]))
+        except OSError as exc:   # the run goes on; only this chunk will not be resumed
+            self.warn(f"checkpoint {self.path(index)}: cannot be written ({exc.strerror or exc}); "
+                      f"chunk {index} is not saved")
