@@ -38,7 +38,8 @@ def trials_always_enough(width: float) -> int:
     The full width is largest at p = 1/2 and there below ``Z95 / sqrt(n)``. Never more
     than :data:`MAX_TRIALS` (a width so narrow is then not reached: the run says so).
     """
-    need = (Z95 / width) ** 2
+    ratio = Z95 / width
+    need = ratio * ratio            # inf, not OverflowError, for an absurdly narrow width
     return MAX_TRIALS if not need < MAX_TRIALS else math.ceil(need)
 
 
@@ -46,7 +47,8 @@ def trials_predicted(successes: float, trials: int, width: float) -> int:
     """Trials a run with this record so far is expected to need (normal approximation,
     Agresti-Coull estimate so that 0 or all successes do not predict zero)."""
     p = (successes + 2) / (trials + 4)
-    need = 4 * Z95 * Z95 * p * (1 - p) / (width * width)
+    ratio = 2 * Z95 * math.sqrt(p * (1 - p)) / width
+    need = ratio * ratio            # inf, not OverflowError or a division by zero
     return MAX_TRIALS if not need < MAX_TRIALS else math.ceil(need)
 
 
