@@ -231,6 +231,7 @@ class ChunkStore:
     def load(self, index: int, trials: int | None = None) -> Any | None:
         """A finished chunk's verified result, or ``None`` if it is missing or does not
         verify (then a one-line warning names the file: the chunk is computed again)."""
+        index, trials = int(index), (None if trials is None else int(trials))
         path = self.path(index)
         if not os.path.lexists(path):
             return None
@@ -299,6 +300,7 @@ class ChunkStore:
     def save(self, index: int, result: Any, trials: int | None = None) -> None:
         kind, arrays = _encode(result)
         names = list(arrays)
+        index, trials = int(index), (None if trials is None else int(trials))
         header = {"format": FORMAT, "key": self.key, "index": index, "trials": trials, "kind": kind,
                   "arrays": [_describe(n, np.ascontiguousarray(arrays[n])) for n in names]}
         try:

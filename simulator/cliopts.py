@@ -46,7 +46,7 @@ def monte_carlo_wanted(exact_flag: bool, trials_n: int | None) -> bool:
 
 # ---------------------------------------------------------------- run options (issue 9)
 
-RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out")
+RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out", "out_dir")
 
 
 def _dask_address(ctx, param, value):

@@ -182,3 +182,71 @@ def test_a_scenario_run_key_is_the_same_whatever_the_hash_seed():
                              timeout=300, check=True)
         keys.add(out.stdout.strip())
     assert len(keys) == 1 and len(keys.pop()) == 20
+
+
+# ---------------------------------------------------------------- scenario batches
+
+SCENARIO = ["assault", "scenario", "infantry-training", "--games", "5120", "--seed", "3", "--format", "json",
+            "--workers", "1"]
+PIECES = 20   # 5120 games in pieces of 256
+
+
+def _lanchester(args, hash_seed, **kw):
+    env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+    return subprocess.Popen([sys.executable, "-m", "simulator", *args], env=env, **kw)
+
+
+def _finish(args, hash_seed):
+    proc = _lanchester(args, hash_seed, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    answer = json.loads(out)
+    for how in ("games_per_second", "seconds", "files", "run"):   # how it ran, not what it found
+        answer.pop(how, None)
+    return answer, err
+
+
+def test_a_killed_scenario_batch_resumes_under_another_hash_seed_and_damage_is_recomputed(tmp_path):
+    """Killed (SIGKILL) under PYTHONHASHSEED=1, resumed under 2: the pieces on disk are
+    loaded and the summary and per-game records equal an uninterrupted run's (hash seed
+    3). Then a piece's records altered, another truncated: both recomputed, same answer."""
+    import signal
+    import time
+    ck = tmp_path / "ck"
+    proc = _lanchester([*SCENARIO, "--checkpoint", str(ck)], "1", stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    try:
+        while len(list(ck.glob("*/chunk-*.npz"))) < 3:
+            assert proc.poll() is None, "the batch finished before it could be killed"
+            assert time.monotonic() < deadline, "no piece was written"
+            time.sleep(0.01)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait()
+    done = len(list(ck.glob("*/chunk-*.npz")))
+    assert 3 <= done < PIECES
+
+    resumed, err = _finish([*SCENARIO, "--checkpoint", str(ck), "--out", str(tmp_path / "resumed")], "2")
+    assert f": {done} of {PIECES} chunks loaded, {PIECES - done} computed" in err, err
+    plain, _ = _finish([*SCENARIO, "--out", str(tmp_path / "plain")], "3")
+    assert resumed == plain
+    records = (tmp_path / "plain" / "games.csv").read_bytes()
+    assert (tmp_path / "resumed" / "games.csv").read_bytes() == records
+    assert len(records.splitlines()) == 5121
+
+    (key_dir,) = ck.iterdir()
+
+    def alter(members):
+        members["a0"] = members["a0"].copy()
+        members["a0"][:, 1] = 0       # every game of piece 1 won by the first side
+    _rewrite(key_dir / "chunk-000001.npz", alter)
+    last = key_dir / f"chunk-{PIECES - 1:06d}.npz"
+    last.write_bytes(last.read_bytes()[:100])
+    again, err = _finish([*SCENARIO, "--checkpoint", str(ck), "--out", str(tmp_path / "again")], "4")
+    assert again == plain
+    assert (tmp_path / "again" / "games.csv").read_bytes() == records
+    warned = [line for line in err.splitlines() if "computed again" in line]
+    assert len(warned) == 2 and "chunk-000001.npz: array 'value': sha256" in warned[0], err
+    assert f": {PIECES - 2} of {PIECES} chunks loaded, 2 computed" in err
