@@ -13,8 +13,10 @@ from simulator.output import FORMATS
 
 exact = click.option("--exact", "exact", is_flag=True, default=False,
                      help="Compute exact probabilities (the default unless --trials is given).")
-trials = click.option("--trials", type=click.IntRange(min=1), default=None, metavar="N",
-                      help="Answer by Monte Carlo with N trials instead of exactly.")
+from simulator.runner import MAX_GAMES, MAX_TRIALS  # what a run can hold
+
+trials = click.option("--trials", type=click.IntRange(min=1, max=MAX_TRIALS), default=None, metavar="N",
+                      help=f"Answer by Monte Carlo with N trials instead of exactly (at most {MAX_TRIALS}).")
 seed = click.option("--seed", type=click.IntRange(min=0), default=None, metavar="S",
                     help="Seed for Monte Carlo (same seed, same numbers, whatever --workers). "
                          "Default: a fresh seed, reported in the output.")
@@ -44,7 +46,7 @@ def monte_carlo_wanted(exact_flag: bool, trials_n: int | None) -> bool:
 
 # ---------------------------------------------------------------- run options (issue 9)
 
-RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out")
+RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out", "out_dir")
 
 
 def _dask_address(ctx, param, value):

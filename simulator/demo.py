@@ -21,6 +21,8 @@ from typing import Iterator
 
 import click
 
+from simulator import cliopts
+
 from reports.assault import fire_report, matrix_report, odds_report
 from reports.bundle import Report, is_report, write_collection
 from simulator.assault.cli import odds_json, odds_table
@@ -94,9 +96,9 @@ def clear_old_layout(out: Path) -> None:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="out/demo",
               show_default=True, help="Folder for the report.")
 @click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True)
-@click.option("--trials", type=click.IntRange(min=1), default=2_000_000, show_default=True,
+@click.option("--trials", type=click.IntRange(min=1, max=cliopts.MAX_TRIALS), default=2_000_000, show_default=True,
               help="Monte Carlo trials of the odds and fire questions.")
-@click.option("--games", type=click.IntRange(min=1), default=20_000, show_default=True,
+@click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=20_000, show_default=True,
               help="Games of the scenario balance report.")
 def demo(out_dir: str, seed: int, trials: int, games: int) -> None:
     """Run the bundled examples and write a report folder (open its index.html).

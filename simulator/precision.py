@@ -23,6 +23,7 @@ CHUNKS_AT_MOST = 256     # chunk size: the trials that always suffice, cut in th
 PILOT_CHUNKS = 4         # the first batch, before anything is known about the probability
 MIN_STEP_CHUNKS = 4      # a later batch adds at least this many chunks
 OVERSHOOT = 1.05         # aim a little past the predicted need, to stop in one more batch
+MAX_TRIALS = 2**63 - 1   # counts are 64-bit integers: no run may have more trials than this
 
 
 def interval_width(successes: float, trials: int) -> float:
@@ -34,16 +35,21 @@ def interval_width(successes: float, trials: int) -> float:
 def trials_always_enough(width: float) -> int:
     """Trials after which the Wilson interval is narrower than ``width`` whatever p is.
 
-    The full width is largest at p = 1/2 and there below ``Z95 / sqrt(n)``.
+    The full width is largest at p = 1/2 and there below ``Z95 / sqrt(n)``. Never more
+    than :data:`MAX_TRIALS` (a width so narrow is then not reached: the run says so).
     """
-    return math.ceil((Z95 / width) ** 2)
+    ratio = Z95 / width
+    need = ratio * ratio            # inf, not OverflowError, for an absurdly narrow width
+    return MAX_TRIALS if not need < MAX_TRIALS else math.ceil(need)
 
 
 def trials_predicted(successes: float, trials: int, width: float) -> int:
     """Trials a run with this record so far is expected to need (normal approximation,
     Agresti-Coull estimate so that 0 or all successes do not predict zero)."""
     p = (successes + 2) / (trials + 4)
-    return math.ceil(4 * Z95 * Z95 * p * (1 - p) / (width * width))
+    ratio = 2 * Z95 * math.sqrt(p * (1 - p)) / width
+    need = ratio * ratio            # inf, not OverflowError or a division by zero
+    return MAX_TRIALS if not need < MAX_TRIALS else math.ceil(need)
 
 
 @dataclass(frozen=True)

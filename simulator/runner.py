@@ -60,16 +60,17 @@ import os
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from simulator.precision import PrecisionPlan, interval_width
+from simulator.precision import MAX_TRIALS, PrecisionPlan, interval_width
 
 DEFAULT_CHUNK_TRIALS = 1 << 20
+MAX_GAMES = 100_000_000   # a scenario batch keeps a few bytes per game in memory for its report
 BACKENDS = ("thread", "process")
 Task = Callable[[int, np.random.SeedSequence], Any]
 
@@ -150,18 +151,50 @@ def chunk_seed(seed: int, index: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=(index,))
 
 
-def _chunks(first: int, stop: int, size: int, limit: int, seed: int) -> list[Chunk]:
-    """Chunks ``first..stop-1`` of a run of at most ``limit`` trials in chunks of ``size``."""
-    return [Chunk(i, min(size, limit - i * size), chunk_seed(seed, i)) for i in range(first, stop)]
+def _chunks(first: int, stop: int, size: int, limit: int, seed: int) -> Iterator[Chunk]:
+    """Chunks ``first..stop-1`` of a run of at most ``limit`` trials in chunks of ``size``,
+    made one at a time (a plan of 10**14 chunks takes no memory)."""
+    for i in range(first, stop):
+        yield Chunk(i, min(size, limit - i * size), chunk_seed(seed, i))
 
 
-def plan_chunks(trials: int, seed: int, chunk_trials: int = DEFAULT_CHUNK_TRIALS) -> list[Chunk]:
-    """Cut ``trials`` into chunks with their own seed streams (independent of workers)."""
+class ChunkPlan(Sequence):
+    """The chunks of a run of ``trials`` in chunks of ``chunk_trials``, computed on demand:
+    a sequence (``len``, indexing, iteration) that holds three numbers, whatever its length."""
+
+    def __init__(self, trials: int, seed: int, chunk_trials: int):
+        self.trials, self.seed, self.chunk_trials = trials, seed, chunk_trials
+
+    def __len__(self) -> int:
+        return -(-self.trials // self.chunk_trials)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        i = i + n if i < 0 else i
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return next(_chunks(i, i + 1, self.chunk_trials, self.trials, self.seed))
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return _chunks(0, len(self), self.chunk_trials, self.trials, self.seed)
+
+
+def check_trials(trials: int, what: str = "trials") -> None:
+    """Refuse a number of trials the 64-bit counts cannot hold."""
     if trials < 1:
-        raise ValueError("trials must be at least 1")
+        raise ValueError(f"{what} must be at least 1")
+    if trials > MAX_TRIALS:
+        raise ValueError(f"at most {MAX_TRIALS} {what} (counts are 64-bit integers; got {trials})")
+
+
+def plan_chunks(trials: int, seed: int, chunk_trials: int = DEFAULT_CHUNK_TRIALS) -> ChunkPlan:
+    """Cut ``trials`` into chunks with their own seed streams (independent of workers)."""
+    check_trials(trials)
     if chunk_trials < 1:
         raise ValueError("chunk_trials must be at least 1")
-    return _chunks(0, -(-trials // chunk_trials), chunk_trials, trials, seed)
+    return ChunkPlan(trials, seed, chunk_trials)
 
 
 # ---------------------------------------------------------------- backends
@@ -349,13 +382,13 @@ def _stream(task: Task, chunks: Iterable[Chunk], backend, store=None, done: set[
         chunk, handle, loaded = pending.popleft()
         result = handle.result()
         if store is not None and not loaded:
-            store.save(chunk.index, result)
+            store.save(chunk.index, result, chunk.trials)
         if bar is not None:
             bar.update(chunk.trials)
         return chunk, result, loaded
 
     for chunk in chunks:
-        value = store.load(chunk.index) if chunk.index in done else None
+        value = store.load(chunk.index, chunk.trials) if chunk.index in done else None
         if value is not None:
             pending.append((chunk, _Ready(value), True))
         else:
@@ -366,11 +399,12 @@ def _stream(task: Task, chunks: Iterable[Chunk], backend, store=None, done: set[
         yield oldest()
 
 
-def iter_results(task: Task, chunks: list[Chunk], *, workers: int | None = None,
+def iter_results(task: Task, chunks: Sequence[Chunk], *, workers: int | None = None,
                  backend: str = "thread", progress: str | None = None) -> Iterator[tuple[Chunk, Any]]:
     """Run ``task`` on every chunk and yield ``(chunk, result)`` in chunk order."""
     be = _open_backend(RunOptions(workers=workers, backend=backend), len(chunks))
-    bar = _progress_bar(sum(c.trials for c in chunks), progress)
+    total = chunks.trials if isinstance(chunks, ChunkPlan) else sum(c.trials for c in chunks)
+    bar = _progress_bar(total, progress)
     try:
         for chunk, result, _ in _stream(task, chunks, be, bar=bar):
             yield chunk, result
@@ -393,7 +427,8 @@ def _store(opts: RunOptions, task: Task, seed: int, plan: dict[str, Any]):
         return None
     from simulator.checkpoint import ChunkStore, run_key
     key = run_key(task, seed=seed, plan=plan, label=opts.label)
-    return ChunkStore(opts.checkpoint, key, {"label": opts.label, "seed": seed, "plan": plan})
+    return ChunkStore(opts.checkpoint, key, {"label": opts.label, "seed": seed, "plan": plan},
+                      warn=lambda text: print(f"lanchester: {text}", file=sys.stderr))
 
 
 def _note(opts: RunOptions, text: str) -> None:
@@ -404,8 +439,8 @@ def _note(opts: RunOptions, text: str) -> None:
 def _plan(trials: int | None, opts: RunOptions, headline: Headline | None,
           chunk_trials: int) -> tuple[PrecisionPlan | None, int, int, dict[str, Any]]:
     """``(precision plan or None, chunk size, most trials, plan description)``."""
-    if trials is not None and trials < 1:
-        raise ValueError("trials must be at least 1")
+    if trials is not None:
+        check_trials(trials)
     if chunk_trials < 1:
         raise ValueError("chunk_trials must be at least 1")
     if opts.precision is None:

@@ -159,7 +159,7 @@ def test_checkpoint_resume_after_a_crash_gives_the_same_numbers(tmp_path, worker
         CRASH["at"] = None
     (key_dir,) = tmp_path.iterdir()
     saved = sorted(p.name for p in key_dir.glob("chunk-*"))
-    assert "chunk-000000.npy" in saved and "chunk-000009.npy" not in saved
+    assert "chunk-000000.npz" in saved and "chunk-000009.npz" not in saved
     resumed = runner.execute(task, 50_000, seed=8, chunk_trials=3000, options=opts)
     assert resumed.loaded == len(saved) >= 5 and resumed.chunks == 17
     assert np.array_equal(resumed.value, reference)
@@ -172,9 +172,9 @@ def test_a_damaged_or_half_written_chunk_is_computed_again(tmp_path):
     opts = runner.RunOptions(checkpoint=str(tmp_path), workers=1)
     first = runner.execute(task, 10_000, seed=2, chunk_trials=2500, options=opts)
     (key_dir,) = tmp_path.iterdir()
-    (key_dir / "chunk-000001.npy").write_bytes(b"not a numpy file")
-    (key_dir / ".chunk-000002.npy.abc.tmp").write_bytes(b"left by a kill")
-    (key_dir / "chunk-000003.npy").unlink()
+    (key_dir / "chunk-000001.npz").write_bytes(b"not a numpy file")
+    (key_dir / ".chunk-000002.npz.abc.tmp").write_bytes(b"left by a kill")
+    (key_dir / "chunk-000003.npz").unlink()
     second = runner.execute(task, 10_000, seed=2, chunk_trials=2500, options=opts)
     assert second.loaded == 2 and np.array_equal(first.value, second.value)
 
@@ -190,12 +190,23 @@ def test_run_key_changes_with_what_the_numbers_depend_on():
     assert digest_of({"b": frozenset({"x", "y"}), "a": (1, 2.0)}) == digest_of({"a": (1, 2.0), "b": frozenset({"y", "x"})})
 
 
-def test_checkpoint_store_keeps_non_array_results(tmp_path):
+def test_checkpoint_store_keeps_arrays_and_registered_results_only(tmp_path):
+    """Arrays and close-combat counts (a registered codec) round-trip as plain arrays;
+    anything else is refused rather than pickled."""
+    from collections import Counter
+
+    from simulator.assault.melee.kernels import ChunkResult
     store = ChunkStore(tmp_path, "k", {"label": "t"})
-    store.save(0, {"games": 3, "wins": (1, 2)})
+    melee = ChunkResult(Counter({5: 3, 2: 1}), Counter({7: 4}), Counter(), Counter({1: 4}))
+    store.save(0, melee, 4)
     store.save(2, np.arange(4))
+    with pytest.raises(TypeError, match="no checkpoint codec"):
+        store.save(3, {"games": 3, "wins": (1, 2)})
     assert store.finished() == {0, 2}
-    assert store.load(0) == {"games": 3, "wins": (1, 2)}
+    back = store.load(0, 4)
+    assert (back.final, back.first, back.rounds, back.first_rounds) == (melee.final, melee.first, Counter(),
+                                                                         melee.first_rounds)
+    assert list(back.final) == [2, 5]
     assert np.array_equal(store.load(2), np.arange(4)) and store.load(1) is None
 
 
@@ -220,7 +231,7 @@ def test_dask_gives_the_same_numbers_as_the_local_runner(dask_scheduler, tmp_pat
     p_dask = odds_run("B", "RRR", None, 3, options=runner.RunOptions(precision=0.003, dask=dask_scheduler,
                                                                        checkpoint=str(tmp_path)))
     assert p_local.trials == p_dask.trials and np.array_equal(p_local.value, p_dask.value)
-    assert len(list(tmp_path.glob("*/chunk-*.npy"))) == p_dask.chunks
+    assert len(list(tmp_path.glob("*/chunk-*.npz"))) == p_dask.chunks
 
 
 def test_dask_through_the_cli(dask_scheduler):

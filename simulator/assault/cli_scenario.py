@@ -22,8 +22,9 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 
 @click.command("scenario")
 @click.argument("name")
-@click.option("--games", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Games to play [default: 10000; with --precision: the most to play].")
+@click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=None, metavar="N",
+              help="Games to play [default: 10000; with --precision: the most to play; "
+                   f"at most {cliopts.MAX_GAMES}].")
 @cliopts.seed
 @players_option
 @cliopts.monte_carlo
@@ -41,7 +42,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @click.option("--ladder", is_flag=True, default=False,
               help="Also play the skill ladder: random < greedy < lookahead from both seats.")
-@click.option("--ladder-games", type=click.IntRange(min=10), default=200, show_default=True, metavar="N")
+@click.option("--ladder-games", type=click.IntRange(min=10, max=cliopts.MAX_GAMES), default=200, show_default=True, metavar="N")
 def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edition, vary, tune, target,
                      ladder, ladder_games):
     """Play scenario NAME many times with computer players and report its balance.

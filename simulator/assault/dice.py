@@ -33,6 +33,15 @@ Pool = tuple[str, ...]  # die letters, strongest first
 
 DOUBLES_MODES = ("all", "strongest", "weakest")
 
+# Sizes (issue 20.2). The kernels count each symbol of a roll in a 10-bit field
+# (simulator.assault.kernels.FIELD_MAX = 1023) and a Monte Carlo run keeps a table of
+# every (crit, hit, supp) total: a pool of MAX_POOL_DICE dice whose faces hold at most
+# MAX_FACE_SYMBOLS symbols fits both (at most 400 symbols; a table of at most 135**3
+# counts, 19 MiB).
+MAX_POOL_DICE = 100
+MAX_FACE_SYMBOLS = 4
+MAX_ROLL_SYMBOLS = 1023    # = kernels.FIELD_MAX (a test keeps them equal)
+
 
 def parse_face(text: str) -> Face:
     """``"crit+hit"`` -> ``(1, 1, 0)``; ``"-"`` -> ``(0, 0, 0)``."""
@@ -40,6 +49,9 @@ def parse_face(text: str) -> Face:
     if text in ("-", ""):
         return (0, 0, 0)
     counts = [0, 0, 0]
+    if text.count("+") >= MAX_FACE_SYMBOLS:
+        raise ValueError(f"face {text[:40]!r}{'...' if len(text) > 40 else ''} has "
+                         f"{text.count('+') + 1} symbols; a face holds at most {MAX_FACE_SYMBOLS}")
     for part in text.split("+"):
         part = part.strip()
         if part not in SYMBOLS:
@@ -196,14 +208,19 @@ def parse_pool(text: str, dice: DiceSet, where: str = "pool") -> Pool:
             if not m:
                 raise InputError(where, "", f"cannot read {text!r} at {token[pos:]!r} "
                                  f"(expected e.g. 'RY', '2RG', '2R + G' or '-')")
-            count = int(m.group(1)) if m.group(1) else 1
+            digits = m.group(1).lstrip("0") or m.group(1)   # "" (no count: one die) or the count
+            count = 1 if not digits else int(digits) if len(digits) <= 6 else 10**6  # no 5,000-digit ints
             letter = m.group(2).upper()
             if letter not in dice.letters:
                 raise InputError(where, "", f"unknown die {m.group(2)!r} in {text!r} "
                                  f"(dice {dice.name}: {', '.join(dice.letters)})")
             if count < 1 or count > 99:
-                raise InputError(where, "", f"die count {count} in {text!r} must be 1..99")
+                shown = m.group(1) if len(m.group(1)) <= 12 else m.group(1)[:12] + "..."
+                raise InputError(where, "", f"die count {shown} in {text[:60]!r} must be 1..99")
             letters.extend([letter] * count)
+            if len(letters) > MAX_POOL_DICE:
+                raise InputError(where, "", f"{text[:60]!r}{'...' if len(text) > 60 else ''} has more than "
+                                 f"{MAX_POOL_DICE} dice; at most {MAX_POOL_DICE} dice in a pool")
             pos = m.end()
     return normalise(letters, dice)
 

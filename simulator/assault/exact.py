@@ -17,6 +17,7 @@ import numpy as np
 
 from simulator.assault.compare import uncancelled
 from simulator.assault.dice import DiceSet, Pool, single_symbol
+from simulator.errors import InputError
 
 
 @cache
@@ -39,6 +40,15 @@ def add_die(dist: np.ndarray, face_probs) -> np.ndarray:
     return out
 
 
+def pool_shape(pool: Pool, dice: DiceSet, doubles: str = "all", extra_supp: int = 0) -> tuple[int, int, int]:
+    """The shape of :func:`pool_distribution`, without computing it."""
+    shape = [1, 1, 1 + extra_supp]
+    for letter in pool:
+        top = np.max([f for f, _ in _die_faces(dice.die(letter).faces, doubles)], axis=0)
+        shape = [n + int(t) for n, t in zip(shape, top)]
+    return (shape[0], shape[1], shape[2])
+
+
 def pool_distribution(pool: Pool, dice: DiceSet, doubles: str = "all", extra_supp: int = 0) -> np.ndarray:
     """Distribution of the symbol totals a pool rolls.
 
@@ -58,15 +68,33 @@ def _support(dist: np.ndarray):
     return idx[0], idx[1], idx[2], dist[idx]
 
 
+MAX_EXACT_PAIRS = 200_000_000   # attack totals x defence totals compared exactly (about 20 s)
+BLOCK_PAIRS = 1 << 21           # compared at a time: the temporaries stay near 200 MiB
+
+
 def uncancelled_distribution(attack: np.ndarray, defence: np.ndarray) -> np.ndarray:
-    """Distribution of the attack symbols left after the defence cancels (10.7.2)."""
+    """Distribution of the attack symbols left after the defence cancels (10.7.2).
+
+    Every attack total meets every defence total; they are compared a block of attack
+    totals at a time, so memory does not grow with the product. More than
+    :data:`MAX_EXACT_PAIRS` pairs is refused (``InputError``): Monte Carlo answers that.
+    """
     ac, ah, asup, ap = _support(attack)
     dc, dh, ds, dp = _support(defence)
-    c, h, s = uncancelled(ac[:, None], ah[:, None], asup[:, None], dc[None, :], dh[None, :], ds[None, :])
+    pairs = len(ap) * len(dp)
+    if pairs > MAX_EXACT_PAIRS:
+        raise InputError("ATTACK and DEFENCE", "", f"exact odds would compare {len(ap):,} attack totals "
+                         f"with {len(dp):,} defence totals ({pairs:,} pairs); at most {MAX_EXACT_PAIRS:,} "
+                         "pairs (use --trials N for Monte Carlo)")
     shape = attack.shape
-    flat = np.ravel_multi_index((c.ravel(), h.ravel(), s.ravel()), shape)
-    weights = (ap[:, None] * dp[None, :]).ravel()
-    return np.bincount(flat, weights=weights, minlength=int(np.prod(shape))).reshape(shape)
+    out = np.zeros(int(np.prod(shape)))
+    step = max(1, BLOCK_PAIRS // max(1, len(dp)))
+    for i in range(0, len(ap), step):
+        a = slice(i, i + step)
+        c, h, s = uncancelled(ac[a, None], ah[a, None], asup[a, None], dc[None, :], dh[None, :], ds[None, :])
+        flat = np.ravel_multi_index((c.ravel(), h.ravel(), s.ravel()), shape)
+        out += np.bincount(flat, weights=(ap[a, None] * dp[None, :]).ravel(), minlength=out.size)
+    return out.reshape(shape)
 
 
 def roll_outcome(attack: Pool, defence: Pool, dice: DiceSet, *, doubles: str = "all",

@@ -19,7 +19,8 @@ import numba
 import numpy as np
 
 from simulator.assault.compare import uncancelled_jit
-from simulator.assault.dice import DiceSet, Pool, single_symbol
+from simulator.assault.dice import MAX_ROLL_SYMBOLS, DiceSet, Pool, format_pool, single_symbol
+from simulator.errors import InputError
 from simulator.assault.damage import (
     CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, CRIT_ROLL_NONE, after_fire, state_index, strongest_symbol,
 )
@@ -27,6 +28,7 @@ from simulator.rng import below, group_tables, seed_state, sum_grouped, sum_grou
 
 FIELD_BITS = 10
 FIELD_MAX = (1 << FIELD_BITS) - 1
+assert FIELD_MAX == MAX_ROLL_SYMBOLS   # the pool limits of dice.py rely on it
 ATTACK_SHIFT = 0
 DEFENCE_SHIFT = 3 * FIELD_BITS
 
@@ -43,7 +45,8 @@ def packed_faces(attack: Pool, defence: Pool, dice: DiceSet, doubles: str) -> np
     for side, pool in (("attack", attack), ("defence", defence)):
         most = sum(max(sum(f) for f in dice.die(x).faces) for x in pool)
         if most > FIELD_MAX:
-            raise ValueError(f"{side} pool can roll {most} symbols; the kernel counts at most {FIELD_MAX}")
+            raise InputError(f"{side} pool", "", f"{format_pool(pool)[:40]} can roll {most} symbols; "
+                             f"at most {FIELD_MAX} symbols in a roll")
     return np.array(rows, dtype=np.int64).reshape(len(rows), 6)
 
 

@@ -17,11 +17,12 @@ import pandas as pd
 
 from simulator import runner
 from simulator.assault.dice import DOUBLES_MODES, DiceSet, as_dice, format_pool, parse_pool
-from simulator.assault.exact import pool_distribution, roll_outcome
+from simulator.assault.exact import pool_shape, roll_outcome
 from simulator.assault.kernels import packed_faces, uncancelled_chunk
 from simulator.errors import InputError
 from simulator.stats import at_least, mean_se, proportion_se, quantile
 
+MAX_EXTRA_SUPP = 100   # fixed suppression symbols added to a roll (a recruit target adds one)
 QUANTILES = ((0.05, "unlucky"), (0.20, ""), (0.50, "median"), (0.80, ""), (0.95, "lucky"))
 
 
@@ -72,6 +73,8 @@ def check_question(doubles: str, extra_supp: int) -> None:
         raise InputError("--doubles", "", f"unknown mode {doubles!r} (one of {', '.join(DOUBLES_MODES)})")
     if extra_supp < 0:
         raise InputError("--extra-supp", "", f"must be 0 or more (got {extra_supp})")
+    if extra_supp > MAX_EXTRA_SUPP:
+        raise InputError("--extra-supp", "", f"at most {MAX_EXTRA_SUPP} (got {extra_supp})")
 
 
 def any_effect(counts: np.ndarray) -> int:
@@ -85,7 +88,7 @@ def simulate_run(attack, defence, dice: DiceSet, *, doubles: str, extra_supp: in
                  options: runner.RunOptions | None = None) -> runner.RunResult:
     """Monte Carlo run of the question; ``.value`` is the counts of uncancelled
     ``[crit, hit, supp]`` (same shape as exact), ``.trials`` the trials run."""
-    shape = pool_distribution(attack, dice, doubles, extra_supp).shape
+    shape = pool_shape(attack, dice, doubles, extra_supp)
     task = partial(uncancelled_chunk, packed_faces(attack, defence, dice, doubles), extra_supp, shape)
     return runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
                           chunk_trials=chunk_trials, headline=runner.Headline("P(any effect)", any_effect))

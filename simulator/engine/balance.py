@@ -29,7 +29,7 @@ from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
 from simulator.notice import waiting
 from simulator.engine.players import DEFAULT_PARAMS
-from simulator.engine.scenario import load_scenario
+from simulator.engine.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
 from simulator.errors import InputError
 from simulator.runner import RunOptions
 from simulator.stats import wilson_interval
@@ -63,6 +63,9 @@ def parse_value(key: str, value: str, scenario):
             raise InputError("--vary", key, f"{value!r} is not a whole number") from None
         if v < (1 if root != "cp" else 0):
             raise InputError("--vary", key, f"{v} is too small")
+        most = {"turns": MAX_TURNS, "count": MAX_COUNT, "cp": MAX_NUMBER}[root]
+        if v > most:
+            raise InputError("--vary", key, f"{v} is too large (at most {most})")
         override_for(key, v, scenario)
         return v
     if root == "edition":

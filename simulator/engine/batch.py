@@ -350,6 +350,8 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
     ok = False
     start = time.perf_counter()
     try:
+        if games is None:   # --precision without a cap: never more than a batch can hold
+            games = runner.MAX_GAMES
         res = runner.execute(task, games, seed=seed, options=opts, headline=headline,
                              chunk_trials=PIECE_GAMES, collect=collect)
         ok = True

@@ -37,6 +37,11 @@ EDITIONS = ("v1", "v2")  # close combat: rule book 1.0 chapter 12, revised chapt
 DRAW_METHODS = ("choose", "draw-double", "draw")  # the three methods of 5.6, in order
 FACTIONS = ("blue", "red")  # 5.2: historically blue = German, red = Soviet
 HILL = "hill"
+# What the engine can represent (issue 20.2): a game record keeps its turn of decision
+# in one signed byte; counts and values go into 64-bit tables, far below these limits.
+MAX_TURNS = 127
+MAX_COUNT = 99          # units of one entry (a force, a passenger, a reinforcement, a draw)
+MAX_NUMBER = 1_000_000  # objective values, victory thresholds, hand limits
 
 Experience = Literal["recruit", "regular", "hardened", "veteran", "elite"]
 UnitType = Literal["infantry", "artillery", "vehicle"]
@@ -63,7 +68,7 @@ class MapSpec(_Strict):
 
 class Objective(_Strict):
     hex: str
-    value: int = Field(default=1, ge=0)
+    value: int = Field(default=1, ge=0, le=MAX_NUMBER)
     name: str = ""
 
 
@@ -71,7 +76,7 @@ class Passenger(_Strict):
     """A unit transported at set-up (5.8, 9.11)."""
 
     unit: str
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=MAX_COUNT)
     experience: Experience = "regular"
 
 
@@ -79,7 +84,7 @@ class Force(_Strict):
     """Units of one card at set-up: a fixed ``hex`` or a set-up ``zone`` (5.8)."""
 
     unit: str
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=MAX_COUNT)
     experience: Experience = "regular"
     hex: str | None = None
     zone: str | None = None
@@ -89,7 +94,7 @@ class Force(_Strict):
 
 class ReinforcementUnit(_Strict):
     unit: str
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=MAX_COUNT)
     experience: Experience = "regular"
     carrying: list[Passenger] = []
 
@@ -99,14 +104,14 @@ class ClassDraw(_Strict):
 
     type: UnitType
     unit_class: str = Field(alias="class", min_length=1)
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=MAX_COUNT)
     experience: Experience = "regular"
 
 
 class Reinforcement(_Strict):
     """Units arriving at the end of ``turn`` (6.7) through the ``entry`` hexes (5.7)."""
 
-    turn: int = Field(ge=1)
+    turn: int = Field(ge=1, le=MAX_TURNS)
     units: list[ReinforcementUnit] = []
     draw_class: list[ClassDraw] = []
     formations: list[UnitType] = []  # one random formation card of each listed type (5.7)
@@ -118,9 +123,9 @@ class FormationDraw(_Strict):
     """How many formation cards of each type a side gets, and how (5.6)."""
 
     method: Literal["choose", "draw-double", "draw"] = "draw"
-    infantry: int = Field(default=0, ge=0)
-    artillery: int = Field(default=0, ge=0)
-    vehicle: int = Field(default=0, ge=0)
+    infantry: int = Field(default=0, ge=0, le=MAX_COUNT)
+    artillery: int = Field(default=0, ge=0, le=MAX_COUNT)
+    vehicle: int = Field(default=0, ge=0, le=MAX_COUNT)
     deck: list[str] | None = None  # formation ids; default: all of the side's cards
     zone: str | None = None  # where the drawn units set up
 
@@ -133,9 +138,9 @@ class SideVictory(_Strict):
     the end of a turn (9.7)."""
 
     hold: list[str] = []  # every one of these objective hexes
-    hold_count: int = Field(default=0, ge=0)  # at least this many objective hexes
-    objective_points: int = Field(default=0, ge=0)  # at least this many objective values
-    eliminate: int = Field(default=0, ge=0)  # at least this many enemy units eliminated
+    hold_count: int = Field(default=0, ge=0, le=MAX_NUMBER)  # at least this many objective hexes
+    objective_points: int = Field(default=0, ge=0, le=MAX_NUMBER)  # at least this many objective values
+    eliminate: int = Field(default=0, ge=0, le=MAX_NUMBER)  # at least this many enemy units eliminated
     sudden_death: bool | None = None  # 6.6: may win in any victory-check phase (None: victory.sudden_death)
 
     @property
@@ -155,7 +160,7 @@ class Side(_Strict):
 class OptionalRules(_Strict):
     command_points: bool = False  # 4.9.2
     command_cards: bool = False  # 4.9.1
-    hand_limit: int = Field(default=0, ge=0)  # 6.2.1: command cards held
+    hand_limit: int = Field(default=0, ge=0, le=MAX_NUMBER)  # 6.2.1: command cards held
 
 
 class Victory(_Strict):
@@ -179,7 +184,7 @@ class Scenario(_Strict):
     name: str = Field(min_length=1)
     description: str = ""
     source: str = ""
-    turns: int | None = Field(default=None, ge=1)
+    turns: int | None = Field(default=None, ge=1, le=MAX_TURNS)
     close_combat_edition: Literal["v1", "v2"] = "v1"
     unit_rules: list[UnitType] = ["infantry", "artillery", "vehicle"]  # 2.1, 3.2.2
     optional_rules: OptionalRules = OptionalRules()
@@ -264,7 +269,7 @@ class Scenario(_Strict):
 
 class _FormationUnit(_Strict):
     unit: str
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=MAX_COUNT)
     experience: Experience | None = None
 
 
@@ -272,7 +277,7 @@ class _FormationModel(_Strict):
     name: str = Field(min_length=1)
     type: UnitType
     command: str = ""  # the parent command shown on the card (4.1)
-    command_points: int = Field(ge=0)  # 4.9.2
+    command_points: int = Field(ge=0, le=MAX_NUMBER)  # 4.9.2
     experience: Experience = "regular"
     units: list[_FormationUnit] = Field(min_length=1)
     source: str = Field(min_length=1)

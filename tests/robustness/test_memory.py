@@ -44,3 +44,47 @@ def test_a_scenario_batch_streams_its_records_in_bounded_memory(tmp_path):
     assert (tmp_path / "large" / "games.parquet").is_file()
     assert large < GIB_KIB
     assert large - small < 64 * 1024, (small, large)
+
+
+def test_a_pool_over_the_limit_is_refused_before_anything_is_allocated():
+    """A pool of 250 dice (7.8 GB and 161 s before the limit) is refused at once, in a
+    process no bigger than a tiny run; a pool at the limit runs by Monte Carlo in bounded
+    memory."""
+    import time
+    pool = "99R+99R+52Y"
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", PEAK_RSS, sys.executable, "-m", "simulator", "assault", "odds",
+                           pool, "YG"], capture_output=True, text=True, timeout=120)
+    code, peak = proc.stdout.split()
+    assert code == "2" and int(peak) < 400 * 1024
+    assert time.monotonic() - start < 60
+    at_limit = peak_rss_kib("assault", "odds", "50R+50Y", "50G+50B", "--trials", "3000000", "--seed", "1",
+                            "--workers", "2", "--format", "json")
+    assert at_limit < 600 * 1024, at_limit
+
+
+def test_the_largest_number_of_trials_streams_its_chunk_plan():
+    """``--trials 2**63-1`` (the most 64-bit counts hold) starts rolling at once and its
+    chunk plan takes no memory (a list of chunks grew by 532 MiB per 10**12 trials)."""
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "simulator", "assault", "odds", "RY", "YG", "--trials",
+                             str(2**63 - 1), "--seed", "1", "--workers", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(12)
+        assert proc.poll() is None
+        status = open(f"/proc/{proc.pid}/status").read()
+        peak = int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert peak < 400 * 1024, peak
+
+
+def test_a_chunk_plan_is_lazy():
+    from simulator import runner
+    plan = runner.plan_chunks(10**18, seed=4)
+    assert len(plan) == -(-10**18 // runner.DEFAULT_CHUNK_TRIALS)
+    last = plan[-1]
+    assert last.index == len(plan) - 1 and last.trials == 10**18 - last.index * runner.DEFAULT_CHUNK_TRIALS
+    assert [c.index for c in plan[2:4]] == [2, 3]

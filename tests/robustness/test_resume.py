@@ -26,7 +26,7 @@ def test_sigkilled_run_resumes_and_ends_with_the_same_numbers(tmp_path):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     try:
-        while len(list(ck.glob("*/chunk-*.npy"))) < 3:
+        while len(list(ck.glob("*/chunk-*.npz"))) < 3:
             assert proc.poll() is None, "the run finished before it could be killed"
             assert time.monotonic() < deadline, "no chunk was written"
             time.sleep(0.005)
@@ -35,7 +35,7 @@ def test_sigkilled_run_resumes_and_ends_with_the_same_numbers(tmp_path):
         proc.kill()
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
-    done = len(list(ck.glob("*/chunk-*.npy")))
+    done = len(list(ck.glob("*/chunk-*.npz")))
     assert 3 <= done < CHUNKS
 
     # the rerun (on another number of workers) loads what was finished and computes the rest

@@ -16,6 +16,7 @@ import numba
 import numpy as np
 
 from simulator.assault.kernels import cancel_packed
+from simulator.checkpoint import register_codec
 from simulator.assault.melee.damage import after_close_combat, after_tracks_attack
 from simulator.assault.melee.fight import (
     F_DAMAGE, F_IMMOBILISED, F_MORALE, G_ROUNDS, TERMINAL,
@@ -182,3 +183,29 @@ def melee_chunk(arrays: tuple, n_trials: int, seed_seq: np.random.SeedSequence) 
 
 def merge_chunks(a: ChunkResult, b: ChunkResult) -> ChunkResult:
     return a + b
+
+
+_COUNTERS = ("final", "first", "rounds", "first_rounds")
+
+
+def _to_arrays(r: ChunkResult) -> dict[str, np.ndarray]:
+    """A chunk's counts as plain arrays (keys, counts) for a checkpoint file."""
+    out = {}
+    for name in _COUNTERS:
+        items = sorted(getattr(r, name).items())
+        out[f"{name}.keys"] = np.array([k for k, _ in items], dtype=np.int64)
+        out[f"{name}.counts"] = np.array([n for _, n in items], dtype=np.int64)
+    return out
+
+
+def _from_arrays(arrays: dict[str, np.ndarray]) -> ChunkResult:
+    parts = []
+    for name in _COUNTERS:
+        keys, counts = arrays[f"{name}.keys"], arrays[f"{name}.counts"]
+        if keys.ndim != 1 or keys.shape != counts.shape or (counts < 0).any():
+            raise ValueError(f"{name}: keys and counts do not match")
+        parts.append(Counter(dict(zip(keys.tolist(), counts.tolist()))))
+    return ChunkResult(*parts)
+
+
+register_codec("melee-counts", ChunkResult, _to_arrays, _from_arrays)
