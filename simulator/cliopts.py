@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import click
 
-from simulator.output import FORMATS
+from simulator.vocabulary import FORMATS, MAX_GAMES, MAX_TRIALS  # what a run can hold
 
 exact = click.option("--exact", "exact", is_flag=True, default=False,
                      help="Compute exact probabilities (the default unless --trials is given).")
-from simulator.runner import MAX_GAMES, MAX_TRIALS  # what a run can hold
 
 trials = click.option("--trials", type=click.IntRange(min=1, max=MAX_TRIALS), default=None, metavar="N",
                       help=f"Answer by Monte Carlo with N trials instead of exactly (at most {MAX_TRIALS}).")

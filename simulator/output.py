@@ -22,7 +22,7 @@ import pandas as pd
 
 from simulator.errors import InputError, os_input_error
 
-FORMATS = ("table", "csv", "json")
+from simulator.vocabulary import FORMATS  # noqa: F401 - re-exported
 
 
 def _read_umask() -> int:

@@ -23,7 +23,7 @@ CHUNKS_AT_MOST = 256     # chunk size: the trials that always suffice, cut in th
 PILOT_CHUNKS = 4         # the first batch, before anything is known about the probability
 MIN_STEP_CHUNKS = 4      # a later batch adds at least this many chunks
 OVERSHOOT = 1.05         # aim a little past the predicted need, to stop in one more batch
-MAX_TRIALS = 2**63 - 1   # counts are 64-bit integers: no run may have more trials than this
+from simulator.vocabulary import MAX_TRIALS  # noqa: E402 - one definition
 
 
 def interval_width(successes: float, trials: int) -> float:

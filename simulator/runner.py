@@ -70,7 +70,7 @@ import numpy as np
 from simulator.precision import MAX_TRIALS, PrecisionPlan, interval_width
 
 DEFAULT_CHUNK_TRIALS = 1 << 20
-MAX_GAMES = 100_000_000   # a scenario batch keeps a few bytes per game in memory for its report
+from simulator.vocabulary import MAX_GAMES  # noqa: E402 - one definition
 BACKENDS = ("thread", "process")
 Task = Callable[[int, np.random.SeedSequence], Any]
 

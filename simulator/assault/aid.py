@@ -33,7 +33,7 @@ FIRE_STATUSES = ("firing", "turret-firing", "move-and-fire", "fire-and-move")
 _FIRE_ROW = {"fire-and-move": "move-and-fire"}
 # The three columns of the ranged-fire modification table (10.9.4, 10.9.5).
 FIRE_CASES = ("any", "fast-vehicle", "failed-spot")
-EXPERIENCE_LEVELS = ("recruit", "regular", "hardened", "veteran", "elite")
+from simulator.vocabulary import EXPERIENCE_LEVELS  # noqa: E402 - one definition
 PROHIBITED = "prohibited"
 
 

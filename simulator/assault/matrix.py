@@ -36,8 +36,7 @@ from simulator.errors import InputError
 MATRIX_COLUMNS = ["firer", "target", "range", "terrain", "target_facing", "can_fire", "reason",
                   "attack_pool", "defence_pool", "p_spotted", "p_eliminated", "p_suppressed_or_worse",
                   "p_fallback", "p_immobilised", "mean_damage"]
-METRICS = ("p_eliminated", "p_suppressed_or_worse", "mean_damage")
-VEHICLE_FACINGS = ("front", "flank", "rear")
+from simulator.vocabulary import METRICS, VEHICLE_FACINGS  # noqa: E402 - one definition
 _SUMMARY_KEYS = ("p_eliminated", "p_suppressed_or_worse", "p_fallback", "p_immobilised", "mean_damage")
 
 

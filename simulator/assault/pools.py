@@ -33,12 +33,7 @@ from simulator.assault.support import Support, as_support
 from simulator.errors import InputError
 
 # 10.0 fire statuses, with the short names the CLI accepts.
-FIRE_STATUS_ALIASES = {"firing": "firing", "turret": "turret-firing", "turret-firing": "turret-firing",
-                       "move-fire": "move-and-fire", "move-and-fire": "move-and-fire",
-                       "fire-move": "fire-and-move", "fire-and-move": "fire-and-move"}
-# Status markers a target may carry (13.1-13.3) that change ranged fire.
-TARGET_STATUSES = ("fast", "digging-in", "dug-in", "suppressed", "fallback", "delayed", "fired",
-                   "fired-and-moved", "immobilised")
+from simulator.vocabulary import FIRE_STATUS_ALIASES, TARGET_STATUSES  # noqa: E402 - one definition
 # Status markers of the firer that matter here (9.10.3: no last shot with these).
 FIRER_STATUSES = ("suppressed", "fallback", "fast", "delayed", "normal", "fired")
 NO_LAST_SHOT = frozenset({"suppressed", "fallback", "fast", "delayed"})   # 9.10.3

@@ -19,14 +19,8 @@ import numpy as np
 from simulator.errors import InputError
 
 # --- withdrawal (rulings #10) ---------------------------------------------------------
-NEVER, HALF_STRENGTH, AT_HALF, WEAKER = 0, 1, 2, 3
-WITHDRAW_POLICIES = {
-    "never": (NEVER, "never withdraws"),
-    "half-strength": (HALF_STRENGTH, "withdraws when at half strength and an enemy unit in the hex is not"),
-    "at-half": (AT_HALF, "withdraws as soon as it is at half strength"),
-    "weaker": (WEAKER, "withdraws when it has fewer strength points left than the strongest enemy unit"),
-}
-DEFAULT_WITHDRAW_POLICY = "half-strength"
+from simulator.vocabulary import (  # noqa: E402 - one definition
+    AT_HALF, DEFAULT_WITHDRAW_POLICY, HALF_STRENGTH, NEVER, WEAKER, WITHDRAW_POLICIES)
 
 
 def withdraw_policy_code(name: str, where: str = "--withdraw-policy") -> int:

@@ -33,10 +33,7 @@ from simulator.assault.pools import Step
 from simulator.assault.pools import PoolBuilder as FirePoolBuilder
 from simulator.errors import InputError
 
-EDITIONS = ("v1", "v2")
-EDITION_NAMES = {"v1": "first edition (rule book 1.0, chapter 12)",
-                 "v2": "revised chapter 12 (004)"}
-AREAS = ("front", "flank", "rear")
+from simulator.vocabulary import AREAS, EDITION_NAMES, EDITIONS  # noqa: E402 - one definition
 
 # Slots
 A1, A2, D1, D2 = 0, 1, 2, 3

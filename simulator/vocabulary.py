@@ -1,0 +1,43 @@
+"""The words the command line and the library share, defined once, in a module that
+imports nothing heavy: the CLI builds its options from these without loading numpy,
+numba or pandas, so ``--help`` answers at once (issue 21).
+
+Each name is re-exported by the module that owns the rule (``assault.aid``,
+``assault.pools``, ``assault.melee.situation`` ...); this is their one definition.
+"""
+
+from __future__ import annotations
+
+# --- output and runs -------------------------------------------------------------------
+FORMATS = ("table", "csv", "json")
+MAX_TRIALS = 2**63 - 1        # counts are 64-bit integers: no run may have more trials than this
+MAX_GAMES = 100_000_000       # a scenario batch keeps a few bytes per game in memory for its report
+
+# --- Assault ----------------------------------------------------------------------------
+EXPERIENCE_LEVELS = ("recruit", "regular", "hardened", "veteran", "elite")   # 4.2.3
+EDITIONS = ("v1", "v2")       # close combat: rule book 1.0 chapter 12, or the revised chapter (004)
+EDITION_NAMES = {"v1": "first edition (rule book 1.0, chapter 12)",
+                 "v2": "revised chapter 12 (004)"}
+AREAS = ("front", "flank", "rear")             # where a unit enters a close combat (12.x)
+VEHICLE_FACINGS = ("front", "flank", "rear")   # the armour a shot hits (10.10)
+# fire statuses of a firer (10.0, 10.9.4), with their short aliases
+FIRE_STATUS_ALIASES = {"firing": "firing", "turret": "turret-firing", "turret-firing": "turret-firing",
+                       "move-fire": "move-and-fire", "move-and-fire": "move-and-fire",
+                       "fire-move": "fire-and-move", "fire-and-move": "fire-and-move"}
+# status markers a target may carry (13.1-13.3) that change ranged fire
+TARGET_STATUSES = ("fast", "digging-in", "dug-in", "suppressed", "fallback", "delayed", "fired",
+                   "fired-and-moved", "immobilised")
+METRICS = ("p_eliminated", "p_suppressed_or_worse", "mean_damage")   # what matrix heatmaps show
+
+# withdrawal policies of the revised close combat (rulings #10): name -> (code, meaning)
+NEVER, HALF_STRENGTH, AT_HALF, WEAKER = 0, 1, 2, 3
+WITHDRAW_POLICIES = {
+    "never": (NEVER, "never withdraws"),
+    "half-strength": (HALF_STRENGTH, "withdraws when at half strength and an enemy unit in the hex is not"),
+    "at-half": (AT_HALF, "withdraws as soon as it is at half strength"),
+    "weaker": (WEAKER, "withdraws when it has fewer strength points left than the strongest enemy unit"),
+}
+DEFAULT_WITHDRAW_POLICY = "half-strength"
+
+# --- Tide of Iron -----------------------------------------------------------------------
+HIT_POLICIES = ("vehicles-first", "squads-first")   # who takes assault hits first (rulings T13)
