@@ -45,16 +45,17 @@ PEAK_RSS = ("import resource, subprocess, sys\n"
 
 WARM = ("from simulator.engine.compile import compile_game\n"
         "from simulator.engine.compiled import compile_map\n"
+        "from simulator.engine.scenario import load_scenario\n"
         "import time, sys\n"
         "compile_game('infantry-training')\n"
-        "compile_map('infantry-training')._full\n")
+        "compile_map(load_scenario('infantry-training'))._full\n")
 
 NEW = WARM + ("t0 = time.perf_counter()\n"
               "g = compile_game(sys.argv[1])\n"
               "print('TIME', time.perf_counter() - t0, 'RADIUS', (g.tables.near.shape[1] - 1) // 2)\n")
 
 OLD = WARM + ("import numpy as np\n"
-              "cm = compile_map(sys.argv[1])\n"
+              "cm = compile_map(load_scenario(sys.argv[1]))\n"
               "t0 = time.perf_counter()\n"
               "full = cm._full\n"
               "pair = np.zeros((cm.n, cm.n, 3), dtype=np.int64)\n"
