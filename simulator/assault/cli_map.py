@@ -141,9 +141,7 @@ def map_frame(scenario: str | Path, los_from: str | None = None,
     if los_from is not None:
         a = cm.index_of(los_from)
         markers = cm.smoke_array(smoke)
-        seen = [L.LOS_NAMES[L.los_with_smoke(a, b, markers, cm.between, cm.between_alt,
-                                             cm.elevation, cm.obstacle, cm.los_class,
-                                             cm.hill_id, True)[0]] for b in range(cm.n)]
+        seen = [L.LOS_NAMES[cm.los_with_smoke(a, b, markers)[0]] for b in range(cm.n)]
     for h in range(cm.n):
         row = {"hex": cm.names[h], "col": h % cm.cols, "row": h // cm.cols,
                "terrain": cm.terrain_of(h), "hill": bool(cm.hill[h]),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba
 
 from simulator.engine.state import rule, int64_constants, CARRIED, HX_OCC, ONMAP, U_CARRIER, U_HEX, U_SIDE, U_ST
-from simulator.engine.tables import PR_DIST, dist
+from simulator.engine.tables import dist, hex_dist
 
 
 @rule
@@ -47,13 +47,13 @@ def shift(s, u, h):
 
 
 @rule
-def nearest_enemy_in(units, pair, h, side):
+def nearest_enemy_in(units, hexi, h, side):
     """Distance from ``h`` to the nearest enemy unit on the map (a large number if none),
-    on the unit array and the distance table alone."""
+    on the unit array and the hexes' axial coordinates alone."""
     best = 1 << 20
     for v in range(units.shape[0]):
         if units[v, U_ST] == ONMAP and units[v, U_SIDE] != side:
-            d = pair[h, units[v, U_HEX], PR_DIST]
+            d = hex_dist(hexi, h, units[v, U_HEX])
             if d < best:
                 best = d
     return best
@@ -62,7 +62,7 @@ def nearest_enemy_in(units, pair, h, side):
 @rule
 def nearest_enemy(s, t, h, side):
     """Distance from ``h`` to the nearest enemy unit on the map (a large number if none)."""
-    return nearest_enemy_in(s.u, t.pair, h, side)
+    return nearest_enemy_in(s.u, t.hexi, h, side)
 
 
 @rule

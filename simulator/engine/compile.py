@@ -27,6 +27,7 @@ from simulator.assault.support import load_support
 from simulator.assault.kernels import packed_faces
 from simulator.assault.vehicle_terrain import terrain_pools
 from simulator.engine import closecombat as ccm
+from simulator.engine import hexgrid, los
 from simulator.engine import tables as tables_mod
 from simulator.assault.melee.situation import AREAS
 from simulator.engine.compiled import CompiledMap, compile_map
@@ -42,7 +43,7 @@ from simulator.engine.tables import (
     P_N_ATK, P_O_IND, P_O_INDDEF, P_O_INDSPOT, P_O_SMOKE, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_N_ZONES, P_NAREA, P_NB, P_NEED_SUPPORT, P_NFLAGS, P_NG,
     P_NOUT, P_NR, P_NROLES, P_NSMOKE, P_NT, P_NTERR, P_O_ATK, P_O_BAND, P_O_CC, P_O_CCLOSS, P_O_COVER,
     P_O_DEF, P_O_DRAW, P_O_FORM, P_O_OBJ, P_O_SPOT, P_O_VIC, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN,
-    P_TURNS, PO_EXTRA, PO_N, PR_DIST, PR_FIELDS, PR_GEO, PR_LOS, S6_CLIMB, S6_COST, S6_FIELDS, S6_NBR,
+    P_TURNS, PO_EXTRA, PO_N, S6_CLIMB, S6_COST, S6_FIELDS, S6_NBR,
     SL_ARRIVE, SL_CARRIER, SL_ENTRY, SL_FACE, SL_FORM, SL_GROUP, SL_HEX, SL_ROLL, SL_SIDE, SL_TYPE,
     SL_ZONE, Tables, UT_ARMOURED, UT_CAP, UT_CARD, UT_CC_INIT, UT_ELITE, UT_EXP, UT_FAST_OK, UT_FIELDS,
     UT_HALF, UT_IMMOBILE, UT_IND_MAX, UT_IND_MIN, UT_KIND, UT_MAXR, UT_MOVE, UT_MTYPE, UT_RANGED,
@@ -354,24 +355,97 @@ def _riders(types: list[UnitType]) -> dict:
     return out
 
 
-def _geometry(cm: CompiledMap, aid: Aid):
-    """Geometry classes of every line of fire: target terrain, hill die, hindrances."""
-    n = cm.n
-    names_cache: dict[tuple, tuple[str, ...]] = {}
+# The engine's line-of-sight tables (near_tables) reach ``radius`` hexes from every hex:
+# about (5 + dice + 2 K) bytes for each hex and each hex within the radius (K the most
+# hexes a line crosses, int16 hex numbers). Maps beyond these limits are refused, before
+# any large allocation, with their size and the limit.
+NEAR_TABLES_BYTES = 1 << 30
+MAX_HEXES = hexgrid.MAX_HEXES   # hex numbers are int16 in the between table
+
+
+WHOLE_MAP_LINES = 1_000_000   # up to this many (hex, offset) entries, the tables reach across the whole map
+
+
+def sight_radius(ut: np.ndarray, n: int, diameter: int, n_dice: int) -> int:
+    """How far the engine's LOS tables reach. On a map whose tables fit in
+    ``WHOLE_MAP_LINES`` entries across the whole map (every shipped map), the whole map, so the
+    geometry classes are every line's; else as far as the engine ever asks: the longest
+    direct fire (10.1), or an indirect fire's band plus its adjacent spotter and a smoke
+    hex beside the target (7.1, 7.2, 7.5). Beyond it a line is never open (tables.geo)."""
+    if n * (2 * diameter + 1) ** 2 <= WHOLE_MAP_LINES:
+        return max(1, diameter)
+    need = max(int(ut[:, UT_MAXR].max(initial=0)), int(ut[:, UT_IND_MAX].max(initial=0)) + 2, 1)
+    return max(1, min(diameter, need))
+
+
+def near_table_bytes(n: int, radius: int, n_dice: int) -> int:
+    w = 2 * radius + 1
+    return n * w * w * (5 + n_dice + 2 * los.longest_line(radius))
+
+
+def check_map_size(path, cm: CompiledMap, radius: int) -> None:
+    """InputError naming the map's size and the limit when its LOS tables would not fit."""
+    per_hex = near_table_bytes(1, radius, len(cm.dice_letters))
+    most = min(MAX_HEXES, NEAR_TABLES_BYTES // per_hex)
+    if cm.n > most:
+        raise InputError(path, "map.rows", f"the {cm.cols} x {cm.rows} map has {cm.n:,} hexes: at most "
+                         f"{most:,} hexes with these units (line of sight to {radius} hexes, "
+                         f"{per_hex * cm.n / 2**20:,.0f} MiB of tables; limit {NEAR_TABLES_BYTES >> 20:,} MiB)")
+
+
+def near_tables(cm: CompiledMap, radius: int):
+    """The LOS of every line at most ``radius`` long, by axial offset from its firer
+    (:func:`los.compute_los_near`): ``(code int8[n, w, w], dice int8[n, w, w, dice],
+    between int16[n, w, w, K])``, w = 2 radius + 1, -1 where there is no line."""
+    kmax = max(1, los.longest_line(radius))
+    w = 2 * radius + 1
+    between = np.full((cm.n, w, w, kmax), -1, dtype=np.int16 if cm.n <= MAX_HEXES else np.int32)
+    code, dice = los.compute_los_near(cm.q, cm.r, cm.index, cm.qmin, cm.rmin, *cm._los_args()[:-1], radius,
+                                      kmax, between)
+    return code, dice, between
+
+
+def _geometry(cm: CompiledMap, aid: Aid, code, dice, radius):
+    """Geometry classes of every line of fire: target terrain, hill die, hindrances;
+    numbered in the order of their first line (firer, then target by hex number), over
+    the lines of :func:`near_tables`. ``geo[a, i, j]``: the class of the line from ``a``
+    at offset ``(i - radius, j - radius)``, -1 when blocked or none."""
+    A, I, J = np.nonzero(code[:, :, :] >= 0)
+    ok = code[A, I, J] < 2
+    A, I, J = A[ok].astype(np.int32), I[ok].astype(np.int32), J[ok].astype(np.int32)
+    B = cm.index[cm.q[A] + I - radius - cm.qmin, cm.r[A] + J - radius - cm.rmin].astype(np.int32)
+    order = np.argsort(A.astype(np.int64) * cm.n + B, kind="stable")
+    A, I, J, B = A[order], I[order], J[order], B[order]
+    del order
+    nd = dice.shape[3]
+    if nd <= 8:                                   # the dice counts (0-2 on an open line) as one number
+        packed = np.zeros(len(A), dtype=np.int64)
+        for k in range(nd):
+            packed |= dice[A, I, J, k].astype(np.int64) << (8 * k)
+        uniq, dice_id = np.unique(packed, return_inverse=True)
+        uniq = [tuple((int(u) >> (8 * k)) & 255 for k in range(nd)) for u in uniq]
+        del packed
+    else:
+        uniq, dice_id = np.unique(dice[A, I, J], axis=0, return_inverse=True)
+        uniq = [tuple(int(x) for x in u) for u in uniq]
+    names = [hindrance_names(aid, u, cm.name) for u in uniq]
+    name_ids: dict[tuple, int] = {}
+    names_of = np.array([name_ids.setdefault(x, len(name_ids)) for x in names], dtype=np.int64)
+    hill = (cm.hill[B] & (cm.elevation[A] != cm.elevation[B])).astype(np.int64)
+    n_terr = len(cm.terrain_names)
+    key = (names_of[dice_id.ravel()] * 2 + hill) * n_terr + cm.terrain[B].astype(np.int64)
+    del hill, dice_id
+    uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    rank = np.empty(len(uk), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(uk))
+    geo = np.full(code.shape, -1, dtype=np.int32)
+    geo[A, I, J] = rank[inv.ravel()]
+    name_list = list(name_ids)
     keys: dict[GeoKey, int] = {}
-    geo = np.full((n, n), -1, dtype=np.int32)
-    for a in range(n):
-        for b in range(n):
-            if a == b or cm.los[a, b] >= 2:
-                continue
-            dice = tuple(int(x) for x in cm.hindrance_dice[a, b])
-            if dice not in names_cache:
-                names_cache[dice] = hindrance_names(aid, dice, cm.name)
-            hill = bool(cm.hill[b]) and int(cm.elevation[a]) != int(cm.elevation[b])
-            key = GeoKey(cm.terrain_names[cm.terrain[b]], hill, names_cache[dice])
-            if key not in keys:
-                keys[key] = len(keys)
-            geo[a, b] = keys[key]
+    for k in uk[np.argsort(first, kind="stable")]:
+        k = int(k)
+        terr, rest = k % n_terr, k // n_terr
+        keys[GeoKey(cm.terrain_names[terr], bool(rest % 2), name_list[rest // 2])] = len(keys)
     for key in list(keys):                       # the same lines at a unit in its fallback (13.3)
         bare = GeoKey(None, False, key.hindrances)
         if bare not in keys:
@@ -613,10 +687,13 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
         raise InputError(scenario.path, "sides", "no units")
     _check_supported(b.types, b.slots, scenario)
     side_names = tuple(scenario.sides)
-    max_range = int(cm.distance.max())
+    max_range = cm.diameter
     ut = _unit_types(b.types, scenario, max_range)
-
-    geos, geo, geo_bare, nhind = _geometry(cm, aid)
+    radius = sight_radius(ut, cm.n, max_range, len(cm.dice_letters))
+    check_map_size(scenario.path, cm, radius)
+    code, hdice, between = near_tables(cm, radius)
+    geos, geo, geo_bare, nhind = _geometry(cm, aid, code, hdice, radius)
+    del code, hdice
     support = load_support(None, aid)
     smoke = any(t.card.smoke for t in b.types)
     ft = tabulate_fire(b.types, geos, aid, max_range=max_range, support=support, smoke=smoke,
@@ -668,7 +745,7 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
     for side_i, name in enumerate(side_names):
         p[P_BASE_CP0 + side_i] = int(cp.get(name, 0))
 
-    t = _pack(cm, aid, support, geo, geo_bare, nhind, ut, ft, melee, cck, cc_mask, cc_loss, cc_stats, b, draw,
+    t = _pack(cm, aid, support, geo, between, geo_bare, nhind, ut, ft, melee, cck, cc_mask, cc_loss, cc_stats, b, draw,
               vic, objectives, obj_start, p, len(b.types))
     _check_cp(scenario, t.p, b)
     return Game(scenario, cm, t, side_names, b.types, b.slots, b.formations, b.zone_names, edition,
@@ -725,7 +802,7 @@ def _into_cc_parts(icc, n_atk) -> list[np.ndarray]:
     return [head, shift[0], shift[1], keep.ravel()]
 
 
-def _pack(cm, aid, support, geo, geo_bare, nhind, ut, ft, melee, cck, cc_mask, cc_loss, cc_stats, b, draw, vic,
+def _pack(cm, aid, support, geo, between, geo_bare, nhind, ut, ft, melee, cck, cc_mask, cc_loss, cc_stats, b, draw, vic,
           objectives, obj_start, p, n_types) -> Tables:
     """Lay every table out in the few arrays of :class:`Tables`."""
     n = cm.n
@@ -747,10 +824,6 @@ def _pack(cm, aid, support, geo, geo_bare, nhind, ut, ft, melee, cck, cc_mask, c
     side6[:, :, S6_CLIMB] = cm.climb
     for m in range(len(MOVEMENT_TYPES)):
         side6[:, :, S6_COST + m] = cm.move_cost[m]
-    pair = np.zeros((n, n, PR_FIELDS), dtype=np.int64)
-    pair[:, :, PR_DIST] = cm.distance
-    pair[:, :, PR_LOS] = cm.los
-    pair[:, :, PR_GEO] = geo
     geoi = np.stack([geo_bare, nhind], axis=1).astype(np.int64)
 
     # ranged pools: attack pools, defence pools, then the two critical-hit rows
@@ -862,7 +935,7 @@ def _pack(cm, aid, support, geo, geo_bare, nhind, ut, ft, melee, cck, cc_mask, c
     p[P_O_CCLOSS] = len(weights) + n
     p[P_O_CC] = len(weights) + n + cc_loss.size          # close-combat pool statistics (CC_STATS each)
     fconst = np.concatenate([weights, cover, cc_loss.ravel(), cc_stats.ravel()]).astype(np.float64)
-    return Tables(hexi=hexi, side6=side6, pair=pair, between=cm.between.astype(np.int32), geoi=geoi,
+    return Tables(hexi=hexi, side6=side6, near=geo, between=between, geoi=geoi,
                   ut=ut.astype(np.int64), p=p.astype(np.int64),
                   rows=rows, pooli=pooli, keys=keys, odds=odds, cc_faces=melee.faces.astype(np.int64),
                   cc_gain=melee.gain.astype(np.float64), cci=cci, cck=cck, meta=meta, zones=zones, fconst=fconst)

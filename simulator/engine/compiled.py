@@ -15,7 +15,7 @@ the dice set's order, strongest first (R, Y, G, B for the shipped dice).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -74,18 +74,76 @@ class CompiledMap:
     free_facing: np.ndarray  # bool[n]: vehicles turn freely here (road, 9.1, 9.10)
     vehicle_damage: np.ndarray  # int8[n, dice]: terrain dice against vehicles entering (9.10.1)
     neighbours: np.ndarray  # int32[n, 6]
-    distance: np.ndarray  # int16[n, n]
-    los: np.ndarray  # int8[n, n]: 0 clear, 1 hindered, 2 blocked, no smoke
-    hindrances: np.ndarray  # int8[n, n]: hindering hexes on the line
-    hindrance_dice: np.ndarray  # int8[n, n, dice]
-    between: np.ndarray  # int32[n, n, K]: hexes strictly between, -1 padded
-    between_alt: np.ndarray  # int32[n, n, K]: other hex of a hex-side pair, else -1
+    index: np.ndarray  # int64[.., ..]: axial (q - qmin, r - rmin) -> hex, -1 off the map (margin 2)
+    qmin: int
+    rmin: int
     move_cost: np.ndarray  # int16[4, n, 6]: cost to enter neighbours[h, d]; -1 prohibited
     climb: np.ndarray  # bool[n, 6]: entering neighbours[h, d] climbs a hill (9.6.1)
     movement_types: tuple[str, ...]
     dice_letters: str
     aid_label: str
     _index: dict = field(default_factory=dict, repr=False)
+
+    # -- all-pairs tables (small maps: tests, the bench's reference; the engine reads
+    # compile.near_tables, and one line is traced on demand by line()) -----------------
+
+    @cached_property
+    def distance(self) -> np.ndarray:  # int16[n, n]
+        check_full_tables(self)
+        return hexgrid._all_distances(self.q, self.r).astype(np.int16)
+
+    @cached_property
+    def _full(self) -> tuple:
+        check_full_tables(self)
+        kmax = 2 * max(1, self.diameter)
+        los_t, hind, hdice, between, between_alt, longest = los.compute_los_tables(
+            self.q, self.r, self.index, self.qmin, self.rmin, *self._los_args())
+        if longest > kmax:
+            raise AssertionError(f"a LOS crossed {longest} hexes, more than the {kmax} provided")
+        k = max(1, longest)
+        out = (los_t, hind, hdice, np.ascontiguousarray(between[:, :, :k]),
+               np.ascontiguousarray(between_alt[:, :, :k]))
+        for a in out:
+            a.setflags(write=False)
+        return out
+
+    los = property(lambda self: self._full[0])             # int8[n, n]: 0 clear, 1 hindered, 2 blocked, no smoke
+    hindrances = property(lambda self: self._full[1])      # int8[n, n]: hindering hexes on the line
+    hindrance_dice = property(lambda self: self._full[2])  # int8[n, n, dice]
+    between = property(lambda self: self._full[3])         # int32[n, n, K]: hexes strictly between, -1 padded
+    between_alt = property(lambda self: self._full[4])     # int32[n, n, K]: other hex of a side pair, else -1
+
+    @property
+    def diameter(self) -> int:
+        """The longest distance between two hexes of the map."""
+        return int(max(np.ptp(self.q), np.ptp(self.r), np.ptp(-self.q - self.r)))
+
+    def _los_args(self) -> tuple:
+        return (self.elevation.astype(np.int64), self.obstacle.astype(np.int64),
+                self.los_class.astype(np.int64), self.hill_id.astype(np.int64),
+                self.hex_los_dice.astype(np.int64), 2 * max(1, self.diameter))
+
+    def line(self, a: int, b: int) -> tuple:
+        """One LOS traced on demand (no smoke): ``(code, hindrances, dice, between,
+        between_alt)``, the same numbers as a row of the all-pairs tables."""
+        *args, kmax = self._los_args()
+        nd = len(self.dice_letters)
+        between = np.full(kmax, -1, dtype=np.int32)
+        between_alt = np.full(kmax, -1, dtype=np.int32)
+        dice = np.zeros(nd, dtype=np.int64)
+        if a == b:
+            return 0, 0, dice, between[:1], between_alt[:1]
+        size = (kmax + 2) * 7
+        work, fkey = los.line_work(kmax + 1)
+        code, nh, kk = los.trace_line(a, b, self.q, self.r, self.index, self.qmin, self.rmin, *args,
+                                      np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
+                                      np.zeros(self.index.shape, dtype=np.int64), 1, work, fkey, dice,
+                                      between, between_alt)
+        k = max(1, kk)
+        return int(code), int(nh), dice, between[:k], between_alt[:k]
+
+    def hex_distance(self, a: int, b: int) -> int:
+        return int(hexgrid.axial_distance(self.q[a], self.r[a], self.q[b], self.r[b]))
 
     # -- names ---------------------------------------------------------------------------
 
@@ -140,16 +198,14 @@ class CompiledMap:
         a = self.index_of(firer) if isinstance(firer, str) else int(firer)
         b = self.index_of(target) if isinstance(target, str) else int(target)
         markers = self.smoke_array(smoke)
-        code, _ = los.los_with_smoke(a, b, markers, self.between, self.between_alt,
-                                     self.elevation, self.obstacle, self.los_class,
-                                     self.hill_id, count_markers)
+        code, between, between_alt = self.los_with_smoke(a, b, markers, count_markers)
         hind, smoky, blocking, crossed = [], [], [], []
         dice = np.zeros(len(self.dice_letters), dtype=np.int64)
-        for k in range(self.between.shape[2]):
-            x = int(self.between[a, b, k])
+        for k in range(between.shape[0]):
+            x = int(between[k])
             if x < 0:
                 break
-            y = int(self.between_alt[a, b, k])
+            y = int(between_alt[k])
             x = self._worse_with_smoke(a, b, x, y, markers, count_markers)
             crossed.append(self.names[x])
             e = los.hex_effect(x, a, b, self.elevation, self.obstacle, self.los_class, self.hill_id)
@@ -163,7 +219,17 @@ class CompiledMap:
         pool = "".join(letter * int(k) for letter, k in zip(self.dice_letters, dice)) or "-"
         return LosResult(self.names[a], self.names[b], los.LOS_NAMES[code], tuple(hind),
                          tuple(smoky), tuple(blocking), tuple(crossed),
-                         int(self.distance[a, b]), pool)
+                         self.hex_distance(a, b), pool)
+
+    def los_with_smoke(self, a: int, b: int, markers, count_markers: bool = True) -> tuple:
+        """``(code, between, between_alt)`` of one line traced on demand, smoke markers
+        counted (:func:`los.los_with_smoke`)."""
+        _, _, _, between, between_alt = self.line(a, b)
+        view = (self.n, self.n, between.shape[0])   # every (a, b) reads this one line, no n x n copy
+        code, _ = los.los_with_smoke(a, b, markers, np.broadcast_to(between, view),
+                                     np.broadcast_to(between_alt, view), self.elevation, self.obstacle,
+                                     self.los_class, self.hill_id, count_markers)
+        return int(code), between, between_alt
 
     def smoke_array(self, smoke) -> np.ndarray:
         out = np.zeros(self.n, dtype=np.int64)
@@ -187,7 +253,7 @@ class CompiledMap:
     def los_from(self, firer: int | str) -> np.ndarray:
         """LOS codes from one hex to every hex (no smoke)."""
         a = self.index_of(firer) if isinstance(firer, str) else int(firer)
-        return self.los[a].copy()
+        return np.array([self.line(a, b)[0] for b in range(self.n)], dtype=np.int8)
 
 
 # --- compiling ------------------------------------------------------------------------
@@ -196,8 +262,10 @@ def compile_map(scenario_or_map: Scenario | MapSpec | Board, aid: Aid | None = N
     """Compile a scenario's map (or a :class:`MapSpec`) against a player's aid (default:
     the scenario's aid, else the shipped one) into arrays.
 
-    All-pairs LOS is computed here, in numba; a 20 x 15 map takes a few milliseconds
-    once the kernels are compiled (they are cached on disk)."""
+    No all-pairs table is built here: one line is traced on demand (:meth:`CompiledMap.line`),
+    the engine's tables reach only as far as its units see (``compile.near_tables``), and
+    the all-pairs tables (``los``, ``between``...) are computed when first read, on maps
+    small enough (:func:`check_full_tables`)."""
     if isinstance(scenario_or_map, Scenario):
         aid = aid or scenario_or_map.aid
         board = scenario_or_map.board
@@ -212,6 +280,22 @@ def compile_map(scenario_or_map: Scenario | MapSpec | Board, aid: Aid | None = N
     return _compile(board, aid, name)
 
 
+# The all-pairs tables take about (2 + dice + 8 K) bytes a pair (K about twice the
+# diameter): beyond this many bytes they are refused with the map's size and the limit.
+FULL_TABLES_BYTES = 2 << 30
+
+
+def check_full_tables(cm) -> None:
+    """InputError when the all-pairs LOS tables of ``cm`` would not fit (before allocating)."""
+    per_pair = 4 + len(cm.dice_letters) + 8 * 2 * max(1, cm.diameter)
+    need = cm.n * cm.n * per_pair
+    if need > FULL_TABLES_BYTES:
+        most = int((FULL_TABLES_BYTES / per_pair) ** 0.5)
+        raise InputError("map", "rows", f"the {cm.cols} x {cm.rows} map ({cm.n:,} hexes) is too large for "
+                         f"all-pairs line-of-sight tables ({need / 2**20:,.0f} MiB): at most about "
+                         f"{most:,} hexes on a map this wide; trace single lines instead")
+
+
 def board_from_spec(spec: MapSpec, aid: Aid, where: str = "map") -> Board:
     """A :class:`Board` from a map spec, raising the first problem as InputError."""
     legend = {}
@@ -223,6 +307,8 @@ def board_from_spec(spec: MapSpec, aid: Aid, where: str = "map") -> Board:
         except ValueError as exc:
             raise InputError(where, f"legend.{char}", str(exc)) from None
     width = len(spec.rows[0])
+    if hexgrid.too_many_hexes(width, len(spec.rows)):
+        raise InputError(where, "rows", hexgrid.too_many_hexes(width, len(spec.rows)))
     terrain, hill = [], []
     for i, row in enumerate(spec.rows):
         if len(row) != width or not row:
@@ -284,28 +370,16 @@ def _compile(board: Board, aid: Aid, name: str) -> CompiledMap:
     qmin, rmin = int(g.q.min()) - 2, int(g.r.min()) - 2
     index = np.full((int(g.q.max()) - qmin + 3, int(g.r.max()) - rmin + 3), -1, dtype=np.int64)
     index[g.q - qmin, g.r - rmin] = np.arange(n)
-    kmax = 2 * max(1, int(g.distance.max()))
-    los_t, hind, hdice, between, between_alt, longest = los.compute_los_tables(
-        g.q, g.r, index, qmin, rmin, ground.astype(np.int64), obstacle.astype(np.int64),
-        los_class.astype(np.int64), hill_id.astype(np.int64), hex_dice.astype(np.int64), kmax)
-    if longest > kmax:
-        raise AssertionError(f"a LOS crossed {longest} hexes, more than the {kmax} provided")
-    k = max(1, longest)
-    between = np.ascontiguousarray(between[:, :, :k])
-    between_alt = np.ascontiguousarray(between_alt[:, :, :k])
-
     move_cost, climb = _move_costs(g.neighbours, tix, hill, hill_id, ground, aid)
     arrays = dict(
         q=g.q, r=g.r, terrain=tix, elevation=ground, obstacle=obstacle, road=road, hill=hill,
         hill_id=hill_id, los_class=los_class, hex_los_dice=hex_dice, free_facing=free_facing,
-        vehicle_damage=vdamage, neighbours=g.neighbours, distance=g.distance, los=los_t,
-        hindrances=hind, hindrance_dice=hdice, between=between, between_alt=between_alt,
-        move_cost=move_cost, climb=climb)
+        vehicle_damage=vdamage, neighbours=g.neighbours, index=index, move_cost=move_cost, climb=climb)
     for a in arrays.values():
         a.setflags(write=False)
     return CompiledMap(name=name, orientation=g.orientation, cols=g.cols, rows=g.rows, n=n,
                        names=g.names, terrain_names=tnames, movement_types=MOVEMENT_TYPES,
-                       dice_letters=letters, aid_label=aid.label,
+                       dice_letters=letters, aid_label=aid.label, qmin=qmin, rmin=rmin,
                        _index={nm: i for i, nm in enumerate(g.names)}, **arrays)
 
 

@@ -32,8 +32,8 @@ from simulator.engine.state import (
 )
 from simulator.engine.tables import (
     GE_BARE, GE_NHIND, HI_Q, HI_R, P_CP_RULE, P_TRANSPORT, UT_RIDEDEF, UT_RIDERS, UT_TURRET, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_MAXR, P_N_ATK, P_NAREA,
-    P_NOUT, P_NSMOKE, PO_EXTRA, PO_N, PR_DIST, PR_GEO, UT_CAP, UT_ELITE, UT_HALF, UT_KIND, UT_STR, atk_key,
-    band_of, between, def_key, spot_need,
+    P_NOUT, P_NSMOKE, PO_EXTRA, PO_N, UT_CAP, UT_ELITE, UT_HALF, UT_KIND, UT_STR, atk_key,
+    band_of, between, def_key, spot_need, dist, geo as geo_of, n_between,
 )
 from simulator.rng import below, sum_rolls
 
@@ -76,7 +76,7 @@ def target_status(s, t, u, h, fallback_move):
 def smoke_on_line(s, t, a, b):
     """Smoke markers on the hexes strictly between ``a`` and ``b`` (10.3, rulings #12, #14)."""
     n = 0
-    for k in range(t.between.shape[2]):
+    for k in range(n_between(t)):
         h = between(t, a, b, k)
         if h < 0:
             break
@@ -90,7 +90,7 @@ def line_open(s, t, a, b):
     hindrances counting smoke markers (10.3)."""
     if a == b:
         return False
-    g = t.pair[a, b, PR_GEO]
+    g = geo_of(t, a, b)
     if g < 0:
         return False
     if s.g[G_SMOKE_ANY] == 0:
@@ -121,7 +121,7 @@ def fire_keys(s, t, f, v, fh, th, fs, fallback_move):
     """
     if not line_open(s, t, fh, th):
         return -1, -1, -1, 0
-    d = t.pair[fh, th, PR_DIST]
+    d = dist(t, fh, th)
     if d > t.p[P_MAXR]:
         return -1, -1, -1, 0
     ft = s.u[f, U_TYPE]
@@ -134,7 +134,7 @@ def fire_keys(s, t, f, v, fh, th, fs, fallback_move):
     ak = atk_key(t, ft, vt, band, half, minus)
     if ak < 0:
         return -1, -1, -1, 0
-    geo = t.pair[fh, th, PR_GEO]
+    geo = geo_of(t, fh, th)
     sm = smoke_on_line(s, t, fh, th) if s.g[G_SMOKE_ANY] == 1 else 0
     if sm >= t.p[P_NSMOKE]:
         return -1, -1, -1, 0
@@ -170,7 +170,7 @@ def target_keys(s, t, f, v, fh, th, fs, fallback_move):
     :func:`fire_keys`, which the players call in their inner loops on units standing.)"""
     ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, fallback_move)
     if ak >= 0 and s.u[v, U_ST] == CARRIED and s.u[v, U_EMERG] == 0 and th == unit_hex(s, v):
-        return rider_keys(s, t, f, v, fh, th, ak, t.pair[fh, th, PR_GEO], t.pair[fh, th, PR_DIST])
+        return rider_keys(s, t, f, v, fh, th, ak, geo_of(t, fh, th), dist(t, fh, th))
     return ak, dks, dkf, spot
 
 

@@ -33,6 +33,7 @@ them from its own kernels.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -128,6 +129,19 @@ def parse_facing(value: int | str, orientation: str, where: str = "facing", key:
                      f"one of its vertices {', '.join(names)} (or 0-5)")
 
 
+# Hexes are numbered in int16 in the engine's line-of-sight tables (compile.near_tables).
+MAX_HEXES = 32_767
+
+
+def too_many_hexes(cols: int, rows: int) -> str:
+    """The one-line problem of a map beyond :data:`MAX_HEXES`, else ``""``."""
+    n = cols * rows
+    if n <= MAX_HEXES:
+        return ""
+    return (f"the map is {cols:,} x {rows:,} = {n:,} hexes: at most {MAX_HEXES:,} hexes "
+            f"(e.g. 181 x 181)")
+
+
 # --- the grid -------------------------------------------------------------------------
 
 class HexGrid:
@@ -147,7 +161,19 @@ class HexGrid:
         self.names = tuple(hex_name(int(c), int(r)) for c, r in zip(self.col, self.row))
         self._index = {name: h for h, name in enumerate(self.names)}
         self.neighbours = _neighbours(self.q, self.r, cols, rows, orientation == "flat")
-        self.distance = _all_distances(self.q, self.r).astype(np.int16)
+
+    @functools.cached_property
+    def distance(self) -> np.ndarray:
+        """All-pairs distance, int16[n, n] (small maps, tests; the engine computes
+        distance from the axial coordinates, :func:`axial_distance`)."""
+        return _all_distances(self.q, self.r).astype(np.int16)
+
+    @property
+    def diameter(self) -> int:
+        """The longest distance between two hexes of the map (the widest of the three
+        axial spans), without an all-pairs table."""
+        s = -self.q - self.r
+        return int(max(np.ptp(self.q), np.ptp(self.r), np.ptp(s)))
 
     def index_of(self, name: str) -> int:
         """Index of the hex called ``name`` (``"3,4"``); KeyError if not on the map."""

@@ -34,8 +34,9 @@ from simulator.engine.state import (
     CC_NONE, FALSE, G_SMOKE_ANY, INFANTRY, NIL, ONMAP, TRUE, U_CC, U_DMG, U_HEX, U_SIDE, U_ST, U_TYPE, VEHICLE,
     int64_constants, rule,
 )
+from simulator.engine.tables import geo as geo_of
 from simulator.engine.tables import (
-    P_O_ICC, PO_EXTRA, PO_N, PR_GEO, UT_ARMOURED, UT_KIND, icc_friendly_key, icc_infantry_key, icc_keep,
+    P_O_ICC, PO_EXTRA, PO_N, UT_ARMOURED, UT_KIND, icc_friendly_key, icc_infantry_key, icc_keep,
 )
 from simulator.rng import below, sum_rolls
 
@@ -99,7 +100,7 @@ def into_cc_keys(s, t, f, v, fh, fs):
     ak, dks, dkf, spot = fire_keys(s, t, f, v, fh, th, fs, FALSE)
     if ak < 0:
         return -1, -1, -1, 0, -1, -1
-    geo = t.pair[fh, th, PR_GEO]
+    geo = geo_of(t, fh, th)
     sm = smoke_on_line(s, t, fh, th) if s.g[G_SMOKE_ANY] == 1 else 0
     if case == CASE_INFANTRY:               # the weakest defence die lost
         st = target_status(s, t, v, th, FALSE)

@@ -228,6 +228,48 @@ def _worse(x: int, y: int, ex: int, ey: int, dice) -> bool:
 
 
 @njit(cache=True)
+def trace_line(a, b, q, r, index, qmin, rmin, elevation, obstacle, los_class, hill_id, los_dice,
+               prim, alt, stamp, sid, work, fkey, dice, between, between_alt) -> tuple:
+    """The LOS from hex ``a`` to hex ``b`` (no smoke): ``(code, hindrances, steps)``.
+
+    Adds the LOS dice of the hindering hexes to ``dice`` (10.9.2) and writes the hexes
+    strictly between into ``between[k]`` (the worse of a side pair, rulings #12) and the
+    other hex of such a pair into ``between_alt[k]`` (-1 if none or off the map), for the
+    first ``len(between)`` steps; ``steps`` is how many there were. The scratch arrays are
+    those of :func:`line_steps` (``sid`` a stamp not used before)."""
+    ns = line_steps(q[a], r[a], q[b], r[b], index, qmin, rmin, prim, alt, stamp, sid, work, fkey)
+    nd = los_dice.shape[1]
+    kmax = between.shape[0]
+    code = CLEAR
+    nh = 0
+    kk = 0
+    for k in range(ns):
+        x = prim[k]
+        y = alt[k]
+        if x < 0:
+            continue  # off the map: clear, and not listed
+        ex = hex_effect(x, a, b, elevation, obstacle, los_class, hill_id)
+        if y >= 0:
+            ey = hex_effect(y, a, b, elevation, obstacle, los_class, hill_id)
+            if _worse(y, x, ey, ex, los_dice):
+                x, y, ex = y, x, ey
+        if kk < kmax:  # kmax is generous; the caller trims to the longest
+            between[kk] = x
+            if between_alt.shape[0] > kk:
+                between_alt[kk] = y if y >= 0 else -1
+        kk += 1
+        if ex == BLOCKED:
+            code = BLOCKED
+        elif ex == HINDERED:
+            nh += 1
+            for j in range(nd):
+                dice[j] += los_dice[x, j]
+    if code != BLOCKED and nh > 0:
+        code = BLOCKED if nh >= HINDRANCES_TO_BLOCK else HINDERED
+    return (code, nh, kk)
+
+
+@njit(cache=True)
 def compute_los_tables(q, r, index, qmin, rmin, elevation, obstacle, los_class, hill_id,
                        los_dice, kmax):
     """All-pairs LOS of a map: ``(los, hindrances, dice, between, between_alt, longest)``.
@@ -238,7 +280,8 @@ def compute_los_tables(q, r, index, qmin, rmin, elevation, obstacle, los_class, 
     ``between_alt[a, b, k]`` the other hex of such a pair (-1 if none or off the map);
     ``longest`` is the most steps any line needed (at most ``kmax`` are stored). A line
     can cross more than ``distance - 1`` hexes: it may clip the corner of a hex beside
-    its row."""
+    its row. Memory grows as the square of the map: the engine uses
+    :func:`compute_los_near` instead; this full table is the reference (tests, bench)."""
     n = q.shape[0]
     nd = los_dice.shape[1]
     los = np.zeros((n, n), dtype=np.int8)
@@ -252,6 +295,7 @@ def compute_los_tables(q, r, index, qmin, rmin, elevation, obstacle, los_class, 
     alt = np.empty(size, dtype=np.int64)
     work = np.empty((9, size), dtype=np.int64)
     fkey = np.empty(size, dtype=np.float64)
+    d64 = np.zeros(nd, dtype=np.int64)
     sid = 0
     longest = 0
     for a in range(n):
@@ -259,37 +303,91 @@ def compute_los_tables(q, r, index, qmin, rmin, elevation, obstacle, los_class, 
             if a == b:
                 continue
             sid += 1
-            ns = line_steps(q[a], r[a], q[b], r[b], index, qmin, rmin, prim, alt, stamp, sid,
-                            work, fkey)
-            code = CLEAR
-            nh = 0
-            kk = 0
-            for k in range(ns):
-                x = prim[k]
-                y = alt[k]
-                if x < 0:
-                    continue  # off the map: clear, and not listed
-                ex = hex_effect(x, a, b, elevation, obstacle, los_class, hill_id)
-                if y >= 0:
-                    ey = hex_effect(y, a, b, elevation, obstacle, los_class, hill_id)
-                    if _worse(y, x, ey, ex, los_dice):
-                        x, y, ex = y, x, ey
-                if kk < kmax:  # kmax is generous; the caller trims to the longest
-                    between[a, b, kk] = x
-                    between_alt[a, b, kk] = y if y >= 0 else -1
-                kk += 1
-                if ex == BLOCKED:
-                    code = BLOCKED
-                elif ex == HINDERED:
-                    nh += 1
-                    for j in range(nd):
-                        dice[a, b, j] += los_dice[x, j]
-            if code != BLOCKED and nh > 0:
-                code = BLOCKED if nh >= HINDRANCES_TO_BLOCK else HINDERED
+            d64[:] = 0
+            code, nh, kk = trace_line(a, b, q, r, index, qmin, rmin, elevation, obstacle, los_class,
+                                      hill_id, los_dice, prim, alt, stamp, sid, work, fkey, d64,
+                                      between[a, b], between_alt[a, b])
+            for j in range(nd):
+                dice[a, b, j] = d64[j]
             los[a, b] = code
             hind[a, b] = nh
             longest = max(longest, kk)
     return los, hind, dice, between, between_alt, longest
+
+
+@njit(cache=True)
+def longest_line(radius: int) -> int:
+    """The most hexes strictly between two hexes at most ``radius`` apart (off-map steps
+    aside, which a line on a map only skips): lines are the same wherever they start."""
+    m = radius + 3
+    index = np.zeros((2 * m + 1, 2 * m + 1), dtype=np.int64)
+    stamp = np.zeros(index.shape, dtype=np.int64)
+    size = (2 * radius + 4) * 7
+    prim = np.empty(size, dtype=np.int64)
+    alt = np.empty(size, dtype=np.int64)
+    work = np.empty((9, size), dtype=np.int64)
+    fkey = np.empty(size, dtype=np.float64)
+    longest = 0
+    sid = 0
+    for dq in range(-radius, radius + 1):
+        for dr in range(-radius, radius + 1):
+            if abs(dq + dr) > radius:
+                continue
+            sid += 1
+            longest = max(longest, line_steps(0, 0, dq, dr, index, -m, -m, prim, alt, stamp, sid, work, fkey))
+    return longest
+
+
+@njit(cache=True)
+def compute_los_near(q, r, index, qmin, rmin, elevation, obstacle, los_class, hill_id,
+                     los_dice, radius, kmax, between):
+    """The LOS of every line at most ``radius`` hexes long, by axial offset: ``(los,
+    dice)`` with ``los[a, dq + radius, dr + radius]`` the code from hex ``a`` to the hex
+    at offset ``(dq, dr)`` (-1: off the map, ``a`` itself, or farther than ``radius``),
+    ``dice[a, i, j, :]`` the LOS dice of its hindrances (10.9.2); the hexes strictly
+    between are written into ``between[a, i, j, :kmax]`` (int16 or int32, filled with -1
+    by the caller). Memory grows as the map times the square of ``radius``, not as the
+    square of the map. The same lines as :func:`compute_los_tables` (:func:`trace_line`)."""
+    n = q.shape[0]
+    nd = los_dice.shape[1]
+    w = 2 * radius + 1
+    los = np.full((n, w, w), -1, dtype=np.int8)
+    dice = np.zeros((n, w, w, nd), dtype=np.int8)
+    stamp = np.zeros(index.shape, dtype=np.int64)
+    size = (kmax + 2) * 7
+    prim = np.empty(size, dtype=np.int64)
+    alt = np.empty(size, dtype=np.int64)
+    work = np.empty((9, size), dtype=np.int64)
+    fkey = np.empty(size, dtype=np.float64)
+    b32 = np.empty(kmax, dtype=np.int32)
+    alt32 = np.empty(0, dtype=np.int32)
+    d64 = np.zeros(nd, dtype=np.int64)
+    sid = 0
+    for a in range(n):
+        for i in range(w):
+            dq = i - radius
+            for j in range(w):
+                dr = j - radius
+                if abs(dq + dr) > radius or (dq == 0 and dr == 0):
+                    continue
+                iq = q[a] + dq - qmin
+                ir = r[a] + dr - rmin
+                if iq < 0 or ir < 0 or iq >= index.shape[0] or ir >= index.shape[1]:
+                    continue
+                b = index[iq, ir]
+                if b < 0:
+                    continue
+                sid += 1
+                d64[:] = 0
+                code, nh, kk = trace_line(a, b, q, r, index, qmin, rmin, elevation, obstacle, los_class,
+                                          hill_id, los_dice, prim, alt, stamp, sid, work, fkey, d64,
+                                          b32, alt32)
+                for k in range(min(kk, kmax)):
+                    between[a, i, j, k] = b32[k]
+                for k in range(nd):
+                    dice[a, i, j, k] = d64[k]
+                los[a, i, j] = code
+    return los, dice
 
 
 @njit(cache=True)

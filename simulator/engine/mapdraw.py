@@ -145,11 +145,9 @@ def _los_codes(cm: CompiledMap, los_from: str | None, smoke):
         return None
     a = cm.index_of(los_from)
     if not smoke:
-        return cm.los[a]
+        return cm.los_from(a)
     markers = cm.smoke_array(smoke)
-    return [los.los_with_smoke(a, b, markers, cm.between, cm.between_alt, cm.elevation,
-                               cm.obstacle, cm.los_class, cm.hill_id, True)[0]
-            for b in range(cm.n)]
+    return [cm.los_with_smoke(a, b, markers)[0] for b in range(cm.n)]
 
 
 def _shrink(pts, cx, cy, k):

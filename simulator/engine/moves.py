@@ -164,13 +164,13 @@ def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):
 @rule
 def step_kind_facing(s, t, u, h, face, d, mode, mp, steps):
     """:func:`step_core` on the game's arrays."""
-    return step_core(s.u, s.hx, t.ut, t.side6, t.p, t.pair, u, h, face, d, mode, mp, steps)
+    return step_core(s.u, s.hx, t.ut, t.side6, t.p, t.hexi, u, h, face, d, mode, mp, steps)
 
 
 @rule
 def step_kind(s, t, u, h, d, mode, mp, steps):
     """:func:`step_core` for the unit's own facing."""
-    return step_core(s.u, s.hx, t.ut, t.side6, t.p, t.pair, u, h, s.u[u, U_FACE], d, mode, mp, steps)
+    return step_core(s.u, s.hx, t.ut, t.side6, t.p, t.hexi, u, h, s.u[u, U_FACE], d, mode, mp, steps)
 
 
 @rule
@@ -236,7 +236,7 @@ def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
     best[h0] = mp
     count = 1
     side = s.u[u, U_SIDE]
-    units, hx, ut, side6, pp, pair = s.u, s.hx, t.ut, t.side6, t.p, t.pair
+    units, hx, ut, side6, pp, pair = s.u, s.hx, t.ut, t.side6, t.p, t.hexi
     face0 = s.u[u, U_FACE]
     # label-setting: each hex is expanded once, from the most points left down
     for level in range(mp, 0, -1):
@@ -283,7 +283,7 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):
     f0 = s.u[u, U_FACE]
     side = s.u[u, U_SIDE]
     held = s.g[G_FACES]
-    units, hx, ut, side6, pp, pair = s.u, s.hx, t.ut, t.side6, t.p, t.pair
+    units, hx, ut, side6, pp, pair = s.u, s.hx, t.ut, t.side6, t.p, t.hexi
     s0 = (h0 * 6 + f0) * 2 + (1 if s.g[G_TURNED] == 1 else 0)
     stack[s0] = mp
     best[h0] = mp

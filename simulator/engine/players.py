@@ -45,10 +45,10 @@ from simulator.engine.state import (
     G_EMERG, K_DISMOUNT, K_LOAD, U_CARRIER, U_DONE,
     K_ART_FACE, K_INDIRECT, K_SMOKE, K_SMOKE_HEX, SUB_SMOKE_NEXT, SUB_SUPPORT, U_FACE,
 )
-from simulator.engine.tables import between
+from simulator.engine.tables import between, dist, n_between
 from simulator.engine.tables import (
     HI_OBJ, HI_TERRAIN, OB_HEX, OB_VALUE, P_N_OBJ, P_NT, P_NTERR, P_O_CCLOSS, P_O_COVER, P_O_OBJ,
-    P_O_VIC, P_TURNS, PR_DIST, S6_NBR, P_TRANSPORT, P_OVERRUN, HI_TDMG, UT_OVERRUN,
+    P_O_VIC, P_TURNS, S6_NBR, P_TRANSPORT, P_OVERRUN, HI_TDMG, UT_OVERRUN,
     UT_FAST_OK, UT_HALF, UT_KIND, UT_MOVE, UT_STR, UT_VALUE, V_ANY, V_HOLD_COUNT, V_HOLD_MASK,
     V_POINTS,
 )
@@ -203,7 +203,7 @@ def objective_value(s, t, side, h):
     best = 1 << 20
     for j in range(t.p[P_N_OBJ]):
         if s.aux[AUX_OBJ, j] != side and objective_relevant(t, j):
-            d = t.pair[h, t.meta[t.p[P_O_OBJ] + j, OB_HEX], PR_DIST]
+            d = dist(t, h, t.meta[t.p[P_O_OBJ] + j, OB_HEX])
             if d < best:
                 best = d
     if best < (1 << 20):
@@ -539,7 +539,7 @@ def load_choice(s, t, u, buf, n):
         best = 1 << 20
         for j in range(t.p[P_N_OBJ]):
             if s.aux[AUX_OBJ, j] != side and objective_relevant(t, j):
-                best = min(best, t.pair[h, t.meta[t.p[P_O_OBJ] + j, OB_HEX], PR_DIST])
+                best = min(best, dist(t, h, t.meta[t.p[P_O_OBJ] + j, OB_HEX]))
         if best < (1 << 20) and best > t.ut[s.u[u, U_TYPE], UT_MOVE] + 1:
             return a
     return -1
@@ -652,7 +652,7 @@ def screen_values(s, t, side, out):
             v = fire_value(s, t, e, o, eh, oh, FS_FIRING, FALSE)
             if v <= 0.0:
                 continue
-            for k in range(t.between.shape[2]):
+            for k in range(n_between(t)):
                 x = between(t, eh, oh, k)
                 if x < 0:
                     break

@@ -26,7 +26,7 @@ from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import NAME_PATTERN, UNIT_TYPES, UnitCard, load_units
 from simulator.assault.dice import DiceSet, load_dice
 from simulator.datafile import SCENARIOS_DIR, file_digest, key_path, read_toml, shown, unknown_key_message
-from simulator.engine.hexgrid import HexGrid, parse_facing, parse_hex_name, vertex_names
+from simulator.engine.hexgrid import HexGrid, parse_facing, parse_hex_name, too_many_hexes, vertex_names
 from simulator.errors import InputError
 from simulator.suggest import did_you_mean
 
@@ -653,6 +653,9 @@ class _Checker:
             except ValueError as exc:
                 self.r.error(key, str(exc))
         width = len(spec.rows[0])
+        if too_many_hexes(width, len(spec.rows)):   # before any per-hex work
+            self.r.error("map.rows", too_many_hexes(width, len(spec.rows)))
+            return
         ragged = False
         terrain: list[str] = []
         hill: list[bool] = []

@@ -29,8 +29,9 @@ from simulator.engine.state import (
     NIL, CC_NONE, G_SMOKE_ANY, HX_SMOKE, ONMAP, VEHICLE, U_CC, U_DMG, U_HEX, U_SIDE, U_ST, U_TIRED, U_TYPE,
     int64_constants, rule,
 )
+from simulator.engine.tables import dist
 from simulator.engine.tables import (
-    HI_ELEV, HI_HILL, HI_NOIND, HI_TERRAIN, P_MAX_SMOKE, PO_EXTRA, PO_N, PR_DIST, UT_HALF, UT_IND_MAX,
+    HI_ELEV, HI_HILL, HI_NOIND, HI_TERRAIN, P_MAX_SMOKE, PO_EXTRA, PO_N, UT_HALF, UT_IND_MAX,
     UT_IND_MIN, UT_KIND, UT_SMOKE, UT_SUPPORT, ind_atk_key, ind_def_key, ind_spot, smoke_key,
 )
 from simulator.rng import below, sum_rolls
@@ -50,7 +51,7 @@ def fires_indirect_from(s, t, f):
 def in_band(s, t, f, h):
     """7.1: hex ``h`` lies in the one range band on the back of ``f``'s card."""
     ty = s.u[f, U_TYPE]
-    d = t.pair[s.u[f, U_HEX], h, PR_DIST]
+    d = dist(t, s.u[f, U_HEX], h)
     return t.ut[ty, UT_IND_MIN] <= d <= t.ut[ty, UT_IND_MAX]
 
 
@@ -68,7 +69,7 @@ def may_spot(s, t, w, f):
         return False
     if t.ut[s.u[w, U_TYPE], UT_KIND] == VEHICLE or s.u[w, U_CC] != CC_NONE:
         return False
-    return t.pair[s.u[w, U_HEX], s.u[f, U_HEX], PR_DIST] == 1
+    return dist(t, s.u[w, U_HEX], s.u[f, U_HEX]) == 1
 
 
 @rule
@@ -100,7 +101,7 @@ def indirect_keys(s, t, f, v, spotter):
     terrain = t.hexi[th, HI_TERRAIN]
     hill = 1 if (t.hexi[th, HI_HILL] == 1 and t.hexi[th, HI_ELEV] != t.hexi[fh, HI_ELEV]) else 0   # 9.6.1
     st = target_status(s, t, v, th, 0)
-    adj = 1 if t.pair[seer_hex(s, t, f, spotter), th, PR_DIST] == 1 else 0
+    adj = 1 if dist(t, seer_hex(s, t, f, spotter), th) == 1 else 0
     return (ak, ind_def_key(t, vt, terrain, hill, st, 0), ind_def_key(t, vt, terrain, hill, st, 1),
             ind_spot(t, vt, terrain, hill, st, adj))
 

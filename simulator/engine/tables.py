@@ -9,7 +9,9 @@ conditions and the optional rules. :func:`simulator.engine.compile.compile_game`
 builds it.
 
 Integers are int64 (numba compiles a function once per argument type), except the
-two big arrays ``between`` and ``keys``, read through accessors that widen them.
+big arrays ``near``, ``between`` and ``keys``, read through accessors that widen them.
+Lines of sight are stored only as far as the units ever look (``near``, ``between``:
+memory grows as the map, not its square; see compile.near_tables).
 It has few arrays on purpose (numba's compile time grows with every array passed in
 a tuple): small tables share an array and are reached through the accessor
 functions below, with their offsets and sizes in ``p``.
@@ -30,9 +32,9 @@ HI_FIELDS = 14
 S6_NBR, S6_CLIMB, S6_COST = 0, 1, 2    # S6_COST + movement type (foot, gun, wheeled, tracked)
 S6_TDMG = 6      # 1: the hex across has terrain that may damage vehicles (9.10.1; no overrun there, 9.10.3)
 S6_FIELDS = 7
-# --- per pair of hexes (pair[a, b, field]) ---------------------------------------------
-PR_DIST, PR_LOS, PR_GEO = range(3)
-PR_FIELDS = 3
+# --- per line of sight, by axial offset (near[a, dq + R, dr + R], between[a, dq + R, dr + R, k]) --
+# R (the sight radius, compile.sight_radius) = (near.shape[1] - 1) // 2; distance is
+# computed from the axial coordinates (hexgrid.axial_distance), not stored
 # --- per geometry class (geoi[geo, field]) ---------------------------------------------
 GE_BARE, GE_NHIND = range(2)
 # --- unit types (ut[type, field]) ------------------------------------------------------
@@ -89,8 +91,8 @@ N_WEIGHTS = 16
 class Tables(NamedTuple):
     hexi: np.ndarray      # int64[n, HI_FIELDS]
     side6: np.ndarray     # int64[n, 6, S6_FIELDS]: neighbour, climbs a hill (9.6.1), cost per movement type
-    pair: np.ndarray      # int64[n, n, PR_FIELDS]: distance, LOS (terrain), geometry class of a fire
-    between: np.ndarray   # int32[n, n, K]: hexes strictly between (smoke, rulings #12, #14)
+    near: np.ndarray      # int32[n, w, w]: geometry class of a fire at each offset within R, -1 none or blocked
+    between: np.ndarray   # int16[n, w, w, K] (int32 on maps beyond 32,767 hexes): hexes strictly between
     geoi: np.ndarray      # int64[G, 2]: the same line at a unit without terrain dice, hindrances
     ut: np.ndarray        # int64[types, UT_FIELDS]
     rows: np.ndarray      # int64[pools, max_dice, 6]: packed ranged pools (attack, defence, crit roll)
@@ -111,7 +113,36 @@ class Tables(NamedTuple):
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
 def between(t, a, b, k):
-    return np.int64(t.between[a, b, k])
+    """The ``k``-th hex strictly between ``a`` and ``b`` (-1: no more), for ``b`` within
+    the sight radius of ``a`` (k < n_between(t))."""
+    rad = (t.near.shape[1] - 1) // 2
+    return np.int64(t.between[a, t.hexi[b, HI_Q] - t.hexi[a, HI_Q] + rad, t.hexi[b, HI_R] - t.hexi[a, HI_R] + rad, k])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def n_between(t):
+    return t.between.shape[3]
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def geo(t, a, b):
+    """The geometry class of a fire from hex ``a`` at hex ``b`` (target terrain, hill,
+    hindrances: compile._geometry), -1 when the line is blocked by terrain (10.3, 10.4),
+    ``a`` is ``b``, or ``b`` lies beyond the sight radius (farther than any unit fires)."""
+    rad = (t.near.shape[1] - 1) // 2
+    dq = t.hexi[b, HI_Q] - t.hexi[a, HI_Q]
+    dr = t.hexi[b, HI_R] - t.hexi[a, HI_R]
+    if dq < -rad or dq > rad or dr < -rad or dr > rad:
+        return np.int64(-1)
+    return np.int64(t.near[a, dq + rad, dr + rad])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def hex_dist(hexi, a, b):
+    """Hex distance (10.1) from the axial coordinates in ``hexi``."""
+    dq = hexi[a, HI_Q] - hexi[b, HI_Q]
+    dr = hexi[a, HI_R] - hexi[b, HI_R]
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
@@ -121,7 +152,7 @@ def nbr(t, h, d):
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
 def dist(t, a, b):
-    return t.pair[a, b, PR_DIST]
+    return hex_dist(t.hexi, a, b)
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)

@@ -189,7 +189,7 @@ def test_range_and_line_of_sight_are_those_of_any_fire(game):
     st = State(g, seed=0)
     close_combat(st, g, [x.tank, x.t26], "6,1")
     move(st, g, x.hunters, "1,0")                         # range 5: beyond the card's bands
-    assert int(g.tables.pair[hex_of(g, "1,0"), hex_of(g, "6,1"), 0]) == 5
+    assert int(g.cm.hex_distance(hex_of(g, "1,0"), hex_of(g, "6,1"))) == 5
     assert fires_at(st, x.hunters, x.t26) == set()
 
 

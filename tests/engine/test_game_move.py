@@ -164,10 +164,10 @@ def test_fallback_moves_away_and_blocked_costs_a_damage_point(tmp_path):
         assert int(st.s.g[G_FB_UNIT]) == hr and int(st.s.u[hr, U_MORALE]) == FALLBACK
         assert st.current_player() == 1                     # its owner moves it (13.3)
         start = int(st.s.u[hr, U_HEX])
-        here = int(g.tables.pair[start, int(st.s.u[r, U_HEX]), 0])
+        here = g.cm.hex_distance(start, int(st.s.u[r, U_HEX]))
         for a in actions(st, "step"):                       # every step takes it further away
             to = int(g.tables.side6[start, decode(a)[2], 0])
-            assert int(g.tables.pair[to, int(st.s.u[r, U_HEX]), 0]) > here
+            assert g.cm.hex_distance(to, int(st.s.u[r, U_HEX])) > here
     assert seen > 3
 
 

@@ -121,7 +121,7 @@ def test_the_support_phase_comes_between_planning_and_action(game):
     assert decode(actions(st, "indirect fire")[0])[1:] == (mortar, enemy)   # the mortar sees it itself
     # smoke at every hex in the band 2-12 (7.1, 7.5), the rifles never act here
     smoked = {decode(a)[2] for a in actions(st, "smoke")}
-    assert smoked == {h for h in range(g.cm.n) if 2 <= int(g.tables.pair[hex_of(g, "1,1"), h, 0]) <= 12}
+    assert smoked == {h for h in range(g.cm.n) if 2 <= int(g.cm.hex_distance(hex_of(g, "1,1"), h)) <= 12}
     assert {decode(a)[2] for a in actions(st, "face artillery")} == {0, 1, 2, 3, 4, 5} - {int(st.s.u[mortar, U_FACE])}
     assert not any(decode(a)[1] == rifles for a in st.legal_actions())
     # 7.6: turning is no activation, and only once a support phase (reading S21)
@@ -226,7 +226,7 @@ def test_smoke_matches_the_exact_distribution(game):
         counts[m] += 1
         if int(st.s.g[G_SUB]) == SUB_SMOKE_NEXT:
             nxt = [decode(a)[2] for a in actions(st, "smoke hex")]
-            assert nxt and all(int(g.tables.pair[target, h, 0]) == 1 for h in nxt)
+            assert nxt and all(int(g.cm.hex_distance(target, h)) == 1 for h in nxt)
             act(st, "smoke hex", mortar, nxt[0])
             seconds += 1
         assert int(st.s.hx[:, HX_SMOKE].max()) <= 4

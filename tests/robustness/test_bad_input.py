@@ -103,6 +103,9 @@ def _apply(data: dict, case: dict) -> dict:
     for dotted in case.get("delete", []):
         node, last = parent(dotted)
         del node[last]
+    if "grid" in case:                     # a generated map: cols x rows hexes of one letter
+        g = case["grid"]
+        data["map"]["rows"] = [g["fill"] * g["cols"]] * g["rows"]
     if "rename" in case:
         old, new = case["rename"]
         node, last = parent(old)

@@ -88,3 +88,60 @@ def test_a_chunk_plan_is_lazy():
     last = plan[-1]
     assert last.index == len(plan) - 1 and last.trials == 10**18 - last.index * runner.DEFAULT_CHUNK_TRIALS
     assert [c.index for c in plan[2:4]] == [2, 3]
+
+
+def big_map_scenario(cols: int, rows: int, path) -> None:
+    """Infantry Training (six units) with its map in the corner of a ``cols`` x ``rows``
+    map of random clear, brush and forest hexes (bench/maps.py measures the same maps)."""
+    import random
+    import re
+    from simulator.datafile import REPO_ROOT
+    src = (REPO_ROOT / "scenarios" / "assault" / "infantry-training.scenario.toml").read_text()
+    m = re.search(r"rows = \[\n(.*?)\n\]", src, re.S)
+    orig = re.findall(r'"([^"]*)"', m.group(1))
+    rng = random.Random(cols * 1000 + rows)
+    new = [(orig[i] if i < len(orig) else "")[:cols] for i in range(rows)]
+    new = [r + "".join(rng.choice("......bf") for _ in range(cols - len(r))) for r in new]
+    path.write_text(src[:m.start()] + "rows = [\n" + "\n".join(f'  "{r}",' for r in new) + "\n]" + src[m.end():])
+
+
+def test_a_100_by_100_map_compiles_and_plays_in_bounded_memory(tmp_path):
+    """Issue 20: the LOS tables used to be all-pairs (a 200 x 200 map died with
+    MemoryError, 40 x 30 took 600 MB). A 10,000-hex map now compiles and plays under
+    1 GiB, and barely more than the shipped 108-hex map (the figures against map size
+    are in bench/maps.py)."""
+    import json
+    path = tmp_path / "big.scenario.toml"
+    big_map_scenario(100, 100, path)
+    run = ["assault", "scenario", "--games", "40", "--seed", "3", "--workers", "1", "--format", "json"]
+    cmd = [sys.executable, "-c", PEAK_RSS.replace("stdout=subprocess.DEVNULL", "stdout=subprocess.PIPE")
+           + "import sys; sys.stderr.write(r.stdout.decode())\n", sys.executable, "-m", "simulator"]
+    res = subprocess.run(cmd + [run[0], run[1], str(path), *run[2:]], capture_output=True, text=True,
+                         timeout=1500, check=True)
+    code, kib = res.stdout.split()
+    assert code == "0", res.stderr
+    report = json.loads(res.stderr)
+    sides = report["sides"]
+    assert 0.0 <= report["win_rate"][sides[0]]["p"] + report["win_rate"][sides[1]]["p"] <= 1.0
+    small = subprocess.run(cmd + [run[0], run[1], "infantry-training", *run[2:]], capture_output=True,
+                           text=True, timeout=1500, check=True).stdout.split()
+    assert int(kib) < GIB_KIB
+    assert int(kib) - int(small[1]) < 300 * 1024, (small, kib)   # KiB: the tables of 10,000 hexes
+
+
+def test_over_the_memory_limit_is_one_line(tmp_path, monkeypatch):
+    """Beyond what the tables may take (here a limit lowered to 1 MiB), the one-line
+    error names the map's size and the limit, before the tables are allocated."""
+    from click.testing import CliRunner
+    from simulator.cli import main
+    from simulator.engine import compile as C
+    path = tmp_path / "big.scenario.toml"
+    big_map_scenario(60, 40, path)
+    monkeypatch.setattr(C, "NEAR_TABLES_BYTES", 1 << 20)
+    monkeypatch.setattr(C, "near_tables", lambda *a: (_ for _ in ()).throw(AssertionError("allocated")))
+    res = CliRunner().invoke(main, ["assault", "scenario", str(path), "--games", "10"])
+    assert res.exit_code == 2 and "Traceback" not in res.stderr, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert str(path) in lines[0] and "map.rows: the 60 x 40 map has 2,400 hexes: at most" in lines[0]
+    assert "limit 1 MiB" in lines[0]
