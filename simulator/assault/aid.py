@@ -294,20 +294,27 @@ class Aid:
         """The d6 roll needed to spot a target in this hex (10.5), or ``None`` if it is
         spotted automatically as far as terrain and arc of fire go.
 
-        A hex sets a number only when it gives *this* target a defence bonus (10.5,
-        10.5.1 item 1); clear and road never do (10.5.1 item 2). A hill hex whose
-        terrain sets no number uses the hill's. A target outside the firer's arc of
-        fire (10.6) needs the hex's number, or the aid's default. The automatic spots
-        of 10.5.1 items 3 and 4 (the target fired, moved fast, or is adjacent) are the
-        fire rules' concern, not the aid's.
+        10.5.1 item 2: a clear or road hex (spot "auto" in the aid) is spotted
+        automatically "regardless of any terrain defence bonus", a hill's included.
+        Otherwise a hex sets a number only when it gives *this* target a defence bonus
+        (item 1); a hill hex whose terrain sets none uses the hill's. Outside the firer's
+        arc (10.6, "see 10.5") the roll is 10.5's: the automatic items come first, as
+        they do for adjacent and firing targets (items 3, 4, the fire rules' concern),
+        so ``outside_arc`` only matters for a bonus hex without a number of its own
+        (then the aid's default). Reading D13 (issue 16).
         """
         terrain = self.terrain(name)
+        if terrain.spot is None:                       # 10.5.1 item 2
+            return None
         number = None
-        if terrain.defence_dice(target_is_vehicle) and terrain.spot is not None:
+        bonus = bool(terrain.defence_dice(target_is_vehicle))
+        if bonus:
             number = terrain.spot
-        if number is None and on_hill and hill_counts and self.hill.defence_dice(target_is_vehicle):
-            number = self.hill.spot
-        if number is None and outside_arc:
+        if on_hill and hill_counts and self.hill.defence_dice(target_is_vehicle):
+            bonus = True
+            if number is None:
+                number = self.hill.spot
+        if number is None and bonus and outside_arc:
             number = self.outside_arc_spot
         return number
 

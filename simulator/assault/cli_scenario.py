@@ -128,7 +128,7 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
     """
     from simulator.engine.batch import player_kinds
     from simulator.engine.compile import compile_game
-    from simulator.engine.replay import events_frame, final_position_png, replay_game, replay_text
+    from simulator.engine.replay import events_frame, final_position, final_position_png, replay_game, replay_text
 
     from reports.bundle import emit_report
 
@@ -138,7 +138,7 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
     frame = events_frame(st)
     obj = {"scenario": game.name, "seed": seed, "game": game_index, "edition": game.edition,
            "players": dict(zip(game.sides, pl)), "winner": frame.attrs["winner"], "turns": st.turn,
-           "events": frame.to_dict("records")}
+           "events": frame.to_dict("records"), "final": final_position(st)}
 
     def report():
         from reports.assault import replay_report
@@ -146,7 +146,7 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
         sources, files = scenario_data(game)
         prov = provenance(sources, files, method=f"replay of game {game_index} of a batch", seed=seed)
         return replay_report(frame, final_png=lambda footer: final_position_png(st, footer=footer),
-                             provenance=prov, result={k: v for k, v in obj.items() if k != "events"})
+                             provenance=prov, result={k: v for k, v in obj.items() if k not in ("events", "final")})
 
     emit_report(fmt, out, table=replay_text(st, pl), frame=frame, obj=obj, report=report)
     if png:

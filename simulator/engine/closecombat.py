@@ -41,16 +41,16 @@ from simulator.assault.melee.kernels import roll_side
 from simulator.engine.board import empty, shift
 from simulator.engine.events import EV_CC, EV_CC_END, EV_CC_RESULT, EV_CC_ROLL, EV_CC_WITHDRAW, \
     EV_ENTER_SUPPRESSED, EV_TRACKS, log_event
-from simulator.engine.fire import eliminate, in_arc_of, passengers_hit, set_morale
+from simulator.engine.fire import eliminate, in_arc_of, passengers_hit, queue_fallback, set_morale
 from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
 from simulator.engine.state import (
     rule, rule_alloc,
     NIL,
     int64_constants,
-    ACT_FAST, ACT_FIRING, ACT_NONE, ACT_NORMAL, AUX_PATH, AUX_QUEUE, CC_ACTIVE, CC_NONE, G_CC_A, G_CC_BACK,
+    ACT_DELAYED, ACT_FAST, ACT_FIRING, ACT_NONE, ACT_NORMAL, AUX_PATH, AUX_QUEUE, CC_ACTIVE, CC_NONE, G_CC_A, G_CC_BACK,
     G_CC_D, G_CC_FLAGS, G_CC_HEX, G_CC_PEND, G_CC_Q, G_CC_ROUND, G_CC_SUPA, G_CC_SUPD, G_CCS, G_DECIDER,
     G_MODE, G_MP, G_PATHN, G_STEPS, G_SUB, G_UNIT, HX_DUG, K_CCPICK, K_LEAVE, K_RENEW, K_STAY,
-    MODE_WITHDRAW, ONMAP, SUB_ACT_END, SUB_CC_PICK, SUB_CC_WITHDRAW, SUB_MOVE, U_ACT, U_CC, U_CCROLE,
+    MODE_WITHDRAW, ONMAP, G_QN, SUB_ACT_END, SUB_CC_PICK, SUB_CC_WITHDRAW, SUB_MOVE, U_ACT, U_CC, U_CCROLE,
     U_DMG, U_DONE, U_FACE, U_HELD, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TYPE, action, a_arg,
     a_kind, a_unit, push, VEHICLE, G_CC_AFTER, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF,
     K_TRACKS, K_VEHICLE,
@@ -89,6 +89,18 @@ P_PREREQ_FACES = P_FIELDS + N_ROLES   # p[...+face]: the green die's faces that 
 @rule
 def is_a_side(role):
     return role == ROLE_A1 or role == ROLE_A2
+
+
+@rule
+def must_leave(s, u):
+    """A vehicle suppressed by an attack on its wheels/tracks, still in the close-combat
+    hex it must leave (12.9, revised 12.5): queued for its move out."""
+    if s.u[u, U_MORALE] != SUPPRESSED or s.u[u, U_CC] == CC_NONE or s.u[u, U_ST] != ONMAP:
+        return False
+    for i in range(s.g[G_QN]):
+        if s.aux[AUX_QUEUE, i] == u:
+            return True
+    return False
 
 
 @rule
@@ -172,8 +184,11 @@ def apply_result(s, t, u, status, dmg, morale, immob):
         return
     s.u[u, U_DMG] = dmg
     s.u[u, U_IMMOB] = immob
-    if status == md.FELL_BACK or status == md.WITHDREW:
-        set_morale(s, u, FALLBACK)          # 12.5; the tracks suppression leaves the hex (12.9)
+    if status == md.FELL_BACK:
+        set_morale(s, u, FALLBACK)          # 12.5
+    elif status == md.WITHDREW:             # 12.9, revised 12.5: suppressed, must leave the hex
+        set_morale(s, u, SUPPRESSED)        # (it leaves by the fallback movement's path, S11)
+        queue_fallback(s, u)
     else:
         s.u[u, U_MORALE] = morale
 
@@ -339,11 +354,12 @@ def enter(s, t, u, g):
             s.u[e, U_CC] = CC_ACTIVE
             ask(s, t, Q_SUPPORT_A, side)
         return
-    # 12.2: reinforcing a close combat (first edition only: the revised hex holds one a side)
+    # 12.2: reinforcing a close combat (first edition only: the revised hex holds one a side);
+    # the fight's sides are read before the entering unit is marked (it would find itself)
+    a_side = attacking_side(s, g)
     shift(s, u, g)
     s.u[u, U_CC] = CC_ACTIVE
     s.u[u, U_ACT] = ACT_NONE
-    a_side = attacking_side(s, g)
     s.u[u, U_CCROLE] = ROLE_A2 if side == a_side else ROLE_D2
     s.g[G_CC_HEX] = g
     s.g[G_CC_A] = u
@@ -609,7 +625,8 @@ def after_v2_round(s, t):
     a = s.g[G_CC_A]
     d = s.g[G_CC_D]
     s.g[G_CC_ROUND] += 1
-    both = in_cc(s, a) and in_cc(s, d) and s.u[a, U_MORALE] != FALLBACK and s.u[d, U_MORALE] != FALLBACK
+    both = in_cc(s, a) and in_cc(s, d) and s.u[a, U_MORALE] != FALLBACK and s.u[d, U_MORALE] != FALLBACK \
+        and not must_leave(s, a) and not must_leave(s, d)
     if not both:
         check_end(s, t, s.g[G_CC_HEX], NO_UNIT)
         s.g[G_CC_Q] = Q_NONE
@@ -676,8 +693,13 @@ def apply_cc(s, t, a):
     elif q == Q_OVERSTACK:
         v = a_unit(a)
         g = a_arg(a)
+        h = s.u[v, U_HEX]
         shift(s, v, g)                               # 12.6: not subject to reaction fire
         s.u[v, U_ACT] = ACT_FAST
+        for d in range(6):                           # 9.5: delayed when the hex is harsh for it
+            if t.side6[h, d, S6_NBR] == g and t.side6[h, d, S6_COST + t.ut[s.u[v, U_TYPE], UT_MTYPE]] \
+                    > t.ut[s.u[v, U_TYPE], UT_MOVE]:
+                s.u[v, U_ACT] = ACT_DELAYED
         s.g[G_CC_Q] = Q_NONE
         s.g[G_SUB] = s.g[G_CC_BACK]
     elif q == Q_SUPPORT_A or q == Q_SUPPORT_D:

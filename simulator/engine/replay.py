@@ -236,6 +236,30 @@ def final_position_png(st: State, dpi: int = 110, footer: str | None = None) -> 
                     subtitle=f"turn {st.turn}", footer=footer)
 
 
+def final_position(st: State) -> list[dict]:
+    """The final position, one entry per unit of the scenario: side, unit (its label),
+    card, hex (None when not on the map), strength left, status (on map, eliminated, ...),
+    morale, action marker, close combat, immobilised, facing, objectives aside."""
+    from simulator.engine.state import ACT_NAMES, CC_NONE, ELIMINATED, ONMAP, STATUS_NAMES, U_ACT, U_CC, U_DMG, U_FACE, U_IMMOB, \
+        U_MORALE, U_SIDE, U_TYPE
+
+    g = st.game
+    out = []
+    for u in range(g.n_units):
+        on = int(st.s.u[u, U_ST]) == ONMAP
+        card = g.types[int(st.s.u[u, U_TYPE])].card
+        out.append({"side": g.sides[int(st.s.u[u, U_SIDE])], "unit": g.unit_label(u), "card": g.slots[u].unit,
+                    "hex": st.hex_name(int(st.s.u[u, U_HEX])) if on else None,
+                    "strength": 0 if int(st.s.u[u, U_ST]) == ELIMINATED else max(card.strength - int(st.s.u[u, U_DMG]), 0),
+                    "status": STATUS_NAMES[int(st.s.u[u, U_ST])],
+                    "morale": ("steady", "suppressed", "fallback")[int(st.s.u[u, U_MORALE])],
+                    "action": ACT_NAMES[int(st.s.u[u, U_ACT])],
+                    "in_close_combat": on and int(st.s.u[u, U_CC]) != CC_NONE,
+                    "immobilised": bool(st.s.u[u, U_IMMOB]) if card.is_vehicle else False,
+                    "facing": None if (card.is_infantry or not on) else int(st.s.u[u, U_FACE])})
+    return out
+
+
 def events_frame(st: State) -> pd.DataFrame:
     df = pd.DataFrame(describe_events(st), columns=["turn", "event", "text"])
     df.attrs.update({"scenario": st.game.name, "seed": st.seed, "game": st.game_index,

@@ -161,6 +161,9 @@ class OptionalRules(_Strict):
     command_points: bool = False  # 4.9.2
     command_cards: bool = False  # 4.9.1
     hand_limit: int = Field(default=0, ge=0, le=MAX_NUMBER)  # 6.2.1: command cards held
+    # 10.7.3 "a player always has a minimum of four command points": "always" (the text,
+    # issue 16) or "losses" (only a floor on points lost; fewer from the cards stay fewer)
+    command_point_minimum: Literal["always", "losses"] = "always"
 
 
 class Victory(_Strict):

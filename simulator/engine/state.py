@@ -103,7 +103,8 @@ CC_NONE, CC_ACTIVE, CC_INACTIVE = range(3)
 # 7.5, a smoke action in progress: the firer, the dice set aside (bit per die), hexes smoked so
 # far, the target hex, the second hex, the hex whose LOS counts (the firer's or the spotter's)
 G_SMK_UNIT, G_SMK_MASK, G_SMK_K, G_SMK_H0, G_SMK_H1, G_SMK_SEER = range(67, 73)
-G_FIELDS = 73
+G_ODD_OBJ = 73          # organisation phases that left an objective held alone by a side not its owner (a check)
+G_FIELDS = 74
 # G_EMERG: passengers waiting for their emergency disembark (10.10.3, 12.10)
 # G_PLAN0 + side: a player's own memory (the hex its moving unit is heading for, + 1);
 # the rules never read it.

@@ -101,7 +101,7 @@ def indirect_keys(s, t, f, v, spotter):
     terrain = t.hexi[th, HI_TERRAIN]
     hill = 1 if (t.hexi[th, HI_HILL] == 1 and t.hexi[th, HI_ELEV] != t.hexi[fh, HI_ELEV]) else 0   # 9.6.1
     st = target_status(s, t, v, th, 0)
-    adj = 1 if dist(t, seer_hex(s, t, f, spotter), th) == 1 else 0
+    adj = 1 if dist(t, fh, th) == 1 else 0       # 10.5.1 item 4: the firing unit (C2)
     return (ak, ind_def_key(t, vt, terrain, hill, st, 0), ind_def_key(t, vt, terrain, hill, st, 1),
             ind_spot(t, vt, terrain, hill, st, adj))
 

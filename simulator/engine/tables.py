@@ -84,7 +84,8 @@ P_O_IND = 52          # offsets into keys of the support phase's pools (chapter 
 P_O_INDDEF = 53       #   [firer type, target type, half, minus], indirect-fire defence [target type,
 P_O_INDSPOT = 54      #   terrain, hill, status, failed], spotting [.., adjacent] and smoke attack
 P_O_SMOKE = 55        #   [firer type, half, minus] (P_NEED_SUPPORT: the support phase is played)
-P_FIELDS = 56
+P_CP_ALWAYS = 56      # 1: 10.7.3's minimum of four command points holds always; 0: only as a floor on losses
+P_FIELDS = 57
 N_WEIGHTS = 16
 
 

@@ -20,13 +20,14 @@ from simulator.engine.board import empty, lift, put
 from simulator.engine.events import EV_DISEMBARK, EV_DISEMBARK_LOST, log_event
 from simulator.engine.fire import eliminate, mark_emergency
 from simulator.engine.state import (
-    ACT_DELAYED, ACT_FAST, ACT_NONE, ARTILLERY, CARRIED, CC_NONE, G_DECIDER, G_EMERG, G_SUB, INFANTRY, NIL, ONMAP,
+    ACT_DELAYED, ACT_FAST, ACT_NONE, ARTILLERY, CARRIED, CC_NONE, G_DECIDER, G_EMERG, G_SUB, HX_OCC, INFANTRY, NIL,
+    ONMAP,
     STEADY, SUB_REACT, U_ACT, U_CARRIER, U_CC, U_DMG, U_DONE, U_EMERG, U_HEX, U_IMMOB, U_MORALE, U_SIDE,
     U_ST, U_TYPE, VEHICLE, action, int64_constants, push, rule, K_DISEMBARK, K_DISMOUNT,
 )
 from simulator.engine.tables import (
     S6_COST, S6_NBR, UT_CAP, UT_HALF, UT_KIND, UT_LOAD_FULL, UT_LOAD_HALF, UT_MOVE, UT_MTYPE, UT_RIDERS,
-    UT_SLOW,
+    UT_SLOW, P_EDITION,
 )
 
 
@@ -212,6 +213,8 @@ def emergency_place(s, t, p, d):
     put(s, p, g)
     if s.u[p, U_MORALE] == STEADY:
         s.u[p, U_ACT] = exit_marker(s, t, p, cost)
+        if t.p[P_EDITION] == 2 and t.ut[s.u[p, U_TYPE], UT_SLOW] == 1 and s.hx[h, HX_OCC + 1 - s.u[p, U_SIDE]] > 0:
+            s.u[p, U_ACT] = ACT_DELAYED            # revised 12.4 (situation 2): any slow unit, in a close combat
     else:
         s.u[p, U_ACT] = ACT_NONE
     s.u[p, U_DONE] = 1                                     # reading S15: its turn is over

@@ -56,7 +56,7 @@ from simulator.engine.state import (
     ABSENT, ACT_DELAYED, ACT_DIGGING, ACT_FAST, ACT_FIREMOVE, ACT_FIRING, ACT_MOVEFIRE, ACT_NONE,
     ACT_NORMAL, ACT_TURRET, CARRIED, CC_ACTIVE, CC_INACTIVE, CC_NONE, ELIMINATED, G_ACTIVATIONS,
     G_ACTIVE, G_CC_PEND, G_CP0, G_CPLOST0, G_DECIDED_TURN, G_DECIDER, G_FALLBACKS, G_FB_MP, G_FB_ORIGIN,
-    G_FACES, G_TURNED, G_FB_PATHN, G_FB_STEPS, G_FB_UNIT, G_FIRST, G_FIRST1, G_LOG_ON, G_MODE, G_MP, G_OVER, G_PASSES, G_PATHN, G_PHASE,
+    G_FACES, G_ODD_OBJ, G_TURNED, G_FB_PATHN, G_FB_STEPS, G_FB_UNIT, G_FIRST, G_FIRST1, G_LOG_ON, G_MODE, G_MP, G_OVER, G_PASSES, G_PATHN, G_PHASE,
     G_PLACE_SIDE, G_PROV, G_QN, G_REACT_BACK, G_REACT_UNIT, G_REACTIONS, G_REASON, G_SETUP_FIRST, G_STAGE,
     G_STEPS, G_SUB, G_TARGET, G_TURN, G_UNIT, G_WINNER, K_CP, K_DIG, K_FAST, K_FIRE, K_FIREMOVE,
     K_FORM, K_MOVE, K_MOVEFIRE, K_NOFIRE, K_NOREACT, K_PASS, K_PLACE, K_REACT, K_RENEW,
@@ -77,7 +77,7 @@ from simulator.engine.tables import (
     D_COUNT, D_METHOD, FO_CLASS, FO_CP, FO_DRAW, FO_SIDE, FO_TYPE, FO_ZONE, HI_FREEFACE, HI_STAND, HI_TDMG, METHOD_CHOOSE,
     METHOD_DOUBLE, PO_N, UT_ELITE, UT_STR, UT_TDEF,
     METHOD_DRAW, OB_HEX, OB_START, OB_VALUE, P_BASE_CP0, P_CP_RULE, P_IF_NEITHER, P_INITIATIVE,
-    P_MIN_CP, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN, P_TURNS,
+    P_MIN_CP, P_CP_ALWAYS, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN, P_TURNS,
     S6_COST, S6_NBR, SL_ARRIVE, SL_CARRIER, SL_ENTRY, SL_FACE, SL_FORM, SL_GROUP, SL_HEX, SL_ROLL,
     SL_SIDE, SL_TYPE, SL_ZONE, UT_FAST_OK, UT_KIND, UT_MOVE, UT_MTYPE, UT_TURRET, V_ANY, V_ELIM,
     V_HOLD_COUNT, V_HOLD_MASK, V_POINTS, V_SUDDEN, draw, form, obj, slot, vic, zone_hex, zone_hi, zone_lo,
@@ -128,9 +128,10 @@ def roll_off(s):
 @rule
 def cp_available(s, t, side):
     """Command points of a side this turn (4.9.2, 6.2.2): its formation cards' points,
-    less one per unit lost, never below the minimum (10.7.3)."""
+    less one per unit lost, never below the minimum (10.7.3; ``P_CP_ALWAYS``: four even
+    when the cards give fewer, reading S9)."""
     base = s.g[G_CP0 + side]
-    floor = min(base, t.p[P_MIN_CP])
+    floor = t.p[P_MIN_CP] if t.p[P_CP_ALWAYS] == 1 else min(base, t.p[P_MIN_CP])
     return max(floor, base - s.g[G_CPLOST0 + side])
 
 
@@ -248,8 +249,8 @@ def unit_actions(s, t, u, out, n):
         n = push(out, n, action(K_MOVE, u, 0))
     if kind == VEHICLE and mp > 0 and any_step(s, t, u, h, MODE_REVERSE, half_allowance(s, t, u), NIL):
         n = push(out, n, action(K_REVERSE, u, 0))                  # 9.10: reversing, half the allowance
-    if mp > 0 and t.ut[ty, UT_FAST_OK] == 1 and s.u[u, U_TIRED] == 0 \
-            and any_step(s, t, u, h, MODE_FAST, mp + 1, NIL):   # 9.2: not two fast actions running
+    if mp > 0 and t.ut[ty, UT_FAST_OK] == 1 and (s.u[u, U_TIRED] == 0 or kind == VEHICLE) \
+            and any_step(s, t, u, h, MODE_FAST, mp + 1, NIL):   # 9.2: infantry, artillery not twice running
         n = push(out, n, action(K_FAST, u, 0))
     half = half_allowance(s, t, u)
     if kind != ARTILLERY and mp > 0 and any_step(s, t, u, h, MODE_MOVEFIRE, half, NIL):   # 9.3
@@ -295,7 +296,7 @@ def can_act(s, t, u):
             return True
         if icc.may_fire_into(s, t, u, v, h, FS_FIRING):                # 10.11 (reading S20)
             return True
-    if mp > 0 and t.ut[ty, UT_FAST_OK] == 1 and s.u[u, U_TIRED] == 0:
+    if mp > 0 and t.ut[ty, UT_FAST_OK] == 1 and (s.u[u, U_TIRED] == 0 or t.ut[ty, UT_KIND] == VEHICLE):
         return any_step(s, t, u, h, MODE_FAST, mp + 1, NIL)
     return False
 
@@ -622,8 +623,10 @@ def apply_step(s, t, a):
         s.g[G_MP] -= c
     log_event(s, EV_MOVE, u, h, g, s.g[G_MP], NIL, NIL)
     terrain_damage(s, t, u, g)                           # 9.10.1
-    # 8.2: normal and fast actions (and leaving a close combat, 12.6) draw reaction fire
-    if (mode == MODE_NORMAL or mode == MODE_FAST or mode == MODE_WITHDRAW) and any_reactor(s, t, u):
+    # 8.2: normal and fast actions (a reverse move is a normal action, 9.10; leaving a close
+    # combat, 12.6) draw reaction fire
+    if (mode == MODE_NORMAL or mode == MODE_FAST or mode == MODE_WITHDRAW or mode == MODE_REVERSE) \
+            and any_reactor(s, t, u):
         s.g[G_REACT_UNIT] = u
         s.g[G_REACT_BACK] = SUB_MOVE
         s.g[G_SUB] = SUB_REACT
@@ -930,7 +933,8 @@ def smoke_hex_actions(s, t, out, n):
     h0 = s.g[G_SMK_H0]
     for d in range(6):
         g = t.side6[h0, d, _NBR]
-        if g >= 0 and g != s.g[G_SMK_H1] and sp.sees(s, t, s.g[G_SMK_SEER], g):
+        if g >= 0 and g != s.g[G_SMK_H1] and sp.sees(s, t, s.g[G_SMK_SEER], g) \
+                and sp.in_band(s, t, s.g[G_SMK_UNIT], g):          # 10.0, 7.5: in range too
             n = push(out, n, action(K_SMOKE_HEX, s.g[G_SMK_UNIT], g))
     return n
 
@@ -964,7 +968,8 @@ def start_fallback(s, t):
     for i in range(1, n):
         s.aux[AUX_QUEUE, i - 1] = s.aux[AUX_QUEUE, i]
     s.g[G_QN] = n - 1
-    if s.u[v, U_ST] != ONMAP or s.u[v, U_MORALE] != FALLBACK:
+    if s.u[v, U_ST] != ONMAP or (s.u[v, U_MORALE] != FALLBACK        # (or must leave, 12.9)
+                                 and not (s.u[v, U_MORALE] == SUPPRESSED and s.u[v, U_CC] != CC_NONE)):
         return
     if s.u[v, U_CC] != CC_NONE:
         cc.leave(s, t, v)
@@ -1085,6 +1090,25 @@ def capture_objectives(s, t):
 
 
 @rule
+def odd_objectives(s, t):
+    """The invariant behind 9.7 and 6.5, counted for the checks (issue 16): objectives
+    that only one side's units stand on, one of them not falling back, yet not that side's."""
+    n = 0
+    for k in range(t.p[P_N_OBJ]):
+        h = obj(t, k, OB_HEX)
+        sides = 0
+        steady = False
+        for u in range(s.u.shape[0]):
+            if s.u[u, U_ST] == ONMAP and s.u[u, U_HEX] == h:
+                sides |= 1 << s.u[u, U_SIDE]
+                if s.u[u, U_MORALE] != FALLBACK:
+                    steady = True
+        if (sides == 1 or sides == 2) and steady and s.aux[AUX_OBJ, k] != sides - 1:
+            n += 1
+    return n
+
+
+@rule
 def eliminated_count(s, side):
     n = 0
     for u in range(s.u.shape[0]):
@@ -1146,6 +1170,7 @@ def organisation(s, t):
     s.g[G_PHASE] = PH_ORGANISATION
     log_event(s, EV_PHASE, PH_ORGANISATION, NIL, NIL, NIL, NIL, NIL)
     capture_objectives(s, t)
+    s.g[G_ODD_OBJ] += odd_objectives(s, t)
     for u in range(s.u.shape[0]):
         st = s.u[u, U_ST]
         if st != ONMAP and st != CARRIED:

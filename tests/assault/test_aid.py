@@ -119,13 +119,14 @@ def test_movement_costs_with_hill():  # 9.4, 9.6.1
 
 def test_spot_numbers():  # 10.5, 10.5.1, 10.6
     assert AID.spot_number("clear") is None                       # 10.5.1 item 2
-    assert AID.spot_number("road", outside_arc=True) == 4         # default outside the arc
+    assert AID.spot_number("road", outside_arc=True) is None      # item 2 also outside the arc (D13)
     assert AID.spot_number("brush") == 3
     assert AID.spot_number("brush", target_is_vehicle=True) is None   # no bonus: 10.5.1 item 1
-    assert AID.spot_number("brush", target_is_vehicle=True, outside_arc=True) == 4
+    assert AID.spot_number("brush", target_is_vehicle=True, outside_arc=True) is None   # item 1 first
     assert AID.spot_number("forest", target_is_vehicle=True) == 4
     assert AID.spot_number("stone-building", outside_arc=True) == 5
-    assert AID.spot_number("clear", on_hill=True) == 3            # the hill's own number
+    assert AID.spot_number("clear", on_hill=True) is None         # item 2: "regardless of any bonus"
+    assert AID.spot_number("brush", target_is_vehicle=True, on_hill=True) == 3   # the hill's own number
     assert AID.spot_number("clear", on_hill=True, hill_counts=False) is None
     assert AID.spot_number("forest", on_hill=True) == 4           # the terrain's number wins
 

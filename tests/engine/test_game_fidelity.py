@@ -1,0 +1,289 @@
+"""Issue 16: the nine faults of the scenario engine against the rule books, each on a
+tiny scenario (the rules tests that would have caught them)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from simulator.engine.compile import compile_game
+from simulator.engine.events import EV_CC_RESULT
+from simulator.engine.game import State
+from simulator.engine.state import (
+    ACT_DELAYED, ACT_FAST, CC_NONE, FALLBACK, G_CC_PEND, G_EMERG, G_FB_UNIT, G_PHASE, G_SUB, HX_OCC, ONMAP, PH_SUPPORT,
+    SUB_REACT, SUB_SMOKE_NEXT, SUPPRESSED, U_ACT, U_CC, U_CCROLE, U_HEX, U_MORALE, U_ST, U_TIRED, U_TYPE,
+    decode,
+)
+from simulator.engine.tables import S6_COST, UT_MOVE, UT_MTYPE
+from tests.engine.test_game_setup import act, actions, hex_of, step_to, tiny, unit, write_scenario
+from simulator.assault.fire import fire
+from simulator.assault.pools import FireSituation
+from tests.engine.test_game_support import BODY as SUPPORT_BODY, HEAD as SUPPORT_HEAD, check_against_exact, \
+    exact_outcomes, outcome, sgame
+from tests.engine.test_game_transport import HEAD as T_HEAD
+from tests.engine.test_game_vehicle import _enter, vgame
+
+# --- fault 1: a reinforcing unit that is the lowest-numbered in the hex (12.2, 12.6) ---
+
+REINFORCE = """
+[sides.german]
+faction = "blue"
+[[sides.german.units]]
+unit = "rifles-41"
+hex = "2,1"
+[[sides.german.units]]
+unit = "tank-hunters-41"
+hex = "4,1"
+[sides.german.victory]
+eliminate = 9
+[sides.soviet]
+faction = "red"
+[[sides.soviet.units]]
+unit = "rifles-41"
+hex = "3,1"
+[sides.soviet.victory]
+eliminate = 9
+"""
+
+
+def test_a_reinforcing_unit_fights_on_its_own_side_and_the_fight_ends(tmp_path):
+    """12.2: the reinforcing German rifles (unit 0, the lowest number in the hex) take an
+    attacker's role; when the last Soviet unit dies the close combat is over (12.6)."""
+    g = tiny(tmp_path, REINFORCE)
+    first, second = unit(g, "german", "rifles-41"), unit(g, "german", "tank-hunters-41")
+    enemy = unit(g, "soviet", "rifles-41")
+    assert first < second < enemy
+    reinforced = ended = 0
+    for seed in range(300):
+        st = State(g, seed=seed)
+        act(st, "move", second)
+        step_to(st, second, "3,1")                              # 12.1: initiated
+        if not (int(st.s.u[second, U_CC]) != CC_NONE and int(st.s.u[enemy, U_CC]) != CC_NONE
+                and int(st.s.u[enemy, U_MORALE]) != FALLBACK and int(st.s.u[second, U_MORALE]) != FALLBACK):
+            continue
+        while st.current_player() == 1 and actions(st, "pass"):
+            act(st, "pass")
+        if not actions(st, "move") or st.current_player() != 0:
+            continue
+        act(st, "move", first)
+        step_to(st, first, "3,1")                               # 12.2: reinforced
+        reinforced += 1
+        if int(st.s.u[first, U_CC]) != CC_NONE:
+            assert int(st.s.u[first, U_CCROLE]) in (1, 2)      # an attacker, never the holder's side
+        if int(st.s.u[enemy, U_ST]) != ONMAP:
+            ended += 1
+            assert int(st.s.u[first, U_CC]) == CC_NONE and int(st.s.u[second, U_CC]) == CC_NONE
+    assert reinforced > 20 and ended > 0
+
+
+# --- fault 2: reversing draws reaction fire (8.2) -------------------------------------
+
+def test_a_reversing_vehicle_draws_reaction_fire(tmp_path):
+    g = vgame(tmp_path, tank="3,1", rifles="5,1", enemy="t-26", enemy_facing="W")
+    tank = unit(g, "german", "pz-iif")
+    st = State(g, seed=1)
+    act(st, "reverse", tank)
+    act(st, "step", tank)
+    assert int(st.s.g[G_SUB]) == SUB_REACT and actions(st, "reaction fire")
+
+
+# --- fault 3: 9.2 bars infantry and artillery from two fast actions running, not vehicles
+
+def test_a_vehicle_may_move_fast_in_the_turn_after_a_fast_action(tmp_path):
+    g = vgame(tmp_path)
+    tank = unit(g, "german", "pz-iif")
+    st = State(g, seed=1)
+    st.s.u[tank, U_TIRED] = 1
+    assert [decode(a)[1] for a in actions(st, "fast move")] == [tank]
+    g2 = tiny(tmp_path, REINFORCE)
+    st2 = State(g2, seed=1)
+    r = unit(g2, "german", "rifles-41")
+    assert r in [decode(a)[1] for a in actions(st2, "fast move")]
+    st2.s.u[r, U_TIRED] = 1
+    assert r not in [decode(a)[1] for a in actions(st2, "fast move")]
+
+
+# --- fault 4: the support phase without a support unit, for the free gun turn (6.3, 7.6)
+
+GUN = """
+[sides.german]
+faction = "blue"
+[[sides.german.units]]
+unit = "rifles-41"
+hex = "1,1"
+[sides.german.victory]
+eliminate = 9
+[sides.soviet]
+faction = "red"
+[[sides.soviet.units]]
+unit = "at-gun-45mm"
+hex = "5,1"
+facing = "E"
+[sides.soviet.victory]
+eliminate = 9
+"""
+
+
+def test_an_artillery_unit_turns_in_a_support_phase_without_support_units(tmp_path):
+    path = write_scenario(tmp_path, GUN)
+    path.write_text(path.read_text().replace('unit_rules = ["infantry"]', 'unit_rules = ["infantry", "artillery"]'))
+    g = compile_game(path)
+    gun = unit(g, "soviet", "at-gun-45mm")
+    st = State(g, seed=1)
+    assert int(st.s.g[G_PHASE]) == PH_SUPPORT and st.current_player() == 1
+    faces = {decode(a)[2] for a in actions(st, "face artillery") if decode(a)[1] == gun}
+    assert len(faces) == 5
+    act(st, "face artillery", gun, 4)
+    assert int(st.s.u[gun, U_ACT]) == 0
+
+
+# --- fault 5: the tracks attack's suppression (12.9): suppressed, and out of the hex ---
+
+def test_tracks_suppression_is_suppressed_and_leaves_the_hex(tmp_path):
+    g = vgame(tmp_path, tank="3,1", rifles="2,1", initiative="soviet")
+    r = unit(g, "soviet", "rifles-41")
+    tank = unit(g, "german", "pz-iif")
+    seen = 0
+    for seed in range(400):
+        st = State(g, seed=seed)
+        _enter(g, st, r, "2,1", "3,1")
+        act(st, "attack the wheels or tracks")
+        res = [e for e in st.events() if int(e[0]) == EV_CC_RESULT and int(e[2]) == tank]
+        if not res or int(res[0][3]) != 3:                      # WITHDREW: suppressed, must leave
+            continue
+        seen += 1
+        assert int(st.s.u[tank, U_MORALE]) == SUPPRESSED        # as the melee calculator says
+        while int(st.s.g[G_FB_UNIT]) == tank:
+            st.apply_action(st.legal_actions()[0])
+        if int(st.s.u[tank, U_ST]) == ONMAP:
+            assert int(st.s.u[tank, U_HEX]) != hex_of(g, "3,1")
+            assert int(st.s.u[tank, U_CC]) == CC_NONE             # (its marker may be gone: a new turn)
+        assert int(st.s.u[r, U_CC]) == CC_NONE
+    assert seen > 5
+
+
+# --- fault 6: the unit moved out of an over-stacked hex (12.6), delayed into harsh terrain
+
+def test_overstack_move_into_harsh_terrain_is_delayed(tmp_path):
+    g = tiny(tmp_path, REINFORCE, rows=("HHHHHHH", "H..HHHH", "HHHHHHH"))
+    first, second = unit(g, "german", "rifles-41"), unit(g, "german", "tank-hunters-41")
+    ty = int(State(g).s.u[first, U_TYPE])
+    mt, mv = int(g.tables.ut[ty, UT_MTYPE]), int(g.tables.ut[ty, UT_MOVE])
+    h = hex_of(g, "2,1")
+    nbrs = [(d, int(g.tables.side6[h, d, 0])) for d in range(6) if int(g.tables.side6[h, d, 0]) >= 0]
+    harsh = {n for d, n in nbrs if int(g.tables.side6[h, d, S6_COST + mt]) > mv}
+    easy = {n for d, n in nbrs if 0 <= int(g.tables.side6[h, d, S6_COST + mt]) <= mv}
+    assert harsh and easy
+    for target_set, marker in ((harsh, ACT_DELAYED), (easy, ACT_FAST)):
+        st = State(g, seed=1)
+        old = int(st.s.u[second, U_HEX])                       # two German units in one hex,
+        st.s.u[second, U_HEX] = h                              # as a close combat left them
+        st.s.hx[old, HX_OCC] -= 1
+        st.s.hx[h, HX_OCC] += 1
+        st.s.g[G_CC_PEND] = h + 1
+        act(st, "pass")
+        picks = [a for a in actions(st, "attack in close combat") if decode(a)[1] == first
+                 and decode(a)[2] in target_set and decode(a)[2] != hex_of(g, "3,1")]
+        assert picks
+        st.apply_action(picks[0])
+        assert int(st.s.u[first, U_ACT]) == marker
+
+
+# --- fault 7: revised 12.4 situation 2: a slow passenger is delayed --------------------
+
+def test_revised_emergency_disembark_of_a_slow_unit_is_delayed(tmp_path):
+    path = tmp_path / "transport.scenario.toml"
+    path.write_text(T_HEAD.format(initiative="soviet").replace('"v1"', '"v2"') + textwrap.dedent("""
+        [sides.german]
+        faction = "blue"
+        [[sides.german.units]]
+        unit = "truck"
+        hex = "3,1"
+        facing = "E"
+        carrying = [{ unit = "hmg-34" }]
+        [sides.german.victory]
+        eliminate = 9
+        [sides.soviet]
+        faction = "red"
+        [[sides.soviet.units]]
+        unit = "rifles-41"
+        hex = "4,1"
+        [sides.soviet.victory]
+        eliminate = 9
+        """))
+    g = compile_game(path)
+    hmg, r = unit(g, "german", "hmg-34"), unit(g, "soviet", "rifles-41")
+    placed = 0
+    for seed in range(40):
+        st = State(g, seed=seed)
+        act(st, "move", r)
+        step_to(st, r, "3,1")                                   # 12.4: the passengers get out
+        if int(st.s.g[G_EMERG]) == 0 or st.current_player() != 0:
+            continue
+        act(st, "emergency disembark", hmg)
+        if int(st.s.u[hmg, U_ST]) == ONMAP and int(st.s.u[hmg, U_MORALE]) == 0:
+            placed += 1
+            assert int(st.s.u[hmg, U_ACT]) == ACT_DELAYED
+    assert placed > 0
+
+
+# --- fault 8: every smoked hex is in the band (10.0, 7.5) ------------------------------
+
+def test_smoke_hexes_stay_in_the_range_band(tmp_path):
+    g = sgame(tmp_path, rows=("................",) * 4)
+    mortar = unit(g, "german", "mortar-81mm")
+    m = hex_of(g, "1,1")
+    edge = next(h for h in range(g.cm.n) if int(g.tables.pair[m, h, 0]) == 12
+                and any(int(g.tables.pair[m, int(x), 0]) == 13 for x in g.tables.side6[h, :, 0] if x >= 0))
+    seconds = 0
+    for seed in range(200):
+        st = State(g, seed=seed)
+        act(st, "smoke", mortar, edge)
+        if int(st.s.g[G_SUB]) != SUB_SMOKE_NEXT:
+            continue
+        nxt = [decode(a)[2] for a in actions(st, "smoke hex")]
+        assert nxt and all(2 <= int(g.tables.pair[m, h, 0]) <= 12 for h in nxt)
+        seconds += 1
+    assert seconds > 0
+
+
+# --- fault 9: automatic spotting by the firing unit's adjacency (10.5.1 item 4, C2) ----
+
+def test_indirect_spotting_ignores_the_spotters_adjacency(tmp_path):
+    """A blind mortar at range 2 of rifles in forest, its spotter next to both: the
+    spotting roll is the firing unit's (not adjacent, so rolled), as ``fire --indirect``."""
+    rows = (".....F..........", ".....Ff.........", ".....F..........", "................")
+    body = SUPPORT_BODY.format(target="rifles-41", mortar="4,1", facing="").replace('hex = "1,2"', 'hex = "5,1"')
+    path = tmp_path / "support.scenario.toml"
+    path.write_text(SUPPORT_HEAD.format(turns=2, rows=list(rows).__repr__().replace("'", '"')) + textwrap.dedent(body))
+    g = compile_game(path)
+    mortar, rifles = unit(g, "german", "mortar-81mm"), unit(g, "german", "rifles-41")
+    enemy = unit(g, "soviet", "rifles-41")
+    pair = g.tables.pair
+    assert int(pair[hex_of(g, "4,1"), hex_of(g, "6,1"), 0]) == 2 and g.cm.los[hex_of(g, "4,1"), hex_of(g, "6,1")] == 2
+    assert int(pair[hex_of(g, "5,1"), hex_of(g, "6,1"), 0]) == 1 == int(pair[hex_of(g, "5,1"), hex_of(g, "4,1"), 0])
+    n = 3000
+    counts: dict = {}
+    for seed in range(n):
+        st = State(g, seed=seed, log=False)
+        fires = actions(st, "indirect fire")
+        assert [decode(a)[2] for a in fires] == [enemy + 256 * (rifles + 1)]   # only with the spotter
+        st.apply_action(fires[0])
+        key = outcome(st, enemy, 4)
+        counts[key] = counts.get(key, 0) + 1
+    exact = exact_outcomes(fire("german/mortar-81mm", "soviet/rifles-41",
+                                FireSituation(range=2, indirect=True, terrain="forest")))
+    check_against_exact(counts, exact, n)
+
+
+# --- reading S9 (10.7.3): the minimum of four command points, a scenario option --------
+
+def test_command_point_minimum_is_an_option_that_vary_can_change():
+    from simulator.engine.balance import parse_vary
+    from simulator.engine.scenario import load_scenario
+    from simulator.engine.tables import P_CP_ALWAYS
+    assert int(compile_game("crossroads").tables.p[P_CP_ALWAYS]) == 1            # "always" (the text)
+    assert int(compile_game("crossroads", overrides={"cp_minimum": "losses"}).tables.p[P_CP_ALWAYS]) == 0
+    assert parse_vary(["cp_minimum=always,losses"], load_scenario("crossroads")) == \
+        [("cp_minimum", ["always", "losses"])]
