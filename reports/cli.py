@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from reports.bundle import rebuild
-
 
 @click.command("report")
 @click.argument("directory", type=click.Path(file_okay=False))
@@ -19,5 +17,7 @@ def report(directory: str) -> None:
     Example:
       lanchester report out/demo
     """
+    from reports.bundle import rebuild
+
     path = rebuild(directory)
     click.echo(f"report rebuilt: {path / 'index.html'}")

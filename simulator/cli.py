@@ -13,9 +13,10 @@ import sys
 import click
 
 from simulator.errors import InputError, os_input_error
+from simulator.lazy import LazyGroup
 
 
-class LanchesterGroup(click.Group):
+class LanchesterGroup(LazyGroup):
     """Root group that reports every input problem in one line, exit status 2."""
 
     def make_context(self, info_name, args, parent=None, **extra):
@@ -63,7 +64,16 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-@click.group(cls=LanchesterGroup, context_settings={"help_option_names": ["-h", "--help"]})
+COMMANDS = {
+    "assault": ("simulator.assault.cli:assault",
+                "Assault Red Horizon '41: dice odds, ranged fire, close combat, scenarios."),
+    "toi": ("simulator.toi.cli:toi", "Tide of Iron: odds of ranged fire, assaults and minefields."),
+    "demo": ("simulator.demo:demo", "Run the bundled examples and write a report folder."),
+    "report": ("reports.cli:report", "Rebuild DIRECTORY/index.html from its summary.json and tables."),
+}
+
+
+@click.group(cls=LanchesterGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="lanchester")
 def main() -> None:
     """lanchester: exact and Monte Carlo balance analysis for tactical wargames.
@@ -75,18 +85,3 @@ def main() -> None:
       lanchester demo --out out/demo
       lanchester report out/demo        # rebuild a report page from its data
     """
-
-
-def _register() -> None:
-    from simulator.assault.cli import assault
-    from simulator.demo import demo
-    from simulator.toi.cli import toi
-
-    main.add_command(assault)
-    main.add_command(toi)
-    main.add_command(demo)
-    from reports.cli import report
-    main.add_command(report)
-
-
-_register()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from simulator.vocabulary import FORMATS, MAX_GAMES, MAX_TRIALS  # what a run can hold
+from simulator.vocabulary import FORMATS, MAX_GAMES, MAX_TRIALS  # noqa: F401 - what a run can hold
 
 exact = click.option("--exact", "exact", is_flag=True, default=False,
                      help="Compute exact probabilities (the default unless --trials is given).")
@@ -88,10 +88,10 @@ def monte_carlo(f):
     """
     import functools
 
-    from simulator.runner import RunOptions
-
     @functools.wraps(f)
     def command(*args, workers, dask, checkpoint, precision, **kwargs):
+        from simulator.runner import RunOptions   # numpy: when the command runs, not for --help
+
         ctx = click.get_current_context()
         if checkpoint and "seed" in ctx.params and ctx.params["seed"] is None:
             raise click.UsageError("--checkpoint needs --seed (a run resumes only with the same seed)")

@@ -17,24 +17,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import click
 
+if TYPE_CHECKING:   # annotations only: the modules load when a command runs
+    from reports.bundle import Report
+
 from simulator import cliopts
 
-from reports.assault import fire_report, matrix_report, odds_report
-from reports.bundle import Report, is_report, write_collection
-from simulator.assault.cli import odds_json, odds_table
-from simulator.assault.cli_fire import fire_json, fire_table
-from simulator.assault.fire import fire
-from simulator.assault.matrix import matchup_matrix
-from simulator.assault.odds import odds
-from simulator.assault.pools import FireSituation
-
 DEMO_QUESTIONS = (("RY", "YG"), ("RRY", "YG"), ("RY", "YYG"))
-DEMO_FIRE = (("german/rifles-41", "soviet/heavy-rifles-41", FireSituation(range=3), "open"),
-             ("german/rifles-41", "soviet/heavy-rifles-41", FireSituation(range=3, terrain="forest"), "forest"))
+DEMO_FIRE = (("german/rifles-41", "soviet/heavy-rifles-41", {"range": 3}, "open"),   # FireSituation fields
+             ("german/rifles-41", "soviet/heavy-rifles-41", {"range": 3, "terrain": "forest"}, "forest"))
 DEMO_MATRIX = ("german", "soviet", (1, 2, 3, 4, 5, 6), ("clear",))
 # Files of the demo's earlier flat layout, replaced without asking.
 _OLD_DEMO_FILE = re.compile(r"(odds|fire)-.*-(exact|monte-carlo)\.(csv|json)")
@@ -46,6 +40,7 @@ DEMO_VARY = ("turns=5,7", "edition=v2")
 
 def scenario_entry(seed: int, games: int):
     """The balance report of the default scenario, played into its subfolder."""
+
     from simulator.assault.cli_scenario import scenario_bundle
     from simulator.engine.balance import report_table
 
@@ -59,6 +54,14 @@ def scenario_entry(seed: int, games: int):
 
 def demo_reports(seed: int, trials: int, games: int = 20_000) -> Iterator[tuple[str, Report]]:
     """Each question's report, as (folder name, report), printing the tables as it goes."""
+    from reports.assault import fire_report, matrix_report, odds_report
+    from simulator.assault.cli_fire import fire_json, fire_table
+    from simulator.assault.cli_odds import odds_json, odds_table
+    from simulator.assault.fire import fire
+    from simulator.assault.matrix import matchup_matrix
+    from simulator.assault.odds import odds
+    from simulator.assault.pools import FireSituation
+
     yield scenario_entry(seed, games)
     for attack, defence in DEMO_QUESTIONS:
         frames = [odds(attack, defence), odds(attack, defence, trials=trials, seed=seed, progress="demo")]
@@ -67,7 +70,8 @@ def demo_reports(seed: int, trials: int, games: int = 20_000) -> Iterator[tuple[
         report = odds_report(frames)
         report.result = {f.attrs["method"]: odds_json(f) for f in frames}   # summary.json: the full answers
         yield f"odds-{attack}-vs-{defence}", report
-    for firer, target, situation, label in DEMO_FIRE:
+    for firer, target, fields, label in DEMO_FIRE:
+        situation = FireSituation(**fields)
         frames = [fire(firer, target, situation),
                   fire(firer, target, situation, trials=trials, seed=seed, progress="demo")]
         for frame in frames:
@@ -84,6 +88,8 @@ def demo_reports(seed: int, trials: int, games: int = 20_000) -> Iterator[tuple[
 
 def clear_old_layout(out: Path) -> None:
     """Remove the flat files an older ``lanchester demo`` wrote, so the folder can be replaced."""
+    from reports.bundle import is_report
+
     if not out.is_dir() or is_report(out):
         return
     entries = list(out.iterdir())
@@ -107,6 +113,8 @@ def demo(out_dir: str, seed: int, trials: int, games: int) -> None:
     Example:
       lanchester demo --out out/demo
     """
+    from reports.bundle import write_collection
+
     out = Path(out_dir)
     clear_old_layout(out)
     write_collection(out, title="lanchester demo: scenario balance, dice odds, ranged fire and the matchup matrix",

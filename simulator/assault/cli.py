@@ -1,126 +1,37 @@
-"""``lanchester assault ...``: the Assault commands."""
+"""``lanchester assault ...``: the Assault commands.
+
+Each command lives in its own module and is imported only when it runs
+(:class:`simulator.lazy.LazyGroup`), so ``lanchester assault --help`` loads none of them.
+"""
 
 from __future__ import annotations
 
 import click
 
-from reports.assault import odds_report
-from reports.bundle import emit_report
-from simulator import cliopts
-from simulator.assault.odds import QUANTILES, damage_pmf, odds
-from simulator.output import pct
-from simulator.stats import proportion_se
+from simulator.lazy import LazyGroup
+
+COMMANDS = {
+    "odds": ("simulator.assault.cli_odds:odds_command", "Odds of ATTACK dice rolled against DEFENCE dice (10.7.2)."),
+    "fire": ("simulator.assault.cli_fire:fire_command", "What happens when FIRER fires at TARGET (chapter 10)."),
+    "resolve": ("simulator.assault.cli_fire:resolve_command", "Adjudicate one given roll (10.7.2-10.7.6)."),
+    "melee": ("simulator.assault.cli_melee:melee_command", "Close combat of ATTACKER entering DEFENDER's hex (chapter 12)."),
+    "smoke": ("simulator.assault.cli_support:smoke_command", "How many smoke markers FIRER lands in each hex (7.5)."),
+    "terrain-damage": ("simulator.assault.cli_support:terrain_damage_command",
+                       "What entering TERRAIN does to VEHICLE (9.10.1, 9.10.2)."),
+    "units": ("simulator.assault.cli_units:units", "List the unit cards."),
+    "matrix": ("simulator.assault.cli_matrix:matrix_command", "Matchup matrix: every firer against every target."),
+    "los": ("simulator.assault.cli_map:los_command", "Line of sight between two hexes of a scenario map."),
+    "map": ("simulator.assault.cli_map:map_command", "Draw a scenario map as a PNG."),
+    "scenarios": ("simulator.assault.cli_map:scenarios_command", "List the shipped scenarios."),
+    "check": ("simulator.assault.cli_map:check_command", "Check a scenario file and report every problem."),
+    "scenario": ("simulator.assault.cli_scenario:scenario_command",
+                 "Play scenario NAME many times with computer players: is it balanced?"),
+    "replay": ("simulator.assault.cli_scenario:replay_command", "Play game K of a batch again, turn by turn."),
+    "schema": ("simulator.assault.cli_author:schema_command", "Print the JSON Schema of a scenario file."),
+    "new": ("simulator.assault.cli_author:new_command", "Write a commented starter scenario."),
+}
 
 
-@click.group("assault")
+@click.group("assault", cls=LazyGroup, lazy=COMMANDS)
 def assault() -> None:
     """Assault Red Horizon '41: dice odds, ranged fire, close combat, scenarios."""
-
-
-def odds_json(frame) -> dict:
-    a = frame.attrs
-    keys = ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])
-    return {
-        "method": a["method"], "trials": a["trials"], "seed": a["seed"],
-        "dice": a["dice"], "dice_status": a["dice_status"], "dice_digest": a["dice_digest"],
-        "attack": a["attack"], "defence": a["defence"],
-        "doubles": a["doubles"], "extra_supp": a["extra_supp"],
-        "outcomes": [{k: (int(r[k]) if k in ("crit", "hit", "supp") else float(r[k])) for k in keys}
-                     for r in frame.to_dict("records")],
-        "summary": a["summary"],
-    }
-
-
-def odds_table(frame) -> str:
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
-    se = s.get("se", {})
-    how = f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if mc else "exact"
-    lines = [f"{a['attack']} attacks {a['defence']}  ({how}; doubles: {a['doubles']}"
-             + (f"; +{a['extra_supp']} supp" if a["extra_supp"] else "") + ")",
-             f"dice: {a['dice']}, {a['dice_status']}", "",
-             "uncancelled        P(exactly)", "crit  hit  supp"]
-    for r in frame.to_dict("records"):
-        lines.append(f"{r['crit']:4d} {r['hit']:4d} {r['supp']:5d}    "
-                     f"{pct(r['p'], r.get('se') if mc else None)}")
-    pmf = damage_pmf(frame)
-    at_least = s["p_damage_at_least"]
-    lines += ["", "damage (crit + hit)   P(exactly)        P(at least)"]
-    for k, p in enumerate(pmf):
-        e1 = float(proportion_se(p, a["trials"])) if mc else None
-        e2 = se["p_damage_at_least"][k] if mc else None
-        lines.append(f"{k:6d}                {pct(p, e1):16s}  {pct(at_least[k], e2)}")
-    q = s["damage_quantiles"]
-    lines += ["", "damage quantiles: " + "  ".join(
-        f"{int(p * 100)}%{' (' + name + ')' if name else ''}: {q[f'{int(p * 100)}%']}" for p, name in QUANTILES)]
-    lines += [f"P(any effect) {pct(s['p_any'], se.get('p_any'))}   "
-              f"P(suppression) {pct(s['p_supp'], se.get('p_supp'))}",
-              f"mean crit {s['mean_crit']:.4f}  mean hit {s['mean_hit']:.4f}  "
-              f"mean damage {s['mean_damage']:.4f}"
-              + (f" ±{se['mean_damage']:.4f}" if mc else "")]
-    return "\n".join(lines) + "\n"
-
-
-@assault.command("odds")
-@click.argument("attack")
-@click.argument("defence")
-@cliopts.exact
-@cliopts.trials
-@cliopts.seed
-@click.option("--doubles", type=click.Choice(["all", "strongest", "weakest"]), default="all",
-              show_default=True, help="How the attacker's double successes count (rulings #2).")
-@click.option("--extra-supp", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
-              help="Add K suppression symbols to the attack (recruit target, 4.2.3).")
-@cliopts.dice
-@cliopts.monte_carlo
-@cliopts.fmt
-@cliopts.report_out
-def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice_file, run_options, fmt, out):
-    """Odds of ATTACK dice rolled against DEFENCE dice (10.7.2).
-
-    Pools are strings of die letters (R Y G B, strongest first), with optional
-    counts: RY, 2RG, "2R + G", or - for no dice.
-
-    \b
-    Examples:
-      lanchester assault odds RY YG
-      lanchester assault odds 2RG YYB --trials 1000000 --seed 7
-      lanchester assault odds RY - --doubles strongest --format json
-      lanchester assault odds RY YG --out out/ry-vs-yg
-    """
-    monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
-    frame = odds(attack, defence, exact=not monte_carlo, trials=trials, seed=seed, doubles=doubles,
-                 extra_supp=extra_supp, dice=dice_file, options=run_options.with_progress("odds"))
-    emit_report(fmt, out, table=odds_table(frame), frame=frame, obj=odds_json(frame),
-                report=lambda: odds_report([frame]))
-
-
-def _attach() -> None:
-    """Commands built in their own modules join the group here."""
-    from simulator.assault.cli_fire import fire_command, resolve_command
-    from simulator.assault.cli_melee import melee_command
-    from simulator.assault.cli_support import smoke_command, terrain_damage_command
-    from simulator.assault.cli_units import units
-    from simulator.assault.cli_matrix import matrix_command
-    from simulator.assault.cli_map import check_command, los_command, map_command, scenarios_command
-    from simulator.assault.cli_scenario import replay_command, scenario_command
-    from simulator.assault.cli_author import new_command, schema_command
-
-    assault.add_command(fire_command)
-    assault.add_command(resolve_command)
-    assault.add_command(melee_command)
-    assault.add_command(smoke_command)
-    assault.add_command(terrain_damage_command)
-    assault.add_command(units)
-    assault.add_command(matrix_command)
-    assault.add_command(los_command)
-    assault.add_command(map_command)
-    assault.add_command(scenarios_command)
-    assault.add_command(check_command)
-    assault.add_command(scenario_command)
-    assault.add_command(replay_command)
-    assault.add_command(schema_command)
-    assault.add_command(new_command)
-
-
-_attach()

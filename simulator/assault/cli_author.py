@@ -13,11 +13,9 @@ from pathlib import Path
 
 import click
 
-from simulator.datafile import SCENARIOS_DIR
 from simulator.errors import InputError
-from simulator.output import atomic_write_text
 
-STARTER = SCENARIOS_DIR / "assault" / "templates" / "starter.toml"
+STARTER = Path(__file__).resolve().parents[2] / "scenarios" / "assault" / "templates" / "starter.toml"
 SUFFIX = ".scenario.toml"
 
 
@@ -55,6 +53,8 @@ def schema_command(out):
       lanchester assault schema
       lanchester assault schema --out scenario.schema.json
     """
+    from simulator.output import atomic_write_text
+
     text = schema_text()
     if out:
         atomic_write_text(out, text)
@@ -75,6 +75,8 @@ def new_command(name, force):
       lanchester assault new river-crossing
       lanchester assault check river-crossing.scenario.toml
     """
+    from simulator.output import atomic_write_text
+
     path = Path(name if name.endswith(SUFFIX) else name + SUFFIX)
     stem = path.name[: -len(SUFFIX)]
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", stem):

@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 import click
-import pandas as pd
 
-from reports.assault import fire_report, resolve_report
-from reports.bundle import emit_report
 from simulator import cliopts
-from simulator.assault.aid import load_aid
-from simulator.assault.cards import load_units
-from simulator.assault.damage import FALLBACK, INFANTRY, STEADY, SUPPRESSED
-from simulator.assault.dice import load_dice
-from simulator.assault.cards import find_unit
-from simulator.assault.fire import STATE_COLUMNS, fire, kind_of
-from simulator.assault.pools import FIRE_STATUS_ALIASES, TARGET_STATUSES, FireSituation
-from simulator.assault.resolve import resolve
-from simulator.assault.transport import CARRIED, NO_PASSENGERS, RIDERS_TARGETED, parse_passenger
 from simulator.errors import InputError
-from simulator.output import pct
+from simulator.vocabulary import FIRE_STATUS_ALIASES, TARGET_STATUSES
 
 aid_option = click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
                           help="Player's aid file instead of scenarios/assault/aid.toml.")
@@ -61,6 +49,8 @@ def state_label(r: dict) -> str:
 
 
 def fire_json(frame) -> dict:
+    from simulator.assault.fire import STATE_COLUMNS
+
     a = frame.attrs
     keys = STATE_COLUMNS + ["p"] + (["se"] if "se" in frame else [])
     states = [state_json(r, keys) for r in frame.to_dict("records")]
@@ -77,6 +67,8 @@ def fire_json(frame) -> dict:
 
 
 def state_json(r: dict, keys) -> dict:
+    from simulator.assault.fire import STATE_COLUMNS
+
     return {k: (bool(r[k]) if k in STATE_COLUMNS and k != "damage" else
                 int(r[k]) if k == "damage" else float(r[k])) for k in keys}
 
@@ -92,6 +84,8 @@ def explain_text(frame) -> str:
 
 
 def fire_table(frame, explain: bool) -> str:
+    from simulator.output import pct
+
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
     se = s.get("se", {})
@@ -115,6 +109,8 @@ def fire_table(frame, explain: bool) -> str:
 
 def extra_lines(frame) -> list[str]:
     """Overrun, passengers, tank riders and the friendly vehicle of 10.11, when asked."""
+    from simulator.output import pct
+
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
     se = s.get("se", {})
@@ -225,6 +221,12 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
       lanchester assault fire german/tank-hunters-41 soviet/t-26 --range 2 --target-facing flank \\
           --into-close-combat --friendly-vehicle german/pz-iif --friendly-facing rear
     """
+    from reports.assault import fire_report
+    from reports.bundle import emit_report
+    from simulator.assault.fire import fire
+    from simulator.assault.pools import FireSituation
+    from simulator.assault.transport import parse_passenger
+
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     if range_ is None and not overrun:
         raise click.UsageError("Missing option '--range'")
@@ -280,6 +282,18 @@ def resolve_command(attack, defence, target_id, target_strength, target_damage, 
       lanchester assault resolve --attack "R:hit Y:supp" --defence "G:-" --target-strength 4 \\
           --out out/resolve
     """
+    import pandas as pd
+
+    from reports.assault import resolve_report
+    from reports.bundle import emit_report
+    from simulator.assault.aid import load_aid
+    from simulator.assault.cards import find_unit, load_units
+    from simulator.assault.damage import FALLBACK, INFANTRY, STEADY, SUPPRESSED
+    from simulator.assault.dice import load_dice
+    from simulator.assault.fire import kind_of
+    from simulator.assault.resolve import resolve
+    from simulator.assault.transport import CARRIED, NO_PASSENGERS, RIDERS_TARGETED
+
     dice = load_dice(dice_file)
     aid = load_aid(aid_file, dice)
     status = split_list(target_status)

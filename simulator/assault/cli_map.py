@@ -8,21 +8,20 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import pandas as pd
+
+if TYPE_CHECKING:   # annotations only: the modules load when a command runs
+    import pandas as pd
 
 from simulator import cliopts
-from simulator.datafile import REPO_ROOT
-from simulator.engine import los as L
-from simulator.engine.compiled import compile_map
-from simulator.engine.scenario import (
-    check_scenario, load_scenario, resolve_scenario, shipped_scenarios)
 from simulator.errors import InputError
-from simulator.output import atomic_write_bytes, emit, render
 
 
 def _show(path: str | Path) -> str:
+    from simulator.datafile import REPO_ROOT
+
     try:
         return str(Path(path).resolve().relative_to(REPO_ROOT))
     except ValueError:
@@ -49,6 +48,11 @@ def los_frame(scenario: str | Path, firer: str, target: str,
               smoke: dict[str, int] | None = None) -> pd.DataFrame:
     """The LOS from ``firer`` to ``target`` (10.3, 10.4): one row; ``attrs`` holds the
     JSON answer."""
+    import pandas as pd
+
+    from simulator.engine.compiled import compile_map
+    from simulator.engine.scenario import load_scenario
+
     s = load_scenario(scenario)
     cm = compile_map(s)
     for key, h in (("FROM", firer), ("TO", target)):
@@ -117,6 +121,8 @@ def los_command(scenario, firer, target, smoke, fmt, out):
       lanchester assault los my-map.scenario.toml 0,0 4,2 --format json
       lanchester assault los crossroads 3,7 10,7 --smoke 6,7:2
     """
+    from simulator.output import emit, render
+
     frame = los_frame(scenario, firer, target, parse_smoke(smoke))
     emit(render(fmt, table=los_table(frame), frame=frame, obj=los_json(frame)), out)
 
@@ -127,7 +133,12 @@ def map_frame(scenario: str | Path, los_from: str | None = None,
               smoke: dict[str, int] | None = None) -> pd.DataFrame:
     """One row per hex: name, column, row, terrain, hill, elevation, and (with
     ``los_from``) what that hex sees. ``attrs["png"]`` holds the picture."""
+    import pandas as pd
+
+    from simulator.engine import los as L
+    from simulator.engine.compiled import compile_map
     from simulator.engine.mapdraw import draw_map
+    from simulator.engine.scenario import load_scenario
 
     s = load_scenario(scenario)
     cm = compile_map(s)
@@ -173,6 +184,8 @@ def map_command(scenario, los_from, smoke, out):
       lanchester assault map infantry-training
       lanchester assault map crossroads --los-from 10,7 --out crossroads-los.png
     """
+    from simulator.output import atomic_write_bytes
+
     frame = map_frame(scenario, los_from, parse_smoke(smoke))
     a = frame.attrs
     if out is None:
@@ -190,6 +203,10 @@ SCENARIO_COLUMNS = ["id", "name", "turns", "sides", "map", "edition", "file"]
 def scenarios_frame() -> pd.DataFrame:
     """The shipped scenarios: id, name, turns, sides (with factions), map size,
     close-combat edition, file."""
+    import pandas as pd
+
+    from simulator.engine.scenario import load_scenario, shipped_scenarios
+
     rows = []
     for p in shipped_scenarios():
         s = load_scenario(p)
@@ -215,6 +232,8 @@ def scenarios_command(fmt, out):
       lanchester assault scenarios
       lanchester assault scenarios --format json
     """
+    from simulator.output import emit, render
+
     frame = scenarios_frame()
     table = frame.to_string(index=False) + "\n" if len(frame) else "no scenarios shipped\n"
     emit(render(fmt, table=table, frame=frame, obj={"scenarios": frame.attrs["scenarios"]}), out)
@@ -224,6 +243,10 @@ def scenarios_command(fmt, out):
 
 def check_frame(scenario: str | Path) -> pd.DataFrame:
     """Every problem of a scenario file: severity, key, message (one row each)."""
+    import pandas as pd
+
+    from simulator.engine.scenario import check_scenario, resolve_scenario
+
     result = check_scenario(scenario)
     frame = pd.DataFrame([{"severity": p.severity, "key": p.key, "message": p.message}
                           for p in result.problems], columns=["severity", "key", "message"])
@@ -250,6 +273,8 @@ def check_command(scenario, fmt, out):
       lanchester assault check my-scenario.scenario.toml
       lanchester assault check crossroads --format json
     """
+    from simulator.output import emit, render
+
     frame = check_frame(scenario)
     a = frame.attrs
     summary = (f"{a['file']}: {a['errors']} error{'s' if a['errors'] != 1 else ''}, "

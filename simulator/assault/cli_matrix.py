@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import click
-import pandas as pd
+from typing import TYPE_CHECKING
 
-from reports.assault import matrix_report
-from reports.bundle import emit_report
+import click
+
+if TYPE_CHECKING:   # annotations only: the modules load when a command runs
+    import pandas as pd
+
 from simulator import cliopts
-from simulator.assault.matrix import METRICS, VEHICLE_FACINGS, matchup_matrix, parse_ranges
-from simulator.output import pct
+from simulator.vocabulary import METRICS, VEHICLE_FACINGS
 
 
 def split(text: str | None) -> list[str] | None:
@@ -22,6 +23,10 @@ def short(unit_id: str) -> str:
 
 def matrix_table(frame: pd.DataFrame, metric: str) -> str:
     """One block per terrain and range: firers down, targets across, ``-``: cannot fire."""
+    import pandas as pd
+
+    from simulator.output import pct
+
     a = frame.attrs
     lines = [f"{metric}: firer (rows) fires at target (columns); exact; vehicle targets hit on the "
              f"{a['facing']}; '-': cannot fire",
@@ -78,6 +83,10 @@ def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, d
       lanchester assault matrix --firers german --targets soviet --ranges 3 --metric mean_damage
       lanchester assault matrix --firers german/rifles-41,german/hmg-34 --format csv
     """
+    from reports.assault import matrix_report
+    from reports.bundle import emit_report
+    from simulator.assault.matrix import matchup_matrix, parse_ranges
+
     frame = matchup_matrix(split(firers), split(targets), parse_ranges(ranges_text),
                            tuple(split(terrain_text) or ("clear",)), facing=facing, dice=dice_file,
                            aid=aid_file, units_dir=units_dir)

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import click
-import pandas as pd
+from typing import TYPE_CHECKING
 
-from reports.assault import melee_report
-from reports.bundle import emit_report
+import click
+
+if TYPE_CHECKING:   # annotations only: the modules load when a command runs
+    import pandas as pd
+
 from simulator import cliopts
-from simulator.assault.aid import EXPERIENCE_LEVELS
 from simulator.assault.cli_fire import question_options
-from simulator.assault.melee.policies import WITHDRAW_POLICIES
-from simulator.assault.melee import questions
-from simulator.assault.melee.questions import melee
-from simulator.assault.melee.situation import AREAS, EDITIONS, MeleeSituation
-from simulator.output import pct
+from simulator.vocabulary import AREAS, EDITIONS, EXPERIENCE_LEVELS, WITHDRAW_POLICIES
 
 SUMMARY_ROWS = (("attacker holds", "p_attacker_holds"), ("defender holds", "p_defender_holds"),
                 ("neither holds", "p_neither_holds"), ("  both eliminated", "p_both_eliminated"),
@@ -43,6 +40,8 @@ def _se(summary: dict, key: str):
 
 
 def summary_lines(title: str, s: dict) -> list[str]:
+    from simulator.output import pct
+
     lines = [title]
     for label, key in SUMMARY_ROWS:
         lines.append(f"  {label:<20} {pct(s[key], _se(s, key))}")
@@ -65,6 +64,8 @@ def _unit_text(u: dict) -> str:
 
 
 def state_lines(states: list[dict], limit: int = 12) -> list[str]:
+    from simulator.output import pct
+
     lines = ["most likely end states"]
     for st in states[:limit]:
         units = "; ".join(f"{k}: {_unit_text(v)}" for k, v in st.items() if isinstance(v, dict))
@@ -95,6 +96,8 @@ def explain_lines(a: dict) -> list[str]:
 
 
 def melee_table(frame: pd.DataFrame, explain: bool) -> str:
+    from simulator.output import pct
+
     a = frame.attrs
     how = (f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if a["method"] == "monte-carlo" else "exact")
     lines = [f"{a['attacker']} attacks {a['defender']} in close combat  ({a['edition']}: {a['edition_name']}; {how})",
@@ -119,6 +122,8 @@ def melee_table(frame: pd.DataFrame, explain: bool) -> str:
 
 
 def compare_table(frame: pd.DataFrame, explain: bool) -> str:
+    from simulator.output import pct
+
     result = frame.attrs
     a1, a2 = result["editions"]["v1"], result["editions"]["v2"]
     lines = [f"{a1['attacker']} attacks {a1['defender']}: the two editions of close combat", ""]
@@ -229,6 +234,12 @@ def melee_command(attacker, defender, edition, compare_editions, terrain, defend
           --support-attacker soviet/rifles-41 --trials 200000 --seed 1
       lanchester assault melee soviet/rifles-41 german/hmg-34 --compare-editions --out out/melee
     """
+    from reports.assault import melee_report
+    from reports.bundle import emit_report
+    from simulator.assault.melee import questions
+    from simulator.assault.melee.questions import melee
+    from simulator.assault.melee.situation import MeleeSituation
+
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     situation = MeleeSituation(
         terrain=terrain, defender_activated=defender_activated, defender_suppressed=defender_suppressed,

@@ -11,8 +11,6 @@ from pathlib import Path
 import click
 
 from simulator import cliopts
-from simulator.output import atomic_write_bytes, atomic_write_text, emit, to_csv, to_json
-from simulator.runner import fresh_seed
 
 edition_option = click.option("--edition", type=click.Choice(["v1", "v2"]), default=None,
                               help="Close-combat edition (default: the scenario's).")
@@ -59,6 +57,9 @@ def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edit
       lanchester assault scenario infantry-training --tune turns --target 0.5 --games 2000
       lanchester assault scenario infantry-training --precision 0.01 --seed 3 --checkpoint ckpt/
     """
+    from simulator.output import emit, to_json
+    from simulator.runner import fresh_seed
+
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
         games = DEFAULT_GAMES
@@ -94,6 +95,7 @@ def scenario_bundle(name: str, folder: Path, **kwargs):
     from reports.assault import balance_bundle
     from reports.provenance import provenance, scenario_data
     from simulator.engine.balance import balance_run, report_frames
+    from simulator.output import atomic_write_text, to_json
 
     report, result = balance_run(name, out_dir=str(folder), **kwargs)
     report["files"] = [Path(f).name for f in report["files"]]
@@ -126,11 +128,17 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
       lanchester assault replay infantry-training --seed 7 --game 12 --png game12.png
       lanchester assault replay infantry-training --seed 7 --game 12 --out game12/
     """
+    from reports.bundle import emit_report
     from simulator.engine.batch import player_kinds
     from simulator.engine.compile import compile_game
-    from simulator.engine.replay import events_frame, final_position, final_position_png, replay_game, replay_text
-
-    from reports.bundle import emit_report
+    from simulator.engine.replay import (
+        events_frame,
+        final_position,
+        final_position_png,
+        replay_game,
+        replay_text,
+    )
+    from simulator.output import atomic_write_bytes
 
     pl = player_kinds(players)
     game = compile_game(name, edition=edition)

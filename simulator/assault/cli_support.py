@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import click
 
-from reports.assault import smoke_report, terrain_damage_report
-from reports.bundle import emit_report
 from simulator import cliopts
-from simulator.assault.cli_fire import explain_text, question_options, state_label
-from simulator.assault.smoke import smoke
-from simulator.assault.vehicle_terrain import terrain_damage
-from simulator.output import pct
+from simulator.assault.cli_fire import question_options
 
 EXPERIENCE = click.Choice(["recruit", "regular", "hardened", "veteran", "elite"])
 
@@ -33,6 +28,9 @@ def smoke_json(frame) -> dict:
 
 
 def smoke_table(frame, explain: bool, top: int = 10) -> str:
+    from simulator.assault.cli_fire import explain_text
+    from simulator.output import pct
+
     a = frame.attrs
     mc = a["method"] == "monte-carlo"
     cap = a["max_markers_per_hex"]
@@ -50,7 +48,7 @@ def smoke_table(frame, explain: bool, top: int = 10) -> str:
     s = a["summary"]
     lines += ["", f"mean markers in all {a['hexes']} hexes {s['mean_total_markers']:.3f}   "
                   f"P(no smoke at all) {pct(s['p_no_smoke'])}   P(every hex smoked) {pct(s['p_every_hex_smoked'])}",
-              "", f"most likely placements (markers in hex 1, 2, 3):"]
+              "", "most likely placements (markers in hex 1, 2, 3):"]
     for r in frame.sort_values("p", ascending=False).head(top).to_dict("records"):
         lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct(r['p'], r.get('se') if mc else None)}")
     return "\n".join(lines) + "\n"
@@ -83,6 +81,10 @@ def smoke_command(firer, hexes, range_, firer_terrain, firer_damage, firer_exper
       lanchester assault smoke german/mortar-81mm --hexes 2 --trials 1000000 --seed 7
       lanchester assault smoke soviet/mortar-82mm --out out/smoke
     """
+    from reports.assault import smoke_report
+    from reports.bundle import emit_report
+    from simulator.assault.smoke import smoke
+
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     frame = smoke(firer, hexes=hexes, distance=range_, firer_terrain=firer_terrain, firer_damage=firer_damage,
                   firer_experience=firer_experience, attack_die_minus_one=attack_die_minus_one,
@@ -107,6 +109,9 @@ def terrain_damage_json(frame) -> dict:
 
 
 def terrain_damage_table(frame, explain: bool) -> str:
+    from simulator.assault.cli_fire import explain_text, state_label
+    from simulator.output import pct
+
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
     se = s.get("se", {})
@@ -148,6 +153,10 @@ def terrain_damage_command(vehicle, terrain, hill, damage, experience, crit_is_d
       lanchester assault terrain-damage soviet/truck --terrain heavy-forest --trials 1000000 --seed 3
       lanchester assault terrain-damage german/pz-iif --terrain forest --out out/pz-iif-forest
     """
+    from reports.assault import terrain_damage_report
+    from reports.bundle import emit_report
+    from simulator.assault.vehicle_terrain import terrain_damage
+
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     frame = terrain_damage(vehicle, terrain, hill=hill, damage=damage, experience=experience,
                            crit_is_damage=crit_is_damage, exact=not monte_carlo, trials=trials, seed=seed,

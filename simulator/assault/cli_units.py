@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import pandas as pd
+
+if TYPE_CHECKING:   # annotations only: the modules load when a command runs
+    import pandas as pd
+
+    from simulator.assault.cards import UnitCard
+    from simulator.assault.dice import DiceSet
 
 from simulator import cliopts
-from simulator.assault.cards import DEFAULT_UNITS_DIR, UnitCard, load_units, units_digest
-from simulator.assault.dice import DiceSet, as_dice, format_pool
-from simulator.datafile import REPO_ROOT
 from simulator.errors import InputError
-from reports.assault import units_report
-from reports.bundle import emit_report
 
 COLUMNS = ["id", "side", "name", "type", "class", "armoured", "strength", "movement",
            "movement_type", "ranges", "close_combat", "defence", "abilities", "points",
@@ -29,12 +30,16 @@ TABLE_COLUMNS = ["id", "type", "armoured", "strength", "movement", "ranges", "cl
 
 def ranges_summary(card: UnitCard) -> str:
     """``1-2 B/RYG; 3-4 -/RY``: each band with its dice vs vehicles / vs infantry (10.1)."""
+    from simulator.assault.dice import format_pool
+
     return "; ".join(f"{b.label} {format_pool(b.vs_vehicle)}/{format_pool(b.vs_infantry)}"
                      for b in card.ranges) or "-"
 
 
 def defence_summary(card: UnitCard) -> str:
     """``Y``, or per area of impact for vehicles: ``front RY, flank G, rear B, above B``."""
+    from simulator.assault.dice import format_pool
+
     if not card.is_vehicle:
         return card.defence_pool()
     return ", ".join(f"{facing} {format_pool(pool)}" for facing, pool in card.defence)
@@ -58,6 +63,11 @@ def units_frame(side: str | None = None, units_dir: str | Path | None = None,
     >>> units_frame("soviet").loc[0, "id"]  # doctest: +SKIP
     'soviet/at-gun-45mm'
     """
+    import pandas as pd
+
+    from simulator.assault.cards import DEFAULT_UNITS_DIR, load_units, units_digest
+    from simulator.assault.dice import as_dice, format_pool
+
     dice = as_dice(dice)
     cards = list(load_units(units_dir, dice).values())
     sides = sorted({c.side for c in cards})
@@ -103,6 +113,8 @@ def units_table(frame: pd.DataFrame) -> str:
 
 
 def _show_path(path: str) -> str:
+    from simulator.datafile import REPO_ROOT
+
     try:
         return str(Path(path).resolve().relative_to(REPO_ROOT))
     except ValueError:
@@ -138,6 +150,9 @@ def units(side: str | None, units_dir: str | None, dice_file: str | None, fmt: s
       lanchester assault units --units-dir my-cards/ --format json
       lanchester assault units --out out/units
     """
+    from reports.assault import units_report
+    from reports.bundle import emit_report
+
     frame = units_frame(side, units_dir, dice_file)
     emit_report(fmt, out, table=units_table(frame), frame=frame, obj=units_json(frame),
                 report=lambda: units_report(frame, dice=dice_file))

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
-import pandas as pd
+
+if TYPE_CHECKING:   # annotations only: the modules load when a command runs
+    import pandas as pd
 
 from simulator import cliopts
 from simulator.errors import InputError
-from reports import toi as toi_reports
-from reports.bundle import emit_report
-from simulator.output import pct
-from simulator.runner import fresh_seed
-from simulator.stats import at_least
-from simulator.toi.assault import HIT_POLICIES, build_assault, replay
-from simulator.toi.data import load_game
-from simulator.toi.questions import assault, fire_from_strengths, fire_on_hex, hex_features_of, minefield
-from simulator.toi.units import parse_unit
+from simulator.vocabulary import HIT_POLICIES
 
 data_files = [
     click.option("--units-file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -45,6 +41,8 @@ def toi() -> None:
 
 
 def _run_options(exact, trials, seed, run_options, progress):
+    from simulator.runner import fresh_seed
+
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     if monte_carlo and seed is None:
         seed = fresh_seed()  # reported, and one seed for every target of an area attack
@@ -88,6 +86,9 @@ def _contribution_lines(a) -> list[str]:
 
 
 def fire_table(frame: pd.DataFrame) -> str:
+    from simulator.output import pct
+    from simulator.stats import at_least
+
     a = frame.attrs
     mc = a["method"] == "monte-carlo"
     kind = {"area": f"area attack ({a['mode']})", "minefield": "minefield entry"}.get(a["kind"], f"{a['mode']} attack")
@@ -127,6 +128,8 @@ def fire_table(frame: pd.DataFrame) -> str:
 
 def _area_frame(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """One tidy table for an area attack on several units: a ``target`` column added."""
+    import pandas as pd
+
     return pd.concat([f.assign(target=f.attrs["target"]) for f in frames], ignore_index=True)
 
 
@@ -187,6 +190,12 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
       lanchester toi fire --attacker squad:2mortar --target squad:4regular:woods --target sdkfz_251:woods \\
           --distance 6 --mode normal
     """
+    from reports import toi as toi_reports
+    from reports.bundle import emit_report
+    from simulator.runner import fresh_seed
+    from simulator.toi.data import load_game
+    from simulator.toi.questions import fire_from_strengths, fire_on_hex
+
     game = load_game(units_file, terrain_file)
     files = {"units_file": units_file, "terrain_file": terrain_file}   # for the report's provenance
     run = _run_options(exact, trials, seed, run_options, "fire")
@@ -245,6 +254,11 @@ def minefield_command(target, exact, trials, seed, run_options, units_file, terr
       lanchester toi minefield --target squad:4regular
       lanchester toi minefield --target m3a1_halftrack --format json
     """
+    from reports import toi as toi_reports
+    from reports.bundle import emit_report
+    from simulator.toi.data import load_game
+    from simulator.toi.questions import minefield
+
     game = load_game(units_file, terrain_file)
     frame = minefield(target, game=game, **_run_options(exact, trials, seed, run_options, "minefield"))
     emit_report(fmt, out, table=fire_table(frame), frame=frame, obj=fire_json(frame),
@@ -275,6 +289,8 @@ def _part_lines(a) -> list[str]:
 
 
 def _pmf_lines(a, mc) -> list[str]:
+    from simulator.output import pct
+
     att, dfn = a["hits"], a["defender_hits"]
     lines = ["hits   attacker's hits      defender's hits"]
     for k in range(max(len(att), len(dfn))):
@@ -285,6 +301,8 @@ def _pmf_lines(a, mc) -> list[str]:
 
 
 def assault_table(frame: pd.DataFrame) -> str:
+    from simulator.output import pct
+
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
     lines = [f"Tide of Iron assault ({_how(a)})", f"data: {a['data']}", "",
@@ -380,6 +398,15 @@ def assault_command(attacker, supporter, defender, terrain, smoke, wire, mines, 
       lanchester toi assault --attacker squad:4regular --supporter squad:4regular --supporter squad:3regular \\
           --defender squad:3regular:entrenchment --defender sdkfz_251 --replay 6,5,4,4,6,5,2,1/5,3/4,6,1,2,3,1,2
     """
+    import pandas as pd
+
+    from reports import toi as toi_reports
+    from reports.bundle import emit_report
+    from simulator.toi.assault import build_assault, replay
+    from simulator.toi.data import load_game
+    from simulator.toi.questions import assault, hex_features_of
+    from simulator.toi.units import parse_unit
+
     game = load_game(units_file, terrain_file)
     files = {"units_file": units_file, "terrain_file": terrain_file}   # for the report's provenance
     extra = ("razor_wire",) * wire + ("minefield",) * mines
@@ -408,6 +435,8 @@ def _v(stat) -> str:
 
 
 def roster_frame(game) -> pd.DataFrame:
+    import pandas as pd
+
     rows = []
     for key, f in game.units.figures.items():
         rows.append({"id": key, "kind": "figure", "name": f.name, "inf_range": _v(f.infantry.range),
@@ -428,6 +457,8 @@ SWITCHES = ("when_supporting", "assault_cover")   # readings kept as data (docs/
 
 def readings_frame(game) -> pd.DataFrame:
     """Every reconstructed value and every reading kept as data: its value and the other reading."""
+    import pandas as pd
+
     rows = []
 
     def walk(node, path):
@@ -460,6 +491,12 @@ def units_command(units_file, terrain_file, fmt, out):
       lanchester toi units
       lanchester toi units --format csv
     """
+    import pandas as pd
+
+    from reports import toi as toi_reports
+    from reports.bundle import emit_report
+    from simulator.toi.data import load_game
+
     game = load_game(units_file, terrain_file)
     frame = roster_frame(game)
     table = frame.to_string(index=False) + "\n\n* reconstructed value; see scenarios/toi/units.toml\n"

@@ -1,0 +1,70 @@
+"""A quick command line (issue 21, item 2): ``--help`` of every command loads none of
+numpy, numba, pandas, matplotlib or pydantic, and the lazily listed commands are the
+commands that load."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+
+from simulator.cli import main
+
+HEAVY = ("numpy", "numba", "pandas", "matplotlib", "pydantic", "scipy")
+
+
+def command_paths(group: click.Group = main, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    ctx = click.Context(group)
+    out = [prefix]
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        if isinstance(cmd, click.Group):
+            out += command_paths(cmd, prefix + (name,))
+        else:
+            out.append(prefix + (name,))
+    return out
+
+
+PATHS = command_paths()
+
+PROBE = """
+import runpy, sys
+sys.argv = ["lanchester", *sys.argv[1:], "--help"]
+try:
+    runpy.run_module("simulator", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+print(",".join(m for m in %r if m in sys.modules), file=sys.stderr)
+sys.exit(code)
+""" % (HEAVY,)
+
+
+def test_every_command_is_listed():
+    names = {" ".join(p) for p in PATHS}
+    assert {"assault odds", "assault scenario", "assault schema", "toi fire", "demo", "report"} <= names
+    assert len(PATHS) >= 25
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: " ".join(p) or "lanchester")
+def test_help_loads_no_heavy_module(path):
+    proc = subprocess.run([sys.executable, "-c", PROBE, *path], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Usage:" in proc.stdout
+    assert proc.stderr.strip().splitlines()[-1:] in ([], [""]), f"--help imported {proc.stderr.strip()}"
+
+
+def test_lazy_names_match_the_commands_they_load():
+    for group_path in [p for p in PATHS if isinstance(_command(p), click.Group)]:
+        group = _command(group_path)
+        for name, (target, summary) in getattr(group, "lazy", {}).items():
+            assert group.get_command(click.Context(group), name).name == name, target
+            assert summary and len(summary) < 80
+
+
+def _command(path):
+    cmd = main
+    for name in path:
+        cmd = cmd.get_command(click.Context(cmd), name)
+    return cmd
