@@ -133,9 +133,9 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
     from simulator.engine.compile import compile_game
     from simulator.engine.replay import (
         events_frame,
-        final_position,
         final_position_png,
         replay_game,
+        replay_json,
         replay_text,
     )
     from simulator.output import atomic_write_bytes
@@ -144,9 +144,7 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
     game = compile_game(name, edition=edition)
     st = replay_game(game, seed, game_index, pl)
     frame = events_frame(st)
-    obj = {"scenario": game.name, "seed": seed, "game": game_index, "edition": game.edition,
-           "players": dict(zip(game.sides, pl)), "winner": frame.attrs["winner"], "turns": st.turn,
-           "events": frame.to_dict("records"), "final": final_position(st)}
+    obj = replay_json(st, frame, seed, game_index, pl)
 
     def report():
         from reports.assault import replay_report

@@ -265,3 +265,12 @@ def events_frame(st: State) -> pd.DataFrame:
     df.attrs.update({"scenario": st.game.name, "seed": st.seed, "game": st.game_index,
                      "winner": None if st.winner < 0 else st.game.sides[st.winner]})
     return df
+
+
+def replay_json(st: State, frame: pd.DataFrame, seed: int, game_index: int, players: tuple[str, str]) -> dict:
+    """The JSON answer of ``lanchester assault replay --format json``: the game, its
+    events (``frame`` from :func:`events_frame`) and the final position."""
+    g = st.game
+    return {"scenario": g.name, "seed": seed, "game": game_index, "edition": g.edition,
+            "players": dict(zip(g.sides, players)), "winner": frame.attrs["winner"], "turns": st.turn,
+            "events": frame.to_dict("records"), "final": final_position(st)}
