@@ -68,3 +68,14 @@ def _command(path):
     for name in path:
         cmd = cmd.get_command(click.Context(cmd), name)
     return cmd
+
+
+def test_the_package_exports_the_odds_function_whatever_was_imported_first():
+    code = ("import simulator.assault.odds\n"
+            "from simulator.assault.odds import simulate_outcome\n"
+            "from simulator.assault import odds\n"
+            "assert callable(odds) and odds.__name__ == 'odds', odds\n"
+            "print(odds('RY', 'YG').attrs['summary']['mean_damage'])\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert float(proc.stdout) > 0
