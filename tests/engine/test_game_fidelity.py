@@ -234,8 +234,8 @@ def test_smoke_hexes_stay_in_the_range_band(tmp_path):
     g = sgame(tmp_path, rows=("................",) * 4)
     mortar = unit(g, "german", "mortar-81mm")
     m = hex_of(g, "1,1")
-    edge = next(h for h in range(g.cm.n) if int(g.tables.pair[m, h, 0]) == 12
-                and any(int(g.tables.pair[m, int(x), 0]) == 13 for x in g.tables.side6[h, :, 0] if x >= 0))
+    edge = next(h for h in range(g.cm.n) if g.cm.hex_distance(m, h) == 12
+                and any(g.cm.hex_distance(m, int(x)) == 13 for x in g.tables.side6[h, :, 0] if x >= 0))
     seconds = 0
     for seed in range(200):
         st = State(g, seed=seed)
@@ -243,7 +243,7 @@ def test_smoke_hexes_stay_in_the_range_band(tmp_path):
         if int(st.s.g[G_SUB]) != SUB_SMOKE_NEXT:
             continue
         nxt = [decode(a)[2] for a in actions(st, "smoke hex")]
-        assert nxt and all(2 <= int(g.tables.pair[m, h, 0]) <= 12 for h in nxt)
+        assert nxt and all(2 <= g.cm.hex_distance(m, h) <= 12 for h in nxt)
         seconds += 1
     assert seconds > 0
 
@@ -260,9 +260,9 @@ def test_indirect_spotting_ignores_the_spotters_adjacency(tmp_path):
     g = compile_game(path)
     mortar, rifles = unit(g, "german", "mortar-81mm"), unit(g, "german", "rifles-41")
     enemy = unit(g, "soviet", "rifles-41")
-    pair = g.tables.pair
-    assert int(pair[hex_of(g, "4,1"), hex_of(g, "6,1"), 0]) == 2 and g.cm.los[hex_of(g, "4,1"), hex_of(g, "6,1")] == 2
-    assert int(pair[hex_of(g, "5,1"), hex_of(g, "6,1"), 0]) == 1 == int(pair[hex_of(g, "5,1"), hex_of(g, "4,1"), 0])
+    d = g.cm.hex_distance
+    assert d(hex_of(g, "4,1"), hex_of(g, "6,1")) == 2 and g.cm.los[hex_of(g, "4,1"), hex_of(g, "6,1")] == 2
+    assert d(hex_of(g, "5,1"), hex_of(g, "6,1")) == 1 == d(hex_of(g, "5,1"), hex_of(g, "4,1"))
     n = 3000
     counts: dict = {}
     for seed in range(n):
