@@ -22,10 +22,30 @@ from simulator.engine.game import State
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.replay import describe_events
 from simulator.engine.state import (
-    ACT_FIRING, ACT_NORMAL, ELIMINATED, FALLBACK, G_ACTIVE, G_DECIDER, G_PHASE, G_SMOKE_ANY, G_SUB, HX_SMOKE,
-    PH_ACTION, PH_SUPPORT, SUB_SMOKE_NEXT, SUB_SUPPORT, U_ACT, U_DMG, U_DONE, U_FACE, U_IMMOB,
-    U_MORALE, U_ST, decode,
+    ACT_FIRING,
+    ACT_NORMAL,
+    ELIMINATED,
+    FALLBACK,
+    G_ACTIVE,
+    G_DECIDER,
+    G_PHASE,
+    G_SMOKE_ANY,
+    G_SUB,
+    HX_SMOKE,
+    PH_ACTION,
+    PH_SUPPORT,
+    SUB_SMOKE_NEXT,
+    SUB_SUPPORT,
+    U_ACT,
+    U_DMG,
+    U_DONE,
+    U_FACE,
+    U_IMMOB,
+    U_MORALE,
+    U_ST,
+    decode,
 )
+from simulator.engine.tables import HI_Q, HI_R
 from tests.engine.test_game_setup import act, actions, hex_of, unit
 
 HEAD = """\
@@ -243,7 +263,10 @@ def test_smoke_blocks_and_fades(game):
     do not; 6.5: one marker a hex goes in each organisation phase."""
     g = game
     rifles, enemy = unit(g, "german", "rifles-41"), unit(g, "soviet", "rifles-41")
-    line = [int(x) for x in g.tables.between[hex_of(g, "1,2"), hex_of(g, "6,1")] if x >= 0]
+    t, a, b = g.tables, hex_of(g, "1,2"), hex_of(g, "6,1")
+    rad = (t.near.shape[1] - 1) // 2             # tables.between: per hex, by axial offset
+    offset = (t.hexi[b, HI_Q] - t.hexi[a, HI_Q] + rad, t.hexi[b, HI_R] - t.hexi[a, HI_R] + rad)
+    line = [int(x) for x in t.between[a, offset[0], offset[1]] if x >= 0]
     mid = line[len(line) // 2]
     for markers, open_ in ((0, True), (2, True), (3, False)):
         st = State(g, seed=5)
