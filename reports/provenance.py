@@ -149,10 +149,10 @@ def assault_data(*, dice=None, aid=None, units_dir=None, support=None, parts: It
 
     parts = set(parts)
     dice = as_dice(dice)
-    sources, files = [Source("dice", dice.name, dice.status)], [Path(dice.path)]
+    sources, files = [Source("dice", data_name(dice.name, dice.path), dice.status)], [Path(dice.path)]
     if "aid" in parts:
         a = aid if isinstance(aid, Aid) else load_aid(aid, dice)
-        sources.append(Source("aid", a.name, a.status))
+        sources.append(Source("aid", data_name(a.name, a.path), a.status))
         files.append(Path(a.path))
     if "units" in parts:
         d = Path(units_dir) if units_dir is not None else DEFAULT_UNITS_DIR
@@ -169,6 +169,19 @@ def assault_data(*, dice=None, aid=None, units_dir=None, support=None, parts: It
     return sources, files
 
 
+def data_name(name: str, path: str | Path) -> str:
+    """A data set's name as reports print it: the name alone for the shipped file
+    (``assault-default``), else with the file actually used (``assault-default
+    (my-aid.toml)``): a copy of the shipped aid keeps its name but not its values."""
+    from simulator.assault.aid import DEFAULT_AID_FILE
+    from simulator.assault.dice import DEFAULT_DICE_FILE
+
+    p = Path(path).resolve()
+    if p in (DEFAULT_AID_FILE.resolve(), DEFAULT_DICE_FILE.resolve()):
+        return name
+    return f"{name} ({shown_path(p)})"
+
+
 def scenario_data(game) -> tuple[list[Source], list[Path]]:
     """Sources and files of a compiled scenario (:class:`simulator.engine.compile.Game`):
     the scenario file with its own account of what is stated and what is designed,
@@ -178,7 +191,8 @@ def scenario_data(game) -> tuple[list[Source], list[Path]]:
     from simulator.engine.tables import P_N_FORMS
     forms = list(s.formation_cards.values()) if game.tables.p[P_N_FORMS] > 0 else []
     sources = [Source("scenario", f"{s.name} ({shown_path(s.path)})", s.source or "not stated"),
-               Source("dice", s.dice.name, s.dice.status), Source("aid", s.aid.name, s.aid.status),
+               Source("dice", data_name(s.dice.name, s.dice.path), s.dice.status),
+               Source("aid", data_name(s.aid.name, s.aid.path), s.aid.status),
                Source("units", ", ".join(c.id for c in cards), ", ".join(sorted({c.status for c in cards})))]
     files = [Path(s.path), Path(s.dice.path), Path(s.aid.path)]
     files += sorted({Path(c.path) for c in cards})

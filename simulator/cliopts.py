@@ -1,7 +1,7 @@
 """Click options shared by every command, named the same everywhere.
 
 ``--trials`` / ``--exact``, ``--seed``, ``--workers``, ``--format``, ``--out``,
-``--dice``. Commands that write report bundles use ``report_out`` (``--out DIR``)
+``--dice``, ``--aid``, ``--units-dir`` (:func:`data_files`). Commands that write report bundles use ``report_out`` (``--out DIR``)
 instead of ``out`` (``--out FILE``). Use them as decorators: ``@cliopts.seed``.
 """
 
@@ -34,6 +34,54 @@ report_out = click.option("--out", type=click.Path(), default=None, metavar="DIR
                                "writes just the --format output to that file.")
 dice = click.option("--dice", "dice_file", type=click.Path(dir_okay=False), default=None,
                     metavar="FILE", help="Dice file to use instead of scenarios/assault/dice.toml.")
+aid = click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                   help="Player's aid file (terrain chart, fire modifiers, experience) instead of "
+                        "scenarios/assault/aid.toml.")
+units_dir = click.option("--units-dir", "units_dir", type=click.Path(file_okay=False), default=None,
+                         metavar="DIR", help="Unit-card folder instead of scenarios/assault/units/.")
+
+# the same three for commands that load a scenario: the command line beats the
+# scenario's [data] table, which beats the shipped file
+_SCENARIO_DATA_HELP = {
+    "dice": "Dice file to use (overrides the scenario's [data] dice; default "
+            "scenarios/assault/dice.toml). Example: --dice my-dice.toml",
+    "aid": "Player's aid file to use (overrides the scenario's [data] aid; default "
+           "scenarios/assault/aid.toml). Example: --aid my-aid.toml",
+    "units": "Unit-card folder to use (overrides the scenario's [data] units; default "
+             "scenarios/assault/units/). Example: --units-dir my-cards/",
+}
+
+
+def data_files(*, scenario: bool = False, with_aid: bool = True, with_units: bool = True):
+    """``--dice FILE``, ``--aid FILE``, ``--units-dir DIR`` in one decorator, named the same
+    on every command that loads Assault data. The command receives ``dice_file``,
+    ``aid_file`` and ``units_dir`` (``None``: the scenario's ``[data]`` or the shipped
+    file). ``scenario=True`` words the help for commands that load a scenario, where the
+    command line beats the scenario's ``[data]`` table."""
+    if scenario:
+        stack = [click.option("--dice", "dice_file", type=click.Path(dir_okay=False), default=None,
+                              metavar="FILE", help=_SCENARIO_DATA_HELP["dice"]),
+                 click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default=None,
+                              metavar="FILE", help=_SCENARIO_DATA_HELP["aid"]),
+                 click.option("--units-dir", "units_dir", type=click.Path(file_okay=False), default=None,
+                              metavar="DIR", help=_SCENARIO_DATA_HELP["units"])]
+    else:
+        stack = [dice, aid, units_dir]
+    keep = (True, with_aid, with_units)
+    stack = [option for option, wanted in zip(stack, keep) if wanted]
+
+    def apply(command):
+        for option in reversed(stack):
+            command = option(command)
+        return command
+    return apply
+
+
+def scenario_data(dice_file: str | None, aid_file: str | None, units_dir: str | None) -> dict[str, str]:
+    """The data files given on the command line, as ``load_scenario(..., data=)`` takes
+    them (keys ``dice``, ``aid``, ``units``; only those given)."""
+    given = {"dice": dice_file, "aid": aid_file, "units": units_dir}
+    return {k: v for k, v in given.items() if v is not None}
 
 
 def monte_carlo_wanted(exact_flag: bool, trials_n: int | None) -> bool:

@@ -8,21 +8,18 @@ from simulator import cliopts
 from simulator.errors import InputError
 from simulator.vocabulary import FIRE_STATUS_ALIASES, TARGET_STATUSES
 
-aid_option = click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                          help="Player's aid file instead of scenarios/assault/aid.toml.")
+aid_option = cliopts.aid          # the shared --aid FILE (simulator/cliopts.py)
 support_option = click.option("--support", "support_file", type=click.Path(dir_okay=False), default=None,
                               metavar="FILE", help="Support-phase data instead of scenarios/assault/support.toml.")
-units_option = click.option("--units-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-                            help="Unit-card folder instead of scenarios/assault/units/.")
+units_option = cliopts.units_dir  # the shared --units-dir DIR
 
 
 def question_options(*, support: bool = False):
     """The options every Assault question shares, in one place: exact or Monte Carlo
     (``--exact --trials --seed`` and the run options), the data files (``--dice --aid
     --units-dir`` and, for chapter 7, ``--support``), ``--format`` and ``--out``."""
-    stack = [cliopts.exact, cliopts.trials, cliopts.seed, cliopts.monte_carlo, cliopts.dice,
-             aid_option, units_option] + ([support_option] if support else []) + [cliopts.fmt,
-                                                                                   cliopts.report_out]
+    stack = [cliopts.exact, cliopts.trials, cliopts.seed, cliopts.monte_carlo, cliopts.data_files()
+             ] + ([support_option] if support else []) + [cliopts.fmt, cliopts.report_out]
 
     def apply(command):
         for option in reversed(stack):
@@ -265,9 +262,7 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
 @click.option("--passengers", "carrying", is_flag=True,
               help="The target vehicle carries units: say what the roll does to them (10.10.2, 10.10.3).")
 @click.option("--riders", is_flag=True, help="The target is tank riders (10.10.1): do they disembark?")
-@cliopts.dice
-@aid_option
-@units_option
+@cliopts.data_files()
 @cliopts.fmt
 @cliopts.report_out
 def resolve_command(attack, defence, target_id, target_strength, target_damage, target_status,

@@ -45,15 +45,15 @@ def parse_smoke(values: tuple[str, ...] | list[str]) -> dict[str, int]:
 # --- los --------------------------------------------------------------------------------
 
 def los_frame(scenario: str | Path, firer: str, target: str,
-              smoke: dict[str, int] | None = None) -> pd.DataFrame:
+              smoke: dict[str, int] | None = None, data: dict | None = None) -> pd.DataFrame:
     """The LOS from ``firer`` to ``target`` (10.3, 10.4): one row; ``attrs`` holds the
-    JSON answer."""
+    JSON answer. ``data``: data files given on the command line (``{"aid": FILE}``)."""
     import pandas as pd
 
     from simulator.engine.compiled import compile_map
     from simulator.engine.scenario import load_scenario
 
-    s = load_scenario(scenario)
+    s = load_scenario(scenario, data)
     cm = compile_map(s)
     for key, h in (("FROM", firer), ("TO", target)):
         try:
@@ -68,6 +68,7 @@ def los_frame(scenario: str | Path, firer: str, target: str,
         "crossed": " ".join(r.crossed) or "-"}])
     frame.attrs.update({
         "scenario": s.name, "file": _show(s.path), "aid": s.aid.name, "aid_status": s.aid.status,
+        "aid_file": _show(s.aid.path),
         **r.to_dict(),
         "from_terrain": cm.describe(cm.index_of(firer)), "to_terrain": cm.describe(cm.index_of(target)),
         "from_elevation": int(cm.elevation[cm.index_of(firer)]),
@@ -81,7 +82,7 @@ def los_json(frame: pd.DataFrame) -> dict:
     a = frame.attrs
     keys = ["scenario", "file", "from", "to", "los", "hindrances", "range", "los_dice", "blocking",
             "smoke", "smoke_markers", "crossed", "from_terrain", "to_terrain", "from_elevation",
-            "to_elevation", "aid", "aid_status"]
+            "to_elevation", "aid", "aid_status", "aid_file"]
     return {k: a[k] for k in keys}
 
 
@@ -97,7 +98,7 @@ def los_table(frame: pd.DataFrame) -> str:
     if a["blocking"]:
         lines.append(f"  blocked by: {', '.join(a['blocking'])}")
     lines.append(f"  hexes crossed: {', '.join(a['crossed']) or 'none (adjacent)'}")
-    lines.append(f"aid: {a['aid']}, {a['aid_status']}")
+    lines.append(f"aid: {a['aid']}, {a['aid_status']} ({a['aid_file']})")
     return "\n".join(lines) + "\n"
 
 
@@ -107,9 +108,10 @@ def los_table(frame: pd.DataFrame) -> str:
 @click.argument("target", metavar="TO")
 @click.option("--smoke", multiple=True, metavar="HEX[:N]",
               help="Smoke markers in a hex (repeatable), e.g. --smoke 4,3:2.")
+@cliopts.data_files(scenario=True)
 @cliopts.fmt
 @cliopts.out
-def los_command(scenario, firer, target, smoke, fmt, out):
+def los_command(scenario, firer, target, smoke, dice_file, aid_file, units_dir, fmt, out):
     """Line of sight between two hexes of a scenario map (10.3, 10.4).
 
     SCENARIO is a scenario file or the name of a shipped one; hexes are "col,row".
@@ -120,17 +122,19 @@ def los_command(scenario, firer, target, smoke, fmt, out):
       lanchester assault los infantry-training 0,4 8,4
       lanchester assault los my-map.scenario.toml 0,0 4,2 --format json
       lanchester assault los crossroads 3,7 10,7 --smoke 6,7:2
+      lanchester assault los my-map.scenario.toml 0,0 4,2 --aid my-aid.toml
     """
     from simulator.output import emit, render
 
-    frame = los_frame(scenario, firer, target, parse_smoke(smoke))
+    frame = los_frame(scenario, firer, target, parse_smoke(smoke),
+                      cliopts.scenario_data(dice_file, aid_file, units_dir))
     emit(render(fmt, table=los_table(frame), frame=frame, obj=los_json(frame)), out)
 
 
 # --- map --------------------------------------------------------------------------------
 
 def map_frame(scenario: str | Path, los_from: str | None = None,
-              smoke: dict[str, int] | None = None) -> pd.DataFrame:
+              smoke: dict[str, int] | None = None, data: dict | None = None) -> pd.DataFrame:
     """One row per hex: name, column, row, terrain, hill, elevation, and (with
     ``los_from``) what that hex sees. ``attrs["png"]`` holds the picture."""
     import pandas as pd
@@ -140,7 +144,7 @@ def map_frame(scenario: str | Path, los_from: str | None = None,
     from simulator.engine.mapdraw import draw_map
     from simulator.engine.scenario import load_scenario
 
-    s = load_scenario(scenario)
+    s = load_scenario(scenario, data)
     cm = compile_map(s)
     if los_from is not None:
         try:
@@ -172,10 +176,11 @@ def map_frame(scenario: str | Path, los_from: str | None = None,
               help="Shade every hex by what a unit in HEX sees: clear, hindered, blocked.")
 @click.option("--smoke", multiple=True, metavar="HEX[:N]",
               help="Smoke markers for the LOS shading (repeatable).")
+@cliopts.data_files(scenario=True)
 @click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Where to write the picture (default: SCENARIO-map.png, or "
                    "SCENARIO-los-C-R.png with --los-from, in the current directory).")
-def map_command(scenario, los_from, smoke, out):
+def map_command(scenario, los_from, smoke, dice_file, aid_file, units_dir, out):
     """Draw a scenario map as a PNG: terrain, hills and elevation, objectives, units at
     fixed hexes, set-up zones and reinforcement entries, hex names.
 
@@ -183,10 +188,12 @@ def map_command(scenario, los_from, smoke, out):
     Examples:
       lanchester assault map infantry-training
       lanchester assault map crossroads --los-from 10,7 --out crossroads-los.png
+      lanchester assault map my-map.scenario.toml --aid my-aid.toml --out map.png
     """
     from simulator.output import atomic_write_bytes
 
-    frame = map_frame(scenario, los_from, parse_smoke(smoke))
+    frame = map_frame(scenario, los_from, parse_smoke(smoke),
+                      cliopts.scenario_data(dice_file, aid_file, units_dir))
     a = frame.attrs
     if out is None:
         suffix = "map" if los_from is None else "los-" + los_from.replace(",", "-").replace(" ", "")
@@ -241,20 +248,25 @@ def scenarios_command(fmt, out):
 
 # --- check ------------------------------------------------------------------------------
 
-def check_frame(scenario: str | Path) -> pd.DataFrame:
-    """Every problem of a scenario file: severity, key, message (one row each)."""
+def check_frame(scenario: str | Path, data: dict | None = None) -> pd.DataFrame:
+    """Every problem of a scenario file: severity, key, message (one row each).
+    ``data``: data files given on the command line (``{"aid": FILE}``); ``attrs["data"]``
+    names the files used when the scenario loaded."""
     import pandas as pd
 
     from simulator.engine.scenario import check_scenario, resolve_scenario
 
-    result = check_scenario(scenario)
+    result = check_scenario(scenario, data)
     frame = pd.DataFrame([{"severity": p.severity, "key": p.key, "message": p.message}
                           for p in result.problems], columns=["severity", "key", "message"])
     try:
         where = _show(resolve_scenario(scenario))
     except InputError:
         where = str(scenario)
-    frame.attrs.update({"file": where, "errors": len(result.errors),
+    used = {} if result.scenario is None else {
+        k: {**d, "file": _show(d["file"]) if k != "units" else ", ".join(_show(x) for x in d["file"].split(", "))}
+        for k, d in result.scenario.data_used().items()}
+    frame.attrs.update({"file": where, "errors": len(result.errors), "data": used,
                         "warnings": len(result.warnings), "ok": result.ok,
                         "lines": [p.line(where) for p in result.problems]})
     return frame
@@ -262,9 +274,10 @@ def check_frame(scenario: str | Path) -> pd.DataFrame:
 
 @click.command("check")
 @click.argument("scenario")
+@cliopts.data_files(scenario=True)
 @cliopts.fmt
 @cliopts.out
-def check_command(scenario, fmt, out):
+def check_command(scenario, dice_file, aid_file, units_dir, fmt, out):
     """Check a scenario file and report every problem with its key; exit status 2
     when there are errors (warnings alone exit 0).
 
@@ -272,16 +285,19 @@ def check_command(scenario, fmt, out):
     Examples:
       lanchester assault check my-scenario.scenario.toml
       lanchester assault check crossroads --format json
+      lanchester assault check my-scenario.scenario.toml --aid my-aid.toml
     """
     from simulator.output import emit, render
 
-    frame = check_frame(scenario)
+    frame = check_frame(scenario, cliopts.scenario_data(dice_file, aid_file, units_dir))
     a = frame.attrs
     summary = (f"{a['file']}: {a['errors']} error{'s' if a['errors'] != 1 else ''}, "
                f"{a['warnings']} warning{'s' if a['warnings'] != 1 else ''}")
-    table = "\n".join(a["lines"] + [summary if a["lines"] else f"{a['file']}: ok"]) + "\n"
+    chosen = [f"{k} {d['file']} ({d['from']})" for k, d in a["data"].items() if d["from"] != "shipped"]
+    data_line = [f"{a['file']}: data: " + "; ".join(chosen)] if chosen else []
+    table = "\n".join(a["lines"] + data_line + [summary if a["lines"] else f"{a['file']}: ok"]) + "\n"
     obj = {"file": a["file"], "ok": a["ok"], "errors": a["errors"], "warnings": a["warnings"],
-           "problems": frame.to_dict("records")}
+           "problems": frame.to_dict("records"), "data": a["data"]}
     emit(render(fmt, table=table, frame=frame, obj=obj), out)
     if not a["ok"]:
         raise click.exceptions.Exit(2)

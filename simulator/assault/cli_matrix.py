@@ -62,11 +62,7 @@ def matrix_json(frame: pd.DataFrame, metric: str) -> dict:
               help="What the table and the heatmaps show (the CSV has every metric).")
 @click.option("--facing", type=click.Choice(VEHICLE_FACINGS), default="front", show_default=True,
               help="Area of impact on vehicle targets (10.9.3).")
-@cliopts.dice
-@click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Player's aid file instead of scenarios/assault/aid.toml.")
-@click.option("--units-dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Unit-card folder instead of scenarios/assault/units/.")
+@cliopts.data_files()
 @cliopts.fmt
 @cliopts.report_out
 def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, dice_file, aid_file,

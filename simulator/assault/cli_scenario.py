@@ -41,8 +41,9 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.option("--ladder", is_flag=True, default=False,
               help="Also play the skill ladder: random < greedy < lookahead from both seats.")
 @click.option("--ladder-games", type=click.IntRange(min=10, max=cliopts.MAX_GAMES), default=200, show_default=True, metavar="N")
+@cliopts.data_files(scenario=True)
 def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edition, vary, tune, target,
-                     ladder, ladder_games):
+                     ladder, ladder_games, dice_file, aid_file, units_dir):
     """Play scenario NAME many times with computer players and report its balance.
 
     With --precision X the batch stops once the first side's win rate has a 95%
@@ -56,6 +57,7 @@ def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edit
       lanchester assault scenario infantry-training --vary turns=5,7 --vary edition=v2
       lanchester assault scenario infantry-training --tune turns --target 0.5 --games 2000
       lanchester assault scenario infantry-training --precision 0.01 --seed 3 --checkpoint ckpt/
+      lanchester assault scenario my.scenario.toml --aid my-aid.toml --games 2000
     """
     from simulator.output import emit, to_json
     from simulator.runner import fresh_seed
@@ -64,7 +66,8 @@ def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edit
     if games is None and run_options.precision is None:
         games = DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
-                  target=target, ladder=ladder, ladder_games=ladder_games, options=run_options)
+                  target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
+                  data=cliopts.scenario_data(dice_file, aid_file, units_dir))
     if out_dir is None:
         from simulator.engine.balance import balance_report
         report = balance_report(name, **kwargs)
@@ -116,8 +119,9 @@ def scenario_bundle(name: str, folder: Path, **kwargs):
 @click.option("--png", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also draw the final position.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@cliopts.data_files(scenario=True)
 @cliopts.report_out
-def replay_command(name, seed, game_index, players, edition, png, fmt, out):
+def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file, aid_file, units_dir, out):
     """Play game K of a batch again and print it turn by turn (activations, rolls, results).
 
     Same seed, players and edition as the batch give exactly the same game.
@@ -127,6 +131,7 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
       lanchester assault replay infantry-training --seed 7 --game 12
       lanchester assault replay infantry-training --seed 7 --game 12 --png game12.png
       lanchester assault replay infantry-training --seed 7 --game 12 --out game12/
+      lanchester assault replay my.scenario.toml --aid my-aid.toml --seed 7 --game 12
     """
     from reports.bundle import emit_report
     from simulator.engine.batch import player_kinds
@@ -141,7 +146,7 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
     from simulator.output import atomic_write_bytes
 
     pl = player_kinds(players)
-    game = compile_game(name, edition=edition)
+    game = compile_game(name, edition=edition, data=cliopts.scenario_data(dice_file, aid_file, units_dir))
     st = replay_game(game, seed, game_index, pl)
     frame = events_frame(st)
     obj = replay_json(st, frame, seed, game_index, pl)

@@ -131,12 +131,10 @@ def units_json(frame: pd.DataFrame) -> dict:
 @click.command("units")
 @click.option("--side", default=None, metavar="SIDE",
               help="Only the units of one side: german or soviet.")
-@click.option("--units-dir", "units_dir", type=click.Path(file_okay=False), default=None,
-              metavar="DIR", help="Unit files to use instead of scenarios/assault/units/.")
-@cliopts.dice
+@cliopts.data_files(with_aid=False)
 @cliopts.fmt
 @cliopts.report_out
-def units(side: str | None, units_dir: str | None, dice_file: str | None, fmt: str,
+def units(side: str | None, dice_file: str | None, units_dir: str | None, fmt: str,
           out: str | None) -> None:
     """List the unit cards: type, strength, movement, range bands, defence, abilities.
 

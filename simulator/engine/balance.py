@@ -142,21 +142,23 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                 workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
                 vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
                 ladder: bool = False, ladder_games: int = 200, progress: bool = True,
-                overrides: dict | None = None, options: RunOptions | None = None) -> tuple[dict, RunResult]:
+                overrides: dict | None = None, options: RunOptions | None = None,
+                data: dict | None = None) -> tuple[dict, RunResult]:
     """Play the scenario and report its balance: ``(JSON summary, the main run)``.
 
     ``options`` (workers, Dask, checkpoint, precision) apply to the main run; with a
     precision, ``games`` caps it and the what-ifs and tuning then play as many games
-    as the main run needed (paired games need equal numbers).
+    as the main run needed (paired games need equal numbers). ``data``: data files given
+    on the command line (``{"aid": "my-aid.toml"}``), beating the scenario's ``[data]``.
     """
     p1, p2 = player_kinds(players)
     base_over = dict(overrides or {})
-    scenario = load_scenario(name)
+    scenario = load_scenario(name, data)
     variants = parse_vary(vary, scenario)             # bad what-ifs fail before anything is compiled
     if tune:
         tune_values(tune, scenario)
     with waiting(f"tabulating {scenario.name}'s pools, map and units"):
-        game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario)
+        game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario, data=data)
     with waiting("loading the scenario engine", ENGINE_COMPILE_ESTIMATE):
         run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
     result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
@@ -169,15 +171,15 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     if vary:
         report["what_if"] = what_if(name, game.scenario, variants, base, report,
                                     games=games, seed=seed, players=(p1, p2), workers=workers, edition=edition,
-                                    base_over=base_over, progress=progress, options=sub)
+                                    base_over=base_over, progress=progress, options=sub, data=data)
     if tune:
         report["tune"] = tune_search(name, game.scenario, tune, target, games=games, seed=seed,
                                      players=(p1, p2), workers=workers, edition=edition, base_over=base_over,
-                                     progress=progress, options=sub)
+                                     progress=progress, options=sub, data=data)
     if ladder:
         report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
                                               edition=edition, overrides=base_over, progress=progress,
-                                              options=sub)
+                                              options=sub, data=data)
     report["sides"] = sides
     return report, result
 
@@ -220,14 +222,14 @@ def paired_change(base: np.ndarray, other: np.ndarray) -> tuple[float, float, fl
 
 
 def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,
-            progress, options: RunOptions | None = None) -> dict:
+            progress, options: RunOptions | None = None, data: dict | None = None) -> dict:
     sides = list(scenario.sides)
     rows = []
     base_p = report["win_rate"][sides[0]]["p"]
     for key, values in variants:
         for v in values:
             over = merge_overrides(base_over, override_for(key, v, scenario))
-            game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
+            game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
             res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
                             progress=f"{key}={v}" if progress else None)
             out = res.tally.outcome_array()
@@ -263,7 +265,7 @@ def tune_values(key: str, scenario) -> list[int]:
 
 
 def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress,
-                options: RunOptions | None = None) -> dict:
+                options: RunOptions | None = None, data: dict | None = None) -> dict:
     """Scan the values of a numeric key; the one whose first-side win rate is closest to
     ``target`` wins (each value plays ``games`` games with the same seed)."""
     if not 0.0 <= target <= 1.0:
@@ -273,7 +275,7 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
     rows = []
     for v in values:
         over = merge_overrides(base_over, override_for(key, v, scenario))
-        game = compile_game(name, edition=_edition_of(over, edition), overrides=over)
+        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
         res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
                         progress=f"{key}={v}" if progress else None)
         wins = int(res.tally.wins[0])
@@ -284,10 +286,11 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
 
 
 def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
-                 overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None) -> dict:
+                 overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None,
+                 data: dict | None = None) -> dict:
     """random < greedy < look-ahead, from both seats: the stronger player's win rate
     against the weaker one in each seat (skill matters when both exceed the weaker's)."""
-    game = compile_game(name, edition=edition, overrides=overrides or {})
+    game = compile_game(name, edition=edition, overrides=overrides or {}, data=data)
     sides = list(game.sides)
     rungs = []
     for weak, strong in (("random", "greedy"), ("greedy", "lookahead")):

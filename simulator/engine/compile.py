@@ -658,15 +658,17 @@ def _cc_loss(types, cm, lookup, stats, edition) -> np.ndarray:
 
 
 def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | None = None,
-                 scenario: Scenario | None = None) -> Game:
+                 scenario: Scenario | None = None, data: dict | None = None) -> Game:
     """Compile a scenario (a shipped name or a file) for play.
 
     ``overrides``: ``{"turns": 8}``, ``{"cp": {"german": 6}}``,
     ``{("count", "german", "german/rifles-41"): 3}``,
     ``{("experience", "soviet", "soviet/mmg-maxim"): "veteran"}``, ``{"initiative": "german"}``,
     ``{"history": "alternate"}`` (the alternate-history version, 5.3).
+    ``data``: data files given on the command line (``{"aid": "my-aid.toml"}``), as for
+    :func:`simulator.engine.scenario.load_scenario`.
     """
-    scenario = scenario or load_scenario(name_or_path)
+    scenario = scenario or load_scenario(name_or_path, data)
     overrides = dict(overrides or {})
     if overrides.get("history") == "alternate":
         scenario = alternate_history(scenario)

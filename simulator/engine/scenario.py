@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import pydantic
@@ -171,6 +172,10 @@ class Victory(_Strict):
     if_neither: str = "draw"  # a side name or "draw"
 
 
+# the command-line options that name each kind of data file (they beat [data])
+DATA_OPTIONS = {"dice": "--dice", "aid": "--aid", "units": "--units-dir", "formations": "--formations"}
+
+
 class DataFiles(_Strict):
     """Data files used; paths relative to the scenario file. Default: the shipped ones."""
 
@@ -205,6 +210,7 @@ class Scenario(_Strict):
     _units: dict = PrivateAttr(default_factory=dict)
     _formations: dict = PrivateAttr(default_factory=dict)
     _board: "Board | None" = PrivateAttr(None)
+    _data_chosen: dict = PrivateAttr(default_factory=dict)   # kind -> "--aid" | "data.aid" | "shipped"
 
     # -- what the engine reads ---------------------------------------------------------
 
@@ -264,8 +270,44 @@ class Scenario(_Strict):
 
     def data_files(self) -> dict[str, str]:
         """Provenance for reports: the data files used and their labels."""
+        from simulator.assault.aid import DEFAULT_AID_FILE
+        from simulator.assault.dice import DEFAULT_DICE_FILE
+
+        def label(data, default: Path) -> str:     # a copy of a shipped file keeps its name
+            if Path(data.path).resolve() == default.resolve():
+                return data.label
+            return f"{data.label} ({_shown_path(data.path)})"
+
         return {"scenario": self._path, "scenario_digest": file_digest(self._path),
-                "dice": self._dice.label, "aid": self._aid.label, "aid_file": self._aid.path}
+                "dice": label(self._dice, DEFAULT_DICE_FILE), "aid": label(self._aid, DEFAULT_AID_FILE),
+                "dice_file": self._dice.path, "aid_file": self._aid.path,
+                "chosen_by": {k: d["from"] for k, d in self.data_used().items()}}
+
+    def data_used(self) -> dict[str, dict[str, str]]:
+        """Each data file actually used and what chose it: ``{"aid": {"file": ...,
+        "name": ..., "status": ..., "from": "--aid" | "data.aid" | "shipped"}, ...}``
+        (the command line beats the scenario's ``[data]``, which beats the shipped file)."""
+        from simulator.assault.cards import DEFAULT_UNITS_DIR
+
+        units_dirs = sorted({str(Path(c.path).parent) for c in self._units.values()}) or [str(DEFAULT_UNITS_DIR)]
+        out = {"dice": {"file": self._dice.path, "name": self._dice.name, "status": self._dice.status},
+               "aid": {"file": self._aid.path, "name": self._aid.name, "status": self._aid.status},
+               "units": {"file": ", ".join(units_dirs), "name": f"{len(self._units)} cards",
+                         "status": ", ".join(sorted({c.status for c in self._units.values()}))}}
+        for kind, d in out.items():
+            d["from"] = self._data_chosen.get(kind, "shipped")
+        return out
+
+
+def _shown_path(path: str | Path) -> str:
+    """A file as reports show it: relative to the project when inside it."""
+    from simulator.datafile import REPO_ROOT
+
+    p = Path(path).resolve()
+    try:
+        return str(p.relative_to(REPO_ROOT))
+    except ValueError:
+        return str(p)
 
 
 # --- formation cards (4.1) ------------------------------------------------------------
@@ -523,11 +565,13 @@ def resolve_scenario(path_or_name: str | Path) -> Path:
 
 # --- checking -------------------------------------------------------------------------
 
-def check_scenario(path_or_name: str | Path) -> CheckResult:
+def check_scenario(path_or_name: str | Path, data: Mapping[str, str | Path] | None = None) -> CheckResult:
     """Check a scenario file and report EVERY problem found, each with its key path.
 
-    The result holds the loaded :class:`Scenario` when there are no errors (warnings
-    allowed)."""
+    ``data`` holds data files given on the command line (keys ``dice``, ``aid``,
+    ``units``, ``formations``; paths relative to the working folder): they beat the
+    scenario's ``[data]`` table, which beats the shipped files. The result holds the
+    loaded :class:`Scenario` when there are no errors (warnings allowed)."""
     try:
         path = resolve_scenario(path_or_name)
     except InputError as exc:
@@ -545,19 +589,20 @@ def check_scenario(path_or_name: str | Path) -> CheckResult:
         scenario = Scenario.model_validate(raw)
     except pydantic.ValidationError as exc:
         report.problems.extend(_pydantic_problems(exc, model=Scenario))
-    _Checker(path, raw, scenario, report).run()
+    _Checker(path, raw, scenario, report, data).run()
     result.problems = report.problems
     if scenario is not None and result.ok:
         result.scenario = scenario
     return result
 
 
-def load_scenario(path_or_name: str | Path) -> Scenario:
-    """Load and check a scenario (a file path, or a shipped scenario's name).
+def load_scenario(path_or_name: str | Path, data: Mapping[str, str | Path] | None = None) -> Scenario:
+    """Load and check a scenario (a file path, or a shipped scenario's name); ``data``
+    as for :func:`check_scenario`.
 
     Raises :class:`~simulator.errors.InputError` with the key path of the first error;
     ``lanchester assault check`` lists them all."""
-    result = check_scenario(path_or_name)
+    result = check_scenario(path_or_name, data)
     if not result.ok:
         first = result.errors[0]
         raise InputError(result.where, first.key, first.message)
@@ -568,8 +613,14 @@ class _Checker:
     """The checks beyond the file's shape. Works on whatever sections validated, so one
     run reports the problems of every section."""
 
-    def __init__(self, path: Path, raw: dict[str, Any], scenario: Scenario | None, report: _Report):
+    def __init__(self, path: Path, raw: dict[str, Any], scenario: Scenario | None, report: _Report,
+                 given: Mapping[str, str | Path] | None = None):
         self.path, self.raw, self.s, self.r = path, raw, scenario, report
+        self.given = {k: v for k, v in (given or {}).items() if v is not None}
+        self.chosen: dict[str, str] = {}   # kind -> what chose its file: "--aid", "data.aid", "shipped"
+        unknown = set(self.given) - set(DATA_OPTIONS)
+        if unknown:
+            raise ValueError(f"unknown data files {sorted(unknown)} (known: {', '.join(DATA_OPTIONS)})")
         self.board: Board | None = None
         self.units: dict[str, UnitCard] = {}
         self.formations: dict[str, FormationCard] = {}
@@ -615,29 +666,42 @@ class _Checker:
 
     # -- data files -------------------------------------------------------------------
 
-    def data_path(self, value: str | None) -> Path | None:
-        return None if value is None else (self.path.parent / value)
+    def data_path(self, kind: str, data: DataFiles) -> tuple[Path | None, str]:
+        """The file of one kind of data and the key to blame for it: the command line's
+        (``--aid``, relative to the working folder), else the scenario's ``[data]``
+        (``data.aid``, relative to the scenario file), else ``None`` (the shipped file)."""
+        if kind in self.given:
+            path, key = Path(self.given[kind]), DATA_OPTIONS[kind]
+        else:
+            value = getattr(data, kind)
+            path, key = (None if value is None else self.path.parent / value), f"data.{kind}"
+        self.chosen[kind] = key if path is not None else "shipped"
+        return path, key
 
     def load_data(self) -> None:
         data = self.section(DataFiles, "data") or DataFiles()
+        path, key = self.data_path("dice", data)
         try:
-            self.dice = load_dice(self.data_path(data.dice))
+            self.dice = load_dice(path)
         except InputError as exc:
-            self.r.error("data.dice", exc.one_line())
+            self.r.error(key, exc.one_line())
             return
+        path, key = self.data_path("aid", data)
         try:
-            self.aid = load_aid(self.data_path(data.aid), self.dice)
+            self.aid = load_aid(path, self.dice)
         except InputError as exc:
-            self.r.error("data.aid", exc.one_line())
+            self.r.error(key, exc.one_line())
+        path, key = self.data_path("units", data)
         try:
-            self.units = load_units(self.data_path(data.units), self.dice)
+            self.units = load_units(path, self.dice)
         except InputError as exc:
-            self.r.error("data.units", exc.one_line())
+            self.r.error(key, exc.one_line())
             return
+        path, key = self.data_path("formations", data)
         try:
-            self.formations = load_formations(self.data_path(data.formations), self.units)
+            self.formations = load_formations(path, self.units)
         except InputError as exc:
-            self.r.error("data.formations", exc.one_line())
+            self.r.error(key, exc.one_line())
 
     # -- the map ----------------------------------------------------------------------
 
@@ -1021,6 +1085,7 @@ class _Checker:
         s = self.s
         s._path = str(self.path)
         s._dice, s._aid, s._units, s._formations = self.dice, self.aid, self.units, self.formations
+        s._data_chosen = dict(self.chosen)
         s._board = self.board
         orientation = self.board.grid.orientation if self.board else "flat"
         s.objectives = [Objective(hex=_canon(o.hex), value=o.value, name=o.name)
@@ -1091,7 +1156,7 @@ def alternate_history(scenario: Scenario) -> Scenario:
     Side order, map and objectives stay."""
     a, b = scenario.side_names
     new = scenario.model_copy(deep=True)
-    for attr in ("_path", "_dice", "_aid", "_units", "_formations", "_board"):
+    for attr in ("_path", "_dice", "_aid", "_units", "_formations", "_board", "_data_chosen"):
         setattr(new, attr, getattr(scenario, attr))
     units = scenario.units
     swap = {a: b, b: a}
