@@ -83,6 +83,9 @@ class _TerrainModel(_Strict):
     height: int = Field(ge=0)
     spot: SpotNumber
     free_facing: bool = False
+    # where the row's values come from: "stated" (all in the rule book), "partly stated"
+    # (the comments name the stated values) or "reconstructed" (the project's choice)
+    status: Literal["stated", "partly stated", "reconstructed"] = "reconstructed"
 
 
 class _ExtraMovementModel(_Strict):
@@ -162,6 +165,7 @@ class Terrain:
     height: int
     spot: int | None  # None = automatically spotted (10.5.1)
     free_facing: bool
+    status: str = "reconstructed"  # "stated", "partly stated" or "reconstructed"
 
     def defence_dice(self, target_is_vehicle: bool) -> Pool:
         """Terrain defence dice for a target in this hex (10.9.1)."""
@@ -367,7 +371,7 @@ def load_aid(path: str | Path | None = None, dice: DiceSet | str | Path | None =
             movement=_costs(t.movement),
             vehicle_damage=pool(t.vehicle_damage, f"{key}.vehicle_damage"),
             los=t.los, los_dice=los_dice, height=t.height,
-            spot=None if t.spot == "auto" else t.spot, free_facing=t.free_facing))
+            spot=None if t.spot == "auto" else t.spot, free_facing=t.free_facing, status=t.status))
 
     h = model.hill
     hill = Hill(defence_infantry=pool(h.defence_infantry, "hill.defence_infantry"),

@@ -516,7 +516,7 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
     aid, units = scenario.aid, scenario.units
     n_t, n_terr = len(types), len(cm.terrain_names)
     if n_terr * 3 > tables_mod.CC_WHERE:
-        raise InputError(scenario.path, "map", f"the engine handles at most {tables_mod.CC_WHERE // 3} terrains")
+        raise InputError(scenario.path, "map", f"the engine handles at most {tables_mod.CC_WHERE // 3} terrains on one map")
     roles = _V1_ROLES if edition == "v1" else _V2_ROLES
     area_roles = _area_roles()
     mask = np.zeros(ccm.N_ROLES, dtype=np.int32)

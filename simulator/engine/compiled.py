@@ -63,7 +63,7 @@ class CompiledMap:
     q: np.ndarray  # int64[n] axial coordinates
     r: np.ndarray
     terrain: np.ndarray  # int8[n]: index into terrain_names
-    terrain_names: tuple[str, ...]
+    terrain_names: tuple[str, ...]  # the aid terrains this map uses, in the aid order
     elevation: np.ndarray  # int8[n]: ground level of a unit in the hex (9.6.1, 9.6.2)
     obstacle: np.ndarray  # int8[n]: ground + terrain height, the hex as an obstacle (10.4)
     road: np.ndarray  # bool[n]
@@ -350,7 +350,11 @@ def _compile(board: Board, aid: Aid, name: str) -> CompiledMap:
     g = board.grid
     n = g.n
     letters = aid.dice.letters
-    terrains = aid.terrains
+    # only the terrains this map uses, in the aid's order: the engine tabulates fire,
+    # close combat and support per terrain, so an aid with many rows (a river, a
+    # bridge, ...) costs a map nothing for the rows it does not draw
+    used = set(board.terrain)
+    terrains = tuple(t for t in aid.terrains if t.name in used)
     tnames = tuple(t.name for t in terrains)
     tix = np.array([tnames.index(t) for t in board.terrain], dtype=np.int8)
     hill = np.array(board.hill, dtype=np.bool_)
@@ -370,7 +374,7 @@ def _compile(board: Board, aid: Aid, name: str) -> CompiledMap:
     qmin, rmin = int(g.q.min()) - 2, int(g.r.min()) - 2
     index = np.full((int(g.q.max()) - qmin + 3, int(g.r.max()) - rmin + 3), -1, dtype=np.int64)
     index[g.q - qmin, g.r - rmin] = np.arange(n)
-    move_cost, climb = _move_costs(g.neighbours, tix, hill, hill_id, ground, aid)
+    move_cost, climb = _move_costs(g.neighbours, tix, hill, hill_id, ground, aid, terrains)
     arrays = dict(
         q=g.q, r=g.r, terrain=tix, elevation=ground, obstacle=obstacle, road=road, hill=hill,
         hill_id=hill_id, los_class=los_class, hex_los_dice=hex_dice, free_facing=free_facing,
@@ -383,14 +387,14 @@ def _compile(board: Board, aid: Aid, name: str) -> CompiledMap:
                        _index={nm: i for i, nm in enumerate(g.names)}, **arrays)
 
 
-def _move_costs(neighbours, tix, hill, hill_id, ground, aid: Aid):
+def _move_costs(neighbours, tix, hill, hill_id, ground, aid: Aid, terrains):
     """Cost to enter each neighbour per movement type (9.4), the hill's extra cost added
-    when climbing onto a hill from outside it (9.6.1)."""
+    when climbing onto a hill from outside it (9.6.1). ``tix`` indexes ``terrains``."""
     n = len(tix)
     cost = np.full((len(MOVEMENT_TYPES), n, 6), -1, dtype=np.int16)
     climb = np.zeros((n, 6), dtype=np.bool_)
     terrain_cost = np.array([[(-1 if t.movement_cost(mt) is None else t.movement_cost(mt))
-                              for t in aid.terrains] for mt in MOVEMENT_TYPES], dtype=np.int64)
+                              for t in terrains] for mt in MOVEMENT_TYPES], dtype=np.int64)
     hill_cost = [aid.hill.movement_cost(mt) for mt in MOVEMENT_TYPES]
     for h in range(n):
         for d in range(6):

@@ -34,8 +34,19 @@ TERRAIN_COLOURS = {
     "heavy-forest": "#2c5a27",
     "wooden-building": "#a8713f",
     "stone-building": "#8d8d8d",
+    # the reconstructed rows of the shipped aid (water in blues, ground in browns)
+    "stream": "#7fb8e6",
+    "river": "#3d78c2",
+    "lake": "#1c4587",
+    "bridge": "#7b3f00",
+    "ford": "#5fc4b4",
+    "marsh": "#5f8f6f",
+    "rough": "#c2a98a",
+    "rubble": "#6e5d52",
+    "orchard": "#a2c523",
+    "field": "#e8c547",
 }
-# terrains a designer adds to the aid (a river, a bridge ...): one distinct colour each,
+# terrains a designer adds to the aid (a canal, a railway ...): one distinct colour each,
 # in the aid's order, so two new terrains never share a colour
 OTHER_TERRAINS = ("#6fa8dc", "#9e7b5b", "#c27ba0", "#76a5af", "#e69138", "#8e7cc3",
                   "#93c47d", "#f1c232", "#a61c00", "#45818e", "#b4a7d6", "#d5a6bd")

@@ -424,7 +424,7 @@ def parse_terrain(value: str, aid: Aid) -> tuple[str, bool]:
     try:
         return aid.terrain(name).name, bool(hill)
     except InputError:
-        raise ValueError(f"unknown terrain {name!r} (the aid {aid.name} knows: "
+        raise ValueError(f"unknown terrain {name!r}{did_you_mean(name, aid.terrain_names)} (the aid {aid.name} knows: "
                          f"{', '.join(aid.terrain_names)}; and \"hill\")") from None
 
 

@@ -25,6 +25,17 @@ TERRAIN_CHART = [
     ("heavy-forest", "YY", "G", (2, 2, 4, 4), "Y", "blocked", "-", 1, 5),
     ("wooden-building", "YY", "-", (2, P, P, P), "-", "blocked", "-", 1, 4),
     ("stone-building", "RY", "-", (2, P, P, P), "-", "blocked", "-", 1, 5),
+    # reconstructed rows (no Assault book prints them; docs/rulings.md D15)
+    ("stream", "-", "-", (2, 3, 4, 3), "G", "clear", "-", 0, 3),
+    ("river", "-", "-", (P, P, P, P), "-", "clear", "-", 0, 3),
+    ("lake", "-", "-", (P, P, P, P), "-", "clear", "-", 0, 3),
+    ("bridge", "-", "-", (1, 1, 1, 1), "-", "clear", "-", 0, None),
+    ("ford", "-", "-", (2, 2, 2, 2), "-", "clear", "-", 0, 3),
+    ("marsh", "B", "-", (2, 4, P, 4), "Y", "clear", "-", 0, 3),
+    ("rough", "G", "-", (1, 2, 3, 2), "B", "clear", "-", 0, 3),
+    ("rubble", "YG", "B", (2, 3, 4, 3), "G", "hinder", "G", 0, 4),
+    ("orchard", "G", "-", (1, 2, 2, 1), "-", "hinder", "G", 1, 3),
+    ("field", "B", "-", (1, 1, 2, 1), "-", "hinder", "B", 0, 3),
 ]
 
 
@@ -145,9 +156,11 @@ def _load(tmp_path, text, dice=None):
 
 @pytest.mark.parametrize("old,new,key,problem", [
     ("[terrain.clear]", "[terrain.clear", "", "TOML syntax error"),
-    ('spot = 3\n\n[terrain.forest]', 'spot = 3\nspott = 3\n\n[terrain.forest]',
+    ('spot = 3\nstatus = "partly stated"\n\n[terrain.forest]',
+     'spot = 3\nspott = 3\nstatus = "partly stated"\n\n[terrain.forest]',
      "terrain.brush.spott", "unknown key"),
-    ("spot = 3\n\n[terrain.forest]", "spot = 7\n\n[terrain.forest]", "terrain.brush.spot", "1..6"),
+    ('spot = 3\nstatus = "partly stated"\n\n[terrain.forest]',
+     'spot = 7\nstatus = "partly stated"\n\n[terrain.forest]', "terrain.brush.spot", "1..6"),
     ("height = 0                  # 10.4 (stated)", 'height = "low"', "terrain.brush.height",
      "integer"),
     ('defence_infantry = "GY"', 'defence_infantry = "GQ"', "terrain.forest.defence_infantry",
@@ -187,3 +200,38 @@ def test_aid_pools_are_checked_against_the_dice_in_use(tmp_path):
 def test_missing_aid_file(tmp_path):
     with pytest.raises(InputError, match="file not found"):
         load_aid(tmp_path / "nowhere.toml")
+
+
+# --- the common terrain a designer expects (issue 21, item 3) ---------------------------
+
+def test_every_terrain_row_says_where_it_comes_from():
+    aid = load_aid()
+    status = {t.name: t.status for t in aid.terrains}
+    assert status["road"] == "stated"                               # 9.1: the whole row
+    for name in ("clear", "brush", "forest", "heavy-forest", "wooden-building", "stone-building"):
+        assert status[name] == "partly stated"
+    # no Assault book prints these rows: all the project's reconstruction
+    for name in ("stream", "river", "lake", "bridge", "ford", "marsh", "rough", "rubble", "orchard", "field"):
+        assert status[name] == "reconstructed"
+
+
+def test_water_and_crossings():
+    aid = load_aid()
+    for mt in ("foot", "gun", "wheeled", "tracked"):
+        assert aid.movement_cost("river", mt) is None and aid.movement_cost("lake", mt) is None   # 9.4
+        assert aid.movement_cost("bridge", mt) == aid.movement_cost("road", mt) == 1
+        assert aid.movement_cost("ford", mt) is not None and aid.movement_cost("stream", mt) is not None
+    bridge = aid.terrain("bridge")
+    assert bridge.free_facing and bridge.spot is None and not bridge.defence_infantry   # as road (9.1, 10.5.1)
+    assert aid.movement_cost("marsh", "wheeled") is None
+    assert aid.terrain("stream").vehicle_damage and aid.terrain("marsh").vehicle_damage   # 9.10.1
+    assert aid.terrain("rubble").hinders and aid.terrain("orchard").hinders and aid.terrain("field").hinders
+    assert aid.terrain("orchard").height == 1 and aid.terrain("field").height == 0     # 10.4
+
+
+def test_a_bad_terrain_status_names_the_key(tmp_path):
+    p = tmp_path / "aid.toml"
+    p.write_text(TEXT.replace('status = "stated"', 'status = "guessed"', 1))
+    with pytest.raises(InputError) as e:
+        load_aid(p)
+    assert "terrain.road.status" in str(e.value)

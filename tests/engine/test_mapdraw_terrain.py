@@ -1,5 +1,6 @@
-"""Maps a designer draws: new terrains get distinct colours; rows and columns labelled
-as the file numbers them (issue 21, item 3)."""
+"""Maps a designer draws: every terrain of the shipped aid and any terrain a designer
+adds get distinct colours; rows and columns labelled as the file numbers them (issue
+21, item 3)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from simulator.assault.aid import load_aid
 from simulator.datafile import SCENARIOS_DIR
 from simulator.engine import mapdraw
 from simulator.engine.compiled import compile_map
 from simulator.engine.scenario import load_scenario
 
 EXTRA = """
-[terrain.river]
+[terrain.canal]
 defence_infantry = "-"
 defence_vehicle = "-"
 movement = { foot = "prohibited", gun = "prohibited", wheeled = "prohibited", tracked = "prohibited" }
@@ -23,7 +25,7 @@ los = "clear"
 height = 0
 spot = "auto"
 
-[terrain.bridge]
+[terrain.causeway]
 defence_infantry = "-"
 defence_vehicle = "-"
 movement = { foot = 1, gun = 1, wheeled = 1, tracked = 1 }
@@ -34,8 +36,6 @@ spot = "auto"
 """
 
 SCENARIO = """name = "River"
-[data]
-aid = "my-aid.toml"
 [map]
 rows = ["..~..", "..=..", "..~.."]
 [map.legend]
@@ -44,18 +44,45 @@ rows = ["..~..", "..=..", "..~.."]
 "=" = "bridge"
 """
 
+CANAL = """name = "Canal"
+[data]
+aid = "my-aid.toml"
+[map]
+rows = ["..~..", "..=..", "..~.."]
+[map.legend]
+"." = "clear"
+"~" = "canal"
+"=" = "causeway"
+"""
+
 
 def river(tmp_path: Path) -> Path:
-    shutil.copy(SCENARIOS_DIR / "assault" / "aid.toml", tmp_path / "my-aid.toml")
-    with open(tmp_path / "my-aid.toml", "a") as f:
-        f.write(EXTRA)
+    """River and bridge from the shipped aid."""
     path = tmp_path / "river.scenario.toml"
     path.write_text(SCENARIO)
     return path
 
 
+def canal(tmp_path: Path) -> Path:
+    """Two terrains a designer adds to a copy of the aid."""
+    shutil.copy(SCENARIOS_DIR / "assault" / "aid.toml", tmp_path / "my-aid.toml")
+    with open(tmp_path / "my-aid.toml", "a") as f:
+        f.write(EXTRA)
+    path = tmp_path / "canal.scenario.toml"
+    path.write_text(CANAL)
+    return path
+
+
+def test_every_shipped_terrain_has_its_own_colour():
+    names = load_aid().terrain_names
+    assert set(names) <= set(mapdraw.TERRAIN_COLOURS)
+    colours = [mapdraw.terrain_colour(t, names) for t in names]
+    assert len(set(colours)) == len(colours)
+    assert not set(colours) & set(mapdraw.OTHER_TERRAINS)
+
+
 def test_new_terrains_get_distinct_colours_in_the_aid_order():
-    names = ("clear", "road", "river", "bridge", "ford")
+    names = ("clear", "road", "canal", "causeway", "railway")
     colours = [mapdraw.terrain_colour(t, names) for t in names]
     assert len(set(colours)) == len(colours)
     assert colours[0] == mapdraw.TERRAIN_COLOURS["clear"]
@@ -64,12 +91,21 @@ def test_new_terrains_get_distinct_colours_in_the_aid_order():
 
 def test_river_and_bridge_are_drawn_apart_and_in_the_legend(tmp_path):
     cm = compile_map(load_scenario(river(tmp_path)))
+    assert cm.terrain_names == ("clear", "river", "bridge")     # only what the map uses, aid order
     labels = [h.get_label() for h in mapdraw._terrain_legend(cm)]
     assert {"river", "bridge", "clear"} <= set(labels)
     fills = {h.get_label(): h.get_facecolor() for h in mapdraw._terrain_legend(cm)}
-    assert fills["river"] != fills["bridge"]
+    assert len({fills["river"], fills["bridge"], fills["clear"]}) == 3
     png = mapdraw.draw_map(load_scenario(river(tmp_path)))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_terrains_a_designer_adds_are_drawn_apart(tmp_path):
+    cm = compile_map(load_scenario(canal(tmp_path)))
+    fills = {h.get_label(): h.get_facecolor() for h in mapdraw._terrain_legend(cm)}
+    assert {"canal", "causeway", "clear"} <= set(fills)
+    assert len({fills["canal"], fills["causeway"], fills["clear"]}) == 3
+    assert mapdraw.draw_map(load_scenario(canal(tmp_path)))[:4] == b"\x89PNG"
 
 
 def test_rows_and_columns_are_labelled_as_the_file_numbers_them(tmp_path):
