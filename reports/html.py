@@ -48,6 +48,13 @@ def page(title: str, body: list[str]) -> str:
             + "\n".join(body) + "\n</body>\n</html>\n")
 
 
+def add_refresh(html: str, seconds: int) -> str:
+    """The page with a ``<meta http-equiv="refresh">``: it reloads itself every
+    ``seconds`` (``lanchester assault scenario --watch`` rewrites the report)."""
+    tag = f"<meta http-equiv=\"refresh\" content=\"{int(seconds)}\">\n"
+    return html.replace("<meta charset=\"utf-8\">\n", "<meta charset=\"utf-8\">\n" + tag, 1)
+
+
 def dl(pairs: list[tuple[str, str]], cls: str = "grid") -> str:
     """A definition list; values are already HTML."""
     return (f"<dl class=\"{cls}\">" + "".join(f"<dt>{escape(k)}</dt><dd>{v}</dd>" for k, v in pairs)

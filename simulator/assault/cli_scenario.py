@@ -42,8 +42,15 @@ players_option = click.option("--players", default="greedy,greedy", show_default
               help="Also play the skill ladder: random < greedy < lookahead from both seats.")
 @click.option("--ladder-games", type=click.IntRange(min=10, max=cliopts.MAX_GAMES), default=200, show_default=True, metavar="N")
 @cliopts.data_files(scenario=True)
+@click.option("--watch", is_flag=True, default=False,
+              help="Check and play the scenario again each time the file (or a data file it uses) is "
+                   "saved, with the same seed; rewrite --out DIR (its page reloads itself) and print "
+                   "one line with the change of the verdict. Ctrl-C stops. Example: "
+                   "lanchester assault scenario my.scenario.toml --watch --games 2000 --out out/")
+@click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --watch: stop after N runs (a save that fails its check counts).")
 def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edition, vary, tune, target,
-                     ladder, ladder_games, dice_file, aid_file, units_dir):
+                     ladder, ladder_games, dice_file, aid_file, units_dir, watch, watch_max_runs):
     """Play scenario NAME many times with computer players and report its balance.
 
     With --precision X the batch stops once the first side's win rate has a 95%
@@ -58,16 +65,21 @@ def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edit
       lanchester assault scenario infantry-training --tune turns --target 0.5 --games 2000
       lanchester assault scenario infantry-training --precision 0.01 --seed 3 --checkpoint ckpt/
       lanchester assault scenario my.scenario.toml --aid my-aid.toml --games 2000
+      lanchester assault scenario my.scenario.toml --watch --games 2000 --out out/my
     """
     from simulator.output import emit, to_json
     from simulator.runner import fresh_seed
 
+    if watch_max_runs is not None and not watch:
+        raise click.UsageError("--watch-max-runs needs --watch")
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
         games = DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
                   data=cliopts.scenario_data(dice_file, aid_file, units_dir))
+    if watch:
+        raise click.exceptions.Exit(watch_scenario(name, out_dir, watch_max_runs, **kwargs))
     if out_dir is None:
         from simulator.engine.balance import balance_report
         report = balance_report(name, **kwargs)
@@ -80,21 +92,48 @@ def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edit
 DEFAULT_GAMES = 10_000
 
 
-def write_scenario_report(name: str, out_dir, **kwargs) -> dict:
+def write_scenario_report(name: str, out_dir, *, refresh: int | None = None, **kwargs) -> dict:
     """Play the batch with its records streamed into a staging folder, then add the
-    charts, tables and page there and rename it to ``out_dir`` (complete or absent)."""
+    charts, tables and page there and rename it to ``out_dir`` (complete or absent).
+    ``refresh``: the page reloads itself every so many seconds (``--watch``)."""
+    return play_into_report(name, out_dir, refresh=refresh, **kwargs)[0]
+
+
+def play_into_report(name: str, out_dir, *, refresh: int | None = None, **kwargs):
+    """:func:`write_scenario_report`, returning ``(report, RunResult)``."""
     from reports.bundle import fill, staging
 
     with staging(Path(out_dir)) as tmp:
-        report, bundle = scenario_bundle(name, tmp, **kwargs)
+        report, bundle, result = scenario_bundle(name, tmp, with_result=True, **kwargs)
         fill(tmp, bundle)
+        if refresh:
+            from reports.html import add_refresh
+            page = tmp / "index.html"
+            page.write_text(add_refresh(page.read_text(), refresh))
     click.echo(f"report written to {Path(out_dir) / 'index.html'}", err=True)
-    return report
+    return report, result
 
 
-def scenario_bundle(name: str, folder: Path, **kwargs):
+def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
+    """The ``--watch`` loop (:mod:`simulator.assault.watch`); returns the exit status."""
+    from simulator.assault.watch import REFRESH_SECONDS, Watch
+    from simulator.engine.scenario import resolve_scenario
+
+    path = str(resolve_scenario(name))      # a missing file is the one-line error, exit 2
+
+    def play():
+        if out_dir is None:
+            from simulator.engine.balance import balance_run
+            return balance_run(path, **kwargs)
+        return play_into_report(path, out_dir, refresh=REFRESH_SECONDS, **kwargs)
+
+    return Watch(path, play, max_runs=max_runs).loop()
+
+
+def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwargs):
     """Play the batch into ``folder`` (records, ``balance.json``); return the JSON
-    summary and the :class:`reports.bundle.Report` that completes the folder."""
+    summary and the :class:`reports.bundle.Report` that completes the folder (and the
+    :class:`~simulator.engine.batch.RunResult` with ``with_result``)."""
     from reports.assault import balance_bundle
     from reports.provenance import provenance, scenario_data
     from simulator.engine.balance import balance_run, report_frames
@@ -105,8 +144,9 @@ def scenario_bundle(name: str, folder: Path, **kwargs):
     sources, files = scenario_data(result.game)
     prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"])
     atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
-    return report, balance_bundle(report, report_frames(report, result), provenance=prov,
-                                  record_files=report["files"])
+    bundle = balance_bundle(report, report_frames(report, result), provenance=prov,
+                            record_files=report["files"])
+    return (report, bundle, result) if with_result else (report, bundle)
 
 
 @click.command("replay")
