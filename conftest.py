@@ -1,1 +1,13 @@
 # Repository-root conftest: makes the checkout importable when pytest runs from it.
+
+import atexit
+import os
+import shutil
+import tempfile
+
+# Compiled scenarios are cached on disk (simulator.engine.gamecache): the suite keeps
+# its own cache for the run, shared by the tests and the processes they start, and
+# never reads or fills the user's.
+if "LANCHESTER_CACHE_DIR" not in os.environ:
+    os.environ["LANCHESTER_CACHE_DIR"] = tempfile.mkdtemp(prefix="lanchester-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["LANCHESTER_CACHE_DIR"], True)

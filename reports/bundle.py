@@ -154,11 +154,13 @@ def readable(folder: Path) -> None:
 
 
 def write_collection(out_dir: str | Path, *, title: str, intro: str,
-                     reports: Iterable[tuple[str, Report | Callable[[Path], Report]]]) -> Path:
+                     reports: Iterable[tuple[str, Report | Callable[[Path], Report]]],
+                     lead: str | None = None) -> Path:
     """A folder of bundles (one per question) and an ``index.html`` linking them.
 
     A report may be given as a function of its (already created) subfolder, for a
-    report that streams data files there before its tables and charts are added."""
+    report that streams data files there before its tables and charts are added.
+    ``lead`` names the report the index lists first, whenever it was made."""
     out = Path(out_dir)
     with staging(out) as tmp:
         entries = []
@@ -169,6 +171,7 @@ def write_collection(out_dir: str | Path, *, title: str, intro: str,
             entries.append({"dir": name, "kind": s["kind"], "question": s["question"],
                             "highlights": s["highlights"], "charts": s["charts"][:1],
                             "method": s["provenance"]["method"]})
+        entries.sort(key=lambda e: e["dir"] != lead)          # stable: the others keep their order
         summary = {REPORT_MARK: REPORT_VERSION, "kind": "collection", "title": title, "intro": intro,
                    "reports": entries, "provenance": _collection_provenance(tmp, entries)}
         atomic_write_text(tmp / "summary.json", to_json(summary), option=None)

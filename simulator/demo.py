@@ -1,12 +1,16 @@
 """``lanchester demo``: the main job on the bundled defaults, written as a report.
 
-First the main job: the balance report of the default scenario, Infantry Training
-(greedy against greedy, 20,000 games, what-ifs on the number of turns and the
-close-combat edition), exactly as ``lanchester assault scenario ... --out`` makes it.
-Then the dice-odds and ranged-fire examples: the worked example of 11.0 (German
-Rifles '41 fire at Soviet Heavy Rifles '41 at range 3 in the open, pools RY against
-YG) and the same fire into forest, exactly and by Monte Carlo, and the
-German-against-Soviet matchup matrix in the open.
+The main job is the balance report of the default scenario, Infantry Training (greedy
+against greedy, 20,000 games, what-ifs on the number of turns and the close-combat
+edition), exactly as ``lanchester assault scenario ... --out`` makes it. With it: the
+dice-odds and ranged-fire examples (the worked example of 11.0, German Rifles '41 fire
+at Soviet Heavy Rifles '41 at range 3 in the open, pools RY against YG, and the same
+fire into forest, exactly and by Monte Carlo) and the German-against-Soviet matchup
+matrix in the open.
+
+The quick answers come first, while the scenario engine compiles in a second process
+on a fresh machine (:mod:`simulator.engine.warmup`); the scenario is played once it is
+ready. The index still lists the main job first.
 
 The report folder holds one report bundle per question (CSV, PNG charts,
 summary.json, index.html; see :mod:`reports.bundle`) and a top ``index.html``
@@ -53,7 +57,18 @@ def scenario_entry(seed: int, games: int):
 
 
 def demo_reports(seed: int, trials: int, games: int = 20_000) -> Iterator[tuple[str, Report]]:
-    """Each question's report, as (folder name, report), printing the tables as it goes."""
+    """Each question's report, as (folder name, report), printing the tables as it goes:
+    the quick answers first, the scenario last (its engine compiled meanwhile)."""
+    from simulator.engine import warmup
+
+    compiling = warmup.start()
+    yield from quick_reports(seed, trials)
+    warmup.finish(compiling)
+    yield scenario_entry(seed, games)
+
+
+def quick_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
+    """The odds, fire and matrix questions (seconds each)."""
     from reports.assault import fire_report, matrix_report, odds_report
     from simulator.assault.cli_fire import fire_json, fire_table
     from simulator.assault.cli_odds import odds_json, odds_table
@@ -62,7 +77,6 @@ def demo_reports(seed: int, trials: int, games: int = 20_000) -> Iterator[tuple[
     from simulator.assault.odds import odds
     from simulator.assault.pools import FireSituation
 
-    yield scenario_entry(seed, games)
     for attack, defence in DEMO_QUESTIONS:
         frames = [odds(attack, defence), odds(attack, defence, trials=trials, seed=seed, progress="demo")]
         for frame in frames:
@@ -122,5 +136,5 @@ def demo(out_dir: str, seed: int, trials: int, games: int) -> None:
                             f"answers and Monte Carlo checks ({trials:,} trials) on the bundled data: the "
                             "dice are reconstructed and the unit cards illustrative. Each report names its "
                             "data, their status, and the command that reproduces it."),
-                     reports=demo_reports(seed, trials, games))
+                     reports=demo_reports(seed, trials, games), lead=f"scenario-{DEMO_SCENARIO}")
     click.echo(f"report written to {(out / 'index.html').resolve()}")

@@ -667,9 +667,19 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
     ``{"history": "alternate"}`` (the alternate-history version, 5.3).
     ``data``: data files given on the command line (``{"aid": "my-aid.toml"}``), as for
     :func:`simulator.engine.scenario.load_scenario`.
+
+    A scenario compiled before with the same data, code and overrides is read back
+    from the disk cache (:mod:`simulator.engine.gamecache`).
     """
+    from simulator.engine.gamecache import cached
+
     scenario = scenario or load_scenario(name_or_path, data)
     overrides = dict(overrides or {})
+    return cached(scenario, edition, overrides, lambda: _compile(scenario, edition, overrides))
+
+
+def _compile(scenario: Scenario, edition: str | None, overrides: dict) -> Game:
+    """:func:`compile_game` without the cache."""
     if overrides.get("history") == "alternate":
         scenario = alternate_history(scenario)
     edition = edition or overrides.get("edition") or scenario.edition
