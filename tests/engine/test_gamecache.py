@@ -130,3 +130,17 @@ def test_old_entries_are_pruned(cache, mini, monkeypatch):
     for turns in (2, 3, 4):
         compile_game(str(mini), overrides={"turns": turns})
     assert len(list(cache.glob("*.pickle"))) == 2
+
+
+def test_data_given_on_the_command_line_is_part_of_the_key(tmp_path):
+    """``--aid FILE`` (and the other data options) load other data: another key, even
+    when only a value inside the file differs."""
+    from simulator.datafile import SCENARIOS_DIR
+    text = (SCENARIOS_DIR / "assault" / "aid.toml").read_text()
+    other = tmp_path / "aid.toml"
+    other.write_text(text)
+    same = gamecache.game_key(load_scenario("infantry-training", {"aid": str(other)}), None, {})
+    other.write_text(text.replace("# The player's aid", "# A copy of the player's aid", 1).replace(
+        'name = "', 'name = "copy of ', 1))
+    changed = gamecache.game_key(load_scenario("infantry-training", {"aid": str(other)}), None, {})
+    assert same != changed != gamecache.game_key(load_scenario("infantry-training"), None, {})
