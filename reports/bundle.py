@@ -37,7 +37,7 @@ from simulator.output import (atomic_write_bytes, atomic_write_text, emit, make_
 
 REPORT_MARK = "lanchester_report"   # key of summary.json that marks a report folder
 REPORT_VERSION = 1
-FILE_SUFFIXES = (".json", ".csv", ".txt", ".tsv", ".md")   # --out NAME.json: one file, as before
+from simulator.vocabulary import OUT_FILE_SUFFIXES as FILE_SUFFIXES  # noqa: E402 - --out NAME.json: one file
 PARQUET_MIN_ROWS = 1000   # tables this long also get a Parquet file
 
 
@@ -294,6 +294,7 @@ def _summary_models():
         method: str
         seed: Optional[Any_] = None
         trials: Optional[int] = None
+        unit: str = "trials"
         version: str
         command: str
 

@@ -331,7 +331,7 @@ def what_if_chart(variants: pd.DataFrame, *, question: str, prov: Provenance, si
 
 METRIC_LABELS = {
     "p_eliminated": ("P(target eliminated)", True),
-    "p_suppressed_or_worse": ("P(target suppressed or worse)", True),
+    "p_suppressed_or_worse": ("P(target suppressed, fallback or eliminated)", True),
     "mean_damage": ("mean damage points dealt", False),
 }
 

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from reports.tables import COLUMN_HELP
+from simulator.output import SE_LEGEND
 
 MAX_ROWS = 200   # rows of a table shown on the page; the CSV has them all
 
@@ -57,7 +58,7 @@ def dl(pairs: list[tuple[str, str]], cls: str = "grid") -> str:
 def provenance_html(p: dict[str, Any]) -> str:
     method = escape(p["method"])
     if p.get("trials") is not None:
-        method += escape(f", {p['trials']:,} trials, seed {p['seed']}")
+        method += escape(f", {p['trials']:,} {p.get('unit') or 'trials'}, seed {p['seed']}")
     files = ", ".join(f"<code>{escape(f)}</code>" for f in p["data_files"]) or "none"
     data = "<br>".join(escape(f"{s['kind']}: {s['name']}, {s['status']}") for s in p["sources"]) or "none"
     return dl([("data", data), ("data files", f"{files} (hash <code>{escape(p['data_digest'])}</code>)"),
@@ -104,8 +105,10 @@ def render_page(summary: dict[str, Any], frames: dict[str, pd.DataFrame]) -> str
     body = [f"<header><p class=\"kind\">lanchester report &middot; {escape(summary['kind'])}</p>",
             f"<h1>{escape(summary['question'])}</h1></header>"]
     if summary["highlights"]:
+        legend = (f"<p class=\"note\">{escape(SE_LEGEND)}</p>"
+                  if any("±" in v for _, v in summary["highlights"]) else "")
         body.append("<section class=\"highlights\">" + dl([(k, escape(v)) for k, v in summary["highlights"]])
-                    + "</section>")
+                    + legend + "</section>")
     body += ["<section><h2>Where these numbers come from</h2>", provenance_html(summary["provenance"])]
     body += [f"<p class=\"note\">{escape(n)}</p>" for n in summary.get("notes", [])]
     body.append("</section>")

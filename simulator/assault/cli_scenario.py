@@ -27,6 +27,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @players_option
 @cliopts.monte_carlo
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              callback=cliopts.check_out_folder,
               help="Write a report folder: index.html with charts, games.parquet and games.csv "
                    "(one row per game), tables, summary.json and balance.json.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
@@ -100,7 +101,8 @@ def scenario_bundle(name: str, folder: Path, **kwargs):
     report, result = balance_run(name, out_dir=str(folder), **kwargs)
     report["files"] = [Path(f).name for f in report["files"]]
     sources, files = scenario_data(result.game)
-    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"])
+    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
+                      unit="games")
     atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
     return report, balance_bundle(report, report_frames(report, result), provenance=prov,
                                   record_files=report["files"])

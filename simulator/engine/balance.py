@@ -280,7 +280,29 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
         lo, hi = wilson_interval(wins, res.tally.games)
         rows.append({"value": v, "wins": wins, "win_rate": wins / res.tally.games, "ci95": [lo, hi]})
     best = min(rows, key=lambda r: abs(r["win_rate"] - target))
-    return {"key": key, "target": target, "side": side0, "values": rows, "best": best}
+    return {"key": key, "target": target, "side": side0, "values": rows, "best": best,
+            **tune_bound(rows, best, target, key)}
+
+
+def tune_bound(rows: list[dict], best: dict, target: float, key: str) -> dict:
+    """Whether the tuning's best value lies at an end of the values searched while the
+    target lies beyond it (the win rate still moving towards it there): ``at_bound``
+    is ``"lowest"``, ``"highest"`` or None, with a sentence (``bound_note``) saying so."""
+    values = [r["value"] for r in rows]
+    if len(values) < 2 or best["value"] not in (values[0], values[-1]):
+        return {"at_bound": None, "bound_note": None}
+    end = "lowest" if best["value"] == values[0] else "highest"
+    inner = rows[1] if end == "lowest" else rows[-2]
+    # the target is beyond the end when the best rate is nearer to it than its neighbour's
+    # and it is not yet reached (an exact hit at an end is still a hit)
+    beyond = abs(best["win_rate"] - target) > 0.005 and \
+        abs(best["win_rate"] - target) <= abs(inner["win_rate"] - target)
+    if not beyond:
+        return {"at_bound": None, "bound_note": None}
+    return {"at_bound": end,
+            "bound_note": f"the best value, {key}={best['value']}, is the {end} searched "
+                          f"({values[0]}-{values[-1]}) and the target {target:.0%} was not reached: "
+                          f"a value beyond the search may come closer"}
 
 
 def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
@@ -401,6 +423,8 @@ def report_table(report: dict) -> str:
         for r in tu["values"]:
             lines.append(f"  {r['value']}: {r['win_rate']:.2%} [{r['ci95'][0]:.2%}, {r['ci95'][1]:.2%}]")
         lines.append(f"  best: {tu['best']['value']} ({tu['best']['win_rate']:.2%})")
+        if tu.get("bound_note"):
+            lines.append(f"  warning: {tu['bound_note']}")
     if "skill_ladder" in report:
         sl = report["skill_ladder"]
         lines += ["", f"skill ladder ({sl['games_per_match']} games a match):"]
