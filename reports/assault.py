@@ -267,16 +267,17 @@ def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
 # --- the matchup matrix -----------------------------------------------------------------
 
 MATRIX_QUESTIONS = {
-    "p_eliminated": "How likely is each firer to eliminate each target{where}?",
-    "p_suppressed_or_worse": "How likely is each firer to leave each target suppressed, fallen back or "
-                             "eliminated{where}?",
-    "mean_damage": "How much damage does each firer deal to each target{where}, on average?",
+    "p_eliminated": "How likely is each firer to eliminate each target with direct fire{where}?",
+    "p_suppressed_or_worse": "How likely is each firer to leave each target suppressed, fallen back or eliminated with "
+                             "direct fire{where}?",
+    "mean_damage": "How much damage does each firer deal to each target with direct fire{where}, on average?",
 }
 
 
 def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=None, aid=None,
-                  units_dir=None, support=None) -> Report:
-    """``lanchester assault matrix``: the tidy matrix and one heatmap per terrain."""
+                  units_dir=None, support=None, plot: str = "heatmap") -> Report:
+    """``lanchester assault matrix``: the tidy matrix and one heatmap per terrain
+    (``plot="lines"``: one line chart of ``metric`` by range, a panel per terrain)."""
     from reports import charts   # matplotlib loads only when a report is written
     from simulator.assault.matrix import MATRIX_COLUMNS
 
@@ -286,12 +287,17 @@ def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=Non
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, support=support,
                                   parts=("dice", "aid", "units", "support"))
     prov = provenance(sources, files, method="exact")
-    maps = [charts.matrix_heatmap(frame, metric=metric, terrain=t, prov=prov, name=f"matrix-{t}",
-                                  question=MATRIX_QUESTIONS[metric].format(where=f" in {t}, at each range"))
-            for t in terrains]
+    if plot == "lines":
+        maps = [charts.matrix_lines(frame, metric=metric, prov=prov, name="matrix-lines",
+                                    question=MATRIX_QUESTIONS[metric].format(where=" at each range"))]
+    else:
+        maps = [charts.matrix_heatmap(frame, metric=metric, terrain=t, prov=prov, name=f"matrix-{t}",
+                                      question=MATRIX_QUESTIONS[metric].format(where=f" in {t}, at each range"))
+                for t in terrains]
     fired = frame[frame["can_fire"]]
     best = fired.nlargest(1, metric)
-    high = [("cells", f"{len(frame):,} ({len(fired):,} can fire)"),
+    high = [("fire", a["fire"]),
+            ("cells", f"{len(frame):,} ({len(fired):,} can fire)"),
             ("situation", f"regular units, undamaged, steady; firer firing; spotting by the rules; "
                           f"vehicle targets hit on the {a['facing']}")]
     if len(best):
@@ -301,10 +307,12 @@ def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=Non
     return Report(
         kind="assault matrix", question=question, provenance=prov,
         tables=[Table("matrix", tidy(frame, MATRIX_COLUMNS), "Matchup matrix",
-                      "One row per firer, target, range and terrain, with every metric (exact).")],
+                      "One row per firer, target, range and terrain, with every metric (exact; "
+                      "direct fire: the fire column).")],
         charts=maps, highlights=high,
-        result={k: a[k] for k in ("firers", "targets", "ranges", "terrains", "facing", "dice", "dice_status",
-                                  "aid", "aid_status", "cells", "computed")} | {"metric": metric})
+        result={k: a[k] for k in ("fire", "firers", "targets", "ranges", "terrains", "facing", "dice",
+                                  "dice_status", "aid", "aid_status", "cells", "computed")}
+        | {"metric": metric, "plot": plot})
 
 
 # --- close combat ---------------------------------------------------------------------

@@ -337,7 +337,52 @@ METRIC_LABELS = {
 
 
 def short_unit(unit_id: str) -> str:
-    return unit_id.replace("german/", "de/").replace("soviet/", "su/")
+    """A unit as the charts label it: its id, side first (``soviet/rifles-41``): both sides
+    field cards of the same name."""
+    return unit_id
+
+
+def matrix_lines(frame: pd.DataFrame, *, metric: str, question: str, prov: Provenance,
+                 name: str = "matrix-lines") -> Chart:
+    """``metric`` by range, one line per firer and target that can fire, a panel per terrain
+    (``lanchester assault matrix --plot lines``); a range it cannot fire at is a gap."""
+    label, is_p = METRIC_LABELS[metric]
+    terrains = list(dict.fromkeys(frame["terrain"]))
+    fired = frame[frame["can_fire"]]
+    pairs = list(dict.fromkeys(zip(fired["firer"], fired["target"])))
+    ncols = min(2, len(terrains))
+    nrows = math.ceil(len(terrains) / ncols)
+    fig, axes = new_figure(prov, size=(max(9.0, 4.6 * ncols + 3.4), 1.8 + 3.6 * nrows),
+                           nrows=nrows, ncols=ncols, sharey=True)
+    top = float(np.nanmax(fired[metric])) if len(fired) else 1.0
+    ranges = sorted(frame["range"].unique())
+    styles = ("-", "--", ":", "-.")
+    for k, ax in enumerate(axes.flat):
+        if k >= len(terrains):
+            ax.set_visible(False)
+            continue
+        part = frame[frame["terrain"] == terrains[k]]
+        for i, (f, t) in enumerate(pairs):
+            line = part[(part["firer"] == f) & (part["target"] == t)].set_index("range").reindex(ranges)
+            ax.plot(ranges, line[metric].to_numpy(float), marker="o", color=COLOURS[i % len(COLOURS)],
+                    linestyle=styles[(i // len(COLOURS)) % len(styles)], label=f"{f} at {t}")
+        ax.set_title(f"terrain: {terrains[k]}", fontsize=10)
+        ax.set_xticks(ranges, [str(r) for r in ranges])
+        ax.set_xlabel("range (hexes)")
+        if k % ncols == 0:
+            ax.set_ylabel(label)
+        ax.set_ylim(0, min(1.02, max(0.05, top * 1.15)) if is_p else max(1e-6, top * 1.15))
+        if is_p:
+            percent_axis(ax.yaxis)
+        ax.grid(alpha=0.3)
+    fig.legend(*axes.flat[0].get_legend_handles_labels(), loc="outside right lower", fontsize=8,
+               title="firer at target")
+    alt = "; ".join(f"{f} at {t}: " + ", ".join(
+        f"range {r} {100 * v:.0f}%" if is_p else f"range {r} {v:.2f}"
+        for r, v in zip(sub["range"], sub[metric]) if not np.isnan(v))
+        for (f, t) in pairs for sub in [fired[(fired["firer"] == f) & (fired["target"] == t)
+                                              & (fired["terrain"] == terrains[0])]])
+    return finish(fig, name, question, alt)
 
 
 def matrix_heatmap(frame: pd.DataFrame, *, metric: str, terrain: str, question: str,
@@ -351,8 +396,9 @@ def matrix_heatmap(frame: pd.DataFrame, *, metric: str, terrain: str, question: 
     ncols = min(3, len(ranges))
     nrows = math.ceil(len(ranges) / ncols)
     cell = 0.24 if len(targets) > 8 else 0.5
-    pw, ph = 2.6 + cell * len(targets), 1.0 + cell * len(firers)
-    size = (max(8.0, ncols * pw + 1.0), nrows * ph + 1.6)
+    label_in = 0.075 * max(map(len, firers + targets), default=8)   # unit ids, side first, take room
+    pw, ph = 1.4 + label_in + cell * len(targets), 1.0 + cell * len(firers)
+    size = (max(8.0, ncols * pw + 1.0), nrows * ph + 1.6 + label_in)
     fig, axes = new_figure(prov, size=size, nrows=nrows, ncols=ncols)
     values = frame[metric].to_numpy(float)
     vmax = 1.0 if is_p or not np.isfinite(values).any() else max(1e-9, float(np.nanmax(values)))

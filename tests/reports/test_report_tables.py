@@ -35,7 +35,7 @@ STABLE = {
 }
 MATRIX = ["firer", "target", "range", "terrain", "target_facing", "can_fire", "reason", "attack_pool",
           "defence_pool", "p_spotted", "p_eliminated", "p_suppressed_or_worse", "p_fallback", "p_immobilised",
-          "mean_damage"]
+          "mean_damage", "fire"]
 
 
 @pytest.mark.parametrize("name", sorted(STABLE))
