@@ -50,6 +50,7 @@ class Table:
     title: str
     description: str = ""
     parquet: bool | None = None   # None: when the table has PARQUET_MIN_ROWS rows or more
+    chart: str | None = None      # the chart that draws it: the page shows that, not a long table
 
 
 @dataclass
@@ -126,7 +127,7 @@ def fill(folder: Path, report: Report) -> dict:
         table_entries.append({"name": t.name, "file": f"{t.name}.csv",
                               "parquet": f"{t.name}.parquet" if parquet else None, "title": t.title,
                               "description": t.description, "columns": list(t.frame.columns),
-                              "rows": len(t.frame)})
+                              "rows": len(t.frame), "chart": f"{t.chart}.png" if t.chart else None})
     chart_entries = []
     for c in report.charts:
         atomic_write_bytes(folder / f"{c.name}.png", c.png, option=None)
@@ -315,6 +316,7 @@ def _summary_models():
         description: str
         columns: list[str]
         rows: int
+        chart: Optional[Name] = None
 
     class Page(pydantic.BaseModel):
         model_config = strict

@@ -518,3 +518,93 @@ def count_bars_chart(labels: list[str], values: list[float], *, question: str, x
     ax.set_ylim(0, max(values + [1]) * 1.25)
     ax.grid(axis="y", alpha=0.3)
     return finish(fig, name, question, ", ".join(f"{lab}: {v:g}" for lab, v in zip(labels, values)))
+
+
+# --- what-if changes and activity ------------------------------------------------------
+
+def change_chart(changes: pd.DataFrame, *, question: str, prov: Provenance, side: str,
+                 name: str = "what-if-change") -> Chart:
+    """Forest plot of each variant's change of ``side``'s win rate against the baseline,
+    with the 95% interval of the paired games (columns: ``WHAT_IF_CHANGE_COLUMNS``)."""
+    fig, axes = new_figure(prov, size=(9.0, 2.6 + 0.45 * len(changes)))
+    ax = axes[0, 0]
+    y = np.arange(len(changes))
+    ch, lo, hi = (changes[c].to_numpy(float) for c in ("change", "change_lo", "change_hi"))
+    sig = changes["significant"].to_numpy(bool)
+    ax.axvline(0, color="grey", linestyle="--", linewidth=1, label="no change")
+    for yi in range(len(changes)):
+        colour = COLOURS[1] if sig[yi] else COLOURS[0]
+        ax.errorbar([ch[yi]], [yi], xerr=[[max(ch[yi] - lo[yi], 0)], [max(hi[yi] - ch[yi], 0)]], fmt="s",
+                    color=colour, capsize=4)
+        ax.annotate(f"{100 * ch[yi]:+.1f} points ({100 * lo[yi]:+.1f} to {100 * hi[yi]:+.1f})"
+                    + (" *" if sig[yi] else ""), (hi[yi], yi), xytext=(6, 0), textcoords="offset points",
+                    va="center", fontsize=8)
+    ax.set_yticks(y, changes["variant"].tolist())
+    ax.invert_yaxis()
+    span = max(0.05, float(np.nanmax(np.abs(np.concatenate([lo, hi])))) if len(changes) else 0.05)
+    ax.set_xlim(-span * 1.2, span * 2.2)
+    percent_axis(ax.xaxis)
+    ax.set_xlabel(f"change of P({side} wins) against the baseline, paired 95% interval "
+                  "(* red: the interval excludes 0)")
+    ax.set_ylabel("variant")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    alt = ", ".join(f"{v}: {100 * c:+.1f} points" + (" (significant)" if s else "")
+                    for v, c, s in zip(changes["variant"], ch, sig))
+    return finish(fig, name, question, alt)
+
+
+def activity_chart(activity: pd.DataFrame, *, question: str, prov: Provenance, xlabel: str,
+                   name: str = "activity") -> Chart:
+    """Each side's activity per game, the sides side by side (columns ``side, measure,
+    per_game``)."""
+    order = list(dict.fromkeys(activity["measure"]))
+    groups = []
+    for side in series_in_order(activity, "side"):
+        part = activity[activity["side"] == side].set_index("measure").reindex(order)
+        groups.append((side, part["per_game"].fillna(0).to_numpy(float), None))
+    fig, axes = new_figure(prov, size=(9.0, 2.8 + 0.5 * len(order)))
+    ax = axes[0, 0]
+    grouped_bars(ax, [m.replace("_", " ") for m in order], groups, horizontal=True)
+    for i, (side, vals, _) in enumerate(groups):
+        width = 0.8 / len(groups)
+        for y, v in enumerate(vals):
+            ax.annotate(f"{v:.2f}", (v, y - 0.4 + width * (i + 0.5)), xytext=(4, 0), textcoords="offset points",
+                        va="center", fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("what the side did")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(title="side", fontsize=8)
+    alt = "; ".join(f"{s}: " + ", ".join(f"{m} {v:.2f}" for m, v in zip(order, vals)) for s, vals, _ in groups)
+    return finish(fig, name, question, alt)
+
+
+def turn_activity_chart(turns: pd.DataFrame, *, question: str, prov: Provenance,
+                        name: str = "turns") -> Chart:
+    """One game turn by turn: each side's activations, shots, moves and close combats
+    (columns ``turn, side, measure, count``), a panel per measure."""
+    measures = [m for m in dict.fromkeys(turns["measure"]) if m != "reaction_fires"]
+    sides = series_in_order(turns, "side")
+    order = sorted(turns["turn"].unique())
+    ncols = 2
+    nrows = math.ceil(len(measures) / ncols)
+    fig, axes = new_figure(prov, size=(10.0, 1.4 + 2.6 * nrows), nrows=nrows, ncols=ncols)
+    for k, ax in enumerate(axes.flat):
+        if k >= len(measures):
+            ax.set_visible(False)
+            continue
+        m = measures[k]
+        groups = []
+        for side in sides:
+            part = turns[(turns["side"] == side) & (turns["measure"] == m)].set_index("turn").reindex(order)
+            groups.append((side, part["count"].fillna(0).to_numpy(float), None))
+        grouped_bars(ax, [str(t) for t in order], groups)
+        ax.set_title(m.replace("_", " "), fontsize=10)
+        ax.set_xlabel("turn")
+        ax.set_ylabel("count")
+        ax.grid(axis="y", alpha=0.3)
+        if k == 0:
+            ax.legend(title="side", fontsize=8)
+    totals = turns.groupby(["side", "measure"], sort=False)["count"].sum()
+    alt = "; ".join(f"{s}: " + ", ".join(f"{m} {int(totals.get((s, m), 0))}" for m in measures) for s in sides)
+    return finish(fig, name, question, alt)

@@ -104,8 +104,12 @@ def scenario_bundle(name: str, folder: Path, **kwargs):
     prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
                       unit="games")
     atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
+    from simulator.engine.mapdraw import draw_map
+    scenario = result.game.scenario
+    map_png = draw_map(scenario, title=f"{scenario.name}: the map and the set-up",
+                       footer="\n".join(prov.footer_lines()))
     return report, balance_bundle(report, report_frames(report, result), provenance=prov,
-                                  record_files=report["files"])
+                                  record_files=report["files"], map_png=map_png)
 
 
 @click.command("replay")
@@ -153,8 +157,10 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, out):
         from reports.provenance import provenance, scenario_data
         sources, files = scenario_data(game)
         prov = provenance(sources, files, method=f"replay of game {game_index} of a batch", seed=seed)
+        from simulator.engine.activity import turn_activity
         return replay_report(frame, final_png=lambda footer: final_position_png(st, footer=footer),
-                             provenance=prov, result={k: v for k, v in obj.items() if k not in ("events", "final")})
+                             provenance=prov, result={k: v for k, v in obj.items() if k not in ("events", "final")},
+                             turns=turn_activity(st))
 
     emit_report(fmt, out, table=replay_text(st, pl), frame=frame, obj=obj, report=report)
     if png:

@@ -25,6 +25,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from simulator.engine.activity import SAMPLE_GAMES, activity_lines, side_activity
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
 from simulator.notice import waiting
@@ -142,12 +143,15 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                 workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
                 vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
                 ladder: bool = False, ladder_games: int = 200, progress: bool = True,
-                overrides: dict | None = None, options: RunOptions | None = None) -> tuple[dict, RunResult]:
+                overrides: dict | None = None, options: RunOptions | None = None,
+                activity_games: int = SAMPLE_GAMES) -> tuple[dict, RunResult]:
     """Play the scenario and report its balance: ``(JSON summary, the main run)``.
 
     ``options`` (workers, Dask, checkpoint, precision) apply to the main run; with a
     precision, ``games`` caps it and the what-ifs and tuning then play as many games
     as the main run needed (paired games need equal numbers).
+    ``activity_games``: how many of the first games are replayed to count each side's
+    activity (:func:`simulator.engine.activity.side_activity`; 0: none).
     """
     p1, p2 = player_kinds(players)
     base_over = dict(overrides or {})
@@ -163,6 +167,9 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                        progress=f"{game.name}" if progress else None, options=options)
     report = summary(result)
     games = result.tally.games
+    if activity_games and games:
+        with waiting(f"replaying {min(games, activity_games):,} games to count each side's activity"):
+            report["activity_by_side"] = side_activity(game, seed, (p1, p2), min(games, activity_games))
     sub = dataclasses.replace(options, precision=None) if options is not None else None
     base = result.tally.outcome_array()
     sides = list(game.sides)
@@ -384,8 +391,10 @@ def report_table(report: dict) -> str:
     lines += [f"warning: {w}" for w in report.get("warnings", [])]
     act = report.get("activity")
     if act:
-        lines.append("activity per game: " + ", ".join(
+        lines.append("activity per game, both sides: " + ", ".join(
             f"{k.replace('_', ' ')} {v:.2f}" for k, v in act.items()))
+    if report.get("activity_by_side"):
+        lines += activity_lines(report["activity_by_side"], sides)
     fp = report["first_player_effect"]
     lines.append(f"first player (initiative in turn 1) wins {report['first_player_win_rate']:.2%} of games")
     for s in sides:
@@ -411,12 +420,14 @@ def report_table(report: dict) -> str:
         lines += ["", f"what-ifs (common random numbers; change of {sides[0]}'s win rate):"]
         for r in wi["variants"]:
             lines.append(f"  {r['key']}={r['value']}: {sides[0]} {r['win_rate'][sides[0]]:.2%}, "
-                         f"{sides[1]} {r['win_rate'][sides[1]]:.2%}; change {r['change']:+.2%} "
-                         f"[{r['change_ci95'][0]:+.2%}, {r['change_ci95'][1]:+.2%}]"
+                         f"{sides[1]} {r['win_rate'][sides[1]]:.2%}; change {100 * r['change']:+.2f} points "
+                         f"[{100 * r['change_ci95'][0]:+.2f}, {100 * r['change_ci95'][1]:+.2f}]"
                          + (" *" if r["significant"] else ""))
+        if any(r["significant"] for r in wi["variants"]):
+            lines.append("  (*: the paired 95% interval of the change excludes 0)")
         if wi["closest_to_even"]:
             b = wi["closest_to_even"]
-            lines.append(f"  closest to even: {b['key']}={b['value']}")
+            lines.append(f"  closest to even of the variants: {b['key']}={b['value']}")
     if "tune" in report:
         tu = report["tune"]
         lines += ["", f"tuning {tu['key']} for {tu['side']} win rate {tu['target']:.0%}:"]

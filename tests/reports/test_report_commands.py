@@ -1,6 +1,7 @@
 """``--out DIR`` on each command writes a report bundle; the matchup matrix is exact."""
 
 import io
+import json
 import time
 
 import pandas as pd
@@ -262,3 +263,20 @@ def test_matrix_plot_misuse_is_one_line(args, needle, tmp_path, monkeypatch):
     assert res.exit_code == 2 and needle in res.output and "Traceback" not in res.output, res.output
     assert len(res.output.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_melee_compare_editions_report_carries_the_differences(tmp_path):
+    args = ["assault", "melee", "soviet/rifles-41", "german/rifles-41", "--compare-editions"]
+    out, s = bundle_of(tmp_path, *args)
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
+    diff = pd.read_csv(out / "edition-differences.csv")
+    whole = diff[diff["part"] == "whole fight"].set_index("measure")
+    assert whole.loc["P(attacker holds)", "difference"] == pytest.approx(data["difference"]["p_attacker_holds"])
+    first = diff[diff["part"] == "first round alone"].set_index("measure")
+    assert first.loc["P(attacker holds)", "difference"] == pytest.approx(
+        data["first_round"]["difference"]["p_attacker_holds"])
+    rules = pd.read_csv(out / "differing-rules.csv")
+    assert rules["rule"].tolist() == [r["rule"] for r in data["differing_rules"]] and len(rules) > 0
+    page = (out / "index.html").read_text()
+    assert "Why the numbers differ" in page and data["differing_rules"][0]["rule"] in page
+    assert dict(s["highlights"])["rules that differ here"].startswith(data["differing_rules"][0]["rule"])
