@@ -15,7 +15,8 @@ import pandas as pd
 from reports.bundle import Report, Table
 from reports.provenance import Provenance, assault_data, method_of, provenance
 from reports.tables import (
-    CLOSE_COMBAT_COLUMNS, FIRE_STATE_COLUMNS, GAMES_INPUT_COLUMNS, LADDER_COLUMNS, LOSSES_COLUMNS,
+    CLOSE_COMBAT_COLUMNS, DIFFERING_RULE_COLUMNS, EDITION_DIFFERENCE_COLUMNS, FIRE_STATE_COLUMNS,
+    SIDE_ACTIVITY_COLUMNS, TURN_ACTIVITY_COLUMNS, WHAT_IF_CHANGE_COLUMNS, GAMES_INPUT_COLUMNS, LADDER_COLUMNS, LOSSES_COLUMNS,
     ODDS_OUTCOME_COLUMNS, RESOLVE_SYMBOL_COLUMNS, SMOKE_PLACEMENT_COLUMNS, VARIANT_COLUMNS, WIN_RATE_COLUMNS, CONVERGENCE_COLUMNS, DECISION_TURN_COLUMNS,
     convergence_table, decision_turn_table, ladder, require, series_label, tidy, variant_table,
     win_rate_table,
@@ -63,9 +64,10 @@ def odds_report(frames: Sequence[pd.DataFrame]) -> Report:
     return Report(
         kind="assault odds", question=question, provenance=prov,
         tables=[Table("damage", tidy(steps, LADDER_COLUMNS), "Damage points: exactly and at least",
-                      "One row per damage level (crit + hit left after the defence cancels, 10.7.2)."),
+                      "One row per damage level (crit + hit left after the defence cancels, 10.7.2).",
+                      chart="damage"),
                 Table("outcomes", outcomes, "Uncancelled symbols",
-                      "One row per combination of uncancelled crit, hit and supp symbols.")],
+                      "One row per combination of uncancelled crit, hit and supp symbols.", chart="damage")],
         charts=[chart],
         highlights=_highlights(frames, [("mean damage", "mean_damage", False),
                                         ("P(any effect)", "p_any", True),
@@ -115,15 +117,16 @@ def fire_report(frames: Sequence[pd.DataFrame], *, terrain: str | None = None, d
     return Report(
         kind="assault fire", question=question, provenance=prov,
         tables=[Table("damage", tidy(steps, LADDER_COLUMNS), "Damage points dealt: exactly and at least",
-                      "Damage points this fire deals; the top level is the target eliminated."),
-                Table("states", states, "The target afterwards", "One row per state of the target after the fire.")],
+                      "Damage points this fire deals; the top level is the target eliminated.", chart="damage"),
+                Table("states", states, "The target afterwards", "One row per state of the target after the fire.",
+                      chart="states")],
         charts=[charts.outcome_chart(steps, name="damage", question=question, prov=prov,
                                      xlabel="damage points dealt by this fire (10.7.3)"),
                 charts.state_chart(states, name="states", prov=prov,
                                    question=f"In what state is {a['target']} after the fire?")],
         highlights=[("pools", pools), ("P(spotted)", pct(a["p_spotted"]).strip())]
         + _highlights(frames, [("P(eliminated)", "p_eliminated", True),
-                               ("P(suppressed or worse)", "p_suppressed_or_worse", True),
+                               ("P(suppressed, fallback or eliminated)", "p_suppressed_or_worse", True),
                                ("P(fallback)", "p_fallback", True),
                                ("mean damage", "mean_damage", False)]) + _run_highlights(a),
         notes=[f"{s['side']}: {s['change']} -> {s['pool']} {s['reason']} ({s['section']})"
@@ -210,9 +213,9 @@ def smoke_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir=None, su
     return Report(
         kind="assault smoke", question=question, provenance=prov,
         tables=[Table("markers", tidy(markers, LADDER_COLUMNS), "Markers in each hex: exactly and at least",
-                      "One row per hex and number of markers (7.5)."),
+                      "One row per hex and number of markers (7.5).", chart="markers"),
                 Table("placements", tidy(frame, SMOKE_PLACEMENT_COLUMNS), "Markers in hex 1, 2 and 3 together",
-                      "One row per placement of markers over the hexes.")],
+                      "One row per placement of markers over the hexes.", chart="markers")],
         charts=[chart], highlights=high, notes=_explain_notes(a))
 
 
@@ -230,8 +233,10 @@ def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir
     return Report(
         kind="assault terrain damage", question=question, provenance=prov,
         tables=[Table("damage", tidy(steps, LADDER_COLUMNS), "Damage points taken: exactly and at least",
-                      "Damage points the terrain roll deals; the top level is the vehicle eliminated (9.10.2)."),
-                Table("states", states, "The vehicle afterwards", "One row per state of the vehicle.")],
+                      "Damage points the terrain roll deals; the top level is the vehicle eliminated (9.10.2).",
+                      chart="damage"),
+                Table("states", states, "The vehicle afterwards", "One row per state of the vehicle.",
+                      chart="states")],
         charts=[charts.outcome_chart(steps, name="damage", question=question, prov=prov,
                                      xlabel="damage points taken entering the hex (9.10.2)"),
                 charts.state_chart(states, name="states", prov=prov,
@@ -239,7 +244,7 @@ def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir
         highlights=[("pools", f"terrain {a['attack_pool']} vs {a['defence_pool']} (strongest card die)")]
         + _highlights([frame], [("P(immobilised)", "p_immobilised", True),
                                 ("P(eliminated)", "p_eliminated", True),
-                                ("P(suppressed or worse)", "p_suppressed_or_worse", True),
+                                ("P(suppressed, fallback or eliminated)", "p_suppressed_or_worse", True),
                                 ("mean damage", "mean_damage", False)]) + _run_highlights(a),
         notes=_explain_notes(a))
 
@@ -258,7 +263,8 @@ def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
     return Report(
         kind="assault units", question=question, provenance=prov,
         tables=[Table("units", tidy(frame, COLUMNS), "Unit cards",
-                      "One row per unit card; ranges and close_combat: dice vs armoured vehicles / vs the rest.")],
+                      "One row per unit card; ranges and close_combat: dice vs armoured vehicles / vs the rest.",
+                      chart="ranges")],
         charts=[charts.unit_range_chart(a["cards"], question="How many attack dice does each unit roll "
                                         "at each range?", prov=prov)],
         highlights=[("units", str(len(frame))), ("sides", ", ".join(sorted(frame["side"].unique())))])
@@ -267,15 +273,17 @@ def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
 # --- the matchup matrix -----------------------------------------------------------------
 
 MATRIX_QUESTIONS = {
-    "p_eliminated": "How likely is each firer to eliminate each target{where}?",
-    "p_suppressed_or_worse": "How likely is each firer to suppress (or worse) each target{where}?",
-    "mean_damage": "How much damage does each firer deal to each target{where}, on average?",
+    "p_eliminated": "How likely is each firer to eliminate each target with direct fire{where}?",
+    "p_suppressed_or_worse": "How likely is each firer to leave each target suppressed, fallen back or eliminated with "
+                             "direct fire{where}?",
+    "mean_damage": "How much damage does each firer deal to each target with direct fire{where}, on average?",
 }
 
 
 def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=None, aid=None,
-                  units_dir=None, support=None) -> Report:
-    """``lanchester assault matrix``: the tidy matrix and one heatmap per terrain."""
+                  units_dir=None, support=None, plot: str = "heatmap") -> Report:
+    """``lanchester assault matrix``: the tidy matrix and one heatmap per terrain
+    (``plot="lines"``: one line chart of ``metric`` by range, a panel per terrain)."""
     from reports import charts   # matplotlib loads only when a report is written
     from simulator.assault.matrix import MATRIX_COLUMNS
 
@@ -285,12 +293,17 @@ def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=Non
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, support=support,
                                   parts=("dice", "aid", "units", "support"))
     prov = provenance(sources, files, method="exact")
-    maps = [charts.matrix_heatmap(frame, metric=metric, terrain=t, prov=prov, name=f"matrix-{t}",
-                                  question=MATRIX_QUESTIONS[metric].format(where=f" in {t}, at each range"))
-            for t in terrains]
+    if plot == "lines":
+        maps = [charts.matrix_lines(frame, metric=metric, prov=prov, name="matrix-lines",
+                                    question=MATRIX_QUESTIONS[metric].format(where=" at each range"))]
+    else:
+        maps = [charts.matrix_heatmap(frame, metric=metric, terrain=t, prov=prov, name=f"matrix-{t}",
+                                      question=MATRIX_QUESTIONS[metric].format(where=f" in {t}, at each range"))
+                for t in terrains]
     fired = frame[frame["can_fire"]]
     best = fired.nlargest(1, metric)
-    high = [("cells", f"{len(frame):,} ({len(fired):,} can fire)"),
+    high = [("fire", a["fire"]),
+            ("cells", f"{len(frame):,} ({len(fired):,} can fire)"),
             ("situation", f"regular units, undamaged, steady; firer firing; spotting by the rules; "
                           f"vehicle targets hit on the {a['facing']}")]
     if len(best):
@@ -300,10 +313,12 @@ def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=Non
     return Report(
         kind="assault matrix", question=question, provenance=prov,
         tables=[Table("matrix", tidy(frame, MATRIX_COLUMNS), "Matchup matrix",
-                      "One row per firer, target, range and terrain, with every metric (exact).")],
+                      "One row per firer, target, range and terrain, with every metric (exact; "
+                      "direct fire: the fire column).", chart=maps[0].name)],
         charts=maps, highlights=high,
-        result={k: a[k] for k in ("firers", "targets", "ranges", "terrains", "facing", "dice", "dice_status",
-                                  "aid", "aid_status", "cells", "computed")} | {"metric": metric})
+        result={k: a[k] for k in ("fire", "firers", "targets", "ranges", "terrains", "facing", "dice",
+                                  "dice_status", "aid", "aid_status", "cells", "computed")}
+        | {"metric": metric, "plot": plot})
 
 
 # --- close combat ---------------------------------------------------------------------
@@ -323,7 +338,7 @@ def close_combat_report(end_states: pd.DataFrame, *, question: str, provenance: 
     return Report(
         kind="assault close combat", question=question, provenance=provenance,
         tables=[Table("end-states", table, "End states of the close combat",
-                      "One row per edition and end state.")],
+                      "One row per edition and end state.", chart="end-states")],
         charts=[charts.close_combat_chart(table, question=question, prov=provenance)],
         highlights=list(highlights), result=result)
 
@@ -345,8 +360,10 @@ def melee_end_states(editions: dict[str, dict]) -> pd.DataFrame:
 
 
 def melee_report(editions: dict[str, dict], *, terrain: str = "clear", dice=None, aid=None,
-                 units_dir=None) -> Report:
-    """``lanchester assault melee``: who holds the hex, in one edition or both side by side."""
+                 units_dir=None, compare: dict | None = None) -> Report:
+    """``lanchester assault melee``: who holds the hex, in one edition or both side by side;
+    ``compare`` (the attrs of :func:`simulator.assault.melee.compare_editions`) adds the
+    differences, the first round alone and the rules that cause them."""
     first = next(iter(editions.values()))
     where = f" ({terrain})" if terrain and terrain != "clear" else ""
     both = " under each edition of chapter 12" if len(editions) > 1 else ""
@@ -367,7 +384,51 @@ def melee_report(editions: dict[str, dict], *, terrain: str = "clear", dice=None
                                                f"defender {s['defender_mean_damage']:.3f}")] + _run_highlights(a)
     report = close_combat_report(melee_end_states(editions), question=question, provenance=prov, highlights=high)
     report.notes = list(dict.fromkeys(n for a in editions.values() for n in a["notes"]))
+    if compare is not None:
+        add_edition_differences(report, compare)
     return report
+
+
+DIFFERENCE_ROWS = (("P(attacker holds)", "p_attacker_holds"), ("P(defender holds)", "p_defender_holds"),
+                   ("P(neither holds)", "p_neither_holds"), ("P(both eliminated)", "p_both_eliminated"),
+                   ("P(unresolved)", "p_unresolved"), ("mean rounds", "mean_rounds"),
+                   ("attacker's strength points lost", "attacker_mean_damage"),
+                   ("defender's strength points lost", "defender_mean_damage"))
+
+
+def edition_differences(compare: dict) -> pd.DataFrame:
+    """``--compare-editions``: v1, v2 and v2 - v1 of each number, for the whole fight and
+    for its first round alone (``EDITION_DIFFERENCE_COLUMNS``)."""
+    e = compare["editions"]
+    rows = [{"part": "whole fight", "measure": label, "v1": e["v1"]["summary"][key], "v2": e["v2"]["summary"][key],
+             "difference": compare["difference"][key]} for label, key in DIFFERENCE_ROWS]
+    fr = compare["first_round"]
+    rows += [{"part": "first round alone", "measure": label, "v1": fr["v1"][key], "v2": fr["v2"][key],
+              "difference": fr["difference"][key]} for label, key in DIFFERENCE_ROWS]
+    return pd.DataFrame(rows, columns=EDITION_DIFFERENCE_COLUMNS)
+
+
+def add_edition_differences(report: Report, compare: dict) -> None:
+    """What ``melee --compare-editions`` prints beyond the end states: the difference of
+    every number (whole fight, first round alone), the round-one pools of each edition and
+    the rules that make them differ."""
+    diff = edition_differences(compare)
+    rules = pd.DataFrame(compare["differing_rules"], columns=DIFFERING_RULE_COLUMNS)
+    report.tables += [
+        Table("edition-differences", diff, "The two editions' numbers and their difference",
+              "Each number under v1 and v2 and v2 minus v1, for the whole fight and for its first round "
+              "alone (v1's single round, v2's initial round without withdrawal): the rest of the difference "
+              "comes from the sequence of rounds, withdrawal and the later-round rules."),
+        Table("differing-rules", rules, "Why the numbers differ",
+              "The rules that differ between the editions and apply to this fight.")]
+    d = compare["difference"]
+    report.highlights += [("v2 - v1, P(attacker holds)", f"{100 * d['p_attacker_holds']:+.2f} points"),
+                          ("v2 - v1, first round alone",
+                           f"{100 * compare['first_round']['difference']['p_attacker_holds']:+.2f} points")]
+    if compare["pools_differ"]:
+        report.highlights.append(("round-one pools that differ", ", ".join(compare["pools_differ"])))
+    report.highlights.append(("rules that differ here", ", ".join(r["rule"] for r in compare["differing_rules"])
+                              or "none"))
 
 
 # --- scenarios ------------------------------------------------------------------------
@@ -392,14 +453,16 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
 
     require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
     rates = win_rate_table(games, sides)
-    tables = [Table("games", tidy(games, GAMES_INPUT_COLUMNS), "Games", "One row per game played.")] \
+    tables = [Table("games", tidy(games, GAMES_INPUT_COLUMNS), "Games", "One row per game played.",
+                    chart="decision-turn")] \
         if games_table else []
     tables += [Table("win-rates", tidy(rates, WIN_RATE_COLUMNS), "Win rate per side",
                     "Wins over all games, with the 95% Wilson interval."),
               Table("convergence", tidy(convergence_table(games, sides), CONVERGENCE_COLUMNS),
-                    "Win rate as games accumulate", "Running win rate at log-spaced numbers of games."),
+                    "Win rate as games accumulate", "Running win rate at log-spaced numbers of games.",
+                    chart="convergence"),
               Table("decision-turns", tidy(decision_turn_table(games), DECISION_TURN_COLUMNS),
-                    "Turn of decision", "Games decided in each turn, by winner.")]
+                    "Turn of decision", "Games decided in each turn, by winner.", chart="decision-turn")]
     chart_list = [charts.win_rate_chart(games, question=question, prov=provenance, sides=sides),
                   charts.convergence_chart(games, prov=provenance, sides=sides,
                                            question="How sure are we? The win rate as games accumulate"),
@@ -408,13 +471,14 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
     if losses is not None:
         require(losses, LOSSES_COLUMNS, "losses table")
         tables.append(Table("losses", tidy(losses, LOSSES_COLUMNS), "Losses by unit type",
-                            f"Mean {losses_measure} lost per game, by side and unit type."))
+                            f"Mean {losses_measure} lost per game, by side and unit type.", chart="losses"))
         chart_list.append(charts.losses_chart(losses, prov=provenance, measure=losses_measure,
                                               question="What does each side lose, by unit type?"))
     if variants is not None:
         vt = variant_table(variants, variant_side)
         tables.append(Table("variants", tidy(vt, VARIANT_COLUMNS), "What-if variants",
-                            "One side's win rate under each variant, with the 95% Wilson interval."))
+                            "One side's win rate under each variant, with the 95% Wilson interval.",
+                            chart="what-if"))
         chart_list.append(charts.what_if_chart(variants, side=variant_side, prov=provenance,
                                                question=f"Which variants change {vt['side'].iloc[0]}'s "
                                                         "chance to win?"))
@@ -426,11 +490,15 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
 
 
 def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance: Provenance,
-                   record_files: Sequence[str] = ()) -> Report:
+                   record_files: Sequence[str] = (), map_png: bytes | None = None) -> Report:
     """``lanchester assault scenario --out DIR``: the balance summary of
     :func:`simulator.engine.balance.balance_run` with its charts (win rates, convergence,
-    turn of decision, losses, what-ifs) and tables; the per-game records the run streamed
-    (``record_files``, e.g. ``games.csv``, ``games.parquet``) stay beside them."""
+    turn of decision, losses, what-ifs and their paired changes, each side's activity,
+    the map ``map_png``) and tables; everything the terminal report says is on the page.
+    The per-game records the run streamed (``record_files``, e.g. ``games.csv``,
+    ``games.parquet``) stay beside them."""
+    from reports import charts   # matplotlib loads only when a report is written
+
     sides = list(report["sides"])
     players = ", ".join(f"{s} {report['players'][s]}" for s in sides)
     question = f"Is {report['data']['name']} balanced? ({players}, close combat {report['edition']})"
@@ -445,6 +513,69 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                        ("first player wins", f"{report['first_player_win_rate']:.1%}"),
                        ("mean turns", f"{report['mean_turns']:.2f} (decided before the last turn "
                                       f"{report['decided_early_rate']:.1%})")]
+    for side in sides:
+        e = report["first_player_effect"][side]
+        if e.get("difference") is not None:
+            rep.highlights.append((f"{side} with the initiative in turn 1",
+                                   f"wins {e['win_rate_first']:.1%} when first, {e['win_rate_second']:.1%} "
+                                   f"when second (difference {e['difference']:+.1%}, 95% interval "
+                                   f"{e['ci95'][0]:+.1%} to {e['ci95'][1]:+.1%})"))
+    c = report["closeness"]
+    rep.highlights.append(("closeness", f"final objectives within one in {c['objective_margin_at_most_1']:.1%} "
+                                        f"of games; mean relative points margin "
+                                        f"{c['mean_relative_points_margin']:.3f}"))
+    act = report.get("activity")
+    if act:
+        rep.highlights.append(("activity per game, both sides", ", ".join(
+            f"{k.replace('_', ' ')} {v:.2f}" for k, v in act.items())))
+    by_side = report.get("activity_by_side")
+    if by_side:
+        from simulator.engine.activity import activity_frame
+        frame = tidy(activity_frame(by_side, sides), SIDE_ACTIVITY_COLUMNS)
+        for side in sides:
+            rep.highlights.append((f"{side} per game", ", ".join(
+                f"{m.replace('_', ' ')} {v:.2f}" for m, v in by_side[side].items())))
+        rep.tables.append(Table("activity-by-side", frame, "What each side does per game",
+                                f"Per game, on average, over {by_side['sample']}: activations, shots "
+                                "(ranged attack rolls, reaction fire included), reaction fires, moves "
+                                "(hexes entered), close combats started.", chart="activity"))
+        rep.charts.append(charts.activity_chart(frame, prov=provenance, question="What does each side do in a game?",
+                                                xlabel=f"per game, on average ({by_side['sample']})"))
+    if "what_if" in report:
+        wi = report["what_if"]
+        changes = pd.DataFrame([{"variant": f"{r['key']}={r['value']}", "side": sides[0],
+                                 "p": r["win_rate"][sides[0]], "other_p": r["win_rate"][sides[1]],
+                                 "draw_rate": r["draw_rate"], "change": r["change"],
+                                 "change_lo": r["change_ci95"][0], "change_hi": r["change_ci95"][1],
+                                 "significant": r["significant"]} for r in wi["variants"]],
+                               columns=WHAT_IF_CHANGE_COLUMNS)
+        rep.tables.append(Table("what-if-changes", changes, "What-if changes",
+                                f"Each variant's change of {sides[0]}'s win rate against the baseline: "
+                                + wi["method"] + "; significant when the 95% interval excludes 0.",
+                                chart="what-if-change"))
+        rep.charts.append(charts.change_chart(changes, side=sides[0], prov=provenance,
+                                              question=f"How much does each variant change {sides[0]}'s "
+                                                       "chance to win?"))
+        n_sig = int(changes["significant"].sum())
+        rep.highlights.append(("what-ifs", f"{len(changes)} variant(s); {n_sig} change {sides[0]}'s win rate "
+                                           "beyond the 95% interval of the paired games"))
+        if wi["closest_to_even"]:
+            even = wi["closest_to_even"]
+            rep.highlights.append(("closest to even of the variants", f"{even['key']}={even['value']}: " + ", ".join(
+                f"{s} {even['win_rate'][s]:.1%}" for s in sides)))
+    if "tune" in report:
+        tu = report["tune"]
+        rep.highlights.append(("tuning", f"{tu['key']} for {tu['side']} winning {tu['target']:.0%}: best "
+                                         f"{tu['best']['value']} ({tu['best']['win_rate']:.1%}), searched "
+                                         f"{tu['values'][0]['value']}-{tu['values'][-1]['value']}"))
+        if tu.get("bound_note"):
+            rep.highlights.append(("warning", tu["bound_note"]))
+    if map_png is not None:
+        from reports.charts import Chart
+        w, h = int.from_bytes(map_png[16:20], "big"), int.from_bytes(map_png[20:24], "big")
+        rep.charts.insert(1, Chart("map", f"The map of {report['data']['name']}",
+                                   f"map of {report['data']['name']}: terrain, objectives and set-up",
+                                   map_png, w, h))
     if report.get("games_per_second"):
         rep.highlights.append(("speed", f"{report['games_per_second']:,.0f} games/s with "
                                         f"{report['workers']} worker(s)"))
@@ -471,9 +602,12 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
 
 
 def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], provenance: Provenance,
-                  result: dict) -> Report:
+                  result: dict, turns: pd.DataFrame | None = None) -> Report:
     """``lanchester assault replay --out DIR``: one game of a batch, turn by turn, and
-    its final position. ``final_png(footer)`` draws the position with the footer."""
+    its final position. ``final_png(footer)`` draws the position with the footer;
+    ``turns`` (``TURN_ACTIVITY_COLUMNS``, :func:`simulator.engine.activity.turn_activity`)
+    what each side did in each turn, drawn as a chart."""
+    from reports import charts
     from reports.charts import Chart
 
     a = events.attrs
@@ -483,10 +617,20 @@ def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], pr
     winner = a["winner"] or "draw"
     chart = Chart("final-position", f"The final position: {winner if winner == 'draw' else winner + ' wins'}",
                   f"map of the final position of game {a['game']}; winner {winner}", png, w, h)
+    tables = [Table("events", events, "The game, event by event",
+                    "Every activation, roll and result in order, as `assault replay` prints it; every "
+                    "unit named with its side.", chart="turns" if turns is not None else None)]
+    chart_list = [chart]
+    if turns is not None:
+        turns = tidy(turns, TURN_ACTIVITY_COLUMNS)
+        tables.append(Table("turns", turns, "What each side did in each turn",
+                            "Activations, shots (ranged attack rolls), reaction fires, moves (hexes entered) "
+                            "and close combats started, by turn and side.", chart="turns"))
+        chart_list.append(charts.turn_activity_chart(turns, prov=provenance,
+                                                     question=f"What did each side do in each turn of game "
+                                                              f"{a['game']}?"))
     rep = Report(kind="assault replay", question=question, provenance=provenance,
-                 tables=[Table("events", events, "The game, event by event",
-                               "Every activation, roll and result in order, as `assault replay` prints it.")],
-                 charts=[chart], result=result,
+                 tables=tables, charts=chart_list, result=result,
                  highlights=[("winner", winner), ("turns played", str(result["turns"])),
                              ("players", ", ".join(f"{k} {v}" for k, v in result["players"].items()))])
     return rep

@@ -37,7 +37,7 @@ from simulator.output import (atomic_write_bytes, atomic_write_text, emit, make_
 
 REPORT_MARK = "lanchester_report"   # key of summary.json that marks a report folder
 REPORT_VERSION = 1
-FILE_SUFFIXES = (".json", ".csv", ".txt", ".tsv", ".md")   # --out NAME.json: one file, as before
+from simulator.vocabulary import OUT_FILE_SUFFIXES as FILE_SUFFIXES  # noqa: E402 - --out NAME.json: one file
 PARQUET_MIN_ROWS = 1000   # tables this long also get a Parquet file
 
 
@@ -50,6 +50,7 @@ class Table:
     title: str
     description: str = ""
     parquet: bool | None = None   # None: when the table has PARQUET_MIN_ROWS rows or more
+    chart: str | None = None      # the chart that draws it: the page shows that, not a long table
 
 
 @dataclass
@@ -126,7 +127,7 @@ def fill(folder: Path, report: Report) -> dict:
         table_entries.append({"name": t.name, "file": f"{t.name}.csv",
                               "parquet": f"{t.name}.parquet" if parquet else None, "title": t.title,
                               "description": t.description, "columns": list(t.frame.columns),
-                              "rows": len(t.frame)})
+                              "rows": len(t.frame), "chart": f"{t.chart}.png" if t.chart else None})
     chart_entries = []
     for c in report.charts:
         atomic_write_bytes(folder / f"{c.name}.png", c.png, option=None)
@@ -297,6 +298,7 @@ def _summary_models():
         method: str
         seed: Optional[Any_] = None
         trials: Optional[int] = None
+        unit: str = "trials"
         version: str
         command: str
 
@@ -317,6 +319,7 @@ def _summary_models():
         description: str
         columns: list[str]
         rows: int
+        chart: Optional[Name] = None
 
     class Page(pydantic.BaseModel):
         model_config = strict

@@ -331,13 +331,58 @@ def what_if_chart(variants: pd.DataFrame, *, question: str, prov: Provenance, si
 
 METRIC_LABELS = {
     "p_eliminated": ("P(target eliminated)", True),
-    "p_suppressed_or_worse": ("P(target suppressed or worse)", True),
+    "p_suppressed_or_worse": ("P(target suppressed, fallback or eliminated)", True),
     "mean_damage": ("mean damage points dealt", False),
 }
 
 
 def short_unit(unit_id: str) -> str:
-    return unit_id.replace("german/", "de/").replace("soviet/", "su/")
+    """A unit as the charts label it: its id, side first (``soviet/rifles-41``): both sides
+    field cards of the same name."""
+    return unit_id
+
+
+def matrix_lines(frame: pd.DataFrame, *, metric: str, question: str, prov: Provenance,
+                 name: str = "matrix-lines") -> Chart:
+    """``metric`` by range, one line per firer and target that can fire, a panel per terrain
+    (``lanchester assault matrix --plot lines``); a range it cannot fire at is a gap."""
+    label, is_p = METRIC_LABELS[metric]
+    terrains = list(dict.fromkeys(frame["terrain"]))
+    fired = frame[frame["can_fire"]]
+    pairs = list(dict.fromkeys(zip(fired["firer"], fired["target"])))
+    ncols = min(2, len(terrains))
+    nrows = math.ceil(len(terrains) / ncols)
+    fig, axes = new_figure(prov, size=(max(9.0, 4.6 * ncols + 3.4), 1.8 + 3.6 * nrows),
+                           nrows=nrows, ncols=ncols, sharey=True)
+    top = float(np.nanmax(fired[metric])) if len(fired) else 1.0
+    ranges = sorted(frame["range"].unique())
+    styles = ("-", "--", ":", "-.")
+    for k, ax in enumerate(axes.flat):
+        if k >= len(terrains):
+            ax.set_visible(False)
+            continue
+        part = frame[frame["terrain"] == terrains[k]]
+        for i, (f, t) in enumerate(pairs):
+            line = part[(part["firer"] == f) & (part["target"] == t)].set_index("range").reindex(ranges)
+            ax.plot(ranges, line[metric].to_numpy(float), marker="o", color=COLOURS[i % len(COLOURS)],
+                    linestyle=styles[(i // len(COLOURS)) % len(styles)], label=f"{f} at {t}")
+        ax.set_title(f"terrain: {terrains[k]}", fontsize=10)
+        ax.set_xticks(ranges, [str(r) for r in ranges])
+        ax.set_xlabel("range (hexes)")
+        if k % ncols == 0:
+            ax.set_ylabel(label)
+        ax.set_ylim(0, min(1.02, max(0.05, top * 1.15)) if is_p else max(1e-6, top * 1.15))
+        if is_p:
+            percent_axis(ax.yaxis)
+        ax.grid(alpha=0.3)
+    fig.legend(*axes.flat[0].get_legend_handles_labels(), loc="outside right lower", fontsize=8,
+               title="firer at target")
+    alt = "; ".join(f"{f} at {t}: " + ", ".join(
+        f"range {r} {100 * v:.0f}%" if is_p else f"range {r} {v:.2f}"
+        for r, v in zip(sub["range"], sub[metric]) if not np.isnan(v))
+        for (f, t) in pairs for sub in [fired[(fired["firer"] == f) & (fired["target"] == t)
+                                              & (fired["terrain"] == terrains[0])]])
+    return finish(fig, name, question, alt)
 
 
 def matrix_heatmap(frame: pd.DataFrame, *, metric: str, terrain: str, question: str,
@@ -351,8 +396,9 @@ def matrix_heatmap(frame: pd.DataFrame, *, metric: str, terrain: str, question: 
     ncols = min(3, len(ranges))
     nrows = math.ceil(len(ranges) / ncols)
     cell = 0.24 if len(targets) > 8 else 0.5
-    pw, ph = 2.6 + cell * len(targets), 1.0 + cell * len(firers)
-    size = (max(8.0, ncols * pw + 1.0), nrows * ph + 1.6)
+    label_in = 0.075 * max(map(len, firers + targets), default=8)   # unit ids, side first, take room
+    pw, ph = 1.4 + label_in + cell * len(targets), 1.0 + cell * len(firers)
+    size = (max(8.0, ncols * pw + 1.0), nrows * ph + 1.6 + label_in)
     fig, axes = new_figure(prov, size=size, nrows=nrows, ncols=ncols)
     values = frame[metric].to_numpy(float)
     vmax = 1.0 if is_p or not np.isfinite(values).any() else max(1e-9, float(np.nanmax(values)))
@@ -472,3 +518,93 @@ def count_bars_chart(labels: list[str], values: list[float], *, question: str, x
     ax.set_ylim(0, max(values + [1]) * 1.25)
     ax.grid(axis="y", alpha=0.3)
     return finish(fig, name, question, ", ".join(f"{lab}: {v:g}" for lab, v in zip(labels, values)))
+
+
+# --- what-if changes and activity ------------------------------------------------------
+
+def change_chart(changes: pd.DataFrame, *, question: str, prov: Provenance, side: str,
+                 name: str = "what-if-change") -> Chart:
+    """Forest plot of each variant's change of ``side``'s win rate against the baseline,
+    with the 95% interval of the paired games (columns: ``WHAT_IF_CHANGE_COLUMNS``)."""
+    fig, axes = new_figure(prov, size=(9.0, 2.6 + 0.45 * len(changes)))
+    ax = axes[0, 0]
+    y = np.arange(len(changes))
+    ch, lo, hi = (changes[c].to_numpy(float) for c in ("change", "change_lo", "change_hi"))
+    sig = changes["significant"].to_numpy(bool)
+    ax.axvline(0, color="grey", linestyle="--", linewidth=1, label="no change")
+    for yi in range(len(changes)):
+        colour = COLOURS[1] if sig[yi] else COLOURS[0]
+        ax.errorbar([ch[yi]], [yi], xerr=[[max(ch[yi] - lo[yi], 0)], [max(hi[yi] - ch[yi], 0)]], fmt="s",
+                    color=colour, capsize=4)
+        ax.annotate(f"{100 * ch[yi]:+.1f} points ({100 * lo[yi]:+.1f} to {100 * hi[yi]:+.1f})"
+                    + (" *" if sig[yi] else ""), (hi[yi], yi), xytext=(6, 0), textcoords="offset points",
+                    va="center", fontsize=8)
+    ax.set_yticks(y, changes["variant"].tolist())
+    ax.invert_yaxis()
+    span = max(0.05, float(np.nanmax(np.abs(np.concatenate([lo, hi])))) if len(changes) else 0.05)
+    ax.set_xlim(-span * 1.2, span * 2.2)
+    percent_axis(ax.xaxis)
+    ax.set_xlabel(f"change of P({side} wins) against the baseline, paired 95% interval "
+                  "(* red: the interval excludes 0)")
+    ax.set_ylabel("variant")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    alt = ", ".join(f"{v}: {100 * c:+.1f} points" + (" (significant)" if s else "")
+                    for v, c, s in zip(changes["variant"], ch, sig))
+    return finish(fig, name, question, alt)
+
+
+def activity_chart(activity: pd.DataFrame, *, question: str, prov: Provenance, xlabel: str,
+                   name: str = "activity") -> Chart:
+    """Each side's activity per game, the sides side by side (columns ``side, measure,
+    per_game``)."""
+    order = list(dict.fromkeys(activity["measure"]))
+    groups = []
+    for side in series_in_order(activity, "side"):
+        part = activity[activity["side"] == side].set_index("measure").reindex(order)
+        groups.append((side, part["per_game"].fillna(0).to_numpy(float), None))
+    fig, axes = new_figure(prov, size=(9.0, 2.8 + 0.5 * len(order)))
+    ax = axes[0, 0]
+    grouped_bars(ax, [m.replace("_", " ") for m in order], groups, horizontal=True)
+    for i, (side, vals, _) in enumerate(groups):
+        width = 0.8 / len(groups)
+        for y, v in enumerate(vals):
+            ax.annotate(f"{v:.2f}", (v, y - 0.4 + width * (i + 0.5)), xytext=(4, 0), textcoords="offset points",
+                        va="center", fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("what the side did")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(title="side", fontsize=8)
+    alt = "; ".join(f"{s}: " + ", ".join(f"{m} {v:.2f}" for m, v in zip(order, vals)) for s, vals, _ in groups)
+    return finish(fig, name, question, alt)
+
+
+def turn_activity_chart(turns: pd.DataFrame, *, question: str, prov: Provenance,
+                        name: str = "turns") -> Chart:
+    """One game turn by turn: each side's activations, shots, moves and close combats
+    (columns ``turn, side, measure, count``), a panel per measure."""
+    measures = [m for m in dict.fromkeys(turns["measure"]) if m != "reaction_fires"]
+    sides = series_in_order(turns, "side")
+    order = sorted(turns["turn"].unique())
+    ncols = 2
+    nrows = math.ceil(len(measures) / ncols)
+    fig, axes = new_figure(prov, size=(10.0, 1.4 + 2.6 * nrows), nrows=nrows, ncols=ncols)
+    for k, ax in enumerate(axes.flat):
+        if k >= len(measures):
+            ax.set_visible(False)
+            continue
+        m = measures[k]
+        groups = []
+        for side in sides:
+            part = turns[(turns["side"] == side) & (turns["measure"] == m)].set_index("turn").reindex(order)
+            groups.append((side, part["count"].fillna(0).to_numpy(float), None))
+        grouped_bars(ax, [str(t) for t in order], groups)
+        ax.set_title(m.replace("_", " "), fontsize=10)
+        ax.set_xlabel("turn")
+        ax.set_ylabel("count")
+        ax.grid(axis="y", alpha=0.3)
+        if k == 0:
+            ax.legend(title="side", fontsize=8)
+    totals = turns.groupby(["side", "measure"], sort=False)["count"].sum()
+    alt = "; ".join(f"{s}: " + ", ".join(f"{m} {int(totals.get((s, m), 0))}" for m in measures) for s in sides)
+    return finish(fig, name, question, alt)

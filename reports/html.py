@@ -17,8 +17,9 @@ from typing import Any
 import pandas as pd
 
 from reports.tables import COLUMN_HELP
+from simulator.output import SE_LEGEND
 
-MAX_ROWS = 200   # rows of a table shown on the page; the CSV has them all
+MAX_ROWS = 25    # rows of a table shown on the page; a longer one is a chart (its CSV has every row)
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1200px;
@@ -64,7 +65,7 @@ def dl(pairs: list[tuple[str, str]], cls: str = "grid") -> str:
 def provenance_html(p: dict[str, Any]) -> str:
     method = escape(p["method"])
     if p.get("trials") is not None:
-        method += escape(f", {p['trials']:,} trials, seed {p['seed']}")
+        method += escape(f", {p['trials']:,} {p.get('unit') or 'trials'}, seed {p['seed']}")
     files = ", ".join(f"<code>{escape(f)}</code>" for f in p["data_files"]) or "none"
     data = "<br>".join(escape(f"{s['kind']}: {s['name']}, {s['status']}") for s in p["sources"]) or "none"
     return dl([("data", data), ("data files", f"{files} (hash <code>{escape(p['data_digest'])}</code>)"),
@@ -99,6 +100,23 @@ def table_html(frame: pd.DataFrame, max_rows: int = MAX_ROWS) -> str:
     return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody></table>" + more
 
 
+def anchor(file: str) -> str:
+    return "chart-" + file.rsplit(".", 1)[0]
+
+
+def table_or_chart(entry: dict[str, Any], frame: pd.DataFrame, titles: dict[str, str]) -> str:
+    """A table of at most :data:`MAX_ROWS` rows as a table; a longer one by the chart that
+    draws it (linked), else its first rows; the CSV linked above has every row."""
+    if len(frame) <= MAX_ROWS:
+        return table_html(frame)
+    chart = entry.get("chart")
+    if chart and chart in titles:
+        return (f"<p class=\"note chart-instead\">{len(frame):,} rows, too many for the page: see the chart "
+                f"<a href=\"#{escape(anchor(chart))}\">{escape(titles[chart])}</a>; every row is in "
+                f"<a href=\"{escape(entry['file'])}\">{escape(entry['file'])}</a>.</p>")
+    return table_html(frame)
+
+
 def columns_help(columns: list[str]) -> str:
     known = [(c, escape(COLUMN_HELP[c])) for c in columns if c in COLUMN_HELP]
     if not known:
@@ -111,16 +129,19 @@ def render_page(summary: dict[str, Any], frames: dict[str, pd.DataFrame]) -> str
     body = [f"<header><p class=\"kind\">lanchester report &middot; {escape(summary['kind'])}</p>",
             f"<h1>{escape(summary['question'])}</h1></header>"]
     if summary["highlights"]:
+        legend = (f"<p class=\"note\">{escape(SE_LEGEND)}</p>"
+                  if any("±" in v for _, v in summary["highlights"]) else "")
         body.append("<section class=\"highlights\">" + dl([(k, escape(v)) for k, v in summary["highlights"]])
-                    + "</section>")
+                    + legend + "</section>")
     body += ["<section><h2>Where these numbers come from</h2>", provenance_html(summary["provenance"])]
     body += [f"<p class=\"note\">{escape(n)}</p>" for n in summary.get("notes", [])]
     body.append("</section>")
+    titles = {c["file"]: c["title"] for c in summary["charts"]}
     if summary["charts"]:
         body.append("<section><h2>Charts</h2>")
         for c in summary["charts"]:
-            body.append(f"<figure><img src=\"{escape(c['file'])}\" alt=\"{escape(c['alt'])}\" "
-                        f"width=\"{c['width']}\" height=\"{c['height']}\">"
+            body.append(f"<figure id=\"{escape(anchor(c['file']))}\"><img src=\"{escape(c['file'])}\" "
+                        f"alt=\"{escape(c['alt'])}\" width=\"{c['width']}\" height=\"{c['height']}\">"
                         f"<figcaption>{escape(c['title'])}</figcaption></figure>")
         body.append("</section>")
     body.append("<section><h2>Tables</h2>")
@@ -130,7 +151,7 @@ def render_page(summary: dict[str, Any], frames: dict[str, pd.DataFrame]) -> str
             links += f", <a href=\"{escape(t['parquet'])}\">{escape(t['parquet'])}</a>"
         body += [f"<h3>{escape(t['title'])}</h3>",
                  f"<p class=\"note\">{escape(t['description'])} Files: {links} ({t['rows']:,} rows).</p>",
-                 columns_help(t["columns"]), table_html(frames[t["name"]])]
+                 columns_help(t["columns"]), table_or_chart(t, frames[t["name"]], titles)]
     body.append("</section>")
     body.append("<footer><p class=\"note\">Everything on this page is also in "
                 "<a href=\"summary.json\">summary.json</a>. Column definitions: docs/report-columns.md "

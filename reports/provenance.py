@@ -52,6 +52,7 @@ class Provenance:
     trials: int | None = None
     version: str = field(default_factory=lambda: lanchester_version())
     command: str = field(default_factory=lambda: command_line())
+    unit: str = "trials"             # what ``trials`` counts: "trials" (rolls, combats) or "games"
 
     @property
     def data_label(self) -> str:
@@ -62,7 +63,7 @@ class Provenance:
     def method_label(self) -> str:
         if self.trials is None:
             return self.method
-        return f"{self.method}, {self.trials:,} trials, seed {self.seed}"
+        return f"{self.method}, {self.trials:,} {self.unit}, seed {self.seed}"
 
     def footer_lines(self, width: int = 150) -> list[str]:
         """The chart footer: data and status, hash, method, version, command."""
@@ -84,7 +85,8 @@ class Provenance:
     def from_dict(cls, d: dict[str, Any]) -> "Provenance":
         return cls(sources=tuple(Source(**s) for s in d["sources"]), data_digest=d["data_digest"],
                    data_files=tuple(d["data_files"]), method=d["method"], seed=d.get("seed"),
-                   trials=d.get("trials"), version=d["version"], command=d["command"])
+                   trials=d.get("trials"), version=d["version"], command=d["command"],
+                   unit=d.get("unit", "trials"))
 
 
 def lanchester_version() -> str:
@@ -116,12 +118,13 @@ def shown_path(path: str | Path) -> str:
 
 def provenance(sources: Iterable[Source], files: Iterable[str | Path], *, method: str,
                seed: int | None = None, trials: int | None = None,
-               command: str | None = None) -> Provenance:
-    """Build a :class:`Provenance`; the digest covers ``files`` in the order given."""
+               command: str | None = None, unit: str = "trials") -> Provenance:
+    """Build a :class:`Provenance`; the digest covers ``files`` in the order given.
+    ``unit`` names what ``trials`` counts: ``"games"`` for whole scenarios."""
     files = [Path(f) for f in files if f]
     return Provenance(sources=tuple(sources), data_digest=file_digest(*files) if files else "-",
                       data_files=tuple(shown_path(f) for f in files), method=method, seed=seed,
-                      trials=trials, **({"command": command} if command is not None else {}))
+                      trials=trials, unit=unit, **({"command": command} if command is not None else {}))
 
 
 def method_of(attrs_list: Iterable[dict[str, Any]]) -> tuple[str, int | None, int | None]:

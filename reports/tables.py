@@ -38,6 +38,12 @@ WIN_RATE_COLUMNS = ["side", "wins", "games", "p", "lo", "hi"]
 CONVERGENCE_COLUMNS = ["side", "games", "wins", "p", "lo", "hi"]
 DECISION_TURN_COLUMNS = ["decided_turn", "winner", "games", "share"]
 VARIANT_COLUMNS = ["variant", "side", "wins", "games", "p", "lo", "hi", "baseline"]
+WHAT_IF_CHANGE_COLUMNS = ["variant", "side", "p", "other_p", "draw_rate", "change", "change_lo", "change_hi",
+                          "significant"]
+SIDE_ACTIVITY_COLUMNS = ["side", "measure", "per_game"]            # scenario: activity per game, by side
+TURN_ACTIVITY_COLUMNS = ["turn", "side", "measure", "count"]       # replay: one game, turn by turn
+EDITION_DIFFERENCE_COLUMNS = ["part", "measure", "v1", "v2", "difference"]   # melee --compare-editions
+DIFFERING_RULE_COLUMNS = ["rule", "sections", "v1", "v2"]
 DRAW = "draw"
 
 # --- Tide of Iron -----------------------------------------------------------------------
@@ -227,4 +233,21 @@ COLUMN_HELP = {
     "movement": "movement points (Tide of Iron: * marks a reconstructed value)",
     "armour": "armour value (* marks a reconstructed value)",
     "traits": "special abilities",
+    "other_p": "the other side's win rate under the variant",
+    "draw_rate": "share of games drawn",
+    "change": "change of the side's win rate against the baseline (paired games, same seeds)",
+    "change_lo": "lower end of the 95% interval of the change (paired games)",
+    "change_hi": "upper end of the 95% interval of the change (paired games)",
+    "significant": "whether the 95% interval of the change excludes 0",
+    "measure": "what was counted: activations, shots (ranged attack rolls), reaction fires, moves "
+               "(hexes entered), close combats started",
+    "per_game": "count per game, on average",
+    "turn": "the turn of the game",
+    "count": "how many in that turn",
+    "part": "the whole fight, or its first round alone",
+    "v1": "under the first edition (rule book 1.0, chapter 12)",
+    "v2": "under the revised chapter 12",
+    "difference": "v2 minus v1",
+    "rule": "a rule that differs between the editions and applies to this fight",
+    "sections": "the rule sections of each edition",
 }

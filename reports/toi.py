@@ -64,11 +64,12 @@ def fire_report(frames: Sequence[pd.DataFrame], *, units_file=None, terrain_file
                             "se": f.attrs["summary"].get("se", {}).get(s["key"])}
                            for f in frames for s in f.attrs["states"]], columns=TOI_STATE_COLUMNS)
     tables = [Table("hits", tidy(hits, LADDER_COLUMNS), "Hits: exactly and at least",
-                    "One row per number of hits after the defence dice.")]
+                    "One row per number of hits after the defence dice.", chart="hits")]
     chart_list = [charts.outcome_chart(hits, name="hits", question=question, prov=prov,
                                        xlabel="hits after the defence dice")]
     if len(states):
-        tables.append(Table("states", states, "The target afterwards", "One row per state of the target."))
+        tables.append(Table("states", states, "The target afterwards", "One row per state of the target.",
+                            chart="states"))
         chart_list.append(charts.state_chart(states, name="states", prov=prov,
                                              question="In what state is the target afterwards?"))
     high = [(f"mean hits{' (' + series(f) + ')' if several else ''}", _mean(f.attrs["summary"], "mean_hits"))
@@ -96,9 +97,9 @@ def assault_report(frame: pd.DataFrame, *, units_file=None, terrain_file=None) -
     return Report(
         kind="toi assault", question=question, provenance=prov,
         tables=[Table("hits", tidy(hits, LADDER_COLUMNS), "Hits of each side: exactly and at least",
-                      "One row per side and number of hits."),
+                      "One row per side and number of hits.", chart="hits"),
                 Table("outcomes", tidy(frame, TOI_ASSAULT_OUTCOME_COLUMNS), "Both sides' hits together",
-                      "One row per (attacker's hits, defender's hits).")],
+                      "One row per (attacker's hits, defender's hits).", chart="hits")],
         charts=[charts.outcome_chart(hits, name="hits", question=question, prov=prov,
                                      xlabel="hits scored (the attacker needs more than the defender)")],
         highlights=[("P(assault succeeds)", _p(s, "p_success")),
@@ -134,7 +135,7 @@ def units_report(frame: pd.DataFrame, *, units_file=None, terrain_file=None) -> 
     return Report(
         kind="toi units", question="How much firepower does each Tide of Iron unit have?", provenance=prov,
         tables=[Table("units", tidy(frame, TOI_UNITS_COLUMNS), "The roster",
-                      "One row per figure or vehicle; * marks a reconstructed value.")],
+                      "One row per figure or vehicle; * marks a reconstructed value.", chart="firepower")],
         charts=[charts.firepower_chart(frame, prov=prov,
                                        question="How much firepower does each unit have, vs infantry and vs "
                                                 "vehicles?")],

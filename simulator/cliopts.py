@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from simulator.vocabulary import FORMATS, MAX_GAMES, MAX_TRIALS  # noqa: F401 - what a run can hold
+from simulator.vocabulary import FORMATS, MAX_GAMES, MAX_TRIALS, OUT_FILE_SUFFIXES  # noqa: F401 - what a run can hold
 
 exact = click.option("--exact", "exact", is_flag=True, default=False,
                      help="Compute exact probabilities (the default unless --trials is given).")
@@ -28,7 +28,51 @@ out = click.option("--out", type=click.Path(dir_okay=False), default=None, metav
 # --out for commands that write a report bundle (reports.bundle.emit_report): a folder
 # DIR gets CSV, PNG charts, summary.json and index.html; a name ending in .json, .csv,
 # .txt, .tsv or .md (or an existing file) still gets the --format text, as with `out`.
-report_out = click.option("--out", type=click.Path(), default=None, metavar="DIR",
+def extension(name: str) -> str:
+    """The file extension of an ``--out`` name (``.xyz``), or '' when it has none; a
+    suffix that is not letters and digits (``run-1.5``, ``2024.01``) is no extension."""
+    import re
+    from pathlib import PurePath
+
+    suffix = PurePath(name).suffix
+    return suffix if re.fullmatch(r"\.[A-Za-z][A-Za-z0-9]{0,7}", suffix) else ""
+
+
+def out_problem(name: str, *, folder_only: bool = False, extra: tuple[str, ...] = ()) -> str | None:
+    """What is wrong with an ``--out`` name, or None. A report is a folder (a name without
+    an extension, or an existing folder); a file must end in one of
+    :data:`OUT_FILE_SUFFIXES` (or exist already). ``report.xyz`` would otherwise become a
+    folder named like a file: refused in one line instead."""
+    from pathlib import Path
+
+    if name is None or str(name) == "-":
+        return None
+    path, ext = Path(name), extension(str(name))
+    if not ext or path.is_dir() or (path.is_file() and not folder_only):
+        return None
+    if folder_only:
+        return (f"{name!r} ends in {ext}, but this command writes a report folder: "
+                "give a folder name without an extension")
+    if ext.lower() in OUT_FILE_SUFFIXES + extra:
+        return None
+    return (f"unknown extension {ext} in {name!r}: give a folder name without an extension (a report) "
+            f"or a file ending in {', '.join(OUT_FILE_SUFFIXES + extra)}")
+
+
+def _check_out(folder_only: bool, extra: tuple[str, ...] = ()):
+    def check(ctx, param, value):
+        problem = out_problem(value, folder_only=folder_only, extra=extra)
+        if problem:
+            raise click.BadParameter(problem, ctx=ctx, param=param)
+        return value
+    return check
+
+
+check_report_out = _check_out(False)
+check_out_folder = _check_out(True)
+check_report_out_png = _check_out(False, (".png",))   # commands that can also write one chart
+
+report_out = click.option("--out", type=click.Path(), default=None, metavar="DIR", callback=check_report_out,
                           help="Write a report folder DIR (tables as CSV, PNG charts, summary.json, "
                                "index.html) instead of printing. A name ending in .json/.csv/.txt "
                                "writes just the --format output to that file.")

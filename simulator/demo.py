@@ -114,7 +114,7 @@ def clear_old_layout(out: Path) -> None:
 
 @click.command("demo")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="out/demo",
-              show_default=True, help="Folder for the report.")
+              show_default=True, callback=cliopts.check_out_folder, help="Folder for the report.")
 @click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True)
 @click.option("--trials", type=click.IntRange(min=1, max=cliopts.MAX_TRIALS), default=2_000_000, show_default=True,
               help="Monte Carlo trials of the odds and fire questions.")

@@ -226,17 +226,29 @@ def emit(text: str, out: str | Path | None) -> None:
         click.echo(f"wrote {out}", err=True)
 
 
+SE_LEGEND = "± is one standard error (1 SE) of the Monte Carlo estimate; a 95% interval is about ±2 SE"
+
+
+def with_se_legend(text: str) -> str:
+    """``text`` with the line saying what ``±`` means when it shows one (and lacks the line)."""
+    text = text if text.endswith("\n") else text + "\n"
+    if "±" in text and SE_LEGEND not in text:
+        text += SE_LEGEND + "\n"
+    return text
+
+
 def render(fmt: str, *, table: str, frame: pd.DataFrame, obj: dict[str, Any]) -> str:
-    """Pick the rendering for ``--format``."""
+    """Pick the rendering for ``--format``; a table showing ``±`` says what it means."""
     if fmt == "json":
         return to_json(obj)
     if fmt == "csv":
         return to_csv(frame)
-    return table if table.endswith("\n") else table + "\n"
+    return with_se_legend(table)
 
 
 def pct(p: float, se: float | None = None) -> str:
-    """``0.1234`` -> ``"12.34%"``, with ``± se`` when a standard error is given."""
+    """``0.1234`` -> ``"12.34%"``, with ``± se`` (one standard error, in points) when given;
+    :func:`render` adds :data:`SE_LEGEND` to a table that shows one."""
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "-"
     s = f"{100 * p:6.2f}%"

@@ -184,9 +184,20 @@ class ChunkPlan(Sequence):
 def check_trials(trials: int, what: str = "trials") -> None:
     """Refuse a number of trials the 64-bit counts cannot hold."""
     if trials < 1:
-        raise ValueError(f"{what} must be at least 1")
+        raise ValueError(f"{what} must be at least 1 (got {trials})")
     if trials > MAX_TRIALS:
         raise ValueError(f"at most {MAX_TRIALS} {what} (counts are 64-bit integers; got {trials})")
+
+
+def trials_or(trials: int | None, default: int) -> int:
+    """The trials a Monte Carlo question asked for, else ``default``; 0 or fewer is a
+    clear ``ValueError`` (not the default in disguise: ``trials=0`` is falsy)."""
+    if trials is None:
+        return default
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)):
+        raise ValueError(f"trials must be a whole number (got {trials!r})")
+    check_trials(int(trials))
+    return int(trials)
 
 
 def plan_chunks(trials: int, seed: int, chunk_trials: int = DEFAULT_CHUNK_TRIALS) -> ChunkPlan:

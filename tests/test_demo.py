@@ -18,7 +18,7 @@ def test_demo_writes_exact_and_monte_carlo_results(tmp_path):
     assert balance["scenario"] == "infantry-training" and balance["games"] == 300 and balance["seed"] == 3
     assert [v["key"] for v in balance["what_if"]["variants"]] == ["turns", "turns", "edition"]
     summary = json.loads((sc / "summary.json").read_text())
-    assert summary["kind"] == "assault scenario" and len(summary["charts"]) == 5
+    assert summary["kind"] == "assault scenario" and len(summary["charts"]) == 8   # with the map, activity, changes
     assert (sc / "games.parquet").is_file() and "verdict:" in res.output
     top = json.loads((tmp_path / "summary.json").read_text())
     assert top["reports"][0]["dir"] == "scenario-infantry-training"

@@ -98,7 +98,7 @@ def fire_table(frame, explain: bool) -> str:
     for r in frame.to_dict("records"):
         rows.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
     tail = ["", f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
-                f"P(suppressed or worse) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}   "
+                f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}   "
                 f"P(fallback) {pct(s['p_fallback'], se.get('p_fallback'))}",
             f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
     return "\n".join(head + body + rows + tail + extra_lines(frame)) + "\n"
@@ -136,7 +136,7 @@ def extra_lines(frame) -> list[str]:
         for r in f["states"]:
             out.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
         out.append(f"P(friendly eliminated) {pct(fs['p_eliminated'], fs.get('se', {}).get('p_eliminated'))}   "
-                   f"P(friendly suppressed or worse) {pct(fs['p_suppressed_or_worse'])}")
+                   f"P(friendly suppressed, fallback or eliminated) {pct(fs['p_suppressed_or_worse'])}")
     return out
 
 

@@ -13,12 +13,12 @@ from simulator import cliopts
 from simulator.vocabulary import METRICS, VEHICLE_FACINGS
 
 
+PLOTS = ("heatmap", "lines")   # --plot: the report's chart
+MAX_LINES = 12                 # lines one --plot lines chart may hold
+
+
 def split(text: str | None) -> list[str] | None:
     return [x.strip() for x in text.split(",") if x.strip()] if text else None
-
-
-def short(unit_id: str) -> str:
-    return unit_id.split("/", 1)[-1]
 
 
 def matrix_table(frame: pd.DataFrame, metric: str) -> str:
@@ -30,6 +30,7 @@ def matrix_table(frame: pd.DataFrame, metric: str) -> str:
     a = frame.attrs
     lines = [f"{metric}: firer (rows) fires at target (columns); exact; vehicle targets hit on the "
              f"{a['facing']}; '-': cannot fire",
+             f"fire: {a['fire']}",
              f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}",
              f"{a['cells']:,} cells, {a['computed']:,} distinct fire questions computed in {a['seconds']:.2f} s"]
     show = (lambda v: "-" if pd.isna(v) else pct(v).strip()) if metric.startswith("p_") else \
@@ -37,14 +38,14 @@ def matrix_table(frame: pd.DataFrame, metric: str) -> str:
     for (terrain, r), part in frame.groupby(["terrain", "range"], sort=False):
         grid = part.pivot(index="firer", columns="target", values=metric).reindex(
             index=list(dict.fromkeys(part["firer"])), columns=list(dict.fromkeys(part["target"])))
-        grid = grid.map(show).rename(index=short, columns=short)
+        grid = grid.map(show)   # units by id, side first: both sides field cards of the same name
         lines += ["", f"terrain {terrain}, range {r}", grid.to_string()]
     return "\n".join(lines) + "\n"
 
 
 def matrix_json(frame: pd.DataFrame, metric: str) -> dict:
     a = frame.attrs
-    return {k: a[k] for k in ("method", "firers", "targets", "ranges", "terrains", "facing", "dice",
+    return {k: a[k] for k in ("method", "fire", "firers", "targets", "ranges", "terrains", "facing", "dice",
                               "dice_status", "aid", "aid_status", "cells", "computed")} | {
         "metric": metric, "rows": frame.to_dict("records")}
 
@@ -63,28 +64,62 @@ def matrix_json(frame: pd.DataFrame, metric: str) -> dict:
 @click.option("--facing", type=click.Choice(VEHICLE_FACINGS), default="front", show_default=True,
               help="Area of impact on vehicle targets (10.9.3).")
 @cliopts.data_files()
+@click.option("--plot", type=click.Choice(PLOTS), default="heatmap", show_default=True,
+              help="The report's chart: heatmap (firers x targets, a panel per range) or lines "
+                   f"(--metric by range, a line per firer and target; at most {MAX_LINES} lines).")
 @cliopts.fmt
-@cliopts.report_out
+@click.option("--out", type=click.Path(), default=None, metavar="DIR", callback=cliopts.check_report_out_png,
+              help="Write a report folder DIR (matrix.csv, the --plot chart, summary.json, index.html); "
+                   "FILE.png writes the --plot chart alone; FILE.json/.csv/.txt the --format output.")
 def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, dice_file, aid_file,
-                   units_dir, fmt, out):
+                   units_dir, plot, fmt, out):
     """Matchup matrix: every firer against every target at each range and terrain (exact).
 
-    One row per firer, target, range and terrain with P(eliminated), P(suppressed or
-    worse), P(fallback), P(immobilised) and mean damage; pairs that cannot fire are
-    marked. Units regular, undamaged and steady; firer firing; spotting by the rules.
+    One row per firer, target, range and terrain with P(eliminated), P(suppressed,
+    fallback or eliminated), P(fallback), P(immobilised) and mean damage; pairs that
+    cannot fire are marked. Units regular, undamaged and steady; firer firing;
+    spotting by the rules. Direct fire only (chapter 10): indirect fire is
+    'lanchester assault fire FIRER TARGET --indirect'.
 
     \b
     Examples:
       lanchester assault matrix --ranges 1-6 --terrain clear,forest --out out/matrix
       lanchester assault matrix --firers german --targets soviet --ranges 3 --metric mean_damage
       lanchester assault matrix --firers german/rifles-41,german/hmg-34 --format csv
+      lanchester assault matrix --firers german/rifles-41,german/hmg-34 --targets soviet/rifles-41 \\
+          --plot lines --out lines.png
     """
     from reports.assault import matrix_report
     from reports.bundle import emit_report
     from simulator.assault.matrix import matchup_matrix, parse_ranges
+    from simulator.errors import InputError
 
     frame = matchup_matrix(split(firers), split(targets), parse_ranges(ranges_text),
                            tuple(split(terrain_text) or ("clear",)), facing=facing, dice=dice_file,
                            aid=aid_file, units_dir=units_dir)
+    if plot == "lines":
+        pairs = frame.loc[frame["can_fire"], ["firer", "target"]].drop_duplicates()
+        if len(pairs) > MAX_LINES:
+            raise InputError("--plot lines", "", f"{len(pairs)} firer-target pairs can fire, too many lines "
+                             f"for one chart (at most {MAX_LINES}): choose units with --firers and --targets")
+        if not len(pairs):
+            raise InputError("--plot lines", "", "no firer can fire at any target at these ranges: nothing to draw")
+    if out is not None and cliopts.extension(str(out)).lower() == ".png":
+        from simulator.output import atomic_write_bytes
+        rep = matrix_report(frame, metric, dice=dice_file, aid=aid_file, units_dir=units_dir, plot=plot)
+        if len(rep.charts) != 1:
+            raise InputError("--out", str(out), f"a PNG holds one chart; this --plot {plot} draws "
+                             f"{len(rep.charts)} (one per terrain): give one --terrain, or --out DIR")
+        atomic_write_bytes(out, rep.charts[0].png, option="--out")
+        click.echo(f"wrote {out}", err=True)
+        return
+    if plot != "heatmap" and not wants_report(out):
+        raise click.UsageError("--plot draws a chart: give --out DIR (a report) or --out FILE.png")
     emit_report(fmt, out, table=matrix_table(frame, metric), frame=frame, obj=matrix_json(frame, metric),
-                report=lambda: matrix_report(frame, metric, dice=dice_file, aid=aid_file, units_dir=units_dir))
+                report=lambda: matrix_report(frame, metric, dice=dice_file, aid=aid_file, units_dir=units_dir,
+                                             plot=plot))
+
+
+def wants_report(out) -> bool:
+    from reports.bundle import wants_bundle
+    return wants_bundle(out)

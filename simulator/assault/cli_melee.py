@@ -260,7 +260,7 @@ def melee_command(attacker, defender, edition, compare_editions, terrain, defend
             kw["seed"] = fresh_seed()
         frame = questions.compare_editions(attacker, defender, situation, **kw)
         emit_report(fmt, out, table=compare_table(frame, explain), frame=frame, obj=compare_json(frame),
-                    report=lambda: melee_report(frame.attrs["editions"], **data))
+                    report=lambda: melee_report(frame.attrs["editions"], compare=frame.attrs, **data))
         return
     frame = melee(attacker, defender, situation, edition=edition, **kw)
     emit_report(fmt, out, table=melee_table(frame, explain), frame=frame, obj=melee_json(frame),

@@ -51,7 +51,7 @@ def odds_table(frame) -> str:
     lines += ["", "damage quantiles: " + "  ".join(
         f"{int(p * 100)}%{' (' + name + ')' if name else ''}: {q[f'{int(p * 100)}%']}" for p, name in QUANTILES)]
     lines += [f"P(any effect) {pct(s['p_any'], se.get('p_any'))}   "
-              f"P(suppression) {pct(s['p_supp'], se.get('p_supp'))}",
+              f"P(supp symbol left) {pct(s['p_supp'], se.get('p_supp'))}",
               f"mean crit {s['mean_crit']:.4f}  mean hit {s['mean_hit']:.4f}  "
               f"mean damage {s['mean_damage']:.4f}"
               + (f" ±{se['mean_damage']:.4f}" if mc else "")]

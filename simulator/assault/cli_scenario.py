@@ -27,6 +27,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @players_option
 @cliopts.monte_carlo
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              callback=cliopts.check_out_folder,
               help="Write a report folder: index.html with charts, games.parquet and games.csv "
                    "(one row per game), tables, summary.json and balance.json.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
@@ -142,10 +143,15 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     report, result = balance_run(name, out_dir=str(folder), **kwargs)
     report["files"] = [Path(f).name for f in report["files"]]
     sources, files = scenario_data(result.game)
-    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"])
+    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
+                      unit="games")
     atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
+    from simulator.engine.mapdraw import draw_map
+    scenario = result.game.scenario
+    map_png = draw_map(scenario, title=f"{scenario.name}: the map and the set-up",
+                       footer="\n".join(prov.footer_lines()))
     bundle = balance_bundle(report, report_frames(report, result), provenance=prov,
-                            record_files=report["files"])
+                            record_files=report["files"], map_png=map_png)
     return (report, bundle, result) if with_result else (report, bundle)
 
 
@@ -196,8 +202,10 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file
         from reports.provenance import provenance, scenario_data
         sources, files = scenario_data(game)
         prov = provenance(sources, files, method=f"replay of game {game_index} of a batch", seed=seed)
+        from simulator.engine.activity import turn_activity
         return replay_report(frame, final_png=lambda footer: final_position_png(st, footer=footer),
-                             provenance=prov, result={k: v for k, v in obj.items() if k not in ("events", "final")})
+                             provenance=prov, result={k: v for k, v in obj.items() if k not in ("events", "final")},
+                             turns=turn_activity(st))
 
     emit_report(fmt, out, table=replay_text(st, pl), frame=frame, obj=obj, report=report)
     if png:

@@ -125,7 +125,7 @@ def terrain_damage_table(frame, explain: bool) -> str:
         lines.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
     lines += ["", f"P(immobilised) {pct(s['p_immobilised'], se.get('p_immobilised'))}   "
                   f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
-                  f"P(suppressed or worse) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}",
+                  f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}",
               f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
     return "\n".join(lines) + "\n"
 

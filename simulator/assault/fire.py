@@ -345,7 +345,7 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
     monte_carlo = trials is not None or not exact or precise
     run = None
     if monte_carlo:
-        trials = trials if precise else (trials or 1_000_000)
+        trials = trials if precise else runner.trials_or(trials, 1_000_000)
         seed = runner.fresh_seed() if seed is None else seed
         run = simulate_run(pools, t, dice, trials=trials, seed=seed, passenger_mode=mode, friendly=friendly,
                            workers=workers, progress=progress, options=options)

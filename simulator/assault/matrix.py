@@ -8,6 +8,9 @@ assembles the dice, :func:`~simulator.assault.fire.exact_states` resolves them a
 and target are the same (a range band spans several hexes; cards share dice) are
 computed once.
 
+It covers direct fire only (chapter 10; the ``fire`` column says ``direct``):
+indirect fire (chapter 7) has its own question, ``fire(..., FireSituation(indirect=True))``.
+
 The situation is the plain one: both units regular, undamaged and steady, the firer
 firing (10.0), spotting by the rules (10.5), vehicle targets hit on the facing given
 (front by default, 10.9.3). A pair that cannot fire (out of range, or a card with no
@@ -35,7 +38,10 @@ from simulator.errors import InputError
 
 MATRIX_COLUMNS = ["firer", "target", "range", "terrain", "target_facing", "can_fire", "reason",
                   "attack_pool", "defence_pool", "p_spotted", "p_eliminated", "p_suppressed_or_worse",
-                  "p_fallback", "p_immobilised", "mean_damage"]
+                  "p_fallback", "p_immobilised", "mean_damage", "fire"]
+FIRE_KIND = "direct"   # the "fire" column: the matrix is direct fire (chapter 10) only
+FIRE_COVERED = ("direct fire only (chapter 10); indirect fire (chapter 7: mortars, artillery) "
+                "is not in the matrix: ask `lanchester assault fire FIRER TARGET --indirect`")
 from simulator.vocabulary import METRICS, VEHICLE_FACINGS  # noqa: E402 - one definition
 _SUMMARY_KEYS = ("p_eliminated", "p_suppressed_or_worse", "p_fallback", "p_immobilised", "mean_damage")
 
@@ -120,7 +126,7 @@ def matchup_matrix(firers: list[str] | None = None, targets: list[str] | None = 
         "method": "exact", "trials": None, "seed": None,
         "firers": f_ids, "targets": t_ids, "ranges": list(ranges), "terrains": list(terrains),
         "facing": facing, "dice": dice.name, "dice_status": dice.status, "aid": aid.name,
-        "aid_status": aid.status, "cells": len(frame), "computed": len(cache),
+        "aid_status": aid.status, "cells": len(frame), "computed": len(cache), "fire": FIRE_COVERED,
         "seconds": time.perf_counter() - start,
     })
     return frame
@@ -131,7 +137,7 @@ def _cell(f: UnitCard, g: UnitCard, s: FireSituation, aid: Aid, dice: DiceSet,
     row = {"firer": f.id, "target": g.id, "range": s.range, "terrain": s.terrain,
            "target_facing": s.target_facing or "", "can_fire": False, "reason": "",
            "attack_pool": "", "defence_pool": "", "p_spotted": float("nan"),
-           **{k: float("nan") for k in _SUMMARY_KEYS}}
+           **{k: float("nan") for k in _SUMMARY_KEYS}, "fire": FIRE_KIND}
     try:
         pools = fire_pools(f, g, s, aid, units=units, support=support)
     except InputError as exc:

@@ -125,7 +125,7 @@ def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = 
     monte_carlo = trials is not None or not exact or precise
     run = None
     if monte_carlo:
-        trials = trials if precise else (trials or 1_000_000)
+        trials = trials if precise else runner.trials_or(trials, 1_000_000)
         seed = runner.fresh_seed() if seed is None else seed
         run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=trials,
                            seed=seed, workers=workers, progress=progress, options=options)

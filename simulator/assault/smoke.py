@@ -223,7 +223,7 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
     monte_carlo = trials is not None or not exact or precise
     run = None
     if monte_carlo:
-        trials = trials if precise else (trials or 1_000_000)
+        trials = trials if precise else runner.trials_or(trials, 1_000_000)
         seed = runner.fresh_seed() if seed is None else seed
         task = partial(smoke_chunk, (damage_table(pool, dice, doubles), hexes, cap), cap)
         run = runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,

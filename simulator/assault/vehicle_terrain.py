@@ -145,7 +145,7 @@ def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: in
     monte_carlo = trials is not None or not exact or precise
     run = None
     if monte_carlo:
-        trials = trials if precise else (trials or 1_000_000)
+        trials = trials if precise else runner.trials_or(trials, 1_000_000)
         seed = runner.fresh_seed() if seed is None else seed
         args = (packed_faces(attack, defence, dice, "all"), card.strength, damage, STEADY, 0, ignores,
                 int(crit_is_damage))

@@ -25,6 +25,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from simulator.engine.activity import SAMPLE_GAMES, activity_lines, side_activity
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
 from simulator.notice import waiting
@@ -143,13 +144,15 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                 vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
                 ladder: bool = False, ladder_games: int = 200, progress: bool = True,
                 overrides: dict | None = None, options: RunOptions | None = None,
-                data: dict | None = None) -> tuple[dict, RunResult]:
+                data: dict | None = None, activity_games: int = SAMPLE_GAMES) -> tuple[dict, RunResult]:
     """Play the scenario and report its balance: ``(JSON summary, the main run)``.
 
     ``options`` (workers, Dask, checkpoint, precision) apply to the main run; with a
     precision, ``games`` caps it and the what-ifs and tuning then play as many games
     as the main run needed (paired games need equal numbers). ``data``: data files given
     on the command line (``{"aid": "my-aid.toml"}``), beating the scenario's ``[data]``.
+    ``activity_games``: how many of the first games are replayed to count each side's
+    activity (:func:`simulator.engine.activity.side_activity`; 0: none).
     """
     p1, p2 = player_kinds(players)
     base_over = dict(overrides or {})
@@ -165,6 +168,9 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                        progress=f"{game.name}" if progress else None, options=options)
     report = summary(result)
     games = result.tally.games
+    if activity_games and games:
+        with waiting(f"replaying {min(games, activity_games):,} games to count each side's activity"):
+            report["activity_by_side"] = side_activity(game, seed, (p1, p2), min(games, activity_games))
     sub = dataclasses.replace(options, precision=None) if options is not None else None
     base = result.tally.outcome_array()
     sides = list(game.sides)
@@ -282,7 +288,29 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
         lo, hi = wilson_interval(wins, res.tally.games)
         rows.append({"value": v, "wins": wins, "win_rate": wins / res.tally.games, "ci95": [lo, hi]})
     best = min(rows, key=lambda r: abs(r["win_rate"] - target))
-    return {"key": key, "target": target, "side": side0, "values": rows, "best": best}
+    return {"key": key, "target": target, "side": side0, "values": rows, "best": best,
+            **tune_bound(rows, best, target, key)}
+
+
+def tune_bound(rows: list[dict], best: dict, target: float, key: str) -> dict:
+    """Whether the tuning's best value lies at an end of the values searched while the
+    target lies beyond it (the win rate still moving towards it there): ``at_bound``
+    is ``"lowest"``, ``"highest"`` or None, with a sentence (``bound_note``) saying so."""
+    values = [r["value"] for r in rows]
+    if len(values) < 2 or best["value"] not in (values[0], values[-1]):
+        return {"at_bound": None, "bound_note": None}
+    end = "lowest" if best["value"] == values[0] else "highest"
+    inner = rows[1] if end == "lowest" else rows[-2]
+    # the target is beyond the end when the best rate is nearer to it than its neighbour's
+    # and it is not yet reached (an exact hit at an end is still a hit)
+    beyond = abs(best["win_rate"] - target) > 0.005 and \
+        abs(best["win_rate"] - target) <= abs(inner["win_rate"] - target)
+    if not beyond:
+        return {"at_bound": None, "bound_note": None}
+    return {"at_bound": end,
+            "bound_note": f"the best value, {key}={best['value']}, is the {end} searched "
+                          f"({values[0]}-{values[-1]}) and the target {target:.0%} was not reached: "
+                          f"a value beyond the search may come closer"}
 
 
 def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
@@ -365,8 +393,10 @@ def report_table(report: dict) -> str:
     lines += [f"warning: {w}" for w in report.get("warnings", [])]
     act = report.get("activity")
     if act:
-        lines.append("activity per game: " + ", ".join(
+        lines.append("activity per game, both sides: " + ", ".join(
             f"{k.replace('_', ' ')} {v:.2f}" for k, v in act.items()))
+    if report.get("activity_by_side"):
+        lines += activity_lines(report["activity_by_side"], sides)
     fp = report["first_player_effect"]
     lines.append(f"first player (initiative in turn 1) wins {report['first_player_win_rate']:.2%} of games")
     for s in sides:
@@ -392,18 +422,22 @@ def report_table(report: dict) -> str:
         lines += ["", f"what-ifs (common random numbers; change of {sides[0]}'s win rate):"]
         for r in wi["variants"]:
             lines.append(f"  {r['key']}={r['value']}: {sides[0]} {r['win_rate'][sides[0]]:.2%}, "
-                         f"{sides[1]} {r['win_rate'][sides[1]]:.2%}; change {r['change']:+.2%} "
-                         f"[{r['change_ci95'][0]:+.2%}, {r['change_ci95'][1]:+.2%}]"
+                         f"{sides[1]} {r['win_rate'][sides[1]]:.2%}; change {100 * r['change']:+.2f} points "
+                         f"[{100 * r['change_ci95'][0]:+.2f}, {100 * r['change_ci95'][1]:+.2f}]"
                          + (" *" if r["significant"] else ""))
+        if any(r["significant"] for r in wi["variants"]):
+            lines.append("  (*: the paired 95% interval of the change excludes 0)")
         if wi["closest_to_even"]:
             b = wi["closest_to_even"]
-            lines.append(f"  closest to even: {b['key']}={b['value']}")
+            lines.append(f"  closest to even of the variants: {b['key']}={b['value']}")
     if "tune" in report:
         tu = report["tune"]
         lines += ["", f"tuning {tu['key']} for {tu['side']} win rate {tu['target']:.0%}:"]
         for r in tu["values"]:
             lines.append(f"  {r['value']}: {r['win_rate']:.2%} [{r['ci95'][0]:.2%}, {r['ci95'][1]:.2%}]")
         lines.append(f"  best: {tu['best']['value']} ({tu['best']['win_rate']:.2%})")
+        if tu.get("bound_note"):
+            lines.append(f"  warning: {tu['bound_note']}")
     if "skill_ladder" in report:
         sl = report["skill_ladder"]
         lines += ["", f"skill ladder ({sl['games_per_match']} games a match):"]

@@ -54,9 +54,15 @@ def _cc_symbols(packed: int) -> str:
 
 
 def describe_events(st: State) -> list[dict]:
-    """The event log as rows ``{turn, event, text}``."""
+    """The event log as rows ``{turn, event, text}``; every unit is named with its side
+    (``Rifles '41 #1 (german)``) except right after the side's own name."""
     g = st.game
-    name = g.unit_label
+
+    def name(u: int) -> str:
+        """A unit with its side: both sides may field a card of the same name."""
+        return f"{g.unit_label(u)} ({g.sides[int(st.s.u[u, U_SIDE])]})" if u >= 0 else "-"
+
+    own = g.unit_label          # after "german activates", "german places": the side is said
     hexn = st.hex_name
     n_atk = int(g.tables.p[P_N_ATK])
     rows = []
@@ -70,7 +76,7 @@ def describe_events(st: State) -> list[dict]:
         elif code == ev.EV_PHASE:
             text = f"-- {PHASE_NAMES[a]} phase"
         elif code == ev.EV_PLACE:
-            text = f"{g.sides[st.s.u[a, U_SIDE]]} places {name(a)} in {hexn(b)}" + (f" facing {c}" if c != 7 else "")
+            text = f"{g.sides[st.s.u[a, U_SIDE]]} places {own(a)} in {hexn(b)}" + (f" facing {c}" if c != 7 else "")
         elif code == ev.EV_FORMATION:
             text = f"{g.sides[a]} keeps formation card {g.formations[b]} (5.6)"
         elif code == ev.EV_CLASS_DRAW:
@@ -86,12 +92,12 @@ def describe_events(st: State) -> list[dict]:
             target = f" against {name(d)}" if kind == "renew close combat" else target
             target = f" at {name(d)} (7.1)" if kind == "indirect fire" else target
             target = f" into {hexn(d)} (7.5)" if kind == "smoke" else target
-            text = f"{g.sides[a]} activates {name(b)}: {kind}{target}"
+            text = f"{g.sides[a]} activates {own(b)}: {kind}{target}"
         elif code == ev.EV_SPOTTER:
             text = f"  {name(a)} spots for {name(b)} (7.2)"
         elif code == ev.EV_ART_FACE:
             faces = vertex_names(g.cm.orientation)
-            text = f"{g.sides[st.s.u[a, U_SIDE]]} turns {name(a)} to face {faces[b] if 0 <= b < len(faces) else b} (7.6)"
+            text = f"{g.sides[st.s.u[a, U_SIDE]]} turns {own(a)} to face {faces[b] if 0 <= b < len(faces) else b} (7.6)"
         elif code == ev.EV_SMOKE:
             text = f"  smoke in {hexn(b)}: {c} marker{'s' if c != 1 else ''} rolled, {d} there (7.5)"
         elif code == ev.EV_INDIRECT:

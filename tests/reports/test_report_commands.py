@@ -1,13 +1,14 @@
 """``--out DIR`` on each command writes a report bundle; the matchup matrix is exact."""
 
 import io
+import json
 import time
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from report_helpers import check_bundle
+from report_helpers import check_bundle, check_chart_png
 from reports.tables import LADDER_COLUMNS, ODDS_OUTCOME_COLUMNS
 from simulator.assault.fire import fire
 from simulator.assault.matrix import MATRIX_COLUMNS, matchup_matrix, parse_ranges
@@ -78,7 +79,7 @@ def test_matrix_report_and_its_csv(tmp_path):
     assert soviet == 9 and len(m) == 2 * soviet * 4 * 2
     assert not m.duplicated(["firer", "target", "range", "terrain"]).any()
     assert sorted(c["file"] for c in s["charts"]) == ["matrix-clear.png", "matrix-forest.png"]
-    assert s["question"] == "How much damage does each firer deal to each target, on average?"
+    assert s["question"] == "How much damage does each firer deal to each target with direct fire, on average?"
 
 
 def test_matrix_cells_equal_the_fire_command_exactly():
@@ -212,3 +213,70 @@ def test_close_combat_and_scenario_reports_write_bundles(tmp_path):
     rates = pd.read_csv(out / "win-rates.csv").set_index("side")
     assert rates.loc["german", "p"] == pytest.approx(0.6) and rates.loc["finnish", "wins"] == 0
     assert dict(s["highlights"])["P(german wins)"].startswith("60.0% (95% interval")
+
+
+# --- the matrix says whose units and which fire (issue 21, item 5) ----------------------
+
+def test_matrix_keeps_the_side_in_unit_labels_and_says_it_is_direct_fire(tmp_path):
+    res = CliRunner().invoke(main, ["assault", "matrix", "--firers", "german/rifles-41", "--targets",
+                                    "soviet/rifles-41", "--ranges", "3"])
+    assert res.exit_code == 0, res.output
+    assert "german/rifles-41" in res.output and "soviet/rifles-41" in res.output
+    assert "fire: direct fire only (chapter 10); indirect fire (chapter 7" in res.output
+    csv = CliRunner().invoke(main, ["assault", "matrix", "--firers", "german/mortar-81mm", "--targets",
+                                    "soviet/rifles-41", "--ranges", "3", "--format", "csv"]).output
+    m = pd.read_csv(io.StringIO(csv))
+    assert list(m.columns)[-1] == "fire" and set(m["fire"]) == {"direct"}
+    out, s = bundle_of(tmp_path, "assault", "matrix", "--firers", "german/rifles-41", "--targets", "soviet",
+                       "--ranges", "2")
+    high = dict(s["highlights"])
+    assert high["fire"].startswith("direct fire only") and "direct fire" in s["question"]
+    assert s["result"]["fire"].startswith("direct fire only")
+
+
+def test_matrix_heatmaps_label_units_with_their_side():
+    from reports.charts import short_unit
+    assert short_unit("soviet/rifles-41") == "soviet/rifles-41"
+
+
+def test_matrix_plot_lines_draws_a_line_per_pair(tmp_path):
+    args = ["assault", "matrix", "--firers", "german/rifles-41,german/hmg-34", "--targets",
+            "soviet/rifles-41", "--terrain", "clear,forest", "--ranges", "1-6", "--plot", "lines"]
+    out, s = bundle_of(tmp_path, *args)
+    assert [c["file"] for c in s["charts"]] == ["matrix-lines.png"] and s["result"]["plot"] == "lines"
+    alt = s["charts"][0]["alt"]
+    assert "german/rifles-41 at soviet/rifles-41" in alt and "german/hmg-34 at soviet/rifles-41" in alt
+    png = tmp_path / "lines.png"
+    res = CliRunner().invoke(main, [*args, "--out", str(png)])
+    assert res.exit_code == 0, res.output
+    check_chart_png(png.read_bytes(), s["charts"][0]["width"], s["charts"][0]["height"])   # the same chart
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--plot", "lines", "--out", "x.png"], "too many lines for one chart (at most 12)"),
+    (["--firers", "german/rifles-41", "--targets", "soviet/rifles-41", "--plot", "lines"], "--plot draws a chart"),
+    (["--firers", "german/rifles-41", "--terrain", "clear,forest", "--out", "h.png"], "a PNG holds one chart"),
+])
+def test_matrix_plot_misuse_is_one_line(args, needle, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["assault", "matrix", *args])
+    assert res.exit_code == 2 and needle in res.output and "Traceback" not in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_melee_compare_editions_report_carries_the_differences(tmp_path):
+    args = ["assault", "melee", "soviet/rifles-41", "german/rifles-41", "--compare-editions"]
+    out, s = bundle_of(tmp_path, *args)
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)
+    diff = pd.read_csv(out / "edition-differences.csv")
+    whole = diff[diff["part"] == "whole fight"].set_index("measure")
+    assert whole.loc["P(attacker holds)", "difference"] == pytest.approx(data["difference"]["p_attacker_holds"])
+    first = diff[diff["part"] == "first round alone"].set_index("measure")
+    assert first.loc["P(attacker holds)", "difference"] == pytest.approx(
+        data["first_round"]["difference"]["p_attacker_holds"])
+    rules = pd.read_csv(out / "differing-rules.csv")
+    assert rules["rule"].tolist() == [r["rule"] for r in data["differing_rules"]] and len(rules) > 0
+    page = (out / "index.html").read_text()
+    assert "Why the numbers differ" in page and data["differing_rules"][0]["rule"] in page
+    assert dict(s["highlights"])["rules that differ here"].startswith(data["differing_rules"][0]["rule"])

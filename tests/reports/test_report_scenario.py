@@ -4,6 +4,7 @@ can open (issue 8), fed by the batch of the scenario engine (issue 7)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -33,8 +34,8 @@ def test_the_folder_holds_charts_tables_records_and_provenance(bundle):
     out, data, stderr = bundle
     assert f"report written to {out / 'index.html'}" in stderr
     s = check_bundle(out)              # every PNG passes the pixel check, CSV headers match summary.json
-    assert [c["file"] for c in s["charts"]] == ["win-rate.png", "convergence.png", "decision-turn.png",
-                                                "losses.png", "what-if.png"]
+    assert [c["file"] for c in s["charts"]] == ["win-rate.png", "map.png", "convergence.png", "decision-turn.png",
+                                                "losses.png", "what-if.png", "activity.png", "what-if-change.png"]
     assert s["kind"] == "assault scenario" and s["question"].startswith("Is Skirmish balanced?")
     # the per-game records streamed by the batch sit beside the tables, complete
     records = pd.read_parquet(out / "games.parquet")
@@ -47,6 +48,12 @@ def test_the_folder_holds_charts_tables_records_and_provenance(bundle):
     labels = [src["label"] if isinstance(src, dict) and "label" in src else str(src) for src in prov["sources"]]
     assert any("skirmish.scenario.toml" in x for x in labels) and any("reconstructed" in x for x in labels)
     assert prov["seed"] == 8 and prov["trials"] == GAMES
+    # whole scenarios are games, not trials, on the page and in every chart footer
+    assert prov["unit"] == "games"
+    page = (out / "index.html").read_text()
+    assert f"monte-carlo, {GAMES:,} games, seed 8" in page and "trials" not in page
+    for c in s["charts"]:
+        assert "trials" not in c["title"]
 
 
 def test_tables_agree_with_the_records_and_the_json(bundle):
@@ -77,7 +84,67 @@ def test_tables_agree_with_the_records_and_the_json(bundle):
 def test_every_image_on_the_page_loads_in_chromium(bundle, tmp_path):
     out, _, _ = bundle
     images = images_in_chromium(out / "index.html", tmp_path / "profile")
-    assert len(images) == 5 and all(i["ok"] for i in images), images
+    assert len(images) == 8 and all(i["ok"] for i in images), images
+
+
+def test_the_page_carries_the_what_if_changes_the_terminal_prints(bundle):
+    out, data, _ = bundle
+    changes = pd.read_csv(out / "what-if-changes.csv")
+    assert changes["variant"].tolist() == ["turns=3", "turns=5"]
+    for row, r in zip(changes.to_dict("records"), data["what_if"]["variants"]):
+        assert row["change"] == pytest.approx(r["change"])
+        assert [row["change_lo"], row["change_hi"]] == pytest.approx(r["change_ci95"])
+        assert row["significant"] == r["significant"] and row["p"] == pytest.approx(r["win_rate"]["german"])
+    high = dict(json.loads((out / "summary.json").read_text())["highlights"])
+    even = data["what_if"]["closest_to_even"]
+    assert high["closest to even of the variants"].startswith(f"{even['key']}={even['value']}")
+    for side in ("german", "soviet"):
+        assert f"{side} with the initiative in turn 1" in high
+    page = (out / "index.html").read_text()
+    assert "What-if changes" in page and "closeness" in page
+
+
+def test_each_sides_activity_is_counted_from_the_same_games(bundle):
+    out, data, _ = bundle
+    act = data["activity_by_side"]
+    n = act["games"]
+    assert n == min(GAMES, 200) and "replayed" in act["sample"]
+    records = pd.read_parquet(out / "games.parquet").head(n)
+    # both sides' activations and reaction fires add up to the batch's own counts of those games
+    for measure, column in (("activations", "activations"), ("reaction_fires", "reactions_fired")):
+        both = act["german"][measure] + act["soviet"][measure]
+        assert both == pytest.approx(records[column].mean()), measure
+    assert act["german"]["shots"] + act["soviet"]["shots"] > 0
+    table = pd.read_csv(out / "activity-by-side.csv")
+    assert list(table.columns) == ["side", "measure", "per_game"]
+    got = {(r["side"], r["measure"]): r["per_game"] for r in table.to_dict("records")}
+    assert got == pytest.approx({(s, m): act[s][m] for s in ("german", "soviet") for m in act["german"]})
+
+
+def test_the_terminal_shows_each_sides_activity(tmp_path):
+    path = tmp_path / "skirmish.scenario.toml"
+    path.write_text(SKIRMISH)
+    res = CliRunner().invoke(main, ["assault", "scenario", str(path), "--games", "60", "--seed", "8",
+                                    "--vary", "turns=3"])
+    assert res.exit_code == 0, res.output
+    text = res.stdout
+    assert "activity per game by side (the first 60 games of the batch" in text
+    assert re.search(r"^  german: activations [\d.]+, shots [\d.]+, reaction fires [\d.]+, moves [\d.]+, "
+                     r"close combats [\d.]+$", text, re.M), text
+    assert re.search(r"^  soviet: activations", text, re.M)
+    assert re.search(r"change [+-][\d.]+ points \[", text), text
+
+
+def test_no_table_on_the_page_is_longer_than_25_rows(bundle):
+    out, _, _ = bundle
+    page = (out / "index.html").read_text()
+    for body in re.findall(r"<tbody>(.*?)</tbody>", page, re.S):
+        assert body.count("<tr>") <= 25
+    conv = json.loads((out / "summary.json").read_text())["tables"]
+    long = [t for t in conv if t["rows"] > 25]
+    assert long, "the convergence table should be long"
+    for t in long:
+        assert t["chart"] and f'href="#chart-{t["chart"][:-4]}"' in page and f'id="chart-{t["chart"][:-4]}"' in page
 
 
 def test_a_failed_run_leaves_no_folder(tmp_path):
@@ -98,7 +165,12 @@ def test_replay_out_writes_the_game_and_its_final_position(tmp_path):
     res = CliRunner().invoke(main, args + ["--out", str(out)])
     assert res.exit_code == 0, res.output
     s = check_bundle(out)            # the map carries the provenance footer like every chart
-    assert s["kind"] == "assault replay" and [c["file"] for c in s["charts"]] == ["final-position.png"]
+    assert s["kind"] == "assault replay" and [c["file"] for c in s["charts"]] == ["final-position.png", "turns.png"]
+    turns = pd.read_csv(out / "turns.csv")
+    assert list(turns.columns) == ["turn", "side", "measure", "count"]
+    events = pd.read_csv(out / "events.csv")
+    activations = events["text"].str.match(r"^(german|soviet) activates ")
+    assert turns[turns["measure"] == "activations"]["count"].sum() == activations.sum()
     csv = CliRunner().invoke(main, args + ["--format", "csv"])
     assert (out / "events.csv").read_text() == csv.stdout
     data = json.loads(CliRunner().invoke(main, args + ["--format", "json"]).stdout)

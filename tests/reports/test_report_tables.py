@@ -32,10 +32,16 @@ STABLE = {
     "TOI_REPLAY_COLUMNS": ["attacker_hits", "defender_hits", "success"],
     "TOI_UNITS_COLUMNS": ["id", "kind", "name", "inf_range", "inf_fpr", "veh_range", "veh_fpr", "movement",
                           "armour", "traits"],
+    "WHAT_IF_CHANGE_COLUMNS": ["variant", "side", "p", "other_p", "draw_rate", "change", "change_lo", "change_hi",
+                               "significant"],
+    "SIDE_ACTIVITY_COLUMNS": ["side", "measure", "per_game"],
+    "TURN_ACTIVITY_COLUMNS": ["turn", "side", "measure", "count"],
+    "EDITION_DIFFERENCE_COLUMNS": ["part", "measure", "v1", "v2", "difference"],
+    "DIFFERING_RULE_COLUMNS": ["rule", "sections", "v1", "v2"],
 }
 MATRIX = ["firer", "target", "range", "terrain", "target_facing", "can_fire", "reason", "attack_pool",
           "defence_pool", "p_spotted", "p_eliminated", "p_suppressed_or_worse", "p_fallback", "p_immobilised",
-          "mean_damage"]
+          "mean_damage", "fire"]
 
 
 @pytest.mark.parametrize("name", sorted(STABLE))

@@ -322,7 +322,7 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
             "states is slow (--exact forces it)",)})
     run = None
     if monte_carlo:
-        trials = trials if precise else (trials or DEFAULT_TRIALS)
+        trials = trials if precise else runner.trials_or(trials, DEFAULT_TRIALS)
         seed = runner.fresh_seed() if seed is None else seed
         run = simulate_run(cm, cast, trials, seed, workers, progress, options)
         trials = run.trials

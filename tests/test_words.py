@@ -1,0 +1,166 @@
+"""Words that never mislead (issue 21, item 5): what ``±`` is, what a label counts, what
+``trials`` may be, what ``--out`` may be called, where a tuning stopped."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import main
+from simulator.output import SE_LEGEND
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+# --- trials=0 -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("trials", [0, -5])
+def test_odds_with_no_trials_is_a_clear_value_error(trials):
+    from simulator.assault import odds
+    with pytest.raises(ValueError, match=rf"trials must be at least 1 \(got {trials}\)"):
+        odds("RY", "YG", trials=trials, seed=1)
+
+
+def test_odds_with_trials_that_are_not_a_number_is_a_value_error():
+    from simulator.assault import odds
+    with pytest.raises(ValueError, match="trials must be a whole number"):
+        odds("RY", "YG", trials=2.5, seed=1)
+
+
+@pytest.mark.parametrize("question", [
+    ("fire", "german/rifles-41", "soviet/rifles-41", "--range", "2"),
+    ("odds", "RY", "YG"),
+    ("melee", "soviet/rifles-41", "german/rifles-41"),
+])
+def test_trials_zero_on_the_command_line_is_one_line(question):
+    res = run("assault", *question, "--trials", "0")
+    assert res.exit_code == 2
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and "--trials" in lines[0] and "0" in lines[0], res.output
+    assert "Traceback" not in res.output
+
+
+# --- --out with an unknown extension ------------------------------------------------------
+
+def test_out_with_an_unknown_extension_is_one_line_and_writes_nothing(tmp_path):
+    out = tmp_path / "report.xyz"
+    res = run("assault", "odds", "RY", "YG", "--out", str(out))
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and "--out" in lines[0] and "unknown extension .xyz" in lines[0], res.output
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_out_with_a_known_extension_or_none_still_works(tmp_path):
+    assert run("assault", "odds", "RY", "YG", "--format", "json", "--out", str(tmp_path / "a.json")).exit_code == 0
+    assert (tmp_path / "a.json").read_text().startswith("{")
+    assert run("assault", "odds", "RY", "YG", "--out", str(tmp_path / "folder")).exit_code == 0
+    assert (tmp_path / "folder" / "index.html").is_file()
+    # a folder that exists is a folder, whatever its name
+    (tmp_path / "old.v1").mkdir()
+    assert run("assault", "odds", "RY", "YG", "--out", str(tmp_path / "old.v1")).exit_code == 0
+    assert (tmp_path / "old.v1" / "index.html").is_file()
+
+
+def test_a_name_whose_suffix_is_no_extension_is_a_folder(tmp_path):
+    out = tmp_path / "run-1.5"
+    assert run("assault", "odds", "RY", "YG", "--out", str(out)).exit_code == 0
+    assert (out / "index.html").is_file()
+
+
+def test_scenario_out_must_be_a_folder_name(tmp_path):
+    out = tmp_path / "report.html"
+    res = run("assault", "scenario", "infantry-training", "--games", "10", "--out", str(out))
+    assert res.exit_code == 2 and "--out" in res.output and "report folder" in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1 and not out.exists()
+
+
+# --- ± is one standard error --------------------------------------------------------------
+
+def test_monte_carlo_tables_say_what_the_plus_minus_is():
+    res = run("assault", "odds", "RY", "YG", "--trials", "20000", "--seed", "1")
+    assert res.exit_code == 0, res.output
+    assert "±" in res.output and res.output.rstrip().endswith(SE_LEGEND)
+    assert "1 SE" in SE_LEGEND and "standard error" in SE_LEGEND
+
+
+def test_exact_tables_have_no_plus_minus_and_no_legend():
+    res = run("assault", "odds", "RY", "YG")
+    assert res.exit_code == 0 and "±" not in res.output and SE_LEGEND not in res.output
+
+
+def test_the_page_says_what_the_plus_minus_is(tmp_path):
+    out = tmp_path / "odds"
+    assert run("assault", "odds", "RY", "YG", "--trials", "20000", "--seed", "1", "--out", str(out)).exit_code == 0
+    page = (out / "index.html").read_text()
+    assert "±" in page and "one standard error (1 SE)" in page
+
+
+# --- labels say what they count -------------------------------------------------------------
+
+def test_fire_labels_say_what_suppressed_or_worse_counts():
+    res = run("assault", "fire", "german/rifles-41", "soviet/rifles-41", "--range", "2")
+    assert res.exit_code == 0, res.output
+    assert "P(suppressed, fallback or eliminated)" in res.output and "or worse" not in res.output
+    # and the number is the sum of exactly those states
+    from simulator.assault.fire import fire
+    from simulator.assault.pools import FireSituation
+    df = fire("german/rifles-41", "soviet/rifles-41", FireSituation(range=2))
+    counted = df[df["eliminated"] | df["suppressed"] | df["fallback"]]["p"].sum()
+    assert df.attrs["summary"]["p_suppressed_or_worse"] == pytest.approx(counted)
+
+
+def test_odds_labels_say_a_symbol_is_left():
+    res = run("assault", "odds", "RY", "YG")
+    assert "P(supp symbol left)" in res.output and "P(suppression)" not in res.output
+
+
+# --- --tune says when it stops at an end of its search ----------------------------------------
+
+def rows(rates):
+    return [{"value": v, "wins": 0, "win_rate": r, "ci95": [r, r]} for v, r in rates]
+
+
+def test_tune_at_the_top_of_its_search_says_so():
+    from simulator.engine.balance import tune_bound
+    values = rows([(1, 0.10), (2, 0.20), (3, 0.30)])       # still rising towards 0.5 at the top
+    out = tune_bound(values, values[-1], 0.5, "cp.german")
+    assert out["at_bound"] == "highest"
+    assert "cp.german=3" in out["bound_note"] and "1-3" in out["bound_note"] and "not reached" in out["bound_note"]
+
+
+def test_tune_at_the_bottom_of_its_search_says_so():
+    from simulator.engine.balance import tune_bound
+    values = rows([(4, 0.70), (5, 0.80), (6, 0.90)])
+    assert tune_bound(values, values[0], 0.5, "turns")["at_bound"] == "lowest"
+
+
+def test_tune_inside_its_search_or_on_target_says_nothing():
+    from simulator.engine.balance import tune_bound
+    values = rows([(1, 0.30), (2, 0.49), (3, 0.70)])
+    assert tune_bound(values, values[1], 0.5, "turns") == {"at_bound": None, "bound_note": None}
+    hit = rows([(1, 0.50), (2, 0.60), (3, 0.70)])           # the end value hits the target
+    assert tune_bound(hit, hit[0], 0.5, "turns")["at_bound"] is None
+
+
+def test_the_terminal_report_prints_the_tuning_warning():
+    from simulator.engine.balance import report_table, tune_bound
+    values = rows([(1, 0.10), (2, 0.20), (3, 0.30)])
+    report = fake_report(tune={"key": "cp.german", "target": 0.5, "side": "german", "values": values,
+                               "best": values[-1], **tune_bound(values, values[-1], 0.5, "cp.german")})
+    text = report_table(report)
+    assert "warning: the best value, cp.german=3, is the highest searched" in text
+
+
+def fake_report(**extra) -> dict:
+    win = {"p": 0.5, "ci95": [0.4, 0.6]}
+    return {"data": {"name": "Test", "data": {"dice": "d", "aid": "a"}, "units_status": "u", "map_source": "m"},
+            "scenario": "test", "edition": "v1", "games": 100, "seed": 1, "sides": ["german", "soviet"],
+            "players": {"german": "greedy", "soviet": "greedy"}, "win_rate": {"german": win, "soviet": win},
+            "draw_rate": 0.0, "verdict": {"text": "balanced", "test": "t"}, "first_player_win_rate": 0.5,
+            "first_player_effect": {"german": {}, "soviet": {}}, "mean_turns": 5.0, "decided_early_rate": 0.1,
+            "decided_last_turn_rate": 0.2, "closeness": {"objective_margin_at_most_1": 0.3,
+                                                         "mean_relative_points_margin": 0.1},
+            "mean_losses": {"german": {}, "soviet": {}}, "formations": [], **extra}
