@@ -63,6 +63,7 @@ class Watcher:
         self.lines: queue.Queue = queue.Queue()
         self.out: list[str] = []
         self.err: list[str] = []
+        self.searched = {"out": 0, "err": 0}      # lines of each stream already searched
         for stream, name in ((self.proc.stdout, "out"), (self.proc.stderr, "err")):
             threading.Thread(target=self._pump, args=(stream, name), daemon=True).start()
 
@@ -71,6 +72,14 @@ class Watcher:
             self.lines.put((name, line.rstrip("\n")))
 
     def wait_for(self, name: str, needle: str, seconds: float) -> str:
+        """The next line of std``name`` holding ``needle`` (after the last one found): the
+        two streams arrive in any order (stdout is buffered), so a line already taken
+        from the queue while waiting for the other stream still counts."""
+        seen = self.out if name == "out" else self.err
+        for i in range(self.searched[name], len(seen)):
+            if needle in seen[i]:
+                self.searched[name] = i + 1
+                return seen[i]
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             try:
@@ -81,6 +90,7 @@ class Watcher:
                 continue
             (self.out if kind == "out" else self.err).append(line)
             if kind == name and needle in line:
+                self.searched[name] = len(seen)
                 return line
         self.stop()
         raise AssertionError(f"no {needle!r} on std{name} in {seconds} s; stdout {self.out}, stderr {self.err}")
