@@ -41,7 +41,7 @@ from simulator.assault.melee.kernels import roll_side
 from simulator.engine.board import empty, shift
 from simulator.engine.events import EV_CC, EV_CC_END, EV_CC_RESULT, EV_CC_ROLL, EV_CC_WITHDRAW, \
     EV_ENTER_SUPPRESSED, EV_TRACKS, log_event
-from simulator.engine.fire import eliminate, in_arc_of, passengers_hit, queue_fallback, set_morale
+from simulator.engine.fire import eliminate, fallback_again, in_arc_of, passengers_hit, queue_fallback, set_morale
 from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
 from simulator.engine.state import (
     rule, rule_alloc,
@@ -177,6 +177,8 @@ def struck(s, t, y, table, c, h, sp):
 
 @rule
 def apply_result(s, t, u, status, dmg, morale, immob):
+    if status == md.FELL_BACK and fallback_again(s, t, u, s.u[u, U_MORALE], FALLBACK):
+        status = md.ELIMINATED                  # 13.3 "ever" (option, reading S22)
     log_event(s, EV_CC_RESULT, u, status, dmg, morale, immob, NIL)
     if status == md.ELIMINATED:
         s.u[u, U_DMG] = min(dmg, t.ut[s.u[u, U_TYPE], UT_STR])
@@ -312,6 +314,8 @@ def enter(s, t, u, g):
     if not fighting:
         te = s.u[e, U_TYPE]
         status, morale = md.enter_hex_of(t.ut[te, UT_KIND], s.u[e, U_MORALE], s.u[e, U_IMMOB], edition)
+        if status == md.FELL_BACK and fallback_again(s, t, e, s.u[e, U_MORALE], FALLBACK):
+            status = md.ELIMINATED                # 13.3 "ever" (option, reading S22)
         if status != md.IN_HEX:                       # 12.0: no close combat
             log_event(s, EV_ENTER_SUPPRESSED, u, e, status, NIL, NIL, NIL)
             if status == md.ELIMINATED:

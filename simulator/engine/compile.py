@@ -39,7 +39,7 @@ from simulator.engine.tables import (
     CI_TRACKS, D_COUNT, D_METHOD, FO_CLASS, FO_FIELDS, FO_SIDE, FO_TYPE, HI_ELEV, HI_FIELDS, HI_HILL, HI_NOIND, HI_OBJ, HI_Q, HI_R,
     HI_FREEFACE, HI_STAND, HI_TDMG, HI_TERRAIN, META_WIDTH, METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW, OB_HEX, OB_START,
     OB_VALUE, P_BASE_CP0, P_CC_STACK, P_CP_RULE, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_EDITION,
-    P_FAST_UPHILL, P_FIELDS, P_HAS_VEHICLES, P_IF_NEITHER, P_INITIATIVE, P_MAX_SMOKE, P_MAXR, P_MIN_CP, P_CP_ALWAYS,
+    P_FAST_UPHILL, P_FIELDS, P_HAS_VEHICLES, P_IF_NEITHER, P_INITIATIVE, P_MAX_SMOKE, P_MAXR, P_MIN_CP, P_CP_ALWAYS, P_FALLBACK_EVER,
     P_N_ATK, P_O_IND, P_O_INDDEF, P_O_INDSPOT, P_O_SMOKE, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_N_ZONES, P_NAREA, P_NB, P_NEED_SUPPORT, P_NFLAGS, P_NG,
     P_NOUT, P_NR, P_NROLES, P_NSMOKE, P_NT, P_NTERR, P_O_ATK, P_O_BAND, P_O_CC, P_O_CCLOSS, P_O_COVER,
     P_O_DEF, P_O_DRAW, P_O_FORM, P_O_OBJ, P_O_SPOT, P_O_VIC, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN,
@@ -58,7 +58,8 @@ KINDS = ("infantry", "artillery", "vehicle")
 EXPERIENCES = ("recruit", "regular", "hardened", "veteran", "elite")
 METHODS = {"choose": METHOD_CHOOSE, "draw-double": METHOD_DOUBLE, "draw": METHOD_DRAW}
 MIN_COMMAND_POINTS = 4      # 10.7.3: a player always has at least four command points
-VARY_KEYS = ("turns", "edition", "cp", "count", "experience", "initiative", "sudden_death", "cp_minimum")
+VARY_KEYS = ("turns", "edition", "cp", "count", "experience", "initiative", "sudden_death", "cp_minimum",
+             "second_fallback")
 
 
 @dataclass(frozen=True)
@@ -736,6 +737,7 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
     p[P_SMOKE_DECAY] = support.removed_per_turn
     p[P_MIN_CP] = MIN_COMMAND_POINTS
     p[P_CP_ALWAYS] = int(overrides.get("cp_minimum", scenario.optional_rules.command_point_minimum) == "always")
+    p[P_FALLBACK_EVER] = int(overrides.get("second_fallback", scenario.optional_rules.second_fallback) == "ever")
     p[P_N_OBJ] = len(objectives)
     p[P_NEED_SUPPORT] = int(any(t.card.support or t.card.is_artillery for t in b.types))   # 6.3, 7.6
     p[P_HAS_VEHICLES] = int(any(t.card.is_vehicle for t in b.types))

@@ -164,6 +164,10 @@ class OptionalRules(_Strict):
     # 10.7.3 "a player always has a minimum of four command points": "always" (the text,
     # issue 16) or "losses" (only a floor on points lost; fewer from the cards stay fewer)
     command_point_minimum: Literal["always", "losses"] = "always"
+    # 13.3 "eliminated if they ever receive a second fallback": "marker" (a fallback while the
+    # unit is still marked fallback, the markers going at the end of the turn, reading S22) or
+    # "ever" (any second fallback in the game)
+    second_fallback: Literal["marker", "ever"] = "marker"
 
 
 class Victory(_Strict):

@@ -76,7 +76,8 @@ U_SIDE, U_TYPE, U_ST, U_HEX, U_DMG, U_MORALE, U_ACT, U_DONE, U_FACE, U_IMMOB = r
 U_CARRIER, U_TIRED, U_CC, U_ARRIVE, U_ZONE, U_ENTRY, U_FORM, U_HELD, U_CCROLE, U_NEXT_TIRED = range(10, 20)
 U_EMERG = 20          # 1: waiting to be placed by an emergency disembark (10.10.3, 12.10); U_HEX: from where
 U_FACED = 21          # 1: this artillery unit changed its facing in this support phase (7.6)
-U_FIELDS = 22
+U_FELL = 22           # 1: the unit has fallen back at least once in this game (13.3 "ever", reading S22)
+U_FIELDS = 23
 
 # unit status (U_ST)
 ABSENT, PENDING, ONMAP, CARRIED, ELIMINATED, TO_PLACE = range(6)

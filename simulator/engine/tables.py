@@ -85,7 +85,9 @@ P_O_INDDEF = 53       #   [firer type, target type, half, minus], indirect-fire 
 P_O_INDSPOT = 54      #   terrain, hill, status, failed], spotting [.., adjacent] and smoke attack
 P_O_SMOKE = 55        #   [firer type, half, minus] (P_NEED_SUPPORT: the support phase is played)
 P_CP_ALWAYS = 56      # 1: 10.7.3's minimum of four command points holds always; 0: only as a floor on losses
-P_FIELDS = 57
+P_FALLBACK_EVER = 57  # 1: a unit that has ever fallen back is eliminated by its next fallback (13.3, reading S22);
+                      #   0: only a fallback while its fallback marker is on eliminates it
+P_FIELDS = 58
 N_WEIGHTS = 16
 
 

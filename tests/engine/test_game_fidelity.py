@@ -287,3 +287,61 @@ def test_command_point_minimum_is_an_option_that_vary_can_change():
     assert int(compile_game("crossroads", overrides={"cp_minimum": "losses"}).tables.p[P_CP_ALWAYS]) == 0
     assert parse_vary(["cp_minimum=always,losses"], load_scenario("crossroads")) == \
         [("cp_minimum", ["always", "losses"])]
+
+
+# --- 13.3 "ever" a second fallback: a scenario option (reading S22) --------------------
+
+FIRE = """
+[sides.german]
+faction = "blue"
+[[sides.german.units]]
+unit = "rifles-41"
+hex = "2,1"
+[sides.german.victory]
+eliminate = 9
+[sides.soviet]
+faction = "red"
+[[sides.soviet.units]]
+unit = "rifles-41"
+hex = "4,1"
+[sides.soviet.victory]
+eliminate = 9
+"""
+
+
+def test_second_fallback_ever_eliminates_a_unit_that_fell_back_before(tmp_path):
+    """A suppressed Soviet unit that fell back in an earlier turn (its marker since
+    removed, 6.5): with ``second_fallback = "ever"`` the fallback a second suppression
+    brings eliminates it; with "marker" (the default) it falls back. Same seeds, same dice."""
+    from simulator.engine.state import U_FELL
+    from simulator.engine.tables import P_FALLBACK_EVER
+    path = write_scenario(tmp_path, FIRE)
+    marker, ever = compile_game(path), compile_game(path, overrides={"second_fallback": "ever"})
+    assert int(marker.tables.p[P_FALLBACK_EVER]) == 0 and int(ever.tables.p[P_FALLBACK_EVER]) == 1
+    path2 = tmp_path / "ever.scenario.toml"
+    path2.write_text(path.read_text().replace("[optional_rules]", '[optional_rules]\nsecond_fallback = "ever"'))
+    assert int(compile_game(path2).tables.p[P_FALLBACK_EVER]) == 1
+    me, enemy = unit(marker, "german", "rifles-41"), unit(marker, "soviet", "rifles-41")
+    compared = 0
+    for seed in range(300):
+        results = []
+        for g, fell in ((marker, 1), (ever, 1), (ever, 0)):
+            st = State(g, seed=seed)
+            st.s.u[enemy, U_MORALE] = SUPPRESSED
+            st.s.u[enemy, U_FELL] = fell
+            act(st, "fire", me, enemy)
+            results.append((int(st.s.u[enemy, U_ST]), int(st.s.u[enemy, U_MORALE])))
+        if results[0] == (ONMAP, FALLBACK):
+            compared += 1
+            assert results[1][0] != ONMAP                      # "ever": the second fallback eliminates
+            assert results[2] == (ONMAP, FALLBACK)             # a first fallback is a fallback
+        else:
+            assert results[0] == results[1] == results[2]
+    assert compared > 10
+
+
+def test_second_fallback_is_a_vary_key():
+    from simulator.engine.balance import parse_vary
+    from simulator.engine.scenario import load_scenario
+    assert parse_vary(["second_fallback=marker,ever"], load_scenario("crossroads")) == \
+        [("second_fallback", ["marker", "ever"])]
