@@ -26,7 +26,10 @@ attacker entered from in the initiated exchange / initial round (12.7.3, revised
 12.3; kept in ``G_CC_FLAGS`` from bit 8), immobilised vehicles use their own pools,
 and before any exchange in which infantry faces a vehicle that can still move, the
 infantry's player chooses to attack its wheels/tracks or the vehicle (12.9, revised
-12.5: every exchange / round). Not modelled: emergency disembark (12.10).
+12.5: every exchange / round). First edition: after an initiated or reinforced exchange the
+unit attacked turns to face its attacker (12.7.3, 12.8.2); a reinforcing unit's target
+defends with the area it entered from, or is outflanked (``entry_flags``). Not modelled:
+emergency disembark (12.10).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from simulator.assault.melee import damage as md
 from simulator.assault.melee.kernels import roll_side
 from simulator.engine.board import empty, shift
 from simulator.engine.events import EV_CC, EV_CC_END, EV_CC_RESULT, EV_CC_ROLL, EV_CC_WITHDRAW, \
-    EV_ENTER_SUPPRESSED, EV_TRACKS, log_event
+    EV_ENTER_SUPPRESSED, EV_FACE, EV_TRACKS, log_event
 from simulator.engine.fire import eliminate, fallback_again, in_arc_of, passengers_hit, queue_fallback, set_morale
 from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
 from simulator.engine.state import (
@@ -53,7 +56,7 @@ from simulator.engine.state import (
     MODE_WITHDRAW, ONMAP, G_QN, SUB_ACT_END, SUB_CC_PICK, SUB_CC_WITHDRAW, SUB_MOVE, U_ACT, U_CC, U_CCROLE,
     U_DMG, U_DONE, U_FACE, U_HELD, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TYPE, action, a_arg,
     a_kind, a_unit, push, VEHICLE, G_CC_AFTER, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF,
-    K_TRACKS, K_VEHICLE,
+    K_TRACKS, K_VEHICLE, G_CC_FROM, G_CC_TGT, G_CC_KIND,
 )
 from simulator.engine.tables import (
     CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_NATK, CI_NDEF, CI_PREREQ, CI_TRACKS,
@@ -80,7 +83,11 @@ Q_NONE, Q_TARGET, Q_OVERSTACK, Q_SUPPORT_A, Q_SUPPORT_D, Q_WITHDRAW_A, Q_WITHDRA
 # what follows an exchange that waited for the wheels/tracks question (G_CC_AFTER)
 AFTER_V1_INIT, AFTER_V1_FIGHT, AFTER_V2_ROUND = range(3)
 AREA_SHIFT = 8           # G_CC_FLAGS >> AREA_SHIFT: the area of a vehicle holder entered from
-AREA_ROLES_MASK = (1 << R1_INIT_A) | (1 << R1_INIT_D) | (1 << R2_FIRST_A) | (1 << R2_FIRST_D)
+AREA_ROLES_MASK = ((1 << R1_INIT_A) | (1 << R1_INIT_D) | (1 << R2_FIRST_A) | (1 << R2_FIRST_D)
+                   | (1 << R1_REIN_TO_HOLDER) | (1 << R1_REIN_FROM_HOLDER) | (1 << R1_REIN_A) | (1 << R1_REIN_D))
+# reinforced exchanges (12.2): the reinforcing unit attacks with R1_REIN_TO_HOLDER (its target held
+# the hex) or R1_REIN_D, its target answers with R1_REIN_FROM_HOLDER or R1_REIN_A; the area
+# bits then say where the reinforcing unit entered from, seen from its target (12.7.3, 12.8.2)
 MAX_ROUNDS = 60          # revised edition: a cap that a real fight never reaches
 NO_UNIT = -1
 P_PREREQ_FACES = P_FIELDS + N_ROLES   # p[...+face]: the green die's faces that show a result (12.9)
@@ -258,7 +265,11 @@ def v1_roles(s, x, y, kind):
     ry = s.u[y, U_CCROLE]
     if kind == KIND_INIT:
         return R1_INIT_A, R1_INIT_D
-    base = R1_REIN_TO_HOLDER if kind == KIND_REIN else R1_RENEW_TO_HOLDER
+    if kind == KIND_REIN:                     # x is the reinforcing unit (12.2), y its target
+        if ry == ROLE_D1:
+            return R1_REIN_TO_HOLDER, R1_REIN_FROM_HOLDER
+        return R1_REIN_D, R1_REIN_A
+    base = R1_RENEW_TO_HOLDER
     if ry == ROLE_D1:
         return base, base + 1
     if rx == ROLE_D1:
@@ -274,6 +285,55 @@ def holder_flags(s, t, y, h):
     if s.hx[h, HX_DUG] == 1 and s.u[y, U_CCROLE] == ROLE_D1 and t.ut[s.u[y, U_TYPE], UT_KIND] == INFANTRY:
         return F_DUG
     return 0
+
+
+@rule
+def entry_flags(s, t, y, h, from_h):
+    """12.7.3, 12.8.2: a unit entering hex ``h`` from ``from_h`` to attack ``y`` there: a
+    vehicle ``y`` defends with the area entered from (``AREA_SHIFT`` bits; outflanking
+    follows from it), artillery entered from outside its arc of fire is outflanked
+    (``F_OUT``). Infantry fire all round (10.6)."""
+    ty = s.u[y, U_TYPE]
+    dq = t.hexi[from_h, HI_Q] - t.hexi[h, HI_Q]
+    dr = t.hexi[from_h, HI_R] - t.hexi[h, HI_R]
+    if t.ut[ty, UT_KIND] == VEHICLE:
+        area, _a2 = areas_of_impact(dq, dr, s.u[y, U_FACE])
+        return area << AREA_SHIFT
+    if t.ut[ty, UT_KIND] != INFANTRY and not in_arc_of(t, h, s.u[y, U_FACE], from_h):
+        return F_OUT
+    return 0
+
+
+@rule
+def face_attacker(s, t, y, h, from_h):
+    """First edition 12.7.3, 12.8.2 (and 12.10 for a transport): after an initiated or
+    reinforced exchange the unit attacked in hex ``h`` is turned so that the hex side the
+    attacker crossed (from ``from_h``) is one of its two frontal sides; of the two such
+    facings, the one nearer its old facing (reading S23). Infantry have no facing; an
+    immobilised vehicle cannot turn (13.1); a unit that left the hex or is falling back
+    does not turn. The revised chapter says nothing of it: not in the revised edition."""
+    if t.p[P_EDITION] != 1 or y < 0 or s.u[y, U_ST] != ONMAP or s.u[y, U_HEX] != h:
+        return
+    ty = s.u[y, U_TYPE]
+    if t.ut[ty, UT_KIND] == INFANTRY or s.u[y, U_MORALE] == FALLBACK:
+        return
+    if t.ut[ty, UT_KIND] == VEHICLE and s.u[y, U_IMMOB] == 1:
+        return
+    d = -1
+    for k in range(6):
+        if t.side6[h, k, S6_NBR] == from_h:
+            d = k
+    if d < 0:
+        return
+    f = s.u[y, U_FACE]
+    if f == d or (f + 1) % 6 == d:                # already in front
+        return
+    alt = (d + 5) % 6
+    dd = min((f - d) % 6, (d - f) % 6)
+    da = min((f - alt) % 6, (alt - f) % 6)
+    nf = alt if da < dd else d
+    s.u[y, U_FACE] = nf
+    log_event(s, EV_FACE, y, nf, 0, NIL, NIL, NIL)
 
 
 @rule
@@ -307,6 +367,7 @@ def enter(s, t, u, g):
                 fighting = True
     edition = t.p[P_EDITION]
     s.g[G_SUB] = SUB_ACT_END
+    s.g[G_CC_FROM] = from_h                     # 12.7.3, 12.8.2: where the attacker came from
     if t.p[P_TRANSPORT] == 1:                   # 12.10: the passengers of a vehicle attacked get out
         for v in range(s.u.shape[0]):
             if s.u[v, U_ST] == ONMAP and s.u[v, U_HEX] == g and s.u[v, U_SIDE] != side:
@@ -338,6 +399,7 @@ def enter(s, t, u, g):
         if s.u[u, U_ACT] == ACT_FAST:
             flags |= F_FAST
         s.g[G_CCS] += 1
+        s.g[G_CC_KIND] = KIND_INIT
         shift(s, u, g)
         s.u[u, U_CC] = CC_ACTIVE                               # 12.1: replaces the action marker
         s.u[u, U_ACT] = ACT_NONE
@@ -384,6 +446,7 @@ def after_v1_init(s, t, e, g):
     if s.u[e, U_ST] == ONMAP and s.u[e, U_CC] == CC_NONE and s.u[e, U_MORALE] != FALLBACK:
         s.u[e, U_CC] = CC_ACTIVE                       # 12.1: after the round
         s.u[e, U_DONE] = 1
+    face_attacker(s, t, e, g, s.g[G_CC_FROM])          # 12.7.3, 12.8.2
     check_end(s, t, g, NO_UNIT)
     s.g[G_CC_Q] = Q_NONE
     s.g[G_SUB] = SUB_ACT_END
@@ -391,6 +454,8 @@ def after_v1_init(s, t, e, g):
 
 @rule
 def after_v1_fight(s, t, h):
+    if s.g[G_CC_KIND] == KIND_REIN:                    # 12.7.3, 12.8.2: the target turns to face
+        face_attacker(s, t, s.g[G_CC_TGT], h, s.g[G_CC_FROM])
     check_end(s, t, h, NO_UNIT)
     s.g[G_CC_Q] = Q_NONE
     s.g[G_SUB] = SUB_ACT_END
@@ -402,6 +467,10 @@ def fight_v1(s, t, x, y, kind):
     h = s.u[x, U_HEX]
     rxy, ryx = v1_roles(s, x, y, kind)
     flags = holder_flags(s, t, y, h) | holder_flags(s, t, x, h)
+    s.g[G_CC_KIND] = kind
+    s.g[G_CC_TGT] = y
+    if kind == KIND_REIN:
+        flags |= entry_flags(s, t, y, h, s.g[G_CC_FROM])
     log_event(s, EV_CC, x, y, h, kind, flags, NIL)
     s.u[y, U_CC] = CC_ACTIVE                  # 12.2, 12.3: the enemy counts as activated
     s.u[y, U_DONE] = 1

@@ -492,6 +492,7 @@ _V1_ROLES = ((ccm.R1_INIT_A, V1_INITIATE, A1, D1), (ccm.R1_INIT_D, V1_INITIATE, 
 _V2_ROLES = ((ccm.R2_FIRST_A, V2_FIRST, A1, D1), (ccm.R2_FIRST_D, V2_FIRST, D1, A1),
              (ccm.R2_LATER_A, V2_LATER, A1, D1), (ccm.R2_LATER_D, V2_LATER, D1, A1))
 _MASKS = {ccm.R1_INIT_A: ccm.F_DUG, ccm.R1_INIT_D: ccm.F_ACT | ccm.F_OUT,
+          ccm.R1_REIN_FROM_HOLDER: ccm.F_OUT, ccm.R1_REIN_A: ccm.F_OUT,      # 12.8.2: the target outflanked
           ccm.R1_REIN_TO_HOLDER: ccm.F_DUG, ccm.R1_RENEW_TO_HOLDER: ccm.F_DUG,
           ccm.R2_FIRST_A: ccm.F_OUT | ccm.F_SUPA | ccm.F_SUPD | ccm.F_DUG,
           ccm.R2_FIRST_D: ccm.F_ACT | ccm.F_SUPP | ccm.F_SUPA | ccm.F_SUPD | ccm.F_FAST,
@@ -505,7 +506,23 @@ def _flag_sets(mask: int):
 
 
 def _area_roles() -> set[int]:
-    return {ccm.R1_INIT_A, ccm.R1_INIT_D, ccm.R2_FIRST_A, ccm.R2_FIRST_D}
+    return {ccm.R1_INIT_A, ccm.R1_INIT_D, ccm.R2_FIRST_A, ccm.R2_FIRST_D} | set(_REIN_TARGET_IS_Y)
+
+
+# 12.7.3, 12.8.2: the reinforced roles, and whether the reinforcing unit's target is y (the
+# reinforcing unit attacks) or x (its target answers); ``situation.reinforcer`` lays them out
+_REIN_TARGET_IS_Y = {ccm.R1_REIN_TO_HOLDER: True, ccm.R1_REIN_FROM_HOLDER: False,
+                     ccm.R1_REIN_D: True, ccm.R1_REIN_A: False}
+
+
+def _area_card(role: int, X: UnitType, Y: UnitType, D: UnitType) -> UnitType:
+    """The unit whose side was entered: the holder when initiated, the reinforcing unit's
+    target when reinforced."""
+    if role in _REIN_TARGET_IS_Y:
+        return Y if _REIN_TARGET_IS_Y[role] else X
+    return D
+
+
 
 
 def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, edition: str):
@@ -538,7 +555,7 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
                 A, D = (X, Y) if a_slot else (Y, X)
                 if A.card.is_artillery or (D.card.is_artillery and D1 not in (xs, ys)):
                     continue      # 12.0: artillery never enters a close combat
-                areas = (0, 1, 2) if (D.card.is_vehicle and role in area_roles) else (0,)
+                areas = (0, 1, 2) if (_area_card(role, X, Y, D).card.is_vehicle and role in area_roles) else (0,)
                 x_imms = (0, 1) if X.card.is_vehicle else (0,)
                 y_imms = (0, 1) if Y.card.is_vehicle else (0,)
                 for terr in range(n_terr):
@@ -546,7 +563,7 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
                     for area in areas:
                         for flags in _flag_sets(mask[role]):
                             sit = _situation(A, D, terrain, flags, supporter, xs, ys,
-                                             AREAS[area] if len(areas) > 1 else None)
+                                             AREAS[area] if len(areas) > 1 else None, role, X, Y)
                             if sit is None:
                                 continue
                             ck = (A.card.id, D.card.id, sit)
@@ -588,8 +605,16 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
 
 
 def _situation(A: UnitType, D: UnitType, terrain: str, flags: int, supporter: dict, xs: int, ys: int,
-               entry_area: str | None = None):
+               entry_area: str | None = None, role: int = -1, X: UnitType | None = None,
+               Y: UnitType | None = None):
     a, d = A.card, D.card
+    reinforce_area, reinforce_out = None, False
+    if role in _REIN_TARGET_IS_Y:                 # 12.7.3, 12.8.2: the area is the target's
+        target = _area_card(role, X, Y, D).card
+        if flags & ccm.F_OUT and (target.is_infantry or target.is_vehicle):
+            return None
+        reinforce_area, reinforce_out, entry_area = entry_area, bool(flags & ccm.F_OUT), None
+        flags &= ~ccm.F_OUT
     if flags & ccm.F_OUT and (d.is_infantry or d.is_vehicle):   # a vehicle's area says it (12.7.3)
         return None
     if flags & ccm.F_FAST and not a.can_fast_action:
@@ -608,6 +633,7 @@ def _situation(A: UnitType, D: UnitType, terrain: str, flags: int, supporter: di
         reinforce_attacker=a.id if A2 in (xs, ys) else None,
         reinforce_defender=d.id if D2 in (xs, ys) else None,
         defender_dug_in=bool(flags & ccm.F_DUG),
+        reinforce_area=reinforce_area, reinforce_outflanked=reinforce_out,
         attacker_experience=A.experience, defender_experience=D.experience)
 
 

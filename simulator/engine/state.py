@@ -105,7 +105,9 @@ CC_NONE, CC_ACTIVE, CC_INACTIVE = range(3)
 # far, the target hex, the second hex, the hex whose LOS counts (the firer's or the spotter's)
 G_SMK_UNIT, G_SMK_MASK, G_SMK_K, G_SMK_H0, G_SMK_H1, G_SMK_SEER = range(67, 73)
 G_ODD_OBJ = 73          # organisation phases that left an objective held alone by a side not its owner (a check)
-G_FIELDS = 74
+G_CC_FROM = 74          # the hex the unit entering a close combat (12.1, 12.2) came from (12.7.3, 12.8.2)
+G_CC_TGT = 75           # first edition: the enemy unit a reinforcing unit attacks (12.2), -1 none
+G_FIELDS = 76
 # G_EMERG: passengers waiting for their emergency disembark (10.10.3, 12.10)
 # G_PLAN0 + side: a player's own memory (the hex its moving unit is heading for, + 1);
 # the rules never read it.

@@ -8,11 +8,11 @@ import textwrap
 import pytest
 
 from simulator.engine.compile import compile_game
-from simulator.engine.events import EV_CC_RESULT
+from simulator.engine.events import EV_CC_RESULT, EV_CC_ROLL
 from simulator.engine.game import State
 from simulator.engine.state import (
     ACT_DELAYED, ACT_FAST, CC_NONE, FALLBACK, G_CC_PEND, G_EMERG, G_FB_UNIT, G_PHASE, G_SUB, HX_OCC, ONMAP, PH_SUPPORT,
-    SUB_REACT, SUB_SMOKE_NEXT, SUPPRESSED, U_ACT, U_CC, U_CCROLE, U_HEX, U_MORALE, U_ST, U_TIRED, U_TYPE,
+    SUB_REACT, SUB_SMOKE_NEXT, SUPPRESSED, U_ACT, U_CC, U_CCROLE, U_DMG, U_FACE, U_HEX, U_IMMOB, U_MORALE, U_ST, U_TIRED, U_TYPE,
     decode,
 )
 from simulator.engine.tables import S6_COST, UT_MOVE, UT_MTYPE
@@ -287,6 +287,127 @@ def test_command_point_minimum_is_an_option_that_vary_can_change():
     assert int(compile_game("crossroads", overrides={"cp_minimum": "losses"}).tables.p[P_CP_ALWAYS]) == 0
     assert parse_vary(["cp_minimum=always,losses"], load_scenario("crossroads")) == \
         [("cp_minimum", ["always", "losses"])]
+
+
+# ======================================================================================
+# Issue 16, the rest: what the melee calculator had and the engine lacked, and two
+# readings decided again (docs/rulings.md CC2, S22-S24)
+# ======================================================================================
+
+def _side_toward(g, frm: str, to: str) -> int:
+    return next(d for d in range(6) if int(g.tables.side6[hex_of(g, frm), d, 0]) == hex_of(g, to))
+
+
+def _cc_rolls(st):
+    return [(int(e[2]), int(e[3]), int(e[6]), int(e[7])) for e in st.events() if int(e[0]) == EV_CC_ROLL]
+
+
+# --- crit damage (revised 12.1.4 and its 12.6 example, rulings CC2): one implementation --
+
+def test_the_engine_assigns_close_combat_damage_with_the_calculators_function():
+    """The engine's close-combat damage is the melee package's ``after_close_combat`` (the
+    12.6 example's "two further damage points" in both); its replay gives 3 damage."""
+    from simulator.assault.melee import damage as md
+    from simulator.engine import closecombat as ccm
+    assert ccm.md.after_close_combat is md.after_close_combat
+    status, dmg, _m, _i = md.after_close_combat(0, 4, 2, 0, 0, 0, 0, 1, 1, 0)   # 1 damage + 1 crit, 4 strength
+    assert (int(status), int(dmg)) == (md.IN_HEX, 3)
+
+
+# --- 12.7.3, 12.8.2: the unit attacked turns to face its attacker (first edition) -----
+
+@pytest.mark.parametrize("edition", ["v1", "v2"])
+def test_the_vehicle_attacked_turns_to_face_the_attacker(tmp_path, edition):
+    """First edition: after the initiated exchange the holder is turned so that the side
+    its attacker crossed is frontal; the revised chapter does not say so (no turn)."""
+    g = vgame(tmp_path, tank="2,1", rifles="3,1", enemy="t-26", edition=edition)   # T-26 faces E
+    tank, t26 = unit(g, "german", "pz-iif"), unit(g, "soviet", "t-26")
+    d = _side_toward(g, "3,1", "2,1")                                  # the side the tank crosses
+    turned = 0
+    for seed in range(60):
+        st = State(g, seed=seed, log=True)
+        st.s.u[tank, U_FACE] = _side_toward(g, "2,1", "3,1")
+        _enter(g, st, tank, "2,1", "3,1")
+        while not _cc_rolls(st) and actions(st, "stay in close combat"):
+            act(st, "stay in close combat")                          # v2: no support unit
+        f = int(st.s.u[t26, U_FACE])
+        if edition == "v2":
+            assert f == 1                                             # E, as set up
+            continue
+        if int(st.s.u[t26, U_ST]) == ONMAP and int(st.s.u[t26, U_MORALE]) != FALLBACK \
+                and int(st.s.u[t26, U_IMMOB]) == 0:
+            assert d in (f, (f + 1) % 6)                              # now in its front
+            turned += 1
+    assert edition == "v2" or turned > 10
+
+
+# --- 12.7.3, 12.8.2: a reinforcing unit's target defends with the area entered from ---
+
+def test_a_reinforcing_vehicle_from_the_rear_hits_rear_armour(tmp_path):
+    """First edition: Soviet rifles initiate against the Pz II from its front; a T-26 then
+    reinforces from its rear. The reinforced exchange's pools are the melee calculator's
+    with ``reinforce_area="rear"`` (12.7.3; the outflanking of 12.8.2 follows from it)."""
+    from simulator.assault.melee.situation import A2, D1 as SD1, V1_REINFORCE, Direction, MeleeSituation, \
+        build_cast, direction_pools
+    body = """
+    [sides.german]
+    faction = "blue"
+    [[sides.german.units]]
+    unit = "pz-iif"
+    hex = "3,1"
+    facing = "E"
+    [sides.german.victory]
+    eliminate = 9
+    [sides.soviet]
+    faction = "red"
+    [[sides.soviet.units]]
+    unit = "rifles-41"
+    hex = "4,1"
+    [[sides.soviet.units]]
+    unit = "t-26"
+    hex = "2,1"
+    facing = "E"
+    [sides.soviet.victory]
+    eliminate = 9
+    """
+    from tests.engine.test_game_vehicle import HEAD as V_HEAD
+    path = tmp_path / "reinforce.scenario.toml"
+    path.write_text(V_HEAD.format(edition="v1", initiative="soviet", rows='[".......", ".......", "......."]')
+                    + textwrap.dedent(body))
+    g = compile_game(path)
+    tank, r, t26 = unit(g, "german", "pz-iif"), unit(g, "soviet", "rifles-41"), unit(g, "soviet", "t-26")
+    units = g.scenario.units
+    cast = build_cast("v1", units["soviet/t-26"], units["german/pz-iif"],
+                      MeleeSituation(terrain="clear", reinforce_attacker="soviet/t-26", reinforce_area="rear"),
+                      g.scenario.aid, units)
+    atk = direction_pools(Direction(cast, A2, SD1, V1_REINFORCE))
+    assert atk.defence[:len(units["german/pz-iif"].defence_dice("rear"))] == \
+        tuple(units["german/pz-iif"].defence_dice("rear"))
+    checked = 0
+    for seed in range(80):
+        st = State(g, seed=seed, log=True)
+        _enter(g, st, r, "4,1", "3,1")
+        act(st, "attack the vehicle")
+        if not (int(st.s.u[r, U_CC]) != CC_NONE and int(st.s.u[tank, U_CC]) != CC_NONE
+                and int(st.s.u[tank, U_MORALE]) == 0 and int(st.s.u[r, U_MORALE]) == 0
+                and int(st.s.u[tank, U_IMMOB]) == 0):
+            continue
+        while st.current_player() == 0 and actions(st, "pass"):   # (the German has nothing to do)
+            act(st, "pass")
+        if st.current_player() != 1 or not any(decode(a)[1] == t26 for a in actions(st, "move")):
+            continue
+        half = int(st.s.u[tank, U_DMG]) >= units["german/pz-iif"].half_strength_threshold
+        _enter(g, st, t26, "2,1", "3,1")
+        rolls = [x for x in _cc_rolls(st) if x[0] == t26]
+        assert len(rolls) == 1 and rolls[0][1] == tank
+        got_a, got_b = g.cc_pools[rolls[0][2]], g.cc_pools[rolls[0][3]]
+        back = direction_pools(Direction(cast, SD1, A2, V1_REINFORCE, x_half=half))
+        assert (got_a.attack, got_a.defence, got_a.doubles) == (atk.attack, atk.defence, atk.doubles)
+        assert (got_b.attack, got_b.defence, got_b.doubles) == (back.attack, back.defence, back.doubles)
+        checked += 1
+        if checked >= 3:
+            break
+    assert checked > 0
 
 
 # --- 13.3 "ever" a second fallback: a scenario option (reading S22) --------------------
