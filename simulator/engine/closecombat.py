@@ -28,8 +28,10 @@ and before any exchange in which infantry faces a vehicle that can still move, t
 infantry's player chooses to attack its wheels/tracks or the vehicle (12.9, revised
 12.5: every exchange / round). First edition: after an initiated or reinforced exchange the
 unit attacked turns to face its attacker (12.7.3, 12.8.2); a reinforcing unit's target
-defends with the area it entered from, or is outflanked (``entry_flags``). Not modelled:
-emergency disembark (12.10).
+defends with the area it entered from, or is outflanked (``entry_flags``). Revised 12.4:
+the assault unit shoots at the passengers of a transport before they disembark
+(``fire_at_passengers``); the first edition's option of one passenger disembarking into the
+close-combat hex (12.10) is not played (reading S15).
 """
 
 from __future__ import annotations
@@ -38,13 +40,13 @@ import numba
 import numpy as np
 
 from simulator.engine.state import FALLBACK, INFANTRY, STEADY, SUPPRESSED
-from simulator.assault.kernels import cancel_packed
+from simulator.assault.kernels import cancel_packed, field as packed_field
 from simulator.assault.melee import damage as md
 from simulator.assault.melee.kernels import roll_side
 from simulator.engine.board import empty, shift
 from simulator.engine.events import EV_CC, EV_CC_END, EV_CC_RESULT, EV_CC_ROLL, EV_CC_WITHDRAW, \
-    EV_ENTER_SUPPRESSED, EV_FACE, EV_TRACKS, log_event
-from simulator.engine.fire import eliminate, fallback_again, in_arc_of, passengers_hit, queue_fallback, set_morale
+    EV_ENTER_SUPPRESSED, EV_FACE, EV_ROLL, EV_TRACKS, log_event
+from simulator.engine.fire import apply_symbols, eliminate, fallback_again, in_arc_of, passengers_hit, queue_fallback, set_morale
 from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
 from simulator.engine.state import (
     rule, rule_alloc,
@@ -56,12 +58,12 @@ from simulator.engine.state import (
     MODE_WITHDRAW, ONMAP, G_QN, SUB_ACT_END, SUB_CC_PICK, SUB_CC_WITHDRAW, SUB_MOVE, U_ACT, U_CC, U_CCROLE,
     U_DMG, U_DONE, U_FACE, U_HELD, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TYPE, action, a_arg,
     a_kind, a_unit, push, VEHICLE, G_CC_AFTER, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF,
-    K_TRACKS, K_VEHICLE, G_CC_FROM, G_CC_TGT, G_CC_KIND,
+    K_TRACKS, K_VEHICLE, G_CC_FROM, G_CC_TGT, G_CC_KIND, CARRIED, U_CARRIER,
 )
 from simulator.engine.tables import (
     CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_NATK, CI_NDEF, CI_PREREQ, CI_TRACKS,
     HI_Q, HI_R, HI_TERRAIN, P_CP_RULE, P_EDITION, P_FIELDS, P_NTERR, P_TRANSPORT, S6_COST, S6_NBR, UT_CC_INIT, UT_ELITE,
-    UT_HALF, UT_KIND, UT_MOVE, UT_MTYPE, UT_RANGED, UT_STR, cc_pool, dist,
+    UT_HALF, UT_KIND, UT_MOVE, UT_MTYPE, UT_RANGED, UT_STR, cc_pool, dist, PO_EXTRA, PO_N, passenger_fire_key,
 )
 from simulator.engine.hexgrid import areas_of_impact
 from simulator.engine.moves import any_step
@@ -371,6 +373,8 @@ def enter(s, t, u, g):
     if t.p[P_TRANSPORT] == 1:                   # 12.10: the passengers of a vehicle attacked get out
         for v in range(s.u.shape[0]):
             if s.u[v, U_ST] == ONMAP and s.u[v, U_HEX] == g and s.u[v, U_SIDE] != side:
+                if edition == 2:                        # revised 12.4: shot at first
+                    fire_at_passengers(s, t, u, v)
                 passengers_hit(s, t, v, g, TR_DISEMBARK)
     if not fighting:
         te = s.u[e, U_TYPE]
@@ -439,6 +443,31 @@ def enter(s, t, u, g):
         ask(s, t, Q_TARGET, side)
     elif targets == 1:
         fight_v1(s, t, u, last, KIND_REIN)
+
+
+@rule
+def fire_at_passengers(s, t, u, v):
+    """Revised 12.4: before its passengers' emergency disembark, the assault unit ``u``
+    fires the strongest die of its range-0 attack at each unit vehicle ``v`` carries, which
+    defends with its card dice only (``melee.situation.passenger_fire_pools``, the melee
+    calculator's pools); each shot is resolved as ranged fire (10.7.3-10.7.6, the
+    critical-hit roll included) on the passenger's own state. *Reading (S24):* the text's
+    "may" is always taken: the shot is free and can only hurt the enemy."""
+    half = 1 if s.u[u, U_DMG] >= t.ut[s.u[u, U_TYPE], UT_HALF] else 0
+    for p in range(s.u.shape[0]):
+        if s.u[p, U_ST] != CARRIED or s.u[p, U_CARRIER] != v:
+            continue
+        ak = passenger_fire_key(t, s.u[u, U_TYPE], s.u[p, U_TYPE], half, 0)
+        if ak < 0:
+            continue
+        dk = passenger_fire_key(t, s.u[u, U_TYPE], s.u[p, U_TYPE], half, 1)
+        total = sum_rolls(t.rows[ak, :t.pooli[ak, PO_N]], s.rng[0]) + sum_rolls(t.rows[dk, :t.pooli[dk, PO_N]],
+                                                                                s.rng[0])
+        c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
+        atk = packed_field(total, 0) * 10000 + packed_field(total, 1) * 100 + packed_field(total, 2)
+        dfn = packed_field(total, 3) * 10000 + packed_field(total, 4) * 100 + packed_field(total, 5)
+        log_event(s, EV_ROLL, u, p, ak, dk, atk, dfn)
+        apply_symbols(s, t, p, c, h, sp)
 
 
 @rule

@@ -39,7 +39,7 @@ from simulator.engine.tables import (
     CI_TRACKS, D_COUNT, D_METHOD, FO_CLASS, FO_FIELDS, FO_SIDE, FO_TYPE, HI_ELEV, HI_FIELDS, HI_HILL, HI_NOIND, HI_OBJ, HI_Q, HI_R,
     HI_FREEFACE, HI_STAND, HI_TDMG, HI_TERRAIN, META_WIDTH, METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW, OB_HEX, OB_START,
     OB_VALUE, P_BASE_CP0, P_CC_STACK, P_CP_RULE, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_EDITION,
-    P_FAST_UPHILL, P_FIELDS, P_HAS_VEHICLES, P_IF_NEITHER, P_INITIATIVE, P_MAX_SMOKE, P_MAXR, P_MIN_CP, P_CP_ALWAYS, P_FALLBACK_EVER,
+    P_FAST_UPHILL, P_FIELDS, P_HAS_VEHICLES, P_IF_NEITHER, P_INITIATIVE, P_MAX_SMOKE, P_MAXR, P_MIN_CP, P_CP_ALWAYS, P_FALLBACK_EVER, P_O_PFIRE,
     P_N_ATK, P_O_IND, P_O_INDDEF, P_O_INDSPOT, P_O_SMOKE, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_N_ZONES, P_NAREA, P_NB, P_NEED_SUPPORT, P_NFLAGS, P_NG,
     P_NOUT, P_NR, P_NROLES, P_NSMOKE, P_NT, P_NTERR, P_O_ATK, P_O_BAND, P_O_CC, P_O_CCLOSS, P_O_COVER,
     P_O_DEF, P_O_DRAW, P_O_FORM, P_O_OBJ, P_O_SPOT, P_O_VIC, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN,
@@ -894,6 +894,10 @@ def _pack(cm, aid, support, geo, between, geo_bare, nhind, ut, ft, melee, cck, c
     parts += _support_parts(ft.support, n_atk)                                     # chapter 7
     p[P_O_ICC] = sum(len(x) for x in parts) if ft.into_cc is not None else -1     # 10.11
     parts += _into_cc_parts(ft.into_cc, n_atk)
+    pfire = ft.passenger_fire.copy()                                               # revised 12.4
+    pfire[..., 1] = np.where(pfire[..., 1] >= 0, pfire[..., 1] + n_atk, -1)
+    p[P_O_PFIRE] = sum(len(x) for x in parts)
+    parts.append(pfire.ravel())
     offsets = np.cumsum([0] + [len(x) for x in parts])
     keys = np.concatenate(parts).astype(np.int32)
     p[P_O_ATK], p[P_O_BAND], p[P_O_DEF], p[P_O_SPOT], p[P_O_OVR] = offsets[:5]

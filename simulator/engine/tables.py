@@ -87,7 +87,9 @@ P_O_SMOKE = 55        #   [firer type, half, minus] (P_NEED_SUPPORT: the support
 P_CP_ALWAYS = 56      # 1: 10.7.3's minimum of four command points holds always; 0: only as a floor on losses
 P_FALLBACK_EVER = 57  # 1: a unit that has ever fallen back is eliminated by its next fallback (13.3, reading S22);
                       #   0: only a fallback while its fallback marker is on eliminates it
-P_FIELDS = 58
+P_O_PFIRE = 58        # offset into keys of the revised 12.4 shot at passengers: [assault type, passenger type,
+                      #   half, 2] attack / defence pool, -1 none
+P_FIELDS = 59
 N_WEIGHTS = 16
 
 
@@ -229,6 +231,13 @@ def last_shot_key(t, gun, tank, which):
     """9.10.3: the attack (``which`` 0) or defence (1) pool of the last shot of artillery
     type ``gun`` at tank type ``tank`` (-1: no last shot)."""
     return np.int64(t.keys[t.p[P_O_OVR] + (gun * t.p[P_NT] + tank) * 2 + which])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def passenger_fire_key(t, a, p, half, which):
+    """Revised 12.4: the attack (``which`` 0) or defence (1) pool of assault type ``a``'s
+    shot at passenger type ``p`` (-1: no shot)."""
+    return np.int64(t.keys[t.p[P_O_PFIRE] + ((a * t.p[P_NT] + p) * 2 + half) * 2 + which])
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)

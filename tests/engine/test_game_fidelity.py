@@ -466,3 +466,55 @@ def test_second_fallback_is_a_vary_key():
     from simulator.engine.scenario import load_scenario
     assert parse_vary(["second_fallback=marker,ever"], load_scenario("crossroads")) == \
         [("second_fallback", ["marker", "ever"])]
+
+
+# --- revised 12.4: the assault unit shoots at the passengers before they disembark ----
+
+def test_revised_passenger_fire_matches_the_melee_calculator(tmp_path):
+    """Soviet rifles assault a truck carrying an HMG (revised edition): the shot at the
+    passenger uses ``passenger_fire_pools`` and its results are those the ``melee``
+    calculator gives for ``--passengers`` (within four standard errors)."""
+    import pandas as pd
+    from simulator.assault.melee.questions import melee
+    from simulator.assault.melee.situation import MeleeSituation, passenger_fire_pools
+    from simulator.engine.events import EV_ROLL
+    path = tmp_path / "transport.scenario.toml"
+    path.write_text(T_HEAD.format(initiative="soviet").replace('"v1"', '"v2"') + textwrap.dedent("""
+        [sides.german]
+        faction = "blue"
+        [[sides.german.units]]
+        unit = "truck"
+        hex = "3,1"
+        facing = "E"
+        carrying = [{ unit = "hmg-34" }]
+        [sides.german.victory]
+        eliminate = 9
+        [sides.soviet]
+        faction = "red"
+        [[sides.soviet.units]]
+        unit = "rifles-41"
+        hex = "4,1"
+        [sides.soviet.victory]
+        eliminate = 9
+        """))
+    g = compile_game(path)
+    hmg, r = unit(g, "german", "hmg-34"), unit(g, "soviet", "rifles-41")
+    units = g.scenario.units
+    atk, dfn, doubles, extra = passenger_fire_pools(units["soviet/rifles-41"], units["german/hmg-34"],
+                                                    g.scenario.aid, False, "regular")
+    n = 1500
+    counts: dict = {}
+    for seed in range(n):
+        st = State(g, seed=seed, log=seed < 5)
+        act(st, "move", r)
+        step_to(st, r, "3,1")
+        if seed < 5:
+            rolls = [e for e in st.events() if int(e[0]) == EV_ROLL and int(e[2]) == r and int(e[3]) == hmg]
+            assert len(rolls) == 1
+            assert g.fire_pools[int(rolls[0][4])] == (atk, doubles, extra)
+            assert g.defence_pools[int(rolls[0][5]) - len(g.fire_pools)] == dfn
+        key = outcome(st, hmg, 0)
+        counts[key] = counts.get(key, 0) + 1
+    frame = melee("soviet/rifles-41", "german/truck", MeleeSituation(passengers=("german/hmg-34",)), edition="v2")
+    exact = exact_outcomes(pd.DataFrame(frame.attrs["passengers"][0]["states"]))
+    check_against_exact(counts, exact, n)

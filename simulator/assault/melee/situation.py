@@ -312,6 +312,19 @@ def direction_pools(d: Direction) -> DirectionPools:
                           defence_rerolls, adrenaline, False, False, tuple(steps))
 
 
+def passenger_fire_pools(attacker: UnitCard, passenger: UnitCard, aid: Aid, attacker_half: bool,
+                         passenger_experience: str) -> tuple[Pool, Pool, str, int]:
+    """Revised 12.4: before the emergency disembark the assault unit fires the strongest
+    die of its range-0 (close-combat) attack at one passenger, which defends with its
+    card's defence dice only; resolved as ranged fire (chapter 10: doubles once at half
+    strength, 10.8.1; a recruit target's extra suppression, 4.2.3). Returns ``(attack,
+    defence, doubles, extra_supp)``: the one assembly of the melee calculator
+    (``questions.passenger_fire``) and the scenario engine (``pooltab``)."""
+    attack = strongest(attacker.attack_dice(0, False), aid.dice)
+    extra = aid.experience(passenger_experience).attacker_supp
+    return attack, passenger.defence_dice(None), "strongest" if attacker_half else "all", extra
+
+
 # --- building a cast (validation) ---------------------------------------------------
 
 def _same_side(card: UnitCard, other: UnitCard, where: str) -> None:
