@@ -62,7 +62,7 @@ from simulator.engine.state import (
 )
 from simulator.engine.tables import (
     CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_NATK, CI_NDEF, CI_PREREQ, CI_TRACKS,
-    HI_Q, HI_R, HI_TERRAIN, P_CP_RULE, P_EDITION, P_FIELDS, P_NTERR, P_TRANSPORT, S6_COST, S6_NBR, UT_CC_INIT, UT_ELITE,
+    HI_Q, HI_R, HI_CCT, HI_FORTFACE, HI_WIRE, P_CP_RULE, P_EDITION, P_FIELDS, P_NCCT, P_TRANSPORT, S6_COST, S6_NBR, UT_CC_INIT, UT_ELITE,
     UT_HALF, UT_KIND, UT_MOVE, UT_MTYPE, UT_RANGED, UT_STR, cc_pool, dist, PO_EXTRA, PO_N, passenger_fire_key,
 )
 from simulator.engine.hexgrid import areas_of_impact
@@ -77,7 +77,8 @@ ROLE_NONE, ROLE_A1, ROLE_A2, ROLE_D1, ROLE_D2 = range(5)
 N_ROLES = 14
 # situation flags
 F_ACT, F_OUT, F_FAST, F_DUG, F_SUPP, F_SUPA, F_SUPD = 1, 2, 4, 8, 16, 32, 64
-N_FLAGS = 128
+F_WIRE = 128             # revised 12.1.2.1: initiated across barbed wire or a stone wall
+N_FLAGS = 256
 # round kinds as the engine names them
 KIND_INIT, KIND_REIN, KIND_RENEW = 0, 1, 2
 # pending questions (G_CC_Q)
@@ -145,9 +146,9 @@ def direction_table(s, t, x, y, role, flags, h, tracks):
     tx = s.u[x, U_TYPE]
     ty = s.u[y, U_TYPE]
     half = 1 if s.u[x, U_DMG] >= t.ut[tx, UT_HALF] else 0
-    where = t.hexi[h, HI_TERRAIN]
+    where = t.hexi[h, HI_CCT]                   # terrain and fortification (revised 12.1.3)
     if (AREA_ROLES_MASK >> role) & 1 == 1:
-        where += t.p[P_NTERR] * (flags >> AREA_SHIFT)
+        where += t.p[P_NCCT] * (flags >> AREA_SHIFT)
     x_imm = s.u[x, U_IMMOB] if is_vehicle(s, t, x) else 0
     y_imm = s.u[y, U_IMMOB] if is_vehicle(s, t, y) else 0
     return cc_pool(t, tx, ty, where, role, flags & t.p[P_FIELDS + role], half, x_imm, y_imm, tracks)
@@ -290,16 +291,22 @@ def holder_flags(s, t, y, h):
 
 
 @rule
-def entry_flags(s, t, y, h, from_h):
+def entry_flags(s, t, y, h, from_h, holds):
     """12.7.3, 12.8.2: a unit entering hex ``h`` from ``from_h`` to attack ``y`` there: a
     vehicle ``y`` defends with the area entered from (``AREA_SHIFT`` bits; outflanking
     follows from it), artillery entered from outside its arc of fire is outflanked
-    (``F_OUT``). Infantry fire all round (10.6)."""
+    (``F_OUT``); infantry fire all round (10.6). ``holds``: ``y`` held the hex, so a
+    fortification there is its own (its side attacked from, revised 12.1.3.1)."""
     ty = s.u[y, U_TYPE]
     dq = t.hexi[from_h, HI_Q] - t.hexi[h, HI_Q]
     dr = t.hexi[from_h, HI_R] - t.hexi[h, HI_R]
     if t.ut[ty, UT_KIND] == VEHICLE:
         area, _a2 = areas_of_impact(dq, dr, s.u[y, U_FACE])
+        return area << AREA_SHIFT
+    if t.hexi[h, HI_FORTFACE] >= 0 and holds:
+        # revised 12.1.3.1 (rulings S25): the fortification's side attacked from; a gun in
+        # it counts as facing as its fortification does (outflanking follows from the area)
+        area, _a2 = areas_of_impact(dq, dr, t.hexi[h, HI_FORTFACE])
         return area << AREA_SHIFT
     if t.ut[ty, UT_KIND] != INFANTRY and not in_arc_of(t, h, s.u[y, U_FACE], from_h):
         return F_OUT
@@ -394,12 +401,9 @@ def enter(s, t, u, g):
             flags |= F_ACT
         if s.u[e, U_MORALE] == SUPPRESSED:                    # revised 12.1.2.2
             flags |= F_SUPP
-        if t.ut[te, UT_KIND] == VEHICLE:                       # 12.7.3, revised 12.3: the area
-            area, _a2 = areas_of_impact(t.hexi[from_h, HI_Q] - t.hexi[g, HI_Q],
-                                        t.hexi[from_h, HI_R] - t.hexi[g, HI_R], s.u[e, U_FACE])
-            flags |= area << AREA_SHIFT                        # (outflanking follows from it)
-        elif t.ut[te, UT_KIND] != INFANTRY and not in_arc_of(t, g, s.u[e, U_FACE], from_h):
-            flags |= F_OUT                                     # 12.8.2, revised 12.1.2.1
+        flags |= entry_flags(s, t, e, g, from_h, True)     # 12.7.3, 12.8.2, revised 12.1.2.1, 12.1.3.1, 12.3
+        if edition == 2 and t.hexi[g, HI_WIRE] == 1:           # revised 12.1.2.1: wire or a wall crossed
+            flags |= F_WIRE
         if s.u[u, U_ACT] == ACT_FAST:
             flags |= F_FAST
         s.g[G_CCS] += 1
@@ -499,7 +503,7 @@ def fight_v1(s, t, x, y, kind):
     s.g[G_CC_KIND] = kind
     s.g[G_CC_TGT] = y
     if kind == KIND_REIN:
-        flags |= entry_flags(s, t, y, h, s.g[G_CC_FROM])
+        flags |= entry_flags(s, t, y, h, s.g[G_CC_FROM], s.u[y, U_CCROLE] == ROLE_D1)
     log_event(s, EV_CC, x, y, h, kind, flags, NIL)
     s.u[y, U_CC] = CC_ACTIVE                  # 12.2, 12.3: the enemy counts as activated
     s.u[y, U_DONE] = 1

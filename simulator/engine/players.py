@@ -47,7 +47,7 @@ from simulator.engine.state import (
 )
 from simulator.engine.tables import between, dist, n_between
 from simulator.engine.tables import (
-    HI_OBJ, HI_TERRAIN, OB_HEX, OB_VALUE, P_N_OBJ, P_NT, P_NTERR, P_O_CCLOSS, P_O_COVER, P_O_OBJ,
+    HI_OBJ, HI_CCT, OB_HEX, OB_VALUE, P_N_OBJ, P_NT, P_NCCT, P_O_CCLOSS, P_O_COVER, P_O_OBJ,
     P_O_VIC, P_TURNS, S6_NBR, P_TRANSPORT, P_OVERRUN, HI_TDMG, UT_OVERRUN,
     UT_FAST_OK, UT_HALF, UT_KIND, UT_MOVE, UT_STR, UT_VALUE, V_ANY, V_HOLD_COUNT, V_HOLD_MASK,
     V_POINTS,
@@ -238,12 +238,12 @@ def cc_value(s, t, u, g):
         if s.u[e, U_ST] != ONMAP or s.u[e, U_HEX] != g or s.u[e, U_SIDE] == side:
             continue
         te = s.u[e, U_TYPE]
-        terr = t.hexi[g, HI_TERRAIN]
+        terr = t.hexi[g, HI_CCT]               # close combat's ground (fortifications too)
         if s.u[e, U_MORALE] != 0:           # 12.0: suppressed (v1) or fallen back: a free hex
             gain = worth(t, te)
             lost = 0.0
         else:
-            off = t.p[P_O_CCLOSS] + ((tu * t.p[P_NT] + te) * t.p[P_NTERR] + terr) * 2
+            off = t.p[P_O_CCLOSS] + ((tu * t.p[P_NT] + te) * t.p[P_NCCT] + terr) * 2
             lost = t.fconst[off] / max(1, t.ut[tu, UT_STR] - s.u[u, U_DMG]) * worth(t, tu)
             gain = t.fconst[off + 1] / max(1, t.ut[te, UT_STR] - s.u[e, U_DMG]) * worth(t, te)
         v = t.fconst[W_CC] * (gain - lost) + 0.5 * objective_value(s, t, side, g)

@@ -518,3 +518,81 @@ def test_revised_passenger_fire_matches_the_melee_calculator(tmp_path):
     frame = melee("soviet/rifles-41", "german/truck", MeleeSituation(passengers=("german/hmg-34",)), edition="v2")
     exact = exact_outcomes(pd.DataFrame(frame.attrs["passengers"][0]["states"]))
     check_against_exact(counts, exact, n)
+
+
+# --- revised 12.1.2.1-12.1.3.2: fortifications, wire and walls on the map --------------
+
+FORT = """
+[[map.features]]
+hexes = ["3,1"]
+fortification = "bunker"
+facing = "E"
+{wire}
+[sides.german]
+faction = "blue"
+[[sides.german.units]]
+unit = "rifles-41"
+hex = "3,1"
+[sides.german.victory]
+eliminate = 9
+[sides.soviet]
+faction = "red"
+[[sides.soviet.units]]
+unit = "rifles-41"
+hex = "{start}"
+[sides.soviet.victory]
+eliminate = 9
+"""
+
+
+def _fort_game(tmp_path, edition, start, wire):
+    return tiny(tmp_path, FORT.format(start=start, wire="wire = true" if wire else ""), edition=edition,
+                initiative="soviet")
+
+
+@pytest.mark.parametrize("edition,start,area,wire", [("v2", "2,1", "rear", True), ("v2", "4,1", "front", False),
+                                                      ("v1", "2,1", "rear", False), ("v1", "4,1", "front", False)])
+def test_a_fortified_hex_gives_the_calculators_pools(tmp_path, edition, start, area, wire):
+    """Rifles in a bunker facing E, assaulted from the W (its rear) or the E (its front):
+    the initial round's pools are the melee calculator's with ``--fortification bunker
+    --entry-area AREA`` (and ``--wire`` in the revised edition)."""
+    from simulator.assault.melee.situation import A1, D1 as SD1, V1_INITIATE, V2_FIRST, Direction, \
+        MeleeSituation, build_cast, direction_pools
+    from simulator.engine.tables import HI_FORTFACE, HI_WIRE
+    g = _fort_game(tmp_path, edition, start, wire)
+    h = hex_of(g, "3,1")
+    assert int(g.tables.hexi[h, HI_FORTFACE]) == 1 and int(g.tables.hexi[h, HI_WIRE]) == int(wire)
+    holder, attacker = unit(g, "german", "rifles-41"), unit(g, "soviet", "rifles-41")
+    units = g.scenario.units
+    card = units["soviet/rifles-41"]
+    sit = MeleeSituation(terrain="clear", fortification="bunker", entry_area=area, wire=wire)
+    cast = build_cast(edition, card, units["german/rifles-41"], sit, g.scenario.aid, units)
+    kind = V1_INITIATE if edition == "v1" else V2_FIRST
+    atk, back = direction_pools(Direction(cast, A1, SD1, kind)), direction_pools(Direction(cast, SD1, A1, kind))
+    st = State(g, seed=2, log=True)
+    act(st, "move", attacker)
+    step_to(st, attacker, "3,1")
+    while not _cc_rolls(st):
+        act(st, "stay in close combat")                                  # v2: no support unit
+    x, y, ta, tb = _cc_rolls(st)[0]
+    assert (x, y) == (attacker, holder)
+    got_a, got_b = g.cc_pools[ta], g.cc_pools[tb]
+    assert (got_a.attack, got_a.defence) == (atk.attack, atk.defence)
+    assert (got_b.attack, got_b.defence) == (back.attack, back.defence)
+    from collections import Counter
+    assert not Counter(cast.fortification.dice(area)) - Counter(atk.defence)   # the bunker's side entered
+    if wire:
+        assert len(atk.attack) == len(card.attack_dice(0, False)) - 1    # revised 12.1.2.1: weakest die lost
+
+
+def test_map_features_are_checked(tmp_path):
+    from simulator.engine.scenario import check_scenario
+    path = write_scenario(tmp_path, REINFORCE)
+    text = path.read_text()
+    bad = text.replace("[map.legend]", '[[map.features]]\nhexes = ["3,1", "9,9"]\nfortification = "castle"\n'
+                       '[[map.features]]\nhexes = ["3,1"]\nwire = true\nfacing = "E"\n[map.legend]')
+    path.write_text(bad)
+    problems = " | ".join(f"{p.key}: {p.message}" for p in check_scenario(path).problems)
+    for expected in ("unknown fortification 'castle'", "needs the vertex", "off the map",
+                     "already in map.features[0]", "only a fortification has a facing"):
+        assert expected in problems, problems

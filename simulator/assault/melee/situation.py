@@ -195,11 +195,12 @@ class Cast:
         s = self.situation
         return s.outflanked or (s.entry_area in ("flank", "rear") and self.card(self.defender_slot).arc_of_fire < 360)
 
-    def hex_dice(self) -> Pool:
+    def hex_dice(self, area: str | None = None) -> Pool:
         """The full terrain defence bonus of the hex for infantry/artillery: the
-        fortification's dice for the side attacked from, else the terrain's."""
+        fortification's dice for the side attacked from (``area``, else the attacker's
+        entry area), else the terrain's."""
         if self.fortification is not None:
-            return self.fortification.dice(self.entry_area)
+            return self.fortification.dice(area or self.entry_area)
         return self.aid.terrain_defence(self.situation.terrain, False)
 
     def strongest_hex_die(self) -> Pool:

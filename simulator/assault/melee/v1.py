@@ -59,7 +59,8 @@ def terrain(dfn: PoolBuilder, d: Direction) -> None:
     if d.kind == V1_RENEW:
         dfn.add(d.cast.strongest_hex_die(), "12.7.1", f"renewed: the strongest terrain die{fort}")
     elif d.cast.holds_hex(d.y):
-        dfn.add(d.cast.hex_dice(), "12.7.1", f"held the hex: terrain {d.situation.terrain}{fort}")
+        area = d.situation.reinforce_area if d.kind == V1_REINFORCE else None   # the side entered from
+        dfn.add(d.cast.hex_dice(area), "12.7.1", f"held the hex: terrain {d.situation.terrain}{fort}")
     elif d.cast.passenger_in_hex and d.y == D1:
         dfn.note("12.10", "disembarked into the hex: no terrain dice for the initiated close combat")
     else:
