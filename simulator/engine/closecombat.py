@@ -30,8 +30,8 @@ infantry's player chooses to attack its wheels/tracks or the vehicle (12.9, revi
 unit attacked turns to face its attacker (12.7.3, 12.8.2); a reinforcing unit's target
 defends with the area it entered from, or is outflanked (``entry_flags``). Revised 12.4:
 the assault unit shoots at the passengers of a transport before they disembark
-(``fire_at_passengers``); the first edition's option of one passenger disembarking into the
-close-combat hex (12.10) is not played (reading S15).
+(``fire_at_passengers``). First edition 12.10: the holder's player may first send one
+infantry passenger into the close-combat hex (``Q_PASSENGER``, ``enter_on``; reading S26).
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ from simulator.engine.state import FALLBACK, INFANTRY, STEADY, SUPPRESSED
 from simulator.assault.kernels import cancel_packed, field as packed_field
 from simulator.assault.melee import damage as md
 from simulator.assault.melee.kernels import roll_side
-from simulator.engine.board import empty, shift
+from simulator.engine.board import empty, put, shift
 from simulator.engine.events import EV_CC, EV_CC_END, EV_CC_RESULT, EV_CC_ROLL, EV_CC_WITHDRAW, \
-    EV_ENTER_SUPPRESSED, EV_FACE, EV_ROLL, EV_TRACKS, log_event
+    EV_DISEMBARK, EV_ENTER_SUPPRESSED, EV_FACE, EV_ROLL, EV_TRACKS, log_event
 from simulator.engine.fire import apply_symbols, eliminate, fallback_again, in_arc_of, passengers_hit, queue_fallback, set_morale
 from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
 from simulator.engine.state import (
@@ -58,7 +58,7 @@ from simulator.engine.state import (
     MODE_WITHDRAW, ONMAP, G_QN, SUB_ACT_END, SUB_CC_PICK, SUB_CC_WITHDRAW, SUB_MOVE, U_ACT, U_CC, U_CCROLE,
     U_DMG, U_DONE, U_FACE, U_HELD, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TYPE, action, a_arg,
     a_kind, a_unit, push, VEHICLE, G_CC_AFTER, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF,
-    K_TRACKS, K_VEHICLE, G_CC_FROM, G_CC_TGT, G_CC_KIND, CARRIED, U_CARRIER,
+    K_TRACKS, K_VEHICLE, G_CC_FROM, G_CC_TGT, G_CC_KIND, CARRIED, U_CARRIER, K_INTO_CC,
 )
 from simulator.engine.tables import (
     CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_NATK, CI_NDEF, CI_PREREQ, CI_TRACKS,
@@ -78,14 +78,15 @@ N_ROLES = 14
 # situation flags
 F_ACT, F_OUT, F_FAST, F_DUG, F_SUPP, F_SUPA, F_SUPD = 1, 2, 4, 8, 16, 32, 64
 F_WIRE = 128             # revised 12.1.2.1: initiated across barbed wire or a stone wall
-N_FLAGS = 256
+F_PASS = 256             # 12.10: the unit attacked is a passenger that disembarked into the hex
+N_FLAGS = 512
 # round kinds as the engine names them
 KIND_INIT, KIND_REIN, KIND_RENEW = 0, 1, 2
 # pending questions (G_CC_Q)
-Q_NONE, Q_TARGET, Q_OVERSTACK, Q_SUPPORT_A, Q_SUPPORT_D, Q_WITHDRAW_A, Q_WITHDRAW_D, Q_TRACKS = range(8)
+Q_NONE, Q_TARGET, Q_OVERSTACK, Q_SUPPORT_A, Q_SUPPORT_D, Q_WITHDRAW_A, Q_WITHDRAW_D, Q_TRACKS, Q_PASSENGER = range(9)
 # what follows an exchange that waited for the wheels/tracks question (G_CC_AFTER)
 AFTER_V1_INIT, AFTER_V1_FIGHT, AFTER_V2_ROUND = range(3)
-AREA_SHIFT = 8           # G_CC_FLAGS >> AREA_SHIFT: the area of a vehicle holder entered from
+AREA_SHIFT = 10          # G_CC_FLAGS >> AREA_SHIFT: the area of a vehicle holder entered from
 AREA_ROLES_MASK = ((1 << R1_INIT_A) | (1 << R1_INIT_D) | (1 << R2_FIRST_A) | (1 << R2_FIRST_D)
                    | (1 << R1_REIN_TO_HOLDER) | (1 << R1_REIN_FROM_HOLDER) | (1 << R1_REIN_A) | (1 << R1_REIN_D))
 # reinforced exchanges (12.2): the reinforcing unit attacks with R1_REIN_TO_HOLDER (its target held
@@ -377,6 +378,40 @@ def enter(s, t, u, g):
     edition = t.p[P_EDITION]
     s.g[G_SUB] = SUB_ACT_END
     s.g[G_CC_FROM] = from_h                     # 12.7.3, 12.8.2: where the attacker came from
+    if t.p[P_TRANSPORT] == 1 and edition == 1 and not fighting and s.u[e, U_MORALE] == STEADY \
+            and infantry_aboard(s, t, e) >= 0:
+        s.g[G_CC_A] = u                         # 12.10: the holder's player may send one infantry
+        s.g[G_CC_D] = e                         # passenger into the close-combat hex (asked first)
+        s.g[G_CC_HEX] = g
+        ask(s, t, Q_PASSENGER, s.u[e, U_SIDE])
+        return
+    enter_on(s, t, u, g, e, fighting, -1)
+
+
+@rule
+def infantry_aboard(s, t, v):
+    """An infantry passenger of vehicle ``v`` (12.10), or -1."""
+    for p in range(s.u.shape[0]):
+        if s.u[p, U_ST] == CARRIED and s.u[p, U_CARRIER] == v and t.ut[s.u[p, U_TYPE], UT_KIND] == INFANTRY:
+            return p
+    return -1
+
+
+@rule
+def enter_on(s, t, u, g, e, fighting, into):
+    """``enter`` once the holder's player has answered the 12.10 question: ``into`` the
+    passenger that disembarks into the close-combat hex, or -1."""
+    side = s.u[u, U_SIDE]
+    from_h = s.g[G_CC_FROM]
+    edition = t.p[P_EDITION]
+    s.g[G_SUB] = SUB_ACT_END
+    if into >= 0:                               # 12.10: fast action, not subject to reaction fire
+        s.u[into, U_CARRIER] = -1
+        s.u[into, U_ST] = ONMAP
+        put(s, into, g)
+        s.u[into, U_ACT] = ACT_FAST
+        s.u[into, U_DONE] = 1
+        log_event(s, EV_DISEMBARK, into, g, g, 2, NIL, NIL)
     if t.p[P_TRANSPORT] == 1:                   # 12.10: the passengers of a vehicle attacked get out
         for v in range(s.u.shape[0]):
             if s.u[v, U_ST] == ONMAP and s.u[v, U_HEX] == g and s.u[v, U_SIDE] != side:
@@ -418,6 +453,16 @@ def enter(s, t, u, g):
         s.g[G_CC_D] = e
         s.g[G_CC_FLAGS] = flags | holder_flags(s, t, e, g)
         log_event(s, EV_CC, u, e, g, NIL, s.g[G_CC_FLAGS], NIL)
+        if into >= 0:                          # 12.10: the passenger fights the initiated exchange
+            s.u[into, U_CCROLE] = ROLE_D2      # (penalised as activated, no terrain dice); the
+            s.u[into, U_CC] = CC_ACTIVE        # transport gets an active marker and faces the attacker
+            s.u[e, U_CC] = CC_ACTIVE
+            s.u[e, U_DONE] = 1
+            face_attacker(s, t, e, g, from_h)
+            pf = (s.g[G_CC_FLAGS] & (F_FAST | F_ACT)) | F_PASS | F_ACT
+            if exchange_or_ask(s, t, u, into, R1_INIT_A, R1_INIT_D, pf, AFTER_V1_INIT):
+                after_v1_init(s, t, into, g)
+            return
         if edition == 1:
             if exchange_or_ask(s, t, u, e, R1_INIT_A, R1_INIT_D, s.g[G_CC_FLAGS], AFTER_V1_INIT):
                 after_v1_init(s, t, e, g)
@@ -657,6 +702,13 @@ def cc_actions(s, t, out):
     if q == Q_TRACKS:
         n = push(out, 0, action(K_VEHICLE, NIL, NIL))
         return push(out, n, action(K_TRACKS, NIL, NIL))
+    if q == Q_PASSENGER:                              # 12.10: one infantry passenger, or none
+        n = push(out, 0, action(K_STAY, NIL, NIL))
+        d = s.g[G_CC_D]
+        for p in range(s.u.shape[0]):
+            if s.u[p, U_ST] == CARRIED and s.u[p, U_CARRIER] == d and t.ut[s.u[p, U_TYPE], UT_KIND] == INFANTRY:
+                n = push(out, n, action(K_INTO_CC, p, h))
+        return n
     return 0
 
 
@@ -787,7 +839,10 @@ def withdraw(s, t, u, other):
 def apply_cc(s, t, a):
     q = s.g[G_CC_Q]
     k = a_kind(a)
-    if q == Q_TRACKS:
+    if q == Q_PASSENGER:
+        s.g[G_CC_Q] = Q_NONE
+        enter_on(s, t, s.g[G_CC_A], s.g[G_CC_HEX], s.g[G_CC_D], False, a_unit(a) if k == K_INTO_CC else -1)
+    elif q == Q_TRACKS:
         s.g[G_CC_Q] = Q_NONE
         s.g[G_CC_TRACKS] = 1 if k == K_TRACKS else 0
         log_event(s, EV_TRACKS, s.g[G_CC_X], s.g[G_CC_Y], s.g[G_CC_TRACKS], NIL, NIL, NIL)

@@ -493,7 +493,7 @@ _V1_ROLES = ((ccm.R1_INIT_A, V1_INITIATE, A1, D1), (ccm.R1_INIT_D, V1_INITIATE, 
              (ccm.R1_RENEW_A, V1_RENEW, A2, D2), (ccm.R1_RENEW_D, V1_RENEW, D2, A2))
 _V2_ROLES = ((ccm.R2_FIRST_A, V2_FIRST, A1, D1), (ccm.R2_FIRST_D, V2_FIRST, D1, A1),
              (ccm.R2_LATER_A, V2_LATER, A1, D1), (ccm.R2_LATER_D, V2_LATER, D1, A1))
-_MASKS = {ccm.R1_INIT_A: ccm.F_DUG, ccm.R1_INIT_D: ccm.F_ACT | ccm.F_OUT,
+_MASKS = {ccm.R1_INIT_A: ccm.F_DUG | ccm.F_PASS, ccm.R1_INIT_D: ccm.F_ACT | ccm.F_OUT | ccm.F_PASS,   # F_PASS: 12.10
           ccm.R1_REIN_FROM_HOLDER: ccm.F_OUT, ccm.R1_REIN_A: ccm.F_OUT,      # 12.8.2: the target outflanked
           ccm.R1_REIN_TO_HOLDER: ccm.F_DUG, ccm.R1_RENEW_TO_HOLDER: ccm.F_DUG,
           ccm.R2_FIRST_A: ccm.F_OUT | ccm.F_SUPA | ccm.F_SUPD | ccm.F_DUG | ccm.F_WIRE,   # revised 12.1.2.1
@@ -501,8 +501,24 @@ _MASKS = {ccm.R1_INIT_A: ccm.F_DUG, ccm.R1_INIT_D: ccm.F_ACT | ccm.F_OUT,
           ccm.R2_LATER_A: ccm.F_DUG}
 
 
+def _carriers(types: list[UnitType]) -> dict[str, UnitCard]:
+    """12.10: for each infantry card, a vehicle card of its side that may carry it (the
+    cast of a passenger disembarked into the close-combat hex names its transport; the
+    passenger's pools do not depend on which)."""
+    out = {}
+    for p in types:
+        if not p.card.is_infantry:
+            continue
+        for v in types:
+            c = v.card
+            if c.side == p.card.side and c.is_vehicle and c.transport_capacity >= p.card.strength:
+                out[p.card.id] = c
+                break
+    return out
+
+
 def _flag_sets(mask: int):
-    bits = [b for b in (1, 2, 4, 8, 16, 32, 64, 128) if mask & b]
+    bits = [b for b in (1, 2, 4, 8, 16, 32, 64, 128, 256) if mask & b]
     for i in range(1 << len(bits)):
         yield sum(b for j, b in enumerate(bits) if i >> j & 1)
 
@@ -583,6 +599,7 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
     for t in types:
         if t.card.has_ranged_fire and t.card.side not in supporter:
             supporter[t.card.side] = t.card.id
+    carrier = _carriers(types) if edition == "v1" else {}     # 12.10
     for i, X in enumerate(types):
         for j, Y in enumerate(types):
             if X.card.side == Y.card.side:
@@ -609,15 +626,23 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
                         for flags in _flag_sets(mask[role]):
                             if flags & ccm.F_WIRE and not wire_ok:
                                 continue
+                            holder = D.card
+                            if flags & ccm.F_PASS:           # 12.10: D is the passenger; the cast's
+                                holder = carrier.get(D.card.id)   # defender its transport
+                                if holder is None or area > 0 or flags & (ccm.F_DUG | ccm.F_OUT):
+                                    continue
                             sit = _situation(A, D, terrain, flags, supporter, xs, ys,
                                              AREAS[area] if len(areas) > 1 else None, role, X, Y,
                                              None if D.card.is_vehicle else fort)
                             if sit is None:
                                 continue
+                            if flags & ccm.F_PASS:
+                                sit = replace(sit, passengers=(D.card.id,), entry_area=None, fortification=None,
+                                              defender_activated=False)
                             ck = (A.card.id, D.card.id, sit, fort)
                             if ck not in casts:
                                 try:
-                                    casts[ck] = build_cast(edition, A.card, D.card, sit, aid, units)
+                                    casts[ck] = build_cast(edition, A.card, holder, sit, aid, units)
                                 except InputError:
                                     casts[ck] = None
                                 if casts[ck] is not None and fort is not None and sit.fortification is None:

@@ -34,7 +34,7 @@ from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
 from simulator.engine.state import (
     AUX_OBJ, CARRIED, CC_NONE, ELIMINATED, FALSE, G_CC_A, G_CC_D, G_CC_HEX, G_CC_Q, G_DECIDER,
     G_FB_MP, G_FB_STEPS, G_FB_UNIT, G_LOG_ON, G_MODE, G_MP, G_OVER, G_PLAN0, G_REACT_UNIT, G_STEPS,
-    G_SUB, G_TURN, G_UNIT, G_WINNER, K_CCPICK, K_CP, K_DIG, K_FAST, K_FIRE, K_FIREMOVE, K_FORM, K_LEAVE,
+    G_SUB, G_TURN, G_UNIT, G_WINNER, K_CCPICK, K_CP, K_DIG, K_FAST, K_FIRE, K_FIREMOVE, K_FORM, K_INTO_CC, K_LEAVE,
     K_MOVE, K_MOVEFIRE, K_NOFIRE, K_NOREACT, K_PASS, K_PLACE, K_REACT, K_RENEW, K_SETUP_FIRST, K_STAY,
     K_STEP, K_STOP, K_TARGET, K_TURRET, K_WITHDRAW, MODE_FAST, MODE_FIREMOVE, MODE_MOVEFIRE,
     K_REVERSE, K_TRACKS, K_TURN, K_VEHICLE, MODE_REVERSE, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_XF,
@@ -52,7 +52,7 @@ from simulator.engine.tables import (
     UT_FAST_OK, UT_HALF, UT_KIND, UT_MOVE, UT_STR, UT_VALUE, V_ANY, V_HOLD_COUNT, V_HOLD_MASK,
     V_POINTS,
 )
-from simulator.engine.closecombat import Q_OVERSTACK, Q_SUPPORT_A, Q_SUPPORT_D, Q_TARGET, Q_TRACKS, \
+from simulator.engine.closecombat import Q_OVERSTACK, Q_PASSENGER, Q_SUPPORT_A, Q_SUPPORT_D, Q_TARGET, Q_TRACKS, \
     direction_table, tracks_option
 from simulator.engine.tables import cc_stat
 from typing import NamedTuple
@@ -812,6 +812,15 @@ def greedy_choice(s, t, side, w, buf):
             return buf[n - 1]
         if q == Q_TRACKS:
             return tracks_choice(s, t, buf, n)
+        if q == Q_PASSENGER:                      # 12.10 (reading S26): the strongest passenger goes in
+            for i in range(n):
+                if a_kind(buf[i]) == K_INTO_CC:
+                    p = a_unit(buf[i])
+                    val = (t.ut[s.u[p, U_TYPE], UT_STR] - s.u[p, U_DMG]) * 1.0
+                    if val > top:
+                        top = val
+                        choice = buf[i]
+            return choice
         for i in range(n):                        # 12.6: over-stacked, the better hex
             a = buf[i]
             val = position_value(s, t, a_unit(a), a_arg(a))

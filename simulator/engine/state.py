@@ -137,13 +137,14 @@ MODE_NORMAL, MODE_FAST, MODE_MOVEFIRE, MODE_FIREMOVE, MODE_WITHDRAW, MODE_REVERS
 # (arg: hex + 65536 * (spotter + 1)), an artillery unit's new facing (arg: vertex), the next
 # smoke hex (arg: hex) or no more smoke hexes
 K_INDIRECT, K_SMOKE, K_ART_FACE, K_SMOKE_HEX, K_SMOKE_DONE = 31, 32, 33, 34, 35
+K_INTO_CC = 36          # 12.10 (first edition): this infantry passenger disembarks into the close-combat hex
 KIND_NAMES = ("pass", "move", "fast move", "move and fire", "fire and move", "fire", "turret fire",
               "dig in", "renew close combat", "withdraw from close combat", "step", "stop",
               "reaction fire", "no reaction", "fire at", "no fire", "place", "attack in close combat",
               "stay in close combat", "leave close combat", "formation", "command point",
               "command points done", "set up first", "turn", "reverse", "attack the wheels or tracks",
               "attack the vehicle", "dismount", "load", "emergency disembark", "indirect fire", "smoke",
-              "face artillery", "smoke hex", "no more smoke")
+              "face artillery", "smoke hex", "no more smoke", "disembark into the close-combat hex")
 
 # victory reasons
 R_NONE, R_OBJECTIVES, R_ELIMINATION, R_SUDDEN_DEATH, R_DRAW, R_TURN_LIMIT = range(6)

@@ -596,3 +596,83 @@ def test_map_features_are_checked(tmp_path):
     for expected in ("unknown fortification 'castle'", "needs the vertex", "off the map",
                      "already in map.features[0]", "only a fortification has a facing"):
         assert expected in problems, problems
+
+
+# --- 12.10 (first edition): one infantry passenger disembarks into the close-combat hex
+
+def _truck_game(tmp_path):
+    path = tmp_path / "into.scenario.toml"
+    path.write_text(T_HEAD.format(initiative="soviet") + textwrap.dedent("""
+        [sides.german]
+        faction = "blue"
+        [[sides.german.units]]
+        unit = "truck"
+        hex = "3,1"
+        facing = "E"
+        carrying = [{ unit = "rifles-41" }]
+        [sides.german.victory]
+        eliminate = 9
+        [sides.soviet]
+        faction = "red"
+        [[sides.soviet.units]]
+        unit = "rifles-41"
+        hex = "2,1"
+        [sides.soviet.victory]
+        eliminate = 9
+        """))
+    return compile_game(path)
+
+
+def test_a_passenger_may_disembark_into_the_close_combat_hex(tmp_path):
+    """12.10: Soviet rifles assault a German truck (facing E) from the W carrying rifles.
+    The German player may send the rifles into the hex: they fight the initiated exchange
+    with the melee calculator's pools for ``--passengers`` (no terrain dice, 12.8.1's
+    penalty), the truck gets an active marker and turns to face the attacker."""
+    from simulator.assault.melee.situation import A1, D1 as SD1, V1_INITIATE, Direction, MeleeSituation, \
+        build_cast, direction_pools
+    g = _truck_game(tmp_path)
+    truck, riders, r = unit(g, "german", "truck"), unit(g, "german", "rifles-41"), unit(g, "soviet", "rifles-41")
+    units = g.scenario.units
+    cast = build_cast("v1", units["soviet/rifles-41"], units["german/truck"],
+                      MeleeSituation(terrain="clear", passengers=("german/rifles-41",)), g.scenario.aid, units)
+    assert cast.passenger_in_hex
+    atk = direction_pools(Direction(cast, A1, SD1, V1_INITIATE))
+    back = direction_pools(Direction(cast, SD1, A1, V1_INITIATE))
+    d = _side_toward(g, "3,1", "2,1")
+    for seed in range(20):
+        st = State(g, seed=seed, log=True)
+        act(st, "move", r)
+        step_to(st, r, "3,1")
+        assert st.current_player() == 0                                   # the German player decides
+        assert [decode(a)[1] for a in actions(st, "disembark into the close-combat hex")] == [riders]
+        act(st, "disembark into the close-combat hex", riders)
+        rolls = _cc_rolls(st)
+        assert len(rolls) == 1 and rolls[0][:2] == (r, riders)
+        got_a, got_b = g.cc_pools[rolls[0][2]], g.cc_pools[rolls[0][3]]
+        assert (got_a.attack, got_a.defence, got_a.doubles) == (atk.attack, atk.defence, atk.doubles)
+        assert (got_b.attack, got_b.defence, got_b.doubles) == (back.attack, back.defence, back.doubles)
+        assert int(st.s.u[truck, U_CC]) != CC_NONE or int(st.s.u[r, U_CC]) == CC_NONE   # (unless it ended)
+        f = int(st.s.u[truck, U_FACE])
+        assert d in (f, (f + 1) % 6)                                      # turned to face the attacker
+        from simulator.engine.events import EV_DISEMBARK
+        assert [int(e[5]) for e in st.events() if int(e[0]) == EV_DISEMBARK and int(e[2]) == riders] == [2]
+        if int(st.s.u[riders, U_ST]) == ONMAP and int(st.s.u[riders, U_MORALE]) != FALLBACK:
+            assert int(st.s.u[riders, U_HEX]) == hex_of(g, "3,1")        # (the turn may be over: markers
+                                                                          # gone, the fast action too)
+
+
+def test_declining_sends_every_passenger_out(tmp_path):
+    """12.10: the option may be declined; then the passengers disembark next to the hex
+    and the close combat is fought against the truck, as before."""
+    from simulator.engine.state import U_EMERG
+    g = _truck_game(tmp_path)
+    truck, riders, r = unit(g, "german", "truck"), unit(g, "german", "rifles-41"), unit(g, "soviet", "rifles-41")
+    st = State(g, seed=4, log=True)
+    act(st, "move", r)
+    step_to(st, r, "3,1")
+    act(st, "stay in close combat")                                       # no passenger into the hex
+    assert int(st.s.u[riders, U_EMERG]) == 1 and int(st.s.g[G_EMERG]) == 1   # waiting to be placed next to it
+    act(st, "emergency disembark", riders)                                # placed next to the hex
+    assert int(st.s.u[riders, U_HEX]) != hex_of(g, "3,1")
+    act(st, "attack the vehicle")                                         # 12.9: the truck can still move
+    assert _cc_rolls(st)[0][:2] == (r, truck)
