@@ -90,19 +90,23 @@ def parse_value(key: str, value: str, scenario):
         if value not in ("always", "losses"):
             raise InputError("--vary", key, f"{value!r}: always or losses (10.7.3, reading S9)")
         return value
+    if root == "second_fallback":
+        if value not in ("marker", "ever"):
+            raise InputError("--vary", key, f"{value!r}: marker or ever (13.3, reading S22)")
+        return value
     if root == "sudden_death":
         if value not in ("0", "1", "true", "false"):
             raise InputError("--vary", key, "give 0 or 1")
         return value in ("1", "true")
     raise InputError("--vary", key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
-                     "experience.SIDE.UNIT, initiative, sudden_death, history, cp_minimum)")
+                     "experience.SIDE.UNIT, initiative, sudden_death, history, cp_minimum, second_fallback)")
 
 
 def override_for(key: str, value, scenario) -> dict:
     """The compile override for one ``--vary``/``--tune`` key and value."""
     parts = key.split(".")
     root = parts[0]
-    if root in ("turns", "edition", "initiative", "sudden_death", "history", "cp_minimum"):
+    if root in ("turns", "edition", "initiative", "sudden_death", "history", "cp_minimum", "second_fallback"):
         return {root: value}
     if root == "cp":
         if len(parts) != 2 or parts[1] not in scenario.sides:

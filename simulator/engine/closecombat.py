@@ -26,7 +26,12 @@ attacker entered from in the initiated exchange / initial round (12.7.3, revised
 12.3; kept in ``G_CC_FLAGS`` from bit 8), immobilised vehicles use their own pools,
 and before any exchange in which infantry faces a vehicle that can still move, the
 infantry's player chooses to attack its wheels/tracks or the vehicle (12.9, revised
-12.5: every exchange / round). Not modelled: emergency disembark (12.10).
+12.5: every exchange / round). First edition: after an initiated or reinforced exchange the
+unit attacked turns to face its attacker (12.7.3, 12.8.2); a reinforcing unit's target
+defends with the area it entered from, or is outflanked (``entry_flags``). Revised 12.4:
+the assault unit shoots at the passengers of a transport before they disembark
+(``fire_at_passengers``). First edition 12.10: the holder's player may first send one
+infantry passenger into the close-combat hex (``Q_PASSENGER``, ``enter_on``; reading S26).
 """
 
 from __future__ import annotations
@@ -35,13 +40,13 @@ import numba
 import numpy as np
 
 from simulator.engine.state import FALLBACK, INFANTRY, STEADY, SUPPRESSED
-from simulator.assault.kernels import cancel_packed
+from simulator.assault.kernels import cancel_packed, field as packed_field
 from simulator.assault.melee import damage as md
 from simulator.assault.melee.kernels import roll_side
-from simulator.engine.board import empty, shift
+from simulator.engine.board import empty, put, shift
 from simulator.engine.events import EV_CC, EV_CC_END, EV_CC_RESULT, EV_CC_ROLL, EV_CC_WITHDRAW, \
-    EV_ENTER_SUPPRESSED, EV_TRACKS, log_event
-from simulator.engine.fire import eliminate, in_arc_of, passengers_hit, queue_fallback, set_morale
+    EV_DISEMBARK, EV_ENTER_SUPPRESSED, EV_FACE, EV_ROLL, EV_TRACKS, log_event
+from simulator.engine.fire import apply_symbols, eliminate, fallback_again, in_arc_of, passengers_hit, queue_fallback, set_morale
 from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
 from simulator.engine.state import (
     rule, rule_alloc,
@@ -53,12 +58,12 @@ from simulator.engine.state import (
     MODE_WITHDRAW, ONMAP, G_QN, SUB_ACT_END, SUB_CC_PICK, SUB_CC_WITHDRAW, SUB_MOVE, U_ACT, U_CC, U_CCROLE,
     U_DMG, U_DONE, U_FACE, U_HELD, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TYPE, action, a_arg,
     a_kind, a_unit, push, VEHICLE, G_CC_AFTER, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF,
-    K_TRACKS, K_VEHICLE,
+    K_TRACKS, K_VEHICLE, G_CC_FROM, G_CC_TGT, G_CC_KIND, CARRIED, U_CARRIER, K_INTO_CC,
 )
 from simulator.engine.tables import (
     CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_NATK, CI_NDEF, CI_PREREQ, CI_TRACKS,
-    HI_Q, HI_R, HI_TERRAIN, P_CP_RULE, P_EDITION, P_FIELDS, P_NTERR, P_TRANSPORT, S6_COST, S6_NBR, UT_CC_INIT, UT_ELITE,
-    UT_HALF, UT_KIND, UT_MOVE, UT_MTYPE, UT_RANGED, UT_STR, cc_pool, dist,
+    HI_Q, HI_R, HI_CCT, HI_FORTFACE, HI_WIRE, P_CP_RULE, P_EDITION, P_FIELDS, P_NCCT, P_TRANSPORT, S6_COST, S6_NBR, UT_CC_INIT, UT_ELITE,
+    UT_HALF, UT_KIND, UT_MOVE, UT_MTYPE, UT_RANGED, UT_STR, cc_pool, dist, PO_EXTRA, PO_N, passenger_fire_key,
 )
 from simulator.engine.hexgrid import areas_of_impact
 from simulator.engine.moves import any_step
@@ -72,15 +77,21 @@ ROLE_NONE, ROLE_A1, ROLE_A2, ROLE_D1, ROLE_D2 = range(5)
 N_ROLES = 14
 # situation flags
 F_ACT, F_OUT, F_FAST, F_DUG, F_SUPP, F_SUPA, F_SUPD = 1, 2, 4, 8, 16, 32, 64
-N_FLAGS = 128
+F_WIRE = 128             # revised 12.1.2.1: initiated across barbed wire or a stone wall
+F_PASS = 256             # 12.10: the unit attacked is a passenger that disembarked into the hex
+N_FLAGS = 512
 # round kinds as the engine names them
 KIND_INIT, KIND_REIN, KIND_RENEW = 0, 1, 2
 # pending questions (G_CC_Q)
-Q_NONE, Q_TARGET, Q_OVERSTACK, Q_SUPPORT_A, Q_SUPPORT_D, Q_WITHDRAW_A, Q_WITHDRAW_D, Q_TRACKS = range(8)
+Q_NONE, Q_TARGET, Q_OVERSTACK, Q_SUPPORT_A, Q_SUPPORT_D, Q_WITHDRAW_A, Q_WITHDRAW_D, Q_TRACKS, Q_PASSENGER = range(9)
 # what follows an exchange that waited for the wheels/tracks question (G_CC_AFTER)
 AFTER_V1_INIT, AFTER_V1_FIGHT, AFTER_V2_ROUND = range(3)
-AREA_SHIFT = 8           # G_CC_FLAGS >> AREA_SHIFT: the area of a vehicle holder entered from
-AREA_ROLES_MASK = (1 << R1_INIT_A) | (1 << R1_INIT_D) | (1 << R2_FIRST_A) | (1 << R2_FIRST_D)
+AREA_SHIFT = 10          # G_CC_FLAGS >> AREA_SHIFT: the area of a vehicle holder entered from
+AREA_ROLES_MASK = ((1 << R1_INIT_A) | (1 << R1_INIT_D) | (1 << R2_FIRST_A) | (1 << R2_FIRST_D)
+                   | (1 << R1_REIN_TO_HOLDER) | (1 << R1_REIN_FROM_HOLDER) | (1 << R1_REIN_A) | (1 << R1_REIN_D))
+# reinforced exchanges (12.2): the reinforcing unit attacks with R1_REIN_TO_HOLDER (its target held
+# the hex) or R1_REIN_D, its target answers with R1_REIN_FROM_HOLDER or R1_REIN_A; the area
+# bits then say where the reinforcing unit entered from, seen from its target (12.7.3, 12.8.2)
 MAX_ROUNDS = 60          # revised edition: a cap that a real fight never reaches
 NO_UNIT = -1
 P_PREREQ_FACES = P_FIELDS + N_ROLES   # p[...+face]: the green die's faces that show a result (12.9)
@@ -136,9 +147,9 @@ def direction_table(s, t, x, y, role, flags, h, tracks):
     tx = s.u[x, U_TYPE]
     ty = s.u[y, U_TYPE]
     half = 1 if s.u[x, U_DMG] >= t.ut[tx, UT_HALF] else 0
-    where = t.hexi[h, HI_TERRAIN]
+    where = t.hexi[h, HI_CCT]                   # terrain and fortification (revised 12.1.3)
     if (AREA_ROLES_MASK >> role) & 1 == 1:
-        where += t.p[P_NTERR] * (flags >> AREA_SHIFT)
+        where += t.p[P_NCCT] * (flags >> AREA_SHIFT)
     x_imm = s.u[x, U_IMMOB] if is_vehicle(s, t, x) else 0
     y_imm = s.u[y, U_IMMOB] if is_vehicle(s, t, y) else 0
     return cc_pool(t, tx, ty, where, role, flags & t.p[P_FIELDS + role], half, x_imm, y_imm, tracks)
@@ -177,6 +188,8 @@ def struck(s, t, y, table, c, h, sp):
 
 @rule
 def apply_result(s, t, u, status, dmg, morale, immob):
+    if status == md.FELL_BACK and fallback_again(s, t, u, s.u[u, U_MORALE], FALLBACK):
+        status = md.ELIMINATED                  # 13.3 "ever" (option, reading S22)
     log_event(s, EV_CC_RESULT, u, status, dmg, morale, immob, NIL)
     if status == md.ELIMINATED:
         s.u[u, U_DMG] = min(dmg, t.ut[s.u[u, U_TYPE], UT_STR])
@@ -256,7 +269,11 @@ def v1_roles(s, x, y, kind):
     ry = s.u[y, U_CCROLE]
     if kind == KIND_INIT:
         return R1_INIT_A, R1_INIT_D
-    base = R1_REIN_TO_HOLDER if kind == KIND_REIN else R1_RENEW_TO_HOLDER
+    if kind == KIND_REIN:                     # x is the reinforcing unit (12.2), y its target
+        if ry == ROLE_D1:
+            return R1_REIN_TO_HOLDER, R1_REIN_FROM_HOLDER
+        return R1_REIN_D, R1_REIN_A
+    base = R1_RENEW_TO_HOLDER
     if ry == ROLE_D1:
         return base, base + 1
     if rx == ROLE_D1:
@@ -272,6 +289,61 @@ def holder_flags(s, t, y, h):
     if s.hx[h, HX_DUG] == 1 and s.u[y, U_CCROLE] == ROLE_D1 and t.ut[s.u[y, U_TYPE], UT_KIND] == INFANTRY:
         return F_DUG
     return 0
+
+
+@rule
+def entry_flags(s, t, y, h, from_h, holds):
+    """12.7.3, 12.8.2: a unit entering hex ``h`` from ``from_h`` to attack ``y`` there: a
+    vehicle ``y`` defends with the area entered from (``AREA_SHIFT`` bits; outflanking
+    follows from it), artillery entered from outside its arc of fire is outflanked
+    (``F_OUT``); infantry fire all round (10.6). ``holds``: ``y`` held the hex, so a
+    fortification there is its own (its side attacked from, revised 12.1.3.1)."""
+    ty = s.u[y, U_TYPE]
+    dq = t.hexi[from_h, HI_Q] - t.hexi[h, HI_Q]
+    dr = t.hexi[from_h, HI_R] - t.hexi[h, HI_R]
+    if t.ut[ty, UT_KIND] == VEHICLE:
+        area, _a2 = areas_of_impact(dq, dr, s.u[y, U_FACE])
+        return area << AREA_SHIFT
+    if t.hexi[h, HI_FORTFACE] >= 0 and holds:
+        # revised 12.1.3.1 (rulings S25): the fortification's side attacked from; a gun in
+        # it counts as facing as its fortification does (outflanking follows from the area)
+        area, _a2 = areas_of_impact(dq, dr, t.hexi[h, HI_FORTFACE])
+        return area << AREA_SHIFT
+    if t.ut[ty, UT_KIND] != INFANTRY and not in_arc_of(t, h, s.u[y, U_FACE], from_h):
+        return F_OUT
+    return 0
+
+
+@rule
+def face_attacker(s, t, y, h, from_h):
+    """First edition 12.7.3, 12.8.2 (and 12.10 for a transport): after an initiated or
+    reinforced exchange the unit attacked in hex ``h`` is turned so that the hex side the
+    attacker crossed (from ``from_h``) is one of its two frontal sides; of the two such
+    facings, the one nearer its old facing (reading S23). Infantry have no facing; an
+    immobilised vehicle cannot turn (13.1); a unit that left the hex or is falling back
+    does not turn. The revised chapter says nothing of it: not in the revised edition."""
+    if t.p[P_EDITION] != 1 or y < 0 or s.u[y, U_ST] != ONMAP or s.u[y, U_HEX] != h:
+        return
+    ty = s.u[y, U_TYPE]
+    if t.ut[ty, UT_KIND] == INFANTRY or s.u[y, U_MORALE] == FALLBACK:
+        return
+    if t.ut[ty, UT_KIND] == VEHICLE and s.u[y, U_IMMOB] == 1:
+        return
+    d = -1
+    for k in range(6):
+        if t.side6[h, k, S6_NBR] == from_h:
+            d = k
+    if d < 0:
+        return
+    f = s.u[y, U_FACE]
+    if f == d or (f + 1) % 6 == d:                # already in front
+        return
+    alt = (d + 5) % 6
+    dd = min((f - d) % 6, (d - f) % 6)
+    da = min((f - alt) % 6, (alt - f) % 6)
+    nf = alt if da < dd else d
+    s.u[y, U_FACE] = nf
+    log_event(s, EV_FACE, y, nf, 0, NIL, NIL, NIL)
 
 
 @rule
@@ -305,13 +377,52 @@ def enter(s, t, u, g):
                 fighting = True
     edition = t.p[P_EDITION]
     s.g[G_SUB] = SUB_ACT_END
+    s.g[G_CC_FROM] = from_h                     # 12.7.3, 12.8.2: where the attacker came from
+    if t.p[P_TRANSPORT] == 1 and edition == 1 and not fighting and s.u[e, U_MORALE] == STEADY \
+            and infantry_aboard(s, t, e) >= 0:
+        s.g[G_CC_A] = u                         # 12.10: the holder's player may send one infantry
+        s.g[G_CC_D] = e                         # passenger into the close-combat hex (asked first)
+        s.g[G_CC_HEX] = g
+        ask(s, t, Q_PASSENGER, s.u[e, U_SIDE])
+        return
+    enter_on(s, t, u, g, e, fighting, -1)
+
+
+@rule
+def infantry_aboard(s, t, v):
+    """An infantry passenger of vehicle ``v`` (12.10), or -1."""
+    for p in range(s.u.shape[0]):
+        if s.u[p, U_ST] == CARRIED and s.u[p, U_CARRIER] == v and t.ut[s.u[p, U_TYPE], UT_KIND] == INFANTRY:
+            return p
+    return -1
+
+
+@rule
+def enter_on(s, t, u, g, e, fighting, into):
+    """``enter`` once the holder's player has answered the 12.10 question: ``into`` the
+    passenger that disembarks into the close-combat hex, or -1."""
+    side = s.u[u, U_SIDE]
+    from_h = s.g[G_CC_FROM]
+    edition = t.p[P_EDITION]
+    s.g[G_SUB] = SUB_ACT_END
+    if into >= 0:                               # 12.10: fast action, not subject to reaction fire
+        s.u[into, U_CARRIER] = -1
+        s.u[into, U_ST] = ONMAP
+        put(s, into, g)
+        s.u[into, U_ACT] = ACT_FAST
+        s.u[into, U_DONE] = 1
+        log_event(s, EV_DISEMBARK, into, g, g, 2, NIL, NIL)
     if t.p[P_TRANSPORT] == 1:                   # 12.10: the passengers of a vehicle attacked get out
         for v in range(s.u.shape[0]):
             if s.u[v, U_ST] == ONMAP and s.u[v, U_HEX] == g and s.u[v, U_SIDE] != side:
+                if edition == 2:                        # revised 12.4: shot at first
+                    fire_at_passengers(s, t, u, v)
                 passengers_hit(s, t, v, g, TR_DISEMBARK)
     if not fighting:
         te = s.u[e, U_TYPE]
         status, morale = md.enter_hex_of(t.ut[te, UT_KIND], s.u[e, U_MORALE], s.u[e, U_IMMOB], edition)
+        if status == md.FELL_BACK and fallback_again(s, t, e, s.u[e, U_MORALE], FALLBACK):
+            status = md.ELIMINATED                # 13.3 "ever" (option, reading S22)
         if status != md.IN_HEX:                       # 12.0: no close combat
             log_event(s, EV_ENTER_SUPPRESSED, u, e, status, NIL, NIL, NIL)
             if status == md.ELIMINATED:
@@ -325,15 +436,13 @@ def enter(s, t, u, g):
             flags |= F_ACT
         if s.u[e, U_MORALE] == SUPPRESSED:                    # revised 12.1.2.2
             flags |= F_SUPP
-        if t.ut[te, UT_KIND] == VEHICLE:                       # 12.7.3, revised 12.3: the area
-            area, _a2 = areas_of_impact(t.hexi[from_h, HI_Q] - t.hexi[g, HI_Q],
-                                        t.hexi[from_h, HI_R] - t.hexi[g, HI_R], s.u[e, U_FACE])
-            flags |= area << AREA_SHIFT                        # (outflanking follows from it)
-        elif t.ut[te, UT_KIND] != INFANTRY and not in_arc_of(t, g, s.u[e, U_FACE], from_h):
-            flags |= F_OUT                                     # 12.8.2, revised 12.1.2.1
+        flags |= entry_flags(s, t, e, g, from_h, True)     # 12.7.3, 12.8.2, revised 12.1.2.1, 12.1.3.1, 12.3
+        if edition == 2 and t.hexi[g, HI_WIRE] == 1:           # revised 12.1.2.1: wire or a wall crossed
+            flags |= F_WIRE
         if s.u[u, U_ACT] == ACT_FAST:
             flags |= F_FAST
         s.g[G_CCS] += 1
+        s.g[G_CC_KIND] = KIND_INIT
         shift(s, u, g)
         s.u[u, U_CC] = CC_ACTIVE                               # 12.1: replaces the action marker
         s.u[u, U_ACT] = ACT_NONE
@@ -344,6 +453,16 @@ def enter(s, t, u, g):
         s.g[G_CC_D] = e
         s.g[G_CC_FLAGS] = flags | holder_flags(s, t, e, g)
         log_event(s, EV_CC, u, e, g, NIL, s.g[G_CC_FLAGS], NIL)
+        if into >= 0:                          # 12.10: the passenger fights the initiated exchange
+            s.u[into, U_CCROLE] = ROLE_D2      # (penalised as activated, no terrain dice); the
+            s.u[into, U_CC] = CC_ACTIVE        # transport gets an active marker and faces the attacker
+            s.u[e, U_CC] = CC_ACTIVE
+            s.u[e, U_DONE] = 1
+            face_attacker(s, t, e, g, from_h)
+            pf = (s.g[G_CC_FLAGS] & (F_FAST | F_ACT)) | F_PASS | F_ACT
+            if exchange_or_ask(s, t, u, into, R1_INIT_A, R1_INIT_D, pf, AFTER_V1_INIT):
+                after_v1_init(s, t, into, g)
+            return
         if edition == 1:
             if exchange_or_ask(s, t, u, e, R1_INIT_A, R1_INIT_D, s.g[G_CC_FLAGS], AFTER_V1_INIT):
                 after_v1_init(s, t, e, g)
@@ -376,10 +495,36 @@ def enter(s, t, u, g):
 
 
 @rule
+def fire_at_passengers(s, t, u, v):
+    """Revised 12.4: before its passengers' emergency disembark, the assault unit ``u``
+    fires the strongest die of its range-0 attack at each unit vehicle ``v`` carries, which
+    defends with its card dice only (``melee.situation.passenger_fire_pools``, the melee
+    calculator's pools); each shot is resolved as ranged fire (10.7.3-10.7.6, the
+    critical-hit roll included) on the passenger's own state. *Reading (S24):* the text's
+    "may" is always taken: the shot is free and can only hurt the enemy."""
+    half = 1 if s.u[u, U_DMG] >= t.ut[s.u[u, U_TYPE], UT_HALF] else 0
+    for p in range(s.u.shape[0]):
+        if s.u[p, U_ST] != CARRIED or s.u[p, U_CARRIER] != v:
+            continue
+        ak = passenger_fire_key(t, s.u[u, U_TYPE], s.u[p, U_TYPE], half, 0)
+        if ak < 0:
+            continue
+        dk = passenger_fire_key(t, s.u[u, U_TYPE], s.u[p, U_TYPE], half, 1)
+        total = sum_rolls(t.rows[ak, :t.pooli[ak, PO_N]], s.rng[0]) + sum_rolls(t.rows[dk, :t.pooli[dk, PO_N]],
+                                                                                s.rng[0])
+        c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
+        atk = packed_field(total, 0) * 10000 + packed_field(total, 1) * 100 + packed_field(total, 2)
+        dfn = packed_field(total, 3) * 10000 + packed_field(total, 4) * 100 + packed_field(total, 5)
+        log_event(s, EV_ROLL, u, p, ak, dk, atk, dfn)
+        apply_symbols(s, t, p, c, h, sp)
+
+
+@rule
 def after_v1_init(s, t, e, g):
     if s.u[e, U_ST] == ONMAP and s.u[e, U_CC] == CC_NONE and s.u[e, U_MORALE] != FALLBACK:
         s.u[e, U_CC] = CC_ACTIVE                       # 12.1: after the round
         s.u[e, U_DONE] = 1
+    face_attacker(s, t, e, g, s.g[G_CC_FROM])          # 12.7.3, 12.8.2
     check_end(s, t, g, NO_UNIT)
     s.g[G_CC_Q] = Q_NONE
     s.g[G_SUB] = SUB_ACT_END
@@ -387,6 +532,8 @@ def after_v1_init(s, t, e, g):
 
 @rule
 def after_v1_fight(s, t, h):
+    if s.g[G_CC_KIND] == KIND_REIN:                    # 12.7.3, 12.8.2: the target turns to face
+        face_attacker(s, t, s.g[G_CC_TGT], h, s.g[G_CC_FROM])
     check_end(s, t, h, NO_UNIT)
     s.g[G_CC_Q] = Q_NONE
     s.g[G_SUB] = SUB_ACT_END
@@ -398,6 +545,10 @@ def fight_v1(s, t, x, y, kind):
     h = s.u[x, U_HEX]
     rxy, ryx = v1_roles(s, x, y, kind)
     flags = holder_flags(s, t, y, h) | holder_flags(s, t, x, h)
+    s.g[G_CC_KIND] = kind
+    s.g[G_CC_TGT] = y
+    if kind == KIND_REIN:
+        flags |= entry_flags(s, t, y, h, s.g[G_CC_FROM], s.u[y, U_CCROLE] == ROLE_D1)
     log_event(s, EV_CC, x, y, h, kind, flags, NIL)
     s.u[y, U_CC] = CC_ACTIVE                  # 12.2, 12.3: the enemy counts as activated
     s.u[y, U_DONE] = 1
@@ -551,6 +702,13 @@ def cc_actions(s, t, out):
     if q == Q_TRACKS:
         n = push(out, 0, action(K_VEHICLE, NIL, NIL))
         return push(out, n, action(K_TRACKS, NIL, NIL))
+    if q == Q_PASSENGER:                              # 12.10: one infantry passenger, or none
+        n = push(out, 0, action(K_STAY, NIL, NIL))
+        d = s.g[G_CC_D]
+        for p in range(s.u.shape[0]):
+            if s.u[p, U_ST] == CARRIED and s.u[p, U_CARRIER] == d and t.ut[s.u[p, U_TYPE], UT_KIND] == INFANTRY:
+                n = push(out, n, action(K_INTO_CC, p, h))
+        return n
     return 0
 
 
@@ -681,7 +839,10 @@ def withdraw(s, t, u, other):
 def apply_cc(s, t, a):
     q = s.g[G_CC_Q]
     k = a_kind(a)
-    if q == Q_TRACKS:
+    if q == Q_PASSENGER:
+        s.g[G_CC_Q] = Q_NONE
+        enter_on(s, t, s.g[G_CC_A], s.g[G_CC_HEX], s.g[G_CC_D], False, a_unit(a) if k == K_INTO_CC else -1)
+    elif q == Q_TRACKS:
         s.g[G_CC_Q] = Q_NONE
         s.g[G_CC_TRACKS] = 1 if k == K_TRACKS else 0
         log_event(s, EV_TRACKS, s.g[G_CC_X], s.g[G_CC_Y], s.g[G_CC_TRACKS], NIL, NIL, NIL)

@@ -12,7 +12,7 @@ make variants of a scenario.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import numpy as np
 
 from simulator.assault.aid import Aid
@@ -22,6 +22,7 @@ from simulator.assault.melee.situation import (
     A1, A2, D1, D2, V1_INITIATE, V1_REINFORCE, V1_RENEW, V2_FIRST, V2_LATER, Direction,
     MeleeSituation, build_cast, direction_pools,
 )
+from simulator.assault.melee.fortifications import fortification
 from simulator.assault.melee.tables import _tables as melee_tables
 from simulator.assault.support import load_support
 from simulator.assault.kernels import packed_faces
@@ -32,6 +33,7 @@ from simulator.engine import tables as tables_mod
 from simulator.assault.melee.situation import AREAS
 from simulator.engine.compiled import CompiledMap, compile_map
 from simulator.engine.pooltab import GeoKey, UnitType, can_overrun, hindrance_names, tabulate_fire
+from simulator.engine.hexgrid import parse_facing
 from simulator.engine.scenario import Scenario, alternate_history, expand_hexes, load_scenario
 from simulator.engine.state import GameState, empty_state
 from simulator.engine.tables import (
@@ -39,7 +41,7 @@ from simulator.engine.tables import (
     CI_TRACKS, D_COUNT, D_METHOD, FO_CLASS, FO_FIELDS, FO_SIDE, FO_TYPE, HI_ELEV, HI_FIELDS, HI_HILL, HI_NOIND, HI_OBJ, HI_Q, HI_R,
     HI_FREEFACE, HI_STAND, HI_TDMG, HI_TERRAIN, META_WIDTH, METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW, OB_HEX, OB_START,
     OB_VALUE, P_BASE_CP0, P_CC_STACK, P_CP_RULE, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_EDITION,
-    P_FAST_UPHILL, P_FIELDS, P_HAS_VEHICLES, P_IF_NEITHER, P_INITIATIVE, P_MAX_SMOKE, P_MAXR, P_MIN_CP, P_CP_ALWAYS,
+    P_FAST_UPHILL, P_FIELDS, P_HAS_VEHICLES, P_IF_NEITHER, P_INITIATIVE, P_MAX_SMOKE, P_MAXR, P_MIN_CP, P_CP_ALWAYS, P_FALLBACK_EVER, P_O_PFIRE, P_NCCT, HI_CCT, HI_FORTFACE, HI_WIRE,
     P_N_ATK, P_O_IND, P_O_INDDEF, P_O_INDSPOT, P_O_SMOKE, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_N_ZONES, P_NAREA, P_NB, P_NEED_SUPPORT, P_NFLAGS, P_NG,
     P_NOUT, P_NR, P_NROLES, P_NSMOKE, P_NT, P_NTERR, P_O_ATK, P_O_BAND, P_O_CC, P_O_CCLOSS, P_O_COVER,
     P_O_DEF, P_O_DRAW, P_O_FORM, P_O_OBJ, P_O_SPOT, P_O_VIC, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN,
@@ -58,7 +60,8 @@ KINDS = ("infantry", "artillery", "vehicle")
 EXPERIENCES = ("recruit", "regular", "hardened", "veteran", "elite")
 METHODS = {"choose": METHOD_CHOOSE, "draw-double": METHOD_DOUBLE, "draw": METHOD_DRAW}
 MIN_COMMAND_POINTS = 4      # 10.7.3: a player always has at least four command points
-VARY_KEYS = ("turns", "edition", "cp", "count", "experience", "initiative", "sudden_death", "cp_minimum")
+VARY_KEYS = ("turns", "edition", "cp", "count", "experience", "initiative", "sudden_death", "cp_minimum",
+             "second_fallback")
 
 
 @dataclass(frozen=True)
@@ -490,33 +493,101 @@ _V1_ROLES = ((ccm.R1_INIT_A, V1_INITIATE, A1, D1), (ccm.R1_INIT_D, V1_INITIATE, 
              (ccm.R1_RENEW_A, V1_RENEW, A2, D2), (ccm.R1_RENEW_D, V1_RENEW, D2, A2))
 _V2_ROLES = ((ccm.R2_FIRST_A, V2_FIRST, A1, D1), (ccm.R2_FIRST_D, V2_FIRST, D1, A1),
              (ccm.R2_LATER_A, V2_LATER, A1, D1), (ccm.R2_LATER_D, V2_LATER, D1, A1))
-_MASKS = {ccm.R1_INIT_A: ccm.F_DUG, ccm.R1_INIT_D: ccm.F_ACT | ccm.F_OUT,
+_MASKS = {ccm.R1_INIT_A: ccm.F_DUG | ccm.F_PASS, ccm.R1_INIT_D: ccm.F_ACT | ccm.F_OUT | ccm.F_PASS,   # F_PASS: 12.10
+          ccm.R1_REIN_FROM_HOLDER: ccm.F_OUT, ccm.R1_REIN_A: ccm.F_OUT,      # 12.8.2: the target outflanked
           ccm.R1_REIN_TO_HOLDER: ccm.F_DUG, ccm.R1_RENEW_TO_HOLDER: ccm.F_DUG,
-          ccm.R2_FIRST_A: ccm.F_OUT | ccm.F_SUPA | ccm.F_SUPD | ccm.F_DUG,
+          ccm.R2_FIRST_A: ccm.F_OUT | ccm.F_SUPA | ccm.F_SUPD | ccm.F_DUG | ccm.F_WIRE,   # revised 12.1.2.1
           ccm.R2_FIRST_D: ccm.F_ACT | ccm.F_SUPP | ccm.F_SUPA | ccm.F_SUPD | ccm.F_FAST,
           ccm.R2_LATER_A: ccm.F_DUG}
 
 
+def _carriers(types: list[UnitType]) -> dict[str, UnitCard]:
+    """12.10: for each infantry card, a vehicle card of its side that may carry it (the
+    cast of a passenger disembarked into the close-combat hex names its transport; the
+    passenger's pools do not depend on which)."""
+    out = {}
+    for p in types:
+        if not p.card.is_infantry:
+            continue
+        for v in types:
+            c = v.card
+            if c.side == p.card.side and c.is_vehicle and c.transport_capacity >= p.card.strength:
+                out[p.card.id] = c
+                break
+    return out
+
+
 def _flag_sets(mask: int):
-    bits = [b for b in (1, 2, 4, 8, 16, 32, 64) if mask & b]
+    bits = [b for b in (1, 2, 4, 8, 16, 32, 64, 128, 256) if mask & b]
     for i in range(1 << len(bits)):
         yield sum(b for j, b in enumerate(bits) if i >> j & 1)
 
 
 def _area_roles() -> set[int]:
-    return {ccm.R1_INIT_A, ccm.R1_INIT_D, ccm.R2_FIRST_A, ccm.R2_FIRST_D}
+    return {ccm.R1_INIT_A, ccm.R1_INIT_D, ccm.R2_FIRST_A, ccm.R2_FIRST_D} | set(_REIN_TARGET_IS_Y)
 
 
-def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, edition: str):
+# 12.7.3, 12.8.2: the reinforced roles, and whether the reinforcing unit's target is y (the
+# reinforcing unit attacks) or x (its target answers); ``situation.reinforcer`` lays them out
+_REIN_TARGET_IS_Y = {ccm.R1_REIN_TO_HOLDER: True, ccm.R1_REIN_FROM_HOLDER: False,
+                     ccm.R1_REIN_D: True, ccm.R1_REIN_A: False}
+
+
+def _area_card(role: int, X: UnitType, Y: UnitType, D: UnitType) -> UnitType:
+    """The unit whose side was entered: the holder when initiated, the reinforcing unit's
+    target when reinforced."""
+    if role in _REIN_TARGET_IS_Y:
+        return Y if _REIN_TARGET_IS_Y[role] else X
+    return D
+
+
+@dataclass(frozen=True)
+class Grounds:
+    """What close combat stands on in each hex (revised 12.1.2.1, 12.1.3; rulings S25):
+    the distinct (terrain, fortification or None) pairs of the map -- every terrain alone
+    first, in the map's terrain order, so a map without features keeps its indices --
+    each hex's pair, the vertex its fortification faces (-1 none) and its wire or wall."""
+
+    pairs: tuple[tuple[str, str | None], ...]
+    of_hex: np.ndarray
+    fort_face: np.ndarray
+    wire: np.ndarray
+
+
+def cc_grounds(scenario: Scenario, cm: CompiledMap) -> Grounds:
+    """The grounds of the scenario's map from ``[[map.features]]``."""
+    pairs = [(name, None) for name in cm.terrain_names]
+    of_hex = cm.terrain.astype(np.int64).copy()
+    fort_face = np.full(cm.n, -1, dtype=np.int64)
+    wire = np.zeros(cm.n, dtype=np.int64)
+    orientation = scenario.map.orientation
+    for f in scenario.map.features:
+        for name in expand_hexes(f.hexes, scenario.board.grid):
+            h = cm.index_of(name)
+            wire[h] = int(f.wire)
+            if f.fortification is None:
+                continue
+            pair = (cm.terrain_names[cm.terrain[h]], f.fortification)
+            if pair not in pairs:
+                pairs.append(pair)
+            of_hex[h] = pairs.index(pair)
+            fort_face[h] = parse_facing(f.facing, orientation)
+    return Grounds(tuple(pairs), of_hex, fort_face, wire)
+
+
+def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, edition: str,
+                  grounds: Grounds | None = None):
     """Tabulate every close-combat direction (x attacks y) a game can fight: for each
     pair of unit types, role, terrain (and, for a vehicle holding the hex, the area its
     attacker entered from), situation flags, half strength, immobilised x / y and the
     attack on wheels/tracks. Returns the melee tables, the sorted look-up keys, the
     flag masks, the players' expected losses and per-pool statistics."""
     aid, units = scenario.aid, scenario.units
-    n_t, n_terr = len(types), len(cm.terrain_names)
+    grounds = grounds or cc_grounds(scenario, cm)
+    n_t, n_terr = len(types), len(grounds.pairs)
     if n_terr * 3 > tables_mod.CC_WHERE:
-        raise InputError(scenario.path, "map", f"the engine handles at most {tables_mod.CC_WHERE // 3} terrains on one map")
+        raise InputError(scenario.path, "map", f"the engine handles at most {tables_mod.CC_WHERE // 3} terrains "
+                         "and fortified terrains on one map")
     roles = _V1_ROLES if edition == "v1" else _V2_ROLES
     area_roles = _area_roles()
     mask = np.zeros(ccm.N_ROLES, dtype=np.int32)
@@ -528,6 +599,7 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
     for t in types:
         if t.card.has_ranged_fire and t.card.side not in supporter:
             supporter[t.card.side] = t.card.id
+    carrier = _carriers(types) if edition == "v1" else {}     # 12.10
     for i, X in enumerate(types):
         for j, Y in enumerate(types):
             if X.card.side == Y.card.side:
@@ -537,23 +609,47 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
                 A, D = (X, Y) if a_slot else (Y, X)
                 if A.card.is_artillery or (D.card.is_artillery and D1 not in (xs, ys)):
                     continue      # 12.0: artillery never enters a close combat
-                areas = (0, 1, 2) if (D.card.is_vehicle and role in area_roles) else (0,)
                 x_imms = (0, 1) if X.card.is_vehicle else (0,)
                 y_imms = (0, 1) if Y.card.is_vehicle else (0,)
                 for terr in range(n_terr):
-                    terrain = cm.terrain_names[terr]
+                    terrain, fort = grounds.pairs[terr]
+                    area_card = _area_card(role, X, Y, D).card
+                    if area_card.is_vehicle:
+                        fort = None           # revised 12.1.3: vehicles get no terrain dice
+                    # the area entered from: a vehicle's (12.7.3, revised 12.3), else a fortification's
+                    # (revised 12.1.3.1) when the unit attacked holds the fortified hex
+                    fort_area = fort is not None and area_card is D.card and (
+                        role not in _REIN_TARGET_IS_Y or D1 in (xs, ys))
+                    areas = (0, 1, 2) if ((area_card.is_vehicle or fort_area) and role in area_roles) else (0,)
+                    wire_ok = edition == "v2"
                     for area in areas:
                         for flags in _flag_sets(mask[role]):
+                            if flags & ccm.F_WIRE and not wire_ok:
+                                continue
+                            holder = D.card
+                            if flags & ccm.F_PASS:           # 12.10: D is the passenger; the cast's
+                                holder = carrier.get(D.card.id)   # defender its transport
+                                if holder is None or area > 0 or flags & (ccm.F_DUG | ccm.F_OUT):
+                                    continue
                             sit = _situation(A, D, terrain, flags, supporter, xs, ys,
-                                             AREAS[area] if len(areas) > 1 else None)
+                                             AREAS[area] if len(areas) > 1 else None, role, X, Y,
+                                             None if D.card.is_vehicle else fort)
                             if sit is None:
                                 continue
-                            ck = (A.card.id, D.card.id, sit)
+                            if flags & ccm.F_PASS:
+                                sit = replace(sit, passengers=(D.card.id,), entry_area=None, fortification=None,
+                                              defender_activated=False)
+                            ck = (A.card.id, D.card.id, sit, fort)
                             if ck not in casts:
                                 try:
-                                    casts[ck] = build_cast(edition, A.card, D.card, sit, aid, units)
+                                    casts[ck] = build_cast(edition, A.card, holder, sit, aid, units)
                                 except InputError:
                                     casts[ck] = None
+                                if casts[ck] is not None and fort is not None and sit.fortification is None:
+                                    # the hex's fortification with a vehicle in the defender's slot
+                                    # that is not the unit attacked (renewed, reinforced: the
+                                    # strongest die of the hex, 12.7.1, revised 12.1.3)
+                                    casts[ck] = replace(casts[ck], fortification=fortification(aid, fort))
                             cast = casts[ck]
                             if cast is None:
                                 continue
@@ -583,12 +679,20 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
                            for k, v in lookup.items()), dtype=np.int64)
     melee = melee_tables(pools, aid.dice, np.zeros((1,) * 6, dtype=np.int64))   # the melee package's layout
     stats = _cc_stats(pools, aid)
-    return melee, keys, mask, _cc_loss(types, cm, lookup, stats, edition), stats, tuple(pools)
+    return melee, keys, mask, _cc_loss(types, n_terr, lookup, stats, edition), stats, tuple(pools)
 
 
 def _situation(A: UnitType, D: UnitType, terrain: str, flags: int, supporter: dict, xs: int, ys: int,
-               entry_area: str | None = None):
+               entry_area: str | None = None, role: int = -1, X: UnitType | None = None,
+               Y: UnitType | None = None, fortification: str | None = None):
     a, d = A.card, D.card
+    reinforce_area, reinforce_out = None, False
+    if role in _REIN_TARGET_IS_Y:                 # 12.7.3, 12.8.2: the area is the target's
+        target = _area_card(role, X, Y, D).card
+        if flags & ccm.F_OUT and (target.is_infantry or target.is_vehicle):
+            return None
+        reinforce_area, reinforce_out, entry_area = entry_area, bool(flags & ccm.F_OUT), None
+        flags &= ~ccm.F_OUT
     if flags & ccm.F_OUT and (d.is_infantry or d.is_vehicle):   # a vehicle's area says it (12.7.3)
         return None
     if flags & ccm.F_FAST and not a.can_fast_action:
@@ -607,6 +711,8 @@ def _situation(A: UnitType, D: UnitType, terrain: str, flags: int, supporter: di
         reinforce_attacker=a.id if A2 in (xs, ys) else None,
         reinforce_defender=d.id if D2 in (xs, ys) else None,
         defender_dug_in=bool(flags & ccm.F_DUG),
+        reinforce_area=reinforce_area, reinforce_outflanked=reinforce_out,
+        fortification=fortification, wire=bool(flags & ccm.F_WIRE),
         attacker_experience=A.experience, defender_experience=D.experience)
 
 
@@ -629,11 +735,11 @@ def _cc_stats(pools, aid) -> np.ndarray:
     return out
 
 
-def _cc_loss(types, cm, lookup, stats, edition) -> np.ndarray:
+def _cc_loss(types, n_terr, lookup, stats, edition) -> np.ndarray:
     """Expected strength points lost by the entering unit and by the holder in an
     initiated round (exact, from the direction pools; a vehicle holder seen from its
-    front), for the players."""
-    n_t, n_terr = len(types), len(cm.terrain_names)
+    front, a fortification from its front), for the players, by ground (``Grounds``)."""
+    n_t = len(types)
     out = np.zeros((n_t, n_t, n_terr, 2))
     first_a, first_d = (ccm.R1_INIT_A, ccm.R1_INIT_D) if edition == "v1" else (ccm.R2_FIRST_A, ccm.R2_FIRST_D)
 
@@ -710,7 +816,8 @@ def _compile(scenario: Scenario, edition: str | None, overrides: dict) -> Game:
     smoke = any(t.card.smoke for t in b.types)
     ft = tabulate_fire(b.types, geos, aid, max_range=max_range, support=support, smoke=smoke,
                        riders=_riders(b.types), terrains=tuple(cm.terrain_names))
-    melee, cck, cc_mask, cc_loss, cc_stats, cc_pools = _close_combat(b.types, scenario, cm, edition)
+    grounds = cc_grounds(scenario, cm)                  # revised 12.1.2.1, 12.1.3: [[map.features]]
+    melee, cck, cc_mask, cc_loss, cc_stats, cc_pools = _close_combat(b.types, scenario, cm, edition, grounds)
 
     objectives = scenario.objective_list
     if len(objectives) > 30:
@@ -748,18 +855,23 @@ def _compile(scenario: Scenario, edition: str | None, overrides: dict) -> Game:
     p[P_SMOKE_DECAY] = support.removed_per_turn
     p[P_MIN_CP] = MIN_COMMAND_POINTS
     p[P_CP_ALWAYS] = int(overrides.get("cp_minimum", scenario.optional_rules.command_point_minimum) == "always")
+    p[P_FALLBACK_EVER] = int(overrides.get("second_fallback", scenario.optional_rules.second_fallback) == "ever")
     p[P_N_OBJ] = len(objectives)
     p[P_NEED_SUPPORT] = int(any(t.card.support or t.card.is_artillery for t in b.types))   # 6.3, 7.6
     p[P_HAS_VEHICLES] = int(any(t.card.is_vehicle for t in b.types))
     p[P_MAXR] = max_range
     p[P_TRANSPORT] = int(any(t.card.transport_capacity > 0 for t in b.types))   # 9.11
     p[P_OVERRUN] = int(any(can_overrun(x.card, y.card) for x in b.types for y in b.types))   # 9.10.3
+    p[P_NCCT] = len(grounds.pairs)                       # close combat's grounds (Grounds)
     cp = overrides.get("cp", {})
     for side_i, name in enumerate(side_names):
         p[P_BASE_CP0 + side_i] = int(cp.get(name, 0))
 
     t = _pack(cm, aid, support, geo, between, geo_bare, nhind, ut, ft, melee, cck, cc_mask, cc_loss, cc_stats, b, draw,
               vic, objectives, obj_start, p, len(b.types))
+    t.hexi[:, HI_CCT] = grounds.of_hex                   # revised 12.1.2.1, 12.1.3 (rulings S25)
+    t.hexi[:, HI_FORTFACE] = grounds.fort_face
+    t.hexi[:, HI_WIRE] = grounds.wire
     _check_cp(scenario, t.p, b)
     return Game(scenario, cm, t, side_names, b.types, b.slots, b.formations, b.zone_names, edition,
                 {k: v for k, v in overrides.items()}, ft.atk_pools, ft.def_pools, cc_pools)
@@ -878,6 +990,10 @@ def _pack(cm, aid, support, geo, between, geo_bare, nhind, ut, ft, melee, cck, c
     parts += _support_parts(ft.support, n_atk)                                     # chapter 7
     p[P_O_ICC] = sum(len(x) for x in parts) if ft.into_cc is not None else -1     # 10.11
     parts += _into_cc_parts(ft.into_cc, n_atk)
+    pfire = ft.passenger_fire.copy()                                               # revised 12.4
+    pfire[..., 1] = np.where(pfire[..., 1] >= 0, pfire[..., 1] + n_atk, -1)
+    p[P_O_PFIRE] = sum(len(x) for x in parts)
+    parts.append(pfire.ravel())
     offsets = np.cumsum([0] + [len(x) for x in parts])
     keys = np.concatenate(parts).astype(np.int32)
     p[P_O_ATK], p[P_O_BAND], p[P_O_DEF], p[P_O_SPOT], p[P_O_OVR] = offsets[:5]

@@ -28,10 +28,10 @@ from simulator.engine.state import (
     int64_constants,
     ACT_DELAYED, ACT_DIGGING, ACT_FAST, ACT_FIRING, ACT_MOVEFIRE, ACT_TURRET, AUX_QUEUE, CARRIED, CC_NONE,
     ELIMINATED, G_CPLOST0, G_EMERG, G_QN, G_SMOKE_ANY, HX_DUG, HX_SMOKE, MAX_QUEUE, ONMAP, U_ACT, U_CARRIER,
-    U_CC, U_DMG, U_DONE, U_EMERG, U_FACE, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
+    U_CC, U_DMG, U_DONE, U_EMERG, U_FACE, U_FELL, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
 )
 from simulator.engine.tables import (
-    GE_BARE, GE_NHIND, HI_Q, HI_R, P_CP_RULE, P_TRANSPORT, UT_RIDEDEF, UT_RIDERS, UT_TURRET, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_MAXR, P_N_ATK, P_NAREA,
+    GE_BARE, GE_NHIND, HI_Q, HI_R, P_CP_RULE, P_FALLBACK_EVER, P_TRANSPORT, UT_RIDEDEF, UT_RIDERS, UT_TURRET, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_MAXR, P_N_ATK, P_NAREA,
     P_NOUT, P_NSMOKE, PO_EXTRA, PO_N, UT_CAP, UT_ELITE, UT_HALF, UT_KIND, UT_STR, atk_key,
     band_of, between, def_key, spot_need, dist, geo as geo_of, n_between,
 )
@@ -299,7 +299,18 @@ def set_morale(s, u, morale):
     if morale != old:
         s.u[u, U_DONE] = 1
         if morale == FALLBACK:
+            s.u[u, U_FELL] = 1                 # 13.3 "ever" (reading S22): remembered for the game
             queue_fallback(s, u)
+
+
+@rule
+def fallback_again(s, t, u, old, new):
+    """13.3: "all units are eliminated if they ever receive a second fallback". With the
+    scenario option ``second_fallback = "ever"`` (``P_FALLBACK_EVER``) a unit that fell back
+    earlier in the game, its marker since removed (6.5, reading S1), is eliminated by a new
+    fallback; a fallback on a unit still marked fallback eliminates it under both readings
+    (the damage functions say so, rulings #7)."""
+    return (t.p[P_FALLBACK_EVER] == 1 and new == FALLBACK and old != FALLBACK and s.u[u, U_FELL] == 1)
 
 
 @rule
@@ -320,6 +331,8 @@ def apply_symbols(s, t, v, c, h, sp):
     immob0 = s.u[v, U_IMMOB]
     e, d, m, i = after_fire(t.ut[vt, UT_KIND], strength, t.ut[vt, UT_ELITE], delayed, dmg, morale,
                             immob0, c, h, sp, symbol)
+    if e == 0 and fallback_again(s, t, v, morale, m):     # 13.3 "ever" (option, reading S22)
+        e = 1
     log_event(s, EV_RESULT, v, e, d, m, i, symbol)
     st0 = s.u[v, U_ST]
     h0 = unit_hex(s, v)

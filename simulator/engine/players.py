@@ -34,7 +34,7 @@ from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
 from simulator.engine.state import (
     AUX_OBJ, CARRIED, CC_NONE, ELIMINATED, FALSE, G_CC_A, G_CC_D, G_CC_HEX, G_CC_Q, G_DECIDER,
     G_FB_MP, G_FB_STEPS, G_FB_UNIT, G_LOG_ON, G_MODE, G_MP, G_OVER, G_PLAN0, G_REACT_UNIT, G_STEPS,
-    G_SUB, G_TURN, G_UNIT, G_WINNER, K_CCPICK, K_CP, K_DIG, K_FAST, K_FIRE, K_FIREMOVE, K_FORM, K_LEAVE,
+    G_SUB, G_TURN, G_UNIT, G_WINNER, K_CCPICK, K_CP, K_DIG, K_FAST, K_FIRE, K_FIREMOVE, K_FORM, K_INTO_CC, K_LEAVE,
     K_MOVE, K_MOVEFIRE, K_NOFIRE, K_NOREACT, K_PASS, K_PLACE, K_REACT, K_RENEW, K_SETUP_FIRST, K_STAY,
     K_STEP, K_STOP, K_TARGET, K_TURRET, K_WITHDRAW, MODE_FAST, MODE_FIREMOVE, MODE_MOVEFIRE,
     K_REVERSE, K_TRACKS, K_TURN, K_VEHICLE, MODE_REVERSE, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_XF,
@@ -47,12 +47,12 @@ from simulator.engine.state import (
 )
 from simulator.engine.tables import between, dist, n_between
 from simulator.engine.tables import (
-    HI_OBJ, HI_TERRAIN, OB_HEX, OB_VALUE, P_N_OBJ, P_NT, P_NTERR, P_O_CCLOSS, P_O_COVER, P_O_OBJ,
+    HI_OBJ, HI_CCT, OB_HEX, OB_VALUE, P_N_OBJ, P_NT, P_NCCT, P_O_CCLOSS, P_O_COVER, P_O_OBJ,
     P_O_VIC, P_TURNS, S6_NBR, P_TRANSPORT, P_OVERRUN, HI_TDMG, UT_OVERRUN,
     UT_FAST_OK, UT_HALF, UT_KIND, UT_MOVE, UT_STR, UT_VALUE, V_ANY, V_HOLD_COUNT, V_HOLD_MASK,
     V_POINTS,
 )
-from simulator.engine.closecombat import Q_OVERSTACK, Q_SUPPORT_A, Q_SUPPORT_D, Q_TARGET, Q_TRACKS, \
+from simulator.engine.closecombat import Q_OVERSTACK, Q_PASSENGER, Q_SUPPORT_A, Q_SUPPORT_D, Q_TARGET, Q_TRACKS, \
     direction_table, tracks_option
 from simulator.engine.tables import cc_stat
 from typing import NamedTuple
@@ -238,12 +238,12 @@ def cc_value(s, t, u, g):
         if s.u[e, U_ST] != ONMAP or s.u[e, U_HEX] != g or s.u[e, U_SIDE] == side:
             continue
         te = s.u[e, U_TYPE]
-        terr = t.hexi[g, HI_TERRAIN]
+        terr = t.hexi[g, HI_CCT]               # close combat's ground (fortifications too)
         if s.u[e, U_MORALE] != 0:           # 12.0: suppressed (v1) or fallen back: a free hex
             gain = worth(t, te)
             lost = 0.0
         else:
-            off = t.p[P_O_CCLOSS] + ((tu * t.p[P_NT] + te) * t.p[P_NTERR] + terr) * 2
+            off = t.p[P_O_CCLOSS] + ((tu * t.p[P_NT] + te) * t.p[P_NCCT] + terr) * 2
             lost = t.fconst[off] / max(1, t.ut[tu, UT_STR] - s.u[u, U_DMG]) * worth(t, tu)
             gain = t.fconst[off + 1] / max(1, t.ut[te, UT_STR] - s.u[e, U_DMG]) * worth(t, te)
         v = t.fconst[W_CC] * (gain - lost) + 0.5 * objective_value(s, t, side, g)
@@ -812,6 +812,15 @@ def greedy_choice(s, t, side, w, buf):
             return buf[n - 1]
         if q == Q_TRACKS:
             return tracks_choice(s, t, buf, n)
+        if q == Q_PASSENGER:                      # 12.10 (reading S26): the strongest passenger goes in
+            for i in range(n):
+                if a_kind(buf[i]) == K_INTO_CC:
+                    p = a_unit(buf[i])
+                    val = (t.ut[s.u[p, U_TYPE], UT_STR] - s.u[p, U_DMG]) * 1.0
+                    if val > top:
+                        top = val
+                        choice = buf[i]
+            return choice
         for i in range(n):                        # 12.6: over-stacked, the better hex
             a = buf[i]
             val = position_value(s, t, a_unit(a), a_arg(a))

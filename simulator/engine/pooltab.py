@@ -33,6 +33,7 @@ from simulator.assault.cards import UnitCard
 from simulator.assault.dice import Pool
 from simulator.assault.exact import pool_distribution, uncancelled_distribution
 from simulator.assault.kernels import crit_roll_tables, packed_faces
+from simulator.assault.melee.situation import passenger_fire_pools
 from simulator.assault.pools import MAX_HINDRANCES, ROLL_ONCE, FireSituation, fire_pools, spotting
 from simulator.assault.set_aside import KEEP_DAMAGE, KEEP_SUCCESS, keep_table, kept_distribution
 from simulator.assault.smoke import smoke_pool
@@ -120,6 +121,8 @@ class FireTables:
     rider_def: np.ndarray | None = None   # int32[type] defence pool of tank riders (10.10.1), -1 none
     last_shot: np.ndarray | None = None   # int32[gun type, tank type, 2] last-shot attack / defence pool
                                           #   (9.10.3), -1 none
+    passenger_fire: np.ndarray | None = None   # int32[assault type, passenger type, half, 2] attack /
+                                               #   defence pool of the revised 12.4 shot, -1 none
     support: "SupportTables | None" = None  # chapter 7: indirect fire and smoke, None without support units
     into_cc: "IntoCloseCombat | None" = None  # 10.11: fire into a close combat, None without infantry and vehicles
 
@@ -338,6 +341,27 @@ def _last_shot_table(types, aid, support, attack: _Pools, defence: _Pools) -> np
     return out
 
 
+def _passenger_fire_table(types, aid, attack: _Pools, defence: _Pools) -> np.ndarray:
+    """Revised 12.4: the pools of an assault unit's shot at each passenger type of the
+    other side, by ``melee.situation.passenger_fire_pools`` (the melee calculator's);
+    -1 when it has no range-0 dice or cannot initiate (artillery, 12.0), or the
+    passenger would be a vehicle (9.11)."""
+    out = np.full((len(types), len(types), 2, 2), -1, dtype=np.int32)
+    if not any(t.card.transport_capacity for t in types):
+        return out
+    for i, a in enumerate(types):
+        if a.card.is_artillery:
+            continue
+        for j, p in enumerate(types):
+            if p.card.side == a.card.side or p.card.is_vehicle:
+                continue
+            for half in (0, 1):
+                atk, dfn, doubles, extra = passenger_fire_pools(a.card, p.card, aid, bool(half), p.experience)
+                if atk:
+                    out[i, j, half] = attack.id(atk, doubles, extra), defence.id(dfn)
+    return out
+
+
 def _indirect_firer(types: list[UnitType]):
     """Some card with indirect fire: the defence against it does not depend on which (7.1)."""
     for t in types:
@@ -425,6 +449,7 @@ def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_ra
     spot_need = _spot_table(types, geos, aid, n_out)
     rider_def = _rider_table(types, aid, support, defence, riders)
     last_shot = _last_shot_table(types, aid, support, attack, defence)
+    passenger_fire = _passenger_fire_table(types, aid, attack, defence)     # revised 12.4
     sup = None
     if _indirect_firer(types) is not None:
         sup = _support_tables(types, aid, support, attack, defence, terrains)
@@ -441,7 +466,7 @@ def tabulate_fire(types: list[UnitType], geos: list[GeoKey], aid: Aid, *, max_ra
     return FireTables(atk_rows, atk_n, atk_extra, def_rows, def_n, atk_key, band_of, def_key, spot_need,
                       p_dmg, p_morale, mean_dmg, crit_g, crit_b,
                       tuple(attack.keys), tuple(k[0] for k in defence.keys), rider_def, last_shot, support=sup,
-                      into_cc=into_cc)
+                      into_cc=into_cc, passenger_fire=passenger_fire)
 
 
 # 10.11: the fire statuses of the active player's own fire into a close combat (fire, fire and move)

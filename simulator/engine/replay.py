@@ -169,7 +169,8 @@ def describe_events(st: State) -> list[dict]:
                     if tracks_side(g, a, b) else f"    {name(b)} attacks " + ("the wheels/tracks of " if c else "")
                     + f"{name(a)} (12.9)")
         elif code == ev.EV_DISEMBARK:
-            text = (f"  {name(a)} makes an emergency disembark {hexn(b)} -> {hexn(c)} (10.10.3)" if d
+            text = (f"  {name(a)} disembarks into the close-combat hex {hexn(c)} (12.10)" if d == 2
+                    else f"  {name(a)} makes an emergency disembark {hexn(b)} -> {hexn(c)} (10.10.3)" if d
                     else f"  {name(a)} dismounts {hexn(b)} -> {hexn(c)} (9.11.3)")
         elif code == ev.EV_LOAD:
             text = f"  {name(a)} loads onto {name(b)} (9.11.2)"

@@ -54,6 +54,18 @@ class _Strict(BaseModel):
 
 # --- the file's shape ----------------------------------------------------------------
 
+class MapFeature(_Strict):
+    """``[[map.features]]``: secondary terrain on hexes, for close combat (revised 12.1.2.1,
+    12.1.3, 12.1.3.1, 12.1.3.2; rulings CC7, S25): a fortification of the aid's
+    ``[fortification.NAME]`` tables with the vertex its front faces, and/or barbed wire or
+    a stone wall that a close combat initiated into the hex crosses."""
+
+    hexes: list[str] = Field(min_length=1)  # hex specs, as in zones ("3,1", "2-4,0")
+    fortification: str | None = None  # e.g. "bunker", "trench", "sandbags"
+    facing: str | int | None = None  # the fortification's front: a hex vertex (4.8)
+    wire: bool = False  # barbed wire or a stone wall (revised 12.1.2.1)
+
+
 class MapSpec(_Strict):
     """``[map]``: rows of one character per hex, row 0 first, and the legend.
 
@@ -65,6 +77,7 @@ class MapSpec(_Strict):
     rows: list[str] = Field(min_length=1)
     legend: dict[str, str] = Field(min_length=1)
     source: str = ""  # who drew the map (the shipped maps are the project's own)
+    features: list[MapFeature] = []  # fortifications, wire and walls (close combat)
 
 
 class Objective(_Strict):
@@ -165,6 +178,10 @@ class OptionalRules(_Strict):
     # 10.7.3 "a player always has a minimum of four command points": "always" (the text,
     # issue 16) or "losses" (only a floor on points lost; fewer from the cards stay fewer)
     command_point_minimum: Literal["always", "losses"] = "always"
+    # 13.3 "eliminated if they ever receive a second fallback": "marker" (a fallback while the
+    # unit is still marked fallback, the markers going at the end of the turn, reading S22) or
+    # "ever" (any second fallback in the game)
+    second_fallback: Literal["marker", "ever"] = "marker"
 
 
 class Victory(_Strict):
@@ -755,6 +772,42 @@ class _Checker:
                 hill.append(False)
         grid = HexGrid(width, len(spec.rows), spec.orientation)
         self.board = Board(grid, tuple(terrain), tuple(hill), spec.source)
+        self.check_features(spec)
+
+    def check_features(self, spec: MapSpec) -> None:
+        """``[[map.features]]``: known fortifications with a facing, hexes on the map, each
+        hex in one feature at most."""
+        from simulator.assault.melee.fortifications import load_fortifications
+        known = None
+        seen: dict[str, int] = {}
+        for i, f in enumerate(spec.features):
+            key = f"map.features[{i}]"
+            if f.fortification is None and not f.wire:
+                self.r.error(key, "a feature names a fortification or sets wire = true")
+            if f.fortification is not None:
+                if known is None:
+                    try:
+                        known = load_fortifications(self.aid)
+                    except InputError as exc:
+                        self.r.error(key, exc.one_line())
+                        known = {}
+                if f.fortification not in known:
+                    self.r.error(f"{key}.fortification", f"unknown fortification {f.fortification!r} "
+                                 f"(aid {self.aid.name} knows: {', '.join(known) or 'none'})")
+                if f.facing is None:
+                    self.r.error(f"{key}.facing", "a fortification needs the vertex its front faces "
+                                 "(revised 12.1.3.1: its dice depend on the side attacked from)")
+            if f.facing is not None:
+                if f.fortification is None:
+                    self.r.error(f"{key}.facing", "only a fortification has a facing")
+                try:
+                    parse_facing(f.facing, spec.orientation, "", f"{key}.facing")
+                except InputError as exc:
+                    self.r.error(f"{key}.facing", exc.one_line())
+            for h in self.specs_ok(f.hexes, f"{key}.hexes"):
+                if h in seen:
+                    self.r.error(f"{key}.hexes", f"hex {h} is already in map.features[{seen[h]}]")
+                seen[h] = i
 
     def hex_ok(self, name: Any, key: str) -> bool:
         """Is ``name`` a hex of the map? Reports the problem if not."""

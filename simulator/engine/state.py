@@ -76,7 +76,8 @@ U_SIDE, U_TYPE, U_ST, U_HEX, U_DMG, U_MORALE, U_ACT, U_DONE, U_FACE, U_IMMOB = r
 U_CARRIER, U_TIRED, U_CC, U_ARRIVE, U_ZONE, U_ENTRY, U_FORM, U_HELD, U_CCROLE, U_NEXT_TIRED = range(10, 20)
 U_EMERG = 20          # 1: waiting to be placed by an emergency disembark (10.10.3, 12.10); U_HEX: from where
 U_FACED = 21          # 1: this artillery unit changed its facing in this support phase (7.6)
-U_FIELDS = 22
+U_FELL = 22           # 1: the unit has fallen back at least once in this game (13.3 "ever", reading S22)
+U_FIELDS = 23
 
 # unit status (U_ST)
 ABSENT, PENDING, ONMAP, CARRIED, ELIMINATED, TO_PLACE = range(6)
@@ -104,7 +105,9 @@ CC_NONE, CC_ACTIVE, CC_INACTIVE = range(3)
 # far, the target hex, the second hex, the hex whose LOS counts (the firer's or the spotter's)
 G_SMK_UNIT, G_SMK_MASK, G_SMK_K, G_SMK_H0, G_SMK_H1, G_SMK_SEER = range(67, 73)
 G_ODD_OBJ = 73          # organisation phases that left an objective held alone by a side not its owner (a check)
-G_FIELDS = 74
+G_CC_FROM = 74          # the hex the unit entering a close combat (12.1, 12.2) came from (12.7.3, 12.8.2)
+G_CC_TGT = 75           # first edition: the enemy unit a reinforcing unit attacks (12.2), -1 none
+G_FIELDS = 76
 # G_EMERG: passengers waiting for their emergency disembark (10.10.3, 12.10)
 # G_PLAN0 + side: a player's own memory (the hex its moving unit is heading for, + 1);
 # the rules never read it.
@@ -134,13 +137,14 @@ MODE_NORMAL, MODE_FAST, MODE_MOVEFIRE, MODE_FIREMOVE, MODE_WITHDRAW, MODE_REVERS
 # (arg: hex + 65536 * (spotter + 1)), an artillery unit's new facing (arg: vertex), the next
 # smoke hex (arg: hex) or no more smoke hexes
 K_INDIRECT, K_SMOKE, K_ART_FACE, K_SMOKE_HEX, K_SMOKE_DONE = 31, 32, 33, 34, 35
+K_INTO_CC = 36          # 12.10 (first edition): this infantry passenger disembarks into the close-combat hex
 KIND_NAMES = ("pass", "move", "fast move", "move and fire", "fire and move", "fire", "turret fire",
               "dig in", "renew close combat", "withdraw from close combat", "step", "stop",
               "reaction fire", "no reaction", "fire at", "no fire", "place", "attack in close combat",
               "stay in close combat", "leave close combat", "formation", "command point",
               "command points done", "set up first", "turn", "reverse", "attack the wheels or tracks",
               "attack the vehicle", "dismount", "load", "emergency disembark", "indirect fire", "smoke",
-              "face artillery", "smoke hex", "no more smoke")
+              "face artillery", "smoke hex", "no more smoke", "disembark into the close-combat hex")
 
 # victory reasons
 R_NONE, R_OBJECTIVES, R_ELIMINATION, R_SUDDEN_DEATH, R_DRAW, R_TURN_LIMIT = range(6)

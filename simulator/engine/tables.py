@@ -27,7 +27,10 @@ import numpy as np
 # --- per hex (hexi[hex, field]) --------------------------------------------------------
 HI_TERRAIN, HI_ELEV, HI_HILL, HI_OBJ, HI_NOIND, HI_Q, HI_R, HI_STAND = range(8)   # HI_STAND + mtype
 HI_FREEFACE, HI_TDMG = 12, 13   # vehicles turn freely here (road, 9.1); terrain-damage pool (9.10.1) or -1
-HI_FIELDS = 14
+HI_CCT = 14      # close combat's ground: index of (terrain, fortification) in compile.Grounds (revised 12.1.3)
+HI_FORTFACE = 15  # the vertex the hex's fortification faces (revised 12.1.3.1), -1 none
+HI_WIRE = 16     # 1: barbed wire or a stone wall a close combat initiated into the hex crosses (revised 12.1.2.1)
+HI_FIELDS = 17
 # --- per hex side (side6[hex, dir, field]) ---------------------------------------------
 S6_NBR, S6_CLIMB, S6_COST = 0, 1, 2    # S6_COST + movement type (foot, gun, wheeled, tracked)
 S6_TDMG = 6      # 1: the hex across has terrain that may damage vehicles (9.10.1; no overrun there, 9.10.3)
@@ -85,7 +88,12 @@ P_O_INDDEF = 53       #   [firer type, target type, half, minus], indirect-fire 
 P_O_INDSPOT = 54      #   terrain, hill, status, failed], spotting [.., adjacent] and smoke attack
 P_O_SMOKE = 55        #   [firer type, half, minus] (P_NEED_SUPPORT: the support phase is played)
 P_CP_ALWAYS = 56      # 1: 10.7.3's minimum of four command points holds always; 0: only as a floor on losses
-P_FIELDS = 57
+P_FALLBACK_EVER = 57  # 1: a unit that has ever fallen back is eliminated by its next fallback (13.3, reading S22);
+                      #   0: only a fallback while its fallback marker is on eliminates it
+P_O_PFIRE = 58        # offset into keys of the revised 12.4 shot at passengers: [assault type, passenger type,
+                      #   half, 2] attack / defence pool, -1 none
+P_NCCT = 59          # close combat's grounds (terrain, fortification) of the map (HI_CCT; CC_WHERE bounds 3x)
+P_FIELDS = 60
 N_WEIGHTS = 16
 
 
@@ -230,6 +238,13 @@ def last_shot_key(t, gun, tank, which):
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def passenger_fire_key(t, a, p, half, which):
+    """Revised 12.4: the attack (``which`` 0) or defence (1) pool of assault type ``a``'s
+    shot at passenger type ``p`` (-1: no shot)."""
+    return np.int64(t.keys[t.p[P_O_PFIRE] + ((a * t.p[P_NT] + p) * 2 + half) * 2 + which])
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
 def ind_atk_key(t, i, j, half, minus):
     """7.1-7.3: the indirect-fire attack pool of type ``i`` at type ``j`` (-1: none)."""
     return np.int64(t.keys[t.p[P_O_IND] + ((i * t.p[P_NT] + j) * 2 + half) * 2 + minus])
@@ -287,14 +302,14 @@ def icc_keep(t, ak, die):
 
 
 CC_POOL_BITS = 20
-CC_WHERE = 64        # terrain + terrains * area (a vehicle holder's area entered from)
+CC_WHERE = 64        # ground + grounds * area (the area of a vehicle or fortification entered from)
 
 
 @numba.njit(cache=True, _nrt=False)
 def cc_direction_key(x, y, where, role, flags, half, x_imm, y_imm, tracks, n_types):
     """The packed key of one close-combat direction (x attacks y): ``where`` is the
     terrain of the hex, or for a vehicle defender the area its attacker entered from."""
-    return ((((((((x * n_types + y) * CC_WHERE + where) * 16 + role) * 128 + flags) * 2 + half) * 2 + x_imm) * 2
+    return ((((((((x * n_types + y) * CC_WHERE + where) * 16 + role) * 256 + flags) * 2 + half) * 2 + x_imm) * 2
              + y_imm) * 2 + tracks)
 
 
@@ -338,7 +353,7 @@ def cover(t, h):
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
 def cc_loss(t, x, y, terr, who):
-    return t.fconst[t.p[P_O_CCLOSS] + ((x * t.p[P_NT] + y) * t.p[P_NTERR] + terr) * 2 + who]
+    return t.fconst[t.p[P_O_CCLOSS] + ((x * t.p[P_NT] + y) * t.p[P_NCCT] + terr) * 2 + who]
 
 
 from simulator.engine.state import int64_constants  # noqa: E402

@@ -36,7 +36,7 @@ from simulator.engine.events import (
     EV_VICTORY, EV_FACE, EV_TERRAIN_DAMAGE, EV_LOAD, EV_CLASS_DRAW, log_event,
 )
 from simulator.engine.fire import (
-    apply_symbols, can_target, eliminate, resolve_fire, rider_on, set_morale, transport_after_hit, unit_hex,
+    apply_symbols, can_target, eliminate, fallback_again, resolve_fire, rider_on, set_morale, transport_after_hit, unit_hex,
 )
 from simulator.engine import transport as tr
 from simulator.engine import support as sp
@@ -666,6 +666,8 @@ def terrain_damage(s, t, u, g):
     m0 = s.u[u, U_MORALE]
     i0 = s.u[u, U_IMMOB]
     e, d, m, i = terrain_damage_effect(t.ut[ty, UT_STR], d0, m0, i0, t.ut[ty, UT_ELITE], c, h, sp, NIL)
+    if e == 0 and fallback_again(s, t, u, m0, m):        # 13.3 "ever" (option, reading S22)
+        e = 1
     log_event(s, EV_TERRAIN_DAMAGE, u, e, d, m, i, c * 100 + h * 10 + sp)
     if e == 1:
         s.u[u, U_DMG] = t.ut[ty, UT_STR]

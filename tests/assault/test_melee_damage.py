@@ -34,9 +34,11 @@ def test_damage_points_and_elimination_at_strength():          # 12.5, rulings #
     assert cc(hit=3, damage=1)[0] == ELIMINATED
 
 
-def test_critical_hits_go_to_half_strength_then_eliminate():    # 12.5, rulings #8
+def test_critical_hits_go_to_half_strength_then_eliminate():    # 12.5, revised 12.1.4, rulings #8, CC2
     assert cc(crit=1) == (IN_HEX, 2, STEADY, 0)                  # flipped to half strength
-    assert cc(crit=1, hit=1) == (IN_HEX, 2, STEADY, 0)           # damage first, then the crit
+    assert cc(crit=1, hit=1) == (IN_HEX, 3, STEADY, 0)           # damage first, then the crit's two points
+                                                                 # (revised 12.6 step 8)
+    assert cc(crit=1, damage=1, strength=3) [0] == ELIMINATED    # 1 + 2 points on a 3-strength unit (rulings #5)
     assert cc(crit=1, damage=2)[0] == ELIMINATED                 # already at half strength
     assert cc(crit=2)[0] == ELIMINATED                           # two crits kill a full-strength unit
     assert cc(crit=1, hit=2, damage=0)[0] == ELIMINATED          # two hits reach half, then the crit

@@ -166,8 +166,9 @@ def test_12_6_replayed_and_the_us_rifles_withdraw(revised_units):
                       attacker_defence="Y:- B:-")
     assert r["attacker_on_defender"]["uncancelled"] == {"crit": 0, "hit": 0, "supp": 0}
     assert r["defender_on_attacker"]["uncancelled"] == {"crit": 1, "hit": 1, "supp": 0}
-    # Step 8: the damage point, then the crit flips the Rifles 43 to half strength (rulings #8).
-    assert r["attacker"]["damage"] == 2 and r["attacker"]["half_strength"]
+    # Step 8: the damage point, then the crit's "two further damage points": 3 damage, flipped to
+    # half strength with one damage marker (rulings CC2).
+    assert r["attacker"]["damage"] == 3 and r["attacker"]["half_strength"]
     assert r["defender"]["damage"] == 0
     # Step 9: the default withdrawal policy withdraws the half-strength Rifles (rulings #10).
     cm = compile_melee(cast, max_rounds=50, policies=("half-strength", "half-strength"))

@@ -8,11 +8,11 @@ import textwrap
 import pytest
 
 from simulator.engine.compile import compile_game
-from simulator.engine.events import EV_CC_RESULT
+from simulator.engine.events import EV_CC_RESULT, EV_CC_ROLL
 from simulator.engine.game import State
 from simulator.engine.state import (
     ACT_DELAYED, ACT_FAST, CC_NONE, FALLBACK, G_CC_PEND, G_EMERG, G_FB_UNIT, G_PHASE, G_SUB, HX_OCC, ONMAP, PH_SUPPORT,
-    SUB_REACT, SUB_SMOKE_NEXT, SUPPRESSED, U_ACT, U_CC, U_CCROLE, U_HEX, U_MORALE, U_ST, U_TIRED, U_TYPE,
+    SUB_REACT, SUB_SMOKE_NEXT, SUPPRESSED, U_ACT, U_CC, U_CCROLE, U_DMG, U_FACE, U_HEX, U_IMMOB, U_MORALE, U_ST, U_TIRED, U_TYPE,
     decode,
 )
 from simulator.engine.tables import S6_COST, UT_MOVE, UT_MTYPE
@@ -287,3 +287,392 @@ def test_command_point_minimum_is_an_option_that_vary_can_change():
     assert int(compile_game("crossroads", overrides={"cp_minimum": "losses"}).tables.p[P_CP_ALWAYS]) == 0
     assert parse_vary(["cp_minimum=always,losses"], load_scenario("crossroads")) == \
         [("cp_minimum", ["always", "losses"])]
+
+
+# ======================================================================================
+# Issue 16, the rest: what the melee calculator had and the engine lacked, and two
+# readings decided again (docs/rulings.md CC2, S22-S24)
+# ======================================================================================
+
+def _side_toward(g, frm: str, to: str) -> int:
+    return next(d for d in range(6) if int(g.tables.side6[hex_of(g, frm), d, 0]) == hex_of(g, to))
+
+
+def _cc_rolls(st):
+    return [(int(e[2]), int(e[3]), int(e[6]), int(e[7])) for e in st.events() if int(e[0]) == EV_CC_ROLL]
+
+
+# --- crit damage (revised 12.1.4 and its 12.6 example, rulings CC2): one implementation --
+
+def test_the_engine_assigns_close_combat_damage_with_the_calculators_function():
+    """The engine's close-combat damage is the melee package's ``after_close_combat`` (the
+    12.6 example's "two further damage points" in both); its replay gives 3 damage."""
+    from simulator.assault.melee import damage as md
+    from simulator.engine import closecombat as ccm
+    assert ccm.md.after_close_combat is md.after_close_combat
+    status, dmg, _m, _i = md.after_close_combat(0, 4, 2, 0, 0, 0, 0, 1, 1, 0)   # 1 damage + 1 crit, 4 strength
+    assert (int(status), int(dmg)) == (md.IN_HEX, 3)
+
+
+# --- 12.7.3, 12.8.2: the unit attacked turns to face its attacker (first edition) -----
+
+@pytest.mark.parametrize("edition", ["v1", "v2"])
+def test_the_vehicle_attacked_turns_to_face_the_attacker(tmp_path, edition):
+    """First edition: after the initiated exchange the holder is turned so that the side
+    its attacker crossed is frontal; the revised chapter does not say so (no turn)."""
+    g = vgame(tmp_path, tank="2,1", rifles="3,1", enemy="t-26", edition=edition)   # T-26 faces E
+    tank, t26 = unit(g, "german", "pz-iif"), unit(g, "soviet", "t-26")
+    d = _side_toward(g, "3,1", "2,1")                                  # the side the tank crosses
+    turned = 0
+    for seed in range(60):
+        st = State(g, seed=seed, log=True)
+        st.s.u[tank, U_FACE] = _side_toward(g, "2,1", "3,1")
+        _enter(g, st, tank, "2,1", "3,1")
+        while not _cc_rolls(st) and actions(st, "stay in close combat"):
+            act(st, "stay in close combat")                          # v2: no support unit
+        f = int(st.s.u[t26, U_FACE])
+        if edition == "v2":
+            assert f == 1                                             # E, as set up
+            continue
+        if int(st.s.u[t26, U_ST]) == ONMAP and int(st.s.u[t26, U_MORALE]) != FALLBACK \
+                and int(st.s.u[t26, U_IMMOB]) == 0:
+            assert d in (f, (f + 1) % 6)                              # now in its front
+            turned += 1
+    assert edition == "v2" or turned > 10
+
+
+# --- 12.7.3, 12.8.2: a reinforcing unit's target defends with the area entered from ---
+
+def test_a_reinforcing_vehicle_from_the_rear_hits_rear_armour(tmp_path):
+    """First edition: Soviet rifles initiate against the Pz II from its front; a T-26 then
+    reinforces from its rear. The reinforced exchange's pools are the melee calculator's
+    with ``reinforce_area="rear"`` (12.7.3; the outflanking of 12.8.2 follows from it)."""
+    from simulator.assault.melee.situation import A2, D1 as SD1, V1_REINFORCE, Direction, MeleeSituation, \
+        build_cast, direction_pools
+    body = """
+    [sides.german]
+    faction = "blue"
+    [[sides.german.units]]
+    unit = "pz-iif"
+    hex = "3,1"
+    facing = "E"
+    [sides.german.victory]
+    eliminate = 9
+    [sides.soviet]
+    faction = "red"
+    [[sides.soviet.units]]
+    unit = "rifles-41"
+    hex = "4,1"
+    [[sides.soviet.units]]
+    unit = "t-26"
+    hex = "2,1"
+    facing = "E"
+    [sides.soviet.victory]
+    eliminate = 9
+    """
+    from tests.engine.test_game_vehicle import HEAD as V_HEAD
+    path = tmp_path / "reinforce.scenario.toml"
+    path.write_text(V_HEAD.format(edition="v1", initiative="soviet", rows='[".......", ".......", "......."]')
+                    + textwrap.dedent(body))
+    g = compile_game(path)
+    tank, r, t26 = unit(g, "german", "pz-iif"), unit(g, "soviet", "rifles-41"), unit(g, "soviet", "t-26")
+    units = g.scenario.units
+    cast = build_cast("v1", units["soviet/t-26"], units["german/pz-iif"],
+                      MeleeSituation(terrain="clear", reinforce_attacker="soviet/t-26", reinforce_area="rear"),
+                      g.scenario.aid, units)
+    atk = direction_pools(Direction(cast, A2, SD1, V1_REINFORCE))
+    assert atk.defence[:len(units["german/pz-iif"].defence_dice("rear"))] == \
+        tuple(units["german/pz-iif"].defence_dice("rear"))
+    checked = 0
+    for seed in range(80):
+        st = State(g, seed=seed, log=True)
+        _enter(g, st, r, "4,1", "3,1")
+        act(st, "attack the vehicle")
+        if not (int(st.s.u[r, U_CC]) != CC_NONE and int(st.s.u[tank, U_CC]) != CC_NONE
+                and int(st.s.u[tank, U_MORALE]) == 0 and int(st.s.u[r, U_MORALE]) == 0
+                and int(st.s.u[tank, U_IMMOB]) == 0):
+            continue
+        while st.current_player() == 0 and actions(st, "pass"):   # (the German has nothing to do)
+            act(st, "pass")
+        if st.current_player() != 1 or not any(decode(a)[1] == t26 for a in actions(st, "move")):
+            continue
+        half = int(st.s.u[tank, U_DMG]) >= units["german/pz-iif"].half_strength_threshold
+        _enter(g, st, t26, "2,1", "3,1")
+        rolls = [x for x in _cc_rolls(st) if x[0] == t26]
+        assert len(rolls) == 1 and rolls[0][1] == tank
+        got_a, got_b = g.cc_pools[rolls[0][2]], g.cc_pools[rolls[0][3]]
+        back = direction_pools(Direction(cast, SD1, A2, V1_REINFORCE, x_half=half))
+        assert (got_a.attack, got_a.defence, got_a.doubles) == (atk.attack, atk.defence, atk.doubles)
+        assert (got_b.attack, got_b.defence, got_b.doubles) == (back.attack, back.defence, back.doubles)
+        checked += 1
+        if checked >= 3:
+            break
+    assert checked > 0
+
+
+# --- 13.3 "ever" a second fallback: a scenario option (reading S22) --------------------
+
+FIRE = """
+[sides.german]
+faction = "blue"
+[[sides.german.units]]
+unit = "rifles-41"
+hex = "2,1"
+[sides.german.victory]
+eliminate = 9
+[sides.soviet]
+faction = "red"
+[[sides.soviet.units]]
+unit = "rifles-41"
+hex = "4,1"
+[sides.soviet.victory]
+eliminate = 9
+"""
+
+
+def test_second_fallback_ever_eliminates_a_unit_that_fell_back_before(tmp_path):
+    """A suppressed Soviet unit that fell back in an earlier turn (its marker since
+    removed, 6.5): with ``second_fallback = "ever"`` the fallback a second suppression
+    brings eliminates it; with "marker" (the default) it falls back. Same seeds, same dice."""
+    from simulator.engine.state import U_FELL
+    from simulator.engine.tables import P_FALLBACK_EVER
+    path = write_scenario(tmp_path, FIRE)
+    marker, ever = compile_game(path), compile_game(path, overrides={"second_fallback": "ever"})
+    assert int(marker.tables.p[P_FALLBACK_EVER]) == 0 and int(ever.tables.p[P_FALLBACK_EVER]) == 1
+    path2 = tmp_path / "ever.scenario.toml"
+    path2.write_text(path.read_text().replace("[optional_rules]", '[optional_rules]\nsecond_fallback = "ever"'))
+    assert int(compile_game(path2).tables.p[P_FALLBACK_EVER]) == 1
+    me, enemy = unit(marker, "german", "rifles-41"), unit(marker, "soviet", "rifles-41")
+    compared = 0
+    for seed in range(300):
+        results = []
+        for g, fell in ((marker, 1), (ever, 1), (ever, 0)):
+            st = State(g, seed=seed)
+            st.s.u[enemy, U_MORALE] = SUPPRESSED
+            st.s.u[enemy, U_FELL] = fell
+            act(st, "fire", me, enemy)
+            results.append((int(st.s.u[enemy, U_ST]), int(st.s.u[enemy, U_MORALE])))
+        if results[0] == (ONMAP, FALLBACK):
+            compared += 1
+            assert results[1][0] != ONMAP                      # "ever": the second fallback eliminates
+            assert results[2] == (ONMAP, FALLBACK)             # a first fallback is a fallback
+        else:
+            assert results[0] == results[1] == results[2]
+    assert compared > 10
+
+
+def test_second_fallback_is_a_vary_key():
+    from simulator.engine.balance import parse_vary
+    from simulator.engine.scenario import load_scenario
+    assert parse_vary(["second_fallback=marker,ever"], load_scenario("crossroads")) == \
+        [("second_fallback", ["marker", "ever"])]
+
+
+# --- revised 12.4: the assault unit shoots at the passengers before they disembark ----
+
+def test_revised_passenger_fire_matches_the_melee_calculator(tmp_path):
+    """Soviet rifles assault a truck carrying an HMG (revised edition): the shot at the
+    passenger uses ``passenger_fire_pools`` and its results are those the ``melee``
+    calculator gives for ``--passengers`` (within four standard errors)."""
+    import pandas as pd
+    from simulator.assault.melee.questions import melee
+    from simulator.assault.melee.situation import MeleeSituation, passenger_fire_pools
+    from simulator.engine.events import EV_ROLL
+    path = tmp_path / "transport.scenario.toml"
+    path.write_text(T_HEAD.format(initiative="soviet").replace('"v1"', '"v2"') + textwrap.dedent("""
+        [sides.german]
+        faction = "blue"
+        [[sides.german.units]]
+        unit = "truck"
+        hex = "3,1"
+        facing = "E"
+        carrying = [{ unit = "hmg-34" }]
+        [sides.german.victory]
+        eliminate = 9
+        [sides.soviet]
+        faction = "red"
+        [[sides.soviet.units]]
+        unit = "rifles-41"
+        hex = "4,1"
+        [sides.soviet.victory]
+        eliminate = 9
+        """))
+    g = compile_game(path)
+    hmg, r = unit(g, "german", "hmg-34"), unit(g, "soviet", "rifles-41")
+    units = g.scenario.units
+    atk, dfn, doubles, extra = passenger_fire_pools(units["soviet/rifles-41"], units["german/hmg-34"],
+                                                    g.scenario.aid, False, "regular")
+    n = 1500
+    counts: dict = {}
+    for seed in range(n):
+        st = State(g, seed=seed, log=seed < 5)
+        act(st, "move", r)
+        step_to(st, r, "3,1")
+        if seed < 5:
+            rolls = [e for e in st.events() if int(e[0]) == EV_ROLL and int(e[2]) == r and int(e[3]) == hmg]
+            assert len(rolls) == 1
+            assert g.fire_pools[int(rolls[0][4])] == (atk, doubles, extra)
+            assert g.defence_pools[int(rolls[0][5]) - len(g.fire_pools)] == dfn
+        key = outcome(st, hmg, 0)
+        counts[key] = counts.get(key, 0) + 1
+    frame = melee("soviet/rifles-41", "german/truck", MeleeSituation(passengers=("german/hmg-34",)), edition="v2")
+    exact = exact_outcomes(pd.DataFrame(frame.attrs["passengers"][0]["states"]))
+    check_against_exact(counts, exact, n)
+
+
+# --- revised 12.1.2.1-12.1.3.2: fortifications, wire and walls on the map --------------
+
+FORT = """
+[[map.features]]
+hexes = ["3,1"]
+fortification = "bunker"
+facing = "E"
+{wire}
+[sides.german]
+faction = "blue"
+[[sides.german.units]]
+unit = "rifles-41"
+hex = "3,1"
+[sides.german.victory]
+eliminate = 9
+[sides.soviet]
+faction = "red"
+[[sides.soviet.units]]
+unit = "rifles-41"
+hex = "{start}"
+[sides.soviet.victory]
+eliminate = 9
+"""
+
+
+def _fort_game(tmp_path, edition, start, wire):
+    return tiny(tmp_path, FORT.format(start=start, wire="wire = true" if wire else ""), edition=edition,
+                initiative="soviet")
+
+
+@pytest.mark.parametrize("edition,start,area,wire", [("v2", "2,1", "rear", True), ("v2", "4,1", "front", False),
+                                                      ("v1", "2,1", "rear", False), ("v1", "4,1", "front", False)])
+def test_a_fortified_hex_gives_the_calculators_pools(tmp_path, edition, start, area, wire):
+    """Rifles in a bunker facing E, assaulted from the W (its rear) or the E (its front):
+    the initial round's pools are the melee calculator's with ``--fortification bunker
+    --entry-area AREA`` (and ``--wire`` in the revised edition)."""
+    from simulator.assault.melee.situation import A1, D1 as SD1, V1_INITIATE, V2_FIRST, Direction, \
+        MeleeSituation, build_cast, direction_pools
+    from simulator.engine.tables import HI_FORTFACE, HI_WIRE
+    g = _fort_game(tmp_path, edition, start, wire)
+    h = hex_of(g, "3,1")
+    assert int(g.tables.hexi[h, HI_FORTFACE]) == 1 and int(g.tables.hexi[h, HI_WIRE]) == int(wire)
+    holder, attacker = unit(g, "german", "rifles-41"), unit(g, "soviet", "rifles-41")
+    units = g.scenario.units
+    card = units["soviet/rifles-41"]
+    sit = MeleeSituation(terrain="clear", fortification="bunker", entry_area=area, wire=wire)
+    cast = build_cast(edition, card, units["german/rifles-41"], sit, g.scenario.aid, units)
+    kind = V1_INITIATE if edition == "v1" else V2_FIRST
+    atk, back = direction_pools(Direction(cast, A1, SD1, kind)), direction_pools(Direction(cast, SD1, A1, kind))
+    st = State(g, seed=2, log=True)
+    act(st, "move", attacker)
+    step_to(st, attacker, "3,1")
+    while not _cc_rolls(st):
+        act(st, "stay in close combat")                                  # v2: no support unit
+    x, y, ta, tb = _cc_rolls(st)[0]
+    assert (x, y) == (attacker, holder)
+    got_a, got_b = g.cc_pools[ta], g.cc_pools[tb]
+    assert (got_a.attack, got_a.defence) == (atk.attack, atk.defence)
+    assert (got_b.attack, got_b.defence) == (back.attack, back.defence)
+    from collections import Counter
+    assert not Counter(cast.fortification.dice(area)) - Counter(atk.defence)   # the bunker's side entered
+    if wire:
+        assert len(atk.attack) == len(card.attack_dice(0, False)) - 1    # revised 12.1.2.1: weakest die lost
+
+
+def test_map_features_are_checked(tmp_path):
+    from simulator.engine.scenario import check_scenario
+    path = write_scenario(tmp_path, REINFORCE)
+    text = path.read_text()
+    bad = text.replace("[map.legend]", '[[map.features]]\nhexes = ["3,1", "9,9"]\nfortification = "castle"\n'
+                       '[[map.features]]\nhexes = ["3,1"]\nwire = true\nfacing = "E"\n[map.legend]')
+    path.write_text(bad)
+    problems = " | ".join(f"{p.key}: {p.message}" for p in check_scenario(path).problems)
+    for expected in ("unknown fortification 'castle'", "needs the vertex", "off the map",
+                     "already in map.features[0]", "only a fortification has a facing"):
+        assert expected in problems, problems
+
+
+# --- 12.10 (first edition): one infantry passenger disembarks into the close-combat hex
+
+def _truck_game(tmp_path):
+    path = tmp_path / "into.scenario.toml"
+    path.write_text(T_HEAD.format(initiative="soviet") + textwrap.dedent("""
+        [sides.german]
+        faction = "blue"
+        [[sides.german.units]]
+        unit = "truck"
+        hex = "3,1"
+        facing = "E"
+        carrying = [{ unit = "rifles-41" }]
+        [sides.german.victory]
+        eliminate = 9
+        [sides.soviet]
+        faction = "red"
+        [[sides.soviet.units]]
+        unit = "rifles-41"
+        hex = "2,1"
+        [sides.soviet.victory]
+        eliminate = 9
+        """))
+    return compile_game(path)
+
+
+def test_a_passenger_may_disembark_into_the_close_combat_hex(tmp_path):
+    """12.10: Soviet rifles assault a German truck (facing E) from the W carrying rifles.
+    The German player may send the rifles into the hex: they fight the initiated exchange
+    with the melee calculator's pools for ``--passengers`` (no terrain dice, 12.8.1's
+    penalty), the truck gets an active marker and turns to face the attacker."""
+    from simulator.assault.melee.situation import A1, D1 as SD1, V1_INITIATE, Direction, MeleeSituation, \
+        build_cast, direction_pools
+    g = _truck_game(tmp_path)
+    truck, riders, r = unit(g, "german", "truck"), unit(g, "german", "rifles-41"), unit(g, "soviet", "rifles-41")
+    units = g.scenario.units
+    cast = build_cast("v1", units["soviet/rifles-41"], units["german/truck"],
+                      MeleeSituation(terrain="clear", passengers=("german/rifles-41",)), g.scenario.aid, units)
+    assert cast.passenger_in_hex
+    atk = direction_pools(Direction(cast, A1, SD1, V1_INITIATE))
+    back = direction_pools(Direction(cast, SD1, A1, V1_INITIATE))
+    d = _side_toward(g, "3,1", "2,1")
+    for seed in range(20):
+        st = State(g, seed=seed, log=True)
+        act(st, "move", r)
+        step_to(st, r, "3,1")
+        assert st.current_player() == 0                                   # the German player decides
+        assert [decode(a)[1] for a in actions(st, "disembark into the close-combat hex")] == [riders]
+        act(st, "disembark into the close-combat hex", riders)
+        rolls = _cc_rolls(st)
+        assert len(rolls) == 1 and rolls[0][:2] == (r, riders)
+        got_a, got_b = g.cc_pools[rolls[0][2]], g.cc_pools[rolls[0][3]]
+        assert (got_a.attack, got_a.defence, got_a.doubles) == (atk.attack, atk.defence, atk.doubles)
+        assert (got_b.attack, got_b.defence, got_b.doubles) == (back.attack, back.defence, back.doubles)
+        assert int(st.s.u[truck, U_CC]) != CC_NONE or int(st.s.u[r, U_CC]) == CC_NONE   # (unless it ended)
+        f = int(st.s.u[truck, U_FACE])
+        assert d in (f, (f + 1) % 6)                                      # turned to face the attacker
+        from simulator.engine.events import EV_DISEMBARK
+        assert [int(e[5]) for e in st.events() if int(e[0]) == EV_DISEMBARK and int(e[2]) == riders] == [2]
+        if int(st.s.u[riders, U_ST]) == ONMAP and int(st.s.u[riders, U_MORALE]) != FALLBACK:
+            assert int(st.s.u[riders, U_HEX]) == hex_of(g, "3,1")        # (the turn may be over: markers
+                                                                          # gone, the fast action too)
+
+
+def test_declining_sends_every_passenger_out(tmp_path):
+    """12.10: the option may be declined; then the passengers disembark next to the hex
+    and the close combat is fought against the truck, as before."""
+    from simulator.engine.state import U_EMERG
+    g = _truck_game(tmp_path)
+    truck, riders, r = unit(g, "german", "truck"), unit(g, "german", "rifles-41"), unit(g, "soviet", "rifles-41")
+    st = State(g, seed=4, log=True)
+    act(st, "move", r)
+    step_to(st, r, "3,1")
+    act(st, "stay in close combat")                                       # no passenger into the hex
+    assert int(st.s.u[riders, U_EMERG]) == 1 and int(st.s.g[G_EMERG]) == 1   # waiting to be placed next to it
+    act(st, "emergency disembark", riders)                                # placed next to the hex
+    assert int(st.s.u[riders, U_HEX]) != hex_of(g, "3,1")
+    act(st, "attack the vehicle")                                         # 12.9: the truck can still move
+    assert _cc_rolls(st)[0][:2] == (r, truck)

@@ -31,12 +31,11 @@ from simulator.assault.melee.damage import (
 from simulator.assault.melee.editions import differences
 from simulator.assault.melee.exact import exact_fight
 from simulator.assault.melee.fight import N_SLOTS, decode
-from simulator.assault.melee.fortifications import strongest
 from simulator.assault.melee.kernels import MELEE_CHUNK_TRIALS, melee_chunk, merge_chunks
 from simulator.assault.melee.policies import WITHDRAW_POLICIES, parse_withdraw_policies
 from simulator.assault.melee.situation import (
     A1, A2, D1, D2, EDITION_NAMES, EDITIONS, FIRST_KIND, LATER_KIND, Cast, DirectionPools, MeleeSituation,
-    build_cast, for_edition, round_pools,
+    build_cast, for_edition, passenger_fire_pools, round_pools,
 )
 from simulator.assault.melee.tables import compile_melee
 from simulator.errors import InputError
@@ -237,13 +236,13 @@ def passenger_fire(cast: Cast) -> list[dict]:
         return out
     attacker = cast.card(A1)
     dice = cast.dice
-    attack = strongest(attacker.attack_dice(0, False), dice)
     half = cast.situation.attacker_damage >= attacker.half_strength_threshold
     for c in cast.passengers:
         exp = cast.aid.experience(cast.situation.defender_experience)
+        attack, defence, doubles, extra = passenger_fire_pools(attacker, c, cast.aid, half,
+                                                               cast.situation.defender_experience)
         t = Target(kind_of(c), c.strength, int(exp.ignores_supp), 0, 0, STEADY, 0)
-        dist = state_distribution(attack, c.defence_dice(None), t, dice,
-                                  doubles="strongest" if half else "all", extra_supp=exp.attacker_supp)
+        dist = state_distribution(attack, defence, t, dice, doubles=doubles, extra_supp=extra)
         frame = state_frame(dist, c.strength, c.half_strength_threshold, None)
         out.append({"unit": c.id, "attack_pool": format_pool(attack), "defence_pool": c.defence_pool(None),
                     "method": "exact", "disembarks": "to an adjacent hex after the fire (revised 12.4)",

@@ -78,6 +78,10 @@ class MeleeSituation:
     defender_experience: str = "regular"
     defender_immobilised: bool = False    # 12.7.3, 12.8.2; revised 12.1.2, 12.3
     passengers: tuple[str, ...] = ()      # 12.10, revised 12.4: units the defender transports
+    # 12.7.3, 12.8.2 (first edition): a reinforcing unit (12.2) entered from this area of the
+    # unit it attacks (None: its front, reading CC9), or from outside its arc of fire
+    reinforce_area: str | None = None
+    reinforce_outflanked: bool = False
 
 
 # Options that exist in one edition only: (field, edition that has it, what the other lacks)
@@ -87,6 +91,8 @@ EDITION_ONLY = (
     ("wire", "v2", "crossing wire or walls (revised 12.1.2.1)"),
     ("reinforce_attacker", "v1", "reinforcing (12.2; the revised edition allows one unit per faction)"),
     ("reinforce_defender", "v1", "reinforcing (12.2; the revised edition allows one unit per faction)"),
+    ("reinforce_area", "v1", "reinforcing (12.2; the revised edition allows one unit per faction)"),
+    ("reinforce_outflanked", "v1", "reinforcing (12.2; the revised edition allows one unit per faction)"),
 )
 
 
@@ -173,6 +179,15 @@ class Cast:
         s = self.situation
         return s.entry_area or ("flank" if s.outflanked else "front")
 
+    def reinforce_outflanks(self, target: UnitCard) -> bool:
+        """12.8.2: ``target`` had a reinforced close combat started against it from outside
+        its arc of fire: said so, or entered from the flank or rear of a unit whose arc is
+        its front. Infantry fire all round (10.6)."""
+        s = self.situation
+        if target.is_infantry:
+            return False
+        return s.reinforce_outflanked or (s.reinforce_area in ("flank", "rear") and target.arc_of_fire < 360)
+
     @property
     def outflanked(self) -> bool:
         """Entered from outside the defender's arc of fire (10.6, 12.8.2): said so, or
@@ -180,11 +195,12 @@ class Cast:
         s = self.situation
         return s.outflanked or (s.entry_area in ("flank", "rear") and self.card(self.defender_slot).arc_of_fire < 360)
 
-    def hex_dice(self) -> Pool:
+    def hex_dice(self, area: str | None = None) -> Pool:
         """The full terrain defence bonus of the hex for infantry/artillery: the
-        fortification's dice for the side attacked from, else the terrain's."""
+        fortification's dice for the side attacked from (``area``, else the attacker's
+        entry area), else the terrain's."""
         if self.fortification is not None:
-            return self.fortification.dice(self.entry_area)
+            return self.fortification.dice(area or self.entry_area)
         return self.aid.terrain_defence(self.situation.terrain, False)
 
     def strongest_hex_die(self) -> Pool:
@@ -193,6 +209,14 @@ class Cast:
         if self.fortification is not None:
             pool = (*pool, *self.fortification.all_dice())
         return strongest(pool, self.dice)
+
+
+def reinforcer(x: int, y: int) -> int:
+    """The reinforcing unit's slot in a reinforced exchange (12.2) between slots ``x`` and
+    ``y``: the attacker's reinforcement against the unit that held the hex, else the
+    defender's (the melee sequence, ``fight._next_v1``; the engine's reinforced roles are
+    laid out the same way, ``engine.closecombat.v1_roles``)."""
+    return A2 if D1 in (x, y) else D2
 
 
 @dataclass(frozen=True)
@@ -289,6 +313,19 @@ def direction_pools(d: Direction) -> DirectionPools:
                           defence_rerolls, adrenaline, False, False, tuple(steps))
 
 
+def passenger_fire_pools(attacker: UnitCard, passenger: UnitCard, aid: Aid, attacker_half: bool,
+                         passenger_experience: str) -> tuple[Pool, Pool, str, int]:
+    """Revised 12.4: before the emergency disembark the assault unit fires the strongest
+    die of its range-0 (close-combat) attack at one passenger, which defends with its
+    card's defence dice only; resolved as ranged fire (chapter 10: doubles once at half
+    strength, 10.8.1; a recruit target's extra suppression, 4.2.3). Returns ``(attack,
+    defence, doubles, extra_supp)``: the one assembly of the melee calculator
+    (``questions.passenger_fire``) and the scenario engine (``pooltab``)."""
+    attack = strongest(attacker.attack_dice(0, False), aid.dice)
+    extra = aid.experience(passenger_experience).attacker_supp
+    return attack, passenger.defence_dice(None), "strongest" if attacker_half else "all", extra
+
+
 # --- building a cast (validation) ---------------------------------------------------
 
 def _same_side(card: UnitCard, other: UnitCard, where: str) -> None:
@@ -327,6 +364,8 @@ def _check_units(attacker: UnitCard, defender: UnitCard, s: MeleeSituation) -> N
                          (attacker.is_vehicle and defender.is_infantry)):
         raise InputError("--tracks", "", "wheels/tracks are attacked by infantry in close combat with a "
                          "vehicle (12.9, revised 12.5)")
+    if s.reinforce_area is not None and s.reinforce_area not in AREAS:
+        raise InputError("--reinforce-area", "", f"unknown area {s.reinforce_area!r} ({', '.join(AREAS)})")
     if s.entry_area is not None and s.entry_area not in AREAS:
         raise InputError("--entry-area", "", f"unknown area {s.entry_area!r} ({', '.join(AREAS)})")
     if s.outflanked and s.entry_area == "front":

@@ -10,7 +10,7 @@ is in :mod:`simulator.assault.melee.fight`.
 from __future__ import annotations
 
 from simulator.assault.melee.situation import (
-    D1, V1_INITIATE, V1_RENEW, Direction, PoolBuilder,
+    D1, V1_INITIATE, V1_REINFORCE, V1_RENEW, Direction, PoolBuilder, reinforcer,
 )
 
 EDITION = "v1"
@@ -45,7 +45,10 @@ def defence_area(d: Direction) -> tuple[str, str, str]:
     if d.kind == V1_INITIATE and d.y == d.cast.defender_slot:
         area = d.cast.entry_area
         return area, "12.7.3", f"the enemy entered from its {area}"
-    return "front", "12.7.3", "faces the enemy it meets (reading: entering vehicles and reinforcements use the front)"
+    if d.kind == V1_REINFORCE and d.y != reinforcer(d.x, d.y) and d.situation.reinforce_area:
+        area = d.situation.reinforce_area
+        return area, "12.7.3", f"reinforced: the enemy entered from its {area}"
+    return "front", "12.7.3", "faces the enemy it meets (reading: entering vehicles use the front)"
 
 
 def terrain(dfn: PoolBuilder, d: Direction) -> None:
@@ -56,7 +59,8 @@ def terrain(dfn: PoolBuilder, d: Direction) -> None:
     if d.kind == V1_RENEW:
         dfn.add(d.cast.strongest_hex_die(), "12.7.1", f"renewed: the strongest terrain die{fort}")
     elif d.cast.holds_hex(d.y):
-        dfn.add(d.cast.hex_dice(), "12.7.1", f"held the hex: terrain {d.situation.terrain}{fort}")
+        area = d.situation.reinforce_area if d.kind == V1_REINFORCE else None   # the side entered from
+        dfn.add(d.cast.hex_dice(area), "12.7.1", f"held the hex: terrain {d.situation.terrain}{fort}")
     elif d.cast.passenger_in_hex and d.y == D1:
         dfn.note("12.10", "disembarked into the hex: no terrain dice for the initiated close combat")
     else:
@@ -74,6 +78,8 @@ def doubles(atk: PoolBuilder, d: Direction) -> str:
             penalties.append(("12.8.1", "already activated when the close combat was initiated"))
     if d.kind == V1_INITIATE and d.x == d.cast.defender_slot and d.cast.outflanked and not X.is_infantry:
         penalties.append(("12.8.2", "outflanked: attacked from outside its arc of fire"))
+    if d.kind == V1_REINFORCE and d.x != reinforcer(d.x, d.y) and d.cast.reinforce_outflanks(X):
+        penalties.append(("12.8.2", "outflanked: reinforced against from outside its arc of fire"))
     if d.x_immobilised and Y.is_vehicle:
         penalties.append(("12.8.2", "immobilised vehicle against a vehicle: always outflanked"))
     mode = "all"
