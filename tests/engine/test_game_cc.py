@@ -171,7 +171,7 @@ def test_a_suppressed_unit_withdraws_out_of_the_hex():
         play_one()
     while int(st.s.g[G_SUB]) == SUB_MOVE:  # ...and its move
         play_one()
-    assert left() == ["  Heavy Rifles '41 #2 leaves the close combat in 5,1"]
+    assert left() == ["  Heavy Rifles '41 #2 (soviet) leaves the close combat in 5,1"]
     u = next(u for u in range(g.n_units) if g.unit_label(u) == "Heavy Rifles '41 #2")
     assert int(st.s.u[u, U_MORALE]) == SUPPRESSED and int(st.s.u[u, U_ACT]) == ACT_FAST
     assert st.hex_name(int(st.s.u[u, U_HEX])) != "5,1"      # it moved out

@@ -134,7 +134,7 @@ def test_overrun_is_a_fast_action_without_the_extra_point(game):
     assert int(st.s.g[G_MP]) == 5 - 1                     # normal allowance, clear hex cost 1
     assert not any(int(e[0]) == ev.EV_ROLL for e in st.events())
     texts = [r["text"] for r in describe_events(st) if r["event"] == ev.EV_OVERRUN]
-    assert texts == [f"  {g.unit_label(tank)} overruns {g.unit_label(gun)} in 2,1 (9.10.3)"]
+    assert texts == [f"  {g.unit_label(tank)} (german) overruns {g.unit_label(gun)} (soviet) in 2,1 (9.10.3)"]
 
 
 def test_last_shot_is_logged_and_a_stopped_tank_is_named(game):
