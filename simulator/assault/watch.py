@@ -16,7 +16,6 @@ editors that save by renaming included).
 from __future__ import annotations
 
 import hashlib
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,10 +52,11 @@ def content_changed(old: tuple | None, new: tuple) -> bool:
 
 def first_side_rate(report: dict) -> tuple[str, float, float]:
     """The first side, its win rate and the rate's standard error."""
+    from simulator.stats import proportion_se
+
     side = report["sides"][0]
     p = float(report["win_rate"][side]["p"])
-    n = max(int(report["games"]), 1)
-    return side, p, math.sqrt(max(p * (1 - p), 0.0) / n)
+    return side, p, float(proportion_se(p, max(int(report["games"]), 1)))
 
 
 def verdict_line(report: dict, previous: dict | None = None, paired=None) -> str:
@@ -75,13 +75,16 @@ def verdict_line(report: dict, previous: dict | None = None, paired=None) -> str
 
 def paired_se(base, other) -> tuple[float, float] | None:
     """Change of the first side's win rate between two runs of the same games (same seed
-    and count) and its standard error from the per-game differences."""
+    and count) and its standard error: the what-ifs' paired change
+    (:func:`simulator.engine.balance.paired_change`), its interval read back as an SE."""
     import numpy as np
+
+    from simulator.engine.balance import Z95, paired_change
 
     if base is None or other is None or len(base) != len(other) or len(base) < 2:
         return None
-    d = (np.asarray(other) == 0).astype(float) - (np.asarray(base) == 0).astype(float)
-    return float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d)))
+    mean, _, high = paired_change(np.asarray(base), np.asarray(other))
+    return mean, (high - mean) / Z95
 
 
 @dataclass

@@ -51,17 +51,14 @@ def cache_dir() -> Path | None:
 def code_digest() -> str:
     """The source of the modules a compiled game is made by (all of ``simulator``: the
     loaders, the assault rules and the engine)."""
-    h = hashlib.sha256()
-    for p in sorted(_PACKAGE.rglob("*.py")):
-        h.update(str(p.relative_to(_PACKAGE)).encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()
+    return _tree_digest(_PACKAGE, "*.py")
 
 
-def _tree_digest(folder: Path) -> str:
+def _tree_digest(folder: Path, pattern: str = "*") -> str:
+    """A SHA-256 of the files under ``folder`` matching ``pattern``: names and bytes."""
     h = hashlib.sha256()
     if folder.is_dir():
-        for p in sorted(folder.rglob("*")):
+        for p in sorted(folder.rglob(pattern)):
             if p.is_file():
                 h.update(str(p.relative_to(folder)).encode())
                 h.update(p.read_bytes())
