@@ -24,12 +24,22 @@ Actions are ints: ``kind | unit << 8 | arg << 16`` (:func:`action`).
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import numba
 import numpy as np
 
 from simulator.rng import next_u64 as _next
+
+
+_JIT_MARK = re.compile(rb"^@(rule\w*|entry|numba\.\w+|n?jit)\b|numba\.njit\(", re.MULTILINE)
+
+
+def _is_compiled(path) -> bool:
+    """Whether a source holds numba code (pure-Python modules beside it, such as the
+    batch's bookkeeping or the balance report, do not touch the compiled engine)."""
+    return bool(_JIT_MARK.search(path.read_bytes()))
 
 
 def _refresh_numba_cache() -> None:
@@ -44,7 +54,7 @@ def _refresh_numba_cache() -> None:
                      "assault/melee/policies.py", "assault/melee/tables.py", "assault/vehicle_terrain.py",
                      "assault/transport.py",
                      "rng.py")
-    sources = sorted(p for pat in compiled_from for p in root.glob(pat))
+    sources = sorted(p for pat in compiled_from for p in root.glob(pat) if _is_compiled(p))
     digest = hashlib.sha256()
     for p in sources:
         digest.update(p.name.encode())
