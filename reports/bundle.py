@@ -25,10 +25,9 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
-import pandas as pd
 
 from simulator.errors import InputError
 from simulator.errors import os_input_error
@@ -38,6 +37,9 @@ from simulator.output import (atomic_write_bytes, atomic_write_text, emit, make_
 REPORT_MARK = "lanchester_report"   # key of summary.json that marks a report folder
 REPORT_VERSION = 1
 from simulator.vocabulary import OUT_FILE_SUFFIXES as FILE_SUFFIXES  # noqa: E402 - --out NAME.json: one file
+if TYPE_CHECKING:   # a text answer needs no pandas: it loads with the first table written
+    import pandas as pd
+
 PARQUET_MIN_ROWS = 1000   # tables this long also get a Parquet file
 
 
@@ -78,18 +80,24 @@ def wants_bundle(out: str | Path | None) -> bool:
     return not (p.suffix.lower() in FILE_SUFFIXES or p.is_file())
 
 
-def emit_report(fmt: str, out: str | Path | None, *, table: str, frame: pd.DataFrame, obj: dict,
+def emit_report(fmt: str, out: str | Path | None, *, table: str,
+                frame: pd.DataFrame | Callable[[], pd.DataFrame], obj: dict,
                 report: Report | Callable[[], Report] | None = None) -> Path | None:
     """Print/write the ``--format`` answer, or with ``--out DIR`` write the report bundle.
 
     ``report`` is built only when a bundle is wanted (pass a lambda); without it the
-    bundle holds ``frame`` as ``data.csv`` and no charts.
+    bundle holds ``frame`` as ``data.csv`` and no charts. ``frame`` may be a function
+    too: it is then built only for ``--format csv`` or a bundle (a text answer starts
+    without pandas).
     """
     if not wants_bundle(out):
+        if fmt == "csv" and callable(frame):
+            frame = frame()
         emit(render(fmt, table=table, frame=frame, obj=obj), out)
         return None
     rep = report() if callable(report) else report
     if rep is None:
+        frame = frame() if callable(frame) else frame
         from reports.provenance import method_of, provenance
         method, seed, trials = method_of([frame.attrs])
         rep = Report("result", "The command's answer as a table", provenance([], [], method=method, seed=seed,
@@ -191,6 +199,7 @@ def _collection_provenance(folder: Path, entries: list[dict]) -> dict:
 
 def read_csv_text(text: str) -> pd.DataFrame:
     """A bundle CSV read back the way ``lanchester report`` reads it."""
+    import pandas as pd
     try:
         return pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
     except pd.errors.EmptyDataError:

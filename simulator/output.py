@@ -14,15 +14,17 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import numpy as np
-import pandas as pd
 
 from simulator.errors import InputError, os_input_error
 
 from simulator.vocabulary import FORMATS  # noqa: F401 - re-exported
+
+if TYPE_CHECKING:   # pandas loads with the commands that build tables, not with this module
+    import pandas as pd
 
 
 def _read_umask() -> int:

@@ -79,3 +79,30 @@ def test_the_package_exports_the_odds_function_whatever_was_imported_first():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert float(proc.stdout) > 0
+
+
+ANSWER_PROBE = """
+import runpy, sys
+sys.argv = ["lanchester", *sys.argv[1:]]
+try:
+    runpy.run_module("simulator", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+print(",".join(m for m in ("numba", "pandas", "matplotlib") if m in sys.modules), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_an_exact_odds_answer_loads_neither_numba_nor_pandas():
+    """``assault odds RY YG`` (issue 21: within a second warm) answers from numpy alone;
+    the Monte Carlo path and a CSV table still load what they need."""
+    proc = subprocess.run([sys.executable, "-c", ANSWER_PROBE, "assault", "odds", "RY", "YG"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "mean damage 0.7994" in proc.stdout
+    assert (proc.stderr.strip().splitlines() or [""])[-1] == "", proc.stderr
+    proc = subprocess.run([sys.executable, "-c", ANSWER_PROBE, "assault", "odds", "RY", "YG", "--format", "csv"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("crit,hit,supp,p\n")
+    assert (proc.stderr.strip().splitlines() or [""])[-1] == "pandas", proc.stderr

@@ -10,6 +10,14 @@ import click
 from simulator import cliopts
 
 
+def rows(frame, keys: list[str]) -> list[dict]:
+    """The outcome rows of an odds answer (:class:`~simulator.assault.odds.Outcomes` or its
+    DataFrame) as dicts of ``keys``."""
+    import numpy as np
+    cols = [np.asarray(frame[k]).tolist() for k in keys]
+    return [dict(zip(keys, values)) for values in zip(*cols)]
+
+
 def odds_json(frame) -> dict:
     a = frame.attrs
     keys = ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])
@@ -19,7 +27,7 @@ def odds_json(frame) -> dict:
         "attack": a["attack"], "defence": a["defence"],
         "doubles": a["doubles"], "extra_supp": a["extra_supp"],
         "outcomes": [{k: (int(r[k]) if k in ("crit", "hit", "supp") else float(r[k])) for k in keys}
-                     for r in frame.to_dict("records")],
+                     for r in rows(frame, keys)],
         "summary": a["summary"],
     }
 
@@ -37,7 +45,7 @@ def odds_table(frame) -> str:
              + (f"; +{a['extra_supp']} supp" if a["extra_supp"] else "") + ")",
              f"dice: {a['dice']}, {a['dice_status']}", "",
              "uncancelled        P(exactly)", "crit  hit  supp"]
-    for r in frame.to_dict("records"):
+    for r in rows(frame, ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])):
         lines.append(f"{r['crit']:4d} {r['hit']:4d} {r['supp']:5d}    "
                      f"{pct(r['p'], r.get('se') if mc else None)}")
     pmf = damage_pmf(frame)
@@ -85,12 +93,14 @@ def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice
       lanchester assault odds RY - --doubles strongest --format json
       lanchester assault odds RY YG --out out/ry-vs-yg
     """
-    from reports.assault import odds_report
     from reports.bundle import emit_report
-    from simulator.assault.odds import odds
+    from simulator.assault.odds import odds_outcomes
+
+    def report():
+        from reports.assault import odds_report   # charts and provenance: only for --out DIR
+        return odds_report([answer.frame()])
 
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
-    frame = odds(attack, defence, exact=not monte_carlo, trials=trials, seed=seed, doubles=doubles,
+    answer = odds_outcomes(attack, defence, exact=not monte_carlo, trials=trials, seed=seed, doubles=doubles,
                  extra_supp=extra_supp, dice=dice_file, options=run_options.with_progress("odds"))
-    emit_report(fmt, out, table=odds_table(frame), frame=frame, obj=odds_json(frame),
-                report=lambda: odds_report([frame]))
+    emit_report(fmt, out, table=odds_table(answer), frame=answer.frame, obj=odds_json(answer), report=report)

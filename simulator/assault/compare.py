@@ -11,14 +11,15 @@ then suppressions, which is the defender's best play.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 
 def uncancelled(atk_crit, atk_hit, atk_supp, def_crit, def_hit, def_supp):
     """Attack symbols left after the defence cancels (10.7.2, rulings.md #1).
 
-    Works element-wise on numpy arrays, on ints, and compiled (:data:`uncancelled_jit`).
+    Works element-wise on numpy arrays, on ints, and compiled
+    (:data:`simulator.assault.kernels.uncancelled_jit`; numba is not imported here, so the
+    exact calculator starts without it).
     Returns ``(crit, hit, supp)``.
     """
     crit = np.maximum(atk_crit - def_crit, 0)
@@ -30,5 +31,3 @@ def uncancelled(atk_crit, atk_hit, atk_supp, def_crit, def_hit, def_supp):
     supp = np.maximum(atk_supp - spare_crit - spare_hit - def_supp, 0)
     return crit, hit, supp
 
-
-uncancelled_jit = numba.njit(inline="always")(uncancelled)

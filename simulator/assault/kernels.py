@@ -18,7 +18,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simulator.assault.compare import uncancelled_jit
+from simulator.assault.compare import uncancelled
 from simulator.assault.dice import MAX_ROLL_SYMBOLS, DiceSet, Pool, format_pool, single_symbol
 from simulator.errors import InputError
 from simulator.assault.damage import (
@@ -31,6 +31,8 @@ FIELD_MAX = (1 << FIELD_BITS) - 1
 assert FIELD_MAX == MAX_ROLL_SYMBOLS   # the pool limits of dice.py rely on it
 ATTACK_SHIFT = 0
 DEFENCE_SHIFT = 3 * FIELD_BITS
+
+uncancelled_jit = numba.njit(inline="always")(uncancelled)   # 10.7.2, compiled into the kernels
 
 
 def pack_face(face, shift: int) -> int:

@@ -3,48 +3,88 @@
 ``odds("RY", "YG")`` returns a tidy DataFrame, one row per outcome (uncancelled
 ``crit``, ``hit``, ``supp``) with its probability ``p`` (and ``se`` by Monte
 Carlo). What the question was, and the summary a designer reads, are in
-``df.attrs``. The CLI prints this; notebooks can call it directly.
+``df.attrs``. Notebooks call it directly; the CLI calls :func:`odds_outcomes`, the
+same answer as :class:`Outcomes` (numpy columns), and builds the DataFrame only when
+it writes a table, so a text answer starts without pandas.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from simulator import runner
 from simulator.assault.dice import DOUBLES_MODES, DiceSet, as_dice, format_pool, parse_pool
 from simulator.assault.exact import pool_shape, roll_outcome
-from simulator.assault.kernels import packed_faces, uncancelled_chunk
 from simulator.errors import InputError
 from simulator.stats import at_least, mean_se, proportion_se, quantile
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from simulator import runner
+
+# The Monte Carlo path (numba kernels, the shared runner) is imported where it runs, so an
+# exact answer starts without numba (issue 21: ``assault odds RY YG`` within a second).
 
 MAX_EXTRA_SUPP = 100   # fixed suppression symbols added to a roll (a recruit target adds one)
 QUANTILES = ((0.05, "unlucky"), (0.20, ""), (0.50, "median"), (0.80, ""), (0.95, "lucky"))
 
 
+@dataclass
+class Outcomes:
+    """The answer to an odds question: numpy columns ``crit``, ``hit``, ``supp``, ``p``
+    (and ``se`` by Monte Carlo), one row per outcome, and the question and summary in
+    ``attrs``. Columns are read by name (``out["p"]``) as in the DataFrame of
+    :meth:`frame`."""
+
+    columns: dict[str, np.ndarray]
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.columns[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.columns
+
+    def frame(self) -> pd.DataFrame:
+        """The tidy DataFrame :func:`odds` returns."""
+        import pandas as pd
+        df = pd.DataFrame(self.columns)
+        df.attrs.update(self.attrs)
+        return df
+
+
+def outcome_columns(dist: np.ndarray, trials: int | None = None) -> dict[str, np.ndarray]:
+    """The non-zero outcomes of a ``[crit, hit, supp]`` distribution as columns, sorted
+    by crit, then hit, then supp (``np.nonzero`` walks the array in that order)."""
+    c, h, s = np.nonzero(dist)
+    cols = {"crit": c, "hit": h, "supp": s, "p": dist[c, h, s]}
+    if trials is not None:
+        cols["se"] = proportion_se(cols["p"], trials)
+    return cols
+
+
 def outcome_frame(dist: np.ndarray, trials: int | None = None) -> pd.DataFrame:
     """Tidy table of a ``[crit, hit, supp]`` distribution (non-zero rows only)."""
-    c, h, s = np.nonzero(dist)
-    frame = pd.DataFrame({"crit": c, "hit": h, "supp": s, "p": dist[c, h, s]})
-    if trials is not None:
-        frame["se"] = proportion_se(frame["p"].to_numpy(), trials)
-    return frame.sort_values(["crit", "hit", "supp"], ignore_index=True)
+    return Outcomes(outcome_columns(dist, trials)).frame()
 
 
-def damage_pmf(frame: pd.DataFrame) -> np.ndarray:
-    """Distribution of damage points (crit + hit, 10.7.3) from an outcome table."""
-    dmg = (frame["crit"] + frame["hit"]).to_numpy()
-    return np.bincount(dmg, weights=frame["p"].to_numpy(), minlength=1)
+def damage_pmf(frame) -> np.ndarray:
+    """Distribution of damage points (crit + hit, 10.7.3) from an outcome table
+    (:class:`Outcomes` or its DataFrame)."""
+    dmg = np.asarray(frame["crit"]) + np.asarray(frame["hit"])
+    return np.bincount(dmg, weights=np.asarray(frame["p"]), minlength=1)
 
 
-def summarise(frame: pd.DataFrame, trials: int | None = None) -> dict[str, Any]:
-    """The summary block: chance of any effect, means, damage 'at least' and quantiles."""
-    p = frame["p"].to_numpy()
-    crit, hit, supp = (frame[k].to_numpy() for k in ("crit", "hit", "supp"))
+def summarise(frame, trials: int | None = None) -> dict[str, Any]:
+    """The summary block: chance of any effect, means, damage 'at least' and quantiles
+    (of :class:`Outcomes` or its DataFrame)."""
+    p = np.asarray(frame["p"])
+    crit, hit, supp = (np.asarray(frame[k]) for k in ("crit", "hit", "supp"))
     dmg = crit + hit
     pmf = damage_pmf(frame)
     summary: dict[str, Any] = {
@@ -84,10 +124,14 @@ def any_effect(counts: np.ndarray) -> int:
 
 def simulate_run(attack, defence, dice: DiceSet, *, doubles: str, extra_supp: int,
                  trials: int | None, seed: int, workers: int | None = None, progress: str | None = None,
-                 chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS,
+                 chunk_trials: int | None = None,
                  options: runner.RunOptions | None = None) -> runner.RunResult:
     """Monte Carlo run of the question; ``.value`` is the counts of uncancelled
     ``[crit, hit, supp]`` (same shape as exact), ``.trials`` the trials run."""
+    from simulator import runner
+    from simulator.assault.kernels import packed_faces, uncancelled_chunk
+
+    chunk_trials = runner.DEFAULT_CHUNK_TRIALS if chunk_trials is None else chunk_trials
     shape = pool_shape(attack, dice, doubles, extra_supp)
     task = partial(uncancelled_chunk, packed_faces(attack, defence, dice, doubles), extra_supp, shape)
     return runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
@@ -97,7 +141,7 @@ def simulate_run(attack, defence, dice: DiceSet, *, doubles: str, extra_supp: in
 def simulate_outcome(attack, defence, dice: DiceSet, *, doubles: str, extra_supp: int,
                      trials: int, seed: int, workers: int | None = None,
                      progress: str | None = None,
-                     chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS) -> np.ndarray:
+                     chunk_trials: int | None = None) -> np.ndarray:
     """Monte Carlo counts of uncancelled ``[crit, hit, supp]`` (same shape as exact)."""
     return simulate_run(attack, defence, dice, doubles=doubles, extra_supp=extra_supp, trials=trials,
                         seed=seed, workers=workers, progress=progress, chunk_trials=chunk_trials).value
@@ -107,6 +151,20 @@ def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = 
          seed: int | None = None, doubles: str = "all", extra_supp: int = 0,
          dice: DiceSet | str | Path | None = None, workers: int | None = None,
          progress: str | None = None, options: runner.RunOptions | None = None) -> pd.DataFrame:
+    """Outcome distribution of ``attack`` rolled against ``defence`` (10.7.2), as a tidy
+    DataFrame: :func:`odds_outcomes` (same arguments) as a table.
+
+    >>> odds("RY", "YG").attrs["summary"]["mean_damage"]  # doctest: +SKIP
+    """
+    return odds_outcomes(attack, defence, exact=exact, trials=trials, seed=seed, doubles=doubles,
+                         extra_supp=extra_supp, dice=dice, workers=workers, progress=progress,
+                         options=options).frame()
+
+
+def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int | None = None,
+                  seed: int | None = None, doubles: str = "all", extra_supp: int = 0,
+                  dice: DiceSet | str | Path | None = None, workers: int | None = None,
+                  progress: str | None = None, options: runner.RunOptions | None = None) -> Outcomes:
     """Outcome distribution of ``attack`` rolled against ``defence`` (10.7.2).
 
     Exact by default; with ``trials`` (or ``exact=False``) by Monte Carlo.
@@ -114,8 +172,6 @@ def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = 
     :mod:`simulator.runner`); with ``options.precision`` the run picks its trials.
     ``doubles`` is how the attacker's double successes count (rulings.md #2);
     ``extra_supp`` adds suppression symbols to the attack (recruit target, 4.2.3).
-
-    >>> odds("RY", "YG").attrs["summary"]["mean_damage"]  # doctest: +SKIP
     """
     dice = as_dice(dice)
     check_question(doubles, extra_supp)
@@ -125,14 +181,15 @@ def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = 
     monte_carlo = trials is not None or not exact or precise
     run = None
     if monte_carlo:
+        from simulator import runner
         trials = trials if precise else runner.trials_or(trials, 1_000_000)
         seed = runner.fresh_seed() if seed is None else seed
         run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=trials,
                            seed=seed, workers=workers, progress=progress, options=options)
         trials = run.trials
-        frame = outcome_frame(run.value / trials, trials)
+        frame = Outcomes(outcome_columns(run.value / trials, trials))
     else:
-        frame = outcome_frame(roll_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp))
+        frame = Outcomes(outcome_columns(roll_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp)))
     frame.attrs.update({
         "method": "monte-carlo" if monte_carlo else "exact",
         "trials": trials if monte_carlo else None,
