@@ -29,6 +29,8 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
+from numba.core import types
+from numba.core.registry import CPUDispatcher
 
 from simulator.rng import next_u64 as _next
 
@@ -241,13 +243,33 @@ def next_u64_into(rng, src):
         rng[j, 0] |= numba.uint64(1)
 
 
+class _TypedByType(CPUDispatcher):
+    """A numba dispatcher that compiles one version of a function per argument *types*.
+
+    numba's own compiles a function again for every call site passing a constant
+    (``NIL``, ``FALSE``, ``-1``: each a ``Literal`` type of its own); for the engine that
+    was about 17 s of a 250 s cold compile spent on copies of the same code. Here a call
+    is typed with the constants' plain types, so every call site shares one version
+    (LLVM still folds the constants where it inlines)."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
+def typed_by_type(dispatcher):
+    """Make ``dispatcher`` compile per argument types only (see :class:`_TypedByType`)."""
+    dispatcher.__class__ = _TypedByType
+    return dispatcher
+
+
 def rule(fn):
     """Compile an internal rules function: cached on disk, no Python wrapper (it is only
     called from compiled code) and no reference counting (``_nrt=False``): passing the
     game's two array tuples on to another function would otherwise cost 24 atomic
     increments and decrements per call. Such a function must not allocate arrays;
     those that do use :func:`rule_alloc`."""
-    return numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)(fn)
+    return typed_by_type(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)(fn))
 
 
 def rule_inlined(fn):
@@ -278,17 +300,17 @@ def rule_hot(fn):
     :func:`rule_inlined`). Inlining the chain into every caller would triple the
     engine's compile time; into these loops it costs about 17 s of a cold compile and
     makes a greedy game about 1.8 times faster (``bench/scenario.py``)."""
-    return numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False, inline=_into_hot_loops)(fn)
+    return typed_by_type(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False, inline=_into_hot_loops)(fn))
 
 
 def rule_alloc(fn):
     """:func:`rule` for the few functions that allocate arrays (reference counting on)."""
-    return numba.njit(cache=True, no_cpython_wrapper=True)(fn)
+    return typed_by_type(numba.njit(cache=True, no_cpython_wrapper=True)(fn))
 
 
 def entry(fn):
     """A rules function Python calls too: cached, with its wrapper, no reference counting."""
-    return numba.njit(cache=True, _nrt=False)(fn)
+    return typed_by_type(numba.njit(cache=True, _nrt=False)(fn))
 
 
 class GameState(NamedTuple):

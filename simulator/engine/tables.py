@@ -24,6 +24,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from simulator.engine.state import int64_constants, rule
+
 # --- per hex (hexi[hex, field]) --------------------------------------------------------
 HI_TERRAIN, HI_ELEV, HI_HILL, HI_OBJ, HI_NOIND, HI_Q, HI_R, HI_STAND = range(8)   # HI_STAND + mtype
 HI_FREEFACE, HI_TDMG = 12, 13   # vehicles turn freely here (road, 9.1); terrain-damage pool (9.10.1) or -1
@@ -120,7 +122,7 @@ class Tables(NamedTuple):
 
 # --- accessors (inlined into the rules) -------------------------------------------------
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def between(t, a, b, k):
     """The ``k``-th hex strictly between ``a`` and ``b`` (-1: no more), for ``b`` within
     the sight radius of ``a`` (k < n_between(t))."""
@@ -128,12 +130,12 @@ def between(t, a, b, k):
     return np.int64(t.between[a, t.hexi[b, HI_Q] - t.hexi[a, HI_Q] + rad, t.hexi[b, HI_R] - t.hexi[a, HI_R] + rad, k])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def n_between(t):
     return t.between.shape[3]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def geo(t, a, b):
     """The geometry class of a fire from hex ``a`` at hex ``b`` (target terrain, hill,
     hindrances: compile._geometry), -1 when the line is blocked by terrain (10.3, 10.4),
@@ -146,7 +148,7 @@ def geo(t, a, b):
     return np.int64(t.near[a, dq + rad, dr + rad])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def hex_dist(hexi, a, b):
     """Hex distance (10.1) from the axial coordinates in ``hexi``."""
     dq = hexi[a, HI_Q] - hexi[b, HI_Q]
@@ -154,115 +156,115 @@ def hex_dist(hexi, a, b):
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def nbr(t, h, d):
     return t.side6[h, d, S6_NBR]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def dist(t, a, b):
     return hex_dist(t.hexi, a, b)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def n_units(t):
     return t.p[P_N_UNITS]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def slot(t, u, f):
     return t.meta[u, f]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def form(t, f, field):
     return t.meta[t.p[P_O_FORM] + f, field]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def vic(t, side, field):
     return t.meta[t.p[P_O_VIC] + side, field]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def obj(t, k, field):
     return t.meta[t.p[P_O_OBJ] + k, field]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def draw(t, side, kind, field):
     return t.meta[t.p[P_O_DRAW] + side * 3 + kind, field]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def zone_lo(t, z):
     return t.zones[z]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def zone_hi(t, z):
     return t.zones[z + 1]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def zone_hex(t, i):
     return t.zones[t.p[P_N_ZONES] + 1 + i]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def atk_key(t, i, j, band, half, minus):
     return np.int64(t.keys[t.p[P_O_ATK] + (((i * t.p[P_NT] + j) * t.p[P_NB] + band) * 2 + half) * 2 + minus])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def band_of(t, i, r):
     return np.int64(t.keys[t.p[P_O_BAND] + i * t.p[P_NR] + r])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def def_key(t, j, geo, smoke, fs, st, area, failed):
     i = ((((j * t.p[P_NG] + geo) * t.p[P_NSMOKE] + smoke) * 3 + fs) * 16 + st) * t.p[P_NAREA] + area
     return np.int64(t.keys[t.p[P_O_DEF] + i * 2 + failed])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def spot_need(t, j, geo, st, adj, out):
     return np.int64(t.keys[t.p[P_O_SPOT] + (((j * t.p[P_NG] + geo) * 16 + st) * 2 + adj) * t.p[P_NOUT] + out])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def last_shot_key(t, gun, tank, which):
     """9.10.3: the attack (``which`` 0) or defence (1) pool of the last shot of artillery
     type ``gun`` at tank type ``tank`` (-1: no last shot)."""
     return np.int64(t.keys[t.p[P_O_OVR] + (gun * t.p[P_NT] + tank) * 2 + which])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def passenger_fire_key(t, a, p, half, which):
     """Revised 12.4: the attack (``which`` 0) or defence (1) pool of assault type ``a``'s
     shot at passenger type ``p`` (-1: no shot)."""
     return np.int64(t.keys[t.p[P_O_PFIRE] + ((a * t.p[P_NT] + p) * 2 + half) * 2 + which])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def ind_atk_key(t, i, j, half, minus):
     """7.1-7.3: the indirect-fire attack pool of type ``i`` at type ``j`` (-1: none)."""
     return np.int64(t.keys[t.p[P_O_IND] + ((i * t.p[P_NT] + j) * 2 + half) * 2 + minus])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def ind_def_key(t, j, terrain, hill, st, failed):
     """7.1, 7.3: the defence pool of type ``j`` against indirect fire (-1: not fired at)."""
     return np.int64(t.keys[t.p[P_O_INDDEF] + (((j * t.p[P_NTERR] + terrain) * 2 + hill) * 16 + st) * 2 + failed])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def ind_spot(t, j, terrain, hill, st, adj):
     """10.5: the d6 needed to spot type ``j`` for indirect fire, 0 automatic."""
     return np.int64(t.keys[t.p[P_O_INDSPOT] + (((j * t.p[P_NTERR] + terrain) * 2 + hill) * 16 + st) * 2 + adj])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def smoke_key(t, i, half, minus):
     """7.5: the smoke dice of type ``i`` (-1: it fires no smoke)."""
     return np.int64(t.keys[t.p[P_O_SMOKE] + (i * 2 + half) * 2 + minus])
@@ -274,7 +276,7 @@ ICC_H_INFANTRY, ICC_H_FRIENDLY, ICC_H_KEEP, ICC_H_WIDTH = range(4)
 ICC_HEAD = 4
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def icc_infantry_key(t, j, geo, smoke, fs, st, failed):
     """10.11, first case: the defence pool of infantry type ``j`` in a close combat with a
     friendly armoured vehicle (its weakest die lost), indexed like :func:`def_key` without
@@ -284,7 +286,7 @@ def icc_infantry_key(t, j, geo, smoke, fs, st, failed):
     return np.int64(t.keys[o + t.keys[o + ICC_H_INFANTRY] + i])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def icc_friendly_key(t, j, geo, smoke, fs, area):
     """10.11, second case: the defence pool of the friendly vehicle (type ``j``, area of
     impact ``area`` from the firer) against the success dice rolled again; -1 none."""
@@ -293,7 +295,7 @@ def icc_friendly_key(t, j, geo, smoke, fs, area):
     return np.int64(t.keys[o + t.keys[o + ICC_H_FRIENDLY] + i])
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def icc_keep(t, ak, die):
     """10.11: six bits, bit ``r`` set when face ``r`` of die ``die`` of attack pool ``ak``
     shows a success symbol (``set_aside.keep_table(..., KEEP_SUCCESS)``)."""
@@ -313,7 +315,7 @@ def cc_direction_key(x, y, where, role, flags, half, x_imm, y_imm, tracks, n_typ
              + y_imm) * 2 + tracks)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def cc_pool(t, x, y, where, role, flags, half, x_imm, y_imm, tracks):
     """The melee pool of a close-combat direction (binary search in ``cck``), -1 if none."""
     key = cc_direction_key(x, y, where, role, flags, half, x_imm, y_imm, tracks, t.p[P_NT])
@@ -330,32 +332,30 @@ def cc_pool(t, x, y, where, role, flags, half, x_imm, y_imm, tracks):
     return np.int64(-1)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def cc_stat(t, pool, k):
     """Close-combat pool statistic ``k``: E[hits], E[crits], P(a supp), P(a crit or a hit)."""
     return t.fconst[t.p[P_O_CC] + pool * 4 + k]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def cc_mask(t, role):
     return t.p[P_FIELDS + role]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def weight(t, k):
     return t.fconst[k]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def cover(t, h):
     return t.fconst[t.p[P_O_COVER] + h]
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule
 def cc_loss(t, x, y, terr, who):
     return t.fconst[t.p[P_O_CCLOSS] + ((x * t.p[P_NT] + y) * t.p[P_NCCT] + terr) * 2 + who]
 
-
-from simulator.engine.state import int64_constants  # noqa: E402
 
 int64_constants(globals())
