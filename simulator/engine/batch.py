@@ -34,7 +34,7 @@ from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, Work, make_wo
 from simulator.engine.state import (
     AUX_FST, AUX_OBJ, ELIMINATED, G_ACTIVATIONS, G_CCS, G_DECIDED_TURN, G_FALLBACKS, G_FIRST1, G_LOG_ON,
     G_REACTIONS, G_REASON, G_TURN, G_WINNER, ONMAP, CARRIED, PENDING, REASON_NAMES, U_DMG, U_SIDE, U_ST,
-    U_TYPE, int64_constants,
+    U_TYPE, GameState, int64_constants,
 )
 from simulator.engine.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_O_OBJ, P_TURNS, UT_CARD, UT_STR, UT_VALUE
 from simulator.engine.turn import new_game
@@ -97,13 +97,15 @@ def fill_record(s, t, game, decisions, row):
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)
-def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out):
+def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log):
     """Play games ``first_game .. first_game + n_games - 1`` of a chunk (their place in the
-    chunk seeds their streams) and write their records into ``out``."""
+    chunk seeds their streams) and write their records into ``out``; with ``log`` 1 the
+    state's event log records them (a replay: :func:`play_alone`)."""
     for i in range(n_games):
         seed_game(key, first_game + i, s.rng)
-        s.g[G_LOG_ON] = 0
+        s.g[G_LOG_ON] = log
         new_game(s, t)
+        s.g[G_LOG_ON] = log
         d = play(s, t, kinds, params, w, MAX_DECISIONS)
         fill_record(s, t, first_game + i, d, out[i])
 
@@ -149,9 +151,22 @@ def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, piece_games: i
     out = np.zeros((n_games, N_FIXED + len(game.card_names())), dtype=np.int64)
     s = game.new_state()
     w = make_work(game)
-    play_chunk(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out)
+    play_chunk(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out, np.int64(0))
     out[:, C_GAME] += chunk * GAMES_PER_CHUNK
     return out
+
+
+def play_alone(game: Game, seed: int, game_index: int, kinds: np.ndarray, params: np.ndarray,
+               log_cap: int) -> GameState:
+    """Game ``game_index`` of the run with ``seed``, played on its own by the batch's own
+    compiled loop with the event log on (``log_cap`` events): its final arrays. The same
+    streams as in the batch (:func:`chunk_task`), so the same game."""
+    chunk, offset = divmod(int(game_index), GAMES_PER_CHUNK)
+    s = game.new_state(log_cap=log_cap)
+    out = np.zeros((1, N_FIXED + len(game.card_names())), dtype=np.int64)
+    play_chunk(game.tables, chunk_key(seed, chunk), np.int64(offset), np.int64(1), kinds, params, s,
+               make_work(game), out, np.int64(1))
+    return s
 
 
 PIECE_GAMES = 256     # games per runner chunk: both workers busy on small runs too

@@ -39,6 +39,9 @@ def _splitmix(x):
     return z ^ (z >> numba.uint64(31))
 
 
+LOG_CAP = 8192      # events a logged game keeps
+
+
 @numba.njit(cache=True, _nrt=False)
 def seed_game(key, index, rng):
     """Fill ``rng[3, 4]`` for game ``index`` of a chunk whose stream key is ``key[4]``."""
@@ -67,7 +70,7 @@ class State:
         if _arrays is not None:
             self.s = _arrays
             return
-        self.s = game.new_state(log_cap=8192 if log else 1)
+        self.s = game.new_state(log_cap=LOG_CAP if log else 1)
         key = chunk_key(seed, game_index // GAMES_PER_CHUNK)
         seed_game(key, game_index % GAMES_PER_CHUNK, self.s.rng)
         self.s.g[G_LOG_ON] = 1 if log else 0

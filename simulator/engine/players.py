@@ -41,7 +41,7 @@ from simulator.engine.state import (
     MODE_NORMAL, MODE_WITHDRAW, NIL, ONMAP, PENDING, SUB_AFTER_MOVE, SUB_CC_PICK, SUB_CC_WITHDRAW,
     SUB_FALLBACK, SUB_FORMATION, SUB_MOVE, SUB_PLACE, SUB_PLAN, SUB_REACT, SUB_SELECT, SUB_SETUP_ORDER,
     TO_PLACE, U_CC, U_DMG, U_FORM, U_HEX, U_MORALE, U_SIDE, U_ST, U_TYPE, a_arg, a_kind, a_unit, rule_hot,
-    HX_OCC, TRUE, GameState, action, entry, int64_constants, next_u64_into, restore_state, rule,
+    HX_OCC, TRUE, GameState, action, entry, int64_constants, next_u64_into, restore_state, rule, rule_inlined,
     G_EMERG, K_DISMOUNT, K_LOAD, U_CARRIER, U_DONE,
     K_ART_FACE, K_INDIRECT, K_SMOKE, K_SMOKE_HEX, SUB_SMOKE_NEXT, SUB_SUPPORT, U_FACE,
 )
@@ -914,7 +914,7 @@ def reseed(play, src):
     next_u64_into(play.rng, src)
 
 
-@rule
+@rule_inlined
 def lookahead_choice(s, t, side, w, params):
     """Flat Monte Carlo over greedy's best ``params[0]`` actions, ``params[1]`` playouts
     each to the end of the turn plus ``params[2]`` turns."""
@@ -991,9 +991,13 @@ def quick_score(s, t, a):
 # ======================================================================================
 
 
-@entry
-def choose(s, t, kind, side, w, params):
-    """The action of a player of ``kind`` (RANDOM, GREEDY, LOOKAHEAD) for ``side``."""
+@rule_inlined
+def choice(s, t, kind, side, w, params):
+    """The action of a player of ``kind`` (RANDOM, GREEDY, LOOKAHEAD) for ``side``.
+
+    Inlined (at numba's level) into :func:`play`, with the look-ahead player: each
+    separately compiled layer above the rules costs LLVM a pass over the whole engine
+    linked beneath it (about 13 s of a cold compile each)."""
     if kind == GREEDY:
         return greedy_choice(s, t, side, w, w.buf)
     if kind == LOOKAHEAD:
@@ -1001,16 +1005,23 @@ def choose(s, t, kind, side, w, params):
     return random_choice(s, t, side, w.buf)
 
 
+@entry
+def choose(s, t, kind, side, w, params):
+    """:func:`choice`, for Python callers (one decision at a time)."""
+    return choice(s, t, kind, side, w, params)
+
+
 DEFAULT_PARAMS = np.array([4, 8, 0], dtype=np.int64)   # look-ahead: candidates, playouts, extra turns
 
 
-@entry
+@rule_inlined
 def play(s, t, kinds, params, w, max_decisions):
-    """Play from ``s`` to the end of the game with players ``kinds[side]``."""
+    """Play from ``s`` to the end of the game with players ``kinds[side]`` (inlined into
+    :func:`simulator.engine.batch.play_chunk`, see :func:`choice`)."""
     n = 0
     while s.g[G_OVER] == 0 and n < max_decisions:
         side = s.g[G_DECIDER]
-        a = choose(s, t, kinds[side], side, w, params)
+        a = choice(s, t, kinds[side], side, w, params)
         apply_action(s, t, a)
         n += 1
     return n

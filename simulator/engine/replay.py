@@ -15,12 +15,12 @@ from simulator.assault.dice import format_pool
 from simulator.engine import events as ev
 from simulator.engine.compile import Game
 from simulator.engine.hexgrid import vertex_names
-from simulator.engine.game import State
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.game import LOG_CAP, State
+from simulator.engine.batch import play_alone
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES
 from simulator.assault.damage import MORALE_NAMES
 from simulator.engine.state import AUX_OBJ, KIND_NAMES, PHASE_NAMES, REASON_NAMES, U_FACE, U_HEX, U_SIDE, U_ST
 from simulator.engine.tables import P_N_ATK
-from simulator.engine.turn import apply_action
 
 CC_STATUS = ("absent", "in the hex", "falls back", "withdraws", "eliminated", "stays out")
 CRIT_SYMBOLS = ("none", "supp", "hit", "crit")
@@ -28,17 +28,12 @@ CRIT_SYMBOLS = ("none", "supp", "hit", "crit")
 
 def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str] = ("greedy", "greedy"),
                 params: np.ndarray | None = None) -> State:
-    """Play game ``game_index`` of a run with ``seed`` again, logging every event."""
-    st = State(game, seed, game_index, log=True)
-    kinds = [PLAYER_NAMES.index(p) for p in players]
+    """Play game ``game_index`` of a run with ``seed`` again, logging every event (with
+    the batch's own compiled loop, so nothing more to compile)."""
+    kinds = np.array([PLAYER_NAMES.index(p) for p in players], dtype=np.int64)
     params = DEFAULT_PARAMS if params is None else params
-    w = make_work(game)
-    t = game.tables
-    while not st.is_terminal():
-        side = st.current_player()
-        a = choose(st.s, t, np.int64(kinds[side]), np.int64(side), w, params)
-        apply_action(st.s, t, np.int64(a))
-    return st
+    arrays = play_alone(game, seed, game_index, kinds, params, log_cap=LOG_CAP)
+    return State(game, seed, game_index, _arrays=arrays)
 
 
 def _symbols(packed: int) -> str:
