@@ -11,3 +11,15 @@ import tempfile
 if "LANCHESTER_CACHE_DIR" not in os.environ:
     os.environ["LANCHESTER_CACHE_DIR"] = tempfile.mkdtemp(prefix="lanchester-test-cache-")
     atexit.register(shutil.rmtree, os.environ["LANCHESTER_CACHE_DIR"], True)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def engine_compiled():
+    """The scenario engine compiled on both cores before the first test that plays a
+    game (:func:`simulator.engine.warmup.compile_engine`): None when numba's cache held it
+    already, else the parts' functions the engine called with other argument types."""
+    from simulator.engine import warmup
+    return warmup.compile_engine()

@@ -8,9 +8,9 @@ at Soviet Heavy Rifles '41 at range 3 in the open, pools RY against YG, and the 
 fire into forest, exactly and by Monte Carlo) and the German-against-Soviet matchup
 matrix in the open.
 
-The quick answers come first, while the scenario engine compiles in a second process
-on a fresh machine (:mod:`simulator.engine.warmup`); the scenario is played once it is
-ready. The index still lists the main job first.
+The quick answers come first, while on a fresh machine the scenario engine compiles in
+the background on both cores (:mod:`simulator.engine.warmup`); the scenario is played
+once it is ready. The index still lists the main job first.
 
 The report folder holds one report bundle per question (CSV, PNG charts,
 summary.json, index.html; see :mod:`reports.bundle`) and a top ``index.html``

@@ -31,6 +31,7 @@ from simulator.engine.compile import compile_game
 from simulator.notice import waiting
 from simulator.engine.players import DEFAULT_PARAMS
 from simulator.engine.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
+from simulator.engine.warmup import compile_engine
 from simulator.errors import InputError
 from simulator.runner import RunOptions
 from simulator.stats import wilson_interval
@@ -167,6 +168,7 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     with waiting(f"tabulating {scenario.name}'s pools, map and units"):
         game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario, data=data)
     with waiting("loading the scenario engine", ENGINE_COMPILE_ESTIMATE):
+        compile_engine()                                 # a fresh machine: on both cores
         run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
     result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
                        progress=f"{game.name}" if progress else None, options=options)

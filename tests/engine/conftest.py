@@ -9,6 +9,12 @@ from simulator.engine.compile import compile_game
 from tests.engine.test_players import SKIRMISH
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _engine_first(engine_compiled):
+    """Every engine test runs on the engine compiled on both cores (see the root conftest)."""
+    return engine_compiled
+
+
 @pytest.fixture(scope="session")
 def skirmish_path(tmp_path_factory):
     path = tmp_path_factory.mktemp("skirmish") / "skirmish.scenario.toml"

@@ -19,3 +19,15 @@ def test_the_warmup_process_plays_a_game_and_exits():
     proc = subprocess.run([sys.executable, "-m", "simulator.engine.warmup"], capture_output=True, text=True,
                           timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_each_part_compiles_the_version_the_engine_calls(engine_compiled):
+    """The parts compile each function for the argument types the engine calls it with,
+    and for nothing else: numba's cache holds one version of each, whichever process
+    compiled it (a second version would be a part's compile that the engine never used)."""
+    game = warmup.warmup_game()
+    for part in warmup.PARTS:
+        for dispatcher, signature in warmup.part_units(part, game):
+            cached = {key[0] for key in dispatcher._cache._cache_file._load_index()}
+            assert cached == {tuple(signature)}, (part, dispatcher.py_func.__name__, cached)
+    assert engine_compiled in (None, [])      # compiled in this session: the top used every part
