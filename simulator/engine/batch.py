@@ -41,6 +41,7 @@ from simulator.engine.turn import new_game
 from simulator.errors import InputError
 from simulator.suggest import did_you_mean
 from simulator.stats import wilson_interval
+from simulator.vocabulary import MAX_GAMES
 
 MAX_DECISIONS = 20000
 (C_GAME, C_WINNER, C_REASON, C_TURNS, C_FIRST, C_DECIDED, C_OBJ0, C_OBJ1, C_OBJMASK0, C_OBJMASK1,
@@ -351,7 +352,7 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
     start = time.perf_counter()
     try:
         if games is None:   # --precision without a cap: never more than a batch can hold
-            games = runner.MAX_GAMES
+            games = MAX_GAMES
         res = runner.execute(task, games, seed=seed, options=opts, headline=headline,
                              chunk_trials=PIECE_GAMES, collect=collect)
         ok = True

@@ -15,10 +15,11 @@ from simulator.assault.melee.damage import (
 from simulator.assault.melee.exact import _die_rows, side_distribution
 from simulator.assault.melee.kernels import roll_side
 from simulator.assault.melee.policies import (
-    AT_HALF, HALF_STRENGTH, NEVER, WEAKER, parse_withdraw_policies, reroll_gains, wants_withdraw,
+    AT_HALF, HALF_STRENGTH, WEAKER, parse_withdraw_policies, reroll_gains, wants_withdraw,
 )
 from simulator.errors import InputError
 from simulator.rng import seed_state
+from simulator.vocabulary import NEVER
 
 DICE = load_dice()
 

@@ -34,10 +34,11 @@ from simulator.assault.melee.fight import N_SLOTS, decode
 from simulator.assault.melee.kernels import MELEE_CHUNK_TRIALS, melee_chunk, merge_chunks
 from simulator.assault.melee.policies import WITHDRAW_POLICIES, parse_withdraw_policies
 from simulator.assault.melee.situation import (
-    A1, A2, D1, D2, EDITION_NAMES, EDITIONS, FIRST_KIND, LATER_KIND, Cast, DirectionPools, MeleeSituation,
+    A1, A2, D1, D2, EDITIONS, FIRST_KIND, LATER_KIND, Cast, DirectionPools, MeleeSituation,
     build_cast, for_edition, passenger_fire_pools, round_pools,
 )
 from simulator.assault.melee.tables import compile_melee
+from simulator.vocabulary import EDITION_NAMES
 from simulator.errors import InputError
 from simulator.stats import proportion_se
 
