@@ -44,7 +44,6 @@ from simulator.assault.transport import (
     p_any_disembark, passenger_outcomes, transport_event,
 )
 from simulator.assault.vehicle_terrain import overrun_succeeds
-from simulator.errors import InputError
 from simulator.stats import proportion_se
 
 STATE_COLUMNS = ["eliminated", "damage", "half_strength", "suppressed", "fallback", "immobilised"]

@@ -42,7 +42,7 @@ MATRIX_COLUMNS = ["firer", "target", "range", "terrain", "target_facing", "can_f
 FIRE_KIND = "direct"   # the "fire" column: the matrix is direct fire (chapter 10) only
 FIRE_COVERED = ("direct fire only (chapter 10); indirect fire (chapter 7: mortars, artillery) "
                 "is not in the matrix: ask `lanchester assault fire FIRER TARGET --indirect`")
-from simulator.vocabulary import METRICS, VEHICLE_FACINGS  # noqa: E402 - one definition
+from simulator.vocabulary import VEHICLE_FACINGS  # noqa: E402 - one definition
 _SUMMARY_KEYS = ("p_eliminated", "p_suppressed_or_worse", "p_fallback", "p_immobilised", "mean_damage")
 
 

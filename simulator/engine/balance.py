@@ -29,7 +29,6 @@ from simulator.engine.activity import SAMPLE_GAMES, activity_lines, side_activit
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
 from simulator.notice import waiting
-from simulator.engine.players import DEFAULT_PARAMS
 from simulator.engine.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
 from simulator.errors import InputError
 from simulator.runner import RunOptions

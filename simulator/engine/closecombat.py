@@ -36,8 +36,6 @@ infantry passenger into the close-combat hex (``Q_PASSENGER``, ``enter_on``; rea
 
 from __future__ import annotations
 
-import numba
-import numpy as np
 
 from simulator.engine.state import FALLBACK, INFANTRY, STEADY, SUPPRESSED
 from simulator.assault.kernels import cancel_packed, field as packed_field
@@ -49,8 +47,7 @@ from simulator.engine.events import EV_CC, EV_CC_END, EV_CC_RESULT, EV_CC_ROLL, 
 from simulator.engine.fire import apply_symbols, eliminate, fallback_again, in_arc_of, passengers_hit, queue_fallback, set_morale
 from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
 from simulator.engine.state import (
-    rule, rule_alloc,
-    NIL,
+    rule, NIL,
     int64_constants,
     ACT_DELAYED, ACT_FAST, ACT_FIRING, ACT_NONE, ACT_NORMAL, AUX_PATH, AUX_QUEUE, CC_ACTIVE, CC_NONE, G_CC_A, G_CC_BACK,
     G_CC_D, G_CC_FLAGS, G_CC_HEX, G_CC_PEND, G_CC_Q, G_CC_ROUND, G_CC_SUPA, G_CC_SUPD, G_CCS, G_DECIDER,

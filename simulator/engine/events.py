@@ -6,7 +6,6 @@ branch per event. An event is eight ints: ``code, turn, a, b, c, d, e, f``.
 
 from __future__ import annotations
 
-import numba
 
 from simulator.engine.state import rule, int64_constants, EV_FIELDS, G_LOG_ON, G_LOGN, G_TURN
 

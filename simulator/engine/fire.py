@@ -9,7 +9,6 @@ game state.
 
 from __future__ import annotations
 
-import numba
 
 from simulator.assault.damage import CRIT_ROLL_NONE, after_fire, strongest_symbol
 from simulator.assault.transport import CARRIED as PM_CARRIED, DISEMBARK, FLIPPED, RIDERS_TARGETED, transport_event
@@ -20,12 +19,11 @@ from simulator.engine.events import (
     EV_PASSENGER_HIT, EV_ELIM, EV_NOFIRE, EV_RESULT, EV_ROLL, EV_SPOT, log_event,
 )
 from simulator.engine.hexgrid import in_arc, areas_of_impact
-from simulator.engine.pooltab import AC_DIGGING, AC_FAST, AC_PLAIN, AC_SPOTTED, FS_FIRING, FS_TURRET
+from simulator.engine.pooltab import AC_DIGGING, AC_FAST, AC_PLAIN, AC_SPOTTED, FS_FIRING
 from simulator.engine.state import (
     rule,
     rule_hot,
     NIL,
-    int64_constants,
     ACT_DELAYED, ACT_DIGGING, ACT_FAST, ACT_FIRING, ACT_MOVEFIRE, ACT_TURRET, AUX_QUEUE, CARRIED, CC_NONE,
     ELIMINATED, G_CPLOST0, G_EMERG, G_QN, G_SMOKE_ANY, HX_DUG, HX_SMOKE, MAX_QUEUE, ONMAP, U_ACT, U_CARRIER,
     U_CC, U_DMG, U_DONE, U_EMERG, U_FACE, U_FELL, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,

@@ -24,7 +24,7 @@ from simulator.engine.state import (
     KIND_NAMES, PHASE_NAMES, STATUS_NAMES, SUB_NAMES, U_ACT, U_CC, U_DMG, U_FACE, U_HEX, U_MORALE,
     U_SIDE, U_ST, U_TYPE, decode,
 )
-from simulator.engine.turn import MAX_ACTIONS, advance, apply_action, legal_actions, new_game
+from simulator.engine.turn import MAX_ACTIONS, apply_action, legal_actions, new_game
 
 GAMES_PER_CHUNK = 2048
 TERMINAL = -4

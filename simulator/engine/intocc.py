@@ -36,7 +36,7 @@ from simulator.engine.state import (
 )
 from simulator.engine.tables import geo as geo_of
 from simulator.engine.tables import (
-    P_O_ICC, PO_EXTRA, PO_N, UT_ARMOURED, UT_KIND, icc_friendly_key, icc_infantry_key, icc_keep,
+    P_O_ICC, PO_N, UT_ARMOURED, UT_KIND, icc_friendly_key, icc_infantry_key, icc_keep,
 )
 from simulator.rng import below, sum_rolls
 

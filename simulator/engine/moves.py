@@ -20,8 +20,6 @@ vehicles do not move at all (13.1).
 
 from __future__ import annotations
 
-import numba
-import numpy as np
 
 from simulator.engine.board import nearest_enemy_in
 from simulator.engine.overrun import overrun_gun

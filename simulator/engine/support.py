@@ -31,7 +31,7 @@ from simulator.engine.state import (
 )
 from simulator.engine.tables import dist
 from simulator.engine.tables import (
-    HI_ELEV, HI_HILL, HI_NOIND, HI_TERRAIN, P_MAX_SMOKE, PO_EXTRA, PO_N, UT_HALF, UT_IND_MAX,
+    HI_ELEV, HI_HILL, HI_NOIND, HI_TERRAIN, P_MAX_SMOKE, PO_N, UT_HALF, UT_IND_MAX,
     UT_IND_MIN, UT_KIND, UT_SMOKE, UT_SUPPORT, ind_atk_key, ind_def_key, ind_spot, smoke_key,
 )
 from simulator.rng import below, sum_rolls

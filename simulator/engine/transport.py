@@ -14,11 +14,10 @@ is next to their vehicle.
 
 from __future__ import annotations
 
-import numba
 
 from simulator.engine.board import empty, lift, put
 from simulator.engine.events import EV_DISEMBARK, EV_DISEMBARK_LOST, log_event
-from simulator.engine.fire import eliminate, mark_emergency
+from simulator.engine.fire import eliminate
 from simulator.engine.state import (
     ACT_DELAYED, ACT_FAST, ACT_NONE, ARTILLERY, CARRIED, CC_NONE, G_DECIDER, G_EMERG, G_SUB, HX_OCC, INFANTRY, NIL,
     ONMAP,

@@ -24,7 +24,6 @@ overruns of artillery (9.10.3) in :mod:`simulator.engine.overrun`.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from simulator.engine.state import ARTILLERY, FALSE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE
@@ -36,7 +35,7 @@ from simulator.engine.events import (
     EV_VICTORY, EV_FACE, EV_TERRAIN_DAMAGE, EV_LOAD, EV_CLASS_DRAW, log_event,
 )
 from simulator.engine.fire import (
-    apply_symbols, can_target, eliminate, fallback_again, resolve_fire, rider_on, set_morale, transport_after_hit, unit_hex,
+    apply_symbols, can_target, eliminate, fallback_again, resolve_fire, rider_on, set_morale, transport_after_hit,
 )
 from simulator.engine import transport as tr
 from simulator.engine import support as sp
@@ -69,13 +68,11 @@ from simulator.engine.state import (
     SUB_REACT, SUB_SELECT, SUB_SETUP_ORDER, SUB_TURN_START, TO_PLACE, U_ACT, U_ARRIVE, U_CARRIER,
     U_CC, U_DMG, U_DONE, U_FACE, U_FORM, U_HELD, U_HEX, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
     U_ZONE, action, a_arg, a_kind, a_unit, push, AUX_FBPATH, AUX_FST, AUX_OBJ, AUX_PATH, AUX_QUEUE,
-    HX_DUG, HX_OCC, HX_SMOKE, K_DISMOUNT, K_LOAD, K_DISEMBARK, G_EMERG, U_EMERG, SUB_ACT_END as _SAE,
-    G_SMK_H0, G_SMK_H1, G_SMK_K, G_SMK_MASK, G_SMK_SEER, G_SMK_UNIT, G_SUPPORT_PASSED, K_ART_FACE, K_INDIRECT,
+    HX_DUG, HX_OCC, HX_SMOKE, K_DISMOUNT, K_LOAD, K_DISEMBARK, G_EMERG, G_SMK_H0, G_SMK_H1, G_SMK_K, G_SMK_MASK, G_SMK_SEER, G_SMK_UNIT, G_SUPPORT_PASSED, K_ART_FACE, K_INDIRECT,
     K_SMOKE, K_SMOKE_DONE, K_SMOKE_HEX, SUB_SMOKE_NEXT, SUB_SUPPORT, U_FACED,
 )
 from simulator.engine.tables import (
-    D_COUNT, D_METHOD, FO_CLASS, FO_CP, FO_DRAW, FO_SIDE, FO_TYPE, FO_ZONE, HI_FREEFACE, HI_STAND, HI_TDMG, METHOD_CHOOSE,
-    METHOD_DOUBLE, PO_N, UT_ELITE, UT_STR, UT_TDEF,
+    D_COUNT, D_METHOD, FO_CLASS, FO_CP, FO_DRAW, FO_SIDE, FO_TYPE, FO_ZONE, HI_FREEFACE, HI_STAND, HI_TDMG, METHOD_DOUBLE, PO_N, UT_ELITE, UT_STR, UT_TDEF,
     METHOD_DRAW, OB_HEX, OB_START, OB_VALUE, P_BASE_CP0, P_CP_RULE, P_IF_NEITHER, P_INITIATIVE,
     P_MIN_CP, P_CP_ALWAYS, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN, P_TURNS,
     S6_COST, S6_NBR, SL_ARRIVE, SL_CARRIER, SL_ENTRY, SL_FACE, SL_FORM, SL_GROUP, SL_HEX, SL_ROLL,

@@ -5,7 +5,6 @@ brings the support phase (chapter 7), transport, overruns and every kind of forc
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st_
 
 from simulator.engine.compile import compile_game

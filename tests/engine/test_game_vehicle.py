@@ -18,10 +18,9 @@ from simulator.engine import events as ev
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State
 from simulator.engine.state import (
-    FALLBACK, SUPPRESSED, G_MP, G_SUB, SUB_CC_PICK, SUB_MOVE, SUB_REACT, U_DMG, U_FACE, U_HEX, U_IMMOB, U_MORALE,
-    decode,
+    FALLBACK, SUPPRESSED, G_MP, G_SUB, SUB_CC_PICK, SUB_MOVE, SUB_REACT, U_DMG, U_FACE, U_HEX, U_IMMOB, decode,
 )
-from tests.engine.test_game_setup import act, actions, find, hex_of, unit
+from tests.engine.test_game_setup import act, actions, hex_of, unit
 
 HEAD = """\
 name = "vehicles"

@@ -20,7 +20,7 @@ from simulator.errors import InputError
 
 # --- withdrawal (rulings #10) ---------------------------------------------------------
 from simulator.vocabulary import (  # noqa: E402 - one definition
-    AT_HALF, DEFAULT_WITHDRAW_POLICY, HALF_STRENGTH, NEVER, WEAKER, WITHDRAW_POLICIES)
+    AT_HALF, DEFAULT_WITHDRAW_POLICY, HALF_STRENGTH, WEAKER, WITHDRAW_POLICIES)
 
 
 def withdraw_policy_code(name: str, where: str = "--withdraw-policy") -> int:

@@ -33,7 +33,7 @@ from simulator.assault.pools import Step
 from simulator.assault.pools import PoolBuilder as FirePoolBuilder
 from simulator.errors import InputError
 
-from simulator.vocabulary import AREAS, EDITION_NAMES, EDITIONS  # noqa: E402 - one definition
+from simulator.vocabulary import AREAS, EDITIONS  # noqa: E402 - one definition
 
 # Slots
 A1, A2, D1, D2 = 0, 1, 2, 3
