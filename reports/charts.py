@@ -24,7 +24,11 @@ from matplotlib.ticker import PercentFormatter
 
 from reports.provenance import Provenance
 from reports.tables import (
-    convergence_table, decision_turn_table, outcomes_of, variant_table, win_rate_table,
+    convergence_table,
+    decision_turn_table,
+    outcomes_of,
+    variant_table,
+    win_rate_table,
 )
 
 DPI = 100

@@ -182,7 +182,7 @@ def monte_carlo(f):
 
     @functools.wraps(f)
     def command(*args, workers, dask, checkpoint, precision, **kwargs):
-        from simulator.runner import RunOptions   # numpy: when the command runs, not for --help
+        from simulator.runner import RunOptions  # numpy: when the command runs, not for --help
 
         ctx = click.get_current_context()
         if checkpoint and "seed" in ctx.params and ctx.params["seed"] is None:

@@ -97,7 +97,7 @@ def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice
     from simulator.assault.odds import odds_outcomes
 
     def report():
-        from reports.assault import odds_report   # charts and provenance: only for --out DIR
+        from reports.assault import odds_report  # charts and provenance: only for --out DIR
         return odds_report([answer.frame()])
 
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)

@@ -27,21 +27,46 @@ from simulator import runner
 from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import UnitCard, find_unit, load_units
 from simulator.assault.damage import (
-    ARTILLERY, CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE,
-    after_fire, state_count, state_index, strongest_symbol, unpack_state,
+    ARTILLERY,
+    CRIT_ATTACK_DIE,
+    CRIT_DEFENCE_DIE,
+    FALLBACK,
+    INFANTRY,
+    STEADY,
+    SUPPRESSED,
+    VEHICLE,
+    after_fire,
+    state_count,
+    state_index,
+    strongest_symbol,
+    unpack_state,
 )
 from simulator.assault.dice import DiceSet, Pool, as_dice, format_pool
 from simulator.assault.exact import pool_distribution, roll_outcome, uncancelled_distribution
 from simulator.assault.fire_kernel import ONCE, REROLL_DAMAGE, REROLL_SUCCESS, fire_outcome_chunk
 from simulator.assault.kernels import crit_roll_tables, fire_chunk, packed_faces
 from simulator.assault.pools import (
-    REROLL_DAMAGE_DICE, REROLL_SUCCESS_DICE, ROLL_ONCE, FirePools, FireSituation, fire_pools,
+    REROLL_DAMAGE_DICE,
+    REROLL_SUCCESS_DICE,
+    ROLL_ONCE,
+    FirePools,
+    FireSituation,
+    fire_pools,
 )
 from simulator.assault.set_aside import KEEP_DAMAGE, KEEP_SUCCESS, keep_table, kept_distribution, split_distribution
 from simulator.assault.support import Support, as_support
 from simulator.assault.transport import (
-    CARRIED, DISEMBARK, N_EVENTS, NO_PASSENGERS, RIDERS_TARGETED, Passenger, check_load, check_riders,
-    p_any_disembark, passenger_outcomes, transport_event,
+    CARRIED,
+    DISEMBARK,
+    N_EVENTS,
+    NO_PASSENGERS,
+    RIDERS_TARGETED,
+    Passenger,
+    check_load,
+    check_riders,
+    p_any_disembark,
+    passenger_outcomes,
+    transport_event,
 )
 from simulator.assault.vehicle_terrain import overrun_succeeds
 from simulator.stats import proportion_se

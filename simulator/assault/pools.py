@@ -27,13 +27,19 @@ from simulator.assault.aid import Aid
 from simulator.assault.cards import FACINGS, UnitCard, find_unit, load_units
 from simulator.assault.dice import DiceSet, Pool, format_pool, normalise, weakest_die, without_weakest
 from simulator.assault.indirect import (
-    INDIRECT_FIRE_STATUS, VEHICLE_FACING, check_fired_from, check_spotter, indirect_dice, vehicle_bonus,
+    INDIRECT_FIRE_STATUS,
+    VEHICLE_FACING,
+    check_fired_from,
+    check_spotter,
+    indirect_dice,
+    vehicle_bonus,
 )
 from simulator.assault.support import Support, as_support
 from simulator.errors import InputError
 
 # 10.0 fire statuses, with the short names the CLI accepts.
 from simulator.vocabulary import FIRE_STATUS_ALIASES, TARGET_STATUSES  # noqa: E402 - one definition
+
 # Status markers of the firer that matter here (9.10.3: no last shot with these).
 FIRER_STATUSES = ("suppressed", "fallback", "fast", "delayed", "normal", "fired")
 NO_LAST_SHOT = frozenset({"suppressed", "fallback", "fast", "delayed"})   # 9.10.3

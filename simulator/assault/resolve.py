@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from simulator.assault.compare import uncancelled
 from simulator.assault.damage import (
-    CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, after_fire, state_index, strongest_symbol, unpack_state,
+    CRIT_ATTACK_DIE,
+    CRIT_DEFENCE_DIE,
+    after_fire,
+    state_index,
+    strongest_symbol,
+    unpack_state,
 )
 from simulator.assault.dice import DiceSet, format_face, parse_face
 from simulator.assault.transport import EVENT_NAMES, NO_PASSENGERS, transport_event

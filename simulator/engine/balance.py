@@ -28,9 +28,9 @@ import pandas as pd
 from simulator.engine.activity import SAMPLE_GAMES, activity_lines, side_activity
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
-from simulator.notice import waiting
 from simulator.engine.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
 from simulator.errors import InputError
+from simulator.notice import waiting
 from simulator.runner import RunOptions
 from simulator.stats import wilson_interval
 

@@ -31,15 +31,34 @@ from simulator.engine.compile import Game
 from simulator.engine.game import GAMES_PER_CHUNK, chunk_key, seed_game
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, make_work, play
 from simulator.engine.state import (
-    AUX_FST, AUX_OBJ, ELIMINATED, G_ACTIVATIONS, G_CCS, G_DECIDED_TURN, G_FALLBACKS, G_FIRST1, G_LOG_ON,
-    G_REACTIONS, G_REASON, G_TURN, G_WINNER, ONMAP, CARRIED, PENDING, REASON_NAMES, U_DMG, U_SIDE, U_ST,
-    U_TYPE, int64_constants,
+    AUX_FST,
+    AUX_OBJ,
+    CARRIED,
+    ELIMINATED,
+    G_ACTIVATIONS,
+    G_CCS,
+    G_DECIDED_TURN,
+    G_FALLBACKS,
+    G_FIRST1,
+    G_LOG_ON,
+    G_REACTIONS,
+    G_REASON,
+    G_TURN,
+    G_WINNER,
+    ONMAP,
+    PENDING,
+    REASON_NAMES,
+    U_DMG,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    int64_constants,
 )
 from simulator.engine.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_TURNS, UT_CARD, UT_STR, UT_VALUE
 from simulator.engine.turn import new_game
 from simulator.errors import InputError
-from simulator.suggest import did_you_mean
 from simulator.stats import wilson_interval
+from simulator.suggest import did_you_mean
 from simulator.vocabulary import MAX_GAMES
 
 MAX_DECISIONS = 20000

@@ -20,20 +20,44 @@ vehicles do not move at all (13.1).
 
 from __future__ import annotations
 
-
 from simulator.engine.board import nearest_enemy_in
 from simulator.engine.overrun import overrun_gun
-from simulator.engine.transport import carries, loader_in
 from simulator.engine.state import (
-    ARTILLERY, G_FACES, G_TURNED, HX_OCC, MODE_FAST, MODE_NORMAL, MODE_REVERSE, MODE_WITHDRAW,
-    U_FACE, U_IMMOB, U_SIDE, U_TYPE, VEHICLE, int64_constants, rule, rule_inlined,
+    ARTILLERY,
+    G_FACES,
+    G_TURNED,
+    HX_OCC,
+    MODE_FAST,
+    MODE_NORMAL,
+    MODE_REVERSE,
+    MODE_WITHDRAW,
+    U_FACE,
+    U_IMMOB,
+    U_SIDE,
+    U_TYPE,
+    VEHICLE,
+    int64_constants,
+    rule,
+    rule_inlined,
 )
 from simulator.engine.tables import (
-    HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, P_OVERRUN, P_TRANSPORT, S6_CLIMB, S6_COST, S6_NBR, S6_TDMG, UT_CAP,
-    UT_CC_INIT, UT_OVERRUN,
-    UT_KIND, UT_MOVE,
+    HI_FREEFACE,
+    P_CC_STACK,
+    P_FAST_UPHILL,
+    P_OVERRUN,
+    P_TRANSPORT,
+    S6_CLIMB,
+    S6_COST,
+    S6_NBR,
+    S6_TDMG,
+    UT_CAP,
+    UT_CC_INIT,
+    UT_KIND,
+    UT_MOVE,
     UT_MTYPE,
+    UT_OVERRUN,
 )
+from simulator.engine.transport import carries, loader_in
 
 # what a step does
 STEP_NO, STEP_FREE, STEP_THROUGH, STEP_ENEMY, STEP_HARSH, STEP_OVERRUN = 0, 1, 2, 3, 4, 5

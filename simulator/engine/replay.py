@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from simulator.assault.damage import MORALE_NAMES
 from simulator.assault.dice import format_pool
 from simulator.engine import events as ev
 from simulator.engine.compile import Game
-from simulator.engine.hexgrid import vertex_names
 from simulator.engine.game import State
+from simulator.engine.hexgrid import vertex_names
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
-from simulator.assault.damage import MORALE_NAMES
 from simulator.engine.state import AUX_OBJ, KIND_NAMES, PHASE_NAMES, REASON_NAMES, U_FACE, U_HEX, U_SIDE, U_ST
 from simulator.engine.tables import P_N_ATK
 from simulator.engine.turn import apply_action
@@ -247,8 +247,21 @@ def final_position(st: State) -> list[dict]:
     """The final position, one entry per unit of the scenario: side, unit (its label),
     card, hex (None when not on the map), strength left, status (on map, eliminated, ...),
     morale, action marker, close combat, immobilised, facing, objectives aside."""
-    from simulator.engine.state import ACT_NAMES, CC_NONE, ELIMINATED, ONMAP, STATUS_NAMES, U_ACT, U_CC, U_DMG, U_FACE, U_IMMOB, \
-        U_MORALE, U_SIDE, U_TYPE
+    from simulator.engine.state import (
+        ACT_NAMES,
+        CC_NONE,
+        ELIMINATED,
+        ONMAP,
+        STATUS_NAMES,
+        U_ACT,
+        U_CC,
+        U_DMG,
+        U_FACE,
+        U_IMMOB,
+        U_MORALE,
+        U_SIDE,
+        U_TYPE,
+    )
 
     g = st.game
     out = []

@@ -15,9 +15,9 @@ shipped scenario files show them in use, with comments.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Mapping
 from typing import Any, Literal
 
 import pydantic

@@ -32,7 +32,6 @@ import numpy as np
 
 from simulator.rng import next_u64 as _next
 
-
 _JIT_MARK = re.compile(rb"^@(rule\w*|entry|numba\.\w+|n?jit)\b|numba\.njit\(", re.MULTILINE)
 
 

@@ -22,6 +22,7 @@ from simulator.toi.units import Squad, Unit, check_hex, check_unit_in, label
 
 ASSAULT_SUCCESS_FROM = 4        # 002 steps 4-5: black dice succeed on 4-6, as at close range
 from simulator.vocabulary import HIT_POLICIES  # noqa: E402 - one definition
+
 MAX_SUPPORTERS = 2              # 002 step 1
 MAX_DEFENDERS = 3               # 001 Setup: stacking, three units a hex
 MAX_VEHICLES = 2                # 001 Setup: stacking, two vehicles a hex

@@ -27,8 +27,7 @@ from simulator.errors import InputError
 from simulator.stats import mean_se, proportion_se
 from simulator.toi import exact, kernels
 from simulator.toi.assault import AssaultSetup, build_assault, defender_figures, resolve
-from simulator.toi.attack import (DEFENCE_SUCCESS_FROM, Attack, build_attack, from_strengths,
-                                  minefield_entry, target_of)
+from simulator.toi.attack import DEFENCE_SUCCESS_FROM, Attack, build_attack, from_strengths, minefield_entry, target_of
 from simulator.toi.data import GameData, load_game
 from simulator.toi.results import VEHICLE_STEPS, Target, state_key
 from simulator.toi.units import Unit, label, parse_unit, with_features

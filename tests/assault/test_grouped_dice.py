@@ -22,7 +22,10 @@ from simulator import runner
 from simulator.assault.dice import DOUBLES_MODES, load_dice, parse_pool
 from simulator.assault.exact import roll_outcome
 from simulator.assault.kernels import (
-    grouped_uncancelled_counts, packed_faces, uncancelled_chunk, uncancelled_counts,
+    grouped_uncancelled_counts,
+    packed_faces,
+    uncancelled_chunk,
+    uncancelled_counts,
 )
 from simulator.rng import group_tables, seed_state, sum_grouped, sum_grouped_pair
 

@@ -10,12 +10,22 @@ from simulator.assault.damage import ARTILLERY, FALLBACK, INFANTRY, STEADY, SUPP
 from simulator.assault.dice import load_dice, single_symbol
 from simulator.assault.kernels import ATTACK_SHIFT, DEFENCE_SHIFT, pack_face
 from simulator.assault.melee.damage import (
-    ELIMINATED, FELL_BACK, IN_HEX, WITHDREW, after_close_combat, after_tracks_attack,
+    ELIMINATED,
+    FELL_BACK,
+    IN_HEX,
+    WITHDREW,
+    after_close_combat,
+    after_tracks_attack,
 )
 from simulator.assault.melee.exact import _die_rows, side_distribution
 from simulator.assault.melee.kernels import roll_side
 from simulator.assault.melee.policies import (
-    AT_HALF, HALF_STRENGTH, WEAKER, parse_withdraw_policies, reroll_gains, wants_withdraw,
+    AT_HALF,
+    HALF_STRENGTH,
+    WEAKER,
+    parse_withdraw_policies,
+    reroll_gains,
+    wants_withdraw,
 )
 from simulator.errors import InputError
 from simulator.rng import seed_state

@@ -1,7 +1,8 @@
 """Property tests of cancellation (10.7.2) and the exact distribution."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulator.assault import odds
 from simulator.assault.compare import uncancelled

@@ -14,7 +14,13 @@ from simulator.assault.exact import roll_outcome
 from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation, fire_pools
 from simulator.assault.transport import (
-    ABOARD, CARRIED, DISEMBARK, FLIPPED, NO_PASSENGERS, RIDERS_TARGETED, transport_event,
+    ABOARD,
+    CARRIED,
+    DISEMBARK,
+    FLIPPED,
+    NO_PASSENGERS,
+    RIDERS_TARGETED,
+    transport_event,
 )
 from simulator.cli import main
 from simulator.errors import InputError

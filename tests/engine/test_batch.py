@@ -17,7 +17,6 @@ from simulator.engine.batch import GAMES_PER_CHUNK, run_games, summary
 from simulator.engine.replay import replay_game
 from simulator.stats import wilson_interval
 
-
 N = GAMES_PER_CHUNK + 700          # two chunks
 
 

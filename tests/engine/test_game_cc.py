@@ -14,7 +14,17 @@ from simulator.assault.melee.situation import MeleeSituation
 from simulator.engine.events import EV_CC, EV_CC_RESULT, EV_ENTER_SUPPRESSED
 from simulator.engine.game import State
 from simulator.engine.state import (
-    CC_ACTIVE, CC_INACTIVE, CC_NONE, G_SUB, SUB_CC_WITHDRAW, SUB_FALLBACK, SUPPRESSED, U_CC, U_HEX, U_MORALE, decode,
+    CC_ACTIVE,
+    CC_INACTIVE,
+    CC_NONE,
+    G_SUB,
+    SUB_CC_WITHDRAW,
+    SUB_FALLBACK,
+    SUPPRESSED,
+    U_CC,
+    U_HEX,
+    U_MORALE,
+    decode,
 )
 from tests.engine.test_game_setup import act, actions, both_pass, hex_of, step_to, tiny, unit
 

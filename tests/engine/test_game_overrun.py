@@ -19,12 +19,25 @@ from simulator.engine.compile import compile_game
 from simulator.engine.game import State as _State
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.replay import describe_events, replay_game
-from simulator.engine.turn import apply_action
 from simulator.engine.state import (
-    ACT_FAST, CC_NONE, ELIMINATED, FALLBACK, G_MP, ONMAP, STEADY, SUPPRESSED, U_ACT, U_CC, U_HEX, U_IMMOB,
-    U_MORALE, U_ST, decode,
+    ACT_FAST,
+    CC_NONE,
+    ELIMINATED,
+    FALLBACK,
+    G_MP,
+    ONMAP,
+    STEADY,
+    SUPPRESSED,
+    U_ACT,
+    U_CC,
+    U_HEX,
+    U_IMMOB,
+    U_MORALE,
+    U_ST,
+    decode,
 )
 from simulator.engine.tables import P_OVERRUN
+from simulator.engine.turn import apply_action
 from tests.engine.test_game_setup import act, actions, hex_of, unit
 
 

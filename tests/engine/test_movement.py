@@ -5,8 +5,14 @@ from simulator.assault.aid import load_aid
 from simulator.assault.cards import load_units
 from simulator.engine.compiled import compile_map
 from simulator.engine.movement import (
-    can_load, dismount_options, harsh_hexes, loading_marker, move_options, movement_allowance,
-    reachable)
+    can_load,
+    dismount_options,
+    harsh_hexes,
+    loading_marker,
+    move_options,
+    movement_allowance,
+    reachable,
+)
 from simulator.engine.scenario import MapSpec
 
 AID = load_aid()

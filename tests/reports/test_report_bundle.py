@@ -6,8 +6,8 @@ import os
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-
 from report_helpers import check_bundle, sample_provenance
+
 from reports import bundle
 from reports.bundle import Report, Table, emit_report, rebuild, wants_bundle, write_bundle
 from reports.tables import ladder

@@ -4,8 +4,8 @@ its question, with labelled axes and the provenance footer."""
 import numpy as np
 import pandas as pd
 import pytest
-
 from report_helpers import check_chart_png, colour_share, pixels, sample_provenance
+
 from reports import charts
 from reports.tables import ladder
 from simulator.errors import InputError

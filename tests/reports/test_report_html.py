@@ -9,8 +9,8 @@ import re
 
 import pytest
 from click.testing import CliRunner
-
 from report_helpers import check_bundle, images_in_chromium
+
 from reports.bundle import rebuild
 from simulator.cli import main
 

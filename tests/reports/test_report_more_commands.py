@@ -8,12 +8,16 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-
 from report_helpers import check_bundle, colour_share, ink, pixels
+
 from reports import tables
 from reports.charts import COLOURS
 from reports.tables import (
-    CLOSE_COMBAT_COLUMNS, FIRE_STATE_COLUMNS, LADDER_COLUMNS, RESOLVE_SYMBOL_COLUMNS, SMOKE_PLACEMENT_COLUMNS,
+    CLOSE_COMBAT_COLUMNS,
+    FIRE_STATE_COLUMNS,
+    LADDER_COLUMNS,
+    RESOLVE_SYMBOL_COLUMNS,
+    SMOKE_PLACEMENT_COLUMNS,
 )
 from simulator.cli import main
 

@@ -24,8 +24,22 @@ from simulator.assault.dice import DiceSet, single_symbol
 from simulator.assault.kernels import ATTACK_SHIFT, DEFENCE_SHIFT, FIELD_BITS, FIELD_MAX, pack_face
 from simulator.assault.melee.damage import after_close_combat, after_tracks_attack
 from simulator.assault.melee.fight import (
-    F_DAMAGE, F_IMMOBILISED, F_MORALE, G_ROUNDS, P_EDITION, TERMINAL, TURN_END, U_HALF_AT,
-    U_IGNORES_SUPP, U_KIND, U_STRENGTH, UNIT_STRIDE, after_exchange, begin, end_code, next_exchange,
+    F_DAMAGE,
+    F_IMMOBILISED,
+    F_MORALE,
+    G_ROUNDS,
+    P_EDITION,
+    TERMINAL,
+    TURN_END,
+    U_HALF_AT,
+    U_IGNORES_SUPP,
+    U_KIND,
+    U_STRENGTH,
+    UNIT_STRIDE,
+    after_exchange,
+    begin,
+    end_code,
+    next_exchange,
     set_unit,
 )
 from simulator.assault.melee.policies import reroll_gains

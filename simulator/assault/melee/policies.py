@@ -19,8 +19,7 @@ import numpy as np
 from simulator.errors import InputError
 
 # --- withdrawal (rulings #10) ---------------------------------------------------------
-from simulator.vocabulary import (  # noqa: E402 - one definition
-    AT_HALF, DEFAULT_WITHDRAW_POLICY, HALF_STRENGTH, WEAKER, WITHDRAW_POLICIES)
+from simulator.vocabulary import AT_HALF, DEFAULT_WITHDRAW_POLICY, HALF_STRENGTH, WEAKER, WITHDRAW_POLICIES  # noqa: E402 - one definition
 
 
 def withdraw_policy_code(name: str, where: str = "--withdraw-policy") -> int:

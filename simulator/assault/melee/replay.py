@@ -14,7 +14,14 @@ from simulator.assault.compare import uncancelled
 from simulator.assault.dice import format_pool, normalise, single_symbol
 from simulator.assault.melee.damage import STATUS_NAMES, after_close_combat, after_tracks_attack
 from simulator.assault.melee.fight import (
-    F_DAMAGE, F_IMMOBILISED, F_MORALE, U_HALF_AT, U_IGNORES_SUPP, U_KIND, U_STRENGTH, field,
+    F_DAMAGE,
+    F_IMMOBILISED,
+    F_MORALE,
+    U_HALF_AT,
+    U_IGNORES_SUPP,
+    U_KIND,
+    U_STRENGTH,
+    field,
 )
 from simulator.assault.melee.situation import A1, D1, Cast, DirectionPools, round_pools
 from simulator.assault.melee.tables import start_state, unit_constants
