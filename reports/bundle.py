@@ -74,7 +74,7 @@ class Report:
     provenance: Any                     # reports.provenance.Provenance
     tables: list[Table]
     charts: list = field(default_factory=list)
-    highlights: list[Pair] = field(default_factory=list)
+    highlights: list[tuple[str, str]] = field(default_factory=list)   # (label, value)
     result: Any = None                  # the command's JSON answer (summary.json "result")
     notes: list[str] = field(default_factory=list)
 

@@ -463,7 +463,6 @@ def best_half_moves(s, t, u, h, mp, w):
     best = w.best
     reach(s, t, u, h, MODE_MOVEFIRE, mp, NIL, best, w.first, w.stack)
     prefilter(s, t, u, h, w)
-    side = s.u[u, U_SIDE]
     top_f = NEG
     top = NEG
     dest_f = -1

@@ -88,7 +88,6 @@ def test_first_edition_close_combat_lasts_and_can_be_renewed_or_left(tmp_path):
     g = tiny(tmp_path, BODY, turns=5)
     r = unit(g, "german", "rifles-41")
     hr = unit(g, "soviet", "heavy-rifles-41")
-    hmg = unit(g, "german", "hmg-34")
     for seed in range(60):
         st = State(g, seed=seed)
         act(st, "move", r)

@@ -283,7 +283,7 @@ def test_indirect_spotting_ignores_the_spotters_adjacency(tmp_path):
     path = tmp_path / "support.scenario.toml"
     path.write_text(SUPPORT_HEAD.format(turns=2, rows=list(rows).__repr__().replace("'", '"')) + textwrap.dedent(body))
     g = compile_game(path)
-    mortar, rifles = unit(g, "german", "mortar-81mm"), unit(g, "german", "rifles-41")
+    rifles = unit(g, "german", "rifles-41")
     enemy = unit(g, "soviet", "rifles-41")
     d = g.cm.hex_distance
     assert d(hex_of(g, "4,1"), hex_of(g, "6,1")) == 2 and g.cm.los[hex_of(g, "4,1"), hex_of(g, "6,1")] == 2

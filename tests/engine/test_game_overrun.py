@@ -169,7 +169,7 @@ def test_no_overrun_into_terrain_that_damages_vehicles(tmp_path):
     """9.10.3: not into terrain that may damage vehicles (forest, 9.10.1): there the
     tank's entry is a close combat (12.0, reading S18)."""
     g = ogame(tmp_path, rows=(".......", "..f....", "......."))
-    tank, gun = unit(g, "german", "pz-iif"), unit(g, "soviet", "at-gun-45mm")
+    tank = unit(g, "german", "pz-iif")
     st = State(g, seed=4)
     step_into(g, st, tank)
     kinds = {int(e[0]) for e in st.events()}

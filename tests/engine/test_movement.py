@@ -174,7 +174,7 @@ def test_loading_rules():
 
 def test_dismounting():
     cm = cmap(["..X", ".w.", "..."])
-    rifles, gun, truck = UNITS["german/rifles-41"], UNITS["german/at-gun-37mm"], UNITS["german/truck"]
+    rifles, gun = UNITS["german/rifles-41"], UNITS["german/at-gun-37mm"]
     h = cm.index_of("1,1")   # the transport's hex (a building; dismounting only reads its sides)
     opts = dismount_options(cm, h, rifles, occupied=["0,1"])
     assert cm.index_of("0,1") not in opts                     # stacking (9.11.3)

@@ -106,7 +106,7 @@ def test_matrix_heatmap_marks_cells_that_cannot_fire():
     chart = charts.matrix_heatmap(pd.DataFrame(rows), metric="p_eliminated", terrain="clear",
                                   question="How likely is each firer to eliminate each target?", prov=PROV,
                                   name="matrix-clear")
-    img = check_chart(chart, colours=(charts.CANNOT_FIRE,))
+    check_chart(chart, colours=(charts.CANNOT_FIRE,))
     assert chart.axis_labels[0] == ("target", "firer")
 
 

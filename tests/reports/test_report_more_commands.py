@@ -94,7 +94,7 @@ def test_resolve_report_of_the_worked_example(tmp_path):
 
 def test_smoke_report(tmp_path):
     args = ["assault", "smoke", "soviet/mortar-82mm"]
-    s = bundle_of(tmp_path / "smoke", *args)
+    bundle_of(tmp_path / "smoke", *args)
     want = answer(*args)
     markers = pd.read_csv(tmp_path / "smoke" / "markers.csv")
     assert list(markers.columns) == LADDER_COLUMNS
