@@ -15,7 +15,7 @@ def rows(frame, keys: list[str]) -> list[dict]:
     DataFrame) as dicts of ``keys``."""
     import numpy as np
     cols = [np.asarray(frame[k]).tolist() for k in keys]
-    return [dict(zip(keys, values)) for values in zip(*cols)]
+    return [dict(zip(keys, values, strict=True)) for values in zip(*cols, strict=True)]
 
 
 def odds_json(frame) -> dict:

@@ -121,7 +121,7 @@ def _crit_symbol_probs(n: int, dice: DiceSet) -> tuple[tuple[int, float], ...]:
     """Distribution of the strongest symbol of n green against n blue (10.7.5)."""
     dist = roll_outcome((CRIT_ATTACK_DIE,) * n, (CRIT_DEFENCE_DIE,) * n, dice)
     probs: dict[int, float] = {}
-    for (c, h, s), p in zip(zip(*np.nonzero(dist)), dist[np.nonzero(dist)]):
+    for (c, h, s), p in zip(zip(*np.nonzero(dist), strict=True), dist[np.nonzero(dist)], strict=True):
         sym = strongest_symbol(int(c), int(h), int(s))
         probs[sym] = probs.get(sym, 0.0) + float(p)
     return tuple(probs.items())
@@ -130,7 +130,7 @@ def _crit_symbol_probs(n: int, dice: DiceSet) -> tuple[tuple[int, float], ...]:
 def resolved(unc: np.ndarray, t: Target, dice: DiceSet):
     """Each (uncancelled symbols, critical-hit roll) outcome and the state it leaves:
     yields ``(c, h, s, eliminated, damage, morale, immobilised, p)`` (10.7.3-10.7.6)."""
-    for (c, h, s) in zip(*np.nonzero(unc)):
+    for (c, h, s) in zip(*np.nonzero(unc), strict=True):
         c, h, s = int(c), int(h), int(s)
         p = float(unc[c, h, s])
         symbols = _crit_symbol_probs(c, dice) if c > 0 and t.damage + c + h < t.strength else ((0, 1.0),)

@@ -82,7 +82,7 @@ def hex_roll(pool: Pool, dice: DiceSet, doubles: str, cap: int) -> dict[tuple[in
     for kept, dist in split_distribution(pool, dice, KEEP_DAMAGE, doubles).items():
         damage = dist.sum(axis=2)                        # [crit, hit]
         aside = _minus(pool, kept)
-        for c, h in zip(*np.nonzero(damage)):
+        for c, h in zip(*np.nonzero(damage), strict=True):
             key = (min(cap, int(c + h)), aside)
             out[key] = out.get(key, 0.0) + float(damage[c, h])
     return out

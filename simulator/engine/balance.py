@@ -338,7 +338,7 @@ def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, editi
         res = run_games(game, games=games, seed=seed, players=(weak, weak), workers=workers, options=options,
                         progress=f"{weak} v {weak}" if progress else None)
         base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
-        for seat, b in zip(seats, base):
+        for seat, b in zip(seats, base, strict=True):
             # better: the interval lies above the weaker player's rate in that seat; a seat the
             # weaker player already wins every time cannot show more (at the ceiling)
             seat["at_ceiling"] = bool(b >= 0.995 and seat["strong_win_rate"] >= 0.995)

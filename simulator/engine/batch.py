@@ -420,7 +420,7 @@ def summary(result: RunResult) -> dict:
                           for s in sides}
     out["formations"] = formation_breakdown(g, tl)
     out["activity"] = {k: float(v / n) for k, v in zip(
-        ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions"), tl.stats)}
+        ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions"), tl.stats, strict=True)}
     out["warnings"] = activity_warnings(out)
     out["workers"] = result.workers
     out["seconds"] = result.seconds

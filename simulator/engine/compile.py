@@ -970,7 +970,7 @@ def _compile(scenario: Scenario, edition: str | None, overrides: dict) -> Game:
 
     vic = np.zeros((2, 6), dtype=np.int32)
     sudden_all = bool(overrides.get("sudden_death", scenario.victory.sudden_death))
-    for side_i, (name, side) in enumerate(scenario.sides.items()):   # 3.1, 6.6
+    for side_i, side in enumerate(scenario.sides.values()):   # 3.1, 6.6
         v = side.victory
         mask = 0
         for h in v.hold:
@@ -1221,7 +1221,7 @@ def _check_cp(scenario: Scenario, p: np.ndarray, b: _Builder) -> None:
     """With command points on, each side needs a source of them (4.9.2)."""
     if not p[P_CP_RULE]:
         return
-    for side_i, name in enumerate(scenario.sides):
+    for side_i in range(len(scenario.sides)):
         has_cards = any(r[FO_SIDE] == side_i and r[FO_TYPE] != FO_CLASS for r in b.form_rows)
         if not has_cards and p[P_BASE_CP0 + side_i] == 0:
             p[P_BASE_CP0 + side_i] = MIN_COMMAND_POINTS   # 10.7.3: never fewer than four

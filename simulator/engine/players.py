@@ -1064,7 +1064,7 @@ def lookahead_choice(s, t, side, w, params):
         total = 0.0
         for k in range(4):                          # common random numbers: every candidate's
             w.stream[k] = s.rng[1 + side, k]        # r-th playout rolls the same dice
-        for r in range(params[1]):
+        for _ in range(params[1]):
             restore_state(play, s)
             play.g[G_LOG_ON] = 0
             reseed(play, w.stream)

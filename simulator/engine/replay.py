@@ -292,5 +292,5 @@ def replay_json(st: State, frame: pd.DataFrame, seed: int, game_index: int, play
     events (``frame`` from :func:`events_frame`) and the final position."""
     g = st.game
     return {"scenario": g.name, "seed": seed, "game": game_index, "edition": g.edition,
-            "players": dict(zip(g.sides, players)), "winner": frame.attrs["winner"], "turns": st.turn,
+            "players": dict(zip(g.sides, players, strict=True)), "winner": frame.attrs["winner"], "turns": st.turn,
             "events": frame.to_dict("records"), "final": final_position(st)}

@@ -1063,7 +1063,7 @@ class _Checker:
                 self.r.warn(f"{key}.{t}", f"the draw-double method (5.6) draws {2 * n} but the deck "
                             f"has {have}: the whole deck is drawn")
             for c in cards:
-                for uid, cnt, _ in c.units:
+                for uid, _, _ in c.units:
                     u = self.units.get(uid)
                     if u is not None and u.type not in self.unit_rules:
                         self.r.error(f"{key}.deck", f"{c.id} holds {uid}, a {u.type} unit, but the "
@@ -1189,7 +1189,7 @@ def equivalent_unit(card: UnitCard, side: str, units: dict[str, UnitCard]) -> Un
 
     def shared(a: str, b: str) -> int:
         n = 0
-        for x, y in zip(reversed(a.split()), reversed(b.split())):
+        for x, y in zip(reversed(a.split()), reversed(b.split()), strict=False):
             if x != y:
                 break
             n += 1

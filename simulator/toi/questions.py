@@ -357,7 +357,7 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
     a, d = np.nonzero(joint)
     p = joint[a, d]
     n = trials if monte_carlo else None
-    metrics, per_unit = _assault_metrics(setup, list(zip(a.tolist(), d.tolist())))
+    metrics, per_unit = _assault_metrics(setup, list(zip(a.tolist(), d.tolist(), strict=True)))
     frame = pd.DataFrame({"attacker_hits": a, "defender_hits": d, "p": p, "success": metrics["p_success"]})
     if monte_carlo:
         frame["se"] = proportion_se(p, trials)
@@ -372,7 +372,7 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
         "cover_notes": list(setup.cover_notes), "retreat_space": setup.retreat_space,
         "hit_policy": setup.hit_policy,
         "summary": _summary(p, n, metrics),
-        "defenders": [{"unit": lab, **_summary(p, n, m)} for lab, m in zip(setup.labels, per_unit)],
+        "defenders": [{"unit": lab, **_summary(p, n, m)} for lab, m in zip(setup.labels, per_unit, strict=True)],
     })
     return frame
 

@@ -103,7 +103,7 @@ def pooled_z(counts: np.ndarray, probs: np.ndarray, trials: int) -> np.ndarray:
 
 KERNEL_CASES = [("R", "B", m, 0) for m in ("all",)] + [("G", "Y", "strongest", 1), ("Y", "R", "weakest", 0)] + \
     [("RRYGB", "YYGGB", m, 0) for m in DOUBLES_MODES] + \
-    [("4R4Y4G", "3Y3G6B", m, e) for m, e in zip(DOUBLES_MODES, (0, 1, 0))]
+    [("4R4Y4G", "3Y3G6B", m, e) for m, e in zip(DOUBLES_MODES, (0, 1, 0), strict=True)]
 
 
 @pytest.mark.parametrize("attack,defence,doubles,extra", KERNEL_CASES)

@@ -119,7 +119,7 @@ def brute_force(pool, doubles, rerolls, shift, defence):
         chosen = [i for i in order if gains[i][roll[i]] > 0][:rerolls]
         for new in itertools.product(range(6), repeat=len(chosen)):
             final = list(roll)
-            for i, f in zip(chosen, new):
+            for i, f in zip(chosen, new, strict=True):
                 final[i] = f
             total = sum(pack_face(faces[i][final[i]], shift) for i in range(len(pool)))
             out[total] = out.get(total, 0.0) + 6.0 ** -(len(pool) + len(chosen))

@@ -67,7 +67,7 @@ def test_initiated_round_matches_the_melee_calculator(tmp_path):
         assert len(ev) == 2 and len(cc_events(st, EV_CC)) == 1
         res = {e[2]: e for e in ev}
 
-        def key(u):
+        def key(u, res=res):
             e = res[u]
             return ("eliminated",) if e[3] == 4 else (e[4], e[3] == 2)
         counts[(key(r), key(hr))] += 1

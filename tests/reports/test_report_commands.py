@@ -49,7 +49,7 @@ def test_odds_report_monte_carlo_names_seed_and_trials(tmp_path):
     damage = pd.read_csv(out / "damage.csv")
     assert damage["se_exactly"].notna().all() and (damage["series"] == "Monte Carlo").all()
     exact = odds("RY", "YG").attrs["summary"]["p_damage_at_least"]
-    for got, want, se in zip(damage["p_at_least"], exact, damage["se_at_least"]):
+    for got, want, se in zip(damage["p_at_least"], exact, damage["se_at_least"], strict=True):
         assert abs(got - want) <= 4 * se + 1e-12
 
 

@@ -127,7 +127,7 @@ def test_melee_report_one_edition(tmp_path):
     want = answer(*args)
     end = pd.read_csv(tmp_path / "melee" / "end-states.csv")
     assert list(end.columns) == CLOSE_COMBAT_COLUMNS and set(end["edition"]) == {"v2"}
-    got = dict(zip(end["end_state"], end["p"]))
+    got = dict(zip(end["end_state"], end["p"], strict=True))
     assert got == pytest.approx({k: want["summary"]["p_" + k.replace(" ", "_")]
                                  for k in ("attacker holds", "defender holds", "neither holds", "unresolved")})
     assert end["se"].notna().all() and s["provenance"]["trials"] == 20000

@@ -180,7 +180,7 @@ class ChunkResult:
 
 def _count(values: np.ndarray) -> Counter:
     keys, counts = np.unique(values, return_counts=True)
-    return Counter(dict(zip(keys.tolist(), counts.tolist())))
+    return Counter(dict(zip(keys.tolist(), counts.tolist(), strict=True)))
 
 
 def melee_chunk(arrays: tuple, n_trials: int, seed_seq: np.random.SeedSequence) -> ChunkResult:
@@ -217,7 +217,7 @@ def _from_arrays(arrays: dict[str, np.ndarray]) -> ChunkResult:
         keys, counts = arrays[f"{name}.keys"], arrays[f"{name}.counts"]
         if keys.ndim != 1 or keys.shape != counts.shape or (counts < 0).any():
             raise ValueError(f"{name}: keys and counts do not match")
-        parts.append(Counter(dict(zip(keys.tolist(), counts.tolist()))))
+        parts.append(Counter(dict(zip(keys.tolist(), counts.tolist(), strict=True))))
     return ChunkResult(*parts)
 
 

@@ -72,7 +72,7 @@ NEVER_REROLL = -1.0
 
 
 def face_worth(face) -> float:
-    return sum(w * n for w, n in zip(FACE_WORTH, face))
+    return sum(w * n for w, n in zip(FACE_WORTH, face, strict=True))
 
 
 def reroll_gains(faces, *, defence: bool) -> np.ndarray:

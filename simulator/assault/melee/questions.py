@@ -223,7 +223,7 @@ def edition_notes(cast: Cast, policies: tuple[str, str], max_rounds: int) -> lis
     if cast.passenger_in_hex:
         notes.append(f"12.10: {cast.card(D1).id} disembarks into the hex and fights the initiated close combat "
                      f"(the round-one pools are its own); {cast.card(D2).id} stays in the hex")
-    for side, name in zip(("attacker", "defender"), policies):
+    for side, name in zip(("attacker", "defender"), policies, strict=True):
         notes.append(f"withdrawal policy of the {side}: {name} ({WITHDRAW_POLICIES[name][1]})")
     if s.tracks:
         notes.append("wheels/tracks: the infantry attacks them while the vehicle can move, then the vehicle")

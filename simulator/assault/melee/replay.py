@@ -42,8 +42,8 @@ def _direction(p: DirectionPools, attack: str, defence: str, cast: Cast, who: st
     atk = _roll(attack, p.attack, cast, f"{who} attack", p.doubles)
     dfn = _roll(defence, p.defence, cast, f"{who} target's defence", "all")
     c, h, s = (int(v) for v in uncancelled(atk[0], atk[1], atk[2] + p.extra_supp, *dfn))
-    return {"attack_symbols": dict(zip(("crit", "hit", "supp"), atk)),
-            "defence_symbols": dict(zip(("crit", "hit", "supp"), dfn)),
+    return {"attack_symbols": dict(zip(("crit", "hit", "supp"), atk, strict=True)),
+            "defence_symbols": dict(zip(("crit", "hit", "supp"), dfn, strict=True)),
             "uncancelled": {"crit": c, "hit": h, "supp": max(s - p.adrenaline, 0)},
             "ignored_by_adrenaline": min(s, p.adrenaline), "doubles": p.doubles}
 
