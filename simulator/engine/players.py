@@ -514,7 +514,7 @@ def threat_at(s, t, u, h):
 
 
 @rule
-def greedy_scores(s, t, side, w, buf, n):
+def greedy_scores(s, t, side, w, buf, n):  # noqa: C901 - compiled rule, split in issue 17 item 3
     """Greedy's score of each of the ``n`` legal actions in ``buf`` (into ``w.scores``,
     with the planned end hex of moves in ``w.dests``); returns the best one's index.
     Each unit's reachable hexes and their values are worked out once and shared by its
@@ -838,7 +838,7 @@ def greedy_smoke_hex(s, t, side, w, buf, n):
 
 
 @rule
-def greedy_choice(s, t, side, w, buf):
+def greedy_choice(s, t, side, w, buf):  # noqa: C901 - compiled rule, split in issue 17 item 3
     sub = s.g[G_SUB]
     if s.g[G_EMERG] > 0 and tr.emergency_now(s):
         n = min(legal_actions(s, t, buf), buf.shape[0])
