@@ -732,13 +732,9 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
     mask = np.zeros(ccm.N_ROLES, dtype=np.int32)
     for r, m in _MASKS.items():
         mask[r] = m
-    pools, index, casts, dirs = [], {}, {}, {}
-    lookup: dict[tuple, int] = {}
-    supporter = {}
-    for t in types:
-        if t.card.has_ranged_fire and t.card.side not in supporter:
-            supporter[t.card.side] = t.card.id
-    carrier = _carriers(types) if edition == "v1" else {}     # 12.10
+    tab = _CCTabulation(edition, aid, units, _supporters(types),
+                        _carriers(types) if edition == "v1" else {})     # 12.10
+    wire_ok = edition == "v2"
     for i, X in enumerate(types):
         for j, Y in enumerate(types):
             if X.card.side == Y.card.side:
@@ -748,70 +744,17 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
                 A, D = (X, Y) if a_slot else (Y, X)
                 if A.card.is_artillery or (D.card.is_artillery and D1 not in (xs, ys)):
                     continue      # 12.0: artillery never enters a close combat
-                x_imms = (0, 1) if X.card.is_vehicle else (0,)
-                y_imms = (0, 1) if Y.card.is_vehicle else (0,)
-                for terr in range(n_terr):
-                    terrain, fort = grounds.pairs[terr]
-                    area_card = _area_card(role, X, Y, D).card
-                    if area_card.is_vehicle:
-                        fort = None           # revised 12.1.3: vehicles get no terrain dice
-                    # the area entered from: a vehicle's (12.7.3, revised 12.3), else a fortification's
-                    # (revised 12.1.3.1) when the unit attacked holds the fortified hex
-                    fort_area = fort is not None and area_card is D.card and (
-                        role not in _REIN_TARGET_IS_Y or D1 in (xs, ys))
-                    areas = (0, 1, 2) if ((area_card.is_vehicle or fort_area) and role in area_roles) else (0,)
-                    wire_ok = edition == "v2"
-                    for area in areas:
-                        for flags in _flag_sets(mask[role]):
-                            if flags & ccm.F_WIRE and not wire_ok:
-                                continue
-                            holder = D.card
-                            if flags & ccm.F_PASS:           # 12.10: D is the passenger; the cast's
-                                holder = carrier.get(D.card.id)   # defender its transport
-                                if holder is None or area > 0 or flags & (ccm.F_DUG | ccm.F_OUT):
-                                    continue
-                            sit = _situation(A, D, terrain, flags, supporter, xs, ys,
-                                             AREAS[area] if len(areas) > 1 else None, role, X, Y,
-                                             None if D.card.is_vehicle else fort)
-                            if sit is None:
-                                continue
-                            if flags & ccm.F_PASS:
-                                sit = replace(sit, passengers=(D.card.id,), entry_area=None, fortification=None,
-                                              defender_activated=False)
-                            ck = (A.card.id, D.card.id, sit, fort)
-                            if ck not in casts:
-                                try:
-                                    casts[ck] = build_cast(edition, A.card, holder, sit, aid, units)
-                                except InputError:
-                                    casts[ck] = None
-                                if casts[ck] is not None and fort is not None and sit.fortification is None:
-                                    # the hex's fortification with a vehicle in the defender's slot
-                                    # that is not the unit attacked (renewed, reinforced: the
-                                    # strongest die of the hex, 12.7.1, revised 12.1.3)
-                                    casts[ck] = replace(casts[ck], fortification=fortification(aid, fort))
-                            cast = casts[ck]
-                            if cast is None:
-                                continue
-                            for half in (0, 1):
-                                for x_imm in x_imms:
-                                    for y_imm in y_imms:
-                                        trk = (0, 1) if (X.card.is_infantry and Y.card.is_vehicle
-                                                         and not y_imm) else (0,)
-                                        for tracks in trk:
-                                            dk = (ck, xs, ys, kind, half, x_imm, y_imm, tracks)
-                                            if dk not in dirs:
-                                                p = direction_pools(Direction(
-                                                    cast, xs, ys, kind, bool(half), bool(x_imm), bool(y_imm),
-                                                    bool(tracks)))
-                                                k = (p.attack, p.defence, p.doubles, p.extra_supp,
-                                                     p.attack_rerolls, p.defence_rerolls, p.adrenaline,
-                                                     p.tracks, p.prereq)
-                                                if k not in index:
-                                                    index[k] = len(pools)
-                                                    pools.append(p)
-                                                dirs[dk] = index[k]
-                                            where = terr + n_terr * area
-                                            lookup[(i, j, where, role, flags, half, x_imm, y_imm, tracks)] = dirs[dk]
+                for terr, terrain, fort, area, area_name, flags in _cc_cells(
+                        grounds, role, X, Y, D, xs, ys, area_roles, mask[role], wire_ok):
+                    found = tab.cast(A, D, X, Y, role, xs, ys, terrain, fort, area, area_name, flags)
+                    if found is None:
+                        continue
+                    ck, cast = found
+                    where = terr + n_terr * area
+                    for half, x_imm, y_imm, tracks in _cc_variants(X, Y):
+                        tab.lookup[(i, j, where, role, flags, half, x_imm, y_imm, tracks)] = tab.direction(
+                            ck, cast, xs, ys, kind, half, x_imm, y_imm, tracks)
+    pools, lookup = tab.pools, tab.lookup
     if not pools:
         raise InputError(scenario.path, "sides", "no close combat is possible between the sides' units")
     keys = np.array(sorted((int(tables_mod.cc_direction_key(*k, n_t)) << tables_mod.CC_POOL_BITS) | v
@@ -819,6 +762,115 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
     melee = melee_tables(pools, aid.dice, np.zeros((1,) * 6, dtype=np.int64))   # the melee package's layout
     stats = _cc_stats(pools, aid)
     return melee, keys, mask, _cc_loss(types, n_terr, lookup, stats, edition), stats, tuple(pools)
+
+
+def _supporters(types: list[UnitType]) -> dict:
+    """Each side's first unit type with ranged fire: the supporter of its close combats."""
+    supporter = {}
+    for t in types:
+        if t.card.has_ranged_fire and t.card.side not in supporter:
+            supporter[t.card.side] = t.card.id
+    return supporter
+
+
+def _cc_cells(grounds: Grounds, role: int, X: UnitType, Y: UnitType, D: UnitType, xs: int, ys: int,
+              area_roles, flag_mask: int, wire_ok: bool):
+    """The terrains, areas entered from and situation flags one direction is tabulated for,
+    in the tables' order: yields ``(terr, terrain, fort, area, area_name, flags)``."""
+    for terr in range(len(grounds.pairs)):
+        terrain, fort = grounds.pairs[terr]
+        area_card = _area_card(role, X, Y, D).card
+        if area_card.is_vehicle:
+            fort = None           # revised 12.1.3: vehicles get no terrain dice
+        # the area entered from: a vehicle's (12.7.3, revised 12.3), else a fortification's
+        # (revised 12.1.3.1) when the unit attacked holds the fortified hex
+        fort_area = fort is not None and area_card is D.card and (
+            role not in _REIN_TARGET_IS_Y or D1 in (xs, ys))
+        areas = (0, 1, 2) if ((area_card.is_vehicle or fort_area) and role in area_roles) else (0,)
+        for area in areas:
+            for flags in _flag_sets(flag_mask):
+                if flags & ccm.F_WIRE and not wire_ok:
+                    continue
+                yield terr, terrain, fort, area, AREAS[area] if len(areas) > 1 else None, flags
+
+
+def _cc_variants(X: UnitType, Y: UnitType):
+    """Half strength, immobilised x / y and the attack on wheels/tracks, in the tables'
+    order: yields ``(half, x_imm, y_imm, tracks)``."""
+    x_imms = (0, 1) if X.card.is_vehicle else (0,)
+    y_imms = (0, 1) if Y.card.is_vehicle else (0,)
+    for half in (0, 1):
+        for x_imm in x_imms:
+            for y_imm in y_imms:
+                trk = (0, 1) if (X.card.is_infantry and Y.card.is_vehicle
+                                 and not y_imm) else (0,)
+                for tracks in trk:
+                    yield half, x_imm, y_imm, tracks
+
+
+class _CCTabulation:
+    """What :func:`_close_combat` gathers: the casts and directions met (each built once),
+    the distinct pools (numbered in the order first met) and the look-up from a
+    direction's key to its pool."""
+
+    def __init__(self, edition: str, aid, units, supporter: dict, carrier: dict):
+        self.edition, self.aid, self.units = edition, aid, units
+        self.supporter, self.carrier = supporter, carrier
+        self.casts: dict = {}
+        self.dirs: dict = {}
+        self.index: dict = {}
+        self.pools: list = []
+        self.lookup: dict[tuple, int] = {}
+
+    def cast(self, A: UnitType, D: UnitType, X: UnitType, Y: UnitType, role: int, xs: int, ys: int,
+             terrain: str, fort, area: int, area_name: str | None, flags: int):
+        """``(key, cast)`` of the close combat in this situation, or None when there is none."""
+        holder = D.card
+        if flags & ccm.F_PASS:           # 12.10: D is the passenger; the cast's
+            holder = self.carrier.get(D.card.id)   # defender its transport
+            if holder is None or area > 0 or flags & (ccm.F_DUG | ccm.F_OUT):
+                return None
+        sit = _situation(A, D, terrain, flags, self.supporter, xs, ys, area_name, role, X, Y,
+                         None if D.card.is_vehicle else fort)
+        if sit is None:
+            return None
+        if flags & ccm.F_PASS:
+            sit = replace(sit, passengers=(D.card.id,), entry_area=None, fortification=None,
+                          defender_activated=False)
+        ck = (A.card.id, D.card.id, sit, fort)
+        if ck not in self.casts:
+            self.casts[ck] = self._build_cast(A, holder, sit, fort)
+        cast = self.casts[ck]
+        return None if cast is None else (ck, cast)
+
+    def _build_cast(self, A: UnitType, holder, sit, fort):
+        try:
+            cast = build_cast(self.edition, A.card, holder, sit, self.aid, self.units)
+        except InputError:
+            return None
+        if cast is not None and fort is not None and sit.fortification is None:
+            # the hex's fortification with a vehicle in the defender's slot
+            # that is not the unit attacked (renewed, reinforced: the
+            # strongest die of the hex, 12.7.1, revised 12.1.3)
+            cast = replace(cast, fortification=fortification(self.aid, fort))
+        return cast
+
+    def direction(self, ck, cast, xs: int, ys: int, kind, half: int, x_imm: int, y_imm: int,
+                  tracks: int) -> int:
+        """The pool number of one direction (x attacks y) of the cast ``ck``."""
+        dk = (ck, xs, ys, kind, half, x_imm, y_imm, tracks)
+        if dk not in self.dirs:
+            p = direction_pools(Direction(
+                cast, xs, ys, kind, bool(half), bool(x_imm), bool(y_imm),
+                bool(tracks)))
+            k = (p.attack, p.defence, p.doubles, p.extra_supp,
+                 p.attack_rerolls, p.defence_rerolls, p.adrenaline,
+                 p.tracks, p.prereq)
+            if k not in self.index:
+                self.index[k] = len(self.pools)
+                self.pools.append(p)
+            self.dirs[dk] = self.index[k]
+        return self.dirs[dk]
 
 
 def _situation(A: UnitType, D: UnitType, terrain: str, flags: int, supporter: dict, xs: int, ys: int,
