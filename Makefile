@@ -1,5 +1,5 @@
 # make demo : create .venv, install lanchester, run the main job, write a report
-# make test : create .venv if needed, run the test suite
+# make test : create .venv if needed, lint (ruff: pyproject.toml [tool.ruff]), run the test suite
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -21,6 +21,7 @@ demo: $(STAMP)
 CHROMIUM_PKGS := chromium chromium-driver
 
 test: $(STAMP) chromium
+	$(PY) -m ruff check .
 	$(PY) -m pytest
 
 chromium:

@@ -15,10 +15,30 @@ import pandas as pd
 from reports.bundle import Report, Table
 from reports.provenance import Provenance, assault_data, method_of, provenance
 from reports.tables import (
-    CLOSE_COMBAT_COLUMNS, DIFFERING_RULE_COLUMNS, EDITION_DIFFERENCE_COLUMNS, FIRE_STATE_COLUMNS,
-    SIDE_ACTIVITY_COLUMNS, TURN_ACTIVITY_COLUMNS, WHAT_IF_CHANGE_COLUMNS, GAMES_INPUT_COLUMNS, LADDER_COLUMNS, LOSSES_COLUMNS,
-    ODDS_OUTCOME_COLUMNS, RESOLVE_SYMBOL_COLUMNS, SMOKE_PLACEMENT_COLUMNS, VARIANT_COLUMNS, WIN_RATE_COLUMNS, CONVERGENCE_COLUMNS, DECISION_TURN_COLUMNS,
-    convergence_table, decision_turn_table, ladder, require, series_label, tidy, variant_table,
+    CLOSE_COMBAT_COLUMNS,
+    CONVERGENCE_COLUMNS,
+    DECISION_TURN_COLUMNS,
+    DIFFERING_RULE_COLUMNS,
+    EDITION_DIFFERENCE_COLUMNS,
+    FIRE_STATE_COLUMNS,
+    GAMES_INPUT_COLUMNS,
+    LADDER_COLUMNS,
+    LOSSES_COLUMNS,
+    ODDS_OUTCOME_COLUMNS,
+    RESOLVE_SYMBOL_COLUMNS,
+    SIDE_ACTIVITY_COLUMNS,
+    SMOKE_PLACEMENT_COLUMNS,
+    TURN_ACTIVITY_COLUMNS,
+    VARIANT_COLUMNS,
+    WHAT_IF_CHANGE_COLUMNS,
+    WIN_RATE_COLUMNS,
+    convergence_table,
+    decision_turn_table,
+    ladder,
+    require,
+    series_label,
+    tidy,
+    variant_table,
     win_rate_table,
 )
 from simulator.output import pct
@@ -45,7 +65,7 @@ def _highlights(frames: Sequence[pd.DataFrame], rows: Sequence[tuple[str, str, b
 
 def odds_report(frames: Sequence[pd.DataFrame]) -> Report:
     """``lanchester assault odds``: damage bars and "at least" curve, outcome table."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
     from simulator.assault.odds import damage_pmf
 
     a = frames[0].attrs
@@ -99,7 +119,7 @@ def damage_ladder(frame: pd.DataFrame, before: int, strength: int) -> pd.DataFra
 def fire_report(frames: Sequence[pd.DataFrame], *, terrain: str | None = None, dice=None, aid=None,
                 units_dir=None, support=None) -> Report:
     """``lanchester assault fire``: damage ladder, target states, pools and spotting."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     a = frames[0].attrs
     where = f" in {terrain}" if terrain and terrain != "clear" else ""
@@ -189,7 +209,7 @@ def resolve_report(result: dict, *, target: str, dice=None, aid=None, units_dir=
 
 def smoke_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir=None, support=None) -> Report:
     """``lanchester assault smoke``: markers in each hex (exactly / at least), the placements."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     a = frame.attrs
     question = f"How many smoke markers does {a['firer']} land in each of up to {a['hexes']} hexes?"
@@ -221,7 +241,7 @@ def smoke_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir=None, su
 
 def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir=None) -> Report:
     """``lanchester assault terrain-damage``: damage ladder and the vehicle's states."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     a = frame.attrs
     question = f"What does entering {a['terrain']}{' on a hill' if a['hill'] else ''} do to {a['vehicle']}?"
@@ -253,7 +273,7 @@ def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir
 
 def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
     """``lanchester assault units``: the roster table and a range card of every unit."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
     from simulator.assault.cli_units import COLUMNS
 
     a = frame.attrs
@@ -284,7 +304,7 @@ def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=Non
                   units_dir=None, support=None, plot: str = "heatmap") -> Report:
     """``lanchester assault matrix``: the tidy matrix and one heatmap per terrain
     (``plot="lines"``: one line chart of ``metric`` by range, a panel per terrain)."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
     from simulator.assault.matrix import MATRIX_COLUMNS
 
     a = frame.attrs
@@ -331,7 +351,7 @@ def close_combat_report(end_states: pd.DataFrame, *, question: str, provenance: 
     (docs/report-columns.md); ``provenance`` is built by the caller with
     :func:`reports.provenance.provenance` and :func:`reports.provenance.assault_data`.
     """
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     require(end_states, CLOSE_COMBAT_COLUMNS, "close-combat end states")
     table = tidy(end_states, CLOSE_COMBAT_COLUMNS)
@@ -449,7 +469,7 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
     streams its full per-game records there); ``losses_measure`` names what
     ``mean_lost`` counts.
     """
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
     rates = win_rate_table(games, sides)
@@ -497,7 +517,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
     the map ``map_png``) and tables; everything the terminal report says is on the page.
     The per-game records the run streamed (``record_files``, e.g. ``games.csv``,
     ``games.parquet``) stay beside them."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     sides = list(report["sides"])
     players = ", ".join(f"{s} {report['players'][s]}" for s in sides)

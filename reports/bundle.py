@@ -29,14 +29,24 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import click
 
-from simulator.errors import InputError
-from simulator.errors import os_input_error
-from simulator.output import (atomic_write_bytes, atomic_write_text, emit, make_parents, remove_stale, render,
-                               temp_dir_name, to_csv, to_json, unmake)
+from simulator.errors import InputError, os_input_error
+from simulator.output import (
+    atomic_write_bytes,
+    atomic_write_text,
+    emit,
+    make_parents,
+    remove_stale,
+    render,
+    temp_dir_name,
+    to_csv,
+    to_json,
+    unmake,
+)
 
 REPORT_MARK = "lanchester_report"   # key of summary.json that marks a report folder
 REPORT_VERSION = 1
 from simulator.vocabulary import OUT_FILE_SUFFIXES as FILE_SUFFIXES  # noqa: E402 - --out NAME.json: one file
+
 if TYPE_CHECKING:   # a text answer needs no pandas: it loads with the first table written
     import pandas as pd
 
@@ -64,7 +74,7 @@ class Report:
     provenance: Any                     # reports.provenance.Provenance
     tables: list[Table]
     charts: list = field(default_factory=list)
-    highlights: list[Pair] = field(default_factory=list)
+    highlights: list[tuple[str, str]] = field(default_factory=list)   # (label, value)
     result: Any = None                  # the command's JSON answer (summary.json "result")
     notes: list[str] = field(default_factory=list)
 
@@ -285,7 +295,8 @@ def _plain_name(value: str) -> str:
 
 
 def _summary_models():
-    from typing import Annotated, Any as Any_, Optional
+    from typing import Annotated, Optional
+    from typing import Any as Any_
 
     import pydantic
 

@@ -24,7 +24,11 @@ from matplotlib.ticker import PercentFormatter
 
 from reports.provenance import Provenance
 from reports.tables import (
-    convergence_table, decision_turn_table, outcomes_of, variant_table, win_rate_table,
+    convergence_table,
+    decision_turn_table,
+    outcomes_of,
+    variant_table,
+    win_rate_table,
 )
 
 DPI = 100
@@ -136,7 +140,7 @@ def outcome_chart(ladder: pd.DataFrame, *, name: str, question: str, xlabel: str
         ax.plot(xs, part["p_at_least"], marker="o", color=colour, linestyle="-" if i == 0 else "--",
                 label=f"{s}: P(at least)")
         if i == 0 and len(part) <= 16:
-            for xi, p in zip(xs, part["p_at_least"]):
+            for xi, p in zip(xs, part["p_at_least"], strict=True):
                 ax.annotate(f"{100 * p:.0f}%" if p >= 0.995 or p < 0.005 else f"{100 * p:.1f}%",
                             (xi, p), textcoords="offset points", xytext=(5, 5), ha="left",
                             fontsize=8, color=colour)
@@ -148,7 +152,7 @@ def outcome_chart(ladder: pd.DataFrame, *, name: str, question: str, xlabel: str
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="upper right")
     alt = "; ".join(f"{s}: " + ", ".join(f"at least {o}: {100 * p:.1f}%" for o, p in
-                                         zip(part["outcome"], part["p_at_least"]))
+                                         zip(part["outcome"], part["p_at_least"], strict=True))
                     for s in names for part in [ladder[ladder["series"] == s]])
     return finish(fig, name, question, alt)
 
@@ -175,7 +179,7 @@ def state_chart(states: pd.DataFrame, *, name: str, question: str, prov: Provena
     ax.grid(axis="x", alpha=0.3)
     if len(names) > 1:
         ax.legend(fontsize=8)
-    alt = ", ".join(f"{st}: {100 * p:.1f}%" for st, p in zip(order, groups[0][1]))
+    alt = ", ".join(f"{st}: {100 * p:.1f}%" for st, p in zip(order, groups[0][1], strict=True))
     return finish(fig, name, question, alt)
 
 
@@ -200,7 +204,7 @@ def close_combat_chart(end_states: pd.DataFrame, *, question: str, prov: Provena
     percent_axis(ax.yaxis)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(title="edition", fontsize=8)
-    alt = "; ".join(f"{e}: " + ", ".join(f"{o} {100 * v:.1f}%" for o, v in zip(order, vals))
+    alt = "; ".join(f"{e}: " + ", ".join(f"{o} {100 * v:.1f}%" for o, v in zip(order, vals, strict=True))
                     for e, vals, _ in groups)
     return finish(fig, name, question, alt)
 
@@ -217,7 +221,7 @@ def win_rate_chart(games: pd.DataFrame, *, question: str, prov: Provenance, side
     p, lo, hi = (rates[c].to_numpy(float) for c in ("p", "lo", "hi"))
     ax.barh(y, p, 0.6, xerr=np.clip([p - lo, hi - p], 0, None), capsize=4,
             color=[COLOURS[i % len(COLOURS)] for i in range(len(rates))])
-    for yi, (pi, l, h) in enumerate(zip(p, lo, hi)):
+    for yi, (pi, l, h) in enumerate(zip(p, lo, hi, strict=True)):
         ax.annotate(f"{100 * pi:.1f}%  ({100 * l:.1f}-{100 * h:.1f}%)", (h, yi), xytext=(6, 0),
                     textcoords="offset points", va="center", fontsize=9)
     ax.axvline(0.5, color="grey", linestyle=":", linewidth=1)
@@ -228,7 +232,7 @@ def win_rate_chart(games: pd.DataFrame, *, question: str, prov: Provenance, side
     ax.set_xlabel(f"share of {int(rates['games'].iloc[0]):,} games won (95% Wilson interval)")
     ax.set_ylabel("side")
     ax.grid(axis="x", alpha=0.3)
-    alt = ", ".join(f"{s}: {100 * v:.1f}%" for s, v in zip(rates["side"], p))
+    alt = ", ".join(f"{s}: {100 * v:.1f}%" for s, v in zip(rates["side"], p, strict=True))
     return finish(fig, name, question, alt)
 
 
@@ -252,7 +256,7 @@ def convergence_chart(games: pd.DataFrame, *, question: str, prov: Provenance, s
     ax.legend(fontsize=8)
     last = conv.groupby("side", sort=False).tail(1)
     alt = ", ".join(f"{s}: {100 * p:.1f}% after {int(n):,} games (interval width {100 * (h - l):.1f} points)"
-                    for s, p, n, l, h in zip(last["side"], last["p"], last["games"], last["lo"], last["hi"]))
+                    for s, p, n, l, h in zip(last["side"], last["p"], last["games"], last["lo"], last["hi"], strict=True))
     return finish(fig, name, question, alt)
 
 
@@ -276,7 +280,7 @@ def decision_turn_chart(games: pd.DataFrame, *, question: str, prov: Provenance,
     percent_axis(ax.yaxis)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(title="winner", fontsize=8)
-    alt = ", ".join(f"turn {t}: {100 * b:.1f}%" for t, b in zip(order, bottom))
+    alt = ", ".join(f"turn {t}: {100 * b:.1f}%" for t, b in zip(order, bottom, strict=True))
     return finish(fig, name, question, alt)
 
 
@@ -295,7 +299,7 @@ def losses_chart(losses: pd.DataFrame, *, question: str, prov: Provenance,
     ax.set_ylabel("unit type")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(title="side", fontsize=8)
-    alt = "; ".join(f"{s}: " + ", ".join(f"{u} {v:.2f}" for u, v in zip(order, vals)) for s, vals, _ in groups)
+    alt = "; ".join(f"{s}: " + ", ".join(f"{u} {v:.2f}" for u, v in zip(order, vals, strict=True)) for s, vals, _ in groups)
     return finish(fig, name, question, alt)
 
 
@@ -312,7 +316,7 @@ def what_if_chart(variants: pd.DataFrame, *, question: str, prov: Provenance, si
     ax.axvspan(baseline["lo"], baseline["hi"], color="grey", alpha=0.15, label="baseline interval")
     ax.axvline(baseline["p"], color="grey", linestyle="--", linewidth=1, label=f"baseline: {baseline['variant']}")
     ax.errorbar(p, y, xerr=np.clip([p - lo, hi - p], 0, None), fmt="s", color=COLOURS[0], capsize=4)
-    for yi, (pi, l, h) in enumerate(zip(p, lo, hi)):
+    for yi, (pi, l, h) in enumerate(zip(p, lo, hi, strict=True)):
         ax.annotate(f"{100 * pi:.1f}% ({100 * l:.1f}-{100 * h:.1f})", (h, yi), xytext=(6, 0),
                     textcoords="offset points", va="center", fontsize=8)
     ax.set_yticks(y, table["variant"].tolist())
@@ -323,7 +327,7 @@ def what_if_chart(variants: pd.DataFrame, *, question: str, prov: Provenance, si
     ax.set_ylabel("variant")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
-    alt = ", ".join(f"{v}: {100 * x:.1f}%" for v, x in zip(table["variant"], p))
+    alt = ", ".join(f"{v}: {100 * x:.1f}%" for v, x in zip(table["variant"], p, strict=True))
     return finish(fig, name, question, alt)
 
 
@@ -349,7 +353,7 @@ def matrix_lines(frame: pd.DataFrame, *, metric: str, question: str, prov: Prove
     label, is_p = METRIC_LABELS[metric]
     terrains = list(dict.fromkeys(frame["terrain"]))
     fired = frame[frame["can_fire"]]
-    pairs = list(dict.fromkeys(zip(fired["firer"], fired["target"])))
+    pairs = list(dict.fromkeys(zip(fired["firer"], fired["target"], strict=True)))
     ncols = min(2, len(terrains))
     nrows = math.ceil(len(terrains) / ncols)
     fig, axes = new_figure(prov, size=(max(9.0, 4.6 * ncols + 3.4), 1.8 + 3.6 * nrows),
@@ -379,7 +383,7 @@ def matrix_lines(frame: pd.DataFrame, *, metric: str, question: str, prov: Prove
                title="firer at target")
     alt = "; ".join(f"{f} at {t}: " + ", ".join(
         f"range {r} {100 * v:.0f}%" if is_p else f"range {r} {v:.2f}"
-        for r, v in zip(sub["range"], sub[metric]) if not np.isnan(v))
+        for r, v in zip(sub["range"], sub[metric], strict=True) if not np.isnan(v))
         for (f, t) in pairs for sub in [fired[(fired["firer"] == f) & (fired["target"] == t)
                                               & (fired["terrain"] == terrains[0])]])
     return finish(fig, name, question, alt)
@@ -491,7 +495,7 @@ def firepower_chart(roster: pd.DataFrame, *, question: str, prov: Provenance,
             return np.nan
 
     labels = [f"{i}{'*' if any('*' in str(roster.loc[k, c]) for c in ('inf_fpr', 'veh_fpr')) else ''}"
-              for k, i in zip(roster.index, roster["id"])]
+              for k, i in zip(roster.index, roster["id"], strict=True)]
     groups = [("vs infantry", roster["inf_fpr"].map(number).fillna(0).to_numpy(float), None),
               ("vs vehicles", roster["veh_fpr"].map(number).fillna(0).to_numpy(float), None)]
     fig, axes = new_figure(prov, size=(9.0, 2.6 + 0.42 * len(labels)))
@@ -501,7 +505,7 @@ def firepower_chart(roster: pd.DataFrame, *, question: str, prov: Provenance,
     ax.set_ylabel("unit")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=8)
-    alt = ", ".join(f"{i}: {a:g}/{b:g}" for i, a, b in zip(roster["id"], groups[0][1], groups[1][1]))
+    alt = ", ".join(f"{i}: {a:g}/{b:g}" for i, a, b in zip(roster["id"], groups[0][1], groups[1][1], strict=True))
     return finish(fig, name, question, alt)
 
 
@@ -517,7 +521,7 @@ def count_bars_chart(labels: list[str], values: list[float], *, question: str, x
     ax.set_ylabel(ylabel)
     ax.set_ylim(0, max(values + [1]) * 1.25)
     ax.grid(axis="y", alpha=0.3)
-    return finish(fig, name, question, ", ".join(f"{lab}: {v:g}" for lab, v in zip(labels, values)))
+    return finish(fig, name, question, ", ".join(f"{lab}: {v:g}" for lab, v in zip(labels, values, strict=True)))
 
 
 # --- what-if changes and activity ------------------------------------------------------
@@ -550,7 +554,7 @@ def change_chart(changes: pd.DataFrame, *, question: str, prov: Provenance, side
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
     alt = ", ".join(f"{v}: {100 * c:+.1f} points" + (" (significant)" if s else "")
-                    for v, c, s in zip(changes["variant"], ch, sig))
+                    for v, c, s in zip(changes["variant"], ch, sig, strict=True))
     return finish(fig, name, question, alt)
 
 
@@ -566,7 +570,7 @@ def activity_chart(activity: pd.DataFrame, *, question: str, prov: Provenance, x
     fig, axes = new_figure(prov, size=(9.0, 2.8 + 0.5 * len(order)))
     ax = axes[0, 0]
     grouped_bars(ax, [m.replace("_", " ") for m in order], groups, horizontal=True)
-    for i, (side, vals, _) in enumerate(groups):
+    for i, (_side, vals, _) in enumerate(groups):
         width = 0.8 / len(groups)
         for y, v in enumerate(vals):
             ax.annotate(f"{v:.2f}", (v, y - 0.4 + width * (i + 0.5)), xytext=(4, 0), textcoords="offset points",
@@ -575,7 +579,7 @@ def activity_chart(activity: pd.DataFrame, *, question: str, prov: Provenance, x
     ax.set_ylabel("what the side did")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(title="side", fontsize=8)
-    alt = "; ".join(f"{s}: " + ", ".join(f"{m} {v:.2f}" for m, v in zip(order, vals)) for s, vals, _ in groups)
+    alt = "; ".join(f"{s}: " + ", ".join(f"{m} {v:.2f}" for m, v in zip(order, vals, strict=True)) for s, vals, _ in groups)
     return finish(fig, name, question, alt)
 
 

@@ -92,7 +92,7 @@ def table_html(frame: pd.DataFrame, max_rows: int = MAX_ROWS) -> str:
     head = "".join(f"<th>{escape(str(c))}</th>" for c in frame.columns)
     rows = []
     for record in frame.head(max_rows).itertuples(index=False):
-        cells = [cell(str(c), v.item() if hasattr(v, "item") else v) for c, v in zip(frame.columns, record)]
+        cells = [cell(str(c), v.item() if hasattr(v, "item") else v) for c, v in zip(frame.columns, record, strict=True)]
         rows.append("<tr>" + "".join(f"<td class=\"{k}\">{t}</td>" if k else f"<td>{t}</td>"
                                      for t, k in cells) + "</tr>")
     more = (f"<p class=\"note\">Showing the first {max_rows:,} of {len(frame):,} rows; the CSV has them all.</p>"

@@ -10,8 +10,14 @@ import pandas as pd
 from reports.bundle import Report, Table
 from reports.provenance import method_of, provenance, toi_data
 from reports.tables import (
-    LADDER_COLUMNS, TOI_ASSAULT_OUTCOME_COLUMNS, TOI_REPLAY_COLUMNS, TOI_STATE_COLUMNS, TOI_UNITS_COLUMNS,
-    ladder, series_label, tidy,
+    LADDER_COLUMNS,
+    TOI_ASSAULT_OUTCOME_COLUMNS,
+    TOI_REPLAY_COLUMNS,
+    TOI_STATE_COLUMNS,
+    TOI_UNITS_COLUMNS,
+    ladder,
+    series_label,
+    tidy,
 )
 from simulator.output import pct
 
@@ -38,7 +44,7 @@ def _mean(summary: dict, key: str) -> str:
 
 def fire_report(frames: Sequence[pd.DataFrame], *, units_file=None, terrain_file=None) -> Report:
     """``lanchester toi fire`` and ``toi minefield``: hits exactly / at least, the target afterwards."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     a = frames[0].attrs
     several = len(frames) > 1
@@ -84,7 +90,7 @@ def fire_report(frames: Sequence[pd.DataFrame], *, units_file=None, terrain_file
 
 def assault_report(frame: pd.DataFrame, *, units_file=None, terrain_file=None) -> Report:
     """``lanchester toi assault``: both sides' hits, and the chance the assault succeeds."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     a, s = frame.attrs, frame.attrs["summary"]
     question = (f"Does an assault of strength {a['attack_strength']} against defender strength "
@@ -111,7 +117,7 @@ def assault_report(frame: pd.DataFrame, *, units_file=None, terrain_file=None) -
 
 def replay_report(frame: pd.DataFrame, obj: dict, *, units_file=None, terrain_file=None) -> Report:
     """``lanchester toi assault --replay``: one assault from given dice."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     r = frame.iloc[0]
     question = "Who wins this replayed assault?"
@@ -129,7 +135,7 @@ def replay_report(frame: pd.DataFrame, obj: dict, *, units_file=None, terrain_fi
 
 def units_report(frame: pd.DataFrame, *, units_file=None, terrain_file=None) -> Report:
     """``lanchester toi units``: the roster and its firepower."""
-    from reports import charts   # matplotlib loads only when a report is written
+    from reports import charts  # matplotlib loads only when a report is written
 
     prov = _prov([], units_file, terrain_file, method="data")
     return Report(

@@ -83,6 +83,24 @@ def canonical(obj: Any, _active: frozenset = frozenset()) -> Any:
     private attributes included, its *fields set* not), functions their qualified name.
     Anything else with attributes is taken by its class name and ``vars()``. No pickle.
     """
+    form = _canonical_value(obj)
+    if form is not _NO_FORM:
+        return form
+    if id(obj) in _active:
+        return {"cycle": _qualname(type(obj))}
+    active = _active | {id(obj)}
+    for form_of in (_canonical_container, _canonical_object):
+        form = form_of(obj, active)
+        if form is not _NO_FORM:
+            return form
+    raise TypeError(f"no canonical form for a {_qualname(type(obj))} (run keys take plain values)")
+
+
+_NO_FORM = object()   # what the helpers of canonical() answer for a value that is not theirs
+
+
+def _canonical_value(obj: Any) -> Any:
+    """Values that hold no other values (a cycle cannot pass through them)."""
     if obj is None or isinstance(obj, (bool, str)):
         return obj
     if isinstance(obj, int):
@@ -101,9 +119,11 @@ def canonical(obj: Any, _active: frozenset = frozenset()) -> Any:
         return {"enum": _qualname(type(obj)), "value": canonical(obj.value)}
     if isinstance(obj, type):
         return {"class": _qualname(obj)}
-    if id(obj) in _active:
-        return {"cycle": _qualname(type(obj))}
-    active = _active | {id(obj)}
+    return _NO_FORM
+
+
+def _canonical_container(obj: Any, active: frozenset) -> Any:
+    """Arrays, partial functions, tuples, lists, dicts and sets."""
     if isinstance(obj, np.ndarray):
         if obj.dtype.hasobject:
             return {"array": "object", "shape": list(obj.shape),
@@ -121,6 +141,11 @@ def canonical(obj: Any, _active: frozenset = frozenset()) -> Any:
         return {"dict": sorted(pairs, key=lambda kv: _dumps(kv[0]))}
     if isinstance(obj, (set, frozenset)):
         return {"set": sorted((canonical(x, active) for x in obj), key=_dumps)}
+    return _NO_FORM
+
+
+def _canonical_object(obj: Any, active: frozenset) -> Any:
+    """Dataclasses, pydantic models, functions, and other objects by their attributes."""
     if dataclasses.is_dataclass(obj):
         return {"dataclass": _qualname(type(obj)),
                 "fields": {f.name: canonical(getattr(obj, f.name), active) for f in dataclasses.fields(obj)}}
@@ -138,7 +163,7 @@ def canonical(obj: Any, _active: frozenset = frozenset()) -> Any:
         fields = dict(state or {}) | {s: getattr(obj, s) for s in slots}
         return {"object": _qualname(type(obj)),
                 "fields": {str(k): canonical(v, active) for k, v in sorted(fields.items(), key=lambda kv: str(kv[0]))}}
-    raise TypeError(f"no canonical form for a {_qualname(type(obj))} (run keys take plain values)")
+    return _NO_FORM
 
 
 def _dumps(obj: Any) -> str:
@@ -200,6 +225,34 @@ class Damaged(Exception):
     """A chunk file that does not verify (the message says why)."""
 
 
+def _check_zip(data: bytes, size: int) -> None:
+    """A chunk file's zip: no compressed members (nothing expands beyond the file), every
+    member's bytes matching its CRC-32."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        for info in z.infolist():
+            if info.compress_type != zipfile.ZIP_STORED or info.file_size > size:
+                raise Damaged(f"member {info.filename!r} is compressed or too large")
+        bad = z.testzip()
+        if bad is not None:
+            raise Damaged(f"member {bad!r} fails its CRC-32 (a changed byte)")
+
+
+def _verified_arrays(npz, described: list) -> dict[str, np.ndarray]:
+    """The chunk file's arrays, each of an allowed dtype and as its header describes it."""
+    arrays = {}
+    for i, want in enumerate(described):
+        a = npz[f"a{i}"]
+        if a.dtype.kind not in ARRAY_KINDS:
+            raise Damaged(f"array {i} has dtype {a.dtype.str}")
+        got = _describe(want.get("name") if isinstance(want, dict) else None, a)
+        if got != want:
+            what = next(k for k in ("name", "dtype", "shape", "sha256") if got[k] != want.get(k))
+            raise Damaged(f"array {got['name']!r}: {what} does not match its header"
+                          + (" (checksum)" if what == "sha256" else ""))
+        arrays[got["name"]] = a
+    return arrays
+
+
 class ChunkStore:
     """Finished chunks of one run, one verified ``.npz`` file each, written atomically."""
 
@@ -253,42 +306,10 @@ class ChunkStore:
         if size > MAX_CHUNK_BYTES:
             raise Damaged(f"{size} bytes, more than a chunk file may hold ({MAX_CHUNK_BYTES})")
         data = path.read_bytes()
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            for info in z.infolist():     # no compressed members: nothing expands beyond the file
-                if info.compress_type != zipfile.ZIP_STORED or info.file_size > size:
-                    raise Damaged(f"member {info.filename!r} is compressed or too large")
-            bad = z.testzip()             # every member's bytes against its CRC-32
-            if bad is not None:
-                raise Damaged(f"member {bad!r} fails its CRC-32 (a changed byte)")
+        _check_zip(data, size)
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            if "header" not in npz.files:
-                raise Damaged("no header")
-            header = json.loads(bytes(npz["header"].astype(np.uint8)).decode("utf-8"))
-            if not isinstance(header, dict) or header.get("format") != FORMAT:
-                raise Damaged("not a lanchester chunk file")
-            if header.get("key") != self.key:
-                raise Damaged(f"belongs to run {header.get('key')!r}, not {self.key!r}")
-            if header.get("index") != index:
-                raise Damaged(f"holds chunk {header.get('index')!r}, not {index}")
-            if trials is not None and header.get("trials") != trials:
-                raise Damaged(f"holds {header.get('trials')!r} trials, the chunk has {trials}")
-            kind, described = header.get("kind"), header.get("arrays")
-            if kind != "array" and kind not in _CODECS:
-                raise Damaged(f"unknown kind {kind!r}")
-            if not isinstance(described, list) or sorted(npz.files) != sorted(
-                    ["header"] + [f"a{i}" for i in range(len(described))]):
-                raise Damaged("its arrays do not match its header")
-            arrays = {}
-            for i, want in enumerate(described):
-                a = npz[f"a{i}"]
-                if a.dtype.kind not in ARRAY_KINDS:
-                    raise Damaged(f"array {i} has dtype {a.dtype.str}")
-                got = _describe(want.get("name") if isinstance(want, dict) else None, a)
-                if got != want:
-                    what = next(k for k in ("name", "dtype", "shape", "sha256") if got[k] != want.get(k))
-                    raise Damaged(f"array {got['name']!r}: {what} does not match its header"
-                                  + (" (checksum)" if what == "sha256" else ""))
-                arrays[got["name"]] = a
+            header, kind, described = self._check_header(npz, index, trials)
+            arrays = _verified_arrays(npz, described)
         if data != _pack(header, list(arrays.values())):
             raise Damaged("its bytes differ from what its verified contents write (a changed byte)")
         if kind == "array":
@@ -296,6 +317,27 @@ class ChunkStore:
                 raise Damaged("its arrays do not match its header")
             return arrays["value"]
         return _CODECS[kind][2](arrays)
+
+    def _check_header(self, npz, index: int, trials: int | None) -> tuple[dict, Any, list]:
+        """The chunk file's header: this run's, this chunk's, a known kind, one entry an array."""
+        if "header" not in npz.files:
+            raise Damaged("no header")
+        header = json.loads(bytes(npz["header"].astype(np.uint8)).decode("utf-8"))
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise Damaged("not a lanchester chunk file")
+        if header.get("key") != self.key:
+            raise Damaged(f"belongs to run {header.get('key')!r}, not {self.key!r}")
+        if header.get("index") != index:
+            raise Damaged(f"holds chunk {header.get('index')!r}, not {index}")
+        if trials is not None and header.get("trials") != trials:
+            raise Damaged(f"holds {header.get('trials')!r} trials, the chunk has {trials}")
+        kind, described = header.get("kind"), header.get("arrays")
+        if kind != "array" and kind not in _CODECS:
+            raise Damaged(f"unknown kind {kind!r}")
+        if not isinstance(described, list) or sorted(npz.files) != sorted(
+                ["header"] + [f"a{i}" for i in range(len(described))]):
+            raise Damaged("its arrays do not match its header")
+        return header, kind, described
 
     def save(self, index: int, result: Any, trials: int | None = None) -> None:
         kind, arrays = _encode(result)

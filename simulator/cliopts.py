@@ -112,7 +112,7 @@ def data_files(*, scenario: bool = False, with_aid: bool = True, with_units: boo
     else:
         stack = [dice, aid, units_dir]
     keep = (True, with_aid, with_units)
-    stack = [option for option, wanted in zip(stack, keep) if wanted]
+    stack = [option for option, wanted in zip(stack, keep, strict=True) if wanted]
 
     def apply(command):
         for option in reversed(stack):
@@ -182,7 +182,7 @@ def monte_carlo(f):
 
     @functools.wraps(f)
     def command(*args, workers, dask, checkpoint, precision, **kwargs):
-        from simulator.runner import RunOptions   # numpy: when the command runs, not for --help
+        from simulator.runner import RunOptions  # numpy: when the command runs, not for --help
 
         ctx = click.get_current_context()
         if checkpoint and "seed" in ctx.params and ctx.params["seed"] is None:

@@ -20,7 +20,6 @@ import click
 import numpy as np
 
 from simulator.errors import InputError, os_input_error
-
 from simulator.vocabulary import FORMATS  # noqa: F401 - re-exported
 
 if TYPE_CHECKING:   # pandas loads with the commands that build tables, not with this module

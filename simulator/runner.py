@@ -70,7 +70,6 @@ import numpy as np
 from simulator.precision import MAX_TRIALS, PrecisionPlan, interval_width
 
 DEFAULT_CHUNK_TRIALS = 1 << 20
-from simulator.vocabulary import MAX_GAMES  # noqa: E402 - one definition
 BACKENDS = ("thread", "process")
 Task = Callable[[int, np.random.SeedSequence], Any]
 

@@ -34,6 +34,7 @@ _FIRE_ROW = {"fire-and-move": "move-and-fire"}
 # The three columns of the ranged-fire modification table (10.9.4, 10.9.5).
 FIRE_CASES = ("any", "fast-vehicle", "failed-spot")
 from simulator.vocabulary import EXPERIENCE_LEVELS  # noqa: E402 - one definition
+
 PROHIBITED = "prohibited"
 
 

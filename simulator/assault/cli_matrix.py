@@ -12,7 +12,6 @@ if TYPE_CHECKING:   # annotations only: the modules load when a command runs
 from simulator import cliopts
 from simulator.vocabulary import METRICS, VEHICLE_FACINGS
 
-
 PLOTS = ("heatmap", "lines")   # --plot: the report's chart
 MAX_LINES = 12                 # lines one --plot lines chart may hold
 

@@ -15,7 +15,7 @@ def rows(frame, keys: list[str]) -> list[dict]:
     DataFrame) as dicts of ``keys``."""
     import numpy as np
     cols = [np.asarray(frame[k]).tolist() for k in keys]
-    return [dict(zip(keys, values)) for values in zip(*cols)]
+    return [dict(zip(keys, values, strict=True)) for values in zip(*cols, strict=True)]
 
 
 def odds_json(frame) -> dict:
@@ -97,7 +97,7 @@ def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice
     from simulator.assault.odds import odds_outcomes
 
     def report():
-        from reports.assault import odds_report   # charts and provenance: only for --out DIR
+        from reports.assault import odds_report  # charts and provenance: only for --out DIR
         return odds_report([answer.frame()])
 
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)

@@ -61,7 +61,7 @@ def parse_face(text: str) -> Face:
 
 
 def format_face(face: Face) -> str:
-    parts = [name for name, n in zip(SYMBOLS, face) for _ in range(n)]
+    parts = [name for name, n in zip(SYMBOLS, face, strict=True) for _ in range(n)]
     return "+".join(parts) or "-"
 
 

@@ -33,7 +33,7 @@ def _die_faces(faces: tuple[tuple[int, int, int], ...], doubles: str) -> tuple[t
 def add_die(dist: np.ndarray, face_probs) -> np.ndarray:
     """The distribution of totals after rolling one more die."""
     top = np.max([f for f, _ in face_probs], axis=0)
-    out = np.zeros(tuple(n + t for n, t in zip(dist.shape, top)))
+    out = np.zeros(tuple(n + t for n, t in zip(dist.shape, top, strict=True)))
     c, h, s = dist.shape
     for (fc, fh, fs), p in face_probs:
         out[fc:fc + c, fh:fh + h, fs:fs + s] += p * dist
@@ -45,7 +45,7 @@ def pool_shape(pool: Pool, dice: DiceSet, doubles: str = "all", extra_supp: int 
     shape = [1, 1, 1 + extra_supp]
     for letter in pool:
         top = np.max([f for f, _ in _die_faces(dice.die(letter).faces, doubles)], axis=0)
-        shape = [n + int(t) for n, t in zip(shape, top)]
+        shape = [n + int(t) for n, t in zip(shape, top, strict=True)]
     return (shape[0], shape[1], shape[2])
 
 

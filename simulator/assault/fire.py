@@ -27,24 +27,48 @@ from simulator import runner
 from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import UnitCard, find_unit, load_units
 from simulator.assault.damage import (
-    ARTILLERY, CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE,
-    after_fire, state_count, state_index, strongest_symbol, unpack_state,
+    ARTILLERY,
+    CRIT_ATTACK_DIE,
+    CRIT_DEFENCE_DIE,
+    FALLBACK,
+    INFANTRY,
+    STEADY,
+    SUPPRESSED,
+    VEHICLE,
+    after_fire,
+    state_count,
+    state_index,
+    strongest_symbol,
+    unpack_state,
 )
 from simulator.assault.dice import DiceSet, Pool, as_dice, format_pool
 from simulator.assault.exact import pool_distribution, roll_outcome, uncancelled_distribution
 from simulator.assault.fire_kernel import ONCE, REROLL_DAMAGE, REROLL_SUCCESS, fire_outcome_chunk
 from simulator.assault.kernels import crit_roll_tables, fire_chunk, packed_faces
 from simulator.assault.pools import (
-    REROLL_DAMAGE_DICE, REROLL_SUCCESS_DICE, ROLL_ONCE, FirePools, FireSituation, fire_pools,
+    REROLL_DAMAGE_DICE,
+    REROLL_SUCCESS_DICE,
+    ROLL_ONCE,
+    FirePools,
+    FireSituation,
+    fire_pools,
 )
 from simulator.assault.set_aside import KEEP_DAMAGE, KEEP_SUCCESS, keep_table, kept_distribution, split_distribution
 from simulator.assault.support import Support, as_support
 from simulator.assault.transport import (
-    CARRIED, DISEMBARK, N_EVENTS, NO_PASSENGERS, RIDERS_TARGETED, Passenger, check_load, check_riders,
-    p_any_disembark, passenger_outcomes, transport_event,
+    CARRIED,
+    DISEMBARK,
+    N_EVENTS,
+    NO_PASSENGERS,
+    RIDERS_TARGETED,
+    Passenger,
+    check_load,
+    check_riders,
+    p_any_disembark,
+    passenger_outcomes,
+    transport_event,
 )
 from simulator.assault.vehicle_terrain import overrun_succeeds
-from simulator.errors import InputError
 from simulator.stats import proportion_se
 
 STATE_COLUMNS = ["eliminated", "damage", "half_strength", "suppressed", "fallback", "immobilised"]
@@ -97,7 +121,7 @@ def _crit_symbol_probs(n: int, dice: DiceSet) -> tuple[tuple[int, float], ...]:
     """Distribution of the strongest symbol of n green against n blue (10.7.5)."""
     dist = roll_outcome((CRIT_ATTACK_DIE,) * n, (CRIT_DEFENCE_DIE,) * n, dice)
     probs: dict[int, float] = {}
-    for (c, h, s), p in zip(zip(*np.nonzero(dist)), dist[np.nonzero(dist)]):
+    for (c, h, s), p in zip(zip(*np.nonzero(dist), strict=True), dist[np.nonzero(dist)], strict=True):
         sym = strongest_symbol(int(c), int(h), int(s))
         probs[sym] = probs.get(sym, 0.0) + float(p)
     return tuple(probs.items())
@@ -106,7 +130,7 @@ def _crit_symbol_probs(n: int, dice: DiceSet) -> tuple[tuple[int, float], ...]:
 def resolved(unc: np.ndarray, t: Target, dice: DiceSet):
     """Each (uncancelled symbols, critical-hit roll) outcome and the state it leaves:
     yields ``(c, h, s, eliminated, damage, morale, immobilised, p)`` (10.7.3-10.7.6)."""
-    for (c, h, s) in zip(*np.nonzero(unc)):
+    for (c, h, s) in zip(*np.nonzero(unc), strict=True):
         c, h, s = int(c), int(h), int(s)
         p = float(unc[c, h, s])
         symbols = _crit_symbol_probs(c, dice) if c > 0 and t.damage + c + h < t.strength else ((0, 1.0),)

@@ -19,11 +19,16 @@ import numba
 import numpy as np
 
 from simulator.assault.compare import uncancelled
+from simulator.assault.damage import (
+    CRIT_ATTACK_DIE,
+    CRIT_DEFENCE_DIE,
+    CRIT_ROLL_NONE,
+    after_fire,
+    state_index,
+    strongest_symbol,
+)
 from simulator.assault.dice import MAX_ROLL_SYMBOLS, DiceSet, Pool, format_pool, single_symbol
 from simulator.errors import InputError
-from simulator.assault.damage import (
-    CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, CRIT_ROLL_NONE, after_fire, state_index, strongest_symbol,
-)
 from simulator.rng import below, group_tables, seed_state, sum_grouped, sum_grouped_pair, sum_rolls
 
 FIELD_BITS = 10

@@ -28,9 +28,8 @@ from pathlib import Path
 import pandas as pd
 
 from simulator.assault.aid import Aid, load_aid
-from simulator.assault.cards import UnitCard, load_units
+from simulator.assault.cards import UnitCard, find_unit, load_units
 from simulator.assault.dice import DiceSet, as_dice, format_pool
-from simulator.assault.cards import find_unit
 from simulator.assault.fire import exact_states, state_frame, summarise_states, target_of
 from simulator.assault.pools import FirePools, FireSituation, fire_pools
 from simulator.assault.support import Support, as_support
@@ -42,7 +41,8 @@ MATRIX_COLUMNS = ["firer", "target", "range", "terrain", "target_facing", "can_f
 FIRE_KIND = "direct"   # the "fire" column: the matrix is direct fire (chapter 10) only
 FIRE_COVERED = ("direct fire only (chapter 10); indirect fire (chapter 7: mortars, artillery) "
                 "is not in the matrix: ask `lanchester assault fire FIRER TARGET --indirect`")
-from simulator.vocabulary import METRICS, VEHICLE_FACINGS  # noqa: E402 - one definition
+from simulator.vocabulary import VEHICLE_FACINGS  # noqa: E402 - one definition
+
 _SUMMARY_KEYS = ("p_eliminated", "p_suppressed_or_worse", "p_fallback", "p_immobilised", "mean_damage")
 
 

@@ -27,13 +27,19 @@ from simulator.assault.aid import Aid
 from simulator.assault.cards import FACINGS, UnitCard, find_unit, load_units
 from simulator.assault.dice import DiceSet, Pool, format_pool, normalise, weakest_die, without_weakest
 from simulator.assault.indirect import (
-    INDIRECT_FIRE_STATUS, VEHICLE_FACING, check_fired_from, check_spotter, indirect_dice, vehicle_bonus,
+    INDIRECT_FIRE_STATUS,
+    VEHICLE_FACING,
+    check_fired_from,
+    check_spotter,
+    indirect_dice,
+    vehicle_bonus,
 )
 from simulator.assault.support import Support, as_support
 from simulator.errors import InputError
 
 # 10.0 fire statuses, with the short names the CLI accepts.
 from simulator.vocabulary import FIRE_STATUS_ALIASES, TARGET_STATUSES  # noqa: E402 - one definition
+
 # Status markers of the firer that matter here (9.10.3: no last shot with these).
 FIRER_STATUSES = ("suppressed", "fallback", "fast", "delayed", "normal", "fired")
 NO_LAST_SHOT = frozenset({"suppressed", "fallback", "fast", "delayed"})   # 9.10.3
@@ -163,7 +169,17 @@ def other_units(s: FireSituation, units: Mapping[str, UnitCard] | None, dice: Di
 
 def check_situation(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Aid | None = None,
                     support: Support | None = None, others: _Others = _Others()) -> None:
-    """Situations the rules forbid, as one-line errors."""
+    """Situations the rules forbid, as one-line errors (the first one found, in this order)."""
+    _check_words(s)
+    _check_range(firer, target, s)
+    _check_facing(target, s)
+    _check_fire_mode(firer, s, aid, support, others)
+    _check_damage_and_carried(firer, target, s)
+    _check_close_combat(firer, target, s, others)
+
+
+def _check_words(s: FireSituation) -> None:
+    """Statuses and the spotting mode are known words."""
     unknown = sorted(set(s.target_status) - set(TARGET_STATUSES))
     if unknown:
         raise InputError("--target-status", "", f"unknown status {unknown[0]!r} ({', '.join(TARGET_STATUSES)})")
@@ -172,12 +188,20 @@ def check_situation(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Ai
         raise InputError("--firer-status", "", f"unknown status {unknown[0]!r} ({', '.join(FIRER_STATUSES)})")
     if s.spot not in SPOT_MODES:
         raise InputError("--spot", "", f"unknown spotting mode {s.spot!r} ({', '.join(SPOT_MODES)})")
+
+
+def _check_range(firer: UnitCard, target: UnitCard, s: FireSituation) -> None:
+    """An overrun's last shot, or ranged fire at range 1 or more; smoke markers counted."""
     if s.overrun:
         _check_last_shot(firer, target, s)
     elif s.range < 1:
         raise InputError("--range", "", f"ranged fire needs a range of 1 or more (got {s.range})")
     if s.smoke < 0:
         raise InputError("--smoke", "", f"a number of smoke markers cannot be negative (got {s.smoke})")
+
+
+def _check_facing(target: UnitCard, s: FireSituation) -> None:
+    """10.9.3: a vehicle target's facing; 'above' for indirect fire only, and always for it."""
     if target.is_vehicle and not s.indirect and not s.overrun and s.target_facing not in FACINGS:
         raise InputError("--target-facing", "", f"{target.id} is a vehicle: give front, flank or rear "
                          "(10.9.3; indirect fire hits above)")
@@ -186,6 +210,11 @@ def check_situation(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Ai
     if s.indirect and target.is_vehicle and s.target_facing not in (None, VEHICLE_FACING):
         raise InputError("--target-facing", "", "indirect fire always hits a vehicle's above armour "
                          "(7.3, 10.9.3): leave out --target-facing")
+
+
+def _check_fire_mode(firer: UnitCard, s: FireSituation, aid: Aid | None, support: Support | None,
+                     others: _Others) -> None:
+    """Turret fire needs a turret; indirect fire (7.0-7.2) or direct fire's line of sight (10.3)."""
     if s.fire_status == "turret-firing" and not firer.has_turret:
         raise InputError("--fire-status", "", f"{firer.id} has no turret (10.6)")
     if s.indirect:
@@ -195,6 +224,10 @@ def check_situation(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Ai
     elif len(s.hindrances) + s.smoke > MAX_HINDRANCES:
         raise InputError("--hindrance", "", f"{len(s.hindrances)} hindering hexes and {s.smoke} smoke "
                          "markers: three or more block LOS (10.3)")
+
+
+def _check_damage_and_carried(firer: UnitCard, target: UnitCard, s: FireSituation) -> None:
+    """Damage below strength; tank riders are infantry, passengers ride in vehicles (9.11)."""
     for dmg, unit, opt in ((s.firer_damage, firer, "--firer-damage"), (s.target_damage, target, "--target-damage")):
         if not 0 <= dmg < unit.strength:
             raise InputError(opt, "", f"{unit.id} has strength {unit.strength}: damage must be 0..{unit.strength - 1}")
@@ -202,7 +235,6 @@ def check_situation(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Ai
         raise InputError("--riding-on", "", f"{target.id} is not infantry: only tank riders ride on top (9.11.1)")
     if s.passengers and not target.is_vehicle:
         raise InputError("--passengers", "", f"{target.id} is not a vehicle: only vehicles carry units (9.11)")
-    _check_close_combat(firer, target, s, others)
 
 
 def _check_indirect(firer: UnitCard, s: FireSituation, aid: Aid | None, support: Support | None,

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from simulator.assault.compare import uncancelled
 from simulator.assault.damage import (
-    CRIT_ATTACK_DIE, CRIT_DEFENCE_DIE, after_fire, state_index, strongest_symbol, unpack_state,
+    CRIT_ATTACK_DIE,
+    CRIT_DEFENCE_DIE,
+    after_fire,
+    state_index,
+    strongest_symbol,
+    unpack_state,
 )
 from simulator.assault.dice import DiceSet, format_face, parse_face
 from simulator.assault.transport import EVENT_NAMES, NO_PASSENGERS, transport_event
@@ -74,8 +79,8 @@ def resolve(attack: str, defence: str, dice: DiceSet, *, strength: int, half_at:
                        "strongest": ("none", "supp", "hit", "crit")[symbol]}
     e, d, m, i = after_fire(kind, strength, ignores_supp, delayed, damage, morale, immobilised, c, h, s, symbol)
     event = transport_event(passenger_mode, c, h, s, e, d, m, i, damage, morale, immobilised)
-    return {"attack_symbols": dict(zip(("crit", "hit", "supp"), atk)),
-            "defence_symbols": dict(zip(("crit", "hit", "supp"), dfn)),
+    return {"attack_symbols": dict(zip(("crit", "hit", "supp"), atk, strict=True)),
+            "defence_symbols": dict(zip(("crit", "hit", "supp"), dfn, strict=True)),
             "uncancelled": {"crit": c, "hit": h, "supp": s},
             "critical_hit_roll": crit_result,
             "state": unpack_state(state_index(e, d, m, i), strength, half_at),

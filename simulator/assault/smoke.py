@@ -29,7 +29,7 @@ from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import UnitCard, find_unit, load_units
 from simulator.assault.dice import DiceSet, Pool, as_dice, format_pool, single_symbol
 from simulator.assault.indirect import check_fired_from, indirect_dice
-from simulator.assault.pools import MAX_HINDRANCES, Step, PoolBuilder
+from simulator.assault.pools import MAX_HINDRANCES, PoolBuilder, Step
 from simulator.assault.resolve import parse_roll
 from simulator.assault.set_aside import KEEP_DAMAGE, split_distribution
 from simulator.assault.support import Support, as_support
@@ -82,7 +82,7 @@ def hex_roll(pool: Pool, dice: DiceSet, doubles: str, cap: int) -> dict[tuple[in
     for kept, dist in split_distribution(pool, dice, KEEP_DAMAGE, doubles).items():
         damage = dist.sum(axis=2)                        # [crit, hit]
         aside = _minus(pool, kept)
-        for c, h in zip(*np.nonzero(damage)):
+        for c, h in zip(*np.nonzero(damage), strict=True):
             key = (min(cap, int(c + h)), aside)
             out[key] = out.get(key, 0.0) + float(damage[c, h])
     return out

@@ -109,7 +109,7 @@ def exact_terrain_states(attack: Pool, defence: Pool, dice: DiceSet, strength: i
     """Exact distribution over the vehicle's states (``state_index``)."""
     out = np.zeros(state_count(strength))
     dist = roll_outcome(attack, defence, dice)
-    for (c, h, s) in zip(*np.nonzero(dist)):
+    for (c, h, s) in zip(*np.nonzero(dist), strict=True):
         e, d, m, i = terrain_damage_effect(strength, damage, morale, 0, ignores_supp, int(c), int(h), int(s),
                                            int(crit_is_damage))
         out[state_index(e, d, m, i)] += float(dist[c, h, s])

@@ -28,11 +28,10 @@ import pandas as pd
 from simulator.engine.activity import SAMPLE_GAMES, activity_lines, side_activity
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
-from simulator.notice import waiting
-from simulator.engine.players import DEFAULT_PARAMS
 from simulator.engine.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
 from simulator.engine.warmup import compile_engine
 from simulator.errors import InputError
+from simulator.notice import waiting
 from simulator.runner import RunOptions
 from simulator.stats import wilson_interval
 
@@ -56,23 +55,22 @@ def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, 
     return out
 
 
+_WORD_CHOICES = {   # --vary keys that take one of a few words: the words, the error ({value!r})
+    "edition": (("v1", "v2"), "unknown edition {value!r} (v1 or v2)"),
+    "history": (("historical", "alternate"), "{value!r}: historical or alternate (5.3)"),
+    "cp_minimum": (("always", "losses"), "{value!r}: always or losses (10.7.3, reading S9)"),
+    "second_fallback": (("marker", "ever"), "{value!r}: marker or ever (13.3, reading S22)"),
+}
+
+
 def parse_value(key: str, value: str, scenario):
     root = key.split(".")[0]
     if root in ("turns", "cp", "count"):
-        try:
-            v = int(value)
-        except ValueError:
-            raise InputError("--vary", key, f"{value!r} is not a whole number") from None
-        if v < (1 if root != "cp" else 0):
-            raise InputError("--vary", key, f"{v} is too small")
-        most = {"turns": MAX_TURNS, "count": MAX_COUNT, "cp": MAX_NUMBER}[root]
-        if v > most:
-            raise InputError("--vary", key, f"{v} is too large (at most {most})")
-        override_for(key, v, scenario)
-        return v
-    if root == "edition":
-        if value not in ("v1", "v2"):
-            raise InputError("--vary", key, f"unknown edition {value!r} (v1 or v2)")
+        return _parse_number(key, root, value, scenario)
+    if root in _WORD_CHOICES:
+        words, message = _WORD_CHOICES[root]
+        if value not in words:
+            raise InputError("--vary", key, message.format(value=value))
         return value
     if root == "experience":
         if value not in ("recruit", "regular", "hardened", "veteran", "elite"):
@@ -83,24 +81,27 @@ def parse_value(key: str, value: str, scenario):
         if value != "roll" and value not in scenario.sides:
             raise InputError("--vary", key, f"{value!r} is not a side (or roll)")
         return value
-    if root == "history":
-        if value not in ("historical", "alternate"):
-            raise InputError("--vary", key, f"{value!r}: historical or alternate (5.3)")
-        return value
-    if root == "cp_minimum":
-        if value not in ("always", "losses"):
-            raise InputError("--vary", key, f"{value!r}: always or losses (10.7.3, reading S9)")
-        return value
-    if root == "second_fallback":
-        if value not in ("marker", "ever"):
-            raise InputError("--vary", key, f"{value!r}: marker or ever (13.3, reading S22)")
-        return value
     if root == "sudden_death":
         if value not in ("0", "1", "true", "false"):
             raise InputError("--vary", key, "give 0 or 1")
         return value in ("1", "true")
     raise InputError("--vary", key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
                      "experience.SIDE.UNIT, initiative, sudden_death, history, cp_minimum, second_fallback)")
+
+
+def _parse_number(key: str, root: str, value: str, scenario) -> int:
+    """turns, cp.SIDE, count.SIDE.UNIT: a whole number in range (checked against the scenario)."""
+    try:
+        v = int(value)
+    except ValueError:
+        raise InputError("--vary", key, f"{value!r} is not a whole number") from None
+    if v < (1 if root != "cp" else 0):
+        raise InputError("--vary", key, f"{v} is too small")
+    most = {"turns": MAX_TURNS, "count": MAX_COUNT, "cp": MAX_NUMBER}[root]
+    if v > most:
+        raise InputError("--vary", key, f"{v} is too large (at most {most})")
+    override_for(key, v, scenario)
+    return v
 
 
 def override_for(key: str, value, scenario) -> dict:
@@ -341,7 +342,7 @@ def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, editi
         res = run_games(game, games=games, seed=seed, players=(weak, weak), workers=workers, options=options,
                         progress=f"{weak} v {weak}" if progress else None)
         base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
-        for seat, b in zip(seats, base):
+        for seat, b in zip(seats, base, strict=True):
             # better: the interval lies above the weaker player's rate in that seat; a seat the
             # weaker player already wins every time cannot show more (at the ceiling)
             seat["at_ceiling"] = bool(b >= 0.995 and seat["strong_win_rate"] >= 0.995)
@@ -384,6 +385,22 @@ def balance_frame(report: dict) -> pd.DataFrame:
 def report_table(report: dict) -> str:
     """The report for people."""
     sides = report["sides"]
+    lines = _outcome_lines(report, sides) + _play_lines(report, sides)
+    if "what_if" in report:
+        lines += _what_if_lines(report["what_if"], sides)
+    if "tune" in report:
+        lines += _tune_lines(report["tune"])
+    if "skill_ladder" in report:
+        lines += _skill_ladder_lines(report["skill_ladder"])
+    gps = report.get("games_per_second")
+    lines += ["", f"{gps:,.0f} games/s with {report['workers']} worker(s)" if gps else ""]
+    if report.get("files"):
+        lines.append("records: " + ", ".join(report["files"]))
+    return "\n".join(lines) + "\n"
+
+
+def _outcome_lines(report: dict, sides) -> list[str]:
+    """The run, its data, the win rates, the verdict and the warnings."""
     lines = [f"{report['data']['name']} ({report['scenario']}), close combat {report['edition']}: "
              f"{report['games']:,} games, seed {report['seed']}, players "
              + ", ".join(f"{s} {report['players'][s]}" for s in sides),
@@ -397,6 +414,12 @@ def report_table(report: dict) -> str:
     lines += ["", "verdict: " + report["verdict"]["text"],
               "  (test: " + report["verdict"]["test"] + ")"]
     lines += [f"warning: {w}" for w in report.get("warnings", [])]
+    return lines
+
+
+def _play_lines(report: dict, sides) -> list[str]:
+    """How the games went: activity, the first player, closeness, losses, formations."""
+    lines = []
     act = report.get("activity")
     if act:
         lines.append("activity per game, both sides: " + ", ".join(
@@ -423,43 +446,48 @@ def report_table(report: dict) -> str:
         for f in report["formations"]:
             lines.append(f"  {f['side']}: {', '.join(f['formations'])}: {f['games']} games, "
                          f"wins {f['win_rate']:.2%} [{f['ci95'][0]:.2%}, {f['ci95'][1]:.2%}]")
-    if "what_if" in report:
-        wi = report["what_if"]
-        lines += ["", f"what-ifs (common random numbers; change of {sides[0]}'s win rate):"]
-        for r in wi["variants"]:
-            lines.append(f"  {r['key']}={r['value']}: {sides[0]} {r['win_rate'][sides[0]]:.2%}, "
-                         f"{sides[1]} {r['win_rate'][sides[1]]:.2%}; change {100 * r['change']:+.2f} points "
-                         f"[{100 * r['change_ci95'][0]:+.2f}, {100 * r['change_ci95'][1]:+.2f}]"
-                         + (" *" if r["significant"] else ""))
-        if any(r["significant"] for r in wi["variants"]):
-            lines.append("  (*: the paired 95% interval of the change excludes 0)")
-        if wi["closest_to_even"]:
-            b = wi["closest_to_even"]
-            lines.append(f"  closest to even of the variants: {b['key']}={b['value']}")
-    if "tune" in report:
-        tu = report["tune"]
-        lines += ["", f"tuning {tu['key']} for {tu['side']} win rate {tu['target']:.0%}:"]
-        for r in tu["values"]:
-            lines.append(f"  {r['value']}: {r['win_rate']:.2%} [{r['ci95'][0]:.2%}, {r['ci95'][1]:.2%}]")
-        lines.append(f"  best: {tu['best']['value']} ({tu['best']['win_rate']:.2%})")
-        if tu.get("bound_note"):
-            lines.append(f"  warning: {tu['bound_note']}")
-    if "skill_ladder" in report:
-        sl = report["skill_ladder"]
-        lines += ["", f"skill ladder ({sl['games_per_match']} games a match):"]
-        for r in sl["rungs"]:
-            for seat in r["seats"]:
-                lines.append(f"  {r['stronger']} as {seat['strong_side']} v {r['weaker']}: wins "
-                             f"{seat['strong_win_rate']:.2%} [{seat['ci95'][0]:.2%}, {seat['ci95'][1]:.2%}] "
-                             f"({r['weaker']} v {r['weaker']} in that seat: "
-                             f"{r['weaker_same_seat_win_rate'][seat['strong_side']]:.2%})"
-                             + (" at the ceiling" if seat["at_ceiling"] else "" if seat["better"] else " NOT better"))
-        lines.append(f"  skill matters: {'yes' if sl['skill_matters'] else 'no'}")
-    gps = report.get("games_per_second")
-    lines += ["", f"{gps:,.0f} games/s with {report['workers']} worker(s)" if gps else ""]
-    if report.get("files"):
-        lines.append("records: " + ", ".join(report["files"]))
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _what_if_lines(wi: dict, sides) -> list[str]:
+    """--vary: each variant's win rates and paired change, the one closest to even."""
+    lines = ["", f"what-ifs (common random numbers; change of {sides[0]}'s win rate):"]
+    for r in wi["variants"]:
+        lines.append(f"  {r['key']}={r['value']}: {sides[0]} {r['win_rate'][sides[0]]:.2%}, "
+                     f"{sides[1]} {r['win_rate'][sides[1]]:.2%}; change {100 * r['change']:+.2f} points "
+                     f"[{100 * r['change_ci95'][0]:+.2f}, {100 * r['change_ci95'][1]:+.2f}]"
+                     + (" *" if r["significant"] else ""))
+    if any(r["significant"] for r in wi["variants"]):
+        lines.append("  (*: the paired 95% interval of the change excludes 0)")
+    if wi["closest_to_even"]:
+        b = wi["closest_to_even"]
+        lines.append(f"  closest to even of the variants: {b['key']}={b['value']}")
+    return lines
+
+
+def _tune_lines(tu: dict) -> list[str]:
+    """--tune: the win rate of each value tried, the best."""
+    lines = ["", f"tuning {tu['key']} for {tu['side']} win rate {tu['target']:.0%}:"]
+    for r in tu["values"]:
+        lines.append(f"  {r['value']}: {r['win_rate']:.2%} [{r['ci95'][0]:.2%}, {r['ci95'][1]:.2%}]")
+    lines.append(f"  best: {tu['best']['value']} ({tu['best']['win_rate']:.2%})")
+    if tu.get("bound_note"):
+        lines.append(f"  warning: {tu['bound_note']}")
+    return lines
+
+
+def _skill_ladder_lines(sl: dict) -> list[str]:
+    """--ladder: each rung from both seats, and whether skill matters."""
+    lines = ["", f"skill ladder ({sl['games_per_match']} games a match):"]
+    for r in sl["rungs"]:
+        for seat in r["seats"]:
+            lines.append(f"  {r['stronger']} as {seat['strong_side']} v {r['weaker']}: wins "
+                         f"{seat['strong_win_rate']:.2%} [{seat['ci95'][0]:.2%}, {seat['ci95'][1]:.2%}] "
+                         f"({r['weaker']} v {r['weaker']} in that seat: "
+                         f"{r['weaker_same_seat_win_rate'][seat['strong_side']]:.2%})"
+                         + (" at the ceiling" if seat["at_ceiling"] else "" if seat["better"] else " NOT better"))
+    lines.append(f"  skill matters: {'yes' if sl['skill_matters'] else 'no'}")
+    return lines
 
 
 def demo_report(out_dir, *, games: int = 20_000, seed: int = 2026, workers: int | None = None) -> dict:

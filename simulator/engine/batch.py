@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -30,17 +29,38 @@ import pandas as pd
 from simulator import runner
 from simulator.engine.compile import Game
 from simulator.engine.game import GAMES_PER_CHUNK, chunk_key, seed_game
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, Work, make_work, play
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, make_work, play
 from simulator.engine.state import (
-    AUX_FST, AUX_OBJ, ELIMINATED, G_ACTIVATIONS, G_CCS, G_DECIDED_TURN, G_FALLBACKS, G_FIRST1, G_LOG_ON,
-    G_REACTIONS, G_REASON, G_TURN, G_WINNER, ONMAP, CARRIED, PENDING, REASON_NAMES, U_DMG, U_SIDE, U_ST,
-    U_TYPE, GameState, int64_constants,
+    AUX_FST,
+    AUX_OBJ,
+    CARRIED,
+    ELIMINATED,
+    G_ACTIVATIONS,
+    G_CCS,
+    G_DECIDED_TURN,
+    G_FALLBACKS,
+    G_FIRST1,
+    G_LOG_ON,
+    G_REACTIONS,
+    G_REASON,
+    G_TURN,
+    G_WINNER,
+    ONMAP,
+    PENDING,
+    REASON_NAMES,
+    U_DMG,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    GameState,
+    int64_constants,
 )
-from simulator.engine.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_O_OBJ, P_TURNS, UT_CARD, UT_STR, UT_VALUE
+from simulator.engine.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_TURNS, UT_CARD, UT_STR, UT_VALUE
 from simulator.engine.turn import new_game
 from simulator.errors import InputError
-from simulator.suggest import did_you_mean
 from simulator.stats import wilson_interval
+from simulator.suggest import did_you_mean
+from simulator.vocabulary import MAX_GAMES
 
 MAX_DECISIONS = 20000
 (C_GAME, C_WINNER, C_REASON, C_TURNS, C_FIRST, C_DECIDED, C_OBJ0, C_OBJ1, C_OBJMASK0, C_OBJMASK1,
@@ -366,7 +386,7 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
     start = time.perf_counter()
     try:
         if games is None:   # --precision without a cap: never more than a batch can hold
-            games = runner.MAX_GAMES
+            games = MAX_GAMES
         res = runner.execute(task, games, seed=seed, options=opts, headline=headline,
                              chunk_trials=PIECE_GAMES, collect=collect)
         ok = True
@@ -416,7 +436,7 @@ def summary(result: RunResult) -> dict:
                           for s in sides}
     out["formations"] = formation_breakdown(g, tl)
     out["activity"] = {k: float(v / n) for k, v in zip(
-        ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions"), tl.stats)}
+        ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions"), tl.stats, strict=True)}
     out["warnings"] = activity_warnings(out)
     out["workers"] = result.workers
     out["seconds"] = result.seconds

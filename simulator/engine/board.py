@@ -7,10 +7,8 @@ Every change of a unit's hex goes through :func:`put` and :func:`lift`, which ke
 
 from __future__ import annotations
 
-import numba
-
-from simulator.engine.state import rule, int64_constants, CARRIED, HX_OCC, ONMAP, U_CARRIER, U_HEX, U_SIDE, U_ST
-from simulator.engine.tables import dist, hex_dist
+from simulator.engine.state import CARRIED, HX_OCC, ONMAP, U_CARRIER, U_HEX, U_SIDE, U_ST, int64_constants, rule
+from simulator.engine.tables import hex_dist
 
 
 @rule

@@ -36,37 +36,153 @@ infantry passenger into the close-combat hex (``Q_PASSENGER``, ``enter_on``; rea
 
 from __future__ import annotations
 
-import numba
-import numpy as np
-
-from simulator.engine.state import FALLBACK, INFANTRY, STEADY, SUPPRESSED
-from simulator.assault.kernels import cancel_packed, field as packed_field
+from simulator.assault.kernels import cancel_packed
+from simulator.assault.kernels import field as packed_field
 from simulator.assault.melee import damage as md
 from simulator.assault.melee.kernels import roll_side
-from simulator.engine.board import empty, put, shift
-from simulator.engine.events import EV_CC, EV_CC_END, EV_CC_RESULT, EV_CC_ROLL, EV_CC_WITHDRAW, \
-    EV_DISEMBARK, EV_ENTER_SUPPRESSED, EV_FACE, EV_ROLL, EV_TRACKS, log_event
-from simulator.engine.fire import apply_symbols, eliminate, fallback_again, in_arc_of, passengers_hit, queue_fallback, set_morale
 from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
-from simulator.engine.state import (
-    rule, rule_alloc,
-    NIL,
-    int64_constants,
-    ACT_DELAYED, ACT_FAST, ACT_FIRING, ACT_NONE, ACT_NORMAL, AUX_PATH, AUX_QUEUE, CC_ACTIVE, CC_NONE, G_CC_A, G_CC_BACK,
-    G_CC_D, G_CC_FLAGS, G_CC_HEX, G_CC_PEND, G_CC_Q, G_CC_ROUND, G_CC_SUPA, G_CC_SUPD, G_CCS, G_DECIDER,
-    G_MODE, G_MP, G_PATHN, G_STEPS, G_SUB, G_UNIT, HX_DUG, K_CCPICK, K_LEAVE, K_RENEW, K_STAY,
-    MODE_WITHDRAW, ONMAP, G_QN, SUB_ACT_END, SUB_CC_PICK, SUB_CC_WITHDRAW, SUB_MOVE, U_ACT, U_CC, U_CCROLE,
-    U_DMG, U_DONE, U_FACE, U_HELD, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TYPE, action, a_arg,
-    a_kind, a_unit, push, VEHICLE, G_CC_AFTER, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_TRACKS, G_CC_XF,
-    K_TRACKS, K_VEHICLE, G_CC_FROM, G_CC_TGT, G_CC_KIND, CARRIED, U_CARRIER, K_INTO_CC,
+from simulator.engine.board import empty, put, shift
+from simulator.engine.events import (
+    EV_CC,
+    EV_CC_END,
+    EV_CC_RESULT,
+    EV_CC_ROLL,
+    EV_CC_WITHDRAW,
+    EV_DISEMBARK,
+    EV_ENTER_SUPPRESSED,
+    EV_FACE,
+    EV_ROLL,
+    EV_TRACKS,
+    log_event,
 )
-from simulator.engine.tables import (
-    CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_NATK, CI_NDEF, CI_PREREQ, CI_TRACKS,
-    HI_Q, HI_R, HI_CCT, HI_FORTFACE, HI_WIRE, P_CP_RULE, P_EDITION, P_FIELDS, P_NCCT, P_TRANSPORT, S6_COST, S6_NBR, UT_CC_INIT, UT_ELITE,
-    UT_HALF, UT_KIND, UT_MOVE, UT_MTYPE, UT_RANGED, UT_STR, cc_pool, dist, PO_EXTRA, PO_N, passenger_fire_key,
+from simulator.engine.fire import (
+    apply_symbols,
+    eliminate,
+    fallback_again,
+    in_arc_of,
+    passengers_hit,
+    queue_fallback,
+    set_morale,
 )
 from simulator.engine.hexgrid import areas_of_impact
 from simulator.engine.moves import any_step
+from simulator.engine.state import (
+    ACT_DELAYED,
+    ACT_FAST,
+    ACT_FIRING,
+    ACT_NONE,
+    ACT_NORMAL,
+    AUX_PATH,
+    AUX_QUEUE,
+    CARRIED,
+    CC_ACTIVE,
+    CC_NONE,
+    FALLBACK,
+    G_CC_A,
+    G_CC_AFTER,
+    G_CC_BACK,
+    G_CC_D,
+    G_CC_FLAGS,
+    G_CC_FROM,
+    G_CC_HEX,
+    G_CC_KIND,
+    G_CC_PEND,
+    G_CC_Q,
+    G_CC_ROUND,
+    G_CC_RXY,
+    G_CC_RYX,
+    G_CC_SUPA,
+    G_CC_SUPD,
+    G_CC_TGT,
+    G_CC_TRACKS,
+    G_CC_X,
+    G_CC_XF,
+    G_CC_Y,
+    G_CCS,
+    G_DECIDER,
+    G_MODE,
+    G_MP,
+    G_PATHN,
+    G_QN,
+    G_STEPS,
+    G_SUB,
+    G_UNIT,
+    HX_DUG,
+    INFANTRY,
+    K_CCPICK,
+    K_INTO_CC,
+    K_LEAVE,
+    K_RENEW,
+    K_STAY,
+    K_TRACKS,
+    K_VEHICLE,
+    MODE_WITHDRAW,
+    NIL,
+    ONMAP,
+    STEADY,
+    SUB_ACT_END,
+    SUB_CC_PICK,
+    SUB_CC_WITHDRAW,
+    SUB_MOVE,
+    SUPPRESSED,
+    U_ACT,
+    U_CARRIER,
+    U_CC,
+    U_CCROLE,
+    U_DMG,
+    U_DONE,
+    U_FACE,
+    U_HELD,
+    U_HEX,
+    U_IMMOB,
+    U_MORALE,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    VEHICLE,
+    a_arg,
+    a_kind,
+    a_unit,
+    action,
+    int64_constants,
+    push,
+    rule,
+)
+from simulator.engine.tables import (
+    CI_ADRENALINE,
+    CI_ATK_REROLLS,
+    CI_DEF_REROLLS,
+    CI_EXTRA,
+    CI_NATK,
+    CI_NDEF,
+    CI_PREREQ,
+    CI_TRACKS,
+    HI_CCT,
+    HI_FORTFACE,
+    HI_Q,
+    HI_R,
+    HI_WIRE,
+    P_CP_RULE,
+    P_EDITION,
+    P_FIELDS,
+    P_NCCT,
+    P_TRANSPORT,
+    PO_EXTRA,
+    PO_N,
+    S6_COST,
+    S6_NBR,
+    UT_CC_INIT,
+    UT_ELITE,
+    UT_HALF,
+    UT_KIND,
+    UT_MOVE,
+    UT_MTYPE,
+    UT_RANGED,
+    UT_STR,
+    cc_pool,
+    dist,
+    passenger_fire_key,
+)
 from simulator.rng import below, sum_rolls
 
 # unit roles in a close combat
@@ -398,7 +514,7 @@ def infantry_aboard(s, t, v):
 
 
 @rule
-def enter_on(s, t, u, g, e, fighting, into):
+def enter_on(s, t, u, g, e, fighting, into):  # noqa: C901 - compiled rule, split in issue 17 item 3
     """``enter`` once the holder's player has answered the 12.10 question: ``into`` the
     passenger that disembarks into the close-combat hex, or -1."""
     side = s.u[u, U_SIDE]

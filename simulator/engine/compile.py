@@ -13,46 +13,185 @@ make variants of a scenario.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+
 import numpy as np
 
 from simulator.assault.aid import Aid
 from simulator.assault.cards import MOVEMENT_TYPES, UnitCard
 from simulator.assault.exact import pool_distribution, uncancelled_distribution
-from simulator.assault.melee.situation import (
-    A1, A2, D1, D2, V1_INITIATE, V1_REINFORCE, V1_RENEW, V2_FIRST, V2_LATER, Direction,
-    MeleeSituation, build_cast, direction_pools,
-)
+from simulator.assault.kernels import packed_faces
 from simulator.assault.melee.fortifications import fortification
+from simulator.assault.melee.situation import (
+    A1,
+    A2,
+    AREAS,
+    D1,
+    D2,
+    V1_INITIATE,
+    V1_REINFORCE,
+    V1_RENEW,
+    V2_FIRST,
+    V2_LATER,
+    Direction,
+    MeleeSituation,
+    build_cast,
+    direction_pools,
+)
 from simulator.assault.melee.tables import _tables as melee_tables
 from simulator.assault.support import load_support
-from simulator.assault.kernels import packed_faces
 from simulator.assault.vehicle_terrain import terrain_pools
 from simulator.engine import closecombat as ccm
 from simulator.engine import hexgrid, los
 from simulator.engine import tables as tables_mod
-from simulator.assault.melee.situation import AREAS
 from simulator.engine.compiled import CompiledMap, compile_map
-from simulator.engine.pooltab import GeoKey, UnitType, can_overrun, hindrance_names, tabulate_fire
 from simulator.engine.hexgrid import parse_facing
+from simulator.engine.pooltab import GeoKey, UnitType, can_overrun, hindrance_names, tabulate_fire
 from simulator.engine.scenario import Scenario, alternate_history, expand_hexes, load_scenario
 from simulator.engine.state import GameState, empty_state
 from simulator.engine.tables import (
-    CI_ADRENALINE, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_FIELDS, CI_NATK, CI_NDEF, CI_PREREQ,
-    CI_TRACKS, D_COUNT, D_METHOD, FO_CLASS, FO_FIELDS, FO_SIDE, FO_TYPE, HI_ELEV, HI_FIELDS, HI_HILL, HI_NOIND, HI_OBJ, HI_Q, HI_R,
-    HI_FREEFACE, HI_STAND, HI_TDMG, HI_TERRAIN, META_WIDTH, METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW, OB_HEX, OB_START,
-    OB_VALUE, P_BASE_CP0, P_CC_STACK, P_CP_RULE, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_EDITION,
-    P_FAST_UPHILL, P_FIELDS, P_HAS_VEHICLES, P_IF_NEITHER, P_INITIATIVE, P_MAX_SMOKE, P_MAXR, P_MIN_CP, P_CP_ALWAYS, P_FALLBACK_EVER, P_O_PFIRE, P_NCCT, HI_CCT, HI_FORTFACE, HI_WIRE,
-    P_N_ATK, P_O_IND, P_O_INDDEF, P_O_INDSPOT, P_O_SMOKE, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_N_ZONES, P_NAREA, P_NB, P_NEED_SUPPORT, P_NFLAGS, P_NG,
-    P_NOUT, P_NR, P_NROLES, P_NSMOKE, P_NT, P_NTERR, P_O_ATK, P_O_BAND, P_O_CC, P_O_CCLOSS, P_O_COVER,
-    P_O_DEF, P_O_DRAW, P_O_FORM, P_O_OBJ, P_O_SPOT, P_O_VIC, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN,
-    P_TURNS, PO_EXTRA, PO_N, S6_CLIMB, S6_COST, S6_FIELDS, S6_NBR,
-    SL_ARRIVE, SL_CARRIER, SL_ENTRY, SL_FACE, SL_FORM, SL_GROUP, SL_HEX, SL_ROLL, SL_SIDE, SL_TYPE,
-    SL_ZONE, Tables, UT_ARMOURED, UT_CAP, UT_CARD, UT_CC_INIT, UT_ELITE, UT_EXP, UT_FAST_OK, UT_FIELDS,
-    UT_HALF, UT_IMMOBILE, UT_IND_MAX, UT_IND_MIN, UT_KIND, UT_MAXR, UT_MOVE, UT_MTYPE, UT_RANGED,
-    UT_RIDERS, UT_SLOW, UT_SMOKE, UT_STR, UT_SUPPORT, UT_TDEF, UT_TURRET, UT_VALUE, V_ANY, V_ELIM,
-    UT_LOAD_FULL, UT_LOAD_HALF, UT_RIDEDEF, P_TRANSPORT, P_OVERRUN, P_O_OVR, S6_TDMG, UT_OVERRUN,
-    P_O_ICC, ICC_HEAD,
-    V_HOLD_COUNT, V_HOLD_MASK, V_POINTS,
+    CI_ADRENALINE,
+    CI_ATK_REROLLS,
+    CI_DEF_REROLLS,
+    CI_EXTRA,
+    CI_FIELDS,
+    CI_NATK,
+    CI_NDEF,
+    CI_PREREQ,
+    CI_TRACKS,
+    D_COUNT,
+    D_METHOD,
+    FO_CLASS,
+    FO_FIELDS,
+    FO_SIDE,
+    FO_TYPE,
+    HI_CCT,
+    HI_ELEV,
+    HI_FIELDS,
+    HI_FORTFACE,
+    HI_FREEFACE,
+    HI_HILL,
+    HI_NOIND,
+    HI_OBJ,
+    HI_Q,
+    HI_R,
+    HI_STAND,
+    HI_TDMG,
+    HI_TERRAIN,
+    HI_WIRE,
+    ICC_HEAD,
+    META_WIDTH,
+    METHOD_CHOOSE,
+    METHOD_DOUBLE,
+    METHOD_DRAW,
+    OB_HEX,
+    OB_START,
+    OB_VALUE,
+    P_BASE_CP0,
+    P_CC_STACK,
+    P_CP_ALWAYS,
+    P_CP_RULE,
+    P_CRIT_B,
+    P_CRIT_G,
+    P_CRIT_MAX,
+    P_EDITION,
+    P_FALLBACK_EVER,
+    P_FAST_UPHILL,
+    P_FIELDS,
+    P_HAS_VEHICLES,
+    P_IF_NEITHER,
+    P_INITIATIVE,
+    P_MAX_SMOKE,
+    P_MAXR,
+    P_MIN_CP,
+    P_N_ATK,
+    P_N_FORMS,
+    P_N_OBJ,
+    P_N_UNITS,
+    P_N_ZONES,
+    P_NAREA,
+    P_NB,
+    P_NCCT,
+    P_NEED_SUPPORT,
+    P_NFLAGS,
+    P_NG,
+    P_NOUT,
+    P_NR,
+    P_NROLES,
+    P_NSMOKE,
+    P_NT,
+    P_NTERR,
+    P_O_ATK,
+    P_O_BAND,
+    P_O_CC,
+    P_O_CCLOSS,
+    P_O_COVER,
+    P_O_DEF,
+    P_O_DRAW,
+    P_O_FORM,
+    P_O_ICC,
+    P_O_IND,
+    P_O_INDDEF,
+    P_O_INDSPOT,
+    P_O_OBJ,
+    P_O_OVR,
+    P_O_PFIRE,
+    P_O_SMOKE,
+    P_O_SPOT,
+    P_O_VIC,
+    P_OVERRUN,
+    P_SETUP_FIRST,
+    P_SMOKE_DECAY,
+    P_SUDDEN,
+    P_TRANSPORT,
+    P_TURNS,
+    PO_EXTRA,
+    PO_N,
+    S6_CLIMB,
+    S6_COST,
+    S6_FIELDS,
+    S6_NBR,
+    S6_TDMG,
+    SL_ARRIVE,
+    SL_CARRIER,
+    SL_ENTRY,
+    SL_FACE,
+    SL_FORM,
+    SL_GROUP,
+    SL_HEX,
+    SL_ROLL,
+    SL_SIDE,
+    SL_TYPE,
+    SL_ZONE,
+    UT_ARMOURED,
+    UT_CAP,
+    UT_CARD,
+    UT_CC_INIT,
+    UT_ELITE,
+    UT_EXP,
+    UT_FAST_OK,
+    UT_FIELDS,
+    UT_HALF,
+    UT_IMMOBILE,
+    UT_IND_MAX,
+    UT_IND_MIN,
+    UT_KIND,
+    UT_LOAD_FULL,
+    UT_LOAD_HALF,
+    UT_MAXR,
+    UT_MOVE,
+    UT_MTYPE,
+    UT_OVERRUN,
+    UT_RANGED,
+    UT_RIDEDEF,
+    UT_RIDERS,
+    UT_SLOW,
+    UT_SMOKE,
+    UT_STR,
+    UT_SUPPORT,
+    UT_TDEF,
+    UT_TURRET,
+    UT_VALUE,
+    Tables,
 )
 from simulator.errors import InputError
 
@@ -593,13 +732,9 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
     mask = np.zeros(ccm.N_ROLES, dtype=np.int32)
     for r, m in _MASKS.items():
         mask[r] = m
-    pools, index, casts, dirs = [], {}, {}, {}
-    lookup: dict[tuple, int] = {}
-    supporter = {}
-    for t in types:
-        if t.card.has_ranged_fire and t.card.side not in supporter:
-            supporter[t.card.side] = t.card.id
-    carrier = _carriers(types) if edition == "v1" else {}     # 12.10
+    tab = _CCTabulation(edition, aid, units, _supporters(types),
+                        _carriers(types) if edition == "v1" else {})     # 12.10
+    wire_ok = edition == "v2"
     for i, X in enumerate(types):
         for j, Y in enumerate(types):
             if X.card.side == Y.card.side:
@@ -609,70 +744,17 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
                 A, D = (X, Y) if a_slot else (Y, X)
                 if A.card.is_artillery or (D.card.is_artillery and D1 not in (xs, ys)):
                     continue      # 12.0: artillery never enters a close combat
-                x_imms = (0, 1) if X.card.is_vehicle else (0,)
-                y_imms = (0, 1) if Y.card.is_vehicle else (0,)
-                for terr in range(n_terr):
-                    terrain, fort = grounds.pairs[terr]
-                    area_card = _area_card(role, X, Y, D).card
-                    if area_card.is_vehicle:
-                        fort = None           # revised 12.1.3: vehicles get no terrain dice
-                    # the area entered from: a vehicle's (12.7.3, revised 12.3), else a fortification's
-                    # (revised 12.1.3.1) when the unit attacked holds the fortified hex
-                    fort_area = fort is not None and area_card is D.card and (
-                        role not in _REIN_TARGET_IS_Y or D1 in (xs, ys))
-                    areas = (0, 1, 2) if ((area_card.is_vehicle or fort_area) and role in area_roles) else (0,)
-                    wire_ok = edition == "v2"
-                    for area in areas:
-                        for flags in _flag_sets(mask[role]):
-                            if flags & ccm.F_WIRE and not wire_ok:
-                                continue
-                            holder = D.card
-                            if flags & ccm.F_PASS:           # 12.10: D is the passenger; the cast's
-                                holder = carrier.get(D.card.id)   # defender its transport
-                                if holder is None or area > 0 or flags & (ccm.F_DUG | ccm.F_OUT):
-                                    continue
-                            sit = _situation(A, D, terrain, flags, supporter, xs, ys,
-                                             AREAS[area] if len(areas) > 1 else None, role, X, Y,
-                                             None if D.card.is_vehicle else fort)
-                            if sit is None:
-                                continue
-                            if flags & ccm.F_PASS:
-                                sit = replace(sit, passengers=(D.card.id,), entry_area=None, fortification=None,
-                                              defender_activated=False)
-                            ck = (A.card.id, D.card.id, sit, fort)
-                            if ck not in casts:
-                                try:
-                                    casts[ck] = build_cast(edition, A.card, holder, sit, aid, units)
-                                except InputError:
-                                    casts[ck] = None
-                                if casts[ck] is not None and fort is not None and sit.fortification is None:
-                                    # the hex's fortification with a vehicle in the defender's slot
-                                    # that is not the unit attacked (renewed, reinforced: the
-                                    # strongest die of the hex, 12.7.1, revised 12.1.3)
-                                    casts[ck] = replace(casts[ck], fortification=fortification(aid, fort))
-                            cast = casts[ck]
-                            if cast is None:
-                                continue
-                            for half in (0, 1):
-                                for x_imm in x_imms:
-                                    for y_imm in y_imms:
-                                        trk = (0, 1) if (X.card.is_infantry and Y.card.is_vehicle
-                                                         and not y_imm) else (0,)
-                                        for tracks in trk:
-                                            dk = (ck, xs, ys, kind, half, x_imm, y_imm, tracks)
-                                            if dk not in dirs:
-                                                p = direction_pools(Direction(
-                                                    cast, xs, ys, kind, bool(half), bool(x_imm), bool(y_imm),
-                                                    bool(tracks)))
-                                                k = (p.attack, p.defence, p.doubles, p.extra_supp,
-                                                     p.attack_rerolls, p.defence_rerolls, p.adrenaline,
-                                                     p.tracks, p.prereq)
-                                                if k not in index:
-                                                    index[k] = len(pools)
-                                                    pools.append(p)
-                                                dirs[dk] = index[k]
-                                            where = terr + n_terr * area
-                                            lookup[(i, j, where, role, flags, half, x_imm, y_imm, tracks)] = dirs[dk]
+                for terr, terrain, fort, area, area_name, flags in _cc_cells(
+                        grounds, role, X, Y, D, xs, ys, area_roles, mask[role], wire_ok):
+                    found = tab.cast(A, D, X, Y, role, xs, ys, terrain, fort, area, area_name, flags)
+                    if found is None:
+                        continue
+                    ck, cast = found
+                    where = terr + n_terr * area
+                    for half, x_imm, y_imm, tracks in _cc_variants(X, Y):
+                        tab.lookup[(i, j, where, role, flags, half, x_imm, y_imm, tracks)] = tab.direction(
+                            ck, cast, xs, ys, kind, half, x_imm, y_imm, tracks)
+    pools, lookup = tab.pools, tab.lookup
     if not pools:
         raise InputError(scenario.path, "sides", "no close combat is possible between the sides' units")
     keys = np.array(sorted((int(tables_mod.cc_direction_key(*k, n_t)) << tables_mod.CC_POOL_BITS) | v
@@ -680,6 +762,115 @@ def _close_combat(types: list[UnitType], scenario: Scenario, cm: CompiledMap, ed
     melee = melee_tables(pools, aid.dice, np.zeros((1,) * 6, dtype=np.int64))   # the melee package's layout
     stats = _cc_stats(pools, aid)
     return melee, keys, mask, _cc_loss(types, n_terr, lookup, stats, edition), stats, tuple(pools)
+
+
+def _supporters(types: list[UnitType]) -> dict:
+    """Each side's first unit type with ranged fire: the supporter of its close combats."""
+    supporter = {}
+    for t in types:
+        if t.card.has_ranged_fire and t.card.side not in supporter:
+            supporter[t.card.side] = t.card.id
+    return supporter
+
+
+def _cc_cells(grounds: Grounds, role: int, X: UnitType, Y: UnitType, D: UnitType, xs: int, ys: int,
+              area_roles, flag_mask: int, wire_ok: bool):
+    """The terrains, areas entered from and situation flags one direction is tabulated for,
+    in the tables' order: yields ``(terr, terrain, fort, area, area_name, flags)``."""
+    for terr in range(len(grounds.pairs)):
+        terrain, fort = grounds.pairs[terr]
+        area_card = _area_card(role, X, Y, D).card
+        if area_card.is_vehicle:
+            fort = None           # revised 12.1.3: vehicles get no terrain dice
+        # the area entered from: a vehicle's (12.7.3, revised 12.3), else a fortification's
+        # (revised 12.1.3.1) when the unit attacked holds the fortified hex
+        fort_area = fort is not None and area_card is D.card and (
+            role not in _REIN_TARGET_IS_Y or D1 in (xs, ys))
+        areas = (0, 1, 2) if ((area_card.is_vehicle or fort_area) and role in area_roles) else (0,)
+        for area in areas:
+            for flags in _flag_sets(flag_mask):
+                if flags & ccm.F_WIRE and not wire_ok:
+                    continue
+                yield terr, terrain, fort, area, AREAS[area] if len(areas) > 1 else None, flags
+
+
+def _cc_variants(X: UnitType, Y: UnitType):
+    """Half strength, immobilised x / y and the attack on wheels/tracks, in the tables'
+    order: yields ``(half, x_imm, y_imm, tracks)``."""
+    x_imms = (0, 1) if X.card.is_vehicle else (0,)
+    y_imms = (0, 1) if Y.card.is_vehicle else (0,)
+    for half in (0, 1):
+        for x_imm in x_imms:
+            for y_imm in y_imms:
+                trk = (0, 1) if (X.card.is_infantry and Y.card.is_vehicle
+                                 and not y_imm) else (0,)
+                for tracks in trk:
+                    yield half, x_imm, y_imm, tracks
+
+
+class _CCTabulation:
+    """What :func:`_close_combat` gathers: the casts and directions met (each built once),
+    the distinct pools (numbered in the order first met) and the look-up from a
+    direction's key to its pool."""
+
+    def __init__(self, edition: str, aid, units, supporter: dict, carrier: dict):
+        self.edition, self.aid, self.units = edition, aid, units
+        self.supporter, self.carrier = supporter, carrier
+        self.casts: dict = {}
+        self.dirs: dict = {}
+        self.index: dict = {}
+        self.pools: list = []
+        self.lookup: dict[tuple, int] = {}
+
+    def cast(self, A: UnitType, D: UnitType, X: UnitType, Y: UnitType, role: int, xs: int, ys: int,
+             terrain: str, fort, area: int, area_name: str | None, flags: int):
+        """``(key, cast)`` of the close combat in this situation, or None when there is none."""
+        holder = D.card
+        if flags & ccm.F_PASS:           # 12.10: D is the passenger; the cast's
+            holder = self.carrier.get(D.card.id)   # defender its transport
+            if holder is None or area > 0 or flags & (ccm.F_DUG | ccm.F_OUT):
+                return None
+        sit = _situation(A, D, terrain, flags, self.supporter, xs, ys, area_name, role, X, Y,
+                         None if D.card.is_vehicle else fort)
+        if sit is None:
+            return None
+        if flags & ccm.F_PASS:
+            sit = replace(sit, passengers=(D.card.id,), entry_area=None, fortification=None,
+                          defender_activated=False)
+        ck = (A.card.id, D.card.id, sit, fort)
+        if ck not in self.casts:
+            self.casts[ck] = self._build_cast(A, holder, sit, fort)
+        cast = self.casts[ck]
+        return None if cast is None else (ck, cast)
+
+    def _build_cast(self, A: UnitType, holder, sit, fort):
+        try:
+            cast = build_cast(self.edition, A.card, holder, sit, self.aid, self.units)
+        except InputError:
+            return None
+        if cast is not None and fort is not None and sit.fortification is None:
+            # the hex's fortification with a vehicle in the defender's slot
+            # that is not the unit attacked (renewed, reinforced: the
+            # strongest die of the hex, 12.7.1, revised 12.1.3)
+            cast = replace(cast, fortification=fortification(self.aid, fort))
+        return cast
+
+    def direction(self, ck, cast, xs: int, ys: int, kind, half: int, x_imm: int, y_imm: int,
+                  tracks: int) -> int:
+        """The pool number of one direction (x attacks y) of the cast ``ck``."""
+        dk = (ck, xs, ys, kind, half, x_imm, y_imm, tracks)
+        if dk not in self.dirs:
+            p = direction_pools(Direction(
+                cast, xs, ys, kind, bool(half), bool(x_imm), bool(y_imm),
+                bool(tracks)))
+            k = (p.attack, p.defence, p.doubles, p.extra_supp,
+                 p.attack_rerolls, p.defence_rerolls, p.adrenaline,
+                 p.tracks, p.prereq)
+            if k not in self.index:
+                self.index[k] = len(self.pools)
+                self.pools.append(p)
+            self.dirs[dk] = self.index[k]
+        return self.dirs[dk]
 
 
 def _situation(A: UnitType, D: UnitType, terrain: str, flags: int, supporter: dict, xs: int, ys: int,
@@ -831,7 +1022,7 @@ def _compile(scenario: Scenario, edition: str | None, overrides: dict) -> Game:
 
     vic = np.zeros((2, 6), dtype=np.int32)
     sudden_all = bool(overrides.get("sudden_death", scenario.victory.sudden_death))
-    for side_i, (name, side) in enumerate(scenario.sides.items()):   # 3.1, 6.6
+    for side_i, side in enumerate(scenario.sides.values()):   # 3.1, 6.6
         v = side.victory
         mask = 0
         for h in v.hold:
@@ -1082,7 +1273,7 @@ def _check_cp(scenario: Scenario, p: np.ndarray, b: _Builder) -> None:
     """With command points on, each side needs a source of them (4.9.2)."""
     if not p[P_CP_RULE]:
         return
-    for side_i, name in enumerate(scenario.sides):
+    for side_i in range(len(scenario.sides)):
         has_cards = any(r[FO_SIDE] == side_i and r[FO_TYPE] != FO_CLASS for r in b.form_rows)
         if not has_cards and p[P_BASE_CP0 + side_i] == 0:
             p[P_BASE_CP0 + side_i] = MIN_COMMAND_POINTS   # 10.7.3: never fewer than four

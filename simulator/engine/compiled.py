@@ -216,7 +216,7 @@ class CompiledMap:
                 dice += self.hex_los_dice[x]
             if markers[x] > 0:
                 smoky.append(self.names[x])
-        pool = "".join(letter * int(k) for letter, k in zip(self.dice_letters, dice)) or "-"
+        pool = "".join(letter * int(k) for letter, k in zip(self.dice_letters, dice, strict=True)) or "-"
         return LosResult(self.names[a], self.names[b], los.LOS_NAMES[code], tuple(hind),
                          tuple(smoky), tuple(blocking), tuple(crossed),
                          self.hex_distance(a, b), pool)

@@ -6,9 +6,7 @@ branch per event. An event is eight ints: ``code, turn, a, b, c, d, e, f``.
 
 from __future__ import annotations
 
-import numba
-
-from simulator.engine.state import rule, int64_constants, EV_FIELDS, G_LOG_ON, G_LOGN, G_TURN
+from simulator.engine.state import EV_FIELDS, G_LOG_ON, G_LOGN, G_TURN, int64_constants, rule
 
 (EV_TURN, EV_INITIATIVE, EV_PHASE, EV_ACTIVATE, EV_PASS, EV_MOVE, EV_SPOT, EV_ROLL, EV_CRIT,
  EV_RESULT, EV_REACT, EV_FALLBACK, EV_FALLBACK_BLOCKED, EV_CC, EV_CC_ROLL, EV_CC_RESULT, EV_ELIM,

@@ -9,31 +9,102 @@ game state.
 
 from __future__ import annotations
 
-import numba
-
 from simulator.assault.damage import CRIT_ROLL_NONE, after_fire, strongest_symbol
-from simulator.assault.transport import CARRIED as PM_CARRIED, DISEMBARK, FLIPPED, RIDERS_TARGETED, transport_event
-from simulator.engine.state import FALSE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE
 from simulator.assault.kernels import cancel_packed, field
+from simulator.assault.transport import CARRIED as PM_CARRIED
+from simulator.assault.transport import DISEMBARK, FLIPPED, RIDERS_TARGETED, transport_event
 from simulator.engine.board import lift
 from simulator.engine.events import (
-    EV_PASSENGER_HIT, EV_ELIM, EV_NOFIRE, EV_RESULT, EV_ROLL, EV_SPOT, log_event,
+    EV_ELIM,
+    EV_NOFIRE,
+    EV_PASSENGER_HIT,
+    EV_RESULT,
+    EV_ROLL,
+    EV_SPOT,
+    log_event,
 )
-from simulator.engine.hexgrid import in_arc, areas_of_impact
-from simulator.engine.pooltab import AC_DIGGING, AC_FAST, AC_PLAIN, AC_SPOTTED, FS_FIRING, FS_TURRET
+from simulator.engine.hexgrid import areas_of_impact, in_arc
+from simulator.engine.pooltab import AC_DIGGING, AC_FAST, AC_PLAIN, AC_SPOTTED, FS_FIRING
 from simulator.engine.state import (
+    ACT_DELAYED,
+    ACT_DIGGING,
+    ACT_FAST,
+    ACT_FIRING,
+    ACT_MOVEFIRE,
+    ACT_TURRET,
+    AUX_QUEUE,
+    CARRIED,
+    CC_NONE,
+    ELIMINATED,
+    FALLBACK,
+    FALSE,
+    G_CPLOST0,
+    G_EMERG,
+    G_QN,
+    G_SMOKE_ANY,
+    HX_DUG,
+    HX_SMOKE,
+    INFANTRY,
+    MAX_QUEUE,
+    NIL,
+    ONMAP,
+    STEADY,
+    SUPPRESSED,
+    U_ACT,
+    U_CARRIER,
+    U_CC,
+    U_DMG,
+    U_DONE,
+    U_EMERG,
+    U_FACE,
+    U_FELL,
+    U_HEX,
+    U_IMMOB,
+    U_MORALE,
+    U_SIDE,
+    U_ST,
+    U_TIRED,
+    U_TYPE,
+    VEHICLE,
     rule,
     rule_hot,
-    NIL,
-    int64_constants,
-    ACT_DELAYED, ACT_DIGGING, ACT_FAST, ACT_FIRING, ACT_MOVEFIRE, ACT_TURRET, AUX_QUEUE, CARRIED, CC_NONE,
-    ELIMINATED, G_CPLOST0, G_EMERG, G_QN, G_SMOKE_ANY, HX_DUG, HX_SMOKE, MAX_QUEUE, ONMAP, U_ACT, U_CARRIER,
-    U_CC, U_DMG, U_DONE, U_EMERG, U_FACE, U_FELL, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
 )
 from simulator.engine.tables import (
-    GE_BARE, GE_NHIND, HI_Q, HI_R, P_CP_RULE, P_FALLBACK_EVER, P_TRANSPORT, UT_RIDEDEF, UT_RIDERS, UT_TURRET, P_CRIT_B, P_CRIT_G, P_CRIT_MAX, P_MAXR, P_N_ATK, P_NAREA,
-    P_NOUT, P_NSMOKE, PO_EXTRA, PO_N, UT_CAP, UT_ELITE, UT_HALF, UT_KIND, UT_STR, atk_key,
-    band_of, between, def_key, spot_need, dist, geo as geo_of, n_between,
+    GE_BARE,
+    GE_NHIND,
+    HI_Q,
+    HI_R,
+    P_CP_RULE,
+    P_CRIT_B,
+    P_CRIT_G,
+    P_CRIT_MAX,
+    P_FALLBACK_EVER,
+    P_MAXR,
+    P_N_ATK,
+    P_NAREA,
+    P_NOUT,
+    P_NSMOKE,
+    P_TRANSPORT,
+    PO_EXTRA,
+    PO_N,
+    UT_CAP,
+    UT_ELITE,
+    UT_HALF,
+    UT_KIND,
+    UT_RIDEDEF,
+    UT_RIDERS,
+    UT_STR,
+    UT_TURRET,
+    atk_key,
+    band_of,
+    between,
+    def_key,
+    dist,
+    n_between,
+    spot_need,
+)
+from simulator.engine.tables import (
+    geo as geo_of,
 )
 from simulator.rng import below, sum_rolls
 

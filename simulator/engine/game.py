@@ -19,12 +19,34 @@ import numpy as np
 
 from simulator.engine.compile import Game
 from simulator.engine.state import (
+    ACT_NAMES,
+    AUX_OBJ,
+    CC_NONE,
+    G_DECIDER,
+    G_LOG_ON,
+    G_LOGN,
+    G_OVER,
+    G_PHASE,
+    G_SUB,
+    G_TURN,
+    G_WINNER,
+    KIND_NAMES,
+    PHASE_NAMES,
+    STATUS_NAMES,
+    SUB_NAMES,
+    U_ACT,
+    U_CC,
+    U_DMG,
+    U_FACE,
+    U_HEX,
+    U_MORALE,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    decode,
     int64_constants,
-    AUX_OBJ, ACT_NAMES, CC_NONE, G_DECIDER, G_LOG_ON, G_LOGN, G_OVER, G_PHASE, G_SUB, G_TURN, G_WINNER,
-    KIND_NAMES, PHASE_NAMES, STATUS_NAMES, SUB_NAMES, U_ACT, U_CC, U_DMG, U_FACE, U_HEX, U_MORALE,
-    U_SIDE, U_ST, U_TYPE, decode,
 )
-from simulator.engine.turn import MAX_ACTIONS, advance, apply_action, legal_actions, new_game
+from simulator.engine.turn import MAX_ACTIONS, apply_action, legal_actions, new_game
 
 GAMES_PER_CHUNK = 2048
 TERMINAL = -4

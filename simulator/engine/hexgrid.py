@@ -155,10 +155,10 @@ class HexGrid:
         self.n = n
         self.col = np.tile(np.arange(cols, dtype=np.int64), rows)
         self.row = np.repeat(np.arange(rows, dtype=np.int64), cols)
-        qr = [offset_to_axial(int(c), int(r), orientation) for c, r in zip(self.col, self.row)]
+        qr = [offset_to_axial(int(c), int(r), orientation) for c, r in zip(self.col, self.row, strict=True)]
         self.q = np.array([a for a, _ in qr], dtype=np.int64)
         self.r = np.array([b for _, b in qr], dtype=np.int64)
-        self.names = tuple(hex_name(int(c), int(r)) for c, r in zip(self.col, self.row))
+        self.names = tuple(hex_name(int(c), int(r)) for c, r in zip(self.col, self.row, strict=True))
         self._index = {name: h for h, name in enumerate(self.names)}
         self.neighbours = _neighbours(self.q, self.r, cols, rows, orientation == "flat")
 

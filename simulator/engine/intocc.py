@@ -26,18 +26,47 @@ from simulator.assault.kernels import cancel_packed
 from simulator.engine import closecombat as cc
 from simulator.engine.events import EV_FRIENDLY_HIT, EV_INTO_CC, log_event
 from simulator.engine.fire import (
-    apply_symbols, fire_keys, fire_odds, impact_area, resolve_fire, roll_at, roll_result, smoke_on_line,
-    spotted_defence, symbols, target_status,
+    apply_symbols,
+    fire_keys,
+    fire_odds,
+    impact_area,
+    resolve_fire,
+    roll_at,
+    roll_result,
+    smoke_on_line,
+    spotted_defence,
+    symbols,
+    target_status,
 )
 from simulator.engine.pooltab import FS_FIRING, FS_MOVE
 from simulator.engine.state import (
-    CC_NONE, FALSE, G_SMOKE_ANY, INFANTRY, NIL, ONMAP, TRUE, U_CC, U_DMG, U_HEX, U_SIDE, U_ST, U_TYPE, VEHICLE,
-    int64_constants, rule,
+    CC_NONE,
+    FALSE,
+    G_SMOKE_ANY,
+    INFANTRY,
+    NIL,
+    ONMAP,
+    TRUE,
+    U_CC,
+    U_DMG,
+    U_HEX,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    VEHICLE,
+    int64_constants,
+    rule,
+)
+from simulator.engine.tables import (
+    P_O_ICC,
+    PO_N,
+    UT_ARMOURED,
+    UT_KIND,
+    icc_friendly_key,
+    icc_infantry_key,
+    icc_keep,
 )
 from simulator.engine.tables import geo as geo_of
-from simulator.engine.tables import (
-    P_O_ICC, PO_EXTRA, PO_N, UT_ARMOURED, UT_KIND, icc_friendly_key, icc_infantry_key, icc_keep,
-)
 from simulator.rng import below, sum_rolls
 
 # which case of 10.11 a fire is

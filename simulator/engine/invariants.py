@@ -23,8 +23,32 @@ from simulator.engine.events import EV_ACTIVATE, EV_CC, EV_ENTER_SUPPRESSED, EV_
 from simulator.engine.game import Game, State
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.state import (
-    CC_NONE, G_DECIDER, G_FB_UNIT, PH_SUPPORT, SUB_FALLBACK, G_LOGN, G_MODE, G_OVER, G_ODD_OBJ, G_PHASE, G_SUB, G_TURN, G_UNIT, K_STEP, MODE_FAST, MODE_NORMAL, MODE_REVERSE,
-    MODE_WITHDRAW, ONMAP, SUB_MOVE, SUB_REACT, U_CC, U_HEX, U_SIDE, U_ST, a_kind,
+    CC_NONE,
+    G_DECIDER,
+    G_FB_UNIT,
+    G_LOGN,
+    G_MODE,
+    G_ODD_OBJ,
+    G_OVER,
+    G_PHASE,
+    G_SUB,
+    G_TURN,
+    G_UNIT,
+    K_STEP,
+    MODE_FAST,
+    MODE_NORMAL,
+    MODE_REVERSE,
+    MODE_WITHDRAW,
+    ONMAP,
+    PH_SUPPORT,
+    SUB_FALLBACK,
+    SUB_MOVE,
+    SUB_REACT,
+    U_CC,
+    U_HEX,
+    U_SIDE,
+    U_ST,
+    a_kind,
 )
 from simulator.engine.turn import any_reactor, apply_action
 

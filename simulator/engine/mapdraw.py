@@ -211,7 +211,7 @@ def _draw_scenario(ax, cm: CompiledMap, s: Scenario, xs, ys, size) -> list:
                               markeredgecolor="#6b5200", label="objective"))
     for side_name, side in s.sides.items():
         colour = FACTION_COLOURS[side.faction]
-        for zone, specs in side.zones.items():
+        for specs in side.zones.values():
             for name in expand_hexes(specs, grid):
                 h = cm.index_of(name)
                 pts = _shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),

@@ -59,7 +59,7 @@ def movement_allowance(card: UnitCard, mode: str = "normal", reverse: bool = Fal
 # --- the kernel ---------------------------------------------------------------------
 
 @njit(cache=True)
-def movement_kernel(move_cost, neighbours, climb, free_facing, m: int, start: int,
+def movement_kernel(move_cost, neighbours, climb, free_facing, m: int, start: int,  # noqa: C901 - compiled rule, split in issue 17 item 3
                     facing: int, vehicle: bool, reverse: bool, allowance: int, base: int,
                     fast: bool, blocked, occupied, may_end):
     """Cheapest costs from ``start`` (9.x). Arrays over states ``(hex, facing)``:

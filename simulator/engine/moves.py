@@ -20,22 +20,44 @@ vehicles do not move at all (13.1).
 
 from __future__ import annotations
 
-import numba
-import numpy as np
-
 from simulator.engine.board import nearest_enemy_in
 from simulator.engine.overrun import overrun_gun
-from simulator.engine.transport import carries, loader_in
 from simulator.engine.state import (
-    ARTILLERY, G_FACES, G_TURNED, HX_OCC, MODE_FAST, MODE_NORMAL, MODE_REVERSE, MODE_WITHDRAW,
-    U_FACE, U_IMMOB, U_SIDE, U_TYPE, VEHICLE, int64_constants, rule, rule_inlined,
+    ARTILLERY,
+    G_FACES,
+    G_TURNED,
+    HX_OCC,
+    MODE_FAST,
+    MODE_NORMAL,
+    MODE_REVERSE,
+    MODE_WITHDRAW,
+    U_FACE,
+    U_IMMOB,
+    U_SIDE,
+    U_TYPE,
+    VEHICLE,
+    int64_constants,
+    rule,
+    rule_inlined,
 )
 from simulator.engine.tables import (
-    HI_FREEFACE, P_CC_STACK, P_FAST_UPHILL, P_OVERRUN, P_TRANSPORT, S6_CLIMB, S6_COST, S6_NBR, S6_TDMG, UT_CAP,
-    UT_CC_INIT, UT_OVERRUN,
-    UT_KIND, UT_MOVE,
+    HI_FREEFACE,
+    P_CC_STACK,
+    P_FAST_UPHILL,
+    P_OVERRUN,
+    P_TRANSPORT,
+    S6_CLIMB,
+    S6_COST,
+    S6_NBR,
+    S6_TDMG,
+    UT_CAP,
+    UT_CC_INIT,
+    UT_KIND,
+    UT_MOVE,
     UT_MTYPE,
+    UT_OVERRUN,
 )
+from simulator.engine.transport import carries, loader_in
 
 # what a step does
 STEP_NO, STEP_FREE, STEP_THROUGH, STEP_ENEMY, STEP_HARSH, STEP_OVERRUN = 0, 1, 2, 3, 4, 5
@@ -112,7 +134,7 @@ def _way_out(units, hx, ut, side6, p, pair, ty, g, face, mode, mp_left, side, fr
 
 
 @rule_inlined
-def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):
+def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):  # noqa: C901 - compiled rule, split in issue 17 item 3
     """What a step from ``h`` across side ``d`` would be for ``u`` facing ``face``:
     ``STEP_NO`` (illegal), ``STEP_FREE`` (an empty hex), ``STEP_THROUGH`` (crossing
     friends), ``STEP_ENEMY`` (close combat), ``STEP_HARSH`` (harsh terrain, 9.5) or
@@ -262,7 +284,7 @@ def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
 
 
 @rule
-def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):
+def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C901 - compiled rule, split in issue 17 item 3
     """:func:`reach` over a vehicle's states (hex, facing, turned here), label-setting:
     states are expanded once, from the most points left down (turns may cost nothing).
     ``stack`` holds per state the points left, the first action of its route (+1) and

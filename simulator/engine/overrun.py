@@ -21,8 +21,26 @@ from simulator.assault.vehicle_terrain import last_shot_stops
 from simulator.engine.events import EV_OVERRUN, EV_ROLL, log_event
 from simulator.engine.fire import apply_symbols, eliminate, fire_odds
 from simulator.engine.state import (
-    NIL, ACT_DELAYED, ACT_FAST, ARTILLERY, CC_NONE, G_MODE, MODE_FAST, ONMAP, STEADY, U_ACT, U_CC, U_DMG, U_HEX,
-    U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TYPE, int64_constants, rule,
+    ACT_DELAYED,
+    ACT_FAST,
+    ARTILLERY,
+    CC_NONE,
+    G_MODE,
+    MODE_FAST,
+    NIL,
+    ONMAP,
+    STEADY,
+    U_ACT,
+    U_CC,
+    U_DMG,
+    U_HEX,
+    U_IMMOB,
+    U_MORALE,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    int64_constants,
+    rule,
 )
 from simulator.engine.tables import PO_EXTRA, PO_N, UT_KIND, last_shot_key
 from simulator.rng import sum_rolls

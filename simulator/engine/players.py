@@ -21,42 +21,159 @@ side's stream (``rng[1 + side]``), never from the dice.
 
 from __future__ import annotations
 
-import numba
-import numpy as np
-
-from simulator.engine.fire import expected_fire, expected_fire_any, unit_hex
-from simulator.engine.intocc import in_close_combat, into_cc_odds
-from simulator.engine import transport as tr
-from simulator.engine.support import expected_indirect
-from simulator.engine.overrun import overrun_gun, overrun_odds
-from simulator.engine.moves import MODE_FALLBACK, STEP_NO, TURN, reach, step_kind
-from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
-from simulator.engine.state import (
-    AUX_OBJ, CARRIED, CC_NONE, ELIMINATED, FALSE, G_CC_A, G_CC_D, G_CC_HEX, G_CC_Q, G_DECIDER,
-    G_FB_MP, G_FB_STEPS, G_FB_UNIT, G_LOG_ON, G_MODE, G_MP, G_OVER, G_PLAN0, G_REACT_UNIT, G_STEPS,
-    G_SUB, G_TURN, G_UNIT, G_WINNER, K_CCPICK, K_CP, K_DIG, K_FAST, K_FIRE, K_FIREMOVE, K_FORM, K_INTO_CC, K_LEAVE,
-    K_MOVE, K_MOVEFIRE, K_NOFIRE, K_NOREACT, K_PASS, K_PLACE, K_REACT, K_RENEW, K_SETUP_FIRST, K_STAY,
-    K_STEP, K_STOP, K_TARGET, K_TURRET, K_WITHDRAW, MODE_FAST, MODE_FIREMOVE, MODE_MOVEFIRE,
-    K_REVERSE, K_TRACKS, K_TURN, K_VEHICLE, MODE_REVERSE, G_CC_X, G_CC_Y, G_CC_RXY, G_CC_RYX, G_CC_XF,
-    MODE_NORMAL, MODE_WITHDRAW, NIL, ONMAP, PENDING, SUB_AFTER_MOVE, SUB_CC_PICK, SUB_CC_WITHDRAW,
-    SUB_FALLBACK, SUB_FORMATION, SUB_MOVE, SUB_PLACE, SUB_PLAN, SUB_REACT, SUB_SELECT, SUB_SETUP_ORDER,
-    TO_PLACE, U_CC, U_DMG, U_FORM, U_HEX, U_MORALE, U_SIDE, U_ST, U_TYPE, a_arg, a_kind, a_unit, rule_hot,
-    HX_OCC, TRUE, GameState, action, entry, int64_constants, next_u64_into, restore_state, rule, rule_inlined,
-    G_EMERG, K_DISMOUNT, K_LOAD, U_CARRIER, U_DONE,
-    K_ART_FACE, K_INDIRECT, K_SMOKE, K_SMOKE_HEX, SUB_SMOKE_NEXT, SUB_SUPPORT, U_FACE,
-)
-from simulator.engine.tables import between, dist, n_between
-from simulator.engine.tables import (
-    HI_OBJ, HI_CCT, OB_HEX, OB_VALUE, P_N_OBJ, P_NT, P_NCCT, P_O_CCLOSS, P_O_COVER, P_O_OBJ,
-    P_O_VIC, P_TURNS, S6_NBR, P_TRANSPORT, P_OVERRUN, HI_TDMG, UT_OVERRUN,
-    UT_FAST_OK, UT_HALF, UT_KIND, UT_MOVE, UT_STR, UT_VALUE, V_ANY, V_HOLD_COUNT, V_HOLD_MASK,
-    V_POINTS,
-)
-from simulator.engine.closecombat import Q_OVERSTACK, Q_PASSENGER, Q_SUPPORT_A, Q_SUPPORT_D, Q_TARGET, Q_TRACKS, \
-    direction_table, tracks_option
-from simulator.engine.tables import cc_stat
 from typing import NamedTuple
 
+import numpy as np
+
+from simulator.engine import transport as tr
+from simulator.engine.closecombat import (
+    Q_PASSENGER,
+    Q_SUPPORT_A,
+    Q_SUPPORT_D,
+    Q_TARGET,
+    Q_TRACKS,
+    direction_table,
+    tracks_option,
+)
+from simulator.engine.fire import expected_fire, expected_fire_any, unit_hex
+from simulator.engine.intocc import in_close_combat, into_cc_odds
+from simulator.engine.moves import TURN, reach
+from simulator.engine.overrun import overrun_gun, overrun_odds
+from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
+from simulator.engine.state import (
+    AUX_OBJ,
+    CARRIED,
+    CC_NONE,
+    FALSE,
+    G_CC_A,
+    G_CC_D,
+    G_CC_Q,
+    G_CC_RXY,
+    G_CC_RYX,
+    G_CC_X,
+    G_CC_XF,
+    G_CC_Y,
+    G_DECIDER,
+    G_EMERG,
+    G_FB_UNIT,
+    G_LOG_ON,
+    G_MODE,
+    G_MP,
+    G_OVER,
+    G_PLAN0,
+    G_REACT_UNIT,
+    G_STEPS,
+    G_SUB,
+    G_TURN,
+    G_UNIT,
+    G_WINNER,
+    HX_OCC,
+    K_ART_FACE,
+    K_DIG,
+    K_DISMOUNT,
+    K_FAST,
+    K_FIRE,
+    K_FIREMOVE,
+    K_INDIRECT,
+    K_INTO_CC,
+    K_LEAVE,
+    K_LOAD,
+    K_MOVE,
+    K_MOVEFIRE,
+    K_NOFIRE,
+    K_NOREACT,
+    K_PASS,
+    K_REACT,
+    K_RENEW,
+    K_REVERSE,
+    K_SMOKE,
+    K_SMOKE_HEX,
+    K_STAY,
+    K_STEP,
+    K_STOP,
+    K_TARGET,
+    K_TRACKS,
+    K_TURN,
+    K_TURRET,
+    K_VEHICLE,
+    K_WITHDRAW,
+    MODE_FAST,
+    MODE_MOVEFIRE,
+    MODE_NORMAL,
+    MODE_REVERSE,
+    MODE_WITHDRAW,
+    NIL,
+    ONMAP,
+    PENDING,
+    SUB_AFTER_MOVE,
+    SUB_CC_PICK,
+    SUB_CC_WITHDRAW,
+    SUB_FALLBACK,
+    SUB_FORMATION,
+    SUB_MOVE,
+    SUB_PLACE,
+    SUB_PLAN,
+    SUB_REACT,
+    SUB_SELECT,
+    SUB_SETUP_ORDER,
+    SUB_SMOKE_NEXT,
+    SUB_SUPPORT,
+    TRUE,
+    U_CARRIER,
+    U_CC,
+    U_DMG,
+    U_DONE,
+    U_FACE,
+    U_FORM,
+    U_HEX,
+    U_MORALE,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    GameState,
+    a_arg,
+    a_kind,
+    a_unit,
+    action,
+    entry,
+    int64_constants,
+    next_u64_into,
+    restore_state,
+    rule,
+    rule_hot,
+    rule_inlined,
+)
+from simulator.engine.support import expected_indirect
+from simulator.engine.tables import (
+    HI_CCT,
+    HI_OBJ,
+    HI_TDMG,
+    OB_HEX,
+    OB_VALUE,
+    P_N_OBJ,
+    P_NCCT,
+    P_NT,
+    P_O_CCLOSS,
+    P_O_COVER,
+    P_O_OBJ,
+    P_O_VIC,
+    P_OVERRUN,
+    P_TRANSPORT,
+    P_TURNS,
+    S6_NBR,
+    UT_HALF,
+    UT_MOVE,
+    UT_OVERRUN,
+    UT_STR,
+    UT_VALUE,
+    V_HOLD_COUNT,
+    V_HOLD_MASK,
+    V_POINTS,
+    between,
+    cc_stat,
+    dist,
+    n_between,
+)
 from simulator.engine.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.rng import below, uniform
 
@@ -347,7 +464,6 @@ def best_half_moves(s, t, u, h, mp, w):
     best = w.best
     reach(s, t, u, h, MODE_MOVEFIRE, mp, NIL, best, w.first, w.stack)
     prefilter(s, t, u, h, w)
-    side = s.u[u, U_SIDE]
     top_f = NEG
     top = NEG
     dest_f = -1
@@ -399,7 +515,7 @@ def threat_at(s, t, u, h):
 
 
 @rule
-def greedy_scores(s, t, side, w, buf, n):
+def greedy_scores(s, t, side, w, buf, n):  # noqa: C901 - compiled rule, split in issue 17 item 3
     """Greedy's score of each of the ``n`` legal actions in ``buf`` (into ``w.scores``,
     with the planned end hex of moves in ``w.dests``); returns the best one's index.
     Each unit's reachable hexes and their values are worked out once and shared by its
@@ -723,7 +839,7 @@ def greedy_smoke_hex(s, t, side, w, buf, n):
 
 
 @rule
-def greedy_choice(s, t, side, w, buf):
+def greedy_choice(s, t, side, w, buf):  # noqa: C901 - compiled rule, split in issue 17 item 3
     sub = s.g[G_SUB]
     if s.g[G_EMERG] > 0 and tr.emergency_now(s):
         n = min(legal_actions(s, t, buf), buf.shape[0])
@@ -949,7 +1065,7 @@ def lookahead_choice(s, t, side, w, params):
         total = 0.0
         for k in range(4):                          # common random numbers: every candidate's
             w.stream[k] = s.rng[1 + side, k]        # r-th playout rolls the same dice
-        for r in range(params[1]):
+        for _ in range(params[1]):
             restore_state(play, s)
             play.g[G_LOG_ON] = 0
             reseed(play, w.stream)

@@ -15,9 +15,9 @@ shipped scenario files show them in use, with comments.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Mapping
 from typing import Any, Literal
 
 import pydantic
@@ -1030,6 +1030,17 @@ class _Checker:
             self.r.error(f"{key}.zone", "required: the set-up zone of the drawn formations' units")
         elif fd.zone not in zones:
             self.r.error(f"{key}.zone", f"no set-up zone {fd.zone!r} in this side's zones")
+        cards = self._formation_deck(side, key, fd)
+        for t in UNIT_TYPES:
+            n = fd.count(t)
+            if n:
+                self._check_formation_type(key, fd, t, n, cards)
+        if fd.zone in zone_load:
+            zone_load[fd.zone].extend(self._largest_draw(fd, cards))
+
+    def _formation_deck(self, side: str, key: str, fd: FormationDraw) -> list:
+        """The known formation cards of the deck (every card of the side's without one);
+        the deck's names made full ids."""
         deck = fd.deck
         if deck is None:
             deck = [f for f, c in self.formations.items() if c.side == side]
@@ -1048,36 +1059,38 @@ class _Checker:
                     self.r.error(f"{key}.deck[{j}]", f"{full} is a formation of side {c.side}")
         if fd.deck is not None and self.s is not None:
             fd.deck = [_unit_id(f, side) for f in fd.deck]
+        return cards
+
+    def _check_formation_type(self, key: str, fd: FormationDraw, t: str, n: int, cards: list) -> None:
+        """``n`` formation cards of type ``t`` to draw (5.6): a type the scenario uses, enough
+        cards in the deck, no unit of a type it does not use."""
+        if t not in self.unit_rules:
+            self.r.error(f"{key}.{t}", f"the scenario uses only the {', '.join(self.unit_rules)} "
+                         f"rules (unit_rules)")
+        have = sum(1 for c in cards if c.type == t)
+        if have < n:
+            self.r.error(f"{key}.{t}", f"{n} {t} formation card{'s' if n > 1 else ''} to draw "
+                         f"but the deck has {have} (5.6)")
+        elif fd.method == "draw-double" and have < 2 * n:
+            self.r.warn(f"{key}.{t}", f"the draw-double method (5.6) draws {2 * n} but the deck "
+                        f"has {have}: the whole deck is drawn")
+        for c in cards:
+            for uid, _, _ in c.units:
+                u = self.units.get(uid)
+                if u is not None and u.type not in self.unit_rules:
+                    self.r.error(f"{key}.deck", f"{c.id} holds {uid}, a {u.type} unit, but the "
+                                 f"scenario uses only the {', '.join(self.unit_rules)} rules")
+
+    def _largest_draw(self, fd: FormationDraw, cards: list) -> list[UnitCard]:
+        """Room for the largest possible draw: the biggest cards of each type."""
+        worst: list[UnitCard] = []
         for t in UNIT_TYPES:
-            n = fd.count(t)
-            if not n:
-                continue
-            if t not in self.unit_rules:
-                self.r.error(f"{key}.{t}", f"the scenario uses only the {', '.join(self.unit_rules)} "
-                             f"rules (unit_rules)")
-            have = sum(1 for c in cards if c.type == t)
-            if have < n:
-                self.r.error(f"{key}.{t}", f"{n} {t} formation card{'s' if n > 1 else ''} to draw "
-                             f"but the deck has {have} (5.6)")
-            elif fd.method == "draw-double" and have < 2 * n:
-                self.r.warn(f"{key}.{t}", f"the draw-double method (5.6) draws {2 * n} but the deck "
-                            f"has {have}: the whole deck is drawn")
-            for c in cards:
+            biggest = sorted((c for c in cards if c.type == t), key=lambda c: -c.unit_count)
+            for c in biggest[: fd.count(t)]:
                 for uid, cnt, _ in c.units:
-                    u = self.units.get(uid)
-                    if u is not None and u.type not in self.unit_rules:
-                        self.r.error(f"{key}.deck", f"{c.id} holds {uid}, a {u.type} unit, but the "
-                                     f"scenario uses only the {', '.join(self.unit_rules)} rules")
-        if fd.zone in zone_load:
-            # room for the largest possible draw: the biggest cards of each type
-            worst: list[UnitCard] = []
-            for t in UNIT_TYPES:
-                biggest = sorted((c for c in cards if c.type == t), key=lambda c: -c.unit_count)
-                for c in biggest[: fd.count(t)]:
-                    for uid, cnt, _ in c.units:
-                        if uid in self.units:
-                            worst.extend([self.units[uid]] * cnt)
-            zone_load[fd.zone].extend(worst)
+                    if uid in self.units:
+                        worst.extend([self.units[uid]] * cnt)
+        return worst
 
     def check_reinforcement(self, side: str, key: str, rf: Reinforcement) -> None:
         turns = self.raw.get("turns")
@@ -1189,7 +1202,7 @@ def equivalent_unit(card: UnitCard, side: str, units: dict[str, UnitCard]) -> Un
 
     def shared(a: str, b: str) -> int:
         n = 0
-        for x, y in zip(reversed(a.split()), reversed(b.split())):
+        for x, y in zip(reversed(a.split()), reversed(b.split()), strict=False):
             if x != y:
                 break
             n += 1

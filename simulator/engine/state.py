@@ -34,7 +34,6 @@ from numba.core.registry import CPUDispatcher
 
 from simulator.rng import next_u64 as _next
 
-
 _JIT_MARK = re.compile(rb"^@(rule\w*|entry|numba\.\w+|n?jit)\b|numba\.njit\(", re.MULTILINE)
 
 

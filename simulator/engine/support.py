@@ -26,13 +26,40 @@ from simulator.assault.kernels import field
 from simulator.engine.events import EV_INDIRECT, EV_ROLL, EV_SMOKE, log_event
 from simulator.engine.fire import fire_odds, line_open, roll_result, spotted_defence, target_status
 from simulator.engine.state import (
-    NIL, CC_NONE, G_SMOKE_ANY, HX_SMOKE, ONMAP, VEHICLE, U_CC, U_DMG, U_HEX, U_SIDE, U_ST, U_TIRED, U_TYPE,
-    int64_constants, rule,
+    CC_NONE,
+    G_SMOKE_ANY,
+    HX_SMOKE,
+    NIL,
+    ONMAP,
+    U_CC,
+    U_DMG,
+    U_HEX,
+    U_SIDE,
+    U_ST,
+    U_TIRED,
+    U_TYPE,
+    VEHICLE,
+    int64_constants,
+    rule,
 )
-from simulator.engine.tables import dist
 from simulator.engine.tables import (
-    HI_ELEV, HI_HILL, HI_NOIND, HI_TERRAIN, P_MAX_SMOKE, PO_EXTRA, PO_N, UT_HALF, UT_IND_MAX,
-    UT_IND_MIN, UT_KIND, UT_SMOKE, UT_SUPPORT, ind_atk_key, ind_def_key, ind_spot, smoke_key,
+    HI_ELEV,
+    HI_HILL,
+    HI_NOIND,
+    HI_TERRAIN,
+    P_MAX_SMOKE,
+    PO_N,
+    UT_HALF,
+    UT_IND_MAX,
+    UT_IND_MIN,
+    UT_KIND,
+    UT_SMOKE,
+    UT_SUPPORT,
+    dist,
+    ind_atk_key,
+    ind_def_key,
+    ind_spot,
+    smoke_key,
 )
 from simulator.rng import below, sum_rolls
 

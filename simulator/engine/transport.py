@@ -14,20 +14,58 @@ is next to their vehicle.
 
 from __future__ import annotations
 
-import numba
-
 from simulator.engine.board import empty, lift, put
 from simulator.engine.events import EV_DISEMBARK, EV_DISEMBARK_LOST, log_event
-from simulator.engine.fire import eliminate, mark_emergency
+from simulator.engine.fire import eliminate
 from simulator.engine.state import (
-    ACT_DELAYED, ACT_FAST, ACT_NONE, ARTILLERY, CARRIED, CC_NONE, G_DECIDER, G_EMERG, G_SUB, HX_OCC, INFANTRY, NIL,
+    ACT_DELAYED,
+    ACT_FAST,
+    ACT_NONE,
+    ARTILLERY,
+    CARRIED,
+    CC_NONE,
+    G_DECIDER,
+    G_EMERG,
+    G_SUB,
+    HX_OCC,
+    INFANTRY,
+    K_DISEMBARK,
+    K_DISMOUNT,
+    NIL,
     ONMAP,
-    STEADY, SUB_REACT, U_ACT, U_CARRIER, U_CC, U_DMG, U_DONE, U_EMERG, U_HEX, U_IMMOB, U_MORALE, U_SIDE,
-    U_ST, U_TYPE, VEHICLE, action, int64_constants, push, rule, K_DISEMBARK, K_DISMOUNT,
+    STEADY,
+    SUB_REACT,
+    U_ACT,
+    U_CARRIER,
+    U_CC,
+    U_DMG,
+    U_DONE,
+    U_EMERG,
+    U_HEX,
+    U_IMMOB,
+    U_MORALE,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    VEHICLE,
+    action,
+    int64_constants,
+    push,
+    rule,
 )
 from simulator.engine.tables import (
-    S6_COST, S6_NBR, UT_CAP, UT_HALF, UT_KIND, UT_LOAD_FULL, UT_LOAD_HALF, UT_MOVE, UT_MTYPE, UT_RIDERS,
-    UT_SLOW, P_EDITION,
+    P_EDITION,
+    S6_COST,
+    S6_NBR,
+    UT_CAP,
+    UT_HALF,
+    UT_KIND,
+    UT_LOAD_FULL,
+    UT_LOAD_HALF,
+    UT_MOVE,
+    UT_MTYPE,
+    UT_RIDERS,
+    UT_SLOW,
 )
 
 

@@ -24,67 +24,313 @@ overruns of artillery (9.10.3) in :mod:`simulator.engine.overrun`.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from simulator.engine.state import ARTILLERY, FALSE, FALLBACK, INFANTRY, STEADY, SUPPRESSED, VEHICLE
-from simulator.engine import closecombat as cc
-from simulator.engine.board import empty, nearest_enemy, occ, put, shift
-from simulator.engine.events import (
-    EV_ACTIVATE, EV_BACKTRACK, EV_CP, EV_FALLBACK, EV_FALLBACK_BLOCKED, EV_FORMATION, EV_INITIATIVE,
-    EV_MOVE, EV_OBJECTIVE, EV_PASS, EV_PHASE, EV_PLACE, EV_REACT, EV_REINFORCE, EV_STOP, EV_TURN,
-    EV_VICTORY, EV_FACE, EV_TERRAIN_DAMAGE, EV_LOAD, EV_CLASS_DRAW, log_event,
-)
-from simulator.engine.fire import (
-    apply_symbols, can_target, eliminate, fallback_again, resolve_fire, rider_on, set_morale, transport_after_hit, unit_hex,
-)
-from simulator.engine import transport as tr
-from simulator.engine import support as sp
-from simulator.engine import overrun as ov
-from simulator.engine import intocc as icc
 from simulator.assault.kernels import cancel_packed
 from simulator.assault.vehicle_terrain import terrain_damage_effect
-from simulator.engine.moves import (
-    MODE_FALLBACK, STEP_ENEMY, STEP_HARSH, STEP_NO, STEP_OVERRUN, any_step, can_turn, step_kind, turn_cost, turning_unit,
+from simulator.engine import closecombat as cc
+from simulator.engine import intocc as icc
+from simulator.engine import overrun as ov
+from simulator.engine import support as sp
+from simulator.engine import transport as tr
+from simulator.engine.board import empty, nearest_enemy, occ, put, shift
+from simulator.engine.events import (
+    EV_ACTIVATE,
+    EV_ART_FACE,
+    EV_BACKTRACK,
+    EV_CLASS_DRAW,
+    EV_CP,
+    EV_FACE,
+    EV_FALLBACK,
+    EV_FALLBACK_BLOCKED,
+    EV_FORMATION,
+    EV_INITIATIVE,
+    EV_LOAD,
+    EV_MOVE,
+    EV_OBJECTIVE,
+    EV_PASS,
+    EV_PHASE,
+    EV_PLACE,
+    EV_REACT,
+    EV_REINFORCE,
+    EV_SPOTTER,
+    EV_STOP,
+    EV_TERRAIN_DAMAGE,
+    EV_TURN,
+    EV_VICTORY,
+    log_event,
 )
-from simulator.rng import sum_rolls
+from simulator.engine.fire import (
+    apply_symbols,
+    can_target,
+    eliminate,
+    fallback_again,
+    resolve_fire,
+    rider_on,
+    set_morale,
+    transport_after_hit,
+)
+from simulator.engine.moves import (
+    MODE_FALLBACK,
+    STEP_ENEMY,
+    STEP_HARSH,
+    STEP_NO,
+    STEP_OVERRUN,
+    any_step,
+    can_turn,
+    step_kind,
+    turn_cost,
+    turning_unit,
+)
 from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
 from simulator.engine.state import (
-    entry, rule,
+    ABSENT,
+    ACT_DELAYED,
+    ACT_DIGGING,
+    ACT_FAST,
+    ACT_FIREMOVE,
+    ACT_FIRING,
+    ACT_MOVEFIRE,
+    ACT_NONE,
+    ACT_NORMAL,
+    ACT_TURRET,
+    ARTILLERY,
+    AUX_FBPATH,
+    AUX_FST,
+    AUX_OBJ,
+    AUX_PATH,
+    AUX_QUEUE,
+    CARRIED,
+    CC_ACTIVE,
+    CC_INACTIVE,
+    CC_NONE,
+    ELIMINATED,
+    FALLBACK,
+    FALSE,
+    G_ACTIVATIONS,
+    G_ACTIVE,
+    G_CC_PEND,
+    G_CP0,
+    G_CPLOST0,
+    G_DECIDED_TURN,
+    G_DECIDER,
+    G_EMERG,
+    G_FACES,
+    G_FALLBACKS,
+    G_FB_MP,
+    G_FB_ORIGIN,
+    G_FB_PATHN,
+    G_FB_STEPS,
+    G_FB_UNIT,
+    G_FIRST,
+    G_FIRST1,
+    G_LOG_ON,
+    G_MODE,
+    G_MP,
+    G_ODD_OBJ,
+    G_OVER,
+    G_PASSES,
+    G_PATHN,
+    G_PHASE,
+    G_PLACE_SIDE,
+    G_PROV,
+    G_QN,
+    G_REACT_BACK,
+    G_REACT_UNIT,
+    G_REACTIONS,
+    G_REASON,
+    G_SETUP_FIRST,
+    G_SMK_H0,
+    G_SMK_H1,
+    G_SMK_K,
+    G_SMK_MASK,
+    G_SMK_SEER,
+    G_SMK_UNIT,
+    G_STAGE,
+    G_STEPS,
+    G_SUB,
+    G_SUPPORT_PASSED,
+    G_TARGET,
+    G_TURN,
+    G_TURNED,
+    G_UNIT,
+    G_WINNER,
+    HX_DUG,
+    HX_OCC,
+    HX_SMOKE,
+    INFANTRY,
+    K_ART_FACE,
+    K_CP,
+    K_DIG,
+    K_DISEMBARK,
+    K_DISMOUNT,
+    K_FAST,
+    K_FIRE,
+    K_FIREMOVE,
+    K_FORM,
+    K_INDIRECT,
+    K_LOAD,
+    K_MOVE,
+    K_MOVEFIRE,
+    K_NOFIRE,
+    K_NOREACT,
+    K_PASS,
+    K_PLACE,
+    K_REACT,
+    K_RENEW,
+    K_REVERSE,
+    K_SETUP_FIRST,
+    K_SMOKE,
+    K_SMOKE_DONE,
+    K_SMOKE_HEX,
+    K_STEP,
+    K_STOP,
+    K_TARGET,
+    K_TURN,
+    K_TURRET,
+    K_WITHDRAW,
+    MAX_PATH,
+    MODE_FAST,
+    MODE_FIREMOVE,
+    MODE_MOVEFIRE,
+    MODE_NORMAL,
+    MODE_REVERSE,
+    MODE_WITHDRAW,
     NIL,
+    ONMAP,
+    PENDING,
+    PH_ACTION,
+    PH_ORGANISATION,
+    PH_OVER,
+    PH_PLANNING,
+    PH_SETUP,
+    PH_SUPPORT,
+    R_DRAW,
+    R_ELIMINATION,
+    R_OBJECTIVES,
+    R_SUDDEN_DEATH,
+    R_TURN_LIMIT,
+    STEADY,
+    SUB_ACT_END,
+    SUB_AFTER_MOVE,
+    SUB_CC_PICK,
+    SUB_CC_WITHDRAW,
+    SUB_END,
+    SUB_FALLBACK,
+    SUB_FORMATION,
+    SUB_MOVE,
+    SUB_ORG,
+    SUB_PLACE,
+    SUB_PLAN,
+    SUB_REACT,
+    SUB_SELECT,
+    SUB_SETUP_ORDER,
+    SUB_SMOKE_NEXT,
+    SUB_SUPPORT,
+    SUB_TURN_START,
+    SUPPRESSED,
+    TO_PLACE,
+    U_ACT,
+    U_ARRIVE,
+    U_CARRIER,
+    U_CC,
+    U_DMG,
+    U_DONE,
+    U_FACE,
+    U_FACED,
+    U_FORM,
+    U_HELD,
+    U_HEX,
+    U_IMMOB,
+    U_MORALE,
+    U_SIDE,
+    U_ST,
+    U_TIRED,
+    U_TYPE,
+    U_ZONE,
+    VEHICLE,
+    a_arg,
+    a_kind,
+    a_unit,
+    action,
+    entry,
     int64_constants,
-    ABSENT, ACT_DELAYED, ACT_DIGGING, ACT_FAST, ACT_FIREMOVE, ACT_FIRING, ACT_MOVEFIRE, ACT_NONE,
-    ACT_NORMAL, ACT_TURRET, CARRIED, CC_ACTIVE, CC_INACTIVE, CC_NONE, ELIMINATED, G_ACTIVATIONS,
-    G_ACTIVE, G_CC_PEND, G_CP0, G_CPLOST0, G_DECIDED_TURN, G_DECIDER, G_FALLBACKS, G_FB_MP, G_FB_ORIGIN,
-    G_FACES, G_ODD_OBJ, G_TURNED, G_FB_PATHN, G_FB_STEPS, G_FB_UNIT, G_FIRST, G_FIRST1, G_LOG_ON, G_MODE, G_MP, G_OVER, G_PASSES, G_PATHN, G_PHASE,
-    G_PLACE_SIDE, G_PROV, G_QN, G_REACT_BACK, G_REACT_UNIT, G_REACTIONS, G_REASON, G_SETUP_FIRST, G_STAGE,
-    G_STEPS, G_SUB, G_TARGET, G_TURN, G_UNIT, G_WINNER, K_CP, K_DIG, K_FAST, K_FIRE, K_FIREMOVE,
-    K_FORM, K_MOVE, K_MOVEFIRE, K_NOFIRE, K_NOREACT, K_PASS, K_PLACE, K_REACT, K_RENEW,
-    K_REVERSE, K_SETUP_FIRST, K_STEP, K_STOP, K_TARGET, K_TURN, K_TURRET, K_WITHDRAW, MAX_PATH, MODE_FAST,
-    MODE_REVERSE, U_IMMOB,
-    MODE_FIREMOVE, MODE_MOVEFIRE, MODE_NORMAL, MODE_WITHDRAW, ONMAP, PENDING, PH_ACTION,
-    PH_ORGANISATION, PH_OVER, PH_PLANNING, PH_SETUP, PH_SUPPORT, R_DRAW, R_ELIMINATION,
-    R_OBJECTIVES, R_SUDDEN_DEATH, R_TURN_LIMIT, SUB_ACT_END, SUB_AFTER_MOVE, SUB_CC_PICK,
-    SUB_CC_WITHDRAW, SUB_END, SUB_FALLBACK, SUB_FORMATION, SUB_MOVE, SUB_ORG, SUB_PLACE, SUB_PLAN,
-    SUB_REACT, SUB_SELECT, SUB_SETUP_ORDER, SUB_TURN_START, TO_PLACE, U_ACT, U_ARRIVE, U_CARRIER,
-    U_CC, U_DMG, U_DONE, U_FACE, U_FORM, U_HELD, U_HEX, U_MORALE, U_SIDE, U_ST, U_TIRED, U_TYPE,
-    U_ZONE, action, a_arg, a_kind, a_unit, push, AUX_FBPATH, AUX_FST, AUX_OBJ, AUX_PATH, AUX_QUEUE,
-    HX_DUG, HX_OCC, HX_SMOKE, K_DISMOUNT, K_LOAD, K_DISEMBARK, G_EMERG, U_EMERG, SUB_ACT_END as _SAE,
-    G_SMK_H0, G_SMK_H1, G_SMK_K, G_SMK_MASK, G_SMK_SEER, G_SMK_UNIT, G_SUPPORT_PASSED, K_ART_FACE, K_INDIRECT,
-    K_SMOKE, K_SMOKE_DONE, K_SMOKE_HEX, SUB_SMOKE_NEXT, SUB_SUPPORT, U_FACED,
+    push,
+    rule,
 )
 from simulator.engine.tables import (
-    D_COUNT, D_METHOD, FO_CLASS, FO_CP, FO_DRAW, FO_SIDE, FO_TYPE, FO_ZONE, HI_FREEFACE, HI_STAND, HI_TDMG, METHOD_CHOOSE,
-    METHOD_DOUBLE, PO_N, UT_ELITE, UT_STR, UT_TDEF,
-    METHOD_DRAW, OB_HEX, OB_START, OB_VALUE, P_BASE_CP0, P_CP_RULE, P_IF_NEITHER, P_INITIATIVE,
-    P_MIN_CP, P_CP_ALWAYS, P_N_FORMS, P_N_OBJ, P_N_UNITS, P_SETUP_FIRST, P_SMOKE_DECAY, P_SUDDEN, P_TURNS,
-    S6_COST, S6_NBR, SL_ARRIVE, SL_CARRIER, SL_ENTRY, SL_FACE, SL_FORM, SL_GROUP, SL_HEX, SL_ROLL,
-    SL_SIDE, SL_TYPE, SL_ZONE, UT_FAST_OK, UT_KIND, UT_MOVE, UT_MTYPE, UT_TURRET, V_ANY, V_ELIM,
-    V_HOLD_COUNT, V_HOLD_MASK, V_POINTS, V_SUDDEN, draw, form, obj, slot, vic, zone_hex, zone_hi, zone_lo,
-    P_TRANSPORT, P_NEED_SUPPORT, S6_NBR as _NBR,
+    D_COUNT,
+    D_METHOD,
+    FO_CLASS,
+    FO_CP,
+    FO_DRAW,
+    FO_SIDE,
+    FO_TYPE,
+    FO_ZONE,
+    HI_FREEFACE,
+    HI_STAND,
+    HI_TDMG,
+    METHOD_DOUBLE,
+    METHOD_DRAW,
+    OB_HEX,
+    OB_START,
+    OB_VALUE,
+    P_BASE_CP0,
+    P_CP_ALWAYS,
+    P_CP_RULE,
+    P_IF_NEITHER,
+    P_INITIATIVE,
+    P_MIN_CP,
+    P_N_FORMS,
+    P_N_OBJ,
+    P_N_UNITS,
+    P_NEED_SUPPORT,
+    P_SETUP_FIRST,
+    P_SMOKE_DECAY,
+    P_SUDDEN,
+    P_TRANSPORT,
+    P_TURNS,
+    PO_N,
+    S6_COST,
+    S6_NBR,
+    SL_ARRIVE,
+    SL_CARRIER,
+    SL_ENTRY,
+    SL_FACE,
+    SL_FORM,
+    SL_GROUP,
+    SL_HEX,
+    SL_ROLL,
+    SL_SIDE,
+    SL_TYPE,
+    SL_ZONE,
+    UT_ELITE,
+    UT_FAST_OK,
+    UT_KIND,
+    UT_MOVE,
+    UT_MTYPE,
+    UT_STR,
+    UT_TDEF,
+    UT_TURRET,
+    V_ANY,
+    V_ELIM,
+    V_HOLD_COUNT,
+    V_HOLD_MASK,
+    V_POINTS,
+    V_SUDDEN,
+    draw,
+    form,
+    obj,
+    slot,
+    vic,
+    zone_hex,
+    zone_hi,
+    zone_lo,
 )
-from simulator.engine.events import EV_ART_FACE, EV_SPOTTER
-from simulator.rng import below
+from simulator.engine.tables import (
+    S6_NBR as _NBR,
+)
+from simulator.rng import below, sum_rolls
 
 MAX_ACTIONS = 4096
 NO_FACING = 7
@@ -234,7 +480,7 @@ def any_reactor(s, t, mover):
 
 
 @rule
-def unit_actions(s, t, u, out, n):
+def unit_actions(s, t, u, out, n):  # noqa: C901 - compiled rule, split in issue 17 item 3
     """The actions that activate ``u`` in the action phase (6.4, 9.1-9.3, 9.8.1, 10.0)."""
     ty = s.u[u, U_TYPE]
     h = s.u[u, U_HEX]
@@ -365,7 +611,7 @@ def next_to_place(s, side):
 
 
 @entry
-def legal_actions(s, t, out):
+def legal_actions(s, t, out):  # noqa: C901 - compiled rule, split in issue 17 item 3
     """Fill ``out`` with the actions the deciding player may take; return how many."""
     g = s.g
     sub = g[G_SUB]
@@ -726,7 +972,7 @@ def apply_react(s, t, a):
 
 
 @entry
-def apply_action(s, t, a):
+def apply_action(s, t, a):  # noqa: C901 - compiled rule, split in issue 17 item 3
     """Do action ``a`` for the deciding player, then run the game on to the next decision."""
     sub = s.g[G_SUB]
     k = a_kind(a)
@@ -1544,7 +1790,7 @@ def new_game(s, t):
 
 
 @entry
-def advance(s, t):
+def advance(s, t):  # noqa: C901 - compiled rule, split in issue 17 item 3
     """Run the automatic steps until a player must decide or the game is over."""
     while True:
         g = s.g

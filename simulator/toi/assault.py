@@ -22,6 +22,7 @@ from simulator.toi.units import Squad, Unit, check_hex, check_unit_in, label
 
 ASSAULT_SUCCESS_FROM = 4        # 002 steps 4-5: black dice succeed on 4-6, as at close range
 from simulator.vocabulary import HIT_POLICIES  # noqa: E402 - one definition
+
 MAX_SUPPORTERS = 2              # 002 step 1
 MAX_DEFENDERS = 3               # 001 Setup: stacking, three units a hex
 MAX_VEHICLES = 2                # 001 Setup: stacking, two vehicles a hex
@@ -352,9 +353,9 @@ def _keeps(setup: AssaultSetup, outcomes: list[DefenderOutcome]):
 def _cost(setup: AssaultSetup, outcomes: list[DefenderOutcome]) -> tuple[int, ...]:
     """What the defender loses: figures, vehicles destroyed, vehicle damage steps, in the order his
     policy values them (``vehicles-first`` spares figures, ``squads-first`` spares vehicles)."""
-    figures = sum(u.size - o.figures_left for u, o in zip(setup.defenders, outcomes) if not u.is_vehicle)
-    wrecks = sum(o.destroyed for u, o in zip(setup.defenders, outcomes) if u.is_vehicle)
-    steps = sum(VEHICLE_STEPS.index(o.damage) for u, o in zip(setup.defenders, outcomes) if u.is_vehicle)
+    figures = sum(u.size - o.figures_left for u, o in zip(setup.defenders, outcomes, strict=True) if not u.is_vehicle)
+    wrecks = sum(o.destroyed for u, o in zip(setup.defenders, outcomes, strict=True) if u.is_vehicle)
+    steps = sum(VEHICLE_STEPS.index(o.damage) for u, o in zip(setup.defenders, outcomes, strict=True) if u.is_vehicle)
     return (figures, wrecks, steps) if setup.hit_policy == "vehicles-first" else (wrecks, steps, figures)
 
 
@@ -376,7 +377,7 @@ def defender_choice(setup: AssaultSetup, hits: int, success: bool) -> tuple[Defe
         hit = [_after_hits(setup, i, h) for i, h in enumerate(taken)]
         for keep in (_keeps(setup, hit) if success else [None]):
             outcomes = _retreat(hit, keep) if success else hit
-            lost_anyway = sum(h for h, o in zip(taken, outcomes) if o.destroyed_by == "retreat")
+            lost_anyway = sum(h for h, o in zip(taken, outcomes, strict=True) if o.destroyed_by == "retreat")
             key = (_cost(setup, outcomes), -lost_anyway, tuple(-taken[i] for i in order),
                    tuple(keep is not None and i not in keep for i in range(n)))
             if best_key is None or key < best_key:
@@ -414,8 +415,8 @@ def replay(setup: AssaultSetup, attack_faces: list[int], cover_faces: list[int],
 
 def defender_figures(result: AssaultResult, setup: AssaultSetup) -> tuple[int, int]:
     """Figures the defender lost to hits, and figures destroyed by the retreat."""
-    to_hits = sum(o.hits for u, o in zip(setup.defenders, result.defenders) if not u.is_vehicle)
-    in_retreat = sum(u.size - o.hits for u, o in zip(setup.defenders, result.defenders)
+    to_hits = sum(o.hits for u, o in zip(setup.defenders, result.defenders, strict=True) if not u.is_vehicle)
+    in_retreat = sum(u.size - o.hits for u, o in zip(setup.defenders, result.defenders, strict=True)
                      if not u.is_vehicle and o.destroyed_by == "retreat")
     return to_hits, in_retreat
 

@@ -107,7 +107,7 @@ def fire_table(frame: pd.DataFrame) -> str:
         lines.append(f"target: {a['target']}")
     lines += ["", "hits   P(exactly)         P(at least)"]
     p = frame["p"].to_numpy()
-    for k, (pk, ak) in enumerate(zip(p, at_least(p))):
+    for k, (pk, ak) in enumerate(zip(p, at_least(p), strict=True)):
         se = frame["se"].iloc[k] if mc else None
         lines.append(f"{k:4d}   {pct(pk, se):17s}  {pct(ak)}")
     s = a["summary"]
@@ -344,9 +344,9 @@ def _replay_faces(text: str) -> tuple[list[int], list[int], list[int]]:
 def replay_text(setup, result) -> str:
     lines = [f"assault replayed: attacker {result.attacker_hits} hits, defender {result.defender_hits} hits: "
              + ("success, the defender retreats" if result.success else "repulsed (ties go to the defender)")]
-    for sq, lost in zip(setup.attackers, result.attacker_losses):
+    for sq, lost in zip(setup.attackers, result.attacker_losses, strict=True):
         lines.append(f"  attacker {sq.spec}: loses {lost} figure(s), {sq.size - lost} left")
-    for lab, o in zip(setup.labels, result.defenders):
+    for lab, o in zip(setup.labels, result.defenders, strict=True):
         state = (f"destroyed ({o.destroyed_by})" if o.destroyed else
                  (o.damage if o.damage != "-" else f"{o.figures_left} left, {o.condition}"))
         lines.append(f"  defender {lab}: takes {o.hits} hit(s): {state}" + (", retreats" if o.retreated else ""))

@@ -27,8 +27,7 @@ from simulator.errors import InputError
 from simulator.stats import mean_se, proportion_se
 from simulator.toi import exact, kernels
 from simulator.toi.assault import AssaultSetup, build_assault, defender_figures, resolve
-from simulator.toi.attack import (DEFENCE_SUCCESS_FROM, Attack, build_attack, from_strengths,
-                                  minefield_entry, target_of)
+from simulator.toi.attack import DEFENCE_SUCCESS_FROM, Attack, build_attack, from_strengths, minefield_entry, target_of
 from simulator.toi.data import GameData, load_game
 from simulator.toi.results import VEHICLE_STEPS, Target, state_key
 from simulator.toi.units import Unit, label, parse_unit, with_features
@@ -358,7 +357,7 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
     a, d = np.nonzero(joint)
     p = joint[a, d]
     n = trials if monte_carlo else None
-    metrics, per_unit = _assault_metrics(setup, list(zip(a.tolist(), d.tolist())))
+    metrics, per_unit = _assault_metrics(setup, list(zip(a.tolist(), d.tolist(), strict=True)))
     frame = pd.DataFrame({"attacker_hits": a, "defender_hits": d, "p": p, "success": metrics["p_success"]})
     if monte_carlo:
         frame["se"] = proportion_se(p, trials)
@@ -373,7 +372,7 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
         "cover_notes": list(setup.cover_notes), "retreat_space": setup.retreat_space,
         "hit_policy": setup.hit_policy,
         "summary": _summary(p, n, metrics),
-        "defenders": [{"unit": lab, **_summary(p, n, m)} for lab, m in zip(setup.labels, per_unit)],
+        "defenders": [{"unit": lab, **_summary(p, n, m)} for lab, m in zip(setup.labels, per_unit, strict=True)],
     })
     return frame
 

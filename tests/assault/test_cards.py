@@ -4,6 +4,7 @@
 import io
 import json
 import tomllib
+from itertools import pairwise
 
 import pandas as pd
 import pytest
@@ -135,12 +136,12 @@ def test_every_pool_string_parses(text):
 def _weaker_or_equal(later, earlier):
     """Die by die, ``later`` is no stronger than ``earlier`` and has no more dice."""
     return len(later) <= len(earlier) and all(
-        DICE.rank(a) >= DICE.rank(b) for a, b in zip(later, earlier))
+        DICE.rank(a) >= DICE.rank(b) for a, b in zip(later, earlier, strict=False))
 
 
 def test_attack_dice_do_not_grow_with_range():
     for card in UNITS.values():
-        for before, after in zip(card.ranges, card.ranges[1:]):
+        for before, after in pairwise(card.ranges):
             assert _weaker_or_equal(after.vs_vehicle, before.vs_vehicle), card.id
             assert _weaker_or_equal(after.vs_infantry, before.vs_infantry), card.id
 

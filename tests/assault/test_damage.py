@@ -3,8 +3,17 @@
 import pytest
 
 from simulator.assault.damage import (
-    ARTILLERY, CRIT_ROLL_CRIT, CRIT_ROLL_HIT, CRIT_ROLL_NONE, CRIT_ROLL_SUPP, FALLBACK, INFANTRY,
-    STEADY, SUPPRESSED, VEHICLE, after_fire,
+    ARTILLERY,
+    CRIT_ROLL_CRIT,
+    CRIT_ROLL_HIT,
+    CRIT_ROLL_NONE,
+    CRIT_ROLL_SUPP,
+    FALLBACK,
+    INFANTRY,
+    STEADY,
+    SUPPRESSED,
+    VEHICLE,
+    after_fire,
 )
 
 

@@ -3,7 +3,13 @@
 import pytest
 
 from simulator.assault.dice import (
-    add_die, format_pool, load_dice, parse_face, parse_pool, single_symbol, without_weakest,
+    add_die,
+    format_pool,
+    load_dice,
+    parse_face,
+    parse_pool,
+    single_symbol,
+    without_weakest,
 )
 from simulator.errors import InputError
 

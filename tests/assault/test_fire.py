@@ -189,9 +189,9 @@ def test_success_dice_are_rolled_again_at_the_friendly_vehicle_pools():
 def test_enemy_outcome_is_plain_fire_and_friendly_outcome_matches_brute_force():
     from itertools import product
 
+    from simulator.assault.damage import STEADY, VEHICLE, unpack_state
     from simulator.assault.dice import load_dice
     from simulator.assault.fire import Target, state_distribution
-    from simulator.assault.damage import STEADY, VEHICLE, unpack_state
 
     dice = load_dice()
     f = fire(TANK_HUNTERS, T26, FireSituation(**INTO_CC))

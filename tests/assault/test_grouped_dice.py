@@ -22,7 +22,10 @@ from simulator import runner
 from simulator.assault.dice import DOUBLES_MODES, load_dice, parse_pool
 from simulator.assault.exact import roll_outcome
 from simulator.assault.kernels import (
-    grouped_uncancelled_counts, packed_faces, uncancelled_chunk, uncancelled_counts,
+    grouped_uncancelled_counts,
+    packed_faces,
+    uncancelled_chunk,
+    uncancelled_counts,
 )
 from simulator.rng import group_tables, seed_state, sum_grouped, sum_grouped_pair
 
@@ -100,7 +103,7 @@ def pooled_z(counts: np.ndarray, probs: np.ndarray, trials: int) -> np.ndarray:
 
 KERNEL_CASES = [("R", "B", m, 0) for m in ("all",)] + [("G", "Y", "strongest", 1), ("Y", "R", "weakest", 0)] + \
     [("RRYGB", "YYGGB", m, 0) for m in DOUBLES_MODES] + \
-    [("4R4Y4G", "3Y3G6B", m, e) for m, e in zip(DOUBLES_MODES, (0, 1, 0))]
+    [("4R4Y4G", "3Y3G6B", m, e) for m, e in zip(DOUBLES_MODES, (0, 1, 0), strict=True)]
 
 
 @pytest.mark.parametrize("attack,defence,doubles,extra", KERNEL_CASES)

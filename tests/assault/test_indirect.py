@@ -154,7 +154,7 @@ def test_split_distribution_matches_brute_force_enumeration():
     split = split_distribution(pool, DICE, KEEP_DAMAGE)
     brute: dict = {}
     for faces in product(*(DICE.die(x).faces for x in pool)):
-        kept = tuple(x for x, f in zip(pool, faces) if f[0] + f[1] > 0)
+        kept = tuple(x for x, f in zip(pool, faces, strict=True) if f[0] + f[1] > 0)
         tot = tuple(sum(f[i] for f in faces) for i in range(3))
         brute[(kept, tot)] = brute.get((kept, tot), 0) + 1 / 6 ** 3
     for (kept, tot), p in brute.items():

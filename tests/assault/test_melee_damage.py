@@ -10,15 +10,26 @@ from simulator.assault.damage import ARTILLERY, FALLBACK, INFANTRY, STEADY, SUPP
 from simulator.assault.dice import load_dice, single_symbol
 from simulator.assault.kernels import ATTACK_SHIFT, DEFENCE_SHIFT, pack_face
 from simulator.assault.melee.damage import (
-    ELIMINATED, FELL_BACK, IN_HEX, WITHDREW, after_close_combat, after_tracks_attack,
+    ELIMINATED,
+    FELL_BACK,
+    IN_HEX,
+    WITHDREW,
+    after_close_combat,
+    after_tracks_attack,
 )
 from simulator.assault.melee.exact import _die_rows, side_distribution
 from simulator.assault.melee.kernels import roll_side
 from simulator.assault.melee.policies import (
-    AT_HALF, HALF_STRENGTH, NEVER, WEAKER, parse_withdraw_policies, reroll_gains, wants_withdraw,
+    AT_HALF,
+    HALF_STRENGTH,
+    WEAKER,
+    parse_withdraw_policies,
+    reroll_gains,
+    wants_withdraw,
 )
 from simulator.errors import InputError
 from simulator.rng import seed_state
+from simulator.vocabulary import NEVER
 
 DICE = load_dice()
 
@@ -108,7 +119,7 @@ def brute_force(pool, doubles, rerolls, shift, defence):
         chosen = [i for i in order if gains[i][roll[i]] > 0][:rerolls]
         for new in itertools.product(range(6), repeat=len(chosen)):
             final = list(roll)
-            for i, f in zip(chosen, new):
+            for i, f in zip(chosen, new, strict=True):
                 final[i] = f
             total = sum(pack_face(faces[i][final[i]], shift) for i in range(len(pool)))
             out[total] = out.get(total, 0.0) + 6.0 ** -(len(pool) + len(chosen))

@@ -13,7 +13,15 @@ from simulator.assault.melee.fight import F_STATUS, check_withdrawals, field, se
 from simulator.assault.melee.questions import melee
 from simulator.assault.melee.replay import resolve_round
 from simulator.assault.melee.situation import (
-    A1, D1, V1_INITIATE, V1_RENEW, V2_FIRST, V2_LATER, MeleeSituation, build_cast, round_pools,
+    A1,
+    D1,
+    V1_INITIATE,
+    V1_RENEW,
+    V2_FIRST,
+    V2_LATER,
+    MeleeSituation,
+    build_cast,
+    round_pools,
 )
 from simulator.assault.melee.tables import compile_melee
 from simulator.errors import InputError

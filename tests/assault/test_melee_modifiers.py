@@ -10,8 +10,20 @@ from simulator.assault.melee.damage import IN_HEX
 from simulator.assault.melee.fight import F_IMMOBILISED, F_STATUS, UNIT_STRIDE, begin, field
 from simulator.assault.melee.questions import melee
 from simulator.assault.melee.situation import (
-    A1, A2, D1, D2, V1_INITIATE, V1_REINFORCE, V1_RENEW, V2_FIRST, V2_LATER, Direction, MeleeSituation,
-    build_cast, direction_pools, round_pools,
+    A1,
+    A2,
+    D1,
+    D2,
+    V1_INITIATE,
+    V1_REINFORCE,
+    V1_RENEW,
+    V2_FIRST,
+    V2_LATER,
+    Direction,
+    MeleeSituation,
+    build_cast,
+    direction_pools,
+    round_pools,
 )
 from simulator.assault.melee.tables import compile_melee, table_for
 from simulator.errors import InputError

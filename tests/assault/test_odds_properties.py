@@ -1,7 +1,8 @@
 """Property tests of cancellation (10.7.2) and the exact distribution."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulator.assault import odds
 from simulator.assault.compare import uncancelled
@@ -26,7 +27,7 @@ def test_one_more_defence_symbol_never_helps_the_attacker(ac, ah, asu, dc, dh, d
     extra = [dc, dh, ds]
     extra[k] += 1
     after = uncancelled(ac, ah, asu, *extra)
-    assert all(a <= b for a, b in zip(after, before))
+    assert all(a <= b for a, b in zip(after, before, strict=True))
 
 
 @settings(max_examples=60, deadline=None)
@@ -36,7 +37,7 @@ def test_adding_a_defence_die_never_helps_the_attacker(attack, defence, die):
     more = odds(attack, (defence if defence != "-" else "") + die).attrs["summary"]
     assert more["p_any"] <= base["p_any"] + 1e-12
     assert more["mean_damage"] <= base["mean_damage"] + 1e-12
-    for a, b in zip(more["p_damage_at_least"], base["p_damage_at_least"]):
+    for a, b in zip(more["p_damage_at_least"], base["p_damage_at_least"], strict=True):
         assert a <= b + 1e-12
 
 

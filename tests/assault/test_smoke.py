@@ -125,7 +125,7 @@ def test_monte_carlo_agrees_with_exact_in_every_cell():
     se = np.sqrt(both.p_x * (1 - both.p_x) / trials)
     z = np.abs(both.p_mc - both.p_x) / np.where(se > 0, se, 1)
     assert z.max() < 4, both
-    for h_ex, h_mc in zip(ex.attrs["per_hex"], mc.attrs["per_hex"]):
+    for h_ex, h_mc in zip(ex.attrs["per_hex"], mc.attrs["per_hex"], strict=True):
         assert abs(h_ex["mean_markers"] - h_mc["mean_markers"]) < 4 * h_mc["se"]["mean_markers"]
 
 

@@ -14,7 +14,13 @@ from simulator.assault.exact import roll_outcome
 from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation, fire_pools
 from simulator.assault.transport import (
-    ABOARD, CARRIED, DISEMBARK, FLIPPED, NO_PASSENGERS, RIDERS_TARGETED, transport_event,
+    ABOARD,
+    CARRIED,
+    DISEMBARK,
+    FLIPPED,
+    NO_PASSENGERS,
+    RIDERS_TARGETED,
+    transport_event,
 )
 from simulator.cli import main
 from simulator.errors import InputError
@@ -159,7 +165,7 @@ def test_passenger_outcomes_monte_carlo_agree_with_exact(firer, target, kw, seed
     ex, mc = fire(firer, target, s), fire(firer, target, s, trials=trials, seed=seed, workers=1)
     p, q = ex.attrs["p_emergency_disembark"], mc.attrs["p_emergency_disembark"]
     assert abs(p - q) < 4 * max(mc.attrs["p_emergency_disembark_se"], 1 / trials)
-    for a, b in zip(ex.attrs["passengers"], mc.attrs["passengers"]):
+    for a, b in zip(ex.attrs["passengers"], mc.attrs["passengers"], strict=True):
         for key in ("p_aboard", "p_flipped_to_half", "p_eliminated"):
             se = np.sqrt(a[key] * (1 - a[key]) / trials)
             assert abs(a[key] - b[key]) < 4 * se + 1e-12, (key, a, b)

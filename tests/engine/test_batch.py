@@ -5,7 +5,6 @@ command line."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,10 +13,9 @@ from click.testing import CliRunner
 
 from simulator.cli import main
 from simulator.engine.balance import balance_report, paired_change
-from simulator.engine.batch import C_DECISIONS, C_TURNS, C_WINNER, GAMES_PER_CHUNK, record_columns, run_games, summary
+from simulator.engine.batch import GAMES_PER_CHUNK, run_games, summary
 from simulator.engine.replay import replay_game
 from simulator.stats import wilson_interval
-
 
 N = GAMES_PER_CHUNK + 700          # two chunks
 

@@ -14,7 +14,16 @@ from simulator.assault.melee.situation import MeleeSituation
 from simulator.engine.events import EV_CC, EV_CC_RESULT, EV_ENTER_SUPPRESSED
 from simulator.engine.game import State
 from simulator.engine.state import (
-    CC_ACTIVE, CC_INACTIVE, CC_NONE, G_SUB, ONMAP, SUB_CC_WITHDRAW, SUB_FALLBACK, SUPPRESSED, U_CC, U_HEX, U_MORALE, U_ST,
+    CC_ACTIVE,
+    CC_INACTIVE,
+    CC_NONE,
+    G_SUB,
+    SUB_CC_WITHDRAW,
+    SUB_FALLBACK,
+    SUPPRESSED,
+    U_CC,
+    U_HEX,
+    U_MORALE,
     decode,
 )
 from tests.engine.test_game_setup import act, actions, both_pass, hex_of, step_to, tiny, unit
@@ -58,7 +67,7 @@ def test_initiated_round_matches_the_melee_calculator(tmp_path):
         assert len(ev) == 2 and len(cc_events(st, EV_CC)) == 1
         res = {e[2]: e for e in ev}
 
-        def key(u):
+        def key(u, res=res):
             e = res[u]
             return ("eliminated",) if e[3] == 4 else (e[4], e[3] == 2)
         counts[(key(r), key(hr))] += 1
@@ -79,7 +88,6 @@ def test_first_edition_close_combat_lasts_and_can_be_renewed_or_left(tmp_path):
     g = tiny(tmp_path, BODY, turns=5)
     r = unit(g, "german", "rifles-41")
     hr = unit(g, "soviet", "heavy-rifles-41")
-    hmg = unit(g, "german", "hmg-34")
     for seed in range(60):
         st = State(g, seed=seed)
         act(st, "move", r)

@@ -16,7 +16,14 @@ from simulator.engine.compile import compile_game
 from simulator.engine.game import State
 from simulator.engine.replay import describe_events, replay_game
 from simulator.engine.state import (
-    ABSENT, AUX_FST, G_CP0, G_SUB, ONMAP, PENDING, SUB_PLACE, U_ST,
+    ABSENT,
+    AUX_FST,
+    G_CP0,
+    G_SUB,
+    ONMAP,
+    PENDING,
+    SUB_PLACE,
+    U_ST,
 )
 from simulator.engine.tables import FO_CLASS, FO_TYPE, P_BASE_CP0, P_O_FORM
 from tests.engine.test_game_setup import act, both_pass, write_scenario

@@ -7,20 +7,45 @@ import textwrap
 
 import pytest
 
+from simulator.assault.fire import fire
+from simulator.assault.pools import FireSituation
 from simulator.engine.compile import compile_game
 from simulator.engine.events import EV_CC_RESULT, EV_CC_ROLL
 from simulator.engine.game import State
 from simulator.engine.state import (
-    ACT_DELAYED, ACT_FAST, CC_NONE, FALLBACK, G_CC_PEND, G_EMERG, G_FB_UNIT, G_PHASE, G_SUB, HX_OCC, ONMAP, PH_SUPPORT,
-    SUB_REACT, SUB_SMOKE_NEXT, SUPPRESSED, U_ACT, U_CC, U_CCROLE, U_DMG, U_FACE, U_HEX, U_IMMOB, U_MORALE, U_ST, U_TIRED, U_TYPE,
+    ACT_DELAYED,
+    ACT_FAST,
+    CC_NONE,
+    FALLBACK,
+    G_CC_PEND,
+    G_EMERG,
+    G_FB_UNIT,
+    G_PHASE,
+    G_SUB,
+    HX_OCC,
+    ONMAP,
+    PH_SUPPORT,
+    SUB_REACT,
+    SUB_SMOKE_NEXT,
+    SUPPRESSED,
+    U_ACT,
+    U_CC,
+    U_CCROLE,
+    U_DMG,
+    U_FACE,
+    U_HEX,
+    U_IMMOB,
+    U_MORALE,
+    U_ST,
+    U_TIRED,
+    U_TYPE,
     decode,
 )
 from simulator.engine.tables import S6_COST, UT_MOVE, UT_MTYPE
 from tests.engine.test_game_setup import act, actions, hex_of, step_to, tiny, unit, write_scenario
-from simulator.assault.fire import fire
-from simulator.assault.pools import FireSituation
-from tests.engine.test_game_support import BODY as SUPPORT_BODY, HEAD as SUPPORT_HEAD, check_against_exact, \
-    exact_outcomes, outcome, sgame
+from tests.engine.test_game_support import BODY as SUPPORT_BODY
+from tests.engine.test_game_support import HEAD as SUPPORT_HEAD
+from tests.engine.test_game_support import check_against_exact, exact_outcomes, outcome, sgame
 from tests.engine.test_game_transport import HEAD as T_HEAD
 from tests.engine.test_game_vehicle import _enter, vgame
 
@@ -258,7 +283,7 @@ def test_indirect_spotting_ignores_the_spotters_adjacency(tmp_path):
     path = tmp_path / "support.scenario.toml"
     path.write_text(SUPPORT_HEAD.format(turns=2, rows=list(rows).__repr__().replace("'", '"')) + textwrap.dedent(body))
     g = compile_game(path)
-    mortar, rifles = unit(g, "german", "mortar-81mm"), unit(g, "german", "rifles-41")
+    rifles = unit(g, "german", "rifles-41")
     enemy = unit(g, "soviet", "rifles-41")
     d = g.cm.hex_distance
     assert d(hex_of(g, "4,1"), hex_of(g, "6,1")) == 2 and g.cm.los[hex_of(g, "4,1"), hex_of(g, "6,1")] == 2
@@ -347,8 +372,15 @@ def test_a_reinforcing_vehicle_from_the_rear_hits_rear_armour(tmp_path):
     """First edition: Soviet rifles initiate against the Pz II from its front; a T-26 then
     reinforces from its rear. The reinforced exchange's pools are the melee calculator's
     with ``reinforce_area="rear"`` (12.7.3; the outflanking of 12.8.2 follows from it)."""
-    from simulator.assault.melee.situation import A2, D1 as SD1, V1_REINFORCE, Direction, MeleeSituation, \
-        build_cast, direction_pools
+    from simulator.assault.melee.situation import (
+        A2,
+        V1_REINFORCE,
+        Direction,
+        MeleeSituation,
+        build_cast,
+        direction_pools,
+    )
+    from simulator.assault.melee.situation import D1 as SD1
     body = """
     [sides.german]
     faction = "blue"
@@ -475,6 +507,7 @@ def test_revised_passenger_fire_matches_the_melee_calculator(tmp_path):
     passenger uses ``passenger_fire_pools`` and its results are those the ``melee``
     calculator gives for ``--passengers`` (within four standard errors)."""
     import pandas as pd
+
     from simulator.assault.melee.questions import melee
     from simulator.assault.melee.situation import MeleeSituation, passenger_fire_pools
     from simulator.engine.events import EV_ROLL
@@ -556,8 +589,16 @@ def test_a_fortified_hex_gives_the_calculators_pools(tmp_path, edition, start, a
     """Rifles in a bunker facing E, assaulted from the W (its rear) or the E (its front):
     the initial round's pools are the melee calculator's with ``--fortification bunker
     --entry-area AREA`` (and ``--wire`` in the revised edition)."""
-    from simulator.assault.melee.situation import A1, D1 as SD1, V1_INITIATE, V2_FIRST, Direction, \
-        MeleeSituation, build_cast, direction_pools
+    from simulator.assault.melee.situation import (
+        A1,
+        V1_INITIATE,
+        V2_FIRST,
+        Direction,
+        MeleeSituation,
+        build_cast,
+        direction_pools,
+    )
+    from simulator.assault.melee.situation import D1 as SD1
     from simulator.engine.tables import HI_FORTFACE, HI_WIRE
     g = _fort_game(tmp_path, edition, start, wire)
     h = hex_of(g, "3,1")
@@ -628,8 +669,15 @@ def test_a_passenger_may_disembark_into_the_close_combat_hex(tmp_path):
     The German player may send the rifles into the hex: they fight the initiated exchange
     with the melee calculator's pools for ``--passengers`` (no terrain dice, 12.8.1's
     penalty), the truck gets an active marker and turns to face the attacker."""
-    from simulator.assault.melee.situation import A1, D1 as SD1, V1_INITIATE, Direction, MeleeSituation, \
-        build_cast, direction_pools
+    from simulator.assault.melee.situation import (
+        A1,
+        V1_INITIATE,
+        Direction,
+        MeleeSituation,
+        build_cast,
+        direction_pools,
+    )
+    from simulator.assault.melee.situation import D1 as SD1
     g = _truck_game(tmp_path)
     truck, riders, r = unit(g, "german", "truck"), unit(g, "german", "rifles-41"), unit(g, "soviet", "rifles-41")
     units = g.scenario.units

@@ -12,8 +12,8 @@ from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation
 from simulator.engine.events import EV_NOFIRE, EV_RESULT
 from simulator.engine.game import State
-from simulator.engine.state import ELIMINATED, FALLBACK, SUPPRESSED, U_DMG, U_MORALE, U_ST
-from tests.engine.test_game_setup import act, actions, hex_of, tiny, unit
+from simulator.engine.state import FALLBACK, SUPPRESSED
+from tests.engine.test_game_setup import act, actions, tiny, unit
 
 BODY = """
 [sides.german]

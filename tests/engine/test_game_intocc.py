@@ -19,12 +19,36 @@ from simulator.assault.pools import FireSituation
 from simulator.engine import events as ev
 from simulator.engine.closecombat import ROLE_A1, ROLE_D1
 from simulator.engine.compile import compile_game
-from simulator.engine.game import State as _State, chunk_key, seed_game
+from simulator.engine.game import State as _State
+from simulator.engine.game import chunk_key, seed_game
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.replay import describe_events
 from simulator.engine.state import (
-    ACT_FIREMOVE, CC_INACTIVE, CC_NONE, G_LOGN, G_MODE, G_SUB, G_UNIT, HX_OCC, K_FIRE, K_FIREMOVE, K_REACT, K_TURRET,
-    MODE_FIREMOVE, ONMAP, SUB_REACT, U_ACT, U_CC, U_CCROLE, U_DMG, U_DONE, U_HEX, U_SIDE, U_ST, decode, encode,
+    ACT_FIREMOVE,
+    CC_INACTIVE,
+    CC_NONE,
+    G_LOGN,
+    G_MODE,
+    G_SUB,
+    G_UNIT,
+    HX_OCC,
+    K_FIRE,
+    K_FIREMOVE,
+    K_REACT,
+    K_TURRET,
+    MODE_FIREMOVE,
+    ONMAP,
+    SUB_REACT,
+    U_ACT,
+    U_CC,
+    U_CCROLE,
+    U_DMG,
+    U_DONE,
+    U_HEX,
+    U_SIDE,
+    U_ST,
+    decode,
+    encode,
 )
 from simulator.engine.tables import P_N_ATK, P_O_ICC
 from simulator.engine.turn import apply_action

@@ -5,10 +5,25 @@ from __future__ import annotations
 
 from simulator.engine.game import State
 from simulator.engine.state import (
-    ACT_DELAYED, ACT_FIREMOVE, ACT_MOVEFIRE, FALLBACK, G_FB_UNIT, G_MP, G_REACT_UNIT, G_SUB, SUB_AFTER_MOVE,
-    SUB_FALLBACK, SUB_MOVE, SUB_REACT, SUB_SELECT, U_ACT, U_DMG, U_DONE, U_HEX, U_MORALE, decode,
+    ACT_FIREMOVE,
+    ACT_MOVEFIRE,
+    FALLBACK,
+    G_FB_UNIT,
+    G_MP,
+    G_REACT_UNIT,
+    G_SUB,
+    SUB_AFTER_MOVE,
+    SUB_FALLBACK,
+    SUB_MOVE,
+    SUB_REACT,
+    U_ACT,
+    U_DMG,
+    U_DONE,
+    U_HEX,
+    U_MORALE,
+    decode,
 )
-from tests.engine.test_game_setup import act, actions, find, hex_of, step_to, tiny, unit
+from tests.engine.test_game_setup import act, actions, hex_of, step_to, tiny, unit
 
 BODY = """
 [sides.german]

@@ -19,12 +19,25 @@ from simulator.engine.compile import compile_game
 from simulator.engine.game import State as _State
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.replay import describe_events, replay_game
-from simulator.engine.turn import apply_action
 from simulator.engine.state import (
-    ACT_FAST, CC_NONE, ELIMINATED, FALLBACK, G_MP, ONMAP, STEADY, SUPPRESSED, U_ACT, U_CC, U_HEX, U_IMMOB,
-    U_MORALE, U_ST, decode,
+    ACT_FAST,
+    CC_NONE,
+    ELIMINATED,
+    FALLBACK,
+    G_MP,
+    ONMAP,
+    STEADY,
+    SUPPRESSED,
+    U_ACT,
+    U_CC,
+    U_HEX,
+    U_IMMOB,
+    U_MORALE,
+    U_ST,
+    decode,
 )
 from simulator.engine.tables import P_OVERRUN
+from simulator.engine.turn import apply_action
 from tests.engine.test_game_setup import act, actions, hex_of, unit
 
 
@@ -156,7 +169,7 @@ def test_no_overrun_into_terrain_that_damages_vehicles(tmp_path):
     """9.10.3: not into terrain that may damage vehicles (forest, 9.10.1): there the
     tank's entry is a close combat (12.0, reading S18)."""
     g = ogame(tmp_path, rows=(".......", "..f....", "......."))
-    tank, gun = unit(g, "german", "pz-iif"), unit(g, "soviet", "at-gun-45mm")
+    tank = unit(g, "german", "pz-iif")
     st = State(g, seed=4)
     step_into(g, st, tank)
     kinds = {int(e[0]) for e in st.events()}

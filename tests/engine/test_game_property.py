@@ -5,16 +5,36 @@ brings the support phase (chapter 7), transport, overruns and every kind of forc
 from __future__ import annotations
 
 import numpy as np
-import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st_
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st_
 
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State
 from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
 from simulator.engine.state import (
-    AUX_OBJ, CC_NONE, ELIMINATED, FALLBACK, G_SUB, G_TURN, HX_OCC, HX_SMOKE, ONMAP, SUB_CC_PICK, SUB_FALLBACK,
-    SUB_MOVE, SUB_REACT, U_CC,
-    U_DMG, U_FACE, U_HEX, U_IMMOB, U_MORALE, U_SIDE, U_ST, U_TYPE, VEHICLE,
+    AUX_OBJ,
+    CC_NONE,
+    ELIMINATED,
+    FALLBACK,
+    G_SUB,
+    G_TURN,
+    HX_OCC,
+    HX_SMOKE,
+    ONMAP,
+    SUB_CC_PICK,
+    SUB_FALLBACK,
+    SUB_MOVE,
+    SUB_REACT,
+    U_CC,
+    U_DMG,
+    U_FACE,
+    U_HEX,
+    U_IMMOB,
+    U_MORALE,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    VEHICLE,
 )
 from simulator.engine.tables import P_CC_STACK, P_TURNS, UT_KIND, UT_STR
 from tests.engine.test_players import SKIRMISH

@@ -7,14 +7,22 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import numpy as np
-import pytest
-
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State
 from simulator.engine.state import (
-    AUX_FST, AUX_OBJ, G_CP0, G_DECIDER, G_SUB, G_TURN, KIND_NAMES, ONMAP, SUB_FORMATION, SUB_PLACE,
-    SUB_SELECT, TO_PLACE, U_HEX, U_SIDE, U_ST, decode,
+    AUX_FST,
+    AUX_OBJ,
+    G_CP0,
+    G_SUB,
+    KIND_NAMES,
+    ONMAP,
+    SUB_FORMATION,
+    SUB_PLACE,
+    SUB_SELECT,
+    TO_PLACE,
+    U_HEX,
+    U_ST,
+    decode,
 )
 
 # --- helpers for every engine test module --------------------------------------------

@@ -12,13 +12,21 @@ import pytest
 
 from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation
-from simulator.engine import events as ev
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State
-from simulator.engine.players import PLAYER_NAMES, choose, make_work, DEFAULT_PARAMS
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.state import (
-    ACT_FAST, ACT_NONE, CARRIED, ELIMINATED, G_EMERG, G_SUB, ONMAP, SUB_REACT, U_ACT, U_CARRIER, U_DMG,
-    U_DONE, U_HEX, U_ST, decode,
+    ACT_FAST,
+    ACT_NONE,
+    CARRIED,
+    G_EMERG,
+    ONMAP,
+    U_ACT,
+    U_CARRIER,
+    U_DONE,
+    U_HEX,
+    U_ST,
+    decode,
 )
 from simulator.engine.tables import P_N_ATK, UT_RIDEDEF
 from simulator.engine.turn import apply_action

@@ -6,9 +6,26 @@ from __future__ import annotations
 
 from simulator.engine.game import State
 from simulator.engine.state import (
-    ACT_FAST, ACT_NONE, ACT_NORMAL, AUX_OBJ, G_ACTIVE, G_CP0, G_DECIDER, G_FIRST, G_SUB, G_WINNER,
-    HX_DUG, R_ELIMINATION, R_OBJECTIVES, R_SUDDEN_DEATH, R_TURN_LIMIT, SUB_PLAN, SUB_SELECT, U_ACT,
-    U_DONE, U_HELD, U_HEX, U_MORALE, U_TIRED, G_REASON, decode,
+    ACT_NONE,
+    ACT_NORMAL,
+    AUX_OBJ,
+    G_CP0,
+    G_FIRST,
+    G_REASON,
+    G_SUB,
+    G_WINNER,
+    HX_DUG,
+    R_ELIMINATION,
+    R_OBJECTIVES,
+    R_SUDDEN_DEATH,
+    SUB_PLAN,
+    SUB_SELECT,
+    U_ACT,
+    U_DONE,
+    U_HELD,
+    U_HEX,
+    U_TIRED,
+    decode,
 )
 from tests.engine.test_game_setup import TWO_RIFLES, act, actions, both_pass, find, hex_of, step_to, tiny, unit
 

@@ -11,17 +11,35 @@ import textwrap
 import numpy as np
 import pytest
 
-from simulator.assault.melee.situation import A1, D1, V1_INITIATE, V2_FIRST, Direction, MeleeSituation, build_cast, \
-    direction_pools
+from simulator.assault.melee.situation import (
+    A1,
+    D1,
+    V1_INITIATE,
+    V2_FIRST,
+    Direction,
+    MeleeSituation,
+    build_cast,
+    direction_pools,
+)
 from simulator.assault.vehicle_terrain import terrain_damage
 from simulator.engine import events as ev
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State
 from simulator.engine.state import (
-    FALLBACK, SUPPRESSED, G_MP, G_SUB, SUB_CC_PICK, SUB_MOVE, SUB_REACT, U_DMG, U_FACE, U_HEX, U_IMMOB, U_MORALE,
+    FALLBACK,
+    G_MP,
+    G_SUB,
+    SUB_CC_PICK,
+    SUB_MOVE,
+    SUB_REACT,
+    SUPPRESSED,
+    U_DMG,
+    U_FACE,
+    U_HEX,
+    U_IMMOB,
     decode,
 )
-from tests.engine.test_game_setup import act, actions, find, hex_of, unit
+from tests.engine.test_game_setup import act, actions, hex_of, unit
 
 HEAD = """\
 name = "vehicles"

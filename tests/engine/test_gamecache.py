@@ -69,7 +69,7 @@ def mini(tmp_path):
 
 
 def same_tables(a, b) -> bool:
-    return all(np.array_equal(x, y) for x, y in zip(a.tables, b.tables))
+    return all(np.array_equal(x, y) for x, y in zip(a.tables, b.tables, strict=True))
 
 
 def test_a_second_compile_reads_the_same_game_back(cache, mini):

@@ -3,7 +3,8 @@ areas of impact (10.9.3)."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulator.engine import hexgrid as hg
 from simulator.engine.hexgrid import FLANK, FRONT, REAR, HexGrid

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from simulator.cli import main
 from simulator.engine.compile import compile_game
-from simulator.engine.invariants import CHECKS, check_games, lone_cc_unit, twice_in_a_turn
 from simulator.engine.game import State
+from simulator.engine.invariants import CHECKS, check_games, lone_cc_unit, twice_in_a_turn
 from simulator.engine.state import CC_ACTIVE, ONMAP, U_CC, U_ST
 
 # (scenario, games per edition and pairing): a fixed batch, about 40 s warm
@@ -42,6 +42,7 @@ def test_the_checks_see_a_lone_close_combat_and_a_double_activation(skirmish):
     st.s.u[u, U_CC] = CC_ACTIVE
     assert lone_cc_unit(st.s) == u
     import numpy as np
+
     from simulator.engine.events import EV_ACTIVATE, EV_REACT
     ev = np.array([[EV_ACTIVATE, 2, 0, 5, 0, 0, 0, 0], [EV_REACT, 2, 5, 1, 0, 0, 0, 0],
                    [EV_ACTIVATE, 3, 0, 5, 0, 0, 0, 0]])

@@ -93,7 +93,7 @@ def test_map_default_name_and_minimal_form(mini, tmp_path, monkeypatch):
 
 def test_map_frame_shades_by_los(mini):
     frame = map_frame(mini, los_from="0,1")
-    by_hex = dict(zip(frame["hex"], frame["los"]))
+    by_hex = dict(zip(frame["hex"], frame["los"], strict=True))
     assert by_hex["1,1"] == "clear" and by_hex["4,1"] == "blocked" and by_hex["0,0"] == "clear"
     assert frame.attrs["png"][:8] == b"\x89PNG\r\n\x1a\n"
     assert len(frame) == 15 and frame.loc[frame["hex"] == "3,1", "elevation"].item() == 1

@@ -5,8 +5,14 @@ from simulator.assault.aid import load_aid
 from simulator.assault.cards import load_units
 from simulator.engine.compiled import compile_map
 from simulator.engine.movement import (
-    can_load, dismount_options, harsh_hexes, loading_marker, move_options, movement_allowance,
-    reachable)
+    can_load,
+    dismount_options,
+    harsh_hexes,
+    loading_marker,
+    move_options,
+    movement_allowance,
+    reachable,
+)
 from simulator.engine.scenario import MapSpec
 
 AID = load_aid()
@@ -168,7 +174,7 @@ def test_loading_rules():
 
 def test_dismounting():
     cm = cmap(["..X", ".w.", "..."])
-    rifles, gun, truck = UNITS["german/rifles-41"], UNITS["german/at-gun-37mm"], UNITS["german/truck"]
+    rifles, gun = UNITS["german/rifles-41"], UNITS["german/at-gun-37mm"]
     h = cm.index_of("1,1")   # the transport's hex (a building; dismounting only reads its sides)
     opts = dismount_options(cm, h, rifles, occupied=["0,1"])
     assert cm.index_of("0,1") not in opts                     # stacking (9.11.3)

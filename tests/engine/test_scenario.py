@@ -6,8 +6,7 @@ import textwrap
 import pytest
 
 from simulator.engine.compiled import compile_map
-from simulator.engine.scenario import (
-    check_scenario, load_formations, load_scenario, parse_hex_spec, shipped_scenarios)
+from simulator.engine.scenario import check_scenario, load_formations, load_scenario, parse_hex_spec, shipped_scenarios
 from simulator.errors import InputError
 
 MINIMAL = """

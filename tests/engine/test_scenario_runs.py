@@ -15,7 +15,6 @@ from simulator.engine.batch import PIECE_GAMES, run_games
 from simulator.engine.compile import compile_game
 from simulator.precision import interval_width
 
-
 PLAYERS = ("greedy", "random")
 
 

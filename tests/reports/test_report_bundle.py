@@ -6,8 +6,8 @@ import os
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-
 from report_helpers import check_bundle, sample_provenance
+
 from reports import bundle
 from reports.bundle import Report, Table, emit_report, rebuild, wants_bundle, write_bundle
 from reports.tables import ladder
@@ -43,7 +43,7 @@ def test_bundle_files_summary_and_page(tmp_path):
 def test_failure_leaves_no_folder_and_no_temporary(tmp_path):
     rep = small_report(with_chart=False)
     rep.tables.append(Table("bad", pd.DataFrame({"x": [object()]}), "Bad", "", parquet=True))
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):   # noqa: B017 - the point: whatever fails, nothing is left behind
         write_bundle(tmp_path / "r", rep)
     assert list(tmp_path.iterdir()) == []
 

@@ -4,8 +4,8 @@ its question, with labelled axes and the provenance footer."""
 import numpy as np
 import pandas as pd
 import pytest
-
 from report_helpers import check_chart_png, colour_share, pixels, sample_provenance
+
 from reports import charts
 from reports.tables import ladder
 from simulator.errors import InputError
@@ -106,7 +106,7 @@ def test_matrix_heatmap_marks_cells_that_cannot_fire():
     chart = charts.matrix_heatmap(pd.DataFrame(rows), metric="p_eliminated", terrain="clear",
                                   question="How likely is each firer to eliminate each target?", prov=PROV,
                                   name="matrix-clear")
-    img = check_chart(chart, colours=(charts.CANNOT_FIRE,))
+    check_chart(chart, colours=(charts.CANNOT_FIRE,))
     assert chart.axis_labels[0] == ("target", "firer")
 
 

@@ -7,8 +7,8 @@ import time
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-
 from report_helpers import check_bundle, check_chart_png
+
 from reports.tables import LADDER_COLUMNS, ODDS_OUTCOME_COLUMNS
 from simulator.assault.fire import fire
 from simulator.assault.matrix import MATRIX_COLUMNS, matchup_matrix, parse_ranges
@@ -49,7 +49,7 @@ def test_odds_report_monte_carlo_names_seed_and_trials(tmp_path):
     damage = pd.read_csv(out / "damage.csv")
     assert damage["se_exactly"].notna().all() and (damage["series"] == "Monte Carlo").all()
     exact = odds("RY", "YG").attrs["summary"]["p_damage_at_least"]
-    for got, want, se in zip(damage["p_at_least"], exact, damage["se_at_least"]):
+    for got, want, se in zip(damage["p_at_least"], exact, damage["se_at_least"], strict=True):
         assert abs(got - want) <= 4 * se + 1e-12
 
 
@@ -190,6 +190,7 @@ def test_fire_report_ready_for_the_fire_command(tmp_path):
 
 def test_close_combat_and_scenario_reports_write_bundles(tmp_path):
     from report_helpers import sample_provenance
+
     from reports.assault import close_combat_report, scenario_report
     from reports.bundle import write_bundle
     prov = sample_provenance()

@@ -9,8 +9,8 @@ import re
 
 import pytest
 from click.testing import CliRunner
-
 from report_helpers import check_bundle, images_in_chromium
+
 from reports.bundle import rebuild
 from simulator.cli import main
 
@@ -32,7 +32,7 @@ def test_a_report_page_loads_every_chart(tmp_path):
     summary = check_bundle(out)
     images = images_in_chromium(out / "index.html", tmp_path / "profile")
     assert [i["src"] for i in images] == [c["file"] for c in summary["charts"]]
-    for img, chart in zip(images, summary["charts"]):
+    for img, chart in zip(images, summary["charts"], strict=True):
         assert img["ok"], f"{img['src']} did not load"
         assert (img["w"], img["h"]) == (chart["width"], chart["height"])
 

@@ -8,12 +8,16 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-
 from report_helpers import check_bundle, colour_share, ink, pixels
+
 from reports import tables
 from reports.charts import COLOURS
 from reports.tables import (
-    CLOSE_COMBAT_COLUMNS, FIRE_STATE_COLUMNS, LADDER_COLUMNS, RESOLVE_SYMBOL_COLUMNS, SMOKE_PLACEMENT_COLUMNS,
+    CLOSE_COMBAT_COLUMNS,
+    FIRE_STATE_COLUMNS,
+    LADDER_COLUMNS,
+    RESOLVE_SYMBOL_COLUMNS,
+    SMOKE_PLACEMENT_COLUMNS,
 )
 from simulator.cli import main
 
@@ -90,7 +94,7 @@ def test_resolve_report_of_the_worked_example(tmp_path):
 
 def test_smoke_report(tmp_path):
     args = ["assault", "smoke", "soviet/mortar-82mm"]
-    s = bundle_of(tmp_path / "smoke", *args)
+    bundle_of(tmp_path / "smoke", *args)
     want = answer(*args)
     markers = pd.read_csv(tmp_path / "smoke" / "markers.csv")
     assert list(markers.columns) == LADDER_COLUMNS
@@ -123,7 +127,7 @@ def test_melee_report_one_edition(tmp_path):
     want = answer(*args)
     end = pd.read_csv(tmp_path / "melee" / "end-states.csv")
     assert list(end.columns) == CLOSE_COMBAT_COLUMNS and set(end["edition"]) == {"v2"}
-    got = dict(zip(end["end_state"], end["p"]))
+    got = dict(zip(end["end_state"], end["p"], strict=True))
     assert got == pytest.approx({k: want["summary"]["p_" + k.replace(" ", "_")]
                                  for k in ("attacker holds", "defender holds", "neither holds", "unresolved")})
     assert end["se"].notna().all() and s["provenance"]["trials"] == 20000

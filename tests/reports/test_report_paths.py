@@ -35,7 +35,7 @@ def test_a_table_outside_the_folder_is_not_read(tmp_path, template):
     secret = tmp_path / "secret.csv"
     secret.write_text("password\nhunter2\n")
     for i, bad in enumerate(["../secret.csv", str(secret), "sub/../../secret.csv", ".."]):
-        folder = edited(tmp_path, template, f"r{i}", lambda s: s["tables"][0].update(file=bad))
+        folder = edited(tmp_path, template, f"r{i}", lambda s, bad=bad: s["tables"][0].update(file=bad))
         page = (folder / "index.html").read_bytes()
         with pytest.raises(InputError) as err:
             rebuild(folder)

@@ -91,7 +91,7 @@ def test_the_page_carries_the_what_if_changes_the_terminal_prints(bundle):
     out, data, _ = bundle
     changes = pd.read_csv(out / "what-if-changes.csv")
     assert changes["variant"].tolist() == ["turns=3", "turns=5"]
-    for row, r in zip(changes.to_dict("records"), data["what_if"]["variants"]):
+    for row, r in zip(changes.to_dict("records"), data["what_if"]["variants"], strict=True):
         assert row["change"] == pytest.approx(r["change"])
         assert [row["change_lo"], row["change_hi"]] == pytest.approx(r["change_ci95"])
         assert row["significant"] == r["significant"] and row["p"] == pytest.approx(r["win_rate"]["german"])

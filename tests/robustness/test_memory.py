@@ -95,6 +95,7 @@ def big_map_scenario(cols: int, rows: int, path) -> None:
     map of random clear, brush and forest hexes (bench/maps.py measures the same maps)."""
     import random
     import re
+
     from simulator.datafile import REPO_ROOT
     src = (REPO_ROOT / "scenarios" / "assault" / "infantry-training.scenario.toml").read_text()
     m = re.search(r"rows = \[\n(.*?)\n\]", src, re.S)
@@ -133,6 +134,7 @@ def test_over_the_memory_limit_is_one_line(tmp_path, monkeypatch):
     """Beyond what the tables may take (here a limit lowered to 1 MiB), the one-line
     error names the map's size and the limit, before the tables are allocated."""
     from click.testing import CliRunner
+
     from simulator.cli import main
     from simulator.engine import compile as C
     path = tmp_path / "big.scenario.toml"

@@ -133,7 +133,7 @@ def _setup(active, defenders, supporters=(), **kw):
 
 
 def _figures_lost(setup, result):
-    return sum(u.size - o.figures_left for u, o in zip(setup.defenders, result.defenders) if not u.is_vehicle)
+    return sum(u.size - o.figures_left for u, o in zip(setup.defenders, result.defenders, strict=True) if not u.is_vehicle)
 
 
 def test_issue_replay_loses_three_figures_not_five():
@@ -150,7 +150,7 @@ def _best_by_hand(sizes, hits, room):
     best = None
     for split in ((a, b) for a in range(sizes[0] + 1) for b in range(sizes[1] + 1)
                   if a + b == min(hits, sum(sizes))):
-        left = [n - h for n, h in zip(sizes, split)]
+        left = [n - h for n, h in zip(sizes, split, strict=True)]
         alive = sorted((x for x in left if x), reverse=True)
         lost = sum(split) + sum(alive[room:])
         best = lost if best is None else min(best, lost)

@@ -56,7 +56,7 @@ def test_assault_monte_carlo_agrees_with_exact():
     se = mc.attrs["summary"]["se"]
     for key, value in ex.attrs["summary"].items():
         within(mc.attrs["summary"][key], value, se[key], trials=TRIALS if key.startswith("p_") else None)
-    for a, b in zip(mc.attrs["defenders"], ex.attrs["defenders"]):
+    for a, b in zip(mc.attrs["defenders"], ex.attrs["defenders"], strict=True):
         for key, value in b.items():
             if key != "unit":
                 within(a[key], value, a["se"][key], trials=TRIALS if key.startswith("p_") else None)

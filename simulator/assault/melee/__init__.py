@@ -61,8 +61,17 @@ All these functions take only arrays and ints and are compiled with ``cache=True
 
 from simulator.assault.melee.questions import compare_editions, melee
 from simulator.assault.melee.situation import (
-    EDITIONS, V1_INITIATE, V1_REINFORCE, V1_RENEW, V2_FIRST, V2_LATER, Cast, Direction, MeleeSituation,
-    build_cast, direction_pools,
+    EDITIONS,
+    V1_INITIATE,
+    V1_REINFORCE,
+    V1_RENEW,
+    V2_FIRST,
+    V2_LATER,
+    Cast,
+    Direction,
+    MeleeSituation,
+    build_cast,
+    direction_pools,
 )
 from simulator.assault.melee.tables import compile_melee
 

@@ -24,8 +24,22 @@ from simulator.assault.dice import DiceSet, single_symbol
 from simulator.assault.kernels import ATTACK_SHIFT, DEFENCE_SHIFT, FIELD_BITS, FIELD_MAX, pack_face
 from simulator.assault.melee.damage import after_close_combat, after_tracks_attack
 from simulator.assault.melee.fight import (
-    F_DAMAGE, F_IMMOBILISED, F_MORALE, G_ROUNDS, P_EDITION, TERMINAL, TURN_END, U_HALF_AT,
-    U_IGNORES_SUPP, U_KIND, U_STRENGTH, UNIT_STRIDE, after_exchange, begin, end_code, next_exchange,
+    F_DAMAGE,
+    F_IMMOBILISED,
+    F_MORALE,
+    G_ROUNDS,
+    P_EDITION,
+    TERMINAL,
+    TURN_END,
+    U_HALF_AT,
+    U_IGNORES_SUPP,
+    U_KIND,
+    U_STRENGTH,
+    UNIT_STRIDE,
+    after_exchange,
+    begin,
+    end_code,
+    next_exchange,
     set_unit,
 )
 from simulator.assault.melee.policies import reroll_gains
@@ -42,7 +56,7 @@ def _die_rows(pool, dice: DiceSet, doubles: str, shift: int, defence: bool):
         faces = [single_symbol(f, doubles) for f in dice.die(letter).faces]
         gains = reroll_gains(faces, defence=defence)
         merged: dict[tuple[int, float], float] = defaultdict(float)
-        for f, g in zip(faces, gains):
+        for f, g in zip(faces, gains, strict=True):
             merged[(pack_face(f, shift), float(g))] += 1 / len(faces)
         rows.append([(v, g, p) for (v, g), p in merged.items()])
     return rows
@@ -111,7 +125,7 @@ def direction_distribution(p: DirectionPools, dice: DiceSet) -> dict[Symbols, fl
     if p.prereq:   # 12.9: the fast-action green pre-roll must show a result first
         p_go = sum(1 for f in dice.die(TRACKS_ATTACK_DIE[0]).faces if sum(f) > 0) / 6
         out[(0, 0, 0)] += 1 - p_go
-    for key, weight in zip(zip(c.tolist(), h.tolist(), s.tolist()), w.tolist()):
+    for key, weight in zip(zip(c.tolist(), h.tolist(), s.tolist(), strict=True), w.tolist(), strict=True):
         out[key] += p_go * weight
     return dict(out)
 
@@ -226,7 +240,7 @@ def exact_fight(cm: CompiledMelee) -> ExactFight:
             ys, py = chain.unit_results(tx, y, _unit(S, y))
             xs, px = chain.unit_results(ty, x, _unit(S, x))
             rows = successors(S, U, P, x, y, ys, xs, forget_rounds).tolist()
-            for row, q in zip(rows, np.outer(py, px).ravel().tolist()):
+            for row, q in zip(rows, np.outer(py, px).ravel().tolist(), strict=True):
                 acc = nxt[tuple(row) + (seen_first,)]
                 acc[0] += p * q
                 acc[1] += (pr + p) * q

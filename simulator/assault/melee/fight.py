@@ -30,11 +30,24 @@ import numba
 import numpy as np
 
 from simulator.assault.melee.damage import (
-    ABSENT, ELIMINATED, IN_HEX, STAYED_OUT, WITHDREW, enter_hex_of,
+    ABSENT,
+    ELIMINATED,
+    IN_HEX,
+    STAYED_OUT,
+    WITHDREW,
+    enter_hex_of,
 )
 from simulator.assault.melee.policies import wants_withdraw, weakest_enemy
 from simulator.assault.melee.situation import (
-    A1, A2, D1, D2, V1_INITIATE, V1_REINFORCE, V1_RENEW, V2_FIRST, V2_LATER,
+    A1,
+    A2,
+    D1,
+    D2,
+    V1_INITIATE,
+    V1_REINFORCE,
+    V1_RENEW,
+    V2_FIRST,
+    V2_LATER,
 )
 
 # unit constants

@@ -16,15 +16,28 @@ import numba
 import numpy as np
 
 from simulator.assault.kernels import cancel_packed
-from simulator.checkpoint import register_codec
 from simulator.assault.melee.damage import after_close_combat, after_tracks_attack
 from simulator.assault.melee.fight import (
-    F_DAMAGE, F_IMMOBILISED, F_MORALE, G_ROUNDS, TERMINAL,
-    TURN_END, U_HALF_AT, U_IGNORES_SUPP, U_KIND, U_STRENGTH, UNIT_STRIDE, after_exchange, begin,
-    end_code, next_exchange, set_unit,
+    F_DAMAGE,
+    F_IMMOBILISED,
+    F_MORALE,
+    G_ROUNDS,
+    TERMINAL,
+    TURN_END,
+    U_HALF_AT,
+    U_IGNORES_SUPP,
+    U_KIND,
+    U_STRENGTH,
+    UNIT_STRIDE,
+    after_exchange,
+    begin,
+    end_code,
+    next_exchange,
+    set_unit,
 )
-from simulator.assault.melee.tables import table_for
 from simulator.assault.melee.situation import A1, D1, V2_FIRST, V2_LATER
+from simulator.assault.melee.tables import table_for
+from simulator.checkpoint import register_codec
 from simulator.rng import below, seed_state, sum_rolls
 
 MELEE_CHUNK_TRIALS = 1 << 18
@@ -167,7 +180,7 @@ class ChunkResult:
 
 def _count(values: np.ndarray) -> Counter:
     keys, counts = np.unique(values, return_counts=True)
-    return Counter(dict(zip(keys.tolist(), counts.tolist())))
+    return Counter(dict(zip(keys.tolist(), counts.tolist(), strict=True)))
 
 
 def melee_chunk(arrays: tuple, n_trials: int, seed_seq: np.random.SeedSequence) -> ChunkResult:
@@ -204,7 +217,7 @@ def _from_arrays(arrays: dict[str, np.ndarray]) -> ChunkResult:
         keys, counts = arrays[f"{name}.keys"], arrays[f"{name}.counts"]
         if keys.ndim != 1 or keys.shape != counts.shape or (counts < 0).any():
             raise ValueError(f"{name}: keys and counts do not match")
-        parts.append(Counter(dict(zip(keys.tolist(), counts.tolist()))))
+        parts.append(Counter(dict(zip(keys.tolist(), counts.tolist(), strict=True))))
     return ChunkResult(*parts)
 
 

@@ -19,8 +19,7 @@ import numpy as np
 from simulator.errors import InputError
 
 # --- withdrawal (rulings #10) ---------------------------------------------------------
-from simulator.vocabulary import (  # noqa: E402 - one definition
-    AT_HALF, DEFAULT_WITHDRAW_POLICY, HALF_STRENGTH, NEVER, WEAKER, WITHDRAW_POLICIES)
+from simulator.vocabulary import AT_HALF, DEFAULT_WITHDRAW_POLICY, HALF_STRENGTH, WEAKER, WITHDRAW_POLICIES  # noqa: E402 - one definition
 
 
 def withdraw_policy_code(name: str, where: str = "--withdraw-policy") -> int:
@@ -73,7 +72,7 @@ NEVER_REROLL = -1.0
 
 
 def face_worth(face) -> float:
-    return sum(w * n for w, n in zip(FACE_WORTH, face))
+    return sum(w * n for w, n in zip(FACE_WORTH, face, strict=True))
 
 
 def reroll_gains(faces, *, defence: bool) -> np.ndarray:

@@ -20,13 +20,18 @@ import pandas as pd
 
 from simulator import runner
 from simulator.assault.aid import Aid, load_aid
-from simulator.assault.cards import UnitCard, load_units
+from simulator.assault.cards import UnitCard, find_unit, load_units
 from simulator.assault.damage import STEADY, SUPPRESSED
 from simulator.assault.dice import DiceSet, as_dice, format_pool
-from simulator.assault.cards import find_unit
 from simulator.assault.fire import Target, kind_of, state_distribution, state_frame, summarise_states
 from simulator.assault.melee.damage import (
-    ABSENT, ELIMINATED, FELL_BACK, IN_HEX, STATUS_NAMES, STAYED_OUT, WITHDREW,
+    ABSENT,
+    ELIMINATED,
+    FELL_BACK,
+    IN_HEX,
+    STATUS_NAMES,
+    STAYED_OUT,
+    WITHDREW,
 )
 from simulator.assault.melee.editions import differences
 from simulator.assault.melee.exact import exact_fight
@@ -34,12 +39,25 @@ from simulator.assault.melee.fight import N_SLOTS, decode
 from simulator.assault.melee.kernels import MELEE_CHUNK_TRIALS, melee_chunk, merge_chunks
 from simulator.assault.melee.policies import WITHDRAW_POLICIES, parse_withdraw_policies
 from simulator.assault.melee.situation import (
-    A1, A2, D1, D2, EDITION_NAMES, EDITIONS, FIRST_KIND, LATER_KIND, Cast, DirectionPools, MeleeSituation,
-    build_cast, for_edition, passenger_fire_pools, round_pools,
+    A1,
+    A2,
+    D1,
+    D2,
+    EDITIONS,
+    FIRST_KIND,
+    LATER_KIND,
+    Cast,
+    DirectionPools,
+    MeleeSituation,
+    build_cast,
+    for_edition,
+    passenger_fire_pools,
+    round_pools,
 )
 from simulator.assault.melee.tables import compile_melee
 from simulator.errors import InputError
 from simulator.stats import proportion_se
+from simulator.vocabulary import EDITION_NAMES
 
 DEFAULT_MAX_ROUNDS = {"v1": 10, "v2": 50}   # v1: turn cap (rulings #9); v2: round cap
 DEFAULT_TRIALS = 200_000
@@ -205,7 +223,7 @@ def edition_notes(cast: Cast, policies: tuple[str, str], max_rounds: int) -> lis
     if cast.passenger_in_hex:
         notes.append(f"12.10: {cast.card(D1).id} disembarks into the hex and fights the initiated close combat "
                      f"(the round-one pools are its own); {cast.card(D2).id} stays in the hex")
-    for side, name in zip(("attacker", "defender"), policies):
+    for side, name in zip(("attacker", "defender"), policies, strict=True):
         notes.append(f"withdrawal policy of the {side}: {name} ({WITHDRAW_POLICIES[name][1]})")
     if s.tracks:
         notes.append("wheels/tracks: the infantry attacks them while the vehicle can move, then the vehicle")

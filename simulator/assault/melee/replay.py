@@ -14,7 +14,14 @@ from simulator.assault.compare import uncancelled
 from simulator.assault.dice import format_pool, normalise, single_symbol
 from simulator.assault.melee.damage import STATUS_NAMES, after_close_combat, after_tracks_attack
 from simulator.assault.melee.fight import (
-    F_DAMAGE, F_IMMOBILISED, F_MORALE, U_HALF_AT, U_IGNORES_SUPP, U_KIND, U_STRENGTH, field,
+    F_DAMAGE,
+    F_IMMOBILISED,
+    F_MORALE,
+    U_HALF_AT,
+    U_IGNORES_SUPP,
+    U_KIND,
+    U_STRENGTH,
+    field,
 )
 from simulator.assault.melee.situation import A1, D1, Cast, DirectionPools, round_pools
 from simulator.assault.melee.tables import start_state, unit_constants
@@ -35,8 +42,8 @@ def _direction(p: DirectionPools, attack: str, defence: str, cast: Cast, who: st
     atk = _roll(attack, p.attack, cast, f"{who} attack", p.doubles)
     dfn = _roll(defence, p.defence, cast, f"{who} target's defence", "all")
     c, h, s = (int(v) for v in uncancelled(atk[0], atk[1], atk[2] + p.extra_supp, *dfn))
-    return {"attack_symbols": dict(zip(("crit", "hit", "supp"), atk)),
-            "defence_symbols": dict(zip(("crit", "hit", "supp"), dfn)),
+    return {"attack_symbols": dict(zip(("crit", "hit", "supp"), atk, strict=True)),
+            "defence_symbols": dict(zip(("crit", "hit", "supp"), dfn, strict=True)),
             "uncancelled": {"crit": c, "hit": h, "supp": max(s - p.adrenaline, 0)},
             "ignored_by_adrenaline": min(s, p.adrenaline), "doubles": p.doubles}
 

@@ -29,11 +29,10 @@ from simulator.assault.cards import UnitCard, find_unit
 from simulator.assault.dice import DiceSet, Pool, format_pool
 from simulator.assault.melee.fortifications import Fortification, fortification, strongest
 from simulator.assault.melee.policies import TRACKS_NEVER, TRACKS_WHILE_MOBILE, attacks_tracks
-from simulator.assault.pools import Step
 from simulator.assault.pools import PoolBuilder as FirePoolBuilder
+from simulator.assault.pools import Step
 from simulator.errors import InputError
-
-from simulator.vocabulary import AREAS, EDITION_NAMES, EDITIONS  # noqa: E402 - one definition
+from simulator.vocabulary import AREAS, EDITIONS  # noqa: E402 - one definition
 
 # Slots
 A1, A2, D1, D2 = 0, 1, 2, 3

@@ -10,7 +10,13 @@ is in :mod:`simulator.assault.melee.fight`.
 from __future__ import annotations
 
 from simulator.assault.melee.situation import (
-    D1, V1_INITIATE, V1_REINFORCE, V1_RENEW, Direction, PoolBuilder, reinforcer,
+    D1,
+    V1_INITIATE,
+    V1_REINFORCE,
+    V1_RENEW,
+    Direction,
+    PoolBuilder,
+    reinforcer,
 )
 
 EDITION = "v1"

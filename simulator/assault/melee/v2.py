@@ -10,8 +10,8 @@ in :mod:`simulator.assault.melee.fight`.
 
 from __future__ import annotations
 
-from simulator.assault.melee.situation import A1, ASSAULT_BLUE_DIE, D1, V2_FIRST, Direction, PoolBuilder
 from simulator.assault.melee.fortifications import strongest
+from simulator.assault.melee.situation import A1, ASSAULT_BLUE_DIE, D1, V2_FIRST, Direction, PoolBuilder
 
 EDITION = "v2"
 TRACKS_SECTION = "revised 12.5"
