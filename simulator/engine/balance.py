@@ -39,7 +39,7 @@ TUNE_KEYS = ("turns", "cp", "count")
 Z95 = 1.959963984540054
 
 
-ENGINE_COMPILE_ESTIMATE = "compiled on the first run only: about 4 to 5 min on 2 cores"
+ENGINE_COMPILE_ESTIMATE = "compiled on the first run only, on both cores: about 2 min"
 
 
 def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, list]]:
