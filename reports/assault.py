@@ -502,7 +502,8 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
         chart_list.append(charts.what_if_chart(variants, side=variant_side, prov=provenance,
                                                question=f"Which variants change {vt['side'].iloc[0]}'s "
                                                         "chance to win?"))
-    high = [(f"P({r['side']} wins)" if r["side"] != "draw" else "P(draw)",
+    ends = {"draw": "P(draw)", "truncated": "P(cut short, no winner)"}
+    high = [(ends.get(r["side"], f"P({r['side']} wins)"),
              f"{100 * r['p']:.1f}% (95% interval {100 * r['lo']:.1f}-{100 * r['hi']:.1f}%)")
             for r in rates.to_dict("records")] + [("games", f"{len(games):,}")]
     return Report(kind="assault scenario", question=question, provenance=provenance, tables=tables,
@@ -634,8 +635,9 @@ def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], pr
     question = f"How did game {a['game']} of {a['scenario']} (seed {a['seed']}) go?"
     png = final_png("\n".join(provenance.footer_lines()))
     w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    winner = a["winner"] or "draw"
-    chart = Chart("final-position", f"The final position: {winner if winner == 'draw' else winner + ' wins'}",
+    cut = bool(a.get("truncated"))
+    winner = "none (cut short at the decision limit)" if cut else a["winner"] or "draw"
+    chart = Chart("final-position", f"The final position: {winner if winner == 'draw' or cut else winner + ' wins'}",
                   f"map of the final position of game {a['game']}; winner {winner}", png, w, h)
     tables = [Table("events", events, "The game, event by event",
                     "Every activation, roll and result in order, as `assault replay` prints it; every "

@@ -45,6 +45,7 @@ TURN_ACTIVITY_COLUMNS = ["turn", "side", "measure", "count"]       # replay: one
 EDITION_DIFFERENCE_COLUMNS = ["part", "measure", "v1", "v2", "difference"]   # melee --compare-editions
 DIFFERING_RULE_COLUMNS = ["rule", "sections", "v1", "v2"]
 DRAW = "draw"
+TRUNCATED = "truncated"     # a game cut short at the decision limit: no winner, not a draw
 
 # --- Tide of Iron -----------------------------------------------------------------------
 TOI_STATE_COLUMNS = ["series", "state", "p", "se"]
@@ -97,12 +98,14 @@ def ladder(pmf: Sequence[float], *, series: str, labels: Sequence[str] | None = 
 # --- derived scenario tables ----------------------------------------------------------
 
 def outcomes_of(games: pd.DataFrame, sides: Sequence[str] | None = None) -> list[str]:
-    """The sides (in the order given, else of first win) and ``draw`` if any game was drawn."""
+    """The sides (in the order given, else of first win), ``draw`` if any game was drawn and
+    ``truncated`` if any was cut short."""
     require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
     seen = list(dict.fromkeys(games["winner"].astype(str)))
-    names = list(sides) if sides else [w for w in seen if w != DRAW]
-    names += [w for w in seen if w not in names and w != DRAW]
-    return names + ([DRAW] if DRAW in seen else [])
+    ends = (DRAW, TRUNCATED)
+    names = list(sides) if sides else [w for w in seen if w not in ends]
+    names += [w for w in seen if w not in names and w not in ends]
+    return names + [e for e in ends if e in seen]
 
 
 def win_rate_table(games: pd.DataFrame, sides: Sequence[str] | None = None) -> pd.DataFrame:

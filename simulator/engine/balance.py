@@ -203,7 +203,7 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
     units eliminated per game) and, with what-ifs or tuning, ``variants``."""
     sides = list(report["sides"])
     tl = result.tally
-    names = np.array(sides + ["draw"], dtype=object)
+    names = np.array(sides + ["draw", "truncated"], dtype=object)   # outcome_array: 0, 1, 2, 3
     games = pd.DataFrame({"game": np.arange(tl.games), "winner": names[tl.outcome_array()],
                           "decided_turn": tl.decided_array().astype(np.int64)})
     n = max(tl.games, 1)
@@ -254,6 +254,7 @@ def what_if(name, scenario, variants, base, report, *, games, seed, players, wor
             rows.append({"key": key, "value": v, "wins": int((out == 0).sum()),
                          "win_rate": {sides[0]: p, sides[1]: float((out == 1).mean())},
                          "ci95": [lo, hi], "draw_rate": float((out == 2).mean()),
+                         "truncated_rate": float((out == 3).mean()),
                          "change": ch, "change_ci95": [clo, chi], "share_decisive": share,
                          "significant": bool(clo > 0 or chi < 0)})
     best = min(rows, key=lambda r: abs(r["win_rate"][sides[0]] - r["win_rate"][sides[1]])) if rows else None
@@ -411,6 +412,9 @@ def _outcome_lines(report: dict, sides) -> list[str]:
         w = report["win_rate"][s]
         lines.append(f"  {s:>10} wins {w['p']:7.2%}  [{w['ci95'][0]:.2%}, {w['ci95'][1]:.2%}]")
     lines.append(f"  {'draws':>10}      {report['draw_rate']:7.2%}")
+    if report.get("truncated_games"):
+        lines.append(f"  {'cut short':>10}      {report['truncated_rate']:7.2%}  ({report['truncated_games']:,} games "
+                     f"not over after {report['decision_limit']:,} decisions: no winner)")
     lines += ["", "verdict: " + report["verdict"]["text"],
               "  (test: " + report["verdict"]["test"] + ")"]
     lines += [f"warning: {w}" for w in report.get("warnings", [])]

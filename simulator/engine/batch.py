@@ -41,12 +41,15 @@ from simulator.engine.state import (
     G_FALLBACKS,
     G_FIRST1,
     G_LOG_ON,
+    G_OVER,
     G_REACTIONS,
     G_REASON,
     G_TURN,
     G_WINNER,
+    NO_WINNER,
     ONMAP,
     PENDING,
+    R_TRUNCATED,
     REASON_NAMES,
     U_DMG,
     U_SIDE,
@@ -62,7 +65,7 @@ from simulator.stats import wilson_interval
 from simulator.suggest import did_you_mean
 from simulator.vocabulary import MAX_GAMES
 
-MAX_DECISIONS = 20000
+MAX_DECISIONS = 20000   # decisions a game may take; one not over by then is recorded as truncated
 (C_GAME, C_WINNER, C_REASON, C_TURNS, C_FIRST, C_DECIDED, C_OBJ0, C_OBJ1, C_OBJMASK0, C_OBJMASK1,
  C_LOST0, C_LOST1, C_SLOST0, C_SLOST1, C_SLEFT0, C_SLEFT1, C_VALUE0, C_VALUE1, C_FORM0, C_FORM1,
  C_ACTIVATIONS, C_REACTIONS, C_FALLBACKS, C_CCS, C_DECISIONS) = range(25)
@@ -77,7 +80,9 @@ FIXED_COLUMNS = ("game", "winner", "reason", "turns", "first_player", "decided_t
 
 @numba.njit(cache=True, _nrt=False)
 def fill_record(s, t, game, decisions, row):
-    """One game's record (see ``FIXED_COLUMNS``), then units lost per unit card."""
+    """One game's record (see ``FIXED_COLUMNS``), then units lost per unit card. A game
+    not over (stopped at the decision limit) has no winner (``NO_WINNER``), reason
+    ``R_TRUNCATED`` and decided turn 0."""
     for i in range(row.shape[0]):
         row[i] = 0
     row[C_GAME] = game
@@ -86,6 +91,10 @@ def fill_record(s, t, game, decisions, row):
     row[C_TURNS] = s.g[G_TURN]
     row[C_FIRST] = s.g[G_FIRST1]
     row[C_DECIDED] = s.g[G_DECIDED_TURN]
+    if s.g[G_OVER] == 0:
+        row[C_WINNER] = NO_WINNER
+        row[C_REASON] = R_TRUNCATED
+        row[C_DECIDED] = 0
     for k in range(t.p[P_N_OBJ]):
         o = s.aux[AUX_OBJ, k]
         if o >= 0:
@@ -117,16 +126,17 @@ def fill_record(s, t, game, decisions, row):
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)
-def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log):
+def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
     """Play games ``first_game .. first_game + n_games - 1`` of a chunk (their place in the
-    chunk seeds their streams) and write their records into ``out``; with ``log`` 1 the
-    state's event log records them (a replay: :func:`play_alone`)."""
+    chunk seeds their streams), each for at most ``max_decisions`` decisions, and write
+    their records into ``out``; with ``log`` 1 the state's event log records them (a
+    replay: :func:`play_alone`)."""
     for i in range(n_games):
         seed_game(key, first_game + i, s.rng)
         s.g[G_LOG_ON] = log
         new_game(s, t)
         s.g[G_LOG_ON] = log
-        d = play(s, t, kinds, params, w, MAX_DECISIONS)
+        d = play(s, t, kinds, params, w, max_decisions)
         fill_record(s, t, first_game + i, d, out[i])
 
 
@@ -155,7 +165,7 @@ def record_columns(game: Game) -> list[str]:
 
 
 def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_games: int,
-               seed_seq: np.random.SeedSequence) -> np.ndarray:
+               seed_seq: np.random.SeedSequence, max_decisions: int = MAX_DECISIONS) -> np.ndarray:
     """Runner task: the records of run piece ``i = seed_seq.spawn_key[0]``, games
     ``i * piece_games`` onwards (a fresh state and scratch per piece).
 
@@ -171,21 +181,22 @@ def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, piece_games: i
     out = np.zeros((n_games, N_FIXED + len(game.card_names())), dtype=np.int64)
     s = game.new_state()
     w = make_work(game)
-    play_chunk(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out, np.int64(0))
+    play_chunk(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out, np.int64(0),
+               np.int64(max_decisions))
     out[:, C_GAME] += chunk * GAMES_PER_CHUNK
     return out
 
 
 def play_alone(game: Game, seed: int, game_index: int, kinds: np.ndarray, params: np.ndarray,
-               log_cap: int) -> GameState:
+               log_cap: int, max_decisions: int = MAX_DECISIONS) -> GameState:
     """Game ``game_index`` of the run with ``seed``, played on its own by the batch's own
     compiled loop with the event log on (``log_cap`` events): its final arrays. The same
-    streams as in the batch (:func:`chunk_task`), so the same game."""
+    streams and decision limit as in the batch (:func:`chunk_task`), so the same game."""
     chunk, offset = divmod(int(game_index), GAMES_PER_CHUNK)
     s = game.new_state(log_cap=log_cap)
     out = np.zeros((1, N_FIXED + len(game.card_names())), dtype=np.int64)
     play_chunk(game.tables, chunk_key(seed, chunk), np.int64(offset), np.int64(1), kinds, params, s,
-               make_work(game), out, np.int64(1))
+               make_work(game), out, np.int64(1), np.int64(max_decisions))
     return s
 
 
@@ -194,10 +205,12 @@ assert GAMES_PER_CHUNK % PIECE_GAMES == 0
 
 
 def frame_of(game: Game, records: np.ndarray) -> pd.DataFrame:
-    """Records as a tidy table: side names for winner and first player, reason names."""
+    """Records as a tidy table: side names for winner (``draw``; ``none`` for a game cut
+    short, reason ``truncated``) and first player, reason names."""
     df = pd.DataFrame(records, columns=record_columns(game))
-    sides = np.array(list(game.sides) + ["draw"], dtype=object)
-    df.insert(2, "winner_side", sides[np.where(df["winner"] < 0, 2, df["winner"])])
+    sides = np.array(list(game.sides) + ["draw", "none"], dtype=object)
+    w = df["winner"].to_numpy()
+    df.insert(2, "winner_side", sides[np.where(w == NO_WINNER, 3, np.where(w < 0, 2, w))])
     df.insert(4, "reason_name", np.array(REASON_NAMES, dtype=object)[df["reason"]])
     df.insert(6, "first_side", sides[df["first_player"].clip(0, 1)])
     return df
@@ -210,10 +223,11 @@ class Tally:
     turns: int
     games: int = 0
     wins: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))      # side 0, side 1, draw
+    truncated: int = 0         # games cut short at the decision limit: neither a win nor a draw
     first_wins: int = 0        # games won by the side with the initiative in turn 1
-    first_counts: np.ndarray = field(default_factory=lambda: np.zeros((2, 3), np.int64))  # first side x outcome
+    first_counts: np.ndarray = field(default_factory=lambda: np.zeros((2, 4), np.int64))  # first side x outcome
     turns_sum: int = 0
-    early: int = 0             # ended before the last turn
+    early: int = 0             # ended before the last turn (a game cut short did not end)
     last_turn: int = 0         # outcome settled in the last turn
     objectives: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
     value_margin_sum: float = 0.0
@@ -230,13 +244,16 @@ class Tally:
         n = len(rec)
         self.games += n
         w = rec[:, C_WINNER]
-        idx = np.where(w < 0, 2, w)
-        self.wins += np.bincount(idx, minlength=3)
+        cut = rec[:, C_REASON] == R_TRUNCATED
+        idx = np.where(cut, 3, np.where(w < 0, 2, w))
+        counts = np.bincount(idx, minlength=4)
+        self.wins += counts[:3]
+        self.truncated += int(counts[3])
         first = rec[:, C_FIRST]
         self.first_wins += int((w == first).sum())
         np.add.at(self.first_counts, (first.clip(0, 1), idx), 1)
         self.turns_sum += int(rec[:, C_TURNS].sum())
-        self.early += int((rec[:, C_TURNS] < self.turns).sum())
+        self.early += int(((rec[:, C_TURNS] < self.turns) & ~cut).sum())
         self.last_turn += int((rec[:, C_DECIDED] == self.turns).sum())
         self.objectives += rec[:, [C_OBJ0, C_OBJ1]].sum(axis=0)
         self.close += int((np.abs(rec[:, C_OBJ0] - rec[:, C_OBJ1]) <= 1).sum())
@@ -262,7 +279,8 @@ class Tally:
         self.decided.append(rec[:, C_DECIDED].astype(np.int8))
 
     def outcome_array(self) -> np.ndarray:
-        """Per game, in game order: 0 the first side won, 1 the second, 2 a draw."""
+        """Per game, in game order: 0 the first side won, 1 the second, 2 a draw, 3 cut
+        short at the decision limit (truncated)."""
         return np.concatenate(self.outcomes) if self.outcomes else np.zeros(0, np.int8)
 
     def decided_array(self) -> np.ndarray:
@@ -349,11 +367,13 @@ class RunResult:
     workers: int
     files: list[Path] = field(default_factory=list)
     run: dict = field(default_factory=dict)    # runner.RunResult.describe(): checkpoint, precision, Dask
+    max_decisions: int = MAX_DECISIONS         # the decision limit the games were played with
 
 
 def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, str] = ("greedy", "greedy"),
               workers: int | None = None, out_dir: str | Path | None = None, progress: str | None = None,
-              params: np.ndarray | None = None, options: runner.RunOptions | None = None) -> RunResult:
+              params: np.ndarray | None = None, options: runner.RunOptions | None = None,
+              max_decisions: int = MAX_DECISIONS) -> RunResult:
     """Play ``games`` games of a compiled scenario through the shared runner
     (:func:`simulator.runner.execute`: workers, Dask, checkpoints and ``--precision``
     from ``options``), folding each piece's records into a :class:`Tally` and streaming
@@ -361,10 +381,12 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
 
     With ``options.precision`` the run stops once the first side's win rate has a 95%
     interval that narrow; ``games`` is then the most it may play (``None``: no cap).
+    A game not over after ``max_decisions`` decisions is stopped and recorded as
+    truncated (winner ``none``, reason ``truncated``).
     """
     kinds = np.array([PLAYER_NAMES.index(p) for p in players], dtype=np.int64)
     params = DEFAULT_PARAMS if params is None else params
-    task = partial(chunk_task, game, kinds, params, PIECE_GAMES)
+    task = partial(chunk_task, game, kinds, params, PIECE_GAMES, max_decisions=int(max_decisions))
     opts = dataclasses.replace(options or runner.RunOptions(), unit="game",
                                backend="thread")   # play_chunk releases the GIL: threads scale
     if workers is not None:
@@ -394,7 +416,8 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
         files = writer.close(ok) if writer is not None else []
     seconds = time.perf_counter() - start
     used = min(opts.workers or runner.default_workers(), res.chunks)
-    return RunResult(game, players, tally.games, seed, tally, seconds, used, files, res.describe())
+    return RunResult(game, players, tally.games, seed, tally, seconds, used, files, res.describe(),
+                     int(max_decisions))
 
 
 def summary(result: RunResult) -> dict:
@@ -415,6 +438,9 @@ def summary(result: RunResult) -> dict:
         "edition": g.edition,
         "win_rate": win_rate,
         "draw_rate": tl.wins[2] / n,
+        "truncated_rate": tl.truncated / n,
+        "truncated_games": int(tl.truncated),
+        "decision_limit": result.max_decisions,
         "first_player_win_rate": tl.first_wins / n,
         "mean_turns": tl.turns_sum / n,
         "games_per_second": n / result.seconds if result.seconds > 0 else None,
@@ -453,6 +479,9 @@ DRAWS_DOMINATE = 0.5    # a draw rate above this is no balance verdict: the scen
 RARE_WINS = 0.05        # a side winning fewer games than this "almost never wins"
 BALANCE_TEST = ("balanced when 50% lies in the 95% Wilson interval of the first side's share of the "
                 f"decisive games; no verdict when draws exceed {DRAWS_DOMINATE:.0%} of the games")
+# Games cut short at the decision limit (truncated) are, like draws, in the denominator of
+# every rate (win rates, draw rate and truncated rate add up to 1) and not decisive games,
+# so the verdict leaves them out; a run with any says so in a warning (docs/rulings.md S27).
 
 
 def verdict(tl: Tally, sides: list[str]) -> dict:
@@ -464,8 +493,10 @@ def verdict(tl: Tally, sides: list[str]) -> dict:
     draw_rate = float(tl.wins[2] / n)
     base = {"test": BALANCE_TEST, "draw_rate": draw_rate, "decisive_games": decisive}
     if decisive == 0:
-        return {**base, "balanced": None, "status": "no decisive game",
-                "text": "no verdict: every game was a draw"}
+        text = ("no verdict: every game was a draw" if not tl.truncated else
+                f"no verdict: no game had a winner ({int(tl.wins[2]):,} draws, {tl.truncated:,} cut short "
+                "at the decision limit)")
+        return {**base, "balanced": None, "status": "no decisive game", "text": text}
     share = tl.wins[0] / decisive
     lo, hi = wilson_interval(int(tl.wins[0]), decisive)
     even = lo <= 0.5 <= hi
@@ -497,6 +528,12 @@ def activity_warnings(summary: dict) -> list[str]:
     """Warnings when the players' behaviour makes the numbers doubtful: hardly any close
     combat or activation, or games cut short by the decision limit."""
     out = []
+    cut = summary.get("truncated_games", 0)
+    if cut:
+        out.append(f"{cut:,} of {summary['games']:,} games ({summary['truncated_rate']:.2%}) were cut short: "
+                   f"not over after {summary.get('decision_limit', MAX_DECISIONS):,} decisions (reason "
+                   "'truncated', winner 'none' in the records); they count in every rate's denominator "
+                   "but neither as a win nor as a draw, and the verdict leaves them out like draws")
     act = summary.get("activity", {})
     if act.get("close_combats", 1.0) < LOW_CLOSE_COMBATS:
         out.append(f"the players hardly ever enter close combat ({act['close_combats']:.2f} a game): "

@@ -31,6 +31,7 @@ from simulator.engine.state import (
     G_TURN,
     G_WINNER,
     KIND_NAMES,
+    NO_WINNER,
     PHASE_NAMES,
     STATUS_NAMES,
     SUB_NAMES,
@@ -136,7 +137,9 @@ class State:
 
     @property
     def winner(self) -> int:
-        return int(self.s.g[G_WINNER])
+        """0 or 1, -1 a draw; ``NO_WINNER`` (-2) while the game is not over (as the batch
+        records a game cut short at its decision limit)."""
+        return int(self.s.g[G_WINNER]) if self.is_terminal() else int(NO_WINNER)
 
     def hex_name(self, h: int) -> str:
         return self.game.cm.names[h] if h >= 0 else "-"

@@ -14,7 +14,7 @@ import pandas as pd
 from simulator.assault.damage import MORALE_NAMES
 from simulator.assault.dice import format_pool
 from simulator.engine import events as ev
-from simulator.engine.batch import play_alone
+from simulator.engine.batch import MAX_DECISIONS, play_alone
 from simulator.engine.compile import Game
 from simulator.engine.game import LOG_CAP, State
 from simulator.engine.hexgrid import vertex_names
@@ -27,13 +27,29 @@ CRIT_SYMBOLS = ("none", "supp", "hit", "crit")
 
 
 def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str] = ("greedy", "greedy"),
-                params: np.ndarray | None = None) -> State:
+                params: np.ndarray | None = None, max_decisions: int = MAX_DECISIONS) -> State:
     """Play game ``game_index`` of a run with ``seed`` again, logging every event (with
-    the batch's own compiled loop, so nothing more to compile)."""
+    the batch's own compiled loop, so nothing more to compile). As in the batch, the
+    game stops after ``max_decisions`` decisions: one not over then was cut short
+    (:func:`truncated`)."""
     kinds = np.array([PLAYER_NAMES.index(p) for p in players], dtype=np.int64)
     params = DEFAULT_PARAMS if params is None else params
-    arrays = play_alone(game, seed, game_index, kinds, params, log_cap=LOG_CAP)
-    return State(game, seed, game_index, _arrays=arrays)
+    arrays = play_alone(game, seed, game_index, kinds, params, log_cap=LOG_CAP, max_decisions=max_decisions)
+    st = State(game, seed, game_index, _arrays=arrays)
+    st.decision_limit = int(max_decisions)
+    return st
+
+
+def truncated(st: State) -> bool:
+    """Whether a replayed game was cut short at the decision limit (not over)."""
+    return not st.is_terminal()
+
+
+def cut_short_line(st: State) -> str:
+    limit = getattr(st, "decision_limit", None)
+    after = f" after {limit:,} decisions" if limit is not None else ""
+    return (f"=== game cut short: not over{after} (the decision limit); recorded as truncated, "
+            "no winner ===")
 
 
 def _symbols(packed: int) -> str:
@@ -249,6 +265,8 @@ def replay_text(st: State, players: tuple[str, str]) -> str:
     lines = [f"{g.scenario.name} ({g.name}), close combat {g.edition}; game {st.game_index} of seed {st.seed}",
              f"players: {g.sides[0]} {players[0]}, {g.sides[1]} {players[1]}", ""]
     lines += [r["text"] for r in describe_events(st)]
+    if truncated(st):
+        lines.append(cut_short_line(st))
     lines += ["", "final position:", str(st)]
     return "\n".join(lines) + "\n"
 
@@ -274,9 +292,9 @@ def final_position_png(st: State, dpi: int = 110, footer: str | None = None) -> 
                for k, o in enumerate(sc.objective_list) if int(st.s.aux[AUX_OBJ, k]) >= 0}
     smoke = {cm.names[h]: int(st.s.hx[h, HX_SMOKE]) for h in range(cm.n) if st.s.hx[h, HX_SMOKE] > 0}
     w = st.winner
+    result = "cut short, no winner" if truncated(st) else "draw" if w < 0 else g.sides[w] + " wins"
     return draw_map(sc, pieces=pieces, objective_holders=holders, smoke=smoke or None, dpi=dpi,
-                    title=f"{sc.name}: final position of game {st.game_index} (seed {st.seed}) - "
-                          f"{'draw' if w < 0 else g.sides[w] + ' wins'}",
+                    title=f"{sc.name}: final position of game {st.game_index} (seed {st.seed}) - {result}",
                     subtitle=f"turn {st.turn}", footer=footer)
 
 
@@ -320,7 +338,8 @@ def final_position(st: State) -> list[dict]:
 def events_frame(st: State) -> pd.DataFrame:
     df = pd.DataFrame(describe_events(st), columns=["turn", "event", "text"])
     df.attrs.update({"scenario": st.game.name, "seed": st.seed, "game": st.game_index,
-                     "winner": None if st.winner < 0 else st.game.sides[st.winner]})
+                     "winner": None if st.winner < 0 else st.game.sides[st.winner],
+                     "truncated": truncated(st)})
     return df
 
 
@@ -328,6 +347,9 @@ def replay_json(st: State, frame: pd.DataFrame, seed: int, game_index: int, play
     """The JSON answer of ``lanchester assault replay --format json``: the game, its
     events (``frame`` from :func:`events_frame`) and the final position."""
     g = st.game
-    return {"scenario": g.name, "seed": seed, "game": game_index, "edition": g.edition,
-            "players": dict(zip(g.sides, players, strict=True)), "winner": frame.attrs["winner"], "turns": st.turn,
-            "events": frame.to_dict("records"), "final": final_position(st)}
+    out = {"scenario": g.name, "seed": seed, "game": game_index, "edition": g.edition,
+           "players": dict(zip(g.sides, players, strict=True)), "winner": frame.attrs["winner"], "turns": st.turn}
+    if truncated(st):       # only then: the JSON of a finished game stays as it was
+        out["truncated"] = True
+        out["decisions"] = getattr(st, "decision_limit", None)
+    return {**out, "events": frame.to_dict("records"), "final": final_position(st)}

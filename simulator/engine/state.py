@@ -157,9 +157,11 @@ KIND_NAMES = ("pass", "move", "fast move", "move and fire", "fire and move", "fi
               "attack the vehicle", "dismount", "load", "emergency disembark", "indirect fire", "smoke",
               "face artillery", "smoke hex", "no more smoke", "disembark into the close-combat hex")
 
-# victory reasons
-R_NONE, R_OBJECTIVES, R_ELIMINATION, R_SUDDEN_DEATH, R_DRAW, R_TURN_LIMIT = range(6)
-REASON_NAMES = ("none", "objectives", "elimination", "sudden death", "draw", "turn limit")
+# victory reasons; R_TRUNCATED: the game was cut short at the batch's decision limit, not
+# over (set in the per-game record only, with winner NO_WINNER: neither side, not a draw)
+R_NONE, R_OBJECTIVES, R_ELIMINATION, R_SUDDEN_DEATH, R_DRAW, R_TURN_LIMIT, R_TRUNCATED = range(7)
+REASON_NAMES = ("none", "objectives", "elimination", "sudden death", "draw", "turn limit", "truncated")
+NO_WINNER = -2          # the winner of a game that is not over (-1 is a draw)
 
 MAX_PATH = 32
 MAX_QUEUE = 16
