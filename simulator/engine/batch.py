@@ -191,13 +191,24 @@ def play_alone(game: Game, seed: int, game_index: int, kinds: np.ndarray, params
                log_cap: int, max_decisions: int = MAX_DECISIONS) -> GameState:
     """Game ``game_index`` of the run with ``seed``, played on its own by the batch's own
     compiled loop with the event log on (``log_cap`` events): its final arrays. The same
-    streams and decision limit as in the batch (:func:`chunk_task`), so the same game."""
+    streams and decision limit as in the batch (:func:`chunk_task`), so the same game.
+    A game whose events overflow the log is played again with a log four times larger
+    (up to ``MAX_LOG_CAP``)."""
     chunk, offset = divmod(int(game_index), GAMES_PER_CHUNK)
-    s = game.new_state(log_cap=log_cap)
     out = np.zeros((1, N_FIXED + len(game.card_names())), dtype=np.int64)
-    play_chunk(game.tables, chunk_key(seed, chunk), np.int64(offset), np.int64(1), kinds, params, s,
-               make_work(game), out, np.int64(1), np.int64(max_decisions))
-    return s
+    while True:
+        s = game.new_state(log_cap=log_cap)
+        try:
+            play_chunk(game.tables, chunk_key(seed, chunk), np.int64(offset), np.int64(1), kinds, params, s,
+                       make_work(game), out, np.int64(1), np.int64(max_decisions))
+            return s
+        except ValueError as exc:
+            if "event log full" not in str(exc) or log_cap >= MAX_LOG_CAP:
+                raise
+            log_cap *= 4
+
+
+MAX_LOG_CAP = 1 << 22     # events a replay may keep (128 MiB): 20,000 decisions log far fewer
 
 
 PIECE_GAMES = 256     # games per runner chunk: both workers busy on small runs too

@@ -28,7 +28,7 @@ def log_event(s, code, a, b, c, d, e, f):
         return
     n = s.g[G_LOGN]
     if n >= s.log.shape[0]:
-        return
+        raise ValueError("event log full: more events than the state's log holds (log_cap of Game.new_state)")
     row = s.log[n]
     row[0] = code
     row[1] = s.g[G_TURN]

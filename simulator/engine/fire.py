@@ -339,9 +339,11 @@ def queue_fallback(s, u):
     for i in range(n):
         if s.aux[AUX_QUEUE, i] == u:
             return
-    if n < MAX_QUEUE:
-        s.aux[AUX_QUEUE, n] = u
-        s.g[G_QN] = n + 1
+    if n >= MAX_QUEUE:
+        raise ValueError("fallback queue full: more than MAX_QUEUE units waiting to fall back "
+                         "(simulator/engine/state.py)")
+    s.aux[AUX_QUEUE, n] = u
+    s.g[G_QN] = n + 1
 
 
 @rule

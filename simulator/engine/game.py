@@ -114,7 +114,18 @@ class State:
             raise ValueError("the game is over")
         if int(a) not in self.legal_actions():
             raise ValueError(f"illegal action {self.action_to_string(a)} ({a})")
+        self.make_log_room()
         apply_action(self.s, self.game.tables, np.int64(a))
+
+    def make_log_room(self) -> None:
+        """Double the event log once it is half full, before an action: the rules raise on
+        a full log, and a long game should keep every event (a single action filling the
+        other half would be a runaway)."""
+        log = self.s.log
+        if self.s.g[G_LOG_ON] and 2 * int(self.s.g[G_LOGN]) >= log.shape[0]:
+            bigger = np.zeros((2 * log.shape[0], log.shape[1]), dtype=log.dtype)
+            bigger[: log.shape[0]] = log
+            self.s = self.s._replace(log=bigger)
 
     def is_terminal(self) -> bool:
         return bool(self.s.g[G_OVER])

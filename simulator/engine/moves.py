@@ -250,7 +250,7 @@ def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
         return reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack)
     n = best.shape[0]
     if stack.shape[0] < n:
-        return 0
+        raise ValueError("reach scratch too small: Work.stack holds fewer entries than the map has hexes")
     for i in range(n):
         best[i] = -1
         first[i] = -1
@@ -295,7 +295,7 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C
         first[i] = -1
     states = n * 12
     if stack.shape[0] < 3 * states:
-        return 0
+        raise ValueError("reach scratch too small: Work.stack holds fewer than 36 entries per hex (vehicles)")
     o_code = states
     o_done = 2 * states
     for i in range(states):

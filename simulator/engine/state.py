@@ -210,9 +210,12 @@ def encode(kind: int, unit: int = 0, arg: int = 0) -> int:
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
 def push(out, n, a):
-    """Append action ``a`` at ``out[n]`` if there is room; return the new count."""
+    """Append action ``a`` at ``out[n]``; return the new count. A buffer of length 0 only
+    counts (``s.aux[AUX_PATH, :0]``: "is there any action?"); a full one raises."""
     if n < out.shape[0]:
         out[n] = a
+    elif out.shape[0] > 0:
+        raise ValueError("legal actions buffer full: more than MAX_ACTIONS actions (simulator/engine/turn.py)")
     return n + 1
 
 

@@ -399,17 +399,20 @@ def spend_cp(s, t, u):
 @rule
 def push_path(s, h):
     n = s.g[G_PATHN]
-    if n < MAX_PATH:
-        s.aux[AUX_PATH, n] = h
-        s.g[G_PATHN] = n + 1
+    if n >= MAX_PATH:
+        raise ValueError("move path buffer full: a move of more than MAX_PATH hexes (simulator/engine/state.py)")
+    s.aux[AUX_PATH, n] = h
+    s.g[G_PATHN] = n + 1
 
 
 @rule
 def push_fbpath(s, h):
     n = s.g[G_FB_PATHN]
-    if n < MAX_PATH:
-        s.aux[AUX_FBPATH, n] = h
-        s.g[G_FB_PATHN] = n + 1
+    if n >= MAX_PATH:
+        raise ValueError("fallback path buffer full: a fallback of more than MAX_PATH hexes "
+                         "(simulator/engine/state.py)")
+    s.aux[AUX_FBPATH, n] = h
+    s.g[G_FB_PATHN] = n + 1
 
 
 @rule
