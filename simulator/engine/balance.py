@@ -29,7 +29,7 @@ from simulator.engine.activity import SAMPLE_GAMES, activity_lines, side_activit
 from simulator.engine.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.compile import compile_game
 from simulator.engine.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
-from simulator.engine.warmup import compile_engine
+from simulator.engine.warmup import compile_engine, engine_loading
 from simulator.errors import InputError
 from simulator.notice import waiting
 from simulator.runner import RunOptions
@@ -39,7 +39,6 @@ TUNE_KEYS = ("turns", "cp", "count")
 Z95 = 1.959963984540054
 
 
-ENGINE_COMPILE_ESTIMATE = "compiled on the first run only, on both cores: about 2 min"
 
 
 def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, list]]:
@@ -168,7 +167,7 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
         tune_values(tune, scenario)
     with waiting(f"tabulating {scenario.name}'s pools, map and units"):
         game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario, data=data)
-    with waiting("loading the scenario engine", ENGINE_COMPILE_ESTIMATE):
+    with engine_loading():
         compile_engine()                                 # a fresh machine: on both cores
         run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
     result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,

@@ -23,6 +23,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+ENGINE_COMPILE_ESTIMATE = "compiled on the first run only, on both cores: about 2 min"
 WARMUP_SCENARIO = "infantry-training"   # every scenario compiles to arrays of the same types
 PARTS = ("rules", "players")
 
@@ -114,10 +115,15 @@ def finish(proc: subprocess.Popen | None) -> None:
     harmless: the first game then compiles what is missing itself."""
     if proc is None:
         return
-    from simulator.engine.balance import ENGINE_COMPILE_ESTIMATE
     from simulator.notice import waiting
     with waiting("compiling the scenario engine", ENGINE_COMPILE_ESTIMATE):
         proc.wait()
+
+
+def engine_loading():
+    """The notice over a wait that may compile the engine (seconds when it is cached)."""
+    from simulator.notice import waiting
+    return waiting("loading the scenario engine", ENGINE_COMPILE_ESTIMATE)
 
 
 def main(argv: list[str] | None = None) -> None:
