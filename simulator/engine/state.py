@@ -165,7 +165,6 @@ NO_WINNER = -2          # the winner of a game that is not over (-1 is a draw)
 
 MAX_PATH = 32
 MAX_QUEUE = 16
-LOG_CAP = 4096
 EV_FIELDS = 8
 
 # hex fields (hx[hex, field])
