@@ -41,6 +41,7 @@ from reports.tables import (
     variant_table,
     win_rate_table,
 )
+from reports.text import state_label
 from simulator.output import pct
 
 
@@ -95,11 +96,6 @@ def odds_report(frames: Sequence[pd.DataFrame]) -> Report:
 
 
 # --- fire -----------------------------------------------------------------------------
-
-def state_label(r: dict) -> str:
-    from simulator.assault.cli_fire import state_label as label
-    return label(r)
-
 
 def fire_ladder(frame: pd.DataFrame) -> pd.DataFrame:
     """Damage points this fire deals, the top level being 'eliminated'."""
@@ -178,7 +174,6 @@ def _run_highlights(a: dict) -> list[tuple[str, str]]:
 
 def resolve_report(result: dict, *, target: str, dice=None, aid=None, units_dir=None) -> Report:
     """``lanchester assault resolve``: the given roll, what is left uncancelled, the target's state."""
-    from simulator.assault.cli_fire import state_label as label
 
     question = f"What does this roll do to {target}?"
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, parts=("dice", "aid", "units"))
@@ -190,10 +185,10 @@ def resolve_report(result: dict, *, target: str, dice=None, aid=None, units_dir=
     symbols = pd.DataFrame([{"roll": name, **{k: r[k] for k in ("crit", "hit", "supp")}} for name, r in rows],
                            columns=RESOLVE_SYMBOL_COLUMNS)
     st = result["state"]
-    state = pd.DataFrame([{"series": "given roll", "state": label(st), **st, "p": 1.0}])
+    state = pd.DataFrame([{"series": "given roll", "state": state_label(st), **st, "p": 1.0}])
     u = result["uncancelled"]
     high = [("uncancelled", f"{u['crit']} crit, {u['hit']} hit, {u['supp']} supp"),
-            ("target afterwards", label(st))]
+            ("target afterwards", state_label(st))]
     if result["critical_hit_roll"]:
         high.append(("critical-hit roll", f"strongest {result['critical_hit_roll']['strongest']}"))
     if result["passenger_event"]:

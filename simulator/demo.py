@@ -71,8 +71,7 @@ def demo_reports(seed: int, trials: int, games: int = DEMO_GAMES) -> Iterator[tu
 def quick_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
     """The odds, fire and matrix questions (seconds each)."""
     from reports.assault import fire_report, matrix_report, odds_report
-    from simulator.assault.cli_fire import fire_json, fire_table
-    from simulator.assault.cli_odds import odds_json, odds_table
+    from reports.text import fire_json, fire_table, odds_json, odds_table
     from simulator.assault.fire import fire
     from simulator.assault.matrix import matchup_matrix
     from simulator.assault.odds import odds
