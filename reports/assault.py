@@ -269,7 +269,7 @@ def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir
 def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
     """``lanchester assault units``: the roster table and a range card of every unit."""
     from reports import charts  # matplotlib loads only when a report is written
-    from simulator.assault.cli_units import COLUMNS
+    from simulator.assault.cards import UNITS_COLUMNS
 
     a = frame.attrs
     question = "What can each unit card do: how many attack dice at each range?"
@@ -277,7 +277,7 @@ def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
     prov = provenance(sources, files, method="data")
     return Report(
         kind="assault units", question=question, provenance=prov,
-        tables=[Table("units", tidy(frame, COLUMNS), "Unit cards",
+        tables=[Table("units", tidy(frame, UNITS_COLUMNS), "Unit cards",
                       "One row per unit card; ranges and close_combat: dice vs armoured vehicles / vs the rest.",
                       chart="ranges")],
         charts=[charts.unit_range_chart(a["cards"], question="How many attack dice does each unit roll "
