@@ -7,6 +7,7 @@ scenario reports take the tables documented in ``docs/report-columns.md``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
@@ -615,6 +616,31 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                          + " (columns: docs/report-columns.md, scenario records).")
     rep.notes.append("Verdict: " + v["text"])
     return rep
+
+
+def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwargs):
+    """``lanchester assault scenario --out DIR`` and ``lanchester demo``: play the batch of
+    :func:`simulator.engine.balance.balance_run` into ``folder`` (records,
+    ``balance.json``); return the JSON summary and the :class:`reports.bundle.Report`
+    that completes the folder (and the :class:`~simulator.engine.batch.RunResult` with
+    ``with_result``)."""
+    from reports.provenance import scenario_data
+    from simulator.engine.balance import balance_run, report_frames
+    from simulator.output import atomic_write_text, to_json
+
+    report, result = balance_run(name, out_dir=str(folder), **kwargs)
+    report["files"] = [Path(f).name for f in report["files"]]
+    sources, files = scenario_data(result.game)
+    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
+                      unit="games")
+    atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
+    from simulator.engine.mapdraw import draw_map
+    scenario = result.game.scenario
+    map_png = draw_map(scenario, title=f"{scenario.name}: the map and the set-up",
+                       footer="\n".join(prov.footer_lines()))
+    bundle = balance_bundle(report, report_frames(report, result), provenance=prov,
+                            record_files=report["files"], map_png=map_png)
+    return (report, bundle, result) if with_result else (report, bundle)
 
 
 def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], provenance: Provenance,

@@ -46,7 +46,7 @@ DEMO_GAMES = 10_000   # with the what-ifs 40,000 games: the whole demo within 3 
 def scenario_entry(seed: int, games: int):
     """The balance report of the default scenario, played into its subfolder."""
 
-    from simulator.assault.cli_scenario import scenario_bundle
+    from reports.assault import scenario_bundle
     from simulator.engine.balance import report_table
 
     def build(folder: Path) -> Report:
