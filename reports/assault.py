@@ -7,6 +7,7 @@ scenario reports take the tables documented in ``docs/report-columns.md``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
@@ -41,6 +42,7 @@ from reports.tables import (
     variant_table,
     win_rate_table,
 )
+from reports.text import state_label
 from simulator.output import pct
 
 
@@ -95,11 +97,6 @@ def odds_report(frames: Sequence[pd.DataFrame]) -> Report:
 
 
 # --- fire -----------------------------------------------------------------------------
-
-def state_label(r: dict) -> str:
-    from simulator.assault.cli_fire import state_label as label
-    return label(r)
-
 
 def fire_ladder(frame: pd.DataFrame) -> pd.DataFrame:
     """Damage points this fire deals, the top level being 'eliminated'."""
@@ -178,7 +175,6 @@ def _run_highlights(a: dict) -> list[tuple[str, str]]:
 
 def resolve_report(result: dict, *, target: str, dice=None, aid=None, units_dir=None) -> Report:
     """``lanchester assault resolve``: the given roll, what is left uncancelled, the target's state."""
-    from simulator.assault.cli_fire import state_label as label
 
     question = f"What does this roll do to {target}?"
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, parts=("dice", "aid", "units"))
@@ -190,10 +186,10 @@ def resolve_report(result: dict, *, target: str, dice=None, aid=None, units_dir=
     symbols = pd.DataFrame([{"roll": name, **{k: r[k] for k in ("crit", "hit", "supp")}} for name, r in rows],
                            columns=RESOLVE_SYMBOL_COLUMNS)
     st = result["state"]
-    state = pd.DataFrame([{"series": "given roll", "state": label(st), **st, "p": 1.0}])
+    state = pd.DataFrame([{"series": "given roll", "state": state_label(st), **st, "p": 1.0}])
     u = result["uncancelled"]
     high = [("uncancelled", f"{u['crit']} crit, {u['hit']} hit, {u['supp']} supp"),
-            ("target afterwards", label(st))]
+            ("target afterwards", state_label(st))]
     if result["critical_hit_roll"]:
         high.append(("critical-hit roll", f"strongest {result['critical_hit_roll']['strongest']}"))
     if result["passenger_event"]:
@@ -274,7 +270,7 @@ def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir
 def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
     """``lanchester assault units``: the roster table and a range card of every unit."""
     from reports import charts  # matplotlib loads only when a report is written
-    from simulator.assault.cli_units import COLUMNS
+    from simulator.assault.cards import UNITS_COLUMNS
 
     a = frame.attrs
     question = "What can each unit card do: how many attack dice at each range?"
@@ -282,7 +278,7 @@ def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
     prov = provenance(sources, files, method="data")
     return Report(
         kind="assault units", question=question, provenance=prov,
-        tables=[Table("units", tidy(frame, COLUMNS), "Unit cards",
+        tables=[Table("units", tidy(frame, UNITS_COLUMNS), "Unit cards",
                       "One row per unit card; ranges and close_combat: dice vs armoured vehicles / vs the rest.",
                       chart="ranges")],
         charts=[charts.unit_range_chart(a["cards"], question="How many attack dice does each unit roll "
@@ -620,6 +616,31 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                          + " (columns: docs/report-columns.md, scenario records).")
     rep.notes.append("Verdict: " + v["text"])
     return rep
+
+
+def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwargs):
+    """``lanchester assault scenario --out DIR`` and ``lanchester demo``: play the batch of
+    :func:`simulator.engine.balance.balance_run` into ``folder`` (records,
+    ``balance.json``); return the JSON summary and the :class:`reports.bundle.Report`
+    that completes the folder (and the :class:`~simulator.engine.batch.RunResult` with
+    ``with_result``)."""
+    from reports.provenance import scenario_data
+    from simulator.engine.balance import balance_run, report_frames
+    from simulator.output import atomic_write_text, to_json
+
+    report, result = balance_run(name, out_dir=str(folder), **kwargs)
+    report["files"] = [Path(f).name for f in report["files"]]
+    sources, files = scenario_data(result.game)
+    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
+                      unit="games")
+    atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
+    from simulator.engine.mapdraw import draw_map
+    scenario = result.game.scenario
+    map_png = draw_map(scenario, title=f"{scenario.name}: the map and the set-up",
+                       footer="\n".join(prov.footer_lines()))
+    bundle = balance_bundle(report, report_frames(report, result), provenance=prov,
+                            record_files=report["files"], map_png=map_png)
+    return (report, bundle, result) if with_result else (report, bundle)
 
 
 def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], provenance: Provenance,

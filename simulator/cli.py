@@ -68,7 +68,7 @@ COMMANDS = {
     "assault": ("simulator.assault.cli:assault",
                 "Assault Red Horizon '41: dice odds, ranged fire, close combat, scenarios."),
     "toi": ("simulator.toi.cli:toi", "Tide of Iron: odds of ranged fire, assaults and minefields."),
-    "demo": ("simulator.demo:demo", "Run the bundled examples and write a report folder."),
+    "demo": ("simulator.cli_demo:demo", "Run the bundled examples and write a report folder."),
     "report": ("reports.cli:report", "Rebuild DIRECTORY/index.html from its summary.json and tables."),
 }
 

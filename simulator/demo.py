@@ -15,6 +15,8 @@ once it is ready. The index still lists the main job first.
 The report folder holds one report bundle per question (CSV, PNG charts,
 summary.json, index.html; see :mod:`reports.bundle`) and a top ``index.html``
 linking them. The folder is written whole or not at all.
+
+The click command is :mod:`simulator.cli_demo`; this module is what it runs.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ import click
 if TYPE_CHECKING:   # annotations only: the modules load when a command runs
     from reports.bundle import Report
 
-from simulator import cliopts
 
 DEMO_QUESTIONS = (("RY", "YG"), ("RRY", "YG"), ("RY", "YYG"))
 DEMO_FIRE = (("german/rifles-41", "soviet/heavy-rifles-41", {"range": 3}, "open"),   # FireSituation fields
@@ -46,7 +47,7 @@ DEMO_GAMES = 10_000   # with the what-ifs 40,000 games: the whole demo within 3 
 def scenario_entry(seed: int, games: int):
     """The balance report of the default scenario, played into its subfolder."""
 
-    from simulator.assault.cli_scenario import scenario_bundle
+    from reports.assault import scenario_bundle
     from simulator.engine.balance import report_table
 
     def build(folder: Path) -> Report:
@@ -71,8 +72,7 @@ def demo_reports(seed: int, trials: int, games: int = DEMO_GAMES) -> Iterator[tu
 def quick_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
     """The odds, fire and matrix questions (seconds each)."""
     from reports.assault import fire_report, matrix_report, odds_report
-    from simulator.assault.cli_fire import fire_json, fire_table
-    from simulator.assault.cli_odds import odds_json, odds_table
+    from reports.text import fire_json, fire_table, odds_json, odds_table
     from simulator.assault.fire import fire
     from simulator.assault.matrix import matchup_matrix
     from simulator.assault.odds import odds
@@ -111,31 +111,3 @@ def clear_old_layout(out: Path) -> None:
     if entries and all(p.is_file() and _OLD_DEMO_FILE.fullmatch(p.name) for p in entries):
         for p in entries:
             p.unlink()
-
-
-@click.command("demo")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="out/demo",
-              show_default=True, callback=cliopts.check_out_folder, help="Folder for the report.")
-@click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True)
-@click.option("--trials", type=click.IntRange(min=1, max=cliopts.MAX_TRIALS), default=2_000_000, show_default=True,
-              help="Monte Carlo trials of the odds and fire questions.")
-@click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=DEMO_GAMES, show_default=True,
-              help="Games of the scenario balance report.")
-def demo(out_dir: str, seed: int, trials: int, games: int) -> None:
-    """Run the bundled examples and write a report folder (open its index.html).
-
-    \b
-    Example:
-      lanchester demo --out out/demo
-    """
-    from reports.bundle import write_collection
-
-    out = Path(out_dir)
-    clear_old_layout(out)
-    write_collection(out, title="lanchester demo: scenario balance, dice odds, ranged fire and the matchup matrix",
-                     intro=(f"The balance of the default scenario ({games:,} games, seed {seed}), then exact "
-                            f"answers and Monte Carlo checks ({trials:,} trials) on the bundled data: the "
-                            "dice are reconstructed and the unit cards illustrative. Each report names its "
-                            "data, their status, and the command that reproduces it."),
-                     reports=demo_reports(seed, trials, games), lead=f"scenario-{DEMO_SCENARIO}")
-    click.echo(f"report written to {(out / 'index.html').resolve()}")

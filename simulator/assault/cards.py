@@ -33,6 +33,11 @@ VEHICLE_MOVEMENT = ("wheeled", "tracked")
 FACINGS = ("front", "flank", "rear", "above")  # areas of impact (10.9.3)
 NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 TANK_RIDERS = 4  # 9.11.1: armoured tracked vehicles carry 4 strength points of infantry
+# The roster table, one row per card (``lanchester assault units``, its units.csv;
+# docs/report-columns.md, "Rosters").
+UNITS_COLUMNS = ["id", "side", "name", "type", "class", "armoured", "strength", "movement",
+                 "movement_type", "ranges", "close_combat", "defence", "abilities", "points",
+                 "source", "stated"]
 
 
 # --- the file's shape (pydantic) ------------------------------------------------------

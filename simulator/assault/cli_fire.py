@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from reports.text import fire_json, fire_table, state_label
 from simulator import cliopts
 from simulator.errors import InputError
 from simulator.vocabulary import FIRE_STATUS_ALIASES, TARGET_STATUSES
@@ -35,109 +36,6 @@ def split_list(values) -> frozenset[str]:
 def split_items(values) -> tuple[str, ...]:
     """Comma-separated or repeated values, in order, repeats kept (two brush hexes are two)."""
     return tuple(x.strip() for v in values for x in v.split(",") if x.strip())
-
-
-def state_label(r: dict) -> str:
-    if r["eliminated"]:
-        return "eliminated"
-    parts = [f"{r['damage']} damage" + (" (half strength)" if r["half_strength"] else "")]
-    parts += [w for w in ("fallback", "suppressed", "immobilised") if r[w]]
-    return ", ".join(parts)
-
-
-def fire_json(frame) -> dict:
-    from simulator.assault.fire import STATE_COLUMNS
-
-    a = frame.attrs
-    keys = STATE_COLUMNS + ["p"] + (["se"] if "se" in frame else [])
-    states = [state_json(r, keys) for r in frame.to_dict("records")]
-    friendly = a.get("friendly_vehicle")
-    if friendly:
-        friendly = {**friendly, "states": [state_json(r, list(r)) for r in friendly["states"]]}
-    return {k: a[k] for k in ("method", "trials", "seed", "firer", "target", "range", "attack_pool",
-                              "defence_pool", "defence_pool_unspotted", "doubles", "extra_supp",
-                              "target_strength", "p_spotted", "spot_number", "dice", "dice_status",
-                              "aid", "aid_status", "support", "support_status", "indirect", "overrun",
-                              "smoke_markers", "spotter", "riding_on", "reroll", "passengers",
-                              "p_emergency_disembark", "p_emergency_disembark_se", "disembark_markers")} | {
-        "states": states, "summary": a["summary"], "friendly_vehicle": friendly, "explain": a["explain"]}
-
-
-def state_json(r: dict, keys) -> dict:
-    from simulator.assault.fire import STATE_COLUMNS
-
-    return {k: (bool(r[k]) if k in STATE_COLUMNS and k != "damage" else
-                int(r[k]) if k == "damage" else float(r[k])) for k in keys}
-
-
-def explain_text(frame) -> str:
-    lines = ["How the pools were built:"]
-    for s in frame.attrs["explain"]:
-        if s["side"] == "spotting":
-            lines.append(f"  spotting   {s['reason']}")
-        else:
-            lines.append(f"  {s['side']:<26} {s['change']:<12} -> {s['pool']:<8} {s['reason']} ({s['section']})")
-    return "\n".join(lines) + "\n\n"
-
-
-def fire_table(frame, explain: bool) -> str:
-    from simulator.output import pct
-
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
-    se = s.get("se", {})
-    how = f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if mc else "exact"
-    kind = "last shot at" if a.get("overrun") else "fires indirectly at" if a.get("indirect") else "fires at"
-    head = [f"{a['firer']} {kind} {a['target']}, range {a['range']}  ({how})",
-            f"attack {a['attack_pool']}  vs  defence {a['defence_pool']}"
-            + (f"  (spotting failed: {a['defence_pool_unspotted']})" if a["defence_pool_unspotted"] else "")
-            + f"   P(spotted) {pct(a['p_spotted'])}",
-            f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
-    body = [explain_text(frame)] if explain else []
-    rows = ["target afterwards                          P"]
-    for r in frame.to_dict("records"):
-        rows.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
-    tail = ["", f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
-                f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}   "
-                f"P(fallback) {pct(s['p_fallback'], se.get('p_fallback'))}",
-            f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
-    return "\n".join(head + body + rows + tail + extra_lines(frame)) + "\n"
-
-
-def extra_lines(frame) -> list[str]:
-    """Overrun, passengers, tank riders and the friendly vehicle of 10.11, when asked."""
-    from simulator.output import pct
-
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
-    se = s.get("se", {})
-    out = []
-    if a.get("overrun"):
-        out.append(f"P(gun overrun) {pct(s['p_artillery_overrun'], se.get('p_artillery_overrun'))}   (9.10.3)")
-    if a.get("passengers"):
-        out += ["", "passengers (10.10.2, 10.10.3)",
-                f"  {'unit':<30} {'aboard':>8} {'disembark':>10} {'flipped':>8} {'eliminated':>10}  marker"]
-        for p in a["passengers"]:
-            out.append(f"  {p['unit'] + (' (half)' if p['half_strength_before'] else ''):<30} "
-                       f"{pct(p['p_aboard']):>8} {pct(p['p_emergency_disembark']):>10} "
-                       f"{pct(p['p_flipped_to_half']):>8} {pct(p['p_eliminated']):>10}  {p['disembark_marker']}")
-        out.append(f"P(emergency disembark) {pct(a['p_emergency_disembark'], a['p_emergency_disembark_se'])}")
-    if a.get("riding_on"):
-        m = a["disembark_markers"]
-        out += ["", f"tank riders on {a['riding_on']} (10.10.1): P(emergency disembark) "
-                    f"{pct(a['p_emergency_disembark'], a['p_emergency_disembark_se'])}  "
-                    f"(fast action {pct(m['fast action'])}, stays suppressed {pct(m['suppressed'])}, "
-                    f"fallback {pct(m['fallback'])})"]
-    f = a.get("friendly_vehicle")
-    if f:
-        fs = f["summary"]
-        out += ["", f"friendly vehicle {f['unit']} ({f['facing']}, defence {f['defence_pool']}) "
-                    "hit by the success dice (10.11):"]
-        for r in f["states"]:
-            out.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
-        out.append(f"P(friendly eliminated) {pct(fs['p_eliminated'], fs.get('se', {}).get('p_eliminated'))}   "
-                   f"P(friendly suppressed, fallback or eliminated) {pct(fs['p_suppressed_or_worse'])}")
-    return out
 
 
 @click.command("fire")

@@ -7,63 +7,8 @@ from __future__ import annotations
 
 import click
 
+from reports.text import odds_json, odds_table
 from simulator import cliopts
-
-
-def rows(frame, keys: list[str]) -> list[dict]:
-    """The outcome rows of an odds answer (:class:`~simulator.assault.odds.Outcomes` or its
-    DataFrame) as dicts of ``keys``."""
-    import numpy as np
-    cols = [np.asarray(frame[k]).tolist() for k in keys]
-    return [dict(zip(keys, values, strict=True)) for values in zip(*cols, strict=True)]
-
-
-def odds_json(frame) -> dict:
-    a = frame.attrs
-    keys = ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])
-    return {
-        "method": a["method"], "trials": a["trials"], "seed": a["seed"],
-        "dice": a["dice"], "dice_status": a["dice_status"], "dice_digest": a["dice_digest"],
-        "attack": a["attack"], "defence": a["defence"],
-        "doubles": a["doubles"], "extra_supp": a["extra_supp"],
-        "outcomes": [{k: (int(r[k]) if k in ("crit", "hit", "supp") else float(r[k])) for k in keys}
-                     for r in rows(frame, keys)],
-        "summary": a["summary"],
-    }
-
-
-def odds_table(frame) -> str:
-    from simulator.assault.odds import QUANTILES, damage_pmf
-    from simulator.output import pct
-    from simulator.stats import proportion_se
-
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
-    se = s.get("se", {})
-    how = f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if mc else "exact"
-    lines = [f"{a['attack']} attacks {a['defence']}  ({how}; doubles: {a['doubles']}"
-             + (f"; +{a['extra_supp']} supp" if a["extra_supp"] else "") + ")",
-             f"dice: {a['dice']}, {a['dice_status']}", "",
-             "uncancelled        P(exactly)", "crit  hit  supp"]
-    for r in rows(frame, ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])):
-        lines.append(f"{r['crit']:4d} {r['hit']:4d} {r['supp']:5d}    "
-                     f"{pct(r['p'], r.get('se') if mc else None)}")
-    pmf = damage_pmf(frame)
-    at_least = s["p_damage_at_least"]
-    lines += ["", "damage (crit + hit)   P(exactly)        P(at least)"]
-    for k, p in enumerate(pmf):
-        e1 = float(proportion_se(p, a["trials"])) if mc else None
-        e2 = se["p_damage_at_least"][k] if mc else None
-        lines.append(f"{k:6d}                {pct(p, e1):16s}  {pct(at_least[k], e2)}")
-    q = s["damage_quantiles"]
-    lines += ["", "damage quantiles: " + "  ".join(
-        f"{int(p * 100)}%{' (' + name + ')' if name else ''}: {q[f'{int(p * 100)}%']}" for p, name in QUANTILES)]
-    lines += [f"P(any effect) {pct(s['p_any'], se.get('p_any'))}   "
-              f"P(supp symbol left) {pct(s['p_supp'], se.get('p_supp'))}",
-              f"mean crit {s['mean_crit']:.4f}  mean hit {s['mean_hit']:.4f}  "
-              f"mean damage {s['mean_damage']:.4f}"
-              + (f" ±{se['mean_damage']:.4f}" if mc else "")]
-    return "\n".join(lines) + "\n"
 
 
 @click.command("odds")

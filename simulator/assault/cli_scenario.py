@@ -102,6 +102,7 @@ def write_scenario_report(name: str, out_dir, *, refresh: int | None = None, **k
 
 def play_into_report(name: str, out_dir, *, refresh: int | None = None, **kwargs):
     """:func:`write_scenario_report`, returning ``(report, RunResult)``."""
+    from reports.assault import scenario_bundle
     from reports.bundle import fill, staging
 
     with staging(Path(out_dir)) as tmp:
@@ -129,30 +130,6 @@ def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
         return play_into_report(path, out_dir, refresh=REFRESH_SECONDS, **kwargs)
 
     return Watch(path, play, max_runs=max_runs).loop()
-
-
-def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwargs):
-    """Play the batch into ``folder`` (records, ``balance.json``); return the JSON
-    summary and the :class:`reports.bundle.Report` that completes the folder (and the
-    :class:`~simulator.engine.batch.RunResult` with ``with_result``)."""
-    from reports.assault import balance_bundle
-    from reports.provenance import provenance, scenario_data
-    from simulator.engine.balance import balance_run, report_frames
-    from simulator.output import atomic_write_text, to_json
-
-    report, result = balance_run(name, out_dir=str(folder), **kwargs)
-    report["files"] = [Path(f).name for f in report["files"]]
-    sources, files = scenario_data(result.game)
-    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
-                      unit="games")
-    atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
-    from simulator.engine.mapdraw import draw_map
-    scenario = result.game.scenario
-    map_png = draw_map(scenario, title=f"{scenario.name}: the map and the set-up",
-                       footer="\n".join(prov.footer_lines()))
-    bundle = balance_bundle(report, report_frames(report, result), provenance=prov,
-                            record_files=report["files"], map_png=map_png)
-    return (report, bundle, result) if with_result else (report, bundle)
 
 
 @click.command("replay")

@@ -28,7 +28,7 @@ def smoke_json(frame) -> dict:
 
 
 def smoke_table(frame, explain: bool, top: int = 10) -> str:
-    from simulator.assault.cli_fire import explain_text
+    from reports.text import explain_text
     from simulator.output import pct
 
     a = frame.attrs
@@ -98,7 +98,7 @@ def smoke_command(firer, hexes, range_, firer_terrain, firer_damage, firer_exper
 # --- terrain damage --------------------------------------------------------------------
 
 def terrain_damage_json(frame) -> dict:
-    from simulator.assault.cli_fire import state_json
+    from reports.text import state_json
     a = frame.attrs
     keys = [c for c in frame.columns]
     return {k: a[k] for k in ("method", "trials", "seed", "vehicle", "terrain", "hill", "attack_pool",
@@ -109,7 +109,7 @@ def terrain_damage_json(frame) -> dict:
 
 
 def terrain_damage_table(frame, explain: bool) -> str:
-    from simulator.assault.cli_fire import explain_text, state_label
+    from reports.text import explain_text, state_label
     from simulator.output import pct
 
     a, s = frame.attrs, frame.attrs["summary"]

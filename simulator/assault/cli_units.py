@@ -21,9 +21,6 @@ if TYPE_CHECKING:   # annotations only: the modules load when a command runs
 from simulator import cliopts
 from simulator.errors import InputError
 
-COLUMNS = ["id", "side", "name", "type", "class", "armoured", "strength", "movement",
-           "movement_type", "ranges", "close_combat", "defence", "abilities", "points",
-           "source", "stated"]
 TABLE_COLUMNS = ["id", "type", "armoured", "strength", "movement", "ranges", "close_combat",
                  "defence", "abilities", "points", "class", "source"]
 
@@ -65,7 +62,7 @@ def units_frame(side: str | None = None, units_dir: str | Path | None = None,
     """
     import pandas as pd
 
-    from simulator.assault.cards import DEFAULT_UNITS_DIR, load_units, units_digest
+    from simulator.assault.cards import DEFAULT_UNITS_DIR, UNITS_COLUMNS, load_units, units_digest
     from simulator.assault.dice import as_dice, format_pool
 
     dice = as_dice(dice)
@@ -85,7 +82,7 @@ def units_frame(side: str | None = None, units_dir: str | Path | None = None,
         "points": c.points, "source": source_summary(c),
         "stated": "; ".join(f"{k}: {v}" for k, v in c.stated),
     } for c in cards]
-    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame = pd.DataFrame(rows, columns=UNITS_COLUMNS)
     d = Path(units_dir) if units_dir is not None else DEFAULT_UNITS_DIR
     frame.attrs.update({
         "dice": dice.name, "dice_status": dice.status, "dice_digest": dice.digest,

@@ -62,9 +62,9 @@ def test_matrix_columns_are_stable_and_documented():
 
 
 def test_units_columns_documented():
-    from simulator.assault.cli_units import COLUMNS
+    from simulator.assault.cards import UNITS_COLUMNS
     section = DOC[DOC.index("## Rosters"):DOC.index("## Close combat")]
-    assert all(f"`{c}`" in section for c in COLUMNS)
+    assert all(f"`{c}`" in section for c in UNITS_COLUMNS)
 
 
 def test_ladder_at_least_and_standard_errors():
