@@ -55,7 +55,7 @@ class Watcher:
     """The watch command in its own process, its output lines queued as they come."""
 
     def __init__(self, tmp_path: Path, *args: str):
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONFAULTHANDLER="1")   # SIGABRT dumps the stacks
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "simulator", "assault", "scenario", "watch-me.scenario.toml", "--watch",
              "--games", "20", "--seed", "5", "--workers", "1", *args],
@@ -96,12 +96,22 @@ class Watcher:
         raise AssertionError(f"no {needle!r} on std{name} in {seconds} s; stdout {self.out}, stderr {self.err}")
 
     def finish(self, seconds: float) -> int:
-        rc = self.proc.wait(timeout=seconds)
+        try:
+            rc = self.proc.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:             # say where it hangs: every thread's stack
+            self.proc.send_signal(signal.SIGABRT)
+            self.proc.wait(timeout=30)
+            self._drain()
+            raise AssertionError(f"still running {seconds} s later; stdout {self.out}; stderr:\n"
+                                 + "\n".join(self.err)) from None
+        self._drain()
+        return rc
+
+    def _drain(self):
         time.sleep(0.2)
         while not self.lines.empty():
             kind, line = self.lines.get()
             (self.out if kind == "out" else self.err).append(line)
-        return rc
 
     def stop(self):
         if self.proc.poll() is None:
