@@ -51,6 +51,16 @@ START_SECONDS = 600   # the first run loads the engine (a cold numba cache compi
 RUN_SECONDS = 300
 
 
+def _as_in_a_terminal() -> None:
+    """The watch process gets Ctrl-C as a terminal delivers it: SIGINT neither ignored nor
+    blocked. A child inherits both from the process that starts it, and a Python started
+    with SIGINT ignored or blocked never raises KeyboardInterrupt; in two full-suite CI
+    runs the watch then slept through Ctrl-C (its stack: the watch loop's sleep), while
+    the same test alone passed."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 class Watcher:
     """The watch command in its own process, its output lines queued as they come."""
 
@@ -59,7 +69,8 @@ class Watcher:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "simulator", "assault", "scenario", "watch-me.scenario.toml", "--watch",
              "--games", "20", "--seed", "5", "--workers", "1", *args],
-            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=_as_in_a_terminal)
         self.lines: queue.Queue = queue.Queue()
         self.out: list[str] = []
         self.err: list[str] = []
