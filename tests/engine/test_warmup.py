@@ -15,10 +15,16 @@ def test_nothing_starts_once_the_engine_is_compiled():
     warmup.finish(None)                       # nothing to wait for
 
 
-def test_the_warmup_process_plays_a_game_and_exits():
-    proc = subprocess.run([sys.executable, "-m", "simulator.engine.warmup"], capture_output=True, text=True,
-                          timeout=900)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+def test_the_warmup_processes_exit_cleanly_on_a_compiled_engine():
+    """The whole warm-up (nothing left to do) and one part (loading its functions from
+    numba's cache) end with status 0; an unknown part is refused."""
+    for args in ([], ["--part", "players"]):
+        proc = subprocess.run([sys.executable, "-m", "simulator.engine.warmup", *args], capture_output=True,
+                              text=True, timeout=900)
+        assert proc.returncode == 0, (args, proc.stderr[-2000:])
+    bad = subprocess.run([sys.executable, "-m", "simulator.engine.warmup", "--part", "tanks"], capture_output=True,
+                         text=True, timeout=900)
+    assert bad.returncode != 0 and "unknown part 'tanks'" in bad.stderr
 
 
 def test_each_part_compiles_the_version_the_engine_calls(engine_compiled):
