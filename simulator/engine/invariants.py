@@ -21,6 +21,7 @@ import numpy as np
 
 from simulator.engine.events import EV_ACTIVATE, EV_CC, EV_ENTER_SUPPRESSED, EV_REACT, EV_SPOTTER
 from simulator.engine.game import Game, State
+from simulator.engine.phases.reaction import any_reactor
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.state import (
     CC_NONE,
@@ -50,7 +51,7 @@ from simulator.engine.state import (
     U_ST,
     a_kind,
 )
-from simulator.engine.turn import any_reactor, apply_action
+from simulator.engine.turn import apply_action
 
 ENEMY_HEX_EVENTS = np.array([EV_CC, EV_ENTER_SUPPRESSED])   # a step into an enemy hex (12.0)
 CHECKS = ("close combat without an enemy", "objective not its holder's", "unit acted twice",

@@ -50,7 +50,7 @@ def _refresh_numba_cache() -> None:
     import hashlib
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
-    compiled_from = ("engine/*.py", "assault/damage.py", "assault/kernels.py", "assault/compare.py",
+    compiled_from = ("engine/**/*.py", "assault/damage.py", "assault/kernels.py", "assault/compare.py",
                      "assault/melee/damage.py", "assault/melee/kernels.py", "assault/melee/fight.py",
                      "assault/melee/policies.py", "assault/melee/tables.py", "assault/vehicle_terrain.py",
                      "assault/transport.py",
@@ -58,7 +58,7 @@ def _refresh_numba_cache() -> None:
     sources = sorted(p for pat in compiled_from for p in root.glob(pat) if _is_compiled(p))
     digest = hashlib.sha256()
     for p in sources:
-        digest.update(p.name.encode())
+        digest.update(str(p.relative_to(root)).encode())
         digest.update(p.read_bytes())
     cache = root / "engine" / "__pycache__"
     stamp = cache / "numba-sources.sha256"
@@ -69,7 +69,7 @@ def _refresh_numba_cache() -> None:
     except OSError:
         pass
     cache.mkdir(exist_ok=True)
-    for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+    for f in list((root / "engine").glob("**/__pycache__/*.nb[ic]")):
         try:
             f.unlink()
         except OSError:

@@ -17,7 +17,7 @@ it is resolved with the game's dice:
 The pools are ``fire_pools(FireSituation(indirect=True))`` and ``smoke_pool``,
 tabulated at compile time (:mod:`simulator.engine.pooltab`); the roll is the ranged
 fire's (``sum_rolls``, ``cancel_packed``) and the result ``apply_symbols``. Who may act
-when, and the alternation of 6.3, are in :mod:`simulator.engine.turn`.
+when, and the alternation of 6.3, are in :mod:`simulator.engine.phases.support`.
 """
 
 from __future__ import annotations

@@ -43,6 +43,7 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
     from numba import typeof, types
 
     from simulator.engine import players, turn
+    from simulator.engine.phases import movement, support
     from simulator.engine.players import make_work
 
     w = make_work(game)
@@ -51,7 +52,7 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
     if part == "rules":                 # the automatic steps, then applying an action
         return [(turn.new_game, (s, t)), (turn.apply_action, (s, t, a))]
     if part == "players":               # what "rules" needs last first, then the greedy player
-        return [(turn.apply_step, (s, t, a)), (turn.apply_support, (s, t, a)),
+        return [(movement.apply_step, (s, t, a)), (support.apply_support, (s, t, a)),
                 (players.greedy_choice, (s, t, a, typeof(w), typeof(w.buf)))]
     raise ValueError(f"unknown part {part!r} ({', '.join(PARTS)})")
 
