@@ -19,120 +19,79 @@ from __future__ import annotations
 
 from simulator.engine import closecombat as cc
 from simulator.engine import transport as tr
-from simulator.engine.board import occ
-from simulator.engine.events import (
-    EV_CP,
-    EV_LOAD,
-    log_event,
-)
-from simulator.engine.fire import (
-    can_target,
-    resolve_fire,
-)
-from simulator.engine.moves import (
-    MODE_FALLBACK,
-    STEP_NO,
-    any_step,
-    can_turn,
-    step_kind,
-    turn_cost,
-)
 from simulator.engine.phases.action import (
+    action_step,
+    after_move_actions,
+    apply_after_move,
     apply_select,
-    can_activate,
-    do_pass,
-    end_activation,
-    has_activation,
-    unit_actions,
+    select_actions,
 )
-from simulator.engine.phases.command import has_cp, units_of_type
-from simulator.engine.phases.fallback import apply_fallback_step, end_fallback, start_fallback
+from simulator.engine.phases.fallback import (
+    apply_fallback_step,
+    fallback_actions,
+    fallback_step,
+    start_fallback,
+)
 from simulator.engine.phases.initiative import turn_start
 from simulator.engine.phases.movement import (
-    apply_step,
-    apply_turn,
-    finish_move,
-    loader_here,
+    apply_move,
+    move_actions,
+    move_step,
 )
 from simulator.engine.phases.organisation import (
     organisation,
 )
-from simulator.engine.phases.planning import plan_step
+from simulator.engine.phases.planning import apply_plan, plan_actions, plan_step
 from simulator.engine.phases.reaction import (
     apply_react,
-    can_react,
+    react_actions,
     react_or_end,
-    rider_reactions,
+    react_step,
 )
 from simulator.engine.phases.setup import (
+    apply_formation,
     apply_place,
-    choose_class_card,
-    class_step,
-    formation_step,
-    keep_formation,
-    next_to_place,
-    place_actions,
+    apply_setup_order,
+    formation_actions,
+    formation_phase_step,
     place_step,
-    setup_done,
+    placement_actions,
+    setup_order_actions,
+    setup_order_step,
 )
 from simulator.engine.phases.support import (
     apply_smoke_hex,
     apply_support,
-    smoke_hex_actions,
-    support_actions,
+    next_smoke_actions,
+    next_smoke_step,
+    support_phase_actions,
     support_step,
 )
-from simulator.engine.pooltab import FS_MOVE
 from simulator.engine.state import (
     ABSENT,
     AUX_FST,
     AUX_OBJ,
     CARRIED,
-    FALSE,
-    G_ACTIVE,
     G_CC_PEND,
     G_CP0,
     G_DECIDER,
     G_EMERG,
-    G_FB_MP,
-    G_FB_STEPS,
     G_FB_UNIT,
     G_LOG_ON,
-    G_MODE,
-    G_MP,
     G_OVER,
     G_PHASE,
-    G_PLACE_SIDE,
     G_QN,
     G_REACT_UNIT,
-    G_SETUP_FIRST,
-    G_SMK_UNIT,
     G_STAGE,
     G_STEPS,
     G_SUB,
     G_TARGET,
     G_UNIT,
     HX_OCC,
-    K_CP,
     K_DISEMBARK,
-    K_FORM,
-    K_LOAD,
-    K_NOFIRE,
-    K_NOREACT,
-    K_PASS,
-    K_REACT,
-    K_SETUP_FIRST,
-    K_SMOKE_DONE,
-    K_STEP,
-    K_STOP,
-    K_TARGET,
-    K_TURN,
-    MODE_WITHDRAW,
-    NIL,
     ONMAP,
     PENDING,
     PH_SETUP,
-    STEADY,
     SUB_ACT_END,
     SUB_AFTER_MOVE,
     SUB_CC_PICK,
@@ -149,14 +108,12 @@ from simulator.engine.state import (
     SUB_SMOKE_NEXT,
     SUB_SUPPORT,
     SUB_TURN_START,
-    SUPPRESSED,
     TO_PLACE,
     U_ARRIVE,
     U_CARRIER,
     U_FACE,
     U_FORM,
     U_HEX,
-    U_MORALE,
     U_SIDE,
     U_ST,
     U_TYPE,
@@ -164,19 +121,13 @@ from simulator.engine.state import (
     a_arg,
     a_kind,
     a_unit,
-    action,
     entry,
     int64_constants,
-    push,
+    rule,
 )
 from simulator.engine.tables import (
-    FO_CLASS,
-    FO_SIDE,
-    FO_TYPE,
     P_BASE_CP0,
-    P_N_FORMS,
     P_N_UNITS,
-    P_TRANSPORT,
     SL_ARRIVE,
     SL_CARRIER,
     SL_FACE,
@@ -185,108 +136,51 @@ from simulator.engine.tables import (
     SL_SIDE,
     SL_TYPE,
     SL_ZONE,
-    form,
 )
 
 MAX_ACTIONS = 4096
 
 
 @entry
-def legal_actions(s, t, out):  # noqa: C901 - compiled rule, split in issue 17 item 3
+def legal_actions(s, t, out):
     """Fill ``out`` with the actions the deciding player may take; return how many."""
-    g = s.g
-    sub = g[G_SUB]
-    n = 0
-    if g[G_OVER] == 1:
+    sub = s.g[G_SUB]
+    if s.g[G_OVER] == 1:
         return 0
-    if g[G_EMERG] > 0 and tr.emergency_now(s):                # 10.10.3
+    if s.g[G_EMERG] > 0 and tr.emergency_now(s):                # 10.10.3
         return tr.emergency_actions(s, t, out)
     if sub == SUB_SELECT:
-        n = push(out, n, action(K_PASS, 0, 0))
-        side = g[G_ACTIVE]
-        for u in range(s.u.shape[0]):
-            if can_activate(s, t, u, side):
-                n = unit_actions(s, t, u, out, n)
-            elif t.p[P_TRANSPORT] == 1 and tr.can_dismount(s, t, u, side) and has_cp(s, t, u):
-                n = tr.dismount_actions(s, t, u, out, n)          # 9.11.3
-        return n
+        return select_actions(s, t, out)
     if sub == SUB_MOVE:
-        u = g[G_UNIT]
-        h = s.u[u, U_HEX]
-        if g[G_STEPS] > 0 or g[G_MODE] != MODE_WITHDRAW:
-            if occ(s, h, s.u[u, U_SIDE]) == 1:            # may stop only where it may stand (9.0)
-                n = push(out, n, action(K_STOP, u, 0))
-        for d in range(6):
-            k, c = step_kind(s, t, u, h, d, g[G_MODE], g[G_MP], g[G_STEPS])
-            if k != STEP_NO:
-                n = push(out, n, action(K_STEP, u, d))
-        f = s.u[u, U_FACE]
-        for nf in ((f + 1) % 6, (f + 5) % 6):                   # 9.9, 9.10: turning
-            if turn_cost(s, t, u, h, nf, g[G_MP]) >= 0:
-                n = push(out, n, action(K_TURN, u, nf))
-        c = loader_here(s, t, u)
-        if c >= 0:
-            n = push(out, n, action(K_LOAD, u, c))              # 9.11.2
-        return n
+        return move_actions(s, t, out)
     if sub == SUB_FALLBACK:
-        v = g[G_FB_UNIT]
-        h = s.u[v, U_HEX]
-        for d in range(6):
-            k, c = step_kind(s, t, v, h, d, MODE_FALLBACK, g[G_FB_MP], g[G_FB_STEPS])
-            if k != STEP_NO:
-                n = push(out, n, action(K_STEP, v, d))
-        return n
+        return fallback_actions(s, t, out)
     if sub == SUB_REACT:
-        mover = g[G_REACT_UNIT]
-        n = push(out, n, action(K_NOREACT, 0, 0))
-        for r in range(s.u.shape[0]):
-            if can_react(s, t, r, mover):
-                n = push(out, n, action(K_REACT, r, mover))
-                if t.p[P_TRANSPORT] == 1:
-                    n = rider_reactions(s, t, r, mover, out, n)
-        return n
+        return react_actions(s, t, out)
     if sub == SUB_AFTER_MOVE:
-        u = g[G_UNIT]
-        n = push(out, n, action(K_NOFIRE, u, 0))
-        for v in range(s.u.shape[0]):
-            if can_target(s, t, u, v, s.u[u, U_HEX], FS_MOVE):
-                n = push(out, n, action(K_TARGET, u, v))
-        return n
+        return after_move_actions(s, t, out)
     if sub == SUB_CC_PICK or sub == SUB_CC_WITHDRAW:
         return cc.cc_actions(s, t, out)
     if sub == SUB_PLACE:
-        u = next_to_place(s, g[G_PLACE_SIDE])
-        return place_actions(s, t, u, out, NIL)
+        return placement_actions(s, t, out)
     if sub == SUB_SUPPORT:
-        n = push(out, n, action(K_PASS, 0, 0))
-        return support_actions(s, t, g[G_ACTIVE], out, n)
+        return support_phase_actions(s, t, out)
     if sub == SUB_SMOKE_NEXT:
-        n = push(out, n, action(K_SMOKE_DONE, g[G_SMK_UNIT], 0))
-        return smoke_hex_actions(s, t, out, n)
+        return next_smoke_actions(s, t, out)
     if sub == SUB_PLAN:
-        side = g[G_DECIDER]
-        for ty in range(t.ut.shape[0]):
-            if s.cp[side, ty, 0] < units_of_type(s, side, ty):
-                n = push(out, n, action(K_CP, 0, ty))
-        return n
+        return plan_actions(s, t, out)
     if sub == SUB_FORMATION:
-        side = g[G_DECIDER]
-        for f in range(t.p[P_N_FORMS]):
-            if form(t, f, FO_SIDE) == side and s.aux[AUX_FST, f] == 1 and form(t, f, FO_TYPE) == g[G_TARGET]:
-                n = push(out, n, action(K_FORM, 0, f))
-        return n
+        return formation_actions(s, t, out)
     if sub == SUB_SETUP_ORDER:
-        n = push(out, 0, action(K_SETUP_FIRST, 0, 0))
-        return push(out, n, action(K_SETUP_FIRST, 0, 1))
+        return setup_order_actions(s, t, out)
     return 0
 
 
 @entry
-def apply_action(s, t, a):  # noqa: C901 - compiled rule, split in issue 17 item 3
+def apply_action(s, t, a):
     """Do action ``a`` for the deciding player, then run the game on to the next decision."""
     sub = s.g[G_SUB]
-    k = a_kind(a)
-    if k == K_DISEMBARK:                                 # 10.10.3: placed, may draw reaction fire
+    if a_kind(a) == K_DISEMBARK:                         # 10.10.3: placed, may draw reaction fire
         p = a_unit(a)
         tr.emergency_place(s, t, p, a_arg(a))
         if sub == SUB_MOVE or sub == SUB_ACT_END or sub == SUB_FALLBACK:
@@ -294,26 +188,13 @@ def apply_action(s, t, a):  # noqa: C901 - compiled rule, split in issue 17 item
     elif sub == SUB_SELECT:
         apply_select(s, t, a)
     elif sub == SUB_MOVE:
-        if k == K_STOP:
-            finish_move(s, t)
-        elif k == K_LOAD:                                # 9.11.2: loaded, the activation ends
-            u = s.g[G_UNIT]
-            tr.board(s, t, u, a_arg(a))
-            log_event(s, EV_LOAD, u, a_arg(a), NIL, NIL, NIL, NIL)
-            s.g[G_SUB] = SUB_ACT_END
-        elif k == K_TURN:
-            apply_turn(s, t, a)
-        else:
-            apply_step(s, t, a)
+        apply_move(s, t, a)
     elif sub == SUB_FALLBACK:
         apply_fallback_step(s, t, a)
     elif sub == SUB_REACT:
         apply_react(s, t, a)
     elif sub == SUB_AFTER_MOVE:
-        u = s.g[G_UNIT]
-        if k == K_TARGET:
-            resolve_fire(s, t, u, a_arg(a), s.u[u, U_HEX], FS_MOVE, FALSE)
-        s.g[G_SUB] = SUB_ACT_END
+        apply_after_move(s, t, a)
     elif sub == SUB_CC_PICK or sub == SUB_CC_WITHDRAW:
         cc.apply_cc(s, t, a)
     elif sub == SUB_PLACE:
@@ -323,20 +204,11 @@ def apply_action(s, t, a):  # noqa: C901 - compiled rule, split in issue 17 item
     elif sub == SUB_SMOKE_NEXT:
         apply_smoke_hex(s, t, a)
     elif sub == SUB_PLAN:
-        ty = a_arg(a)
-        side = s.g[G_DECIDER]
-        s.cp[side, ty, 0] += 1
-        log_event(s, EV_CP, side, ty, NIL, NIL, NIL, NIL)
+        apply_plan(s, t, a)
     elif sub == SUB_FORMATION:
-        f = a_arg(a)
-        if form(t, f, FO_TYPE) == FO_CLASS:
-            choose_class_card(s, t, f)
-        else:
-            keep_formation(s, t, f)
+        apply_formation(s, t, a)
     elif sub == SUB_SETUP_ORDER:
-        s.g[G_SETUP_FIRST] = a_arg(a)
-        s.g[G_PLACE_SIDE] = a_arg(a)
-        s.g[G_SUB] = SUB_PLACE
+        apply_setup_order(s, t, a)
     advance(s, t)
 
 
@@ -391,94 +263,67 @@ def new_game(s, t):
 
 
 @entry
-def advance(s, t):  # noqa: C901 - compiled rule, split in issue 17 item 3
+def advance(s, t):
     """Run the automatic steps until a player must decide or the game is over."""
-    while True:
-        g = s.g
-        if g[G_OVER] == 1:
-            g[G_DECIDER] = -1
-            return
-        if g[G_EMERG] > 0 and tr.emergency_now(s):     # 10.10.3: before anything else
-            if tr.emergency_step(s, t):
-                return
-            continue
-        if g[G_QN] > 0 and g[G_FB_UNIT] < 0 and g[G_SUB] != SUB_REACT:   # (after a pending reaction)
-            start_fallback(s, t)
-            continue
-        sub = g[G_SUB]
-        if g[G_CC_PEND] > 0 and g[G_FB_UNIT] < 0 and sub != SUB_CC_PICK and sub != SUB_CC_WITHDRAW \
-                and sub != SUB_REACT:
-            cc.start_overstack(s, t)
-            continue
-        if sub == SUB_SELECT:
-            if has_activation(s, t, g[G_ACTIVE]):
-                g[G_DECIDER] = g[G_ACTIVE]
-                return
-            do_pass(s, t)
-        elif sub == SUB_MOVE:
-            u = g[G_UNIT]
-            if s.u[u, U_ST] != ONMAP or (s.u[u, U_MORALE] != STEADY
-                                          and not (g[G_MODE] == MODE_WITHDRAW and s.u[u, U_MORALE] == SUPPRESSED)):
-                g[G_SUB] = SUB_ACT_END                   # (a suppressed unit still withdraws, 12.1.6.1)
-            elif not any_step(s, t, u, s.u[u, U_HEX], g[G_MODE], g[G_MP], g[G_STEPS]) \
-                    and not can_turn(s, t, u, s.u[u, U_HEX], g[G_MP]) and loader_here(s, t, u) < 0:
-                finish_move(s, t)
-            else:
-                g[G_DECIDER] = s.u[u, U_SIDE]
-                return
-        elif sub == SUB_FALLBACK:
-            v = g[G_FB_UNIT]
-            if s.u[v, U_ST] != ONMAP or not any_step(s, t, v, s.u[v, U_HEX], MODE_FALLBACK, g[G_FB_MP],
-                                                      g[G_FB_STEPS]):
-                end_fallback(s, t)
-            else:
-                g[G_DECIDER] = s.u[v, U_SIDE]
-                return
-        elif sub == SUB_REACT:
-            g[G_DECIDER] = 1 - s.u[g[G_REACT_UNIT], U_SIDE]
-            return
-        elif sub == SUB_AFTER_MOVE:
-            u = g[G_UNIT]
-            found = False
-            for v in range(s.u.shape[0]):
-                if can_target(s, t, u, v, s.u[u, U_HEX], FS_MOVE):
-                    found = True
-                    break
-            if found:
-                g[G_DECIDER] = s.u[u, U_SIDE]
-                return
-            g[G_SUB] = SUB_ACT_END
-        elif sub == SUB_ACT_END:
-            end_activation(s, t)
-        elif sub == SUB_CC_PICK or sub == SUB_CC_WITHDRAW:
-            if cc.cc_pending(s, t):
-                return
-        elif sub == SUB_ORG:
-            organisation(s, t)
-        elif sub == SUB_TURN_START:
-            turn_start(s, t)
-        elif sub == SUB_PLAN:
-            if plan_step(s, t):
-                return
-        elif sub == SUB_SUPPORT:
-            if support_step(s, t):
-                return
-        elif sub == SUB_SMOKE_NEXT:
-            g[G_DECIDER] = s.u[g[G_SMK_UNIT], U_SIDE]
-            return
-        elif sub == SUB_PLACE:
-            if place_step(s, t):
-                return
-        elif sub == SUB_FORMATION:
-            if formation_step(s, t) or class_step(s, t):
-                return
-            setup_done(s, t)
-        elif sub == SUB_SETUP_ORDER:
-            g[G_DECIDER] = g[G_TARGET]
-            return
-        else:
-            g[G_DECIDER] = -1
-            return
+    while not automatic_step(s, t):
+        pass
+
+
+@rule
+def automatic_step(s, t):
+    """One automatic step; True when a player must decide (``g[G_DECIDER]``) or the game
+    is over. Emergency disembarks come first (10.10.3), then queued fallbacks (13.3,
+    after a pending reaction), then clearing an over-stacked close-combat hex (12.6)."""
+    g = s.g
+    if g[G_OVER] == 1:
+        g[G_DECIDER] = -1
+        return True
+    if g[G_EMERG] > 0 and tr.emergency_now(s):
+        return tr.emergency_step(s, t)
+    if g[G_QN] > 0 and g[G_FB_UNIT] < 0 and g[G_SUB] != SUB_REACT:
+        start_fallback(s, t)
+        return False
+    sub = g[G_SUB]
+    if g[G_CC_PEND] > 0 and g[G_FB_UNIT] < 0 and sub != SUB_CC_PICK and sub != SUB_CC_WITHDRAW \
+            and sub != SUB_REACT:
+        cc.start_overstack(s, t)
+        return False
+    return phase_step(s, t, sub)
+
+
+@rule
+def phase_step(s, t, sub):
+    """The pending step of the phase in play; True when a player must decide."""
+    if sub == SUB_SELECT or sub == SUB_AFTER_MOVE or sub == SUB_ACT_END:
+        return action_step(s, t, sub)
+    if sub == SUB_MOVE:
+        return move_step(s, t)
+    if sub == SUB_FALLBACK:
+        return fallback_step(s, t)
+    if sub == SUB_REACT:
+        return react_step(s)
+    if sub == SUB_CC_PICK or sub == SUB_CC_WITHDRAW:
+        return cc.cc_pending(s, t)
+    if sub == SUB_ORG:
+        organisation(s, t)
+        return False
+    if sub == SUB_TURN_START:
+        turn_start(s, t)
+        return False
+    if sub == SUB_PLAN:
+        return plan_step(s, t)
+    if sub == SUB_SUPPORT:
+        return support_step(s, t)
+    if sub == SUB_SMOKE_NEXT:
+        return next_smoke_step(s)
+    if sub == SUB_PLACE:
+        return place_step(s, t)
+    if sub == SUB_FORMATION:
+        return formation_phase_step(s, t)
+    if sub == SUB_SETUP_ORDER:
+        return setup_order_step(s)
+    s.g[G_DECIDER] = -1
+    return True
 
 
 int64_constants(globals())

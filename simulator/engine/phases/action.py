@@ -39,6 +39,7 @@ from simulator.engine.state import (
     FALSE,
     G_ACTIVATIONS,
     G_ACTIVE,
+    G_DECIDER,
     G_PASSES,
     G_PATHN,
     G_STEPS,
@@ -53,9 +54,11 @@ from simulator.engine.state import (
     K_FIREMOVE,
     K_MOVE,
     K_MOVEFIRE,
+    K_NOFIRE,
     K_PASS,
     K_RENEW,
     K_REVERSE,
+    K_TARGET,
     K_TURRET,
     K_WITHDRAW,
     MODE_FAST,
@@ -68,6 +71,7 @@ from simulator.engine.state import (
     ONMAP,
     STEADY,
     SUB_ACT_END,
+    SUB_AFTER_MOVE,
     SUB_ORG,
     SUB_SELECT,
     U_ACT,
@@ -110,7 +114,29 @@ def can_activate(s, t, u, side):
 
 
 @rule
-def unit_actions(s, t, u, out, n):  # noqa: C901 - compiled rule, split in issue 17 item 3
+def fire_actions(s, t, u, v, h, kind, mp, out, n):
+    """The fire actions of ``u`` at the enemy unit ``v``: fire or turret fire (10.0, 10.6),
+    fire and move (9.4), fire into a close combat (10.11, reading S20); tank riders
+    are targets too (10.10.1)."""
+    if s.u[v, U_ST] != ONMAP and rider_on(s, t, v) < 0:
+        return n
+    fs = fire_status_at(s, t, u, v, h)
+    if fs == FS_FIRING:
+        n = push(out, n, action(K_FIRE, u, v))
+    elif fs == FS_TURRET:
+        n = push(out, n, action(K_TURRET, u, v))
+    if kind != ARTILLERY and mp > 0 and can_target(s, t, u, v, h, FS_MOVE):
+        n = push(out, n, action(K_FIREMOVE, u, v))
+    if kind == INFANTRY and icc.in_close_combat(s, v):
+        if icc.may_fire_into(s, t, u, v, h, FS_FIRING):
+            n = push(out, n, action(K_FIRE, u, v))
+        if mp > 0 and icc.may_fire_into(s, t, u, v, h, FS_MOVE):
+            n = push(out, n, action(K_FIREMOVE, u, v))
+    return n
+
+
+@rule
+def unit_actions(s, t, u, out, n):
     """The actions that activate ``u`` in the action phase (6.4, 9.1-9.3, 9.8.1, 10.0)."""
     ty = s.u[u, U_TYPE]
     h = s.u[u, U_HEX]
@@ -132,22 +158,8 @@ def unit_actions(s, t, u, out, n):  # noqa: C901 - compiled rule, split in issue
     if kind != ARTILLERY and mp > 0 and any_step(s, t, u, h, MODE_MOVEFIRE, half, NIL):   # 9.3
         n = push(out, n, action(K_MOVEFIRE, u, 0))
     for v in range(s.u.shape[0]):
-        if s.u[v, U_SIDE] == s.u[u, U_SIDE]:
-            continue
-        if s.u[v, U_ST] != ONMAP and rider_on(s, t, v) < 0:      # 10.10.1: tank riders are targets
-            continue
-        fs = fire_status_at(s, t, u, v, h)
-        if fs == FS_FIRING:
-            n = push(out, n, action(K_FIRE, u, v))
-        elif fs == FS_TURRET:
-            n = push(out, n, action(K_TURRET, u, v))
-        if kind != ARTILLERY and mp > 0 and can_target(s, t, u, v, h, FS_MOVE):
-            n = push(out, n, action(K_FIREMOVE, u, v))
-        if kind == INFANTRY and icc.in_close_combat(s, v):          # 10.11 (reading S20)
-            if icc.may_fire_into(s, t, u, v, h, FS_FIRING):
-                n = push(out, n, action(K_FIRE, u, v))
-            if mp > 0 and icc.may_fire_into(s, t, u, v, h, FS_MOVE):
-                n = push(out, n, action(K_FIREMOVE, u, v))
+        if s.u[v, U_SIDE] != s.u[u, U_SIDE]:
+            n = fire_actions(s, t, u, v, h, kind, mp, out, n)
     if kind == INFANTRY and s.hx[h, HX_DUG] == 0:               # 9.8.1
         n = push(out, n, action(K_DIG, u, 0))
     return n
@@ -275,3 +287,71 @@ def end_activation(s, t):
 
 
 int64_constants(globals())
+
+
+@rule
+def select_actions(s, t, out):
+    """6.4, 8.1: pass, or activate a unit of the active side (or dismount, 9.11.3)."""
+    n = push(out, NIL, action(K_PASS, 0, 0))
+    side = s.g[G_ACTIVE]
+    for u in range(s.u.shape[0]):
+        if can_activate(s, t, u, side):
+            n = unit_actions(s, t, u, out, n)
+        elif t.p[P_TRANSPORT] == 1 and tr.can_dismount(s, t, u, side) and has_cp(s, t, u):
+            n = tr.dismount_actions(s, t, u, out, n)          # 9.11.3
+    return n
+
+
+@rule
+def select_step(s, t):
+    """The active side decides when it has a unit to activate; otherwise it passes.
+    Returns True when a decision is pending."""
+    if has_activation(s, t, s.g[G_ACTIVE]):
+        s.g[G_DECIDER] = s.g[G_ACTIVE]
+        return True
+    do_pass(s, t)
+    return False
+
+
+@rule
+def after_move_actions(s, t, out):
+    """9.3: a unit that moved and fires names its target, or does not fire."""
+    u = s.g[G_UNIT]
+    n = push(out, NIL, action(K_NOFIRE, u, 0))
+    for v in range(s.u.shape[0]):
+        if can_target(s, t, u, v, s.u[u, U_HEX], FS_MOVE):
+            n = push(out, n, action(K_TARGET, u, v))
+    return n
+
+
+@rule
+def after_move_step(s, t):
+    """9.3: the mover fires after its move when it has a target; otherwise the activation
+    ends. Returns True when a decision is pending."""
+    u = s.g[G_UNIT]
+    for v in range(s.u.shape[0]):
+        if can_target(s, t, u, v, s.u[u, U_HEX], FS_MOVE):
+            s.g[G_DECIDER] = s.u[u, U_SIDE]
+            return True
+    s.g[G_SUB] = SUB_ACT_END
+    return False
+
+
+@rule
+def apply_after_move(s, t, a):
+    u = s.g[G_UNIT]
+    if a_kind(a) == K_TARGET:
+        resolve_fire(s, t, u, a_arg(a), s.u[u, U_HEX], FS_MOVE, FALSE)
+    s.g[G_SUB] = SUB_ACT_END
+
+
+@rule
+def action_step(s, t, sub):
+    """The action phase's own automatic steps: a unit to activate or a pass, the fire
+    after a move, the end of an activation. Returns True when a decision is pending."""
+    if sub == SUB_SELECT:
+        return select_step(s, t)
+    if sub == SUB_AFTER_MOVE:
+        return after_move_step(s, t)
+    end_activation(s, t)
+    return False

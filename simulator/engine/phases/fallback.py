@@ -19,6 +19,8 @@ from simulator.engine.fire import (
 from simulator.engine.moves import (
     MODE_FALLBACK,
     STEP_HARSH,
+    STEP_NO,
+    any_step,
     step_kind,
 )
 from simulator.engine.phases.movement import allowance, push_fbpath, settle, terrain_damage
@@ -28,6 +30,7 @@ from simulator.engine.state import (
     AUX_QUEUE,
     CC_NONE,
     FALLBACK,
+    G_DECIDER,
     G_FALLBACKS,
     G_FB_MP,
     G_FB_ORIGIN,
@@ -39,6 +42,7 @@ from simulator.engine.state import (
     G_REACT_BACK,
     G_REACT_UNIT,
     G_SUB,
+    K_STEP,
     NIL,
     ONMAP,
     PH_SUPPORT,
@@ -54,7 +58,9 @@ from simulator.engine.state import (
     U_TYPE,
     VEHICLE,
     a_arg,
+    action,
     int64_constants,
+    push,
     rule,
 )
 from simulator.engine.tables import (
@@ -146,3 +152,29 @@ def apply_fallback_step(s, t, a):
 
 
 int64_constants(globals())
+
+
+@rule
+def fallback_actions(s, t, out):
+    """13.3: the falling-back unit's next hex."""
+    v = s.g[G_FB_UNIT]
+    h = s.u[v, U_HEX]
+    n = NIL
+    for d in range(6):
+        k, c = step_kind(s, t, v, h, d, MODE_FALLBACK, s.g[G_FB_MP], s.g[G_FB_STEPS])
+        if k != STEP_NO:
+            n = push(out, n, action(K_STEP, v, d))
+    return n
+
+
+@rule
+def fallback_step(s, t):
+    """The fallback ends when the unit is gone or cannot step further; otherwise its
+    player chooses the next hex. Returns True when a decision is pending."""
+    v = s.g[G_FB_UNIT]
+    if s.u[v, U_ST] != ONMAP or not any_step(s, t, v, s.u[v, U_HEX], MODE_FALLBACK, s.g[G_FB_MP],
+                                              s.g[G_FB_STEPS]):
+        end_fallback(s, t)
+        return False
+    s.g[G_DECIDER] = s.u[v, U_SIDE]
+    return True

@@ -12,6 +12,7 @@ from simulator.engine.board import empty, occ, shift
 from simulator.engine.events import (
     EV_BACKTRACK,
     EV_FACE,
+    EV_LOAD,
     EV_MOVE,
     EV_STOP,
     EV_TERRAIN_DAMAGE,
@@ -26,7 +27,10 @@ from simulator.engine.fire import (
 from simulator.engine.moves import (
     STEP_ENEMY,
     STEP_HARSH,
+    STEP_NO,
     STEP_OVERRUN,
+    any_step,
+    can_turn,
     step_kind,
     turn_cost,
 )
@@ -35,6 +39,7 @@ from simulator.engine.state import (
     ACT_DELAYED,
     AUX_FBPATH,
     AUX_PATH,
+    G_DECIDER,
     G_FACES,
     G_FB_PATHN,
     G_MODE,
@@ -46,6 +51,10 @@ from simulator.engine.state import (
     G_SUB,
     G_TURNED,
     G_UNIT,
+    K_LOAD,
+    K_STEP,
+    K_STOP,
+    K_TURN,
     MAX_PATH,
     MODE_FAST,
     MODE_MOVEFIRE,
@@ -59,6 +68,7 @@ from simulator.engine.state import (
     SUB_AFTER_MOVE,
     SUB_MOVE,
     SUB_REACT,
+    SUPPRESSED,
     U_ACT,
     U_DMG,
     U_FACE,
@@ -70,7 +80,10 @@ from simulator.engine.state import (
     U_TYPE,
     VEHICLE,
     a_arg,
+    a_kind,
+    action,
     int64_constants,
+    push,
     rule,
 )
 from simulator.engine.tables import (
@@ -258,3 +271,61 @@ def terrain_damage(s, t, u, g):
 
 
 int64_constants(globals())
+
+
+@rule
+def move_actions(s, t, out):
+    """The mover's next step: stop (only where it may stand, 9.0), a hex across a side, a
+    turn of one vertex (9.9, 9.10) or boarding a vehicle (9.11.2)."""
+    u = s.g[G_UNIT]
+    h = s.u[u, U_HEX]
+    n = NIL
+    if s.g[G_STEPS] > 0 or s.g[G_MODE] != MODE_WITHDRAW:
+        if occ(s, h, s.u[u, U_SIDE]) == 1:
+            n = push(out, n, action(K_STOP, u, 0))
+    for d in range(6):
+        k, c = step_kind(s, t, u, h, d, s.g[G_MODE], s.g[G_MP], s.g[G_STEPS])
+        if k != STEP_NO:
+            n = push(out, n, action(K_STEP, u, d))
+    f = s.u[u, U_FACE]
+    for nf in ((f + 1) % 6, (f + 5) % 6):
+        if turn_cost(s, t, u, h, nf, s.g[G_MP]) >= 0:
+            n = push(out, n, action(K_TURN, u, nf))
+    c = loader_here(s, t, u)
+    if c >= 0:
+        n = push(out, n, action(K_LOAD, u, c))
+    return n
+
+
+@rule
+def move_step(s, t):
+    """A mover eliminated or given a morale marker stops (6.4; a suppressed unit still
+    withdraws, 12.1.6.1); one with nothing left to do finishes its move. Returns True
+    when the mover's player decides."""
+    u = s.g[G_UNIT]
+    if s.u[u, U_ST] != ONMAP or (s.u[u, U_MORALE] != STEADY
+                                  and not (s.g[G_MODE] == MODE_WITHDRAW and s.u[u, U_MORALE] == SUPPRESSED)):
+        s.g[G_SUB] = SUB_ACT_END
+        return False
+    if not any_step(s, t, u, s.u[u, U_HEX], s.g[G_MODE], s.g[G_MP], s.g[G_STEPS]) \
+            and not can_turn(s, t, u, s.u[u, U_HEX], s.g[G_MP]) and loader_here(s, t, u) < 0:
+        finish_move(s, t)
+        return False
+    s.g[G_DECIDER] = s.u[u, U_SIDE]
+    return True
+
+
+@rule
+def apply_move(s, t, a):
+    k = a_kind(a)
+    if k == K_STOP:
+        finish_move(s, t)
+    elif k == K_LOAD:                                # 9.11.2: loaded, the activation ends
+        u = s.g[G_UNIT]
+        tr.board(s, t, u, a_arg(a))
+        log_event(s, EV_LOAD, u, a_arg(a), NIL, NIL, NIL, NIL)
+        s.g[G_SUB] = SUB_ACT_END
+    elif k == K_TURN:
+        apply_turn(s, t, a)
+    else:
+        apply_step(s, t, a)

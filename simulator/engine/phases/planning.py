@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from simulator.engine.events import EV_CP, log_event
 from simulator.engine.phases.command import cp_available, units_of_type
 from simulator.engine.phases.support import start_support_or_action
 from simulator.engine.state import (
     G_DECIDER,
     G_FIRST,
     G_STAGE,
+    K_CP,
+    NIL,
+    a_arg,
+    action,
     int64_constants,
+    push,
     rule,
 )
 
@@ -33,3 +39,22 @@ def plan_step(s, t):
 
 
 int64_constants(globals())
+
+
+@rule
+def plan_actions(s, t, out):
+    """6.2.2: one more command point on a unit card with units left to command."""
+    side = s.g[G_DECIDER]
+    n = NIL
+    for ty in range(t.ut.shape[0]):
+        if s.cp[side, ty, 0] < units_of_type(s, side, ty):
+            n = push(out, n, action(K_CP, 0, ty))
+    return n
+
+
+@rule
+def apply_plan(s, t, a):
+    ty = a_arg(a)
+    side = s.g[G_DECIDER]
+    s.cp[side, ty, 0] += 1
+    log_event(s, EV_CP, side, ty, NIL, NIL, NIL, NIL)

@@ -20,12 +20,14 @@ from simulator.engine.state import (
     ACT_TURRET,
     CARRIED,
     CC_NONE,
+    G_DECIDER,
     G_FB_UNIT,
     G_REACT_BACK,
     G_REACT_UNIT,
     G_REACTIONS,
     G_SUB,
     G_UNIT,
+    K_NOREACT,
     K_REACT,
     NIL,
     ONMAP,
@@ -52,6 +54,7 @@ from simulator.engine.state import (
     rule,
 )
 from simulator.engine.tables import (
+    P_TRANSPORT,
     UT_TURRET,
 )
 
@@ -132,3 +135,24 @@ def apply_react(s, t, a):
 
 
 int64_constants(globals())
+
+
+@rule
+def react_actions(s, t, out):
+    """8.2: no reaction, or a unit that may react fires at the mover (or at one of its
+    tank riders, 10.10.1)."""
+    mover = s.g[G_REACT_UNIT]
+    n = push(out, NIL, action(K_NOREACT, 0, 0))
+    for r in range(s.u.shape[0]):
+        if can_react(s, t, r, mover):
+            n = push(out, n, action(K_REACT, r, mover))
+            if t.p[P_TRANSPORT] == 1:
+                n = rider_reactions(s, t, r, mover, out, n)
+    return n
+
+
+@rule
+def react_step(s):
+    """The mover's opponent decides whether to react (8.2)."""
+    s.g[G_DECIDER] = 1 - s.u[s.g[G_REACT_UNIT], U_SIDE]
+    return True

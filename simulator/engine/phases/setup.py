@@ -28,7 +28,9 @@ from simulator.engine.state import (
     G_TARGET,
     G_TURN,
     INFANTRY,
+    K_FORM,
     K_PLACE,
+    K_SETUP_FIRST,
     NIL,
     PENDING,
     SUB_PLACE,
@@ -368,3 +370,60 @@ def setup_done(s, t):
 
 
 int64_constants(globals())
+
+
+@rule
+def placement_actions(s, t, out):
+    """5.8: where the next unit of the placing side goes."""
+    u = next_to_place(s, s.g[G_PLACE_SIDE])
+    return place_actions(s, t, u, out, NIL)
+
+
+@rule
+def formation_actions(s, t, out):
+    """5.6, 5.7: a card the deciding side may keep among those offered."""
+    side = s.g[G_DECIDER]
+    n = NIL
+    for f in range(t.p[P_N_FORMS]):
+        if form(t, f, FO_SIDE) == side and s.aux[AUX_FST, f] == 1 and form(t, f, FO_TYPE) == s.g[G_TARGET]:
+            n = push(out, n, action(K_FORM, 0, f))
+    return n
+
+
+@rule
+def apply_formation(s, t, a):
+    f = a_arg(a)
+    if form(t, f, FO_TYPE) == FO_CLASS:
+        choose_class_card(s, t, f)
+    else:
+        keep_formation(s, t, f)
+
+
+@rule
+def formation_phase_step(s, t):
+    """The formation draws and class draws; when they are done, the set-up goes on.
+    Returns True when a side must choose a card."""
+    if formation_step(s, t) or class_step(s, t):
+        return True
+    setup_done(s, t)
+    return False
+
+
+@rule
+def setup_order_actions(s, t, out):
+    """5.8: the roll-off's winner names the side that sets up first."""
+    n = push(out, NIL, action(K_SETUP_FIRST, 0, 0))
+    return push(out, n, action(K_SETUP_FIRST, 0, 1))
+
+
+@rule
+def setup_order_step(s):
+    s.g[G_DECIDER] = s.g[G_TARGET]
+    return True
+
+
+@rule
+def apply_setup_order(s, t, a):
+    s.g[G_SETUP_FIRST] = a_arg(a)
+    s.g[G_PLACE_SIDE] = a_arg(a)
+    s.g[G_SUB] = SUB_PLACE

@@ -41,6 +41,7 @@ from simulator.engine.state import (
     K_INDIRECT,
     K_PASS,
     K_SMOKE,
+    K_SMOKE_DONE,
     K_SMOKE_HEX,
     NIL,
     ONMAP,
@@ -245,3 +246,24 @@ def apply_smoke_hex(s, t, a):
 
 
 int64_constants(globals())
+
+
+@rule
+def support_phase_actions(s, t, out):
+    """6.3: pass (no more support actions this turn) or a support action."""
+    n = push(out, NIL, action(K_PASS, 0, 0))
+    return support_actions(s, t, s.g[G_ACTIVE], out, n)
+
+
+@rule
+def next_smoke_actions(s, t, out):
+    """7.5: no more smoke hexes, or the next hex for the dice set aside."""
+    n = push(out, NIL, action(K_SMOKE_DONE, s.g[G_SMK_UNIT], 0))
+    return smoke_hex_actions(s, t, out, n)
+
+
+@rule
+def next_smoke_step(s):
+    """The smoking player names the next hex (7.5)."""
+    s.g[G_DECIDER] = s.u[s.g[G_SMK_UNIT], U_SIDE]
+    return True
