@@ -31,6 +31,7 @@ from simulator.engine.state import (
     G_TURN,
     G_WINNER,
     KIND_NAMES,
+    NO_FACING,
     NO_WINNER,
     PHASE_NAMES,
     STATUS_NAMES,
@@ -46,6 +47,8 @@ from simulator.engine.state import (
     U_TYPE,
     decode,
     int64_constants,
+    place_facing,
+    place_hex,
 )
 from simulator.engine.turn import MAX_ACTIONS, apply_action, legal_actions, new_game
 
@@ -173,8 +176,8 @@ class State:
             to = int(g.tables.side6[h, arg, 0]) if h >= 0 else -1
             return f"{unit}: step to {self.hex_name(to)}"
         if name == "place":
-            f = arg % 8
-            return f"{unit}: place in {self.hex_name(arg // 8)}" + (f" facing {f}" if f != 7 else "")
+            f = place_facing.py_func(arg)
+            return f"{unit}: place in {self.hex_name(place_hex.py_func(arg))}" + (f" facing {f}" if f != NO_FACING else "")
         if name == "attack in close combat":
             if arg < g.n_units and self.s.u[u, U_HEX] != arg:
                 return f"{unit}: {kind} {g.unit_label(arg)}" if arg < g.n_units else f"{unit}: {arg}"

@@ -19,7 +19,17 @@ from simulator.engine.compile import Game
 from simulator.engine.game import LOG_CAP, State
 from simulator.engine.hexgrid import vertex_names
 from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES
-from simulator.engine.state import AUX_OBJ, KIND_NAMES, PHASE_NAMES, REASON_NAMES, U_FACE, U_HEX, U_SIDE, U_ST
+from simulator.engine.state import (
+    AUX_OBJ,
+    KIND_NAMES,
+    NO_FACING,
+    PHASE_NAMES,
+    REASON_NAMES,
+    U_FACE,
+    U_HEX,
+    U_SIDE,
+    U_ST,
+)
 from simulator.engine.tables import P_N_ATK
 
 CC_STATUS = ("absent", "in the hex", "falls back", "withdraws", "eliminated", "stays out")
@@ -53,14 +63,12 @@ def cut_short_line(st: State) -> str:
 
 
 def _symbols(packed: int) -> str:
-    c, rest = divmod(int(packed), 10000)
-    h, s = divmod(rest, 100)
+    c, h, s = ev.dice_of(int(packed))
     return f"{c} crit, {h} hit, {s} supp"
 
 
 def _cc_symbols(packed: int) -> str:
-    c, rest = divmod(int(packed), 100)
-    h, s = divmod(rest, 10)
+    c, h, s = ev.symbols_of(int(packed))
     return f"{c} crit {h} hit {s} supp"
 
 
@@ -109,7 +117,7 @@ def _course_text(cx: _Names, code: int, a: int, b: int, c: int, d: int, x: int, 
     if code == ev.EV_PHASE:
         return f"-- {PHASE_NAMES[a]} phase"
     if code == ev.EV_PLACE:
-        return f"{g.sides[st.s.u[a, U_SIDE]]} places {own(a)} in {hexn(b)}" + (f" facing {c}" if c != 7 else "")
+        return f"{g.sides[st.s.u[a, U_SIDE]]} places {own(a)} in {hexn(b)}" + (f" facing {c}" if c != NO_FACING else "")
     if code == ev.EV_FORMATION:
         return f"{g.sides[a]} keeps formation card {g.formations[b]} (5.6)"
     if code == ev.EV_CLASS_DRAW:

@@ -24,78 +24,195 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from simulator.engine.fields import declare
 from simulator.engine.state import int64_constants, rule
 
 # --- per hex (hexi[hex, field]) --------------------------------------------------------
-HI_TERRAIN, HI_ELEV, HI_HILL, HI_OBJ, HI_NOIND, HI_Q, HI_R, HI_STAND = range(8)   # HI_STAND + mtype
-HI_FREEFACE, HI_TDMG = 12, 13   # vehicles turn freely here (road, 9.1); terrain-damage pool (9.10.1) or -1
-HI_CCT = 14      # close combat's ground: index of (terrain, fortification) in compile.Grounds (revised 12.1.3)
-HI_FORTFACE = 15  # the vertex the hex's fortification faces (revised 12.1.3.1), -1 none
-HI_WIRE = 16     # 1: barbed wire or a stone wall a close combat initiated into the hex crosses (revised 12.1.2.1)
-HI_FIELDS = 17
+HI_FIELDS = declare(globals(), """
+    HI_TERRAIN      the terrain
+    HI_ELEV         its elevation
+    HI_HILL         1: a hill hex
+    HI_OBJ          the objective here, -1 none
+    HI_NOIND        1: indirect fire may not target it
+    HI_Q            axial q coordinate
+    HI_R            axial r coordinate
+    HI_STAND*5      HI_STAND + movement type: 1 a unit moving so may stand here
+    HI_FREEFACE     1: vehicles turn freely here (road, 9.1)
+    HI_TDMG         terrain-damage pool (9.10.1) or -1
+    HI_CCT          close combat's ground: index of (terrain, fortification) in compile.Grounds (revised 12.1.3)
+    HI_FORTFACE     the vertex the hex's fortification faces (revised 12.1.3.1), -1 none
+    HI_WIRE         1: barbed wire or a stone wall a close combat initiated into the hex crosses (revised 12.1.2.1)
+""")
 # --- per hex side (side6[hex, dir, field]) ---------------------------------------------
-S6_NBR, S6_CLIMB, S6_COST = 0, 1, 2    # S6_COST + movement type (foot, gun, wheeled, tracked)
-S6_TDMG = 6      # 1: the hex across has terrain that may damage vehicles (9.10.1; no overrun there, 9.10.3)
-S6_FIELDS = 7
+S6_FIELDS = declare(globals(), """
+    S6_NBR          the hex across, -1 off the map
+    S6_CLIMB        1: the step climbs
+    S6_COST*4       S6_COST + movement type (foot, gun, wheeled, tracked): the cost, -1 impassable
+    S6_TDMG         1: the hex across has terrain that may damage vehicles (9.10.1; no overrun there, 9.10.3)
+""")
 # --- per line of sight, by axial offset (near[a, dq + R, dr + R], between[a, dq + R, dr + R, k]) --
 # R (the sight radius, compile.sight_radius) = (near.shape[1] - 1) // 2; distance is
 # computed from the axial coordinates (hexgrid.axial_distance), not stored
 # --- per geometry class (geoi[geo, field]) ---------------------------------------------
-GE_BARE, GE_NHIND = range(2)
+declare(globals(), """
+    GE_BARE         a geometry class's bare pool
+    GE_NHIND        its count of hindrances
+""")
 # --- unit types (ut[type, field]) ------------------------------------------------------
-(UT_KIND, UT_STR, UT_HALF, UT_MOVE, UT_MTYPE, UT_FAST_OK, UT_TURRET, UT_CAP, UT_RIDERS, UT_ARMOURED,
- UT_ELITE, UT_VALUE, UT_CARD, UT_RANGED, UT_MAXR, UT_SUPPORT, UT_IND_MIN, UT_IND_MAX, UT_SMOKE,
- UT_CC_INIT, UT_SLOW, UT_IMMOBILE, UT_EXP, UT_TDEF) = range(24)
-UT_RIDEDEF, UT_LOAD_FULL, UT_LOAD_HALF = 24, 25, 26   # tank riders' defence pool (10.10.1) or -1;
-                                                        # transport points taken at full / half strength (9.11)
-UT_OVERRUN = 27  # 1: an armoured vehicle with track movement, which may overrun artillery (9.10.3)
-UT_FIELDS = 28   # UT_TDEF: the pool of the strongest card defence die against terrain damage (9.10.1)
+UT_FIELDS = declare(globals(), """
+    UT_KIND         INFANTRY, ARTILLERY or VEHICLE
+    UT_STR          strength (damage points to eliminate it)
+    UT_HALF         damage at which it is at half strength
+    UT_MOVE         movement allowance
+    UT_MTYPE        movement type (foot, gun, wheeled, tracked)
+    UT_FAST_OK      1: may make a fast move (9.2)
+    UT_TURRET       1: has a turret (10.6)
+    UT_CAP          transport capacity (9.11)
+    UT_RIDERS       tank riders it may carry (10.10.1)
+    UT_ARMOURED     1: armoured
+    UT_ELITE        1: ignores suppression (elite)
+    UT_VALUE        its value in points
+    UT_CARD         its unit card
+    UT_RANGED       1: has a ranged attack
+    UT_MAXR         its longest range
+    UT_SUPPORT      1: may fire in the support phase (chapter 7)
+    UT_IND_MIN      indirect fire's shortest range
+    UT_IND_MAX      indirect fire's longest range
+    UT_SMOKE        1: may fire smoke (7.5)
+    UT_CC_INIT      1: may initiate a close combat
+    UT_SLOW         1: slow (revised 12.4)
+    UT_IMMOBILE     1: cannot move
+    UT_EXP          experience
+    UT_TDEF         the pool of the strongest card defence die against terrain damage (9.10.1)
+    UT_RIDEDEF      tank riders' defence pool (10.10.1) or -1
+    UT_LOAD_FULL    transport points taken at full strength (9.11)
+    UT_LOAD_HALF    transport points taken at half strength (9.11)
+    UT_OVERRUN      1: an armoured vehicle with track movement, which may overrun artillery (9.10.3)
+""")
 # --- ranged pools (pooli[pool, field]) -------------------------------------------------
-PO_N, PO_EXTRA = range(2)
+declare(globals(), """
+    PO_N            dice in the pool
+    PO_EXTRA        extra suppression
+""")
 # --- close-combat pools (cci[pool, field]) ---------------------------------------------
-CI_NATK, CI_NDEF, CI_ATK_REROLLS, CI_DEF_REROLLS, CI_EXTRA, CI_ADRENALINE, CI_TRACKS, CI_PREREQ = range(8)
-CI_FIELDS = 8
+CI_FIELDS = declare(globals(), """
+    CI_NATK         attack dice
+    CI_NDEF         defence dice
+    CI_ATK_REROLLS  the attacker's re-rolls
+    CI_DEF_REROLLS  the defender's re-rolls
+    CI_EXTRA        extra suppression
+    CI_ADRENALINE   suppressions the adrenaline rush cancels (12.7.2, revised 12.1.5)
+    CI_TRACKS       1: an attack on wheels/tracks (12.9)
+    CI_PREREQ       1: the green pre-roll comes first (12.9)
+""")
 # --- rows of meta: slots, formation cards, victory, objectives, draws -----------------
-(SL_SIDE, SL_TYPE, SL_HEX, SL_ZONE, SL_FACE, SL_CARRIER, SL_ARRIVE, SL_ENTRY, SL_FORM, SL_ROLL,
- SL_GROUP) = range(11)
+declare(globals(), """
+    SL_SIDE         a unit slot's side
+    SL_TYPE         its unit type
+    SL_HEX          its set-up hex, -1 placed by its player
+    SL_ZONE         its set-up zone
+    SL_FACE         its facing
+    SL_CARRIER      the slot carrying it, -1 none
+    SL_ARRIVE       the turn it arrives, 0 at the start
+    SL_ENTRY        its entry zone as a reinforcement
+    SL_FORM         its formation card, -1 none
+    SL_ROLL         the d6 it needs to arrive, 0 none
+    SL_GROUP        its reinforcement group
+""")
 META_WIDTH = 12
-FO_SIDE, FO_TYPE, FO_CP, FO_ZONE, FO_DRAW = range(5)
-FO_FIELDS = 5
+FO_FIELDS = declare(globals(), """
+    FO_SIDE         a formation card's side
+    FO_TYPE         its type (FO_CLASS: one card of a class draw)
+    FO_CP           its command points
+    FO_ZONE         its set-up zone
+    FO_DRAW         its draw (class draws)
+""")
 FO_CLASS = 3     # FO_TYPE of one card of a reinforcement class draw (5.7), FO_DRAW its draw; not a formation
-V_HOLD_MASK, V_HOLD_COUNT, V_POINTS, V_ELIM, V_ANY, V_SUDDEN = range(6)
-OB_HEX, OB_VALUE, OB_START = range(3)
-D_COUNT, D_METHOD = range(2)          # draw rows: side * 3 + unit kind
-METHOD_CHOOSE, METHOD_DOUBLE, METHOD_DRAW = range(3)   # 5.6, in the book's order
+declare(globals(), """
+    V_HOLD_MASK     a side's victory: the objectives it must hold, a bit each
+    V_HOLD_COUNT    how many objectives it must hold
+    V_POINTS        the objective points it needs
+    V_ELIM          enemy units it must eliminate
+    V_ANY           1: it has a victory condition
+    V_SUDDEN        1: sudden death (6.6)
+""")
+declare(globals(), """
+    OB_HEX          an objective's hex
+    OB_VALUE        its points
+    OB_START        who holds it at the start, -1 nobody
+""")
+declare(globals(), """
+    D_COUNT         draw rows (side * 3 + unit kind): cards to keep
+    D_METHOD        how (METHOD_*)
+""")
+declare(globals(), """
+    METHOD_CHOOSE   5.6, in the book's order
+    METHOD_DOUBLE
+    METHOD_DRAW
+""")
 
 # --- parameters (p[field]) -------------------------------------------------------------
-(P_TURNS, P_INITIATIVE, P_SETUP_FIRST, P_EDITION, P_CP_RULE, P_SUDDEN, P_IF_NEITHER, P_CC_STACK,
- P_FAST_UPHILL, P_MAX_SMOKE, P_SMOKE_DECAY, P_MIN_CP, P_N_OBJ, P_NEED_SUPPORT, P_HAS_VEHICLES,
- P_BASE_CP0, P_BASE_CP1, P_MAXR, P_N_UNITS, P_N_FORMS, P_N_ZONES,
- # offsets into meta
- P_O_FORM, P_O_VIC, P_O_OBJ, P_O_DRAW,
- # offsets into keys and their sizes (P_O_CC: into fconst, the close-combat pool statistics)
- P_O_ATK, P_O_BAND, P_O_DEF, P_O_SPOT, P_O_CC, P_NT, P_NB, P_NR, P_NG, P_NSMOKE, P_NAREA, P_NOUT,
- P_NTERR, P_NROLES, P_NFLAGS,
- # pools in rows
- P_CRIT_G, P_CRIT_B, P_CRIT_MAX, P_N_ATK,
- # offsets into fconst
- P_O_COVER, P_O_CCLOSS, P_O_CCMASK) = range(47)
-P_TRANSPORT = 47      # 1: some unit can carry another (9.11): the transport rules are played
-P_OVERRUN = 48        # 1: some vehicle may overrun some enemy artillery (9.10.3)
-P_O_OVR = 49          # offset into keys of the last-shot pools (9.10.3): [gun type, tank type, 2]
-P_O_ICC = 50          # offset into keys of the fire-into-close-combat pools (10.11)
-P_ICC_SPARE = 51      # (reserved for 10.11; unused: the block in keys has its own header, ICC_*)
-P_O_IND = 52          # offsets into keys of the support phase's pools (chapter 7): indirect-fire attack
-P_O_INDDEF = 53       #   [firer type, target type, half, minus], indirect-fire defence [target type,
-P_O_INDSPOT = 54      #   terrain, hill, status, failed], spotting [.., adjacent] and smoke attack
-P_O_SMOKE = 55        #   [firer type, half, minus] (P_NEED_SUPPORT: the support phase is played)
-P_CP_ALWAYS = 56      # 1: 10.7.3's minimum of four command points holds always; 0: only as a floor on losses
-P_FALLBACK_EVER = 57  # 1: a unit that has ever fallen back is eliminated by its next fallback (13.3, reading S22);
-                      #   0: only a fallback while its fallback marker is on eliminates it
-P_O_PFIRE = 58        # offset into keys of the revised 12.4 shot at passengers: [assault type, passenger type,
-                      #   half, 2] attack / defence pool, -1 none
-P_NCCT = 59          # close combat's grounds (terrain, fortification) of the map (HI_CCT; CC_WHERE bounds 3x)
-P_FIELDS = 60
+P_FIELDS = declare(globals(), """
+    P_TURNS         the scenario's turns
+    P_INITIATIVE    the side with the initiative every turn, -1 rolled (6.1)
+    P_SETUP_FIRST   the side that sets up first, -1 rolled (5.8)
+    P_EDITION       close combat's edition, 1 or 2
+    P_CP_RULE       1: the command points rule (6.2.2)
+    P_SUDDEN        1: sudden death (6.6)
+    P_IF_NEITHER    the winner when neither side meets its conditions, -1 a draw
+    P_CC_STACK      stacking in a close-combat hex
+    P_FAST_UPHILL   1: fast moves uphill allowed
+    P_MAX_SMOKE     smoke markers a hex holds
+    P_SMOKE_DECAY   smoke markers removed each organisation phase (6.5)
+    P_MIN_CP        the minimum command points (10.7.3)
+    P_N_OBJ         objectives
+    P_NEED_SUPPORT  1: the support phase is played
+    P_HAS_VEHICLES  1: some unit is a vehicle
+    P_BASE_CP0*2    P_BASE_CP0 + side: command points of the scenario
+    P_MAXR          the longest range
+    P_N_UNITS       unit slots
+    P_N_FORMS       formation cards
+    P_N_ZONES       zones
+    P_O_FORM        offset into meta: formation cards
+    P_O_VIC         victory
+    P_O_OBJ         objectives
+    P_O_DRAW        draws
+    P_O_ATK         offset into keys: attack pools
+    P_O_BAND        range bands
+    P_O_DEF         defence pools
+    P_O_SPOT        spotting pools
+    P_O_CC          offset into fconst: the close-combat pool statistics
+    P_NT            size: unit types
+    P_NB            range bands
+    P_NR            ranges
+    P_NG            geometry classes
+    P_NSMOKE        smoke levels
+    P_NAREA         areas
+    P_NOUT          outcomes
+    P_NTERR         terrains
+    P_NROLES        close-combat roles
+    P_NFLAGS        close-combat flags
+    P_CRIT_G        pool in rows: the critical-hit roll's green dice
+    P_CRIT_B        its blue dice
+    P_CRIT_MAX      the most crits rolled for
+    P_N_ATK         attack pools
+    P_O_COVER       offset into fconst: cover
+    P_O_CCLOSS      close-combat losses
+    P_O_CCMASK      close-combat masks
+    P_TRANSPORT     1: some unit can carry another (9.11): the transport rules are played
+    P_OVERRUN       1: some vehicle may overrun some enemy artillery (9.10.3)
+    P_O_OVR         offset into keys of the last-shot pools (9.10.3): [gun type, tank type, 2]
+    P_O_ICC         offset into keys of the fire-into-close-combat pools (10.11)
+    P_ICC_SPARE     (unused: the 10.11 block in keys has its own header, ICC_*)
+    P_O_IND         offsets into keys of the support phase's pools (chapter 7): indirect-fire attack [firer type, target type, half, minus]
+    P_O_INDDEF      indirect-fire defence [target type, terrain, hill, status, failed]
+    P_O_INDSPOT     spotting [.., adjacent]
+    P_O_SMOKE       smoke attack [firer type, half, minus]
+    P_CP_ALWAYS     1: 10.7.3's minimum of four command points holds always; 0: only as a floor on losses
+    P_FALLBACK_EVER 1: a unit that has ever fallen back is eliminated by its next fallback (13.3, reading S22); 0: only while its fallback marker is on
+    P_O_PFIRE       offset into keys of the revised 12.4 shot at passengers: [assault type, passenger type, half, 2] attack / defence pool, -1 none
+    P_NCCT          close combat's grounds (terrain, fortification) of the map (HI_CCT; CC_WHERE bounds 3x)
+""")
 N_WEIGHTS = 16
 
 

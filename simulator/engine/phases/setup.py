@@ -32,6 +32,7 @@ from simulator.engine.state import (
     K_PLACE,
     K_SETUP_FIRST,
     NIL,
+    NO_FACING,
     PENDING,
     SUB_PLACE,
     SUB_SETUP_ORDER,
@@ -49,6 +50,9 @@ from simulator.engine.state import (
     a_unit,
     action,
     int64_constants,
+    place_arg,
+    place_facing,
+    place_hex,
     push,
     rule,
 )
@@ -87,8 +91,6 @@ from simulator.engine.tables import (
 )
 from simulator.rng import below
 
-NO_FACING = 7               # a placement's facing field for infantry, which has no facing (5.8)
-
 
 @rule
 def place_actions(s, t, u, out, n):
@@ -104,9 +106,9 @@ def place_actions(s, t, u, out, n):
             continue
         if facings:
             for f in range(6):
-                n = push(out, n, action(K_PLACE, u, h * 8 + f))
+                n = push(out, n, action(K_PLACE, u, place_arg(h, f)))
         else:
-            n = push(out, n, action(K_PLACE, u, h * 8 + NO_FACING))
+            n = push(out, n, action(K_PLACE, u, place_arg(h, NO_FACING)))
     return n
 
 
@@ -135,8 +137,8 @@ def apply_place(s, t, a):
     """5.8: place a unit in a hex of its set-up (or entry) zone, facing a vertex."""
     u = a_unit(a)
     arg = a_arg(a)
-    h = arg // 8
-    f = arg % 8
+    h = place_hex(arg)
+    f = place_facing(arg)
     put(s, u, h)
     if f != NO_FACING:
         s.u[u, U_FACE] = f

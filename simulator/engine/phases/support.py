@@ -3,8 +3,6 @@ both players pass. The rules of the shots themselves are :mod:`simulator.engine.
 
 from __future__ import annotations
 
-import numpy as np
-
 from simulator.engine import support as sp
 from simulator.engine.events import (
     EV_ACTIVATE,
@@ -37,6 +35,7 @@ from simulator.engine.state import (
     G_SMK_UNIT,
     G_SUB,
     G_SUPPORT_PASSED,
+    INDIRECT_SCALE,
     K_ART_FACE,
     K_INDIRECT,
     K_PASS,
@@ -47,6 +46,7 @@ from simulator.engine.state import (
     ONMAP,
     PH_ACTION,
     PH_SUPPORT,
+    SMOKE_SCALE,
     SUB_SELECT,
     SUB_SMOKE_NEXT,
     SUB_SUPPORT,
@@ -67,6 +67,9 @@ from simulator.engine.state import (
     int64_constants,
     push,
     rule,
+    spotted_arg,
+    spotted_spotter,
+    spotted_target,
 )
 from simulator.engine.tables import (
     P_NEED_SUPPORT,
@@ -121,7 +124,7 @@ def spotted_actions(s, t, side, f, kind, target, h, scale, out, n):
         return push(out, n, action(kind, f, target))
     for w in range(s.u.shape[0]):
         if sp.may_spot(s, t, w, f) and may_support(s, t, w, side) and sp.sees(s, t, s.u[w, U_HEX], h):
-            n = push(out, n, action(kind, f, target + scale * (w + 1)))
+            n = push(out, n, action(kind, f, spotted_arg(target, w, scale)))
     return n
 
 
@@ -137,11 +140,11 @@ def support_actions(s, t, side, out, n):
             continue
         for v in range(s.u.shape[0]):
             if sp.indirect_target(s, t, u, v):
-                n = spotted_actions(s, t, side, u, K_INDIRECT, v, s.u[v, U_HEX], np.int64(256), out, n)
+                n = spotted_actions(s, t, side, u, K_INDIRECT, v, s.u[v, U_HEX], INDIRECT_SCALE, out, n)
         if sp.fires_smoke(s, t, u):
             for h in range(t.hexi.shape[0]):
                 if sp.in_band(s, t, u, h):
-                    n = spotted_actions(s, t, side, u, K_SMOKE, h, h, np.int64(65536), out, n)
+                    n = spotted_actions(s, t, side, u, K_SMOKE, h, h, SMOKE_SCALE, out, n)
     return n
 
 
@@ -196,13 +199,13 @@ def apply_support(s, t, a):
         s.u[u, U_FACED] = 1
         log_event(s, EV_ART_FACE, u, arg, NIL, NIL, NIL, NIL)
     elif k == K_INDIRECT:
-        v = arg % 256
-        w = arg // 256 - 1
+        v = spotted_target(arg, INDIRECT_SCALE)
+        w = spotted_spotter(arg, INDIRECT_SCALE)
         activate_support(s, t, u, k, v, w)
         sp.resolve_indirect(s, t, u, v, w)
     elif k == K_SMOKE:
-        h = arg % 65536
-        w = arg // 65536 - 1
+        h = spotted_target(arg, SMOKE_SCALE)
+        w = spotted_spotter(arg, SMOKE_SCALE)
         activate_support(s, t, u, k, h, w)
         s.g[G_SMK_UNIT] = u
         s.g[G_SMK_K] = 1
