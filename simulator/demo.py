@@ -48,7 +48,7 @@ def scenario_entry(seed: int, games: int):
     """The balance report of the default scenario, played into its subfolder."""
 
     from reports.assault import scenario_bundle
-    from simulator.engine.balance import report_table
+    from reports.scenario_text import report_table
 
     def build(folder: Path) -> Report:
         report, bundle = scenario_bundle(DEMO_SCENARIO, folder, games=games, seed=seed, players="greedy,greedy",

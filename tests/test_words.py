@@ -146,7 +146,8 @@ def test_tune_inside_its_search_or_on_target_says_nothing():
 
 
 def test_the_terminal_report_prints_the_tuning_warning():
-    from simulator.engine.balance import report_table, tune_bound
+    from reports.scenario_text import report_table
+    from simulator.engine.balance import tune_bound
     values = rows([(1, 0.10), (2, 0.20), (3, 0.30)])
     report = fake_report(tune={"key": "cp.german", "target": 0.5, "side": "german", "values": values,
                                "best": values[-1], **tune_bound(values, values[-1], 0.5, "cp.german")})

@@ -86,7 +86,7 @@ def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edit
         report = balance_report(name, **kwargs)
     else:
         report = write_scenario_report(name, out_dir, **kwargs)
-    from simulator.engine.balance import report_table
+    from reports.scenario_text import report_table
     emit(to_json(report) if fmt == "json" else report_table(report), None)
 
 

@@ -93,12 +93,3 @@ def turn_activity(st, log: np.ndarray | None = None) -> pd.DataFrame:
             rows += [{"turn": turn, "side": side, "measure": m, "count": int(counts[i, j])}
                      for j, m in enumerate(MEASURES)]
     return pd.DataFrame(rows, columns=["turn", "side", "measure", "count"])
-
-
-def activity_lines(activity: dict, sides: list[str]) -> list[str]:
-    """The terminal's lines: one per side."""
-    lines = [f"activity per game by side ({activity['sample']}):"]
-    for s in sides:
-        a = activity[s]
-        lines.append(f"  {s}: " + ", ".join(f"{m.replace('_', ' ')} {a[m]:.2f}" for m in MEASURES))
-    return lines

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from simulator.assault.kernels import cancel_packed, field
 from simulator.assault.vehicle_terrain import last_shot_stops
-from simulator.engine.events import EV_OVERRUN, EV_ROLL, log_event
+from simulator.engine.events import EV_OVERRUN, EV_ROLL, dice_code, log_event
 from simulator.engine.fire import apply_symbols, eliminate, fire_odds
 from simulator.engine.state import (
     ACT_DELAYED,
@@ -82,8 +82,8 @@ def last_shot(s, t, gun, tank):
     dk = last_shot_key(t, s.u[gun, U_TYPE], s.u[tank, U_TYPE], 1)
     total = sum_rolls(t.rows[ak, :t.pooli[ak, PO_N]], s.rng[0]) + sum_rolls(t.rows[dk, :t.pooli[dk, PO_N]], s.rng[0])
     c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
-    atk = field(total, 0) * 10000 + field(total, 1) * 100 + field(total, 2)
-    dfn = field(total, 3) * 10000 + field(total, 4) * 100 + field(total, 5)
+    atk = dice_code(field(total, 0), field(total, 1), field(total, 2))
+    dfn = dice_code(field(total, 3), field(total, 4), field(total, 5))
     log_event(s, EV_ROLL, gun, tank, ak, dk, atk, dfn)
     apply_symbols(s, t, tank, c, h, sp)
     return last_shot_stops(s.u[tank, U_ST] != ONMAP, s.u[tank, U_MORALE] != STEADY, s.u[tank, U_IMMOB] == 1)

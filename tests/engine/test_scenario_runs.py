@@ -96,7 +96,8 @@ def test_unknown_history_value_is_one_line(skirmish_path):
 def test_skill_ladder_from_both_seats(skirmish_path):
     """--ladder: random < greedy < lookahead, each stronger player against the weaker from
     both seats, judged against the weaker player's own rate in that seat."""
-    from simulator.engine.balance import balance_report, report_table
+    from reports.scenario_text import report_table
+    from simulator.engine.balance import balance_report
     rep = balance_report(str(skirmish_path), games=200, seed=6, players="greedy,greedy", workers=2,
                          ladder=True, ladder_games=120, progress=False)
     sl = rep["skill_ladder"]

@@ -17,6 +17,7 @@ from simulator.engine.events import (
     EV_STOP,
     EV_TERRAIN_DAMAGE,
     log_event,
+    symbols_code,
 )
 from simulator.engine.fire import (
     eliminate,
@@ -258,7 +259,7 @@ def terrain_damage(s, t, u, g):
     e, d, m, i = terrain_damage_effect(t.ut[ty, UT_STR], d0, m0, i0, t.ut[ty, UT_ELITE], c, h, sp, NIL)
     if e == 0 and fallback_again(s, t, u, m0, m):        # 13.3 "ever" (option, reading S22)
         e = 1
-    log_event(s, EV_TERRAIN_DAMAGE, u, e, d, m, i, c * 100 + h * 10 + sp)
+    log_event(s, EV_TERRAIN_DAMAGE, u, e, d, m, i, symbols_code(c, h, sp))
     if e == 1:
         s.u[u, U_DMG] = t.ut[ty, UT_STR]
         eliminate(s, t, u)

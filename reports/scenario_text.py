@@ -1,0 +1,128 @@
+"""The scenario balance report as text, for the terminal and ``balance.txt``: the run and
+its data, win rates with intervals, the verdict, how the games went, and the what-ifs,
+tuning and skill ladder when they were asked for. It renders the report dictionary of
+:func:`simulator.engine.balance.balance_report` (the JSON) and computes nothing."""
+
+from __future__ import annotations
+
+from simulator.engine.activity import MEASURES
+
+
+def report_table(report: dict) -> str:
+    """The report for people."""
+    sides = report["sides"]
+    lines = _outcome_lines(report, sides) + _play_lines(report, sides)
+    if "what_if" in report:
+        lines += _what_if_lines(report["what_if"], sides)
+    if "tune" in report:
+        lines += _tune_lines(report["tune"])
+    if "skill_ladder" in report:
+        lines += _skill_ladder_lines(report["skill_ladder"])
+    gps = report.get("games_per_second")
+    lines += ["", f"{gps:,.0f} games/s with {report['workers']} worker(s)" if gps else ""]
+    if report.get("files"):
+        lines.append("records: " + ", ".join(report["files"]))
+    return "\n".join(lines) + "\n"
+
+
+def _outcome_lines(report: dict, sides) -> list[str]:
+    """The run, its data, the win rates, the verdict and the warnings."""
+    lines = [f"{report['data']['name']} ({report['scenario']}), close combat {report['edition']}: "
+             f"{report['games']:,} games, seed {report['seed']}, players "
+             + ", ".join(f"{s} {report['players'][s]}" for s in sides),
+             f"data: {report['data']['data']['dice']}; aid {report['data']['data']['aid']}; "
+             f"units {report['data']['units_status']}; map: {report['data']['map_source']}",
+             f"scenario source: {report['data'].get('source', '')}", ""]
+    for s in sides:
+        w = report["win_rate"][s]
+        lines.append(f"  {s:>10} wins {w['p']:7.2%}  [{w['ci95'][0]:.2%}, {w['ci95'][1]:.2%}]")
+    lines.append(f"  {'draws':>10}      {report['draw_rate']:7.2%}")
+    if report.get("truncated_games"):
+        lines.append(f"  {'cut short':>10}      {report['truncated_rate']:7.2%}  ({report['truncated_games']:,} games "
+                     f"not over after {report['decision_limit']:,} decisions: no winner)")
+    lines += ["", "verdict: " + report["verdict"]["text"],
+              "  (test: " + report["verdict"]["test"] + ")"]
+    lines += [f"warning: {w}" for w in report.get("warnings", [])]
+    return lines
+
+
+def _play_lines(report: dict, sides) -> list[str]:
+    """How the games went: activity, the first player, closeness, losses, formations."""
+    lines = []
+    act = report.get("activity")
+    if act:
+        lines.append("activity per game, both sides: " + ", ".join(
+            f"{k.replace('_', ' ')} {v:.2f}" for k, v in act.items()))
+    if report.get("activity_by_side"):
+        lines += activity_lines(report["activity_by_side"], sides)
+    fp = report["first_player_effect"]
+    lines.append(f"first player (initiative in turn 1) wins {report['first_player_win_rate']:.2%} of games")
+    for s in sides:
+        e = fp[s]
+        if e.get("difference") is not None:
+            lines.append(f"  {s}: {e['win_rate_first']:.2%} when first, {e['win_rate_second']:.2%} when second "
+                         f"(difference {e['difference']:+.2%} [{e['ci95'][0]:+.2%}, {e['ci95'][1]:+.2%}])")
+    c = report["closeness"]
+    lines += [f"mean turns {report['mean_turns']:.2f}; decided before the last turn {report['decided_early_rate']:.2%}; "
+              f"settled in the last turn {report['decided_last_turn_rate']:.2%}",
+              f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}; "
+              f"mean relative points margin {c['mean_relative_points_margin']:.3f}"]
+    lines.append("mean losses per game: " + "; ".join(
+        f"{s}: " + ", ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in report["mean_losses"][s].items())
+        for s in sides))
+    if report["formations"]:
+        lines += ["", "win rates by drawn formations:"]
+        for f in report["formations"]:
+            lines.append(f"  {f['side']}: {', '.join(f['formations'])}: {f['games']} games, "
+                         f"wins {f['win_rate']:.2%} [{f['ci95'][0]:.2%}, {f['ci95'][1]:.2%}]")
+    return lines
+
+
+def _what_if_lines(wi: dict, sides) -> list[str]:
+    """--vary: each variant's win rates and paired change, the one closest to even."""
+    lines = ["", f"what-ifs (common random numbers; change of {sides[0]}'s win rate):"]
+    for r in wi["variants"]:
+        lines.append(f"  {r['key']}={r['value']}: {sides[0]} {r['win_rate'][sides[0]]:.2%}, "
+                     f"{sides[1]} {r['win_rate'][sides[1]]:.2%}; change {100 * r['change']:+.2f} points "
+                     f"[{100 * r['change_ci95'][0]:+.2f}, {100 * r['change_ci95'][1]:+.2f}]"
+                     + (" *" if r["significant"] else ""))
+    if any(r["significant"] for r in wi["variants"]):
+        lines.append("  (*: the paired 95% interval of the change excludes 0)")
+    if wi["closest_to_even"]:
+        b = wi["closest_to_even"]
+        lines.append(f"  closest to even of the variants: {b['key']}={b['value']}")
+    return lines
+
+
+def _tune_lines(tu: dict) -> list[str]:
+    """--tune: the win rate of each value tried, the best."""
+    lines = ["", f"tuning {tu['key']} for {tu['side']} win rate {tu['target']:.0%}:"]
+    for r in tu["values"]:
+        lines.append(f"  {r['value']}: {r['win_rate']:.2%} [{r['ci95'][0]:.2%}, {r['ci95'][1]:.2%}]")
+    lines.append(f"  best: {tu['best']['value']} ({tu['best']['win_rate']:.2%})")
+    if tu.get("bound_note"):
+        lines.append(f"  warning: {tu['bound_note']}")
+    return lines
+
+
+def _skill_ladder_lines(sl: dict) -> list[str]:
+    """--ladder: each rung from both seats, and whether skill matters."""
+    lines = ["", f"skill ladder ({sl['games_per_match']} games a match):"]
+    for r in sl["rungs"]:
+        for seat in r["seats"]:
+            lines.append(f"  {r['stronger']} as {seat['strong_side']} v {r['weaker']}: wins "
+                         f"{seat['strong_win_rate']:.2%} [{seat['ci95'][0]:.2%}, {seat['ci95'][1]:.2%}] "
+                         f"({r['weaker']} v {r['weaker']} in that seat: "
+                         f"{r['weaker_same_seat_win_rate'][seat['strong_side']]:.2%})"
+                         + (" at the ceiling" if seat["at_ceiling"] else "" if seat["better"] else " NOT better"))
+    lines.append(f"  skill matters: {'yes' if sl['skill_matters'] else 'no'}")
+    return lines
+
+
+def activity_lines(activity: dict, sides: list[str]) -> list[str]:
+    """The terminal's lines: one per side."""
+    lines = [f"activity per game by side ({activity['sample']}):"]
+    for s in sides:
+        a = activity[s]
+        lines.append(f"  {s}: " + ", ".join(f"{m.replace('_', ' ')} {a[m]:.2f}" for m in MEASURES))
+    return lines
