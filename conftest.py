@@ -5,7 +5,7 @@ import os
 import shutil
 import tempfile
 
-# Compiled scenarios are cached on disk (simulator.engine.gamecache): the suite keeps
+# Compiled scenarios are cached on disk (simulator.engine.core.gamecache): the suite keeps
 # its own cache for the run, shared by the tests and the processes they start, and
 # never reads or fills the user's.
 if "LANCHESTER_CACHE_DIR" not in os.environ:
@@ -19,7 +19,7 @@ import pytest  # noqa: E402
 @pytest.fixture(scope="session")
 def engine_compiled():
     """The scenario engine compiled on both cores before the first test that plays a
-    game (:func:`simulator.engine.warmup.compile_engine`): None when numba's cache held it
+    game (:func:`simulator.engine.core.warmup.compile_engine`): None when numba's cache held it
     already, else the parts' functions the engine called with other argument types."""
-    from simulator.engine import warmup
+    from simulator.engine.core import warmup
     return warmup.compile_engine()

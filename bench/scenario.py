@@ -1,7 +1,7 @@
 """Benchmark: whole games of a scenario per second, per core, on 1 and 2 workers.
 
 Plays the default scenario (Infantry Training) with the default players (greedy
-against greedy) through :func:`simulator.engine.batch.run_games`, the same path as
+against greedy) through :func:`simulator.engine.core.batch.run_games`, the same path as
 ``lanchester assault scenario``: numba games in pieces of 256 on threads through the
 shared runner, records tallied piece by piece. The first run is a warm-up (numba compiles or loads its cache).
 Prints games per second with 1 worker and with 2, games per second per core, the ratio,
@@ -27,8 +27,8 @@ import sys
 import tempfile
 import time
 
-from simulator.engine.batch import player_kinds, run_games
-from simulator.engine.compile import compile_game
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.core.batch import player_kinds, run_games
 
 TARGET_GAMES, TARGET_SECONDS = 1_000_000, 600
 

@@ -509,7 +509,7 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
 def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance: Provenance,
                    record_files: Sequence[str] = (), map_png: bytes | None = None) -> Report:
     """``lanchester assault scenario --out DIR``: the balance summary of
-    :func:`simulator.engine.balance.balance_run` with its charts (win rates, convergence,
+    :func:`simulator.engine.core.balance.balance_run` with its charts (win rates, convergence,
     turn of decision, losses, what-ifs and their paired changes, each side's activity,
     the map ``map_png``) and tables; everything the terminal report says is on the page.
     The per-game records the run streamed (``record_files``, e.g. ``games.csv``,
@@ -547,7 +547,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
             f"{k.replace('_', ' ')} {v:.2f}" for k, v in act.items())))
     by_side = report.get("activity_by_side")
     if by_side:
-        from simulator.engine.activity import activity_frame
+        from simulator.engine.assault.activity import activity_frame
         frame = tidy(activity_frame(by_side, sides), SIDE_ACTIVITY_COLUMNS)
         for side in sides:
             rep.highlights.append((f"{side} per game", ", ".join(
@@ -620,12 +620,12 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
 
 def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwargs):
     """``lanchester assault scenario --out DIR`` and ``lanchester demo``: play the batch of
-    :func:`simulator.engine.balance.balance_run` into ``folder`` (records,
+    :func:`simulator.engine.core.balance.balance_run` into ``folder`` (records,
     ``balance.json``); return the JSON summary and the :class:`reports.bundle.Report`
-    that completes the folder (and the :class:`~simulator.engine.batch.RunResult` with
+    that completes the folder (and the :class:`~simulator.engine.core.batch.RunResult` with
     ``with_result``)."""
     from reports.provenance import scenario_data
-    from simulator.engine.balance import balance_run, report_frames
+    from simulator.engine.core.balance import balance_run, report_frames
     from simulator.output import atomic_write_text, to_json
 
     report, result = balance_run(name, out_dir=str(folder), **kwargs)
@@ -634,7 +634,7 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
                       unit="games")
     atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
-    from simulator.engine.mapdraw import draw_map
+    from simulator.engine.core.mapdraw import draw_map
     scenario = result.game.scenario
     map_png = draw_map(scenario, title=f"{scenario.name}: the map and the set-up",
                        footer="\n".join(prov.footer_lines()))
@@ -647,7 +647,7 @@ def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], pr
                   result: dict, turns: pd.DataFrame | None = None) -> Report:
     """``lanchester assault replay --out DIR``: one game of a batch, turn by turn, and
     its final position. ``final_png(footer)`` draws the position with the footer;
-    ``turns`` (``TURN_ACTIVITY_COLUMNS``, :func:`simulator.engine.activity.turn_activity`)
+    ``turns`` (``TURN_ACTIVITY_COLUMNS``, :func:`simulator.engine.assault.activity.turn_activity`)
     what each side did in each turn, drawn as a chart."""
     from reports import charts
     from reports.charts import Chart

@@ -186,12 +186,12 @@ def data_name(name: str, path: str | Path) -> str:
 
 
 def scenario_data(game) -> tuple[list[Source], list[Path]]:
-    """Sources and files of a compiled scenario (:class:`simulator.engine.compile.Game`):
+    """Sources and files of a compiled scenario (:class:`simulator.engine.assault.compile.Game`):
     the scenario file with its own account of what is stated and what is designed,
     the dice and aid, the unit cards and formation cards it plays with."""
     s = game.scenario
     cards = [s.units[c] for c in game.card_names()]
-    from simulator.engine.tables import P_N_FORMS
+    from simulator.engine.assault.tables import P_N_FORMS
     forms = list(s.formation_cards.values()) if game.tables.p[P_N_FORMS] > 0 else []
     sources = [Source("scenario", f"{s.name} ({shown_path(s.path)})", s.source or "not stated"),
                Source("dice", data_name(s.dice.name, s.dice.path), s.dice.status),

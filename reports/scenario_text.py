@@ -1,11 +1,11 @@
 """The scenario balance report as text, for the terminal and ``balance.txt``: the run and
 its data, win rates with intervals, the verdict, how the games went, and the what-ifs,
 tuning and skill ladder when they were asked for. It renders the report dictionary of
-:func:`simulator.engine.balance.balance_report` (the JSON) and computes nothing."""
+:func:`simulator.engine.core.balance.balance_report` (the JSON) and computes nothing."""
 
 from __future__ import annotations
 
-from simulator.engine.activity import MEASURES
+from simulator.engine.assault.activity import MEASURES
 
 
 def report_table(report: dict) -> str:

@@ -9,7 +9,7 @@ fire into forest, exactly and by Monte Carlo) and the German-against-Soviet matc
 matrix in the open.
 
 The quick answers come first, while on a fresh machine the scenario engine compiles in
-the background on both cores (:mod:`simulator.engine.warmup`); the scenario is played
+the background on both cores (:mod:`simulator.engine.core.warmup`); the scenario is played
 once it is ready. The index still lists the main job first.
 
 The report folder holds one report bundle per question (CSV, PNG charts,
@@ -61,7 +61,7 @@ def scenario_entry(seed: int, games: int):
 def demo_reports(seed: int, trials: int, games: int = DEMO_GAMES) -> Iterator[tuple[str, Report]]:
     """Each question's report, as (folder name, report), printing the tables as it goes:
     the quick answers first, the scenario last (its engine compiled meanwhile)."""
-    from simulator.engine import warmup
+    from simulator.engine.core import warmup
 
     compiling = warmup.start()
     yield from quick_reports(seed, trials)

@@ -248,8 +248,8 @@ def test_dask_through_the_cli(dask_scheduler):
 
 def test_scenario_games_on_dask_are_the_local_games(dask_scheduler, tmp_path):
     """A scenario batch (issue 7) played by the Dask workers: the same records, game by game."""
-    from simulator.engine.batch import run_games
-    from simulator.engine.compile import compile_game
+    from simulator.engine.assault.compile import compile_game
+    from simulator.engine.core.batch import run_games
     from tests.engine.test_players import SKIRMISH
     path = tmp_path / "skirmish.scenario.toml"
     path.write_text(SKIRMISH)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from simulator.cli import main
-from simulator.engine.scenario import Scenario, check_scenario
+from simulator.engine.assault.scenario import Scenario, check_scenario
 from simulator.suggest import closest, did_you_mean, keys_at
 
 

@@ -124,7 +124,7 @@ def rows(rates):
 
 
 def test_tune_at_the_top_of_its_search_says_so():
-    from simulator.engine.balance import tune_bound
+    from simulator.engine.core.balance import tune_bound
     values = rows([(1, 0.10), (2, 0.20), (3, 0.30)])       # still rising towards 0.5 at the top
     out = tune_bound(values, values[-1], 0.5, "cp.german")
     assert out["at_bound"] == "highest"
@@ -132,13 +132,13 @@ def test_tune_at_the_top_of_its_search_says_so():
 
 
 def test_tune_at_the_bottom_of_its_search_says_so():
-    from simulator.engine.balance import tune_bound
+    from simulator.engine.core.balance import tune_bound
     values = rows([(4, 0.70), (5, 0.80), (6, 0.90)])
     assert tune_bound(values, values[0], 0.5, "turns")["at_bound"] == "lowest"
 
 
 def test_tune_inside_its_search_or_on_target_says_nothing():
-    from simulator.engine.balance import tune_bound
+    from simulator.engine.core.balance import tune_bound
     values = rows([(1, 0.30), (2, 0.49), (3, 0.70)])
     assert tune_bound(values, values[1], 0.5, "turns") == {"at_bound": None, "bound_note": None}
     hit = rows([(1, 0.50), (2, 0.60), (3, 0.70)])           # the end value hits the target
@@ -147,7 +147,7 @@ def test_tune_inside_its_search_or_on_target_says_nothing():
 
 def test_the_terminal_report_prints_the_tuning_warning():
     from reports.scenario_text import report_table
-    from simulator.engine.balance import tune_bound
+    from simulator.engine.core.balance import tune_bound
     values = rows([(1, 0.10), (2, 0.20), (3, 0.30)])
     report = fake_report(tune={"key": "cp.german", "target": 0.5, "side": "german", "values": values,
                                "best": values[-1], **tune_bound(values, values[-1], 0.5, "cp.german")})

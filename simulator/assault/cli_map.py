@@ -50,8 +50,8 @@ def los_frame(scenario: str | Path, firer: str, target: str,
     JSON answer. ``data``: data files given on the command line (``{"aid": FILE}``)."""
     import pandas as pd
 
-    from simulator.engine.compiled import compile_map
-    from simulator.engine.scenario import load_scenario
+    from simulator.engine.assault.scenario import load_scenario
+    from simulator.engine.core.compiled import compile_map
 
     s = load_scenario(scenario, data)
     cm = compile_map(s)
@@ -139,10 +139,10 @@ def map_frame(scenario: str | Path, los_from: str | None = None,
     ``los_from``) what that hex sees. ``attrs["png"]`` holds the picture."""
     import pandas as pd
 
-    from simulator.engine import los as L
-    from simulator.engine.compiled import compile_map
-    from simulator.engine.mapdraw import draw_map
-    from simulator.engine.scenario import load_scenario
+    from simulator.engine.assault.scenario import load_scenario
+    from simulator.engine.core import los as L
+    from simulator.engine.core.compiled import compile_map
+    from simulator.engine.core.mapdraw import draw_map
 
     s = load_scenario(scenario, data)
     cm = compile_map(s)
@@ -212,7 +212,7 @@ def scenarios_frame() -> pd.DataFrame:
     close-combat edition, file."""
     import pandas as pd
 
-    from simulator.engine.scenario import load_scenario, shipped_scenarios
+    from simulator.engine.assault.scenario import load_scenario, shipped_scenarios
 
     rows = []
     for p in shipped_scenarios():
@@ -254,7 +254,7 @@ def check_frame(scenario: str | Path, data: dict | None = None) -> pd.DataFrame:
     names the files used when the scenario loaded."""
     import pandas as pd
 
-    from simulator.engine.scenario import check_scenario, resolve_scenario
+    from simulator.engine.assault.scenario import check_scenario, resolve_scenario
 
     result = check_scenario(scenario, data)
     frame = pd.DataFrame([{"severity": p.severity, "key": p.key, "message": p.message}

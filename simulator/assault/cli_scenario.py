@@ -1,7 +1,7 @@
 """``lanchester assault scenario`` and ``lanchester assault replay``: whole games.
 
-Both are thin: they parse, call :func:`simulator.engine.balance.balance_report` or
-:func:`simulator.engine.replay.replay_game`, and print or write the result.
+Both are thin: they parse, call :func:`simulator.engine.core.balance.balance_report` or
+:func:`simulator.engine.assault.replay.replay_game`, and print or write the result.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edit
     if watch:
         raise click.exceptions.Exit(watch_scenario(name, out_dir, watch_max_runs, **kwargs))
     if out_dir is None:
-        from simulator.engine.balance import balance_report
+        from simulator.engine.core.balance import balance_report
         report = balance_report(name, **kwargs)
     else:
         report = write_scenario_report(name, out_dir, **kwargs)
@@ -119,13 +119,13 @@ def play_into_report(name: str, out_dir, *, refresh: int | None = None, **kwargs
 def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
     """The ``--watch`` loop (:mod:`simulator.assault.watch`); returns the exit status."""
     from simulator.assault.watch import REFRESH_SECONDS, Watch
-    from simulator.engine.scenario import resolve_scenario
+    from simulator.engine.assault.scenario import resolve_scenario
 
     path = str(resolve_scenario(name))      # a missing file is the one-line error, exit 2
 
     def play():
         if out_dir is None:
-            from simulator.engine.balance import balance_run
+            from simulator.engine.core.balance import balance_run
             return balance_run(path, **kwargs)
         return play_into_report(path, out_dir, refresh=REFRESH_SECONDS, **kwargs)
 
@@ -157,16 +157,16 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file
       lanchester assault replay my.scenario.toml --aid my-aid.toml --seed 7 --game 12
     """
     from reports.bundle import emit_report
-    from simulator.engine.batch import player_kinds
-    from simulator.engine.compile import compile_game
-    from simulator.engine.replay import (
+    from simulator.engine.assault.compile import compile_game
+    from simulator.engine.assault.replay import (
         events_frame,
         final_position_png,
         replay_game,
         replay_json,
         replay_text,
     )
-    from simulator.engine.warmup import compile_engine, engine_loading
+    from simulator.engine.core.batch import player_kinds
+    from simulator.engine.core.warmup import compile_engine, engine_loading
     from simulator.output import atomic_write_bytes
 
     pl = player_kinds(players)
@@ -182,7 +182,7 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file
         from reports.provenance import provenance, scenario_data
         sources, files = scenario_data(game)
         prov = provenance(sources, files, method=f"replay of game {game_index} of a batch", seed=seed)
-        from simulator.engine.activity import turn_activity
+        from simulator.engine.assault.activity import turn_activity
         return replay_report(frame, final_png=lambda footer: final_position_png(st, footer=footer),
                              provenance=prov, result={k: v for k, v in obj.items() if k not in ("events", "final")},
                              turns=turn_activity(st))

@@ -76,10 +76,10 @@ def verdict_line(report: dict, previous: dict | None = None, paired=None) -> str
 def paired_se(base, other) -> tuple[float, float] | None:
     """Change of the first side's win rate between two runs of the same games (same seed
     and count) and its standard error: the what-ifs' paired change
-    (:func:`simulator.engine.balance.paired_change`), its interval read back as an SE."""
+    (:func:`simulator.engine.core.balance.paired_change`), its interval read back as an SE."""
     import numpy as np
 
-    from simulator.engine.balance import Z95, paired_change
+    from simulator.engine.core.balance import Z95, paired_change
 
     if base is None or other is None or len(base) != len(other) or len(base) < 2:
         return None

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from simulator.assault.cards import VEHICLE_MOVEMENT, UnitCard
-from simulator.engine.compiled import CompiledMap
+from simulator.engine.core.compiled import CompiledMap
 
 UNREACHED = np.iinfo(np.int16).max
 MOVE_MODES = ("normal", "fast", "move-and-fire", "fire-and-move")

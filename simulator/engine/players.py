@@ -1,12 +1,12 @@
 """The computer players: ``random``, ``greedy`` and ``lookahead`` (numba).
 
-A player sees the game state and picks one of :func:`~simulator.engine.turn.legal_actions`;
+A player sees the game state and picks one of :func:`~simulator.engine.assault.turn.legal_actions`;
 the rules never decide for it. Each player draws its own random numbers from its
 side's stream (``rng[1 + side]``), never from the dice.
 
 - ``random``: uniform over the legal actions.
 - ``greedy``: scores every legal action with the exact odds of the tabulated pools
-  (:func:`~simulator.engine.fire.expected_fire`: chance to eliminate, expected damage,
+  (:func:`~simulator.engine.assault.fire.expected_fire`: chance to eliminate, expected damage,
   chance of a morale hit, times what the target is worth) and the value of the hex a
   move ends in (objectives still to take or to hold, the terrain's cover, the fire the
   enemy could pour into it and the fire the unit could deal from it), and takes the
@@ -25,8 +25,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simulator.engine import transport as tr
-from simulator.engine.closecombat import (
+from simulator.engine.assault import transport as tr
+from simulator.engine.assault.closecombat import (
     Q_PASSENGER,
     Q_SUPPORT_A,
     Q_SUPPORT_D,
@@ -35,12 +35,12 @@ from simulator.engine.closecombat import (
     direction_table,
     tracks_option,
 )
-from simulator.engine.fire import expected_fire, expected_fire_any, unit_hex
-from simulator.engine.intocc import in_close_combat, into_cc_odds
-from simulator.engine.moves import TURN, reach
-from simulator.engine.overrun import overrun_gun, overrun_odds
-from simulator.engine.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
-from simulator.engine.state import (
+from simulator.engine.assault.fire import expected_fire, expected_fire_any, unit_hex
+from simulator.engine.assault.intocc import in_close_combat, into_cc_odds
+from simulator.engine.assault.moves import TURN, reach
+from simulator.engine.assault.overrun import overrun_gun, overrun_odds
+from simulator.engine.assault.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
+from simulator.engine.assault.state import (
     AUX_OBJ,
     CARRIED,
     CC_NONE,
@@ -135,16 +135,10 @@ from simulator.engine.state import (
     a_kind,
     a_unit,
     action,
-    entry,
-    int64_constants,
-    next_u64_into,
     restore_state,
-    rule,
-    rule_hot,
-    rule_inlined,
 )
-from simulator.engine.support import expected_indirect
-from simulator.engine.tables import (
+from simulator.engine.assault.support import expected_indirect
+from simulator.engine.assault.tables import (
     HI_CCT,
     HI_OBJ,
     HI_TDMG,
@@ -174,7 +168,8 @@ from simulator.engine.tables import (
     dist,
     n_between,
 )
-from simulator.engine.turn import MAX_ACTIONS, apply_action, legal_actions
+from simulator.engine.assault.turn import MAX_ACTIONS, apply_action, legal_actions
+from simulator.engine.core.compiling import entry, int64_constants, next_u64_into, rule, rule_hot, rule_inlined
 from simulator.rng import below, uniform
 
 RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
@@ -373,7 +368,7 @@ def cc_value(s, t, u, g):
 def overrun_value(s, t, u, gun, g):
     """Overrunning ``gun`` in ``g`` (9.10.3): the gun's worth if the last shot does not
     stop the vehicle, less the vehicle's expected loss, and the hex (exact odds of the
-    last-shot pools, :func:`simulator.engine.overrun.overrun_odds`)."""
+    last-shot pools, :func:`simulator.engine.assault.overrun.overrun_odds`)."""
     tu = s.u[u, U_TYPE]
     p_stop, lost_points = overrun_odds(s, t, u, gun)
     lost = lost_points / max(1, t.ut[tu, UT_STR] - s.u[u, U_DMG]) * worth(t, tu)
@@ -1133,7 +1128,7 @@ DEFAULT_PARAMS = np.array([4, 8, 0], dtype=np.int64)   # look-ahead: candidates,
 @rule_inlined
 def play(s, t, kinds, params, w, max_decisions):
     """Play from ``s`` to the end of the game with players ``kinds[side]`` (inlined into
-    :func:`simulator.engine.batch.play_chunk`, see :func:`choice`)."""
+    :func:`simulator.engine.core.batch.play_chunk`, see :func:`choice`)."""
     n = 0
     while s.g[G_OVER] == 0 and n < max_decisions:
         side = s.g[G_DECIDER]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.engine.compile import compile_game
+from simulator.engine.assault.compile import compile_game
 from tests.engine.test_players import SKIRMISH
 
 

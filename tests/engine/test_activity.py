@@ -1,4 +1,4 @@
-"""Each side's activity, counted from the event log (simulator/engine/activity.py)."""
+"""Each side's activity, counted from the event log (simulator/engine/assault/activity.py)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from simulator.engine.activity import MEASURES, count_events, side_activity, turn_activity
-from simulator.engine.compile import compile_game
-from simulator.engine.replay import describe_events, replay_game
-from simulator.engine.state import U_SIDE
+from simulator.engine.assault.activity import MEASURES, count_events, side_activity, turn_activity
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.replay import describe_events, replay_game
+from simulator.engine.assault.state import U_SIDE
 
 
 @pytest.fixture(scope="module")

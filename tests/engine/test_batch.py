@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
-from simulator.engine.balance import balance_report, paired_change
-from simulator.engine.batch import GAMES_PER_CHUNK, run_games, summary
-from simulator.engine.replay import replay_game
+from simulator.engine.assault.replay import replay_game
+from simulator.engine.core.balance import balance_report, paired_change
+from simulator.engine.core.batch import GAMES_PER_CHUNK, run_games, summary
 from simulator.stats import wilson_interval
 
 N = GAMES_PER_CHUNK + 700          # two chunks

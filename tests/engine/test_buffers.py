@@ -8,13 +8,13 @@ import numba
 import numpy as np
 import pytest
 
-from simulator.engine.batch import play_alone
-from simulator.engine.fire import queue_fallback
-from simulator.engine.game import LOG_CAP, State
-from simulator.engine.phases.movement import push_fbpath, push_path
+from simulator.engine.assault.fire import queue_fallback
+from simulator.engine.assault.game import LOG_CAP, State
+from simulator.engine.assault.phases.movement import push_fbpath, push_path
+from simulator.engine.assault.state import G_FB_PATHN, G_LOGN, G_PATHN, G_QN, MAX_PATH, MAX_QUEUE
+from simulator.engine.assault.turn import apply_action, legal_actions
+from simulator.engine.core.batch import play_alone
 from simulator.engine.players import DEFAULT_PARAMS
-from simulator.engine.state import G_FB_PATHN, G_LOGN, G_PATHN, G_QN, MAX_PATH, MAX_QUEUE
-from simulator.engine.turn import apply_action, legal_actions
 
 
 def test_a_full_legal_actions_buffer_raises(skirmish):

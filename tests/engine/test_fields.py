@@ -1,4 +1,4 @@
-"""Field constants come from one declaration each (simulator/engine/fields.py): numbered
+"""Field constants come from one declaration each (simulator/engine/core/fields.py): numbered
 in order, widths respected, nothing declared twice, and every upper-case name the
 declaring modules use defined (pyflakes cannot see names set by ``declare``)."""
 
@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.engine import events, fields, state, tables
+from simulator.engine.assault import events, state, tables
+from simulator.engine.core import fields
 
 
 def test_a_block_numbers_its_names_in_order_with_widths():

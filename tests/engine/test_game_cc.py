@@ -11,9 +11,9 @@ import numpy as np
 
 from simulator.assault.melee.questions import melee
 from simulator.assault.melee.situation import MeleeSituation
-from simulator.engine.events import EV_CC, EV_CC_RESULT, EV_ENTER_SUPPRESSED
-from simulator.engine.game import State
-from simulator.engine.state import (
+from simulator.engine.assault.events import EV_CC, EV_CC_RESULT, EV_ENTER_SUPPRESSED
+from simulator.engine.assault.game import State
+from simulator.engine.assault.state import (
     CC_ACTIVE,
     CC_INACTIVE,
     CC_NONE,
@@ -160,11 +160,11 @@ def test_a_suppressed_unit_withdraws_out_of_the_hex():
     in the close combat in 5,1, withdraws.)"""
     import numpy as np
 
-    from simulator.engine.compile import compile_game
-    from simulator.engine.game import State
+    from simulator.engine.assault.compile import compile_game
+    from simulator.engine.assault.game import State
+    from simulator.engine.assault.replay import describe_events
+    from simulator.engine.assault.state import ACT_FAST, G_SUB, SUB_MOVE, SUPPRESSED, U_ACT, U_HEX, U_MORALE
     from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
-    from simulator.engine.replay import describe_events
-    from simulator.engine.state import ACT_FAST, G_SUB, SUB_MOVE, SUPPRESSED, U_ACT, U_HEX, U_MORALE
     g = compile_game("infantry-training", edition="v2")
     st = State(g, seed=20357, log=True)
     w = make_work(g)

@@ -10,22 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from simulator.engine import events as ev
-from simulator.engine.batch import run_games, summary
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State
-from simulator.engine.replay import describe_events, replay_game
-from simulator.engine.state import (
-    ABSENT,
-    AUX_FST,
-    G_CP0,
-    G_SUB,
-    ONMAP,
-    PENDING,
-    SUB_PLACE,
-    U_ST,
-)
-from simulator.engine.tables import FO_CLASS, FO_TYPE, P_BASE_CP0, P_O_FORM
+from simulator.engine.assault import events as ev
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State
+from simulator.engine.assault.replay import describe_events, replay_game
+from simulator.engine.assault.state import ABSENT, AUX_FST, G_CP0, G_SUB, ONMAP, PENDING, SUB_PLACE, U_ST
+from simulator.engine.assault.tables import FO_CLASS, FO_TYPE, P_BASE_CP0, P_O_FORM
+from simulator.engine.core.batch import run_games, summary
 from tests.engine.test_game_setup import act, both_pass, write_scenario
 
 UNITS_DIR = Path(__file__).resolve().parents[2] / "scenarios" / "assault" / "units"

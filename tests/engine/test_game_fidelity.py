@@ -9,10 +9,10 @@ import pytest
 
 from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation
-from simulator.engine.compile import compile_game
-from simulator.engine.events import EV_CC_RESULT, EV_CC_ROLL
-from simulator.engine.game import State
-from simulator.engine.state import (
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.events import EV_CC_RESULT, EV_CC_ROLL
+from simulator.engine.assault.game import State
+from simulator.engine.assault.state import (
     ACT_DELAYED,
     ACT_FAST,
     CC_NONE,
@@ -41,7 +41,7 @@ from simulator.engine.state import (
     U_TYPE,
     decode,
 )
-from simulator.engine.tables import S6_COST, UT_MOVE, UT_MTYPE
+from simulator.engine.assault.tables import S6_COST, UT_MOVE, UT_MTYPE
 from tests.engine.test_game_setup import act, actions, hex_of, step_to, tiny, unit, write_scenario
 from tests.engine.test_game_support import BODY as SUPPORT_BODY
 from tests.engine.test_game_support import HEAD as SUPPORT_HEAD
@@ -305,9 +305,9 @@ def test_indirect_spotting_ignores_the_spotters_adjacency(tmp_path):
 # --- reading S9 (10.7.3): the minimum of four command points, a scenario option --------
 
 def test_command_point_minimum_is_an_option_that_vary_can_change():
-    from simulator.engine.balance import parse_vary
-    from simulator.engine.scenario import load_scenario
-    from simulator.engine.tables import P_CP_ALWAYS
+    from simulator.engine.assault.scenario import load_scenario
+    from simulator.engine.assault.tables import P_CP_ALWAYS
+    from simulator.engine.core.balance import parse_vary
     assert int(compile_game("crossroads").tables.p[P_CP_ALWAYS]) == 1            # "always" (the text)
     assert int(compile_game("crossroads", overrides={"cp_minimum": "losses"}).tables.p[P_CP_ALWAYS]) == 0
     assert parse_vary(["cp_minimum=always,losses"], load_scenario("crossroads")) == \
@@ -333,7 +333,7 @@ def test_the_engine_assigns_close_combat_damage_with_the_calculators_function():
     """The engine's close-combat damage is the melee package's ``after_close_combat`` (the
     12.6 example's "two further damage points" in both); its replay gives 3 damage."""
     from simulator.assault.melee import damage as md
-    from simulator.engine import closecombat as ccm
+    from simulator.engine.assault import closecombat as ccm
     assert ccm.md.after_close_combat is md.after_close_combat
     status, dmg, _m, _i = md.after_close_combat(0, 4, 2, 0, 0, 0, 0, 1, 1, 0)   # 1 damage + 1 crit, 4 strength
     assert (int(status), int(dmg)) == (md.IN_HEX, 3)
@@ -466,8 +466,8 @@ def test_second_fallback_ever_eliminates_a_unit_that_fell_back_before(tmp_path):
     """A suppressed Soviet unit that fell back in an earlier turn (its marker since
     removed, 6.5): with ``second_fallback = "ever"`` the fallback a second suppression
     brings eliminates it; with "marker" (the default) it falls back. Same seeds, same dice."""
-    from simulator.engine.state import U_FELL
-    from simulator.engine.tables import P_FALLBACK_EVER
+    from simulator.engine.assault.state import U_FELL
+    from simulator.engine.assault.tables import P_FALLBACK_EVER
     path = write_scenario(tmp_path, FIRE)
     marker, ever = compile_game(path), compile_game(path, overrides={"second_fallback": "ever"})
     assert int(marker.tables.p[P_FALLBACK_EVER]) == 0 and int(ever.tables.p[P_FALLBACK_EVER]) == 1
@@ -494,8 +494,8 @@ def test_second_fallback_ever_eliminates_a_unit_that_fell_back_before(tmp_path):
 
 
 def test_second_fallback_is_a_vary_key():
-    from simulator.engine.balance import parse_vary
-    from simulator.engine.scenario import load_scenario
+    from simulator.engine.assault.scenario import load_scenario
+    from simulator.engine.core.balance import parse_vary
     assert parse_vary(["second_fallback=marker,ever"], load_scenario("crossroads")) == \
         [("second_fallback", ["marker", "ever"])]
 
@@ -510,7 +510,7 @@ def test_revised_passenger_fire_matches_the_melee_calculator(tmp_path):
 
     from simulator.assault.melee.questions import melee
     from simulator.assault.melee.situation import MeleeSituation, passenger_fire_pools
-    from simulator.engine.events import EV_ROLL
+    from simulator.engine.assault.events import EV_ROLL
     path = tmp_path / "transport.scenario.toml"
     path.write_text(T_HEAD.format(initiative="soviet").replace('"v1"', '"v2"') + textwrap.dedent("""
         [sides.german]
@@ -599,7 +599,7 @@ def test_a_fortified_hex_gives_the_calculators_pools(tmp_path, edition, start, a
         direction_pools,
     )
     from simulator.assault.melee.situation import D1 as SD1
-    from simulator.engine.tables import HI_FORTFACE, HI_WIRE
+    from simulator.engine.assault.tables import HI_FORTFACE, HI_WIRE
     g = _fort_game(tmp_path, edition, start, wire)
     h = hex_of(g, "3,1")
     assert int(g.tables.hexi[h, HI_FORTFACE]) == 1 and int(g.tables.hexi[h, HI_WIRE]) == int(wire)
@@ -627,7 +627,7 @@ def test_a_fortified_hex_gives_the_calculators_pools(tmp_path, edition, start, a
 
 
 def test_map_features_are_checked(tmp_path):
-    from simulator.engine.scenario import check_scenario
+    from simulator.engine.assault.scenario import check_scenario
     path = write_scenario(tmp_path, REINFORCE)
     text = path.read_text()
     bad = text.replace("[map.legend]", '[[map.features]]\nhexes = ["3,1", "9,9"]\nfortification = "castle"\n'
@@ -702,7 +702,7 @@ def test_a_passenger_may_disembark_into_the_close_combat_hex(tmp_path):
         assert int(st.s.u[truck, U_CC]) != CC_NONE or int(st.s.u[r, U_CC]) == CC_NONE   # (unless it ended)
         f = int(st.s.u[truck, U_FACE])
         assert d in (f, (f + 1) % 6)                                      # turned to face the attacker
-        from simulator.engine.events import EV_DISEMBARK
+        from simulator.engine.assault.events import EV_DISEMBARK
         assert [int(e[5]) for e in st.events() if int(e[0]) == EV_DISEMBARK and int(e[2]) == riders] == [2]
         if int(st.s.u[riders, U_ST]) == ONMAP and int(st.s.u[riders, U_MORALE]) != FALLBACK:
             assert int(st.s.u[riders, U_HEX]) == hex_of(g, "3,1")        # (the turn may be over: markers
@@ -712,7 +712,7 @@ def test_a_passenger_may_disembark_into_the_close_combat_hex(tmp_path):
 def test_declining_sends_every_passenger_out(tmp_path):
     """12.10: the option may be declined; then the passengers disembark next to the hex
     and the close combat is fought against the truck, as before."""
-    from simulator.engine.state import U_EMERG
+    from simulator.engine.assault.state import U_EMERG
     g = _truck_game(tmp_path)
     truck, riders, r = unit(g, "german", "truck"), unit(g, "german", "rifles-41"), unit(g, "soviet", "rifles-41")
     st = State(g, seed=4, log=True)

@@ -10,9 +10,9 @@ import numpy as np
 
 from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation
-from simulator.engine.events import EV_NOFIRE, EV_RESULT
-from simulator.engine.game import State
-from simulator.engine.state import FALLBACK, SUPPRESSED
+from simulator.engine.assault.events import EV_NOFIRE, EV_RESULT
+from simulator.engine.assault.game import State
+from simulator.engine.assault.state import FALLBACK, SUPPRESSED
 from tests.engine.test_game_setup import act, actions, tiny, unit
 
 BODY = """

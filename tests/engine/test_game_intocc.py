@@ -16,14 +16,13 @@ import pytest
 from simulator.assault.dice import format_pool
 from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation
-from simulator.engine import events as ev
-from simulator.engine.closecombat import ROLE_A1, ROLE_D1
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State as _State
-from simulator.engine.game import chunk_key, seed_game
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
-from simulator.engine.replay import describe_events
-from simulator.engine.state import (
+from simulator.engine.assault import events as ev
+from simulator.engine.assault.closecombat import ROLE_A1, ROLE_D1
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State as _State
+from simulator.engine.assault.game import chunk_key, seed_game
+from simulator.engine.assault.replay import describe_events
+from simulator.engine.assault.state import (
     ACT_FIREMOVE,
     CC_INACTIVE,
     CC_NONE,
@@ -50,15 +49,16 @@ from simulator.engine.state import (
     decode,
     encode,
 )
-from simulator.engine.tables import P_N_ATK, P_O_ICC
-from simulator.engine.turn import apply_action
+from simulator.engine.assault.tables import P_N_ATK, P_O_ICC
+from simulator.engine.assault.turn import apply_action
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from tests.engine.test_game_setup import act, hex_of, unit
 
 
 def State(g, *args, **kw):
     """A new game past its support phase: the guns here could turn in it (6.3, 7.6;
     issue 16), these tests start in the action phase (both pass; no dice rolled)."""
-    from simulator.engine.state import G_PHASE, PH_SUPPORT
+    from simulator.engine.assault.state import G_PHASE, PH_SUPPORT
     st = _State(g, *args, **kw)
     while int(st.s.g[G_PHASE]) == PH_SUPPORT and not st.is_terminal():
         act(st, "pass")

@@ -3,8 +3,8 @@ friends and enemies on the way, reaction fire on each hex entered, fallback move
 
 from __future__ import annotations
 
-from simulator.engine.game import State
-from simulator.engine.state import (
+from simulator.engine.assault.game import State
+from simulator.engine.assault.state import (
     ACT_FIREMOVE,
     ACT_MOVEFIRE,
     FALLBACK,

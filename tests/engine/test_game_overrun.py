@@ -13,13 +13,11 @@ import pytest
 
 from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation
-from simulator.engine import events as ev
-from simulator.engine.batch import run_games
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State as _State
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
-from simulator.engine.replay import describe_events, replay_game
-from simulator.engine.state import (
+from simulator.engine.assault import events as ev
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State as _State
+from simulator.engine.assault.replay import describe_events, replay_game
+from simulator.engine.assault.state import (
     ACT_FAST,
     CC_NONE,
     ELIMINATED,
@@ -36,15 +34,17 @@ from simulator.engine.state import (
     U_ST,
     decode,
 )
-from simulator.engine.tables import P_OVERRUN
-from simulator.engine.turn import apply_action
+from simulator.engine.assault.tables import P_OVERRUN
+from simulator.engine.assault.turn import apply_action
+from simulator.engine.core.batch import run_games
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from tests.engine.test_game_setup import act, actions, hex_of, unit
 
 
 def State(g, *args, **kw):
     """A new game past its support phase: the guns here could turn in it (6.3, 7.6;
     issue 16), these tests start in the action phase (both pass; no dice rolled)."""
-    from simulator.engine.state import G_PHASE, PH_SUPPORT
+    from simulator.engine.assault.state import G_PHASE, PH_SUPPORT
     st = _State(g, *args, **kw)
     while int(st.s.g[G_PHASE]) == PH_SUPPORT and not st.is_terminal():
         act(st, "pass")

@@ -8,10 +8,9 @@ import numpy as np
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st_
 
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State
-from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
-from simulator.engine.state import (
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State
+from simulator.engine.assault.state import (
     AUX_OBJ,
     CC_NONE,
     ELIMINATED,
@@ -36,7 +35,8 @@ from simulator.engine.state import (
     U_TYPE,
     VEHICLE,
 )
-from simulator.engine.tables import P_CC_STACK, P_TURNS, UT_KIND, UT_STR
+from simulator.engine.assault.tables import P_CC_STACK, P_TURNS, UT_KIND, UT_STR
+from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
 from tests.engine.test_players import SKIRMISH
 
 _GAMES: dict = {}

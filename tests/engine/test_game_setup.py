@@ -7,9 +7,9 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State
-from simulator.engine.state import (
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State
+from simulator.engine.assault.state import (
     AUX_FST,
     AUX_OBJ,
     G_CP0,

@@ -15,13 +15,11 @@ import pytest
 from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation
 from simulator.assault.smoke import smoke
-from simulator.engine import events as ev
-from simulator.engine.batch import run_games
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
-from simulator.engine.replay import describe_events
-from simulator.engine.state import (
+from simulator.engine.assault import events as ev
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State
+from simulator.engine.assault.replay import describe_events
+from simulator.engine.assault.state import (
     ACT_FIRING,
     ACT_NORMAL,
     ELIMINATED,
@@ -45,7 +43,9 @@ from simulator.engine.state import (
     U_ST,
     decode,
 )
-from simulator.engine.tables import HI_Q, HI_R
+from simulator.engine.assault.tables import HI_Q, HI_R
+from simulator.engine.core.batch import run_games
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from tests.engine.test_game_setup import act, actions, hex_of, unit
 
 HEAD = """\

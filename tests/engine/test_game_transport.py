@@ -12,10 +12,9 @@ import pytest
 
 from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
-from simulator.engine.state import (
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State
+from simulator.engine.assault.state import (
     ACT_FAST,
     ACT_NONE,
     CARRIED,
@@ -28,8 +27,9 @@ from simulator.engine.state import (
     U_ST,
     decode,
 )
-from simulator.engine.tables import P_N_ATK, UT_RIDEDEF
-from simulator.engine.turn import apply_action
+from simulator.engine.assault.tables import P_N_ATK, UT_RIDEDEF
+from simulator.engine.assault.turn import apply_action
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from tests.engine.test_game_setup import act, actions, find, hex_of, unit
 
 HEAD = """\
@@ -334,13 +334,13 @@ def test_games_with_transport_end_legally(tmp_path, players):
             if st.s.u[u, U_ST] == ONMAP:
                 occupied[int(st.s.u[u, U_HEX])] += 1
         assert (occupied == st.s.hx[:, 2] + st.s.hx[:, 3]).all()
-    from simulator.engine.state import KIND_NAMES
+    from simulator.engine.assault.state import KIND_NAMES
     if "lookahead" not in players:                                     # the players do get out (9.11.3)
         assert KIND_NAMES.index("dismount") in seen
 
 
 def test_replay_names_the_transport_events(tmp_path):
-    from simulator.engine.replay import describe_events, replay_game
+    from simulator.engine.assault.replay import describe_events, replay_game
     german = """
     [[sides.german.units]]
     unit = "truck"

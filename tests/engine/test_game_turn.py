@@ -4,8 +4,8 @@ command points (6.2.2, 10.7.3)."""
 
 from __future__ import annotations
 
-from simulator.engine.game import State
-from simulator.engine.state import (
+from simulator.engine.assault.game import State
+from simulator.engine.assault.state import (
     ACT_NONE,
     ACT_NORMAL,
     AUX_OBJ,

@@ -22,10 +22,10 @@ from simulator.assault.melee.situation import (
     direction_pools,
 )
 from simulator.assault.vehicle_terrain import terrain_damage
-from simulator.engine import events as ev
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State
-from simulator.engine.state import (
+from simulator.engine.assault import events as ev
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State
+from simulator.engine.assault.state import (
     FALLBACK,
     G_MP,
     G_SUB,

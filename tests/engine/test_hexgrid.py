@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.engine import hexgrid as hg
-from simulator.engine.hexgrid import FLANK, FRONT, REAR, HexGrid
+from simulator.engine.core import hexgrid as hg
+from simulator.engine.core.hexgrid import FLANK, FRONT, REAR, HexGrid
 from simulator.errors import InputError
 
 GRIDS = {o: HexGrid(9, 8, o) for o in hg.ORIENTATIONS}

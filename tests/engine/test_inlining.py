@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import simulator.engine.fire as fire
+import simulator.engine.assault.fire as fire
 import simulator.engine.players as players
-from simulator.engine.state import HOT_LOOPS, _into_hot_loops
+from simulator.engine.core.compiling import HOT_LOOPS, _into_hot_loops
 
 
 def _ir(name):

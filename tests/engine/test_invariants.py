@@ -1,4 +1,4 @@
-"""Issue 16's checks: the invariants of :mod:`simulator.engine.invariants` hold after
+"""Issue 16's checks: the invariants of :mod:`simulator.engine.assault.invariants` hold after
 every action of whole games of every shipped scenario, both editions, random and greedy
 players (a fixed batch); the replay's JSON carries the final position."""
 
@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State
-from simulator.engine.invariants import CHECKS, check_games, lone_cc_unit, twice_in_a_turn
-from simulator.engine.state import CC_ACTIVE, ONMAP, U_CC, U_ST
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State
+from simulator.engine.assault.invariants import CHECKS, check_games, lone_cc_unit, twice_in_a_turn
+from simulator.engine.assault.state import CC_ACTIVE, ONMAP, U_CC, U_ST
 
 # (scenario, games per edition and pairing): a fixed batch, about 40 s warm
 BATCH = {"vehicle-training": 150, "infantry-training": 60, "crossroads": 12}
@@ -43,7 +43,7 @@ def test_the_checks_see_a_lone_close_combat_and_a_double_activation(skirmish):
     assert lone_cc_unit(st.s) == u
     import numpy as np
 
-    from simulator.engine.events import EV_ACTIVATE, EV_REACT
+    from simulator.engine.assault.events import EV_ACTIVATE, EV_REACT
     ev = np.array([[EV_ACTIVATE, 2, 0, 5, 0, 0, 0, 0], [EV_REACT, 2, 5, 1, 0, 0, 0, 0],
                    [EV_ACTIVATE, 3, 0, 5, 0, 0, 0, 0]])
     assert twice_in_a_turn(ev) == [(2, 5)]

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simulator.assault.aid import load_aid
-from simulator.engine import los as L
-from simulator.engine.compiled import compile_map
-from simulator.engine.hexgrid import HexGrid
-from simulator.engine.scenario import MapSpec
+from simulator.engine.assault.scenario import MapSpec
+from simulator.engine.core import los as L
+from simulator.engine.core.compiled import compile_map
+from simulator.engine.core.hexgrid import HexGrid
 
 AID = load_aid()
 LEGEND = {".": "clear", "r": "road", "b": "brush", "f": "forest", "F": "heavy_forest",

@@ -7,8 +7,8 @@ import io
 import numpy as np
 from matplotlib import image as mpimg
 
-from simulator.engine.mapdraw import FACTION_COLOURS, Piece, draw_map
-from simulator.engine.scenario import load_scenario
+from simulator.engine.assault.scenario import load_scenario
+from simulator.engine.core.mapdraw import FACTION_COLOURS, Piece, draw_map
 
 
 def share(png: bytes, hex_colour: str, tol: float = 0.05) -> float:

@@ -11,9 +11,9 @@ from matplotlib.figure import Figure
 
 from simulator.assault.aid import load_aid
 from simulator.datafile import SCENARIOS_DIR
-from simulator.engine import mapdraw
-from simulator.engine.compiled import compile_map
-from simulator.engine.scenario import load_scenario
+from simulator.engine.assault.scenario import load_scenario
+from simulator.engine.core import mapdraw
+from simulator.engine.core.compiled import compile_map
 
 EXTRA = """
 [terrain.canal]
@@ -112,7 +112,7 @@ def test_rows_and_columns_are_labelled_as_the_file_numbers_them(tmp_path):
     cm = compile_map(load_scenario(river(tmp_path)))
     ax = Figure().add_subplot()
     xs, ys = [], []
-    from simulator.engine import hexgrid
+    from simulator.engine.core import hexgrid
     for h in range(cm.n):
         x, y = hexgrid.centre(h % cm.cols, h // cm.cols, cm.orientation, 1.0)
         xs.append(x)

@@ -3,7 +3,8 @@ stacking, vehicles' facing, reversing and roads, loading and dismounting."""
 
 from simulator.assault.aid import load_aid
 from simulator.assault.cards import load_units
-from simulator.engine.compiled import compile_map
+from simulator.engine.assault.scenario import MapSpec
+from simulator.engine.core.compiled import compile_map
 from simulator.engine.movement import (
     can_load,
     dismount_options,
@@ -13,7 +14,6 @@ from simulator.engine.movement import (
     movement_allowance,
     reachable,
 )
-from simulator.engine.scenario import MapSpec
 
 AID = load_aid()
 UNITS = load_units()

@@ -14,9 +14,9 @@ import math
 import numpy as np
 import pytest
 
-from simulator.engine.batch import run_games
-from simulator.engine.compile import compile_game
-from simulator.engine.game import State
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State
+from simulator.engine.core.batch import run_games
 from simulator.engine.players import DEFAULT_PARAMS, GREEDY, LOOKAHEAD, RANDOM, choose, make_work
 
 SKIRMISH = """\

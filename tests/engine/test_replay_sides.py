@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from simulator.engine.compile import compile_game
-from simulator.engine.replay import describe_events, final_position, replay_game, replay_text
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.replay import describe_events, final_position, replay_game, replay_text
 
 MENTION = re.compile(r"([A-Z][\w' .-]*?(?: \(\w+\))?(?: #\d+)?) \((german|soviet)\)")
 

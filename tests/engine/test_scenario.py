@@ -5,8 +5,14 @@ import textwrap
 
 import pytest
 
-from simulator.engine.compiled import compile_map
-from simulator.engine.scenario import check_scenario, load_formations, load_scenario, parse_hex_spec, shipped_scenarios
+from simulator.engine.assault.scenario import (
+    check_scenario,
+    load_formations,
+    load_scenario,
+    parse_hex_spec,
+    shipped_scenarios,
+)
+from simulator.engine.core.compiled import compile_map
 from simulator.errors import InputError
 
 MINIMAL = """
@@ -256,7 +262,7 @@ def test_unknown_file_and_bad_toml(tmp_path):
 
 
 def test_alternate_history_swaps_roles_and_finds_equivalents():
-    from simulator.engine.scenario import alternate_history, equivalent_unit
+    from simulator.engine.assault.scenario import alternate_history, equivalent_unit
 
     s = load_scenario("infantry-training")
     alt = alternate_history(s)

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from reports.scenario_text import report_table
 from reports.tables import win_rate_table
 from simulator.cli import main
-from simulator.engine.balance import report_frames
-from simulator.engine.batch import Tally, activity_warnings, run_games, summary, verdict
-from simulator.engine.replay import events_frame, replay_game, replay_json, replay_text, truncated
-from simulator.engine.state import NO_WINNER
+from simulator.engine.assault.replay import events_frame, replay_game, replay_json, replay_text, truncated
+from simulator.engine.assault.state import NO_WINNER
+from simulator.engine.core.balance import report_frames
+from simulator.engine.core.batch import Tally, activity_warnings, run_games, summary, verdict
 
 PLAYERS = ("greedy", "random")
 

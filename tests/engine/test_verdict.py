@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.engine.batch import Tally, activity_warnings, verdict
+from simulator.engine.core.batch import Tally, activity_warnings, verdict
 from simulator.stats import wilson_interval
 
 SIDES = ["german", "soviet"]

@@ -3,9 +3,9 @@
 import subprocess
 import sys
 
-from simulator.engine import warmup
-from simulator.engine.batch import run_games
-from simulator.engine.compile import compile_game
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.core import warmup
+from simulator.engine.core.batch import run_games
 
 
 def test_nothing_starts_once_the_engine_is_compiled():
@@ -19,10 +19,10 @@ def test_the_warmup_processes_exit_cleanly_on_a_compiled_engine():
     """The whole warm-up (nothing left to do) and one part (loading its functions from
     numba's cache) end with status 0; an unknown part is refused."""
     for args in ([], ["--part", "players"]):
-        proc = subprocess.run([sys.executable, "-m", "simulator.engine.warmup", *args], capture_output=True,
+        proc = subprocess.run([sys.executable, "-m", "simulator.engine.core.warmup", *args], capture_output=True,
                               text=True, timeout=900)
         assert proc.returncode == 0, (args, proc.stderr[-2000:])
-    bad = subprocess.run([sys.executable, "-m", "simulator.engine.warmup", "--part", "tanks"], capture_output=True,
+    bad = subprocess.run([sys.executable, "-m", "simulator.engine.core.warmup", "--part", "tanks"], capture_output=True,
                          text=True, timeout=900)
     assert bad.returncode != 0 and "unknown part 'tanks'" in bad.stderr
 

@@ -55,6 +55,7 @@ def golden_files() -> dict[str, tuple[str, tuple[str, str], int, str]]:
 def replay(name: str, players: tuple[str, str], k: int) -> tuple[str, str]:
     """The replay text and JSON of game ``k``, as ``lanchester assault replay`` prints them."""
     from simulator.engine.replay import events_frame, replay_game, replay_json, replay_text
+
     from simulator.output import to_json
     st = replay_game(game_of(name), SEED, k, players)
     frame = events_frame(st)

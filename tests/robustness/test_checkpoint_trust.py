@@ -163,8 +163,8 @@ import sys
 from functools import partial
 import numpy as np
 from simulator.checkpoint import run_key
-from simulator.engine.batch import PIECE_GAMES, chunk_task
-from simulator.engine.compile import compile_game
+from simulator.engine.core.batch import PIECE_GAMES, chunk_task
+from simulator.engine.assault.compile import compile_game
 from simulator.engine.players import DEFAULT_PARAMS
 game = compile_game("infantry-training")
 task = partial(chunk_task, game, np.array([1, 1], np.int64), DEFAULT_PARAMS, PIECE_GAMES)

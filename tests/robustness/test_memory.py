@@ -136,7 +136,7 @@ def test_over_the_memory_limit_is_one_line(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from simulator.cli import main
-    from simulator.engine import compile as C
+    from simulator.engine.assault import compile as C
     path = tmp_path / "big.scenario.toml"
     big_map_scenario(60, 40, path)
     monkeypatch.setattr(C, "NEAR_TABLES_BYTES", 1 << 20)

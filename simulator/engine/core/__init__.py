@@ -1,0 +1,1 @@
+"""What every game on the engine shares (see :mod:`simulator.engine`)."""

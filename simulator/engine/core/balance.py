@@ -1,0 +1,382 @@
+"""The balance report of a scenario: verdict, what-ifs, tuning and the skill ladder.
+
+:func:`balance_report` plays a scenario (:func:`simulator.engine.core.batch.run_games`) and
+returns the JSON summary, with optionally:
+
+- ``vary``: variants (``turns=5,7``, ``edition=v2``, ``cp.german=6``,
+  ``count.german.rifles-41=3``, ``experience.soviet.mmg-maxim=veteran``,
+  ``initiative=german``, ``sudden_death=1``, ``history=alternate``) played with common random numbers (the
+  same seed, so game ``k`` of every variant starts from the same streams): the change
+  of the first side's win rate, with a 95% interval from the paired games, and the
+  variant closest to even;
+- ``tune``: a numeric key searched over its values for the first side's win rate
+  closest to a target;
+- ``ladder``: random < greedy < look-ahead from both seats.
+
+:func:`balance_frame` gives the same as a tidy DataFrame (one row per side and
+variant), the shape every command also returns to Python.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+
+from simulator.engine.assault.activity import SAMPLE_GAMES, side_activity
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
+from simulator.engine.core.batch import RunResult, player_kinds, run_games, summary
+from simulator.engine.core.warmup import compile_engine, engine_loading
+from simulator.errors import InputError
+from simulator.notice import waiting
+from simulator.runner import RunOptions
+from simulator.stats import wilson_interval
+
+TUNE_KEYS = ("turns", "cp", "count")
+Z95 = 1.959963984540054
+
+
+
+
+def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, list]]:
+    """``["turns=5,7", "cp.german=4,6"]`` -> ``[(key, [value, ...]), ...]`` (checked)."""
+    out = []
+    for item in items:
+        key, sep, values = item.partition("=")
+        key = key.strip()
+        if not sep or not values.strip():
+            raise InputError("--vary", "", f"write KEY=V1,V2,... (got {item!r})")
+        vals = [v.strip() for v in values.split(",") if v.strip()]
+        out.append((key, [parse_value(key, v, scenario) for v in vals]))
+    return out
+
+
+_WORD_CHOICES = {   # --vary keys that take one of a few words: the words, the error ({value!r})
+    "edition": (("v1", "v2"), "unknown edition {value!r} (v1 or v2)"),
+    "history": (("historical", "alternate"), "{value!r}: historical or alternate (5.3)"),
+    "cp_minimum": (("always", "losses"), "{value!r}: always or losses (10.7.3, reading S9)"),
+    "second_fallback": (("marker", "ever"), "{value!r}: marker or ever (13.3, reading S22)"),
+}
+
+
+def parse_value(key: str, value: str, scenario):
+    root = key.split(".")[0]
+    if root in ("turns", "cp", "count"):
+        return _parse_number(key, root, value, scenario)
+    if root in _WORD_CHOICES:
+        words, message = _WORD_CHOICES[root]
+        if value not in words:
+            raise InputError("--vary", key, message.format(value=value))
+        return value
+    if root == "experience":
+        if value not in ("recruit", "regular", "hardened", "veteran", "elite"):
+            raise InputError("--vary", key, f"unknown experience {value!r}")
+        override_for(key, value, scenario)
+        return value
+    if root == "initiative":
+        if value != "roll" and value not in scenario.sides:
+            raise InputError("--vary", key, f"{value!r} is not a side (or roll)")
+        return value
+    if root == "sudden_death":
+        if value not in ("0", "1", "true", "false"):
+            raise InputError("--vary", key, "give 0 or 1")
+        return value in ("1", "true")
+    raise InputError("--vary", key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
+                     "experience.SIDE.UNIT, initiative, sudden_death, history, cp_minimum, second_fallback)")
+
+
+def _parse_number(key: str, root: str, value: str, scenario) -> int:
+    """turns, cp.SIDE, count.SIDE.UNIT: a whole number in range (checked against the scenario)."""
+    try:
+        v = int(value)
+    except ValueError:
+        raise InputError("--vary", key, f"{value!r} is not a whole number") from None
+    if v < (1 if root != "cp" else 0):
+        raise InputError("--vary", key, f"{v} is too small")
+    most = {"turns": MAX_TURNS, "count": MAX_COUNT, "cp": MAX_NUMBER}[root]
+    if v > most:
+        raise InputError("--vary", key, f"{v} is too large (at most {most})")
+    override_for(key, v, scenario)
+    return v
+
+
+def override_for(key: str, value, scenario) -> dict:
+    """The compile override for one ``--vary``/``--tune`` key and value."""
+    parts = key.split(".")
+    root = parts[0]
+    if root in ("turns", "edition", "initiative", "sudden_death", "history", "cp_minimum", "second_fallback"):
+        return {root: value}
+    if root == "cp":
+        if len(parts) != 2 or parts[1] not in scenario.sides:
+            raise InputError("--vary", key, f"write cp.SIDE (sides: {', '.join(scenario.sides)})")
+        return {"cp": {parts[1]: value}}
+    if root in ("count", "experience"):
+        if len(parts) != 3 or parts[1] not in scenario.sides:
+            raise InputError("--vary", key, f"write {root}.SIDE.UNIT, e.g. {root}.{next(iter(scenario.sides))}.rifles-41")
+        side, unit = parts[1], parts[2]
+        uid = unit if "/" in unit else f"{side}/{unit}"
+        if uid not in scenario.units:
+            raise InputError("--vary", key, f"unknown unit {unit!r} of {side}")
+        return {(root, side, uid): value}
+    raise InputError("--vary", key, "unknown key")
+
+
+def merge_overrides(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for k, v in b.items():
+        if k == "cp" and "cp" in out:
+            out["cp"] = {**out["cp"], **v}
+        else:
+            out[k] = v
+    return out
+
+
+def _edition_of(over: dict, edition: str | None):
+    return over.get("edition", edition)
+
+
+def balance_report(name: str, **kwargs) -> dict:
+    """Play the scenario and report its balance (see the module docstring); the
+    arguments are those of :func:`balance_run`."""
+    return balance_run(name, **kwargs)[0]
+
+
+def balance_run(name: str, *, games: int | None, seed: int, players: str | None = None,
+                workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
+                vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
+                ladder: bool = False, ladder_games: int = 200, progress: bool = True,
+                overrides: dict | None = None, options: RunOptions | None = None,
+                data: dict | None = None, activity_games: int = SAMPLE_GAMES) -> tuple[dict, RunResult]:
+    """Play the scenario and report its balance: ``(JSON summary, the main run)``.
+
+    ``options`` (workers, Dask, checkpoint, precision) apply to the main run; with a
+    precision, ``games`` caps it and the what-ifs and tuning then play as many games
+    as the main run needed (paired games need equal numbers). ``data``: data files given
+    on the command line (``{"aid": "my-aid.toml"}``), beating the scenario's ``[data]``.
+    ``activity_games``: how many of the first games are replayed to count each side's
+    activity (:func:`simulator.engine.assault.activity.side_activity`; 0: none).
+    """
+    p1, p2 = player_kinds(players)
+    base_over = dict(overrides or {})
+    scenario = load_scenario(name, data)
+    variants = parse_vary(vary, scenario)             # bad what-ifs fail before anything is compiled
+    if tune:
+        tune_values(tune, scenario)
+    with waiting(f"tabulating {scenario.name}'s pools, map and units"):
+        game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario, data=data)
+    with engine_loading():
+        compile_engine()                                 # a fresh machine: on both cores
+        run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
+    result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
+                       progress=f"{game.name}" if progress else None, options=options)
+    report = summary(result)
+    games = result.tally.games
+    if activity_games and games:
+        with waiting(f"replaying {min(games, activity_games):,} games to count each side's activity"):
+            report["activity_by_side"] = side_activity(game, seed, (p1, p2), min(games, activity_games))
+    sub = dataclasses.replace(options, precision=None) if options is not None else None
+    base = result.tally.outcome_array()
+    sides = list(game.sides)
+    if vary:
+        report["what_if"] = what_if(name, game.scenario, variants, base, report,
+                                    games=games, seed=seed, players=(p1, p2), workers=workers, edition=edition,
+                                    base_over=base_over, progress=progress, options=sub, data=data)
+    if tune:
+        report["tune"] = tune_search(name, game.scenario, tune, target, games=games, seed=seed,
+                                     players=(p1, p2), workers=workers, edition=edition, base_over=base_over,
+                                     progress=progress, options=sub, data=data)
+    if ladder:
+        report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
+                                              edition=edition, overrides=base_over, progress=progress,
+                                              options=sub, data=data)
+    report["sides"] = sides
+    return report, result
+
+
+def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
+    """The tables the scenario report draws (docs/report-columns.md, "Scenarios"):
+    ``games`` (game, winner, decided_turn), ``losses`` (side, unit_type, mean_lost, se:
+    units eliminated per game) and, with what-ifs or tuning, ``variants``."""
+    sides = list(report["sides"])
+    tl = result.tally
+    names = np.array(sides + ["draw", "truncated"], dtype=object)   # outcome_array: 0, 1, 2, 3
+    games = pd.DataFrame({"game": np.arange(tl.games), "winner": names[tl.outcome_array()],
+                          "decided_turn": tl.decided_array().astype(np.int64)})
+    n = max(tl.games, 1)
+    rows = []
+    for j, card in enumerate(result.game.card_names()):
+        mean = tl.losses[j] / n
+        var = max(tl.losses_sq[j] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        rows.append({"side": result.game.scenario.units[card].side, "unit_type": card.split("/", 1)[1],
+                     "mean_lost": float(mean), "se": math.sqrt(var / n)})
+    frames = {"games": games, "losses": pd.DataFrame(rows)}
+    variants = [("baseline", sides[0], int(tl.wins[0]), tl.games)]
+    for r in report.get("what_if", {}).get("variants", []):
+        variants.append((f"{r['key']}={r['value']}", sides[0], r["wins"], tl.games))
+    for r in report.get("tune", {}).get("values", []):
+        variants.append((f"{report['tune']['key']}={r['value']}", sides[0], r["wins"], tl.games))
+    if len(variants) > 1:
+        frames["variants"] = pd.DataFrame(variants, columns=["variant", "side", "wins", "games"])
+    return frames
+
+
+def paired_change(base: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:
+    """Change in the first side's win rate between two runs with the same seeds, and its
+    95% interval from the paired per-game differences (common random numbers)."""
+    d = (other == 0).astype(float) - (base == 0).astype(float)
+    n = len(d)
+    mean = float(d.mean())
+    se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return mean, mean - Z95 * se, mean + Z95 * se
+
+
+def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,
+            progress, options: RunOptions | None = None, data: dict | None = None) -> dict:
+    sides = list(scenario.sides)
+    rows = []
+    base_p = report["win_rate"][sides[0]]["p"]
+    for key, values in variants:
+        for v in values:
+            over = merge_overrides(base_over, override_for(key, v, scenario))
+            game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
+            res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                            progress=f"{key}={v}" if progress else None)
+            out = res.tally.outcome_array()
+            p = float((out == 0).mean())
+            lo, hi = wilson_interval(int((out == 0).sum()), len(out))
+            ch, clo, chi = paired_change(base, out)
+            decisive = int(((out == 0) | (out == 1)).sum())
+            share = float((out == 0).sum() / decisive) if decisive else float("nan")
+            rows.append({"key": key, "value": v, "wins": int((out == 0).sum()),
+                         "win_rate": {sides[0]: p, sides[1]: float((out == 1).mean())},
+                         "ci95": [lo, hi], "draw_rate": float((out == 2).mean()),
+                         "truncated_rate": float((out == 3).mean()),
+                         "change": ch, "change_ci95": [clo, chi], "share_decisive": share,
+                         "significant": bool(clo > 0 or chi < 0)})
+    best = min(rows, key=lambda r: abs(r["win_rate"][sides[0]] - r["win_rate"][sides[1]])) if rows else None
+    return {"baseline": {sides[0]: base_p, sides[1]: report["win_rate"][sides[1]]["p"]},
+            "method": "common random numbers: every variant plays the same seeds; changes are paired "
+                      "per-game differences of the first side's wins",
+            "variants": rows,
+            "closest_to_even": None if best is None else {"key": best["key"], "value": best["value"],
+                                                          "win_rate": best["win_rate"]}}
+
+
+def tune_values(key: str, scenario) -> list[int]:
+    root = key.split(".")[0]
+    if root == "turns":
+        t = scenario.turns or 6
+        return list(range(max(1, t - 4), t + 5))
+    if root == "cp":
+        return list(range(1, 13))
+    if root == "count":
+        return [1, 2, 3, 4, 5]
+    raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)} (cp.SIDE, count.SIDE.UNIT)")
+
+
+def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress,
+                options: RunOptions | None = None, data: dict | None = None) -> dict:
+    """Scan the values of a numeric key; the one whose first-side win rate is closest to
+    ``target`` wins (each value plays ``games`` games with the same seed)."""
+    if not 0.0 <= target <= 1.0:
+        raise InputError("--target", "", f"a win rate between 0 and 1 (got {target})")
+    values = tune_values(key, scenario)
+    side0 = next(iter(scenario.sides))
+    rows = []
+    for v in values:
+        over = merge_overrides(base_over, override_for(key, v, scenario))
+        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
+        res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                        progress=f"{key}={v}" if progress else None)
+        wins = int(res.tally.wins[0])
+        lo, hi = wilson_interval(wins, res.tally.games)
+        rows.append({"value": v, "wins": wins, "win_rate": wins / res.tally.games, "ci95": [lo, hi]})
+    best = min(rows, key=lambda r: abs(r["win_rate"] - target))
+    return {"key": key, "target": target, "side": side0, "values": rows, "best": best,
+            **tune_bound(rows, best, target, key)}
+
+
+def tune_bound(rows: list[dict], best: dict, target: float, key: str) -> dict:
+    """Whether the tuning's best value lies at an end of the values searched while the
+    target lies beyond it (the win rate still moving towards it there): ``at_bound``
+    is ``"lowest"``, ``"highest"`` or None, with a sentence (``bound_note``) saying so."""
+    values = [r["value"] for r in rows]
+    if len(values) < 2 or best["value"] not in (values[0], values[-1]):
+        return {"at_bound": None, "bound_note": None}
+    end = "lowest" if best["value"] == values[0] else "highest"
+    inner = rows[1] if end == "lowest" else rows[-2]
+    # the target is beyond the end when the best rate is nearer to it than its neighbour's
+    # and it is not yet reached (an exact hit at an end is still a hit)
+    beyond = abs(best["win_rate"] - target) > 0.005 and \
+        abs(best["win_rate"] - target) <= abs(inner["win_rate"] - target)
+    if not beyond:
+        return {"at_bound": None, "bound_note": None}
+    return {"at_bound": end,
+            "bound_note": f"the best value, {key}={best['value']}, is the {end} searched "
+                          f"({values[0]}-{values[-1]}) and the target {target:.0%} was not reached: "
+                          f"a value beyond the search may come closer"}
+
+
+def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
+                 overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None,
+                 data: dict | None = None) -> dict:
+    """random < greedy < look-ahead, from both seats: the stronger player's win rate
+    against the weaker one in each seat (skill matters when both exceed the weaker's)."""
+    game = compile_game(name, edition=edition, overrides=overrides or {}, data=data)
+    sides = list(game.sides)
+    rungs = []
+    for weak, strong in (("random", "greedy"), ("greedy", "lookahead")):
+        seats = []
+        for seat in (0, 1):
+            pl = (strong, weak) if seat == 0 else (weak, strong)
+            res = run_games(game, games=games, seed=seed, players=pl, workers=workers, options=options,
+                            progress=f"{pl[0]} v {pl[1]}" if progress else None)
+            wins = int(res.tally.wins[seat])
+            lo, hi = wilson_interval(wins, res.tally.games)
+            # the weaker player's rate in the same seat, for comparison (weak v weak)
+            seats.append({"strong_side": sides[seat], "players": {sides[0]: pl[0], sides[1]: pl[1]},
+                          "strong_win_rate": wins / res.tally.games, "ci95": [lo, hi]})
+        res = run_games(game, games=games, seed=seed, players=(weak, weak), workers=workers, options=options,
+                        progress=f"{weak} v {weak}" if progress else None)
+        base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
+        for seat, b in zip(seats, base, strict=True):
+            # better: the interval lies above the weaker player's rate in that seat; a seat the
+            # weaker player already wins every time cannot show more (at the ceiling)
+            seat["at_ceiling"] = bool(b >= 0.995 and seat["strong_win_rate"] >= 0.995)
+            seat["better"] = bool(seat["ci95"][0] > b or seat["at_ceiling"])
+        better = all(seat["better"] for seat in seats) and any(not seat["at_ceiling"] for seat in seats)
+        rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
+                      "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
+                      "stronger_wins_more_from_both_seats": bool(better)})
+    return {"games_per_match": games, "rungs": rungs,
+            "skill_matters": all(r["stronger_wins_more_from_both_seats"] for r in rungs)}
+
+
+def scenario_balance(name: str, *, games: int = 10_000, seed: int = 0, players: str = "greedy,greedy",
+                     workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
+                     vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
+                     ladder: bool = False) -> pd.DataFrame:
+    """``lanchester assault scenario`` as a Python function: one row per side (and
+    variant), the whole report in ``df.attrs``."""
+    return balance_frame(balance_report(name, games=games, seed=seed, players=players, workers=workers,
+                                        out_dir=out_dir, edition=edition, vary=vary, tune=tune,
+                                        target=target, ladder=ladder, progress=False))
+
+
+def balance_frame(report: dict) -> pd.DataFrame:
+    """One row per side: win rate and interval (and per variant when there are what-ifs)."""
+    sides = report["sides"]
+    rows = [{"variant": "baseline", "side": s, "win_rate": report["win_rate"][s]["p"],
+             "ci95_low": report["win_rate"][s]["ci95"][0], "ci95_high": report["win_rate"][s]["ci95"][1],
+             "draw_rate": report["draw_rate"]} for s in sides]
+    for r in report.get("what_if", {}).get("variants", []):
+        for s in sides:
+            rows.append({"variant": f"{r['key']}={r['value']}", "side": s, "win_rate": r["win_rate"][s],
+                         "ci95_low": r["ci95"][0] if s == sides[0] else None,
+                         "ci95_high": r["ci95"][1] if s == sides[0] else None, "draw_rate": r["draw_rate"]})
+    df = pd.DataFrame(rows)
+    df.attrs.update(report)
+    return df

@@ -1,0 +1,589 @@
+"""Playing a scenario many times: per-game records, streamed, and their summary.
+
+:func:`play_chunk` (numba, releases the GIL) plays one chunk of games and writes one
+fixed-width integer record per game. :func:`run_games` plays a run through the shared
+runner, :func:`simulator.runner.execute` (pieces of ``PIECE_GAMES`` games; workers,
+Dask, checkpoints and ``--precision`` as for every simulating command), streams the
+records to Parquet and CSV while they come in, and keeps only counts in memory
+(:class:`Tally`, plus one byte per game for the outcome and one for the turn of
+decision): one million games need little more memory than one piece per worker.
+
+Game ``k`` of a run with seed ``S`` is game ``k % GAMES_PER_CHUNK`` of chunk
+``k // GAMES_PER_CHUNK``: :class:`simulator.engine.assault.game.State` rebuilds it exactly for
+a replay.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+from simulator import runner
+from simulator.engine.assault.compile import Game
+from simulator.engine.assault.game import GAMES_PER_CHUNK, chunk_key, seed_game
+from simulator.engine.assault.state import (
+    AUX_FST,
+    AUX_OBJ,
+    CARRIED,
+    ELIMINATED,
+    G_ACTIVATIONS,
+    G_CCS,
+    G_DECIDED_TURN,
+    G_FALLBACKS,
+    G_FIRST1,
+    G_LOG_ON,
+    G_OVER,
+    G_REACTIONS,
+    G_REASON,
+    G_TURN,
+    G_WINNER,
+    NO_WINNER,
+    ONMAP,
+    PENDING,
+    R_TRUNCATED,
+    REASON_NAMES,
+    U_DMG,
+    U_SIDE,
+    U_ST,
+    U_TYPE,
+    GameState,
+)
+from simulator.engine.assault.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_TURNS, UT_CARD, UT_STR, UT_VALUE
+from simulator.engine.assault.turn import new_game
+from simulator.engine.core.compiling import int64_constants
+from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, make_work, play
+from simulator.errors import InputError
+from simulator.stats import wilson_interval
+from simulator.suggest import did_you_mean
+from simulator.vocabulary import MAX_GAMES
+
+MAX_DECISIONS = 20000   # decisions a game may take; one not over by then is recorded as truncated
+(C_GAME, C_WINNER, C_REASON, C_TURNS, C_FIRST, C_DECIDED, C_OBJ0, C_OBJ1, C_OBJMASK0, C_OBJMASK1,
+ C_LOST0, C_LOST1, C_SLOST0, C_SLOST1, C_SLEFT0, C_SLEFT1, C_VALUE0, C_VALUE1, C_FORM0, C_FORM1,
+ C_ACTIVATIONS, C_REACTIONS, C_FALLBACKS, C_CCS, C_DECISIONS) = range(25)
+N_FIXED = 25
+FIXED_COLUMNS = ("game", "winner", "reason", "turns", "first_player", "decided_turn",
+                 "objectives_0", "objectives_1", "objectives_mask_0", "objectives_mask_1",
+                 "units_lost_0", "units_lost_1", "strength_lost_0", "strength_lost_1",
+                 "strength_left_0", "strength_left_1", "points_left_0", "points_left_1",
+                 "formations_0", "formations_1", "activations", "reactions_fired", "fallbacks",
+                 "close_combats", "decisions")
+
+
+@numba.njit(cache=True, _nrt=False)
+def fill_record(s, t, game, decisions, row):
+    """One game's record (see ``FIXED_COLUMNS``), then units lost per unit card. A game
+    not over (stopped at the decision limit) has no winner (``NO_WINNER``), reason
+    ``R_TRUNCATED`` and decided turn 0."""
+    for i in range(row.shape[0]):
+        row[i] = 0
+    row[C_GAME] = game
+    row[C_WINNER] = s.g[G_WINNER]
+    row[C_REASON] = s.g[G_REASON]
+    row[C_TURNS] = s.g[G_TURN]
+    row[C_FIRST] = s.g[G_FIRST1]
+    row[C_DECIDED] = s.g[G_DECIDED_TURN]
+    if s.g[G_OVER] == 0:
+        row[C_WINNER] = NO_WINNER
+        row[C_REASON] = R_TRUNCATED
+        row[C_DECIDED] = 0
+    for k in range(t.p[P_N_OBJ]):
+        o = s.aux[AUX_OBJ, k]
+        if o >= 0:
+            row[C_OBJ0 + o] += 1
+            row[C_OBJMASK0 + o] |= 1 << k
+    for u in range(s.u.shape[0]):
+        st = s.u[u, U_ST]
+        side = s.u[u, U_SIDE]
+        ty = s.u[u, U_TYPE]
+        strength = t.ut[ty, UT_STR]
+        if st == ELIMINATED:
+            row[C_LOST0 + side] += 1
+            row[C_SLOST0 + side] += strength
+            row[N_FIXED + t.ut[ty, UT_CARD]] += 1
+        elif st == ONMAP or st == CARRIED or st == PENDING:
+            left = strength - s.u[u, U_DMG]
+            row[C_SLOST0 + side] += s.u[u, U_DMG]
+            row[C_SLEFT0 + side] += left
+            row[C_VALUE0 + side] += (t.ut[ty, UT_VALUE] * left) // strength
+    for f in range(t.p[P_N_FORMS]):
+        if s.aux[AUX_FST, f] == 2 and f < 62:
+            side = t.meta[t.p[P_O_FORM] + f, 0]
+            row[C_FORM0 + side] |= 1 << f
+    row[C_ACTIVATIONS] = s.g[G_ACTIVATIONS]
+    row[C_REACTIONS] = s.g[G_REACTIONS]
+    row[C_FALLBACKS] = s.g[G_FALLBACKS]
+    row[C_CCS] = s.g[G_CCS]
+    row[C_DECISIONS] = decisions
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
+    """Play games ``first_game .. first_game + n_games - 1`` of a chunk (their place in the
+    chunk seeds their streams), each for at most ``max_decisions`` decisions, and write
+    their records into ``out``; with ``log`` 1 the state's event log records them (a
+    replay: :func:`play_alone`)."""
+    for i in range(n_games):
+        seed_game(key, first_game + i, s.rng)
+        s.g[G_LOG_ON] = log
+        new_game(s, t)
+        s.g[G_LOG_ON] = log
+        d = play(s, t, kinds, params, w, max_decisions)
+        fill_record(s, t, first_game + i, d, out[i])
+
+
+# ======================================================================================
+# the Python side
+# ======================================================================================
+
+
+def player_kinds(text: str | None, default: str = "greedy,greedy") -> tuple[str, str]:
+    """``"greedy,random"`` -> the players of the first and second side."""
+    names = [p.strip() for p in (text or default).split(",")]
+    if len(names) == 1:
+        names = names * 2
+    if len(names) != 2:
+        raise InputError("--players", "", f"give two players, one per side (got {text!r})")
+    for n in names:
+        if n not in PLAYER_NAMES:
+            raise InputError("--players", "", f"unknown player {n!r}{did_you_mean(n, PLAYER_NAMES)} "
+                             f"({', '.join(PLAYER_NAMES)})")
+    return names[0], names[1]
+
+
+def record_columns(game: Game) -> list[str]:
+    """Column names of a record: the fixed ones, then ``lost_<side>_<unit>`` per unit card."""
+    return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in game.card_names()]
+
+
+def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_games: int,
+               seed_seq: np.random.SeedSequence, max_decisions: int = MAX_DECISIONS) -> np.ndarray:
+    """Runner task: the records of run piece ``i = seed_seq.spawn_key[0]``, games
+    ``i * piece_games`` onwards (a fresh state and scratch per piece).
+
+    Game ``k`` always draws from seed chunk ``k // GAMES_PER_CHUNK`` (its stream key,
+    :func:`simulator.engine.assault.game.chunk_key`) at place ``k % GAMES_PER_CHUNK``, so how a
+    run is cut into pieces, and how many workers play them, never changes a game.
+    """
+    first = int(seed_seq.spawn_key[0]) * piece_games
+    chunk, offset = divmod(first, GAMES_PER_CHUNK)
+    if offset + n_games > GAMES_PER_CHUNK:
+        raise ValueError("a piece must lie inside one seed chunk")
+    key = chunk_key(seed_seq.entropy, chunk)
+    out = np.zeros((n_games, N_FIXED + len(game.card_names())), dtype=np.int64)
+    s = game.new_state()
+    w = make_work(game)
+    play_chunk(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out, np.int64(0),
+               np.int64(max_decisions))
+    out[:, C_GAME] += chunk * GAMES_PER_CHUNK
+    return out
+
+
+def play_alone(game: Game, seed: int, game_index: int, kinds: np.ndarray, params: np.ndarray,
+               log_cap: int, max_decisions: int = MAX_DECISIONS) -> GameState:
+    """Game ``game_index`` of the run with ``seed``, played on its own by the batch's own
+    compiled loop with the event log on (``log_cap`` events): its final arrays. The same
+    streams and decision limit as in the batch (:func:`chunk_task`), so the same game.
+    A game whose events overflow the log is played again with a log four times larger
+    (up to ``MAX_LOG_CAP``)."""
+    chunk, offset = divmod(int(game_index), GAMES_PER_CHUNK)
+    out = np.zeros((1, N_FIXED + len(game.card_names())), dtype=np.int64)
+    while True:
+        s = game.new_state(log_cap=log_cap)
+        try:
+            play_chunk(game.tables, chunk_key(seed, chunk), np.int64(offset), np.int64(1), kinds, params, s,
+                       make_work(game), out, np.int64(1), np.int64(max_decisions))
+            return s
+        except ValueError as exc:
+            if "event log full" not in str(exc) or log_cap >= MAX_LOG_CAP:
+                raise
+            log_cap *= 4
+
+
+MAX_LOG_CAP = 1 << 22     # events a replay may keep (128 MiB): 20,000 decisions log far fewer
+
+
+PIECE_GAMES = 256     # games per runner chunk: both workers busy on small runs too
+assert GAMES_PER_CHUNK % PIECE_GAMES == 0
+
+
+def frame_of(game: Game, records: np.ndarray) -> pd.DataFrame:
+    """Records as a tidy table: side names for winner (``draw``; ``none`` for a game cut
+    short, reason ``truncated``) and first player, reason names."""
+    df = pd.DataFrame(records, columns=record_columns(game))
+    sides = np.array(list(game.sides) + ["draw", "none"], dtype=object)
+    w = df["winner"].to_numpy()
+    df.insert(2, "winner_side", sides[np.where(w == NO_WINNER, 3, np.where(w < 0, 2, w))])
+    df.insert(4, "reason_name", np.array(REASON_NAMES, dtype=object)[df["reason"]])
+    df.insert(6, "first_side", sides[df["first_player"].clip(0, 1)])
+    return df
+
+
+@dataclass
+class Tally:
+    """Counts over the games of a run (bounded memory, merged chunk by chunk)."""
+
+    turns: int
+    games: int = 0
+    wins: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))      # side 0, side 1, draw
+    truncated: int = 0         # games cut short at the decision limit: neither a win nor a draw
+    first_wins: int = 0        # games won by the side with the initiative in turn 1
+    first_counts: np.ndarray = field(default_factory=lambda: np.zeros((2, 4), np.int64))  # first side x outcome
+    turns_sum: int = 0
+    early: int = 0             # ended before the last turn (a game cut short did not end)
+    last_turn: int = 0         # outcome settled in the last turn
+    objectives: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    value_margin_sum: float = 0.0
+    close: int = 0             # final objective counts within one of each other
+    strength_left: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    losses: np.ndarray | None = None
+    formations: dict = field(default_factory=dict)   # (side, mask) -> [games, wins]
+    outcomes: list = field(default_factory=list)     # int8 per game (kept for paired what-ifs)
+    decided: list = field(default_factory=list)      # int8 per game: turn the outcome was settled
+    losses_sq: np.ndarray | None = None               # sum of squares of units lost per card (for se)
+    stats: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
+
+    def add(self, rec: np.ndarray) -> None:
+        n = len(rec)
+        self.games += n
+        w = rec[:, C_WINNER]
+        cut = rec[:, C_REASON] == R_TRUNCATED
+        idx = np.where(cut, 3, np.where(w < 0, 2, w))
+        counts = np.bincount(idx, minlength=4)
+        self.wins += counts[:3]
+        self.truncated += int(counts[3])
+        first = rec[:, C_FIRST]
+        self.first_wins += int((w == first).sum())
+        np.add.at(self.first_counts, (first.clip(0, 1), idx), 1)
+        self.turns_sum += int(rec[:, C_TURNS].sum())
+        self.early += int(((rec[:, C_TURNS] < self.turns) & ~cut).sum())
+        self.last_turn += int((rec[:, C_DECIDED] == self.turns).sum())
+        self.objectives += rec[:, [C_OBJ0, C_OBJ1]].sum(axis=0)
+        self.close += int((np.abs(rec[:, C_OBJ0] - rec[:, C_OBJ1]) <= 1).sum())
+        v0 = rec[:, C_VALUE0].astype(float)
+        v1 = rec[:, C_VALUE1].astype(float)
+        self.value_margin_sum += float((np.abs(v0 - v1) / np.maximum(1.0, v0 + v1)).sum())
+        self.strength_left += rec[:, [C_SLEFT0, C_SLEFT1]].sum(axis=0)
+        per_game = rec[:, N_FIXED:]
+        lost, lost_sq = per_game.sum(axis=0), (per_game * per_game).sum(axis=0)
+        self.losses = lost if self.losses is None else self.losses + lost
+        self.losses_sq = lost_sq if self.losses_sq is None else self.losses_sq + lost_sq
+        self.stats += rec[:, [C_ACTIVATIONS, C_REACTIONS, C_FALLBACKS, C_CCS, C_DECISIONS]].sum(axis=0)
+        for side in (0, 1):
+            masks = rec[:, C_FORM0 + side]
+            if not masks.any():
+                continue
+            for m in np.unique(masks):
+                sel = masks == m
+                g = self.formations.setdefault((side, int(m)), [0, 0])
+                g[0] += int(sel.sum())
+                g[1] += int((w[sel] == side).sum())
+        self.outcomes.append(idx.astype(np.int8))
+        self.decided.append(rec[:, C_DECIDED].astype(np.int8))
+
+    def outcome_array(self) -> np.ndarray:
+        """Per game, in game order: 0 the first side won, 1 the second, 2 a draw, 3 cut
+        short at the decision limit (truncated)."""
+        return np.concatenate(self.outcomes) if self.outcomes else np.zeros(0, np.int8)
+
+    def decided_array(self) -> np.ndarray:
+        """Per game, in game order: the turn in which the outcome was settled."""
+        return np.concatenate(self.decided) if self.decided else np.zeros(0, np.int8)
+
+
+class RecordWriter:
+    """Streams records to ``games.parquet`` and ``games.csv`` in a folder; the files
+    appear under their names only when the run is complete (renamed at the end).
+
+    Records are buffered and written ``FLUSH_ROWS`` at a time (one Parquet row group
+    each, the CSV by pyarrow's writer): the main thread, which merges while the
+    workers play, spends about a second per 100,000 games here."""
+
+    FLUSH_ROWS = 1 << 16
+
+    def __init__(self, out_dir: str | Path, game: Game):
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+        import pyarrow.parquet as pq
+        self.dir = Path(out_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.game = game
+        self.pa, self.pq, self.pacsv = pa, pq, pacsv
+        self.tmp_parquet = _temp(self.dir, "games.parquet")
+        self.tmp_csv = _temp(self.dir, "games.csv")
+        self.writer = self.csv = None
+        self.buffer: list[np.ndarray] = []
+        self.rows = 0
+
+    def write(self, records: np.ndarray) -> None:
+        self.buffer.append(records)
+        self.rows += len(records)
+        if self.rows >= self.FLUSH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.buffer:
+            return
+        df = frame_of(self.game, np.concatenate(self.buffer))
+        self.buffer, self.rows = [], 0
+        table = self.pa.Table.from_pandas(df, preserve_index=False)
+        if self.writer is None:
+            self.writer = self.pq.ParquetWriter(self.tmp_parquet, table.schema)
+            self.csv_file = open(self.tmp_csv, "wb")
+            self.csv_file.write((",".join(df.columns) + "\n").encode())   # pyarrow would quote the names
+            self.csv = self.pacsv.CSVWriter(self.csv_file, table.schema, write_options=self.pacsv.WriteOptions(
+                include_header=False, quoting_style="needed"))
+        self.writer.write_table(table)
+        self.csv.write_table(table)
+
+    def close(self, ok: bool) -> list[Path]:
+        if ok:
+            self.flush()
+        for w in (self.writer, self.csv):
+            if w is not None:
+                w.close()
+        if self.csv is not None:
+            self.csv_file.close()
+        done = []
+        for tmp, name in ((self.tmp_parquet, "games.parquet"), (self.tmp_csv, "games.csv")):
+            if ok and os.path.exists(tmp):
+                os.replace(tmp, self.dir / name)
+                done.append(self.dir / name)
+            elif os.path.exists(tmp):
+                os.unlink(tmp)
+        return done
+
+
+def _temp(directory: Path, name: str) -> str:
+    from simulator.output import temp_file
+    return temp_file(directory, name)
+
+
+@dataclass
+class RunResult:
+    game: Game
+    players: tuple[str, str]
+    games: int
+    seed: int
+    tally: Tally
+    seconds: float
+    workers: int
+    files: list[Path] = field(default_factory=list)
+    run: dict = field(default_factory=dict)    # runner.RunResult.describe(): checkpoint, precision, Dask
+    max_decisions: int = MAX_DECISIONS         # the decision limit the games were played with
+
+
+def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, str] = ("greedy", "greedy"),
+              workers: int | None = None, out_dir: str | Path | None = None, progress: str | None = None,
+              params: np.ndarray | None = None, options: runner.RunOptions | None = None,
+              max_decisions: int = MAX_DECISIONS) -> RunResult:
+    """Play ``games`` games of a compiled scenario through the shared runner
+    (:func:`simulator.runner.execute`: workers, Dask, checkpoints and ``--precision``
+    from ``options``), folding each piece's records into a :class:`Tally` and streaming
+    them to ``out_dir`` as they come in, in game order.
+
+    With ``options.precision`` the run stops once the first side's win rate has a 95%
+    interval that narrow; ``games`` is then the most it may play (``None``: no cap).
+    A game not over after ``max_decisions`` decisions is stopped and recorded as
+    truncated (winner ``none``, reason ``truncated``).
+    """
+    kinds = np.array([PLAYER_NAMES.index(p) for p in players], dtype=np.int64)
+    params = DEFAULT_PARAMS if params is None else params
+    task = partial(chunk_task, game, kinds, params, PIECE_GAMES, max_decisions=int(max_decisions))
+    opts = dataclasses.replace(options or runner.RunOptions(), unit="game",
+                               backend="thread")   # play_chunk releases the GIL: threads scale
+    if workers is not None:
+        opts = dataclasses.replace(opts, workers=workers)
+    if progress is not None:
+        opts = dataclasses.replace(opts, progress=progress)
+    tally = Tally(turns=int(game.tables.p[P_TURNS]))
+    writer = RecordWriter(out_dir, game) if out_dir is not None else None
+
+    def collect(_chunk, records):
+        tally.add(records)
+        if writer is not None:
+            writer.write(records)
+        return tally
+
+    side0 = game.sides[0]
+    headline = runner.Headline(f"P({side0} wins)", lambda tl: int(tl.wins[0]))
+    ok = False
+    start = time.perf_counter()
+    try:
+        if games is None:   # --precision without a cap: never more than a batch can hold
+            games = MAX_GAMES
+        res = runner.execute(task, games, seed=seed, options=opts, headline=headline,
+                             chunk_trials=PIECE_GAMES, collect=collect)
+        ok = True
+    finally:
+        files = writer.close(ok) if writer is not None else []
+    seconds = time.perf_counter() - start
+    used = min(opts.workers or runner.default_workers(), res.chunks)
+    return RunResult(game, players, tally.games, seed, tally, seconds, used, files, res.describe(),
+                     int(max_decisions))
+
+
+def summary(result: RunResult) -> dict:
+    """The JSON summary of a run (keys of issue 7 first)."""
+    g, tl = result.game, result.tally
+    n = tl.games
+    sides = list(g.sides)
+    win_rate = {}
+    for i, side in enumerate(sides):
+        lo, hi = wilson_interval(int(tl.wins[i]), n)
+        win_rate[side] = {"p": tl.wins[i] / n, "ci95": [lo, hi]}
+    first_lo, first_hi = wilson_interval(tl.first_wins, n)
+    out = {
+        "scenario": g.name,
+        "games": n,
+        "seed": result.seed,
+        "players": {sides[0]: result.players[0], sides[1]: result.players[1]},
+        "edition": g.edition,
+        "win_rate": win_rate,
+        "draw_rate": tl.wins[2] / n,
+        "truncated_rate": tl.truncated / n,
+        "truncated_games": int(tl.truncated),
+        "decision_limit": result.max_decisions,
+        "first_player_win_rate": tl.first_wins / n,
+        "mean_turns": tl.turns_sum / n,
+        "games_per_second": n / result.seconds if result.seconds > 0 else None,
+    }
+    out["first_player_win_rate_ci95"] = [first_lo, first_hi]
+    out["verdict"] = verdict(tl, sides)
+    out["first_player_effect"] = first_player_effect(tl, sides)
+    out["decided_early_rate"] = tl.early / n
+    out["decided_last_turn_rate"] = tl.last_turn / n
+    out["closeness"] = {
+        "objective_margin_at_most_1": tl.close / n,
+        "mean_objectives_held": {s: tl.objectives[i] / n for i, s in enumerate(sides)},
+        "mean_relative_points_margin": tl.value_margin_sum / n,
+        "mean_strength_left": {s: tl.strength_left[i] / n for i, s in enumerate(sides)},
+    }
+    cards = g.card_names()
+    out["mean_losses"] = {s: {c: float(tl.losses[j] / n) for j, c in enumerate(cards)
+                              if g.scenario.units[c].side == s}
+                          for s in sides}
+    out["formations"] = formation_breakdown(g, tl)
+    out["activity"] = {k: float(v / n) for k, v in zip(
+        ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions"), tl.stats, strict=True)}
+    out["warnings"] = activity_warnings(out)
+    out["workers"] = result.workers
+    out["seconds"] = result.seconds
+    out["chunk_games"] = GAMES_PER_CHUNK
+    out["data"] = g.describe()
+    out["files"] = [str(f) for f in result.files]
+    run = result.run
+    if run.get("precision") is not None or run.get("checkpoint") or run.get("dask"):
+        out["run"] = {k: run[k] for k in ("precision", "width", "reached", "checkpoint", "loaded", "dask")}
+    return out
+
+
+DRAWS_DOMINATE = 0.5    # a draw rate above this is no balance verdict: the scenario rarely has a winner
+RARE_WINS = 0.05        # a side winning fewer games than this "almost never wins"
+BALANCE_TEST = ("balanced when 50% lies in the 95% Wilson interval of the first side's share of the "
+                f"decisive games; no verdict when draws exceed {DRAWS_DOMINATE:.0%} of the games")
+# Games cut short at the decision limit (truncated) are, like draws, in the denominator of
+# every rate (win rates, draw rate and truncated rate add up to 1) and not decisive games,
+# so the verdict leaves them out; a run with any says so in a warning (docs/rulings.md S27).
+
+
+def verdict(tl: Tally, sides: list[str]) -> dict:
+    """Balanced when an even split of the decisive games lies in the 95% interval of the
+    first side's share of them, unless draws dominate: then the verdict says so instead
+    (:data:`BALANCE_TEST`). A favoured verdict says when the other side almost never wins."""
+    n = max(tl.games, 1)
+    decisive = int(tl.wins[0] + tl.wins[1])
+    draw_rate = float(tl.wins[2] / n)
+    base = {"test": BALANCE_TEST, "draw_rate": draw_rate, "decisive_games": decisive}
+    if decisive == 0:
+        text = ("no verdict: every game was a draw" if not tl.truncated else
+                f"no verdict: no game had a winner ({int(tl.wins[2]):,} draws, {tl.truncated:,} cut short "
+                "at the decision limit)")
+        return {**base, "balanced": None, "status": "no decisive game", "text": text}
+    share = tl.wins[0] / decisive
+    lo, hi = wilson_interval(int(tl.wins[0]), decisive)
+    even = lo <= 0.5 <= hi
+    favoured = sides[0] if share > 0.5 else sides[1]
+    split = f"{sides[0]} wins {share:.1%} of decisive games [{lo:.1%}, {hi:.1%}]"
+    if draw_rate > DRAWS_DOMINATE:
+        status, balanced = "draws dominate", None
+        text = (f"no balance verdict: {draw_rate:.1%} of games are draws, so the scenario rarely "
+                f"has a winner with these players; of the decisive ones {split}")
+    elif even:
+        status, balanced = "balanced", True
+        text = f"balanced within the 95% interval: {split}"
+    else:
+        status, balanced = "favoured", False
+        text = f"not balanced: {favoured} is favoured; {split}"
+        loser = 1 - sides.index(favoured)
+        if tl.wins[loser] / n < RARE_WINS:
+            text += f"; {sides[loser]} almost never wins ({tl.wins[loser] / n:.1%} of games)"
+    return {**base, "balanced": balanced, "status": status,
+            "favoured": favoured if status == "favoured" else None,
+            "share_first_side": share, "ci95": [lo, hi], "text": text}
+
+
+LOW_CLOSE_COMBATS = 0.2      # close combats a game below which "the players hardly close in"
+LOW_ACTIVATIONS = 1.0        # activations a game below which "the players hardly act"
+
+
+def activity_warnings(summary: dict) -> list[str]:
+    """Warnings when the players' behaviour makes the numbers doubtful: hardly any close
+    combat or activation, or games cut short by the decision limit."""
+    out = []
+    cut = summary.get("truncated_games", 0)
+    if cut:
+        out.append(f"{cut:,} of {summary['games']:,} games ({summary['truncated_rate']:.2%}) were cut short: "
+                   f"not over after {summary.get('decision_limit', MAX_DECISIONS):,} decisions (reason "
+                   "'truncated', winner 'none' in the records); they count in every rate's denominator "
+                   "but neither as a win nor as a draw, and the verdict leaves them out like draws")
+    act = summary.get("activity", {})
+    if act.get("close_combats", 1.0) < LOW_CLOSE_COMBATS:
+        out.append(f"the players hardly ever enter close combat ({act['close_combats']:.2f} a game): "
+                   "an attacker that never closes in may make the defender look stronger than it is")
+    if act.get("activations", LOW_ACTIVATIONS) < LOW_ACTIVATIONS:
+        out.append(f"the players hardly act ({act['activations']:.2f} activations a game)")
+    if summary.get("verdict", {}).get("status") == "draws dominate":
+        out.append(f"{summary['draw_rate']:.1%} of games are draws: the players may not be pursuing "
+                   "the victory conditions (try stronger players, or check the conditions)")
+    return out
+
+
+def first_player_effect(tl: Tally, sides: list[str]) -> dict:
+    """How much the initiative in turn 1 is worth: each side's win rate when it had it
+    and when it did not, and the difference with a 95% interval (normal approximation)."""
+    out = {}
+    for side in (0, 1):
+        with_it = tl.first_counts[side]
+        without = tl.first_counts[1 - side]
+        n1, n2 = int(with_it.sum()), int(without.sum())
+        if n1 == 0 or n2 == 0:
+            out[sides[side]] = {"games_first": n1, "games_second": n2, "difference": None}
+            continue
+        p1, p2 = with_it[side] / n1, without[side] / n2
+        se = float(np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2))
+        d = p1 - p2
+        out[sides[side]] = {"win_rate_first": p1, "win_rate_second": p2, "difference": d,
+                            "ci95": [d - 1.96 * se, d + 1.96 * se], "games_first": n1, "games_second": n2}
+    return out
+
+
+def formation_breakdown(g: Game, tl: Tally) -> list[dict]:
+    rows = []
+    for (side, mask), (n, wins) in sorted(tl.formations.items()):
+        names = [g.formations[f] for f in range(len(g.formations)) if mask >> f & 1]
+        lo, hi = wilson_interval(wins, n)
+        rows.append({"side": g.sides[side], "formations": names, "games": n, "win_rate": wins / n,
+                     "ci95": [lo, hi]})
+    return rows
+
+
+int64_constants(globals())

@@ -1,0 +1,165 @@
+"""How the engine's rules are compiled with numba: the decorators every rules module
+uses (:func:`rule`, :func:`entry`, ...; each says why), the action buffer's
+:func:`push`, int64 constants, and the disk cache dropped when any compiled source
+changes. Shared by every game on the engine."""
+
+from __future__ import annotations
+
+import re
+
+import numba
+import numpy as np
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+
+from simulator.rng import next_u64 as _next
+
+_JIT_MARK = re.compile(rb"^@(rule\w*|entry|numba\.\w+|n?jit)\b|numba\.njit\(", re.MULTILINE)
+
+
+def _is_compiled(path) -> bool:
+    """Whether a source holds numba code (pure-Python modules beside it, such as the
+    batch's bookkeeping or the balance report, do not touch the compiled engine)."""
+    return bool(_JIT_MARK.search(path.read_bytes()))
+
+
+def _refresh_numba_cache() -> None:
+    """Numba's disk cache notices a change in a function's own file only, not in the
+    functions it calls from other files (those are compiled into it). So when any
+    source the engine is compiled from changes, drop the engine's whole cache."""
+    import hashlib
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]       # simulator/
+    compiled_from = ("engine/**/*.py", "assault/damage.py", "assault/kernels.py", "assault/compare.py",
+                     "assault/melee/damage.py", "assault/melee/kernels.py", "assault/melee/fight.py",
+                     "assault/melee/policies.py", "assault/melee/tables.py", "assault/vehicle_terrain.py",
+                     "assault/transport.py",
+                     "rng.py")
+    sources = sorted(p for pat in compiled_from for p in root.glob(pat) if _is_compiled(p))
+    digest = hashlib.sha256()
+    for p in sources:
+        digest.update(str(p.relative_to(root)).encode())
+        digest.update(p.read_bytes())
+    cache = root / "engine" / "__pycache__"
+    stamp = cache / "numba-sources.sha256"
+    key = digest.hexdigest()
+    try:
+        if stamp.read_text() == key:
+            return
+    except OSError:
+        pass
+    cache.mkdir(exist_ok=True)
+    for f in list((root / "engine").glob("**/__pycache__/*.nb[ic]")):
+        try:
+            f.unlink()
+        except OSError:
+            pass
+    try:
+        stamp.write_text(key)
+    except OSError:
+        pass
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def push(out, n, a):
+    """Append action ``a`` at ``out[n]``; return the new count. A buffer of length 0 only
+    counts (``s.aux[AUX_PATH, :0]``: "is there any action?"); a full one raises."""
+    if n < out.shape[0]:
+        out[n] = a
+    elif out.shape[0] > 0:
+        raise ValueError("legal actions buffer full: more than MAX_ACTIONS actions (simulator/engine/assault/turn.py)")
+    return n + 1
+
+
+def int64_constants(namespace: dict) -> None:
+    """Turn a module's integer constants (upper-case names) into ``numpy.int64``.
+
+    Numba types a Python int constant passed to a compiled function as a literal and
+    compiles the callee once per literal value; an ``int64`` constant is typed
+    ``int64`` and shares one compilation. Every engine module calls this at its end.
+    """
+    for k, v in list(namespace.items()):
+        if k.isupper() and type(v) is int:
+            namespace[k] = np.int64(v)
+
+
+@numba.njit(cache=True)
+def next_u64_into(rng, src):
+    """Fill the xoshiro states ``rng[j, :]`` with draws from the stream ``src`` (never all zero)."""
+    for j in range(rng.shape[0]):
+        for k in range(4):
+            rng[j, k] = _next(src)
+        rng[j, 0] |= numba.uint64(1)
+
+
+class _TypedByType(CPUDispatcher):
+    """A numba dispatcher that compiles one version of a function per argument *types*.
+
+    numba's own compiles a function again for every call site passing a constant
+    (``NIL``, ``FALSE``, ``-1``: each a ``Literal`` type of its own); for the engine that
+    was about 17 s of a 250 s cold compile spent on copies of the same code. Here a call
+    is typed with the constants' plain types, so every call site shares one version
+    (LLVM still folds the constants where it inlines)."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
+def typed_by_type(dispatcher):
+    """Make ``dispatcher`` compile per argument types only (see :class:`_TypedByType`)."""
+    dispatcher.__class__ = _TypedByType
+    return dispatcher
+
+
+def rule(fn):
+    """Compile an internal rules function: cached on disk, no Python wrapper (it is only
+    called from compiled code) and no reference counting (``_nrt=False``): passing the
+    game's two array tuples on to another function would otherwise cost 24 atomic
+    increments and decrements per call. Such a function must not allocate arrays;
+    those that do use :func:`rule_alloc`."""
+    return typed_by_type(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)(fn))
+
+
+def rule_inlined(fn):
+    """:func:`rule` for a small function called in an inner loop: inlined at numba's level
+    into every caller (numba passes every field of every array argument on each call;
+    for the game's two tuples of arrays that is about 230 machine words, more than such
+    a function's own work)."""
+    return numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False, inline="always")(fn)
+
+
+# The players' inner loops: one call of the fire odds per enemy unit.
+HOT_LOOPS = frozenset({"threat_at", "best_fire_from"})
+
+
+def _into_hot_loops(expr, caller, callee):
+    """numba's inlining cost model for :func:`rule_hot`: inline at a call site only when
+    the caller is one of ``HOT_LOOPS``. What was inlined into it counts as that caller,
+    so a whole chain of calls ends up in the loop."""
+    return caller.func_id.func_name in HOT_LOOPS
+
+
+def rule_hot(fn):
+    """:func:`rule` for a function on the path of the players' inner loops: inlined (at
+    numba's level) into the ``HOT_LOOPS`` functions, an ordinary call elsewhere.
+
+    Why: LLVM does not inline the longer functions of the fire-odds chain by itself, so
+    each enemy in those loops cost a call passing about 230 words of arguments (see
+    :func:`rule_inlined`). Inlining the chain into every caller would triple the
+    engine's compile time; into these loops it costs about 17 s of a cold compile and
+    makes a greedy game about 1.8 times faster (``bench/scenario.py``)."""
+    return typed_by_type(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False, inline=_into_hot_loops)(fn))
+
+
+def rule_alloc(fn):
+    """:func:`rule` for the few functions that allocate arrays (reference counting on)."""
+    return typed_by_type(numba.njit(cache=True, no_cpython_wrapper=True)(fn))
+
+
+def entry(fn):
+    """A rules function Python calls too: cached, with its wrapper, no reference counting."""
+    return typed_by_type(numba.njit(cache=True, _nrt=False)(fn))
+
+
+_refresh_numba_cache()

@@ -1,0 +1,315 @@
+"""Pictures of a scenario map (matplotlib, no display needed).
+
+:func:`draw_map` draws every hex in its terrain colour with its name, hills hatched
+with their elevation, objectives as stars, units at their fixed hexes (with an arrow
+to the facing vertex for vehicles and artillery), set-up zones and reinforcement
+entry hexes outlined in the side's faction colour. With ``los_from`` every hex is
+shaded by what a unit in that hex sees (10.3, 10.4): clear (unshaded), hindered
+(yellow) or blocked (dark). With ``pieces`` it draws a position instead of the
+set-up (e.g. the end of a game: ``lanchester assault replay --png``): those units,
+stacked ones one above the other, objectives in the colour of the side holding
+them, and smoke markers. Returns PNG bytes: write them with
+:func:`simulator.output.atomic_write_bytes`.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Polygon
+
+from simulator.engine.assault.scenario import Scenario, expand_hexes
+from simulator.engine.core import hexgrid, los
+from simulator.engine.core.compiled import CompiledMap, compile_map
+
+TERRAIN_COLOURS = {
+    "clear": "#ece6c8",
+    "road": "#cdb07a",
+    "brush": "#b9cf86",
+    "forest": "#5e9a4c",
+    "heavy-forest": "#2c5a27",
+    "wooden-building": "#a8713f",
+    "stone-building": "#8d8d8d",
+    # the reconstructed rows of the shipped aid (water in blues, ground in browns)
+    "stream": "#7fb8e6",
+    "river": "#3d78c2",
+    "lake": "#1c4587",
+    "bridge": "#7b3f00",
+    "ford": "#5fc4b4",
+    "marsh": "#5f8f6f",
+    "rough": "#c2a98a",
+    "rubble": "#6e5d52",
+    "orchard": "#a2c523",
+    "field": "#e8c547",
+}
+# terrains a designer adds to the aid (a canal, a railway ...): one distinct colour each,
+# in the aid's order, so two new terrains never share a colour
+OTHER_TERRAINS = ("#6fa8dc", "#9e7b5b", "#c27ba0", "#76a5af", "#e69138", "#8e7cc3",
+                  "#93c47d", "#f1c232", "#a61c00", "#45818e", "#b4a7d6", "#d5a6bd")
+FACTION_COLOURS = {"blue": "#1f4e9c", "red": "#b3261e"}
+LOS_SHADES = {los.HINDERED: ("#f2c200", 0.5), los.BLOCKED: ("#202020", 0.5)}
+HILL_EDGE = "#7a4b1e"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A unit drawn on the map: its hex name, a short label, its faction (``blue``,
+    ``red``) and, for vehicles and guns, the vertex it faces."""
+
+    hex: str
+    label: str
+    faction: str
+    facing: int | None = None
+
+
+def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
+             smoke: dict | None = None, dpi: int = 110, title: str | None = None,
+             pieces: list[Piece] | None = None, objective_holders: dict[str, str] | None = None,
+             subtitle: str | None = None, footer: str | None = None) -> bytes:
+    """The map as PNG bytes (see the module docstring).
+
+    ``pieces`` replaces the scenario's set-up (fixed units, zones, entry hexes) with a
+    position; ``objective_holders`` maps an objective's hex to the faction holding it;
+    ``smoke`` maps hex names to smoke markers (drawn, and counted in ``los_from``);
+    ``footer``: lines printed small under the map (a report's provenance)."""
+    if isinstance(scenario, CompiledMap):
+        cm, s = scenario, None
+    else:
+        cm, s = compile_map(scenario), scenario
+    size = 1.0
+    xs, ys = [], []
+    for h in range(cm.n):
+        x, y = hexgrid.centre(int(h % cm.cols), int(h // cm.cols), cm.orientation, size)
+        xs.append(x)
+        ys.append(y)
+    width = max(xs) - min(xs) + 2.2 * size
+    height = max(ys) - min(ys) + 2.2 * size
+    scale = 0.42
+    fig = Figure(figsize=(max(5.0, width * scale + 2.6), max(3.5, height * scale + 1.2)), dpi=dpi)
+    room = (0.012 * (footer.count("\n") + 1) + 0.01) * 9.0 / fig.get_figheight() if footer else 0.0
+    ax = fig.add_axes((0.02, 0.03 + room, 0.74, 0.88 - room))
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    ax.set_xlim(min(xs) - 1.6 * size, max(xs) + 1.1 * size)   # room for the row numbers
+    ax.set_ylim(max(ys) + 1.1 * size, min(ys) - 1.5 * size)  # row 0 at the top; room for column numbers
+
+    seen = _los_codes(cm, los_from, smoke)
+    for h in range(cm.n):
+        col, row = h % cm.cols, h // cm.cols
+        pts = hexgrid.corners(col, row, cm.orientation, size)
+        terrain = cm.terrain_of(h)
+        ax.add_patch(Polygon(pts, closed=True, facecolor=terrain_colour(terrain, cm.terrain_names),
+                             edgecolor="#6b6b6b", linewidth=0.5, zorder=1))
+        if cm.hill[h]:
+            ax.add_patch(Polygon(_shrink(pts, xs[h], ys[h], 0.86), closed=True, fill=False,
+                                 hatch="///", edgecolor=HILL_EDGE, linewidth=1.2, zorder=2))
+            ax.text(xs[h] + 0.45 * size, ys[h] + 0.5 * size, f"▲{int(cm.elevation[h])}",
+                    fontsize=5, color=HILL_EDGE, ha="center", va="center", zorder=6)
+        if terrain == "road":
+            ax.plot([xs[h]], [ys[h]], marker="s", markersize=2.5, color="#7a5a2a", zorder=3)
+        if seen is not None and int(seen[h]) in LOS_SHADES:
+            colour, alpha = LOS_SHADES[int(seen[h])]
+            ax.add_patch(Polygon(pts, closed=True, facecolor=colour, alpha=alpha,
+                                 edgecolor="none", zorder=4))
+        ax.text(xs[h], ys[h] - 0.62 * size, cm.names[h], fontsize=4.2, ha="center",
+                va="center", color="#333333", zorder=6)
+
+    _label_rows_and_columns(ax, cm, xs, ys, size)
+    handles = _terrain_legend(cm)
+    if pieces is not None:
+        handles += _draw_position(ax, cm, s, pieces, objective_holders or {}, xs, ys, size)
+    elif s is not None:
+        handles += _draw_scenario(ax, cm, s, xs, ys, size)
+    if smoke:
+        handles += _draw_smoke(ax, cm, smoke, xs, ys, size)
+    if seen is not None:
+        a = cm.index_of(los_from)
+        ax.add_patch(Polygon(_shrink(hexgrid.corners(a % cm.cols, a // cm.cols, cm.orientation, size),
+                                     xs[a], ys[a], 0.9), closed=True, fill=False,
+                             edgecolor="#00a0ff", linewidth=2.2, zorder=8))
+        handles += [Patch(facecolor="white", edgecolor="#00a0ff", label=f"LOS from {cm.names[a]}"),
+                    Patch(facecolor=LOS_SHADES[los.HINDERED][0], alpha=0.6, label="hindered"),
+                    Patch(facecolor=LOS_SHADES[los.BLOCKED][0], alpha=0.6, label="blocked")]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6,
+              frameon=False)
+    name = title or (s.name if s is not None else cm.name)
+    sub = f"{cm.cols} x {cm.rows} {cm.orientation}-topped hexes; aid: {cm.aid_label}"
+    if s is not None and s.map.source:
+        sub += f"; map: {s.map.source}"
+    if subtitle:
+        sub = f"{subtitle}; {sub}"
+    fig.suptitle(name, fontsize=10, x=0.02, ha="left", y=0.985)
+    fig.text(0.02, 0.925, sub, fontsize=6, ha="left", color="#444444")
+    if footer:
+        fig.text(0.02, 0.005, footer, fontsize=5, ha="left", va="bottom", family="monospace", color="#444444")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()
+
+
+def _los_codes(cm: CompiledMap, los_from: str | None, smoke):
+    if los_from is None:
+        return None
+    a = cm.index_of(los_from)
+    if not smoke:
+        return cm.los_from(a)
+    markers = cm.smoke_array(smoke)
+    return [cm.los_with_smoke(a, b, markers)[0] for b in range(cm.n)]
+
+
+def _shrink(pts, cx, cy, k):
+    return [(cx + k * (x - cx), cy + k * (y - cy)) for x, y in pts]
+
+
+def terrain_colour(terrain: str, terrain_names) -> str:
+    """The fill of a terrain: the shipped terrains' own colours; any other terrain of the
+    aid gets the next distinct colour of :data:`OTHER_TERRAINS` in the aid's order."""
+    if terrain in TERRAIN_COLOURS:
+        return TERRAIN_COLOURS[terrain]
+    others = [t for t in terrain_names if t not in TERRAIN_COLOURS]
+    k = others.index(terrain) if terrain in others else len(others)
+    return OTHER_TERRAINS[k % len(OTHER_TERRAINS)]
+
+
+def _label_rows_and_columns(ax, cm: CompiledMap, xs, ys, size) -> None:
+    """Column numbers above each column's first hex and row numbers left of column 0,
+    as the scenario file counts them (row r is the r-th string of ``map.rows``)."""
+    for c in range(cm.cols):
+        ax.text(xs[c], ys[c] - 1.05 * size, str(c), fontsize=5.5, ha="center", va="center",
+                color="#555555", zorder=6)
+    for r in range(cm.rows):
+        h = r * cm.cols
+        ax.text(xs[h] - 1.15 * size, ys[h], str(r), fontsize=5.5, ha="right", va="center",
+                color="#555555", zorder=6)
+
+
+def _terrain_legend(cm: CompiledMap) -> list:
+    used = sorted({cm.terrain_of(h) for h in range(cm.n)}, key=list(TERRAIN_COLOURS).index
+                  if all(t in TERRAIN_COLOURS for t in cm.terrain_names) else str)
+    out = [Patch(facecolor=terrain_colour(t, cm.terrain_names), edgecolor="#6b6b6b", label=t)
+           for t in used]
+    if cm.hill.any():
+        out.append(Patch(facecolor="white", hatch="///", edgecolor=HILL_EDGE, label="hill (▲ elevation)"))
+    return out
+
+
+def _draw_scenario(ax, cm: CompiledMap, s: Scenario, xs, ys, size) -> list:
+    handles = []
+    grid = s.board.grid
+    for o in s.objective_list:
+        h = cm.index_of(o.hex)
+        ax.plot([xs[h]], [ys[h] + 0.05], marker="*", markersize=13, color="#ffd400",
+                markeredgecolor="#6b5200", zorder=7)
+        if o.value != 1:
+            ax.text(xs[h] + 0.38, ys[h] - 0.28, str(o.value), fontsize=5, zorder=8)
+    if s.objectives:
+        handles.append(Line2D([], [], marker="*", linestyle="none", markersize=9, color="#ffd400",
+                              markeredgecolor="#6b5200", label="objective"))
+    for side_name, side in s.sides.items():
+        colour = FACTION_COLOURS[side.faction]
+        for specs in side.zones.values():
+            for name in expand_hexes(specs, grid):
+                h = cm.index_of(name)
+                pts = _shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),
+                              xs[h], ys[h], 0.93)
+                ax.add_patch(Polygon(pts, closed=True, facecolor=colour, alpha=0.13,
+                                     edgecolor=colour, linewidth=0.9, zorder=5))
+        for rf in side.reinforcements:
+            for name in expand_hexes(rf.entry, grid):
+                h = cm.index_of(name)
+                pts = _shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),
+                              xs[h], ys[h], 0.8)
+                ax.add_patch(Polygon(pts, closed=True, fill=False, edgecolor=colour,
+                                     linestyle="--", linewidth=0.9, zorder=5))
+        for f in side.units:
+            if f.hex is None:
+                continue
+            h = cm.index_of(f.hex)
+            card = s.units[f.unit]
+            label = _short(card.name) + ("+" if f.carrying else "")
+            _draw_unit(ax, cm, xs[h], ys[h], ys[h] + 0.12, label, colour, f.facing, size, fontsize=4.6)
+        handles.append(Patch(facecolor=colour, alpha=0.35, edgecolor=colour,
+                             label=f"{side_name} ({side.faction}): units, set-up zones"))
+        for zone in side.zones:
+            placed = [f"{f.count} x {_short(s.units[f.unit].name)}" for f in side.units
+                      if f.zone == zone]
+            if side.formations is not None and side.formations.zone == zone:
+                fd = side.formations
+                placed += [f"{fd.count(t)} {t} formation{'s' if fd.count(t) > 1 else ''} ({fd.method})"
+                           for t in ("infantry", "artillery", "vehicle") if fd.count(t)]
+            if placed:
+                handles.append(Patch(facecolor="none", edgecolor="none",
+                                     label=f"  zone {zone}: {', '.join(placed)}"))
+        if side.reinforcements:
+            handles.append(Patch(facecolor="white", edgecolor=colour, linestyle="--",
+                                 label=f"{side_name} reinforcement entry"))
+    return handles
+
+
+def _draw_position(ax, cm: CompiledMap, s: Scenario | None, pieces: list[Piece], holders: dict[str, str],
+                   xs, ys, size) -> list:
+    """Units where they stand (stacks one above the other) and objectives by holder."""
+    handles = []
+    if s is not None:
+        for o in s.objective_list:
+            h = cm.index_of(o.hex)
+            holder = holders.get(o.hex)
+            ax.plot([xs[h]], [ys[h] + 0.4 * size], marker="*", markersize=11, zorder=7,
+                    color=FACTION_COLOURS.get(holder, "#ffd400"), markeredgecolor="#333333")
+        if s.objectives:
+            handles.append(Line2D([], [], marker="*", linestyle="none", markersize=9, color="#ffd400",
+                                  markeredgecolor="#333333", label="objective (held: in the side's colour)"))
+    stacked: dict[int, int] = {}
+    for p in pieces:
+        h = cm.index_of(p.hex)
+        k = stacked.get(h, 0)
+        stacked[h] = k + 1
+        colour = FACTION_COLOURS.get(p.faction, "#555555")
+        y = ys[h] - 0.05 * size + 0.3 * size * (k - 0.5 if k else 0)
+        _draw_unit(ax, cm, xs[h], ys[h], y, p.label, colour, p.facing, size, fontsize=4.3)
+    if s is not None:
+        for side_name, side in s.sides.items():
+            handles.append(Patch(facecolor=FACTION_COLOURS[side.faction], label=f"{side_name} ({side.faction})"))
+    return handles
+
+
+def _draw_unit(ax, cm: CompiledMap, x, y, label_y, label: str, colour: str, facing, size, fontsize) -> None:
+    """A unit's label in its side's colour and, for vehicles and guns, an arrow to the
+    vertex it faces (5.8)."""
+    ax.text(x, label_y, label, fontsize=fontsize, ha="center", va="center", color="white", zorder=9,
+            bbox=dict(boxstyle="round,pad=0.2", facecolor=colour, edgecolor="none"))
+    if facing is not None:
+        vx, vy = vertex_point(cm.orientation, int(facing), size)
+        ax.annotate("", xy=(x + 0.8 * vx, y + 0.8 * vy), xytext=(x, y),
+                    arrowprops=dict(arrowstyle="-|>", color=colour, lw=1.1), zorder=9)
+
+
+def _draw_smoke(ax, cm: CompiledMap, smoke: dict, xs, ys, size) -> list:
+    """Smoke markers: a grey disc with the number of markers in the hex."""
+    for name, n in smoke.items():
+        if not n:
+            continue
+        h = cm.index_of(name)
+        ax.plot([xs[h] + 0.42 * size], [ys[h] - 0.3 * size], marker="o", markersize=9, color="#9e9e9e",
+                alpha=0.85, markeredgecolor="#555555", zorder=8)
+        ax.text(xs[h] + 0.42 * size, ys[h] - 0.3 * size, str(int(n)), fontsize=5, ha="center", va="center",
+                zorder=9)
+    return [Line2D([], [], marker="o", linestyle="none", markersize=7, color="#9e9e9e",
+                   markeredgecolor="#555555", label="smoke markers")]
+
+
+def vertex_point(orientation: str, v: int, size: float) -> tuple[float, float]:
+    """Offset from a hex centre to its vertex ``v`` (hexgrid's vertex numbering)."""
+    # flat: vertex 0 (NE) at -60 degrees on the picture (y down), then clockwise by 60
+    start = -60.0 if orientation == "flat" else -90.0
+    a = math.radians(start + 60.0 * v)
+    return size * math.cos(a), size * math.sin(a)
+
+
+def _short(name: str) -> str:
+    words = name.replace("'", "").split()
+    return " ".join(words[:2])[:12]
