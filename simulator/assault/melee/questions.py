@@ -35,7 +35,7 @@ from simulator.assault.melee.damage import (
 )
 from simulator.assault.melee.editions import differences
 from simulator.assault.melee.exact import exact_fight
-from simulator.assault.melee.fight import N_SLOTS, decode
+from simulator.assault.melee.fight import N_SLOTS, V1_TURN_CAP, V2_ROUND_CAP, decode
 from simulator.assault.melee.kernels import MELEE_CHUNK_TRIALS, melee_chunk, merge_chunks
 from simulator.assault.melee.policies import WITHDRAW_POLICIES, parse_withdraw_policies
 from simulator.assault.melee.situation import (
@@ -59,7 +59,7 @@ from simulator.errors import InputError
 from simulator.stats import proportion_se
 from simulator.vocabulary import EDITION_NAMES
 
-DEFAULT_MAX_ROUNDS = {"v1": 10, "v2": 50}   # v1: turn cap (rulings #9); v2: round cap
+DEFAULT_MAX_ROUNDS = {"v1": V1_TURN_CAP, "v2": V2_ROUND_CAP}   # v1: turn cap (rulings #9); v2: round cap
 DEFAULT_TRIALS = 200_000
 OUTCOMES = ("attacker holds", "defender holds", "neither holds", "unresolved")
 
