@@ -3,8 +3,8 @@
 The pools of every direction a game can fight are tabulated at compile time with
 :func:`simulator.assault.melee.situation.direction_pools` (the one close-combat pool
 assembly, :mod:`simulator.engine.compile`); a round here is
-:func:`simulator.assault.melee.kernels.roll_direction` both ways on the states before
-the round, then :func:`simulator.assault.melee.damage.after_close_combat` for both
+:func:`simulator.assault.melee.kernels.roll_pools` (the one close-combat roll, also
+the melee calculator's) both ways on the states before the round, then :func:`simulator.assault.melee.damage.after_close_combat` for both
 (12.4: simultaneous). Entering the hex of a suppressed or fallen-back enemy is
 :func:`~simulator.assault.melee.damage.enter_hex_of` (12.0).
 
