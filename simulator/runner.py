@@ -141,6 +141,39 @@ def fresh_seed() -> int:
     return int(np.random.SeedSequence().entropy % (2**63))
 
 
+@dataclass(frozen=True)
+class Method:
+    """How one question is answered: exactly, or by Monte Carlo with ``trials`` (``None``
+    when ``--precision`` picks them) and ``seed``. Made by :func:`choose_method`."""
+
+    monte_carlo: bool
+    trials: int | None
+    seed: int | None
+    by_default: bool = False    # Monte Carlo only because ``exact=None`` left it to the question
+
+    def header(self, trials_run: int | None) -> dict:
+        """The ``method``, ``trials`` and ``seed`` every answer reports (``trials_run``:
+        the trials the run made; both ``None`` for an exact answer)."""
+        return {"method": "monte-carlo" if self.monte_carlo else "exact",
+                "trials": trials_run if self.monte_carlo else None,
+                "seed": self.seed if self.monte_carlo else None}
+
+
+def choose_method(exact: bool | None, trials: int | None, seed: int | None, options, default_trials: int,
+                  auto_monte_carlo: bool = True) -> Method:
+    """Exact or Monte Carlo: Monte Carlo when trials are given, ``options.precision`` is
+    set or ``exact`` is false; ``exact=None`` leaves it to ``auto_monte_carlo``. A Monte
+    Carlo run gets ``default_trials`` unless trials are given (:func:`trials_or`) or
+    the precision picks them, and a fresh seed unless one is given."""
+    precise = options is not None and options.precision is not None
+    asked = auto_monte_carlo if exact is None else not exact
+    if not (trials is not None or precise or asked):
+        return Method(False, None, None)
+    return Method(True, trials if precise else trials_or(trials, default_trials),
+                  fresh_seed() if seed is None else seed,
+                  by_default=trials is None and not precise and exact is None)
+
+
 def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 

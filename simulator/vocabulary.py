@@ -21,10 +21,11 @@ EDITION_NAMES = {"v1": "first edition (rule book 1.0, chapter 12)",
                  "v2": "revised chapter 12 (004)"}
 AREAS = ("front", "flank", "rear")             # where a unit enters a close combat (12.x)
 VEHICLE_FACINGS = ("front", "flank", "rear")   # the armour a shot hits (10.10)
-# fire statuses of a firer (10.0, 10.9.4), with their short aliases
-FIRE_STATUS_ALIASES = {"firing": "firing", "turret": "turret-firing", "turret-firing": "turret-firing",
-                       "move-fire": "move-and-fire", "move-and-fire": "move-and-fire",
-                       "fire-move": "fire-and-move", "fire-and-move": "fire-and-move"}
+# fire statuses of a firer (10.0, 10.9.4), then their short aliases
+FIRE_STATUSES = ("firing", "turret-firing", "move-and-fire", "fire-and-move")
+FIRE_STATUS_ALIASES = {**{s: s for s in FIRE_STATUSES},
+                       "turret": "turret-firing", "move-fire": "move-and-fire", "fire-move": "fire-and-move"}
+UNIT_TYPES = ("infantry", "artillery", "vehicle")   # 4.2: the unit types of the cards
 # status markers a target may carry (13.1-13.3) that change ranged fire
 TARGET_STATUSES = ("fast", "digging-in", "dug-in", "suppressed", "fallback", "delayed", "fired",
                    "fired-and-moved", "immobilised")

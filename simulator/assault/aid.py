@@ -29,7 +29,8 @@ from simulator.suggest import did_you_mean
 DEFAULT_AID_FILE = SCENARIOS_DIR / "assault" / "aid.toml"
 
 # 10.0: the four fire statuses; "fire and move" shares the Move/Fire row (10.9.5).
-FIRE_STATUSES = ("firing", "turret-firing", "move-and-fire", "fire-and-move")
+from simulator.vocabulary import FIRE_STATUSES  # noqa: E402 - one definition
+
 _FIRE_ROW = {"fire-and-move": "move-and-fire"}
 # The three columns of the ranged-fire modification table (10.9.4, 10.9.5).
 FIRE_CASES = ("any", "fast-vehicle", "failed-spot")

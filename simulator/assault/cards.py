@@ -24,10 +24,10 @@ from pydantic_core import PydanticCustomError
 from simulator.assault.dice import DiceSet, Pool, as_dice, format_pool, parse_pool_at
 from simulator.datafile import SCENARIOS_DIR, file_digest, read_toml, validate
 from simulator.errors import InputError
+from simulator.vocabulary import UNIT_TYPES
 
 DEFAULT_UNITS_DIR = SCENARIOS_DIR / "assault" / "units"
 
-UNIT_TYPES = ("infantry", "artillery", "vehicle")
 MOVEMENT_TYPES = ("foot", "gun", "wheeled", "tracked")
 VEHICLE_MOVEMENT = ("wheeled", "tracked")
 FACINGS = ("front", "flank", "rear", "above")  # areas of impact (10.9.3)
@@ -125,13 +125,13 @@ class _AbilitiesModel(_Strict):
 
 class _UnitModel(_Strict):
     name: str = Field(min_length=1)
-    type: Literal["infantry", "artillery", "vehicle"]
+    type: Literal[UNIT_TYPES]        # a tuple subscript is the same as its items
     unit_class: str = Field(alias="class", min_length=1)
     armoured: bool | None = None
     strength: Positive
     half_strength: Positive | None = None
     movement: NotNegative
-    movement_type: Literal["foot", "gun", "wheeled", "tracked"]
+    movement_type: Literal[MOVEMENT_TYPES]
     ranges: list[_BandModel] = []
     close_combat: _CloseCombatModel
     defence: Defence

@@ -7,7 +7,7 @@ import click
 from reports.text import fire_json, fire_table, state_label
 from simulator import cliopts
 from simulator.errors import InputError
-from simulator.vocabulary import FIRE_STATUS_ALIASES, TARGET_STATUSES
+from simulator.vocabulary import EXPERIENCE_LEVELS, FIRE_STATUS_ALIASES, TARGET_STATUSES
 
 aid_option = cliopts.aid          # the shared --aid FILE (simulator/cliopts.py)
 support_option = click.option("--support", "support_file", type=click.Path(dir_okay=False), default=None,
@@ -60,9 +60,9 @@ def split_items(values) -> tuple[str, ...]:
 @click.option("--firer-damage", type=int, default=0, show_default=True)
 @click.option("--target-damage", type=int, default=0, show_default=True)
 @click.option("--firer-experience", default="regular", show_default=True,
-              type=click.Choice(["recruit", "regular", "hardened", "veteran", "elite"]))
+              type=click.Choice(EXPERIENCE_LEVELS))
 @click.option("--target-experience", default="regular", show_default=True,
-              type=click.Choice(["recruit", "regular", "hardened", "veteran", "elite"]))
+              type=click.Choice(EXPERIENCE_LEVELS))
 @click.option("--attack-die-minus-one", is_flag=True, help="Firer took a fast action last turn (13.1).")
 @click.option("--into-close-combat", is_flag=True,
               help="Target in close combat with a friendly vehicle (10.11): infantry lose their weakest "
@@ -154,7 +154,7 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
 @click.option("--target-status", "target_status", multiple=True, metavar="S,S",
               help="Markers before the roll: suppressed, fallback, delayed, immobilised.")
 @click.option("--target-experience", default="regular", show_default=True,
-              type=click.Choice(["recruit", "regular", "hardened", "veteran", "elite"]))
+              type=click.Choice(EXPERIENCE_LEVELS))
 @click.option("--crit-attack", default=None, metavar="ROLL", help='Critical-hit roll, attacker: "G:-".')
 @click.option("--crit-defence", default=None, metavar="ROLL", help='Critical-hit roll, defender: "B:-".')
 @click.option("--passengers", "carrying", is_flag=True,

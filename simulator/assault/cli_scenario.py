@@ -11,8 +11,9 @@ from pathlib import Path
 import click
 
 from simulator import cliopts
+from simulator.vocabulary import EDITIONS
 
-edition_option = click.option("--edition", type=click.Choice(["v1", "v2"]), default=None,
+edition_option = click.option("--edition", type=click.Choice(EDITIONS), default=None,
                               help="Close-combat edition (default: the scenario's).")
 players_option = click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
                               help="Players of the scenario's first and second side: random, greedy, lookahead.")

@@ -6,8 +6,9 @@ import click
 
 from simulator import cliopts
 from simulator.assault.cli_fire import question_options
+from simulator.vocabulary import EXPERIENCE_LEVELS
 
-EXPERIENCE = click.Choice(["recruit", "regular", "hardened", "veteran", "elite"])
+EXPERIENCE = click.Choice(EXPERIENCE_LEVELS)
 
 
 def _how(a: dict) -> str:

@@ -39,6 +39,14 @@ def strongest_symbol(crit, hit, supp):
 
 
 @numba.njit(cache=True)
+def crit_roll_due(crit, hit, damage, strength):
+    """Whether ``crit`` uncancelled crits call for a critical-hit roll (10.7.5, 10.7.6):
+    yes, unless the crits and hits (damage points, 10.7.3) have eliminated the unit
+    with ``damage`` points already taken (rulings.md #6)."""
+    return crit > 0 and damage + crit + hit < strength
+
+
+@numba.njit(cache=True)
 def fall_back(kind, morale, immobilised):
     """A fallback (13.3). Returns ``(eliminated, morale)``.
 

@@ -365,19 +365,16 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
     mode = RIDERS_TARGETED if situation.riding_on else CARRIED if passengers else NO_PASSENGERS
     friendly_card = find_unit(units, situation.friendly_vehicle, "--friendly-vehicle") if pools.friendly_defence is not None else None
     friendly = friendly_of(friendly_card, situation) if friendly_card else None
-    precise = options is not None and options.precision is not None
-    monte_carlo = trials is not None or not exact or precise
+    method = runner.choose_method(exact, trials, seed, options, 1_000_000)
     run = None
-    if monte_carlo:
-        trials = trials if precise else runner.trials_or(trials, 1_000_000)
-        seed = runner.fresh_seed() if seed is None else seed
-        run = simulate_run(pools, t, dice, trials=trials, seed=seed, passenger_mode=mode, friendly=friendly,
-                           workers=workers, progress=progress, options=options)
-        trials = run.trials
-        joint = run.value / trials
+    n = None
+    if method.monte_carlo:
+        run = simulate_run(pools, t, dice, trials=method.trials, seed=method.seed, passenger_mode=mode,
+                           friendly=friendly, workers=workers, progress=progress, options=options)
+        n = run.trials
+        joint = run.value / n
     else:
         joint = exact_outcomes(pools, t, dice, mode, friendly)
-    n = trials if monte_carlo else None
     frame = state_frame(joint.sum(axis=(0, 2)), g.strength, g.half_strength_threshold, n)
     summary = summarise_states(frame, situation.target_damage, n)
     if situation.overrun:   # 9.10.3: the gun is overrun unless the tank is stopped
@@ -386,8 +383,7 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
         if n:
             summary["se"]["p_artillery_overrun"] = _se(summary["p_artillery_overrun"], n)
     frame.attrs.update({
-        "method": "monte-carlo" if monte_carlo else "exact",
-        "trials": n, "seed": seed if monte_carlo else None,
+        **method.header(n),
         "firer": f.id, "target": g.id, "range": situation.range,
         "indirect": situation.indirect, "overrun": situation.overrun, "smoke_markers": situation.smoke,
         "spotter": situation.spotter, "riding_on": situation.riding_on, "reroll": pools.reroll,

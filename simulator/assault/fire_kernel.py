@@ -17,8 +17,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simulator.assault.damage import CRIT_ROLL_NONE, after_fire, state_index, strongest_symbol
-from simulator.assault.kernels import cancel_packed
+from simulator.assault.damage import after_fire, state_index
+from simulator.assault.kernels import cancel_packed, roll_crit
 from simulator.assault.transport import ABOARD, transport_event
 from simulator.rng import below, seed_state, sum_rolls
 
@@ -32,11 +32,7 @@ KIND, STRENGTH, IGNORES_SUPP, DELAYED, DAMAGE, MORALE, IMMOBILISED = range(7)
 def _resolve(total, extra_supp, crit_attack, crit_defence, unit, state):
     """Cancel one packed roll, make the critical-hit roll, apply damage (10.7.2-10.7.6)."""
     c, h, s = cancel_packed(total, extra_supp)
-    symbol = CRIT_ROLL_NONE
-    if c > 0 and unit[DAMAGE] + c + h < unit[STRENGTH]:   # no crit roll once eliminated (rulings #6)
-        t = sum_rolls(crit_attack[:c], state) + sum_rolls(crit_defence[:c], state)
-        cc, ch, cs = cancel_packed(t, 0)
-        symbol = strongest_symbol(cc, ch, cs)
+    symbol = roll_crit(c, h, unit[DAMAGE], unit[STRENGTH], crit_attack, crit_defence, state)
     e, d, m, i = after_fire(unit[KIND], unit[STRENGTH], unit[IGNORES_SUPP], unit[DELAYED], unit[DAMAGE],
                             unit[MORALE], unit[IMMOBILISED], c, h, s, symbol)
     return c, h, s, e, d, m, i

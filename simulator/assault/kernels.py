@@ -24,6 +24,7 @@ from simulator.assault.damage import (
     CRIT_DEFENCE_DIE,
     CRIT_ROLL_NONE,
     after_fire,
+    crit_roll_due,
     state_index,
     strongest_symbol,
 )
@@ -67,6 +68,30 @@ def cancel_packed(t, extra_supp):
     """Unpack a packed roll total and cancel (10.7.2): the uncancelled (crit, hit, supp)."""
     return uncancelled_jit(field(t, 0), field(t, 1), field(t, 2) + extra_supp,
                            field(t, 3), field(t, 4), field(t, 5))
+
+
+@numba.njit(inline="always")
+def crit_roll_result(total):
+    """A critical-hit roll's result from its packed total (green attack dice against
+    blue defence dice, no extra supp): its uncancelled ``(crit, hit, supp)`` (10.7.2)
+    and their strongest symbol (10.7.5), ``CRIT_ROLL_*``."""
+    cc, ch, cs = cancel_packed(total, 0)
+    return cc, ch, cs, strongest_symbol(cc, ch, cs)
+
+
+@numba.njit(inline="always")
+def roll_crit(crit, hit, damage, strength, crit_attack, crit_defence, state):
+    """The critical-hit roll (10.7.5, 10.7.6) for ``crit`` uncancelled crits and ``hit``
+    hits on a unit of ``strength`` with ``damage`` points taken: ``crit`` dice of the
+    packed tables ``crit_attack`` (green) against ``crit`` of ``crit_defence`` (blue),
+    at most as many as the tables have rows (:func:`crit_roll_tables`), unless the
+    damage has eliminated the unit (:func:`~simulator.assault.damage.crit_roll_due`,
+    rulings #6). Returns the strongest symbol, ``CRIT_ROLL_NONE`` when there is no roll.
+    The one implementation: the odds, fire and scenario-engine kernels call it."""
+    if not crit_roll_due(crit, hit, damage, strength):
+        return CRIT_ROLL_NONE
+    t = sum_rolls(crit_attack[:crit], state) + sum_rolls(crit_defence[:crit], state)
+    return crit_roll_result(t)[3]
 
 
 BLOCK_TRIALS = 256
@@ -148,11 +173,7 @@ def fire_state_counts(spot_need, faces_spotted, faces_unspotted, unspotted_fires
                 continue
             faces = faces_unspotted
         c, h, s = cancel_packed(sum_rolls(faces, state), extra_supp)
-        symbol = CRIT_ROLL_NONE
-        if c > 0 and damage0 + c + h < strength:   # no crit roll once eliminated (rulings #6)
-            t = sum_rolls(crit_attack[:c], state) + sum_rolls(crit_defence[:c], state)
-            cc, ch, cs = cancel_packed(t, 0)
-            symbol = strongest_symbol(cc, ch, cs)
+        symbol = roll_crit(c, h, damage0, strength, crit_attack, crit_defence, state)
         e, d, m, i = after_fire(kind, strength, ignores_supp, delayed, damage0, morale0, immobilised0,
                                 c, h, s, symbol)
         counts[state_index(e, d, m, i)] += 1

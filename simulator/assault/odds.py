@@ -177,23 +177,19 @@ def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int 
     check_question(doubles, extra_supp)
     atk = parse_pool(attack, dice, "ATTACK")
     dfn = parse_pool(defence, dice, "DEFENCE")
-    precise = options is not None and options.precision is not None
-    monte_carlo = trials is not None or not exact or precise
+    from simulator import runner
+    method = runner.choose_method(exact, trials, seed, options, 1_000_000)
     run = None
-    if monte_carlo:
-        from simulator import runner
-        trials = trials if precise else runner.trials_or(trials, 1_000_000)
-        seed = runner.fresh_seed() if seed is None else seed
-        run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=trials,
-                           seed=seed, workers=workers, progress=progress, options=options)
-        trials = run.trials
-        frame = Outcomes(outcome_columns(run.value / trials, trials))
+    n = None
+    if method.monte_carlo:
+        run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=method.trials,
+                           seed=method.seed, workers=workers, progress=progress, options=options)
+        n = run.trials
+        frame = Outcomes(outcome_columns(run.value / n, n))
     else:
         frame = Outcomes(outcome_columns(roll_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp)))
     frame.attrs.update({
-        "method": "monte-carlo" if monte_carlo else "exact",
-        "trials": trials if monte_carlo else None,
-        "seed": seed if monte_carlo else None,
+        **method.header(n),
         "dice": dice.name,
         "dice_status": dice.status,
         "dice_file": dice.path,
@@ -202,7 +198,7 @@ def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int 
         "defence": format_pool(dfn),
         "doubles": doubles,
         "extra_supp": extra_supp,
-        "summary": summarise(frame, trials if monte_carlo else None),
+        "summary": summarise(frame, n),
         "run": run.describe() if run is not None else None,
     })
     return frame

@@ -12,11 +12,12 @@ from simulator.assault.damage import (
     CRIT_ATTACK_DIE,
     CRIT_DEFENCE_DIE,
     after_fire,
+    crit_roll_due,
     state_index,
-    strongest_symbol,
     unpack_state,
 )
 from simulator.assault.dice import DiceSet, format_face, parse_face
+from simulator.assault.kernels import ATTACK_SHIFT, DEFENCE_SHIFT, crit_roll_result, pack_face
 from simulator.assault.transport import EVENT_NAMES, NO_PASSENGERS, transport_event
 from simulator.errors import InputError
 
@@ -64,7 +65,7 @@ def resolve(attack: str, defence: str, dice: DiceSet, *, strength: int, half_at:
     dfn = totals(parse_roll(defence, dice, "--defence"))
     c, h, s = (int(x) for x in uncancelled(atk[0], atk[1], atk[2] + extra_supp, *dfn))
     symbol, crit_result = 0, None
-    if c > 0 and damage + c + h < strength:
+    if crit_roll_due(c, h, damage, strength):
         if crit_attack is None or crit_defence is None:
             raise InputError("--crit-attack", "", f"{c} uncancelled crit(s): give the critical-hit roll "
                              f"({c} {CRIT_ATTACK_DIE} with --crit-attack, {c} {CRIT_DEFENCE_DIE} with --crit-defence)")
@@ -73,8 +74,8 @@ def resolve(attack: str, defence: str, dice: DiceSet, *, strength: int, half_at:
         if [x for x, _ in ca] != [CRIT_ATTACK_DIE] * c or [x for x, _ in cd] != [CRIT_DEFENCE_DIE] * c:
             raise InputError("--crit-attack", "", f"the critical-hit roll is {c} {CRIT_ATTACK_DIE} "
                              f"against {c} {CRIT_DEFENCE_DIE} (10.7.5)")
-        cc, ch, cs = (int(x) for x in uncancelled(*totals(ca), *totals(cd)))
-        symbol = strongest_symbol(cc, ch, cs)
+        packed = sum(pack_face(f, ATTACK_SHIFT) for _, f in ca) + sum(pack_face(f, DEFENCE_SHIFT) for _, f in cd)
+        cc, ch, cs, symbol = (int(x) for x in crit_roll_result(packed))   # as the kernels read a crit roll
         crit_result = {"crit": cc, "hit": ch, "supp": cs,
                        "strongest": ("none", "supp", "hit", "crit")[symbol]}
     e, d, m, i = after_fire(kind, strength, ignores_supp, delayed, damage, morale, immobilised, c, h, s, symbol)

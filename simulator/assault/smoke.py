@@ -219,20 +219,17 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
                                       firer_damage=firer_damage, firer_experience=firer_experience,
                                       attack_die_minus_one=attack_die_minus_one)
     cap = support.max_markers_per_hex
-    precise = options is not None and options.precision is not None
-    monte_carlo = trials is not None or not exact or precise
+    method = runner.choose_method(exact, trials, seed, options, 1_000_000)
     run = None
-    if monte_carlo:
-        trials = trials if precise else runner.trials_or(trials, 1_000_000)
-        seed = runner.fresh_seed() if seed is None else seed
+    n = None
+    if method.monte_carlo:
         task = partial(smoke_chunk, (damage_table(pool, dice, doubles), hexes, cap), cap)
-        run = runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
-                             headline=runner.Headline("P(target hex smoked)", target_hex_smoked))
-        trials = run.trials
-        dist = run.value / trials
+        run = runner.execute(task, method.trials, seed=method.seed, options=options, workers=workers,
+                             progress=progress, headline=runner.Headline("P(target hex smoked)", target_hex_smoked))
+        n = run.trials
+        dist = run.value / n
     else:
         dist = exact_smoke(pool, dice, doubles, hexes, cap)
-    n = trials if monte_carlo else None
     idx = np.argwhere(dist > 0)
     frame = pd.DataFrame({"hex1": idx[:, 0], "hex2": idx[:, 1], "hex3": idx[:, 2],
                           "p": dist[tuple(idx.T)]})
@@ -241,7 +238,7 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
     frame = frame.sort_values(["hex1", "hex2", "hex3"], ignore_index=True)
     total = frame["hex1"] + frame["hex2"] + frame["hex3"]
     frame.attrs.update({
-        "method": "monte-carlo" if monte_carlo else "exact", "trials": n, "seed": seed if monte_carlo else None,
+        **method.header(n),
         "firer": card.id, "smoke_pool": format_pool(pool), "doubles": doubles, "hexes": hexes,
         "max_markers_per_hex": cap, "range": distance,
         "per_hex": per_hex(dist, hexes, support, n),

@@ -52,6 +52,31 @@ def transport_event(mode, crit, hit, supp, eliminated, damage, morale, immobilis
     return ABOARD
 
 
+# Why a unit may not ride in a vehicle (9.11, 9.11.1)
+RIDE_OK, RIDE_VEHICLE, RIDE_NOT_INFANTRY = 0, 1, 2
+
+
+@numba.njit(cache=True)
+def ride_refusal(tank_riders, is_vehicle, is_infantry):
+    """Whether a unit may ride in a vehicle at all (9.11: infantry and artillery are
+    carried, not vehicles; 9.11.1: tank riders, on a vehicle that carries them, are
+    infantry): ``RIDE_OK`` or the reason it may not. The one statement of the rule:
+    the set-up check (:func:`check_load`) and the game's loading
+    (``simulator.engine.assault.transport.may_load``) both ask it."""
+    if is_vehicle:
+        return RIDE_VEHICLE
+    if tank_riders and not is_infantry:
+        return RIDE_NOT_INFANTRY
+    return RIDE_OK
+
+
+@numba.njit(cache=True)
+def within_capacity(load, capacity):
+    """9.11: the strength points aboard (each passenger's :attr:`Passenger.load`) fit
+    the vehicle's transport capacity."""
+    return load <= capacity
+
+
 @dataclass(frozen=True)
 class Passenger:
     card: UnitCard
@@ -88,16 +113,17 @@ def check_load(vehicle: UnitCard, passengers: list[Passenger], where: str = "--p
         raise InputError(where, "", f"{vehicle.id} transports no units (9.11, 9.11.1)")
     for p in passengers:
         c = p.card
-        if c.is_vehicle:
+        why = ride_refusal(vehicle.carries_tank_riders, c.is_vehicle, c.is_infantry)
+        if why == RIDE_VEHICLE:
             raise InputError(where, "", f"{c.id} is a vehicle: only infantry and artillery are carried (9.11)")
-        if vehicle.carries_tank_riders and not c.is_infantry:
+        if why == RIDE_NOT_INFANTRY:
             raise InputError(where, "", f"{vehicle.id} carries tank riders, which must be infantry (9.11.1)")
         if c.side != vehicle.side:
             raise InputError(where, "", f"{c.id} cannot ride in {vehicle.id}: different sides")
         if not 0 <= p.damage < c.strength:
             raise InputError(where, "", f"{c.id} has strength {c.strength}: damage must be 0..{c.strength - 1}")
     load = sum(p.load for p in passengers)
-    if load > capacity:
+    if not within_capacity(load, capacity):
         raise InputError(where, "", f"{vehicle.id} carries {capacity} strength points; "
                          f"this load is {load} (9.11)")
 

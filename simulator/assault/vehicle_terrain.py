@@ -141,27 +141,24 @@ def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: in
     if not 0 <= damage < card.strength:
         raise InputError("--damage", "", f"{card.id} has strength {card.strength}: damage must be 0..{card.strength - 1}")
     ignores = int(aid.experience(experience).ignores_supp)
-    precise = options is not None and options.precision is not None
-    monte_carlo = trials is not None or not exact or precise
+    method = runner.choose_method(exact, trials, seed, options, 1_000_000)
     run = None
-    if monte_carlo:
-        trials = trials if precise else runner.trials_or(trials, 1_000_000)
-        seed = runner.fresh_seed() if seed is None else seed
+    n = None
+    if method.monte_carlo:
         args = (packed_faces(attack, defence, dice, "all"), card.strength, damage, STEADY, 0, ignores,
                 int(crit_is_damage))
         n_states = state_count(card.strength)
         task = partial(terrain_damage_chunk, args, n_states)
         headline = runner.Headline("P(immobilised)", partial(immobilised_count, immobilised_states(n_states)))
-        run = runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
-                             headline=headline)
-        trials = run.trials
-        dist = run.value / trials
+        run = runner.execute(task, method.trials, seed=method.seed, options=options, workers=workers,
+                             progress=progress, headline=headline)
+        n = run.trials
+        dist = run.value / n
     else:
         dist = exact_terrain_states(attack, defence, dice, card.strength, damage, ignores, crit_is_damage)
-    n = trials if monte_carlo else None
     frame = state_frame(dist, card.strength, card.half_strength_threshold, n)
     frame.attrs.update({
-        "method": "monte-carlo" if monte_carlo else "exact", "trials": n, "seed": seed if monte_carlo else None,
+        **method.header(n),
         "vehicle": card.id, "terrain": terrain, "hill": hill, "attack_pool": format_pool(attack),
         "defence_pool": format_pool(defence), "damage_before": damage, "experience": experience,
         "crit_is_damage": crit_is_damage, "vehicle_strength": card.strength,

@@ -68,9 +68,7 @@ def _summary(p: np.ndarray, trials: int | None, metrics: dict[str, np.ndarray]) 
 
 
 def _meta(game: GameData, monte_carlo: bool, trials: int | None, seed: int | None) -> dict[str, Any]:
-    return {"method": "monte-carlo" if monte_carlo else "exact",
-            "trials": trials if monte_carlo else None, "seed": seed if monte_carlo else None,
-            "data": game.label, "data_digest": game.digest}
+    return runner.Method(monte_carlo, trials, seed).header(trials) | {"data": game.label, "data_digest": game.digest}
 
 
 def faces(from_face: int) -> str:

@@ -1,19 +1,40 @@
-"""Movement (chapter 9): the rule-book examples (9.4, 9.6.1), hills, harsh terrain,
-stacking, vehicles' facing, reversing and roads, loading and dismounting."""
+"""Movement (chapter 9) as the game plays it (``engine/moves.py``, ``engine/transport.py``):
+the rule-book examples (9.4, 9.6.1), the compiled map's costs and hills, harsh and
+prohibited terrain, fast moves along a hill, loading (9.11, 9.11.1 through
+``assault.transport``) and dismounting (9.11.3).
+
+Elsewhere: stacking (9.0) in ``test_game_move.py::test_friends_may_be_crossed_not_ended_on``;
+no fast move up a hill (9.6.1), move and fire (9.3) in ``test_game_move.py``; enemy
+hexes (a close combat, 12.0) in ``test_game_move.py::test_entering_an_enemy_hex_only_by_normal_or_fast_action``;
+vehicles' frontal hexes, turning one vertex at a time, free turns on a road, reversing
+with half the allowance (9.10) in ``test_game_vehicle.py``; loading over capacity or
+onto a vehicle in fast action (9.11.1, 9.11.2) in ``test_game_transport.py``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
 
 from simulator.assault.aid import load_aid
 from simulator.assault.cards import load_units
-from simulator.engine.assault.scenario import MapSpec
-from simulator.engine.core.compiled import compile_map
-from simulator.engine.movement import (
-    can_load,
-    dismount_options,
-    harsh_hexes,
-    loading_marker,
-    move_options,
-    movement_allowance,
-    reachable,
+from simulator.assault.transport import (
+    RIDE_NOT_INFANTRY,
+    RIDE_OK,
+    RIDE_VEHICLE,
+    Passenger,
+    check_load,
+    ride_refusal,
 )
+from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.game import State
+from simulator.engine.assault.scenario import MapSpec
+from simulator.engine.assault.state import ACT_DELAYED, ACT_FAST, G_MP, G_SUB, SUB_MOVE, U_ACT, U_HEX, decode
+from simulator.engine.core.compiled import compile_map
+from simulator.errors import InputError
+from tests.engine.test_game_move import decline, game, steps
+from tests.engine.test_game_setup import act, actions, hex_of, step_to, unit
 
 AID = load_aid()
 UNITS = load_units()
@@ -25,26 +46,67 @@ def cmap(rows, orientation="pointy"):
     return compile_map(MapSpec(orientation=orientation, rows=list(rows), legend=LEGEND), AID)
 
 
-def names(cm, hexes):
-    return {cm.names[h] for h in hexes}
+HEAD = """\
+name = "movement"
+turns = 3
+close_combat_edition = "v1"
+unit_rules = ["infantry", "artillery", "vehicle"]
+first_setup = "german"
+initiative = "german"
+[optional_rules]
+command_points = false
+[map]
+rows = {rows}
+[map.legend]
+"." = "clear"
+"f" = "forest"
+"w" = "wooden_building"
+"X" = "hill+heavy_forest"
+"""
 
 
-def test_allowances():
-    rifles = UNITS["german/rifles-41"]
-    assert movement_allowance(rifles) == 2                       # 9.4 example
-    assert movement_allowance(rifles, "fast") == 3               # 9.2, 9.4 example
-    assert movement_allowance(rifles, "move-and-fire") == 1      # 9.3: half, rounded up
-    pz = UNITS["german/pz-iif"]
-    assert movement_allowance(pz) == 5 and movement_allowance(pz, reverse=True) == 3  # 9.10
-    assert movement_allowance(pz, "move-and-fire", reverse=True) == 2
+def mgame(tmp_path, german: str, rows=(".......",) * 3):
+    """A game with the German units ``german`` and one Soviet rifle unit far away."""
+    path = tmp_path / "movement.scenario.toml"
+    path.write_text(HEAD.format(rows=list(rows).__repr__().replace("'", '"')) + textwrap.dedent(f"""
+        [sides.german]
+        faction = "blue"
+        {textwrap.dedent(german)}
+        [sides.german.victory]
+        eliminate = 9
+        [sides.soviet]
+        faction = "red"
+        [[sides.soviet.units]]
+        unit = "rifles-41"
+        hex = "6,2"
+        [sides.soviet.victory]
+        eliminate = 9
+        """))
+    return compile_game(path)
 
 
-def test_9_4_example_two_clear_hexes_normal_three_fast():
-    cm = cmap(["......."])
-    r = reachable(cm, "0,0", "foot", movement_allowance(UNITS["german/rifles-41"]))
-    assert r == {0: 0, 1: 1, 2: 2}
-    r = reachable(cm, "0,0", "foot", 3, base_allowance=2, fast=True)
-    assert max(r) == 3 and r[3] == 3
+def to_action_phase(st: State) -> State:
+    """Pass the support phase (7.6: artillery may face anew) until units may move."""
+    for _ in range(10):
+        if actions(st, "move"):
+            return st
+        act(st, "pass")
+    raise AssertionError("no move in the action phase")
+
+
+def test_9_4_example_two_clear_hexes_normal_three_fast(tmp_path):
+    g = game(tmp_path, g1="0,0", g2="0,2", s1="6,2")
+    r = unit(g, "german", "rifles-41")
+    for kind, hexes in (("move", ("1,0", "2,0")), ("fast move", ("1,0", "2,0", "3,0"))):
+        st = State(g, seed=1)
+        act(st, kind, r)                     # 9.1: the card's 2; 9.2: one more
+        for i, h in enumerate(hexes):
+            assert int(st.s.g[G_SUB]) == SUB_MOVE
+            step_to(st, r, h)                # clear: 1 point a hex (9.4)
+            decline(st)
+            if i < len(hexes) - 1:
+                assert int(st.s.g[G_MP]) == len(hexes) - 1 - i
+        assert int(st.s.u[r, U_HEX]) == hex_of(g, hexes[-1]) and int(st.s.g[G_SUB]) != SUB_MOVE
 
 
 def test_move_costs_come_from_the_aid_and_add_the_hill():
@@ -62,124 +124,117 @@ def test_move_costs_come_from_the_aid_and_add_the_hill():
     assert cm.climb[F, east] and not cm.climb[hh, east]
 
 
-def test_9_6_1_example_heavy_forest_on_a_hill_is_harsh_for_infantry():
-    # 2 for heavy forest + 1 for the hill = 3 > base allowance 2 (9.5, 9.6.1)
-    cm = cmap(["..X"])
-    opts = move_options(cm, "1,0", "foot", 2)
-    harsh = [o for o in opts if o.harsh]
-    assert [(cm.names[o.hex], o.cost, o.path) for o in harsh] == [("2,0", 2, (cm.index_of("2,0"),))]
-    # not from two hexes away, and the fast action's extra point does not help (9.5)
-    assert cm.index_of("2,0") not in reachable(cm, "0,0", "foot", 2)
-    assert cm.index_of("2,0") not in reachable(cm, "1,0", "foot", 3, base_allowance=2, fast=True)
-    assert harsh_hexes(cm, "1,0", "foot", 2) == {cm.index_of("2,0")}
+def test_9_6_1_example_heavy_forest_on_a_hill_is_harsh_for_infantry(tmp_path):
+    # 2 for heavy forest + 1 for the hill = 3 > the base allowance 2 (9.5, 9.6.1)
+    rows = ("..H....", ".......", ".......")   # H: hill + heavy forest
+    g = game(tmp_path, g1="1,0", g2="0,2", s1="6,2", rows=rows)
+    r = unit(g, "german", "rifles-41")
+    st = State(g, seed=1)
+    act(st, "move", r)
+    assert "2,0" in steps(st)                # the first and only hex of a normal move
+    step_to(st, r, "2,0")
+    decline(st)
+    assert int(st.s.u[r, U_HEX]) == hex_of(g, "2,0") and int(st.s.u[r, U_ACT]) == ACT_DELAYED
+    assert int(st.s.g[G_SUB]) != SUB_MOVE    # ... and the move ends there (9.5)
+    st = State(g, seed=1)
+    act(st, "fast move", r)
+    assert "2,0" not in steps(st)            # not by a fast move's extra point (9.5)
+    g = game(tmp_path, g1="0,0", g2="0,2", s1="6,2", rows=rows)
+    r = unit(g, "german", "rifles-41")
+    st = State(g, seed=1)
+    act(st, "move", r)
+    step_to(st, r, "1,0")
+    decline(st)
+    assert "2,0" not in steps(st)            # not after another hex (9.5)
 
 
-def test_harsh_terrain_for_guns_and_prohibited_terrain():
-    cm = cmap([".f.w."])
-    gun = UNITS["soviet/at-gun-45mm"]               # movement 1; forest costs guns 3
-    assert harsh_hexes(cm, "0,0", "gun", gun.movement) == {cm.index_of("1,0")}
-    truck = reachable(cm, "2,0", "wheeled", 6, facing=1)   # pointy facing 1 = NE vertex
-    assert cm.index_of("3,0") not in truck            # buildings are prohibited for wheels
+def test_harsh_terrain_for_guns_and_prohibited_terrain(tmp_path):
+    german = """
+    [[sides.german.units]]
+    unit = "at-gun-37mm"
+    hex = "0,0"
+    facing = "E"
+    [[sides.german.units]]
+    unit = "truck"
+    hex = "2,1"
+    facing = "E"
+    """
+    g = mgame(tmp_path, german, rows=(".f.....", "...w...", "......."))
+    gun, truck = unit(g, "german", "at-gun-37mm"), unit(g, "german", "truck")
+    st = to_action_phase(State(g, seed=1))
+    act(st, "move", gun)                     # movement 1; forest costs guns 3: harsh (9.5)
+    assert "1,0" in steps(st)
+    step_to(st, gun, "1,0")
+    decline(st)
+    assert int(st.s.u[gun, U_ACT]) == ACT_DELAYED
+    st = to_action_phase(State(g, seed=1))
+    act(st, "move", truck)
+    for _ in range(3):                       # whatever it turns to, never into the building
+        assert "3,1" not in steps(st)
+        if not actions(st, "turn"):
+            break
+        act(st, "turn")
 
 
-def test_no_fast_action_up_a_hill_but_across_and_down():
-    cm = cmap([".hh."])
-    assert cm.index_of("1,0") not in reachable(cm, "0,0", "foot", 3, base_allowance=2, fast=True)
-    r = reachable(cm, "1,0", "foot", 3, base_allowance=2, fast=True)
-    assert r[cm.index_of("2,0")] == 1 and r[cm.index_of("3,0")] == 2   # same hill, then down
-    assert reachable(cm, "0,0", "foot", 2)[cm.index_of("1,0")] == 2    # normal move climbs
-
-
-def test_stacking_pass_through_friends_not_enemies():
-    cm = cmap(["....."])
-    r = reachable(cm, "0,0", "foot", 2, friendly=["1,0"])
-    assert cm.index_of("1,0") not in r and r[cm.index_of("2,0")] == 2   # 9.0
-    r = reachable(cm, "0,0", "foot", 2, friendly=["1,0"], may_end=["1,0"])
-    assert r[cm.index_of("1,0")] == 1                                   # loading (9.11.2)
-    cm2 = cmap(["...", "...", "..."])
-    assert reachable(cm2, "0,1", "foot", 2)[cm2.index_of("2,1")] == 2   # straight through 1,1
-    r = reachable(cm2, "0,1", "foot", 3, enemy=["1,1"])
-    assert cm2.index_of("1,1") not in r
-    assert r[cm2.index_of("2,1")] == 3   # around the enemy: one hex longer
-
-
-def test_vehicles_move_only_into_their_frontal_hexes():
-    cm = cmap(["......."] * 5)
-    start = cm.index_of("3,2")
-    side = lambda *ds: {int(cm.neighbours[start, d % 6]) for d in ds}
-    for f in range(6):
-        # with no point to spare for turning: the two frontal hexes (9.10)
-        zero = {o.hex for o in move_options(cm, start, "tracked", 1, facing=f)
-                if o.hex != start and o.facing == f and o.path == (o.hex,)}
-        assert side(f, f + 1) <= zero
-        # the free vertex change in the start hex adds one hex either side; never the
-        # two rear hexes when moving forwards
-        one = {o.hex for o in move_options(cm, start, "tracked", 1, facing=f) if o.hex != start}
-        assert one == side(f - 1, f, f + 1, f + 2)
-        back = {o.hex for o in move_options(cm, start, "tracked", 1, facing=f, reverse=True)
-                if o.hex != start}
-        assert back == side(f + 2, f + 3, f + 4, f + 5)
-    # in a corridor one hex wide a vehicle facing along it cannot go back without room
-    cm2 = cmap(["....."])
-    r = reachable(cm2, "2,0", "tracked", 1, facing=1)   # pointy 1 = NE: frontal NE, E
-    assert set(r) == {cm2.index_of("2,0"), cm2.index_of("3,0")}
-
-
-def test_vehicle_facing_changes():
-    cm = cmap(["......."] * 5)
-    s = cm.index_of("3,2")
-    turns = {o.facing: o.cost for o in move_options(cm, s, "tracked", 5, facing=0) if o.hex == s}
-    # 9.10 (German: in the same hex): one vertex free, each further vertex 1 point
-    assert turns == {0: 0, 1: 0, 5: 0, 2: 1, 4: 1, 3: 2}
-    # the hex behind (side 3) is frontal for facing 2: turn 2 vertices (1 free + 1)
-    # and drive 1 hex = 2 points; reversing into it costs 1
-    behind = int(cm.neighbours[s, 3])
-    fwd = reachable(cm, s, "tracked", 5, facing=0)
-    assert fwd[behind] == 2
-    rev = reachable(cm, s, "tracked", 3, facing=0, reverse=True)
-    assert rev[behind] == 1
-
-
-def test_vehicles_turn_freely_on_a_road():
-    cm = cmap(["rrrrr", "....."])
-    s = cm.index_of("2,0")
-    turns = {o.facing: o.cost for o in move_options(cm, s, "wheeled", 6, facing=0) if o.hex == s}
-    assert set(turns.values()) == {0} and len(turns) == 6   # 9.1, 9.10
-    off = cm.index_of("2,1")
-    turns = {o.facing: o.cost for o in move_options(cm, off, "wheeled", 6, facing=0) if o.hex == off}
-    assert turns[3] == 2
-
-
-def test_vehicle_paths_list_the_hexes_entered():
-    cm = cmap(["....", "...."])
-    opts = move_options(cm, "0,0", "tracked", 3, facing=1)   # pointy facing 1: NE vertex -> NE, E
-    end = [o for o in opts if o.hex == cm.index_of("3,0") and o.facing == 1]
-    assert end and end[0].path == (cm.index_of("1,0"), cm.index_of("2,0"), cm.index_of("3,0"))
-    assert end[0].cost == 3
+def test_a_fast_move_goes_along_a_hill_and_down(tmp_path):
+    rows = ("hh.....", ".......", ".......")
+    g = game(tmp_path, g1="0,0", g2="0,2", s1="6,2", rows=rows)
+    r = unit(g, "german", "rifles-41")
+    st = State(g, seed=1)
+    act(st, "fast move", r)                  # 9.6.1: no fast action climbs a hill ...
+    step_to(st, r, "1,0")                    # ... but moves along the same hill (1 point)
+    decline(st)
+    assert int(st.s.g[G_MP]) == 2
+    step_to(st, r, "2,0")                    # and down (1 point)
+    decline(st)
+    assert int(st.s.g[G_MP]) == 1
 
 
 def test_loading_rules():
     truck, pz = UNITS["german/truck"], UNITS["german/pz-iif"]
     rifles, hmg, gun = UNITS["german/rifles-41"], UNITS["german/hmg-34"], UNITS["german/at-gun-37mm"]
-    assert can_load(truck, (), [(rifles, False)], rifles)[0]              # 4 + 4 <= 8
-    ok, why = can_load(truck, (), [(rifles, False), (rifles, False)], hmg)
-    assert not ok and "8 + 3" in why                                      # 9.11
-    assert can_load(truck, (), [(rifles, False), (rifles, True)], gun)[0]  # 4 + 2 + 2 = 8
-    assert not can_load(pz, (), [], gun)[0]                               # tank riders: infantry
-    assert can_load(pz, (), [], rifles)[0]                                # 4 tank riders (9.11.1)
-    ok, why = can_load(truck, ("fast",), [], rifles)
-    assert not ok and "9.11.2" in why
-    assert loading_marker(truck, rifles) is None
+    check_load(truck, [Passenger(rifles)])                                     # 4 <= 8
+    with pytest.raises(InputError, match="this load is 11"):                 # 4 + 4 + 3 > 8 (9.11)
+        check_load(truck, [Passenger(rifles), Passenger(rifles), Passenger(hmg)])
+    check_load(truck, [Passenger(rifles), Passenger(rifles, damage=2), Passenger(gun)])   # 4 + 2 + 2 (9.11)
+    with pytest.raises(InputError, match="9.11.1"):
+        check_load(pz, [Passenger(gun)])                                      # tank riders: infantry
+    check_load(pz, [Passenger(rifles)])                                       # 4 tank riders (9.11.1)
+    assert ride_refusal(True, False, True) == RIDE_OK
+    assert ride_refusal(True, False, False) == RIDE_NOT_INFANTRY
+    assert ride_refusal(False, False, False) == RIDE_OK                       # artillery in a truck
+    assert ride_refusal(False, True, False) == RIDE_VEHICLE
 
 
-def test_dismounting():
-    cm = cmap(["..X", ".w.", "..."])
-    rifles, gun = UNITS["german/rifles-41"], UNITS["german/at-gun-37mm"]
-    h = cm.index_of("1,1")   # the transport's hex (a building; dismounting only reads its sides)
-    opts = dismount_options(cm, h, rifles, occupied=["0,1"])
-    assert cm.index_of("0,1") not in opts                     # stacking (9.11.3)
-    assert opts[cm.index_of("2,1")] == "fast"                 # infantry: fast action (9.11.3)
-    gun_opts = dismount_options(cm, h, gun)
-    assert set(gun_opts.values()) == {"delayed"}              # slow artillery: delayed
-    far = dismount_options(cm, cm.index_of("1,0"), rifles)
-    assert far[cm.index_of("2,0")] == "delayed"               # harsh for infantry (9.5)
+def dismount_targets(st, g, p) -> dict[str, int]:
+    """``{hex: marker}`` of passenger ``p``'s legal dismounts (applied on copies)."""
+    out = {}
+    for a in actions(st, "dismount"):
+        if decode(a)[1] != p:
+            continue
+        c = st.clone()
+        c.apply_action(a)
+        out[g.cm.names[int(c.s.u[p, U_HEX])]] = int(c.s.u[p, U_ACT])
+    return out
+
+
+def test_dismounting(tmp_path):
+    german = """
+    [[sides.german.units]]
+    unit = "truck"
+    hex = "1,1"
+    facing = "E"
+    carrying = [{ unit = "rifles-41" }, { unit = "at-gun-37mm" }]
+    [[sides.german.units]]
+    unit = "hmg-34"
+    hex = "0,1"
+    """
+    g = mgame(tmp_path, german, rows=(".......", ".......", "..X...."))
+    st = to_action_phase(State(g, seed=1))
+    rifles, gun = unit(g, "german", "rifles-41"), unit(g, "german", "at-gun-37mm")
+    got = dismount_targets(st, g, rifles)
+    # flat-topped map: 1,1's neighbours are 1,0, 1,2, 0,1, 0,2, 2,1, 2,2
+    assert set(got) == {"1,0", "1,2", "0,2", "2,1", "2,2"}          # not onto the HMG (9.11.3)
+    assert got.pop("2,2") == ACT_DELAYED                             # harsh terrain (9.5)
+    assert set(got.values()) == {ACT_FAST}                           # infantry: fast (9.11.3)
+    assert set(dismount_targets(st, g, gun).values()) == {ACT_DELAYED}   # slow artillery: delayed

@@ -28,7 +28,7 @@ The engine resolves close combat inside its numba hot loop with the same rules.
 Before the loop, in Python, it tabulates each pairing of units it may meet::
 
     cast = build_cast("v2", attacker_card, defender_card, MeleeSituation(...), aid, units)
-    cm = compile_melee(cast, max_rounds=50, policies=("half-strength", "half-strength"))
+    cm = compile_melee(cast, max_rounds=V2_ROUND_CAP, policies=("half-strength", "half-strength"))
     T, U, S0, P = cm.tables, cm.units, cm.state, cm.params
 
 ``T`` is a :data:`~.tables.MeleeTables` namedtuple of int64/float64 arrays (packed

@@ -64,6 +64,13 @@ P_EDITION, P_MAX, P_POLICY_ATTACKER, P_POLICY_DEFENDER, P_TRACKS = range(5)
 N_PARAM = 5
 # what next_exchange returns besides a round
 TERMINAL, TURN_END = -1, -2
+# The caps on a close combat that nobody wins (rulings #9; docs/rulings.md CC1), the one
+# definition: the first edition renews turn by turn, at most V1_TURN_CAP turns (the
+# melee calculator's default); the revised edition fights rounds in one activation, at
+# most V2_ROUND_CAP rounds (the melee calculator's default and the scenario engine's
+# cap: a real fight never reaches it; two trucks that cannot hurt each other do).
+V1_TURN_CAP = 10
+V2_ROUND_CAP = 50
 # first-edition steps within a turn
 STEP_INITIATE, STEP_REINFORCE_ATTACKER, STEP_REINFORCE_DEFENDER, STEP_TURN_END, STEP_NEXT_TURN = 0, 1, 2, 3, 4
 STEP_ORGANISE, STEP_RENEW = 10, 11

@@ -80,26 +80,44 @@ def roll_side(faces, gain, t, start, n, rerolls, state):
 
 
 @numba.njit(cache=True)
-def roll_direction(T, t, state):
-    """One unit's attack roll against the other's defence roll, table ``t``: the
-    uncancelled ``(crit, hit, supp)`` after the adrenaline rush."""
-    if T.prereq[t] == 1 and T.prereq_faces[below(state, 6)] == 0:   # 12.9: the green pre-roll failed
+def roll_pools(faces, gain, t, prereq, prereq_faces, n_attack, n_defence, attack_rerolls, defence_rerolls,
+               extra_supp, adrenaline, state):
+    """One unit's attack roll against the other's defence roll, table ``t`` of
+    ``faces``/``gain`` (attack dice in rows ``0 .. n_attack-1``, then the defence
+    dice): the 12.9 green pre-roll when ``prereq`` is 1 (``prereq_faces[f]`` 1 for
+    the faces that show a result), the re-rolls of each side (:func:`roll_side`,
+    rulings #11), cancellation (10.7.2) with ``extra_supp`` added to the attack, and
+    the adrenaline rush (12.7.2, revised 12.1.5: ``adrenaline`` suppressions ignored).
+    Returns the uncancelled ``(crit, hit, supp)``.
+
+    The one implementation of a close-combat roll: the melee calculator calls it on
+    its :data:`~.tables.MeleeTables` (:func:`roll_direction`), the scenario engine on
+    its copy of those tables (``simulator.engine.assault.closecombat.roll_cc``). It allocates
+    nothing, so rules compiled without reference counting may call it."""
+    if prereq == 1 and prereq_faces[below(state, 6)] == 0:   # 12.9: the green pre-roll failed
         return 0, 0, 0
-    na = T.n_attack[t]
-    nd = T.n_defence[t]
-    if T.attack_rerolls[t] == 0 and T.defence_rerolls[t] == 0:
-        total = sum_rolls(T.faces[t, :na + nd], state)
+    if attack_rerolls == 0 and defence_rerolls == 0:
+        total = sum_rolls(faces[t, :n_attack + n_defence], state)
     else:
-        total = (roll_side(T.faces, T.gain, t, 0, na, T.attack_rerolls[t], state)
-                 + roll_side(T.faces, T.gain, t, na, nd, T.defence_rerolls[t], state))
-    c, h, s = cancel_packed(total, T.extra_supp[t])
-    return c, h, max(s - T.adrenaline[t], 0)
+        total = (roll_side(faces, gain, t, 0, n_attack, attack_rerolls, state)
+                 + roll_side(faces, gain, t, n_attack, n_defence, defence_rerolls, state))
+    c, h, s = cancel_packed(total, extra_supp)
+    return c, h, max(s - adrenaline, 0)
+
+
+@numba.njit(cache=True)
+def roll_direction(T, t, state):
+    """:func:`roll_pools` for table ``t`` of the melee calculator's tables ``T``."""
+    return roll_pools(T.faces, T.gain, t, T.prereq[t], T.prereq_faces, T.n_attack[t], T.n_defence[t],
+                      T.attack_rerolls[t], T.defence_rerolls[t], T.extra_supp[t], T.adrenaline[t], state)
 
 
 @numba.njit(cache=True)
 def struck(T, t, U, S, y, c, h, s):
-    """Unit ``y``'s new ``(status, damage, morale, immobilised)`` after the symbols of
-    table ``t``'s attack."""
+    """The melee calculator's slot ``y`` (its state in ``S``, constants in ``U``): its new
+    ``(status, damage, morale, immobilised)`` after the symbols of table ``t``'s attack.
+    (The scenario engine's twin, ``simulator.engine.assault.closecombat.struck``, reads a game's
+    unit; both apply :mod:`.damage`.)"""
     base = y * UNIT_STRIDE
     if T.tracks[t] == 1:
         return after_tracks_attack(U[y, U_STRENGTH], U[y, U_IGNORES_SUPP], S[base + F_DAMAGE],

@@ -35,7 +35,7 @@ from simulator.assault.melee.damage import (
 )
 from simulator.assault.melee.editions import differences
 from simulator.assault.melee.exact import exact_fight
-from simulator.assault.melee.fight import N_SLOTS, decode
+from simulator.assault.melee.fight import N_SLOTS, V1_TURN_CAP, V2_ROUND_CAP, decode
 from simulator.assault.melee.kernels import MELEE_CHUNK_TRIALS, melee_chunk, merge_chunks
 from simulator.assault.melee.policies import WITHDRAW_POLICIES, parse_withdraw_policies
 from simulator.assault.melee.situation import (
@@ -59,7 +59,7 @@ from simulator.errors import InputError
 from simulator.stats import proportion_se
 from simulator.vocabulary import EDITION_NAMES
 
-DEFAULT_MAX_ROUNDS = {"v1": 10, "v2": 50}   # v1: turn cap (rulings #9); v2: round cap
+DEFAULT_MAX_ROUNDS = {"v1": V1_TURN_CAP, "v2": V2_ROUND_CAP}   # v1: turn cap (rulings #9); v2: round cap
 DEFAULT_TRIALS = 200_000
 OUTCOMES = ("attacker holds", "defender holds", "neither holds", "unresolved")
 
@@ -331,31 +331,27 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
     cast = Cast(**{**cast.__dict__, "notes": tuple(_notes)})
     cm = compile_melee(cast, max_rounds=max_rounds, policies=policies)
     several = any(cast.present(u) for u in (A2, D2))
-    precise = options is not None and options.precision is not None
-    monte_carlo = trials is not None or exact is False or precise or (exact is None and several)
-    if monte_carlo and exact is None and trials is None and not precise:
+    method = runner.choose_method(exact, trials, seed, options, DEFAULT_TRIALS, auto_monte_carlo=several)
+    if method.by_default:
         cast = Cast(**{**cast.__dict__, "notes": cast.notes + (
             "Monte Carlo: more than one unit a side fights, and the exact chain over their joint "
             "states is slow (--exact forces it)",)})
     run = None
-    if monte_carlo:
-        trials = trials if precise else runner.trials_or(trials, DEFAULT_TRIALS)
-        seed = runner.fresh_seed() if seed is None else seed
-        run = simulate_run(cm, cast, trials, seed, workers, progress, options)
-        trials = run.trials
-        final, first, rounds, first_rounds = _shares(run.value, trials)
+    n = None
+    if method.monte_carlo:
+        run = simulate_run(cm, cast, method.trials, method.seed, workers, progress, options)
+        n = run.trials
+        final, first, rounds, first_rounds = _shares(run.value, n)
     else:
         ex = exact_fight(cm)
         final, first, rounds, first_rounds = ex.final, ex.first, ex.mean_rounds, ex.first_mean_rounds
-    n = trials if monte_carlo else None
     frame = states_frame(cast, final, n)
     first_pools = round_pools(cast, FIRST_KIND[edition], A1, D1)
     later_pools = round_pools(cast, LATER_KIND[edition], A1, D1)
     summary = summarise(cast, final, rounds, n)
     attrs = {
         "edition": edition, "edition_name": EDITION_NAMES[edition],
-        "method": "monte-carlo" if monte_carlo else "exact",
-        "trials": trials if monte_carlo else None, "seed": seed if monte_carlo else None,
+        **method.header(n),
         "attacker": a.id, "defender": d.id,
         "units": {slot_key(cast, u): cast.card(u).id for u in _slots(cast)},
         "support": {"attacker": cast.supports[0].id if cast.supports[0] else None,

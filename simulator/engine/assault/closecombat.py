@@ -3,8 +3,8 @@
 The pools of every direction a game can fight are tabulated at compile time with
 :func:`simulator.assault.melee.situation.direction_pools` (the one close-combat pool
 assembly, :mod:`simulator.engine.assault.compile`); a round here is
-:func:`simulator.assault.melee.kernels.roll_direction` both ways on the states before
-the round, then :func:`simulator.assault.melee.damage.after_close_combat` for both
+:func:`simulator.assault.melee.kernels.roll_pools` (the one close-combat roll, also
+the melee calculator's) both ways on the states before the round, then :func:`simulator.assault.melee.damage.after_close_combat` for both
 (12.4: simultaneous). Entering the hex of a suppressed or fallen-back enemy is
 :func:`~simulator.assault.melee.damage.enter_hex_of` (12.0).
 
@@ -39,7 +39,8 @@ from __future__ import annotations
 from simulator.assault.kernels import cancel_packed
 from simulator.assault.kernels import field as packed_field
 from simulator.assault.melee import damage as md
-from simulator.assault.melee.kernels import roll_side
+from simulator.assault.melee.fight import V2_ROUND_CAP
+from simulator.assault.melee.kernels import roll_pools
 from simulator.assault.transport import DISEMBARK as TR_DISEMBARK
 from simulator.engine.assault.board import empty, put, shift
 from simulator.engine.assault.events import (
@@ -181,7 +182,7 @@ from simulator.engine.assault.tables import (
 )
 from simulator.engine.core.compiling import int64_constants, push, rule
 from simulator.engine.core.hexgrid import areas_of_impact
-from simulator.rng import below, sum_rolls
+from simulator.rng import sum_rolls
 
 # unit roles in a close combat
 ROLE_NONE, ROLE_A1, ROLE_A2, ROLE_D1, ROLE_D2 = range(5)
@@ -206,7 +207,6 @@ AREA_ROLES_MASK = ((1 << R1_INIT_A) | (1 << R1_INIT_D) | (1 << R2_FIRST_A) | (1 
 # reinforced exchanges (12.2): the reinforcing unit attacks with R1_REIN_TO_HOLDER (its target held
 # the hex) or R1_REIN_D, its target answers with R1_REIN_FROM_HOLDER or R1_REIN_A; the area
 # bits then say where the reinforcing unit entered from, seen from its target (12.7.3, 12.8.2)
-MAX_ROUNDS = 60          # revised edition: a cap that a real fight never reaches
 NO_UNIT = -1
 P_PREREQ_FACES = P_FIELDS + N_ROLES   # p[...+face]: the green die's faces that show a result (12.9)
 
@@ -271,27 +271,20 @@ def direction_table(s, t, x, y, role, flags, h, tracks):
 
 @rule
 def roll_cc(t, k, state):
-    """One direction's attack roll against the defence roll: the 12.9 green pre-roll,
-    re-rolls spent by the melee package's rule (rulings #11), cancellation (10.7.2) and
-    the adrenaline rush (12.7.2, revised 12.1.5) -- the steps of
-    ``melee.kernels.roll_direction``, on the engine's copy of the melee tables."""
-    if t.cci[k, CI_PREREQ] == 1 and t.p[P_PREREQ_FACES + below(state, 6)] == 0:
-        return 0, 0, 0
-    na = t.cci[k, CI_NATK]
-    nd = t.cci[k, CI_NDEF]
-    ar = t.cci[k, CI_ATK_REROLLS]
-    dr = t.cci[k, CI_DEF_REROLLS]
-    if ar == 0 and dr == 0:
-        total = sum_rolls(t.cc_faces[k, :na + nd], state)
-    else:
-        total = (roll_side(t.cc_faces, t.cc_gain, k, NIL, na, ar, state)
-                 + roll_side(t.cc_faces, t.cc_gain, k, na, nd, dr, state))
-    c, h, sp = cancel_packed(total, t.cci[k, CI_EXTRA])
-    return c, h, max(sp - t.cci[k, CI_ADRENALINE], 0)
+    """One direction's roll on the engine's copy of the melee tables, row ``k``:
+    :func:`simulator.assault.melee.kernels.roll_pools` (12.9 pre-roll, re-rolls,
+    10.7.2, adrenaline rush)."""
+    return roll_pools(t.cc_faces, t.cc_gain, k, t.cci[k, CI_PREREQ], t.p[P_PREREQ_FACES:P_PREREQ_FACES + 6],
+                      t.cci[k, CI_NATK], t.cci[k, CI_NDEF], t.cci[k, CI_ATK_REROLLS], t.cci[k, CI_DEF_REROLLS],
+                      t.cci[k, CI_EXTRA], t.cci[k, CI_ADRENALINE], state)
 
 
 @rule
 def struck(s, t, y, table, c, h, sp):
+    """Game unit ``y``'s new ``(status, damage, morale, immobilised)`` after the symbols
+    of row ``table``'s attack (-1: not attacked), from its state in ``s.u``. (The melee
+    calculator's twin, ``melee.kernels.struck``, reads a slot of its own state; both
+    apply :mod:`simulator.assault.melee.damage`.)"""
     ty = s.u[y, U_TYPE]
     if table >= 0 and t.cci[table, CI_TRACKS] == 1:
         return md.after_tracks_attack(t.ut[ty, UT_STR], t.ut[ty, UT_ELITE], s.u[y, U_DMG], s.u[y, U_MORALE],
@@ -904,7 +897,7 @@ def after_v2_round(s, t):
         s.g[G_CC_Q] = Q_NONE
         s.g[G_SUB] = SUB_ACT_END
         return
-    if s.g[G_CC_ROUND] >= MAX_ROUNDS:
+    if s.g[G_CC_ROUND] >= V2_ROUND_CAP:          # rulings #9: the melee package's cap
         s.g[G_CC_Q] = Q_NONE
         s.g[G_SUB] = SUB_ACT_END
         return

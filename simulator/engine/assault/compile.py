@@ -194,9 +194,10 @@ from simulator.engine.core import hexgrid, los
 from simulator.engine.core.compiled import CompiledMap, compile_map
 from simulator.engine.core.hexgrid import parse_facing
 from simulator.errors import InputError
+from simulator.vocabulary import EDITIONS, EXPERIENCE_LEVELS, UNIT_TYPES
 
-KINDS = ("infantry", "artillery", "vehicle")
-EXPERIENCES = ("recruit", "regular", "hardened", "veteran", "elite")
+KINDS = UNIT_TYPES               # unit kinds by their code in the tables (INFANTRY, ARTILLERY, VEHICLE)
+EXPERIENCES = EXPERIENCE_LEVELS  # experience by its code in the tables (UT_EXP)
 METHODS = {"choose": METHOD_CHOOSE, "draw-double": METHOD_DOUBLE, "draw": METHOD_DRAW}
 MIN_COMMAND_POINTS = 4      # 10.7.3: a player always has at least four command points
 VARY_KEYS = ("turns", "edition", "cp", "count", "experience", "initiative", "sudden_death", "cp_minimum",
@@ -980,7 +981,7 @@ def _compile(scenario: Scenario, edition: str | None, overrides: dict) -> Game:
     if overrides.get("history") == "alternate":
         scenario = alternate_history(scenario)
     edition = edition or overrides.get("edition") or scenario.edition
-    if edition not in ("v1", "v2"):
+    if edition not in EDITIONS:
         raise InputError("--edition", "", f"unknown close-combat edition {edition!r} (v1 or v2)")
     if len(scenario.sides) != 2:
         raise InputError(scenario.path, "sides", "a playable scenario has exactly two sides")

@@ -9,8 +9,8 @@ game state.
 
 from __future__ import annotations
 
-from simulator.assault.damage import CRIT_ROLL_NONE, after_fire, strongest_symbol
-from simulator.assault.kernels import cancel_packed, field
+from simulator.assault.damage import after_fire
+from simulator.assault.kernels import cancel_packed, field, roll_crit
 from simulator.assault.transport import CARRIED as PM_CARRIED
 from simulator.assault.transport import DISEMBARK, FLIPPED, RIDERS_TARGETED, transport_event
 from simulator.engine.assault.board import lift
@@ -393,12 +393,8 @@ def apply_symbols(s, t, v, c, h, sp):
     strength = t.ut[vt, UT_STR]
     dmg = s.u[v, U_DMG]
     morale = s.u[v, U_MORALE]
-    symbol = CRIT_ROLL_NONE
-    if c > 0 and dmg + c + h < strength:       # no crit roll once eliminated (rulings #6)
-        n = min(c, t.p[P_CRIT_MAX])
-        tt = sum_rolls(t.rows[t.p[P_CRIT_G], :n], s.rng[0]) + sum_rolls(t.rows[t.p[P_CRIT_B], :n], s.rng[0])
-        cc, ch, cs = cancel_packed(tt, 0)
-        symbol = strongest_symbol(cc, ch, cs)
+    symbol = roll_crit(c, h, dmg, strength, t.rows[t.p[P_CRIT_G], :t.p[P_CRIT_MAX]],
+                       t.rows[t.p[P_CRIT_B], :t.p[P_CRIT_MAX]], s.rng[0])
     delayed = 1 if (s.u[v, U_ACT] == ACT_DELAYED and morale == STEADY) else 0
     immob0 = s.u[v, U_IMMOB]
     e, d, m, i = after_fire(t.ut[vt, UT_KIND], strength, t.ut[vt, UT_ELITE], delayed, dmg, morale,

@@ -39,10 +39,12 @@ from simulator.assault.set_aside import KEEP_DAMAGE, KEEP_SUCCESS, keep_table, k
 from simulator.assault.smoke import smoke_pool
 from simulator.assault.support import Support, as_support
 from simulator.errors import InputError
+from simulator.vocabulary import FIRE_STATUSES
 
 # Fire statuses of the firer (10.0, 10.9.4); fire-and-move shares the move/fire row.
 FS_FIRING, FS_TURRET, FS_MOVE = 0, 1, 2
-FIRE_STATUS_NAMES = ("firing", "turret-firing", "move-and-fire")
+FIRE_STATUS_NAMES = FIRE_STATUSES[:3]     # the statuses FS_* name, in their order
+assert FIRE_STATUS_NAMES == ("firing", "turret-firing", "move-and-fire")
 # Target action classes as far as ranged fire cares (10.5.1, 10.9.6, 13.2):
 # 0 nothing that matters (none, normal, fire and move, dig-in done earlier),
 # 1 spotted automatically (fired, turret, move and fire, delayed, after a fallback),

@@ -24,17 +24,17 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from simulator.assault.aid import Aid, load_aid
-from simulator.assault.cards import NAME_PATTERN, UNIT_TYPES, UnitCard, load_units
+from simulator.assault.cards import NAME_PATTERN, UnitCard, load_units
 from simulator.assault.dice import DiceSet, load_dice
 from simulator.datafile import SCENARIOS_DIR, file_digest, key_path, read_toml, shown, unknown_key_message
 from simulator.engine.core.hexgrid import HexGrid, parse_facing, parse_hex_name, too_many_hexes, vertex_names
 from simulator.errors import InputError
 from simulator.suggest import did_you_mean
+from simulator.vocabulary import EDITIONS, EXPERIENCE_LEVELS, UNIT_TYPES
 
 ASSAULT_DIR = SCENARIOS_DIR / "assault"
 DEFAULT_FORMATIONS_DIR = ASSAULT_DIR / "formations"
 SUFFIX = ".scenario.toml"
-EDITIONS = ("v1", "v2")  # close combat: rule book 1.0 chapter 12, revised chapter 12
 DRAW_METHODS = ("choose", "draw-double", "draw")  # the three methods of 5.6, in order
 FACTIONS = ("blue", "red")  # 5.2: historically blue = German, red = Soviet
 HILL = "hill"
@@ -44,8 +44,9 @@ MAX_TURNS = 127
 MAX_COUNT = 99          # units of one entry (a force, a passenger, a reinforcement, a draw)
 MAX_NUMBER = 1_000_000  # objective values, victory thresholds, hand limits
 
-Experience = Literal["recruit", "regular", "hardened", "veteran", "elite"]
-UnitType = Literal["infantry", "artillery", "vehicle"]
+Experience = Literal[EXPERIENCE_LEVELS]     # 4.2.3 (a tuple subscript is the same as its items)
+UnitType = Literal[UNIT_TYPES]
+Edition = Literal[EDITIONS]
 
 
 class _Strict(BaseModel):
@@ -210,7 +211,7 @@ class Scenario(_Strict):
     description: str = ""
     source: str = ""
     turns: int | None = Field(default=None, ge=1, le=MAX_TURNS)
-    close_combat_edition: Literal["v1", "v2"] = "v1"
+    close_combat_edition: Edition = "v1"
     unit_rules: list[UnitType] = ["infantry", "artillery", "vehicle"]  # 2.1, 3.2.2
     optional_rules: OptionalRules = OptionalRules()
     first_setup: str = "roll"  # a side name, or "roll" (5.8)

@@ -14,6 +14,7 @@ is next to their vehicle.
 
 from __future__ import annotations
 
+from simulator.assault.transport import RIDE_OK, ride_refusal, within_capacity
 from simulator.engine.assault.board import empty, lift, put
 from simulator.engine.assault.events import EV_DISEMBARK, EV_DISEMBARK_LOST, log_event
 from simulator.engine.assault.fire import eliminate
@@ -76,12 +77,14 @@ def load_of(units, ut, p):
 
 @rule
 def may_load(units, ut, c, p):
-    """9.11, 9.11.1, 9.11.2: vehicle ``c`` may take ``p`` aboard now."""
+    """9.11, 9.11.1, 9.11.2: vehicle ``c`` may take ``p`` aboard now: who may ride and
+    the capacity are ``assault.transport``'s rules; the markers that stop loading are
+    the game's (9.11.2)."""
     ct = units[c, U_TYPE]
     pt = units[p, U_TYPE]
     if units[c, U_ST] != ONMAP or units[c, U_SIDE] != units[p, U_SIDE] or ut[ct, UT_CAP] == 0:
         return False
-    if ut[pt, UT_KIND] == VEHICLE or (ut[ct, UT_RIDERS] == 1 and ut[pt, UT_KIND] != INFANTRY):
+    if ride_refusal(ut[ct, UT_RIDERS] == 1, ut[pt, UT_KIND] == VEHICLE, ut[pt, UT_KIND] == INFANTRY) != RIDE_OK:
         return False
     act = units[c, U_ACT]
     if act == ACT_DELAYED or act == ACT_FAST or units[c, U_MORALE] != STEADY or units[c, U_IMMOB] == 1 \
@@ -91,7 +94,7 @@ def may_load(units, ut, c, p):
     for q in range(units.shape[0]):
         if units[q, U_ST] == CARRIED and units[q, U_CARRIER] == c:
             load += load_of(units, ut, q)
-    return load <= ut[ct, UT_CAP]
+    return within_capacity(load, ut[ct, UT_CAP])
 
 
 @rule

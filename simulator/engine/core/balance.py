@@ -34,6 +34,7 @@ from simulator.errors import InputError
 from simulator.notice import waiting
 from simulator.runner import RunOptions
 from simulator.stats import wilson_interval
+from simulator.vocabulary import EDITIONS, EXPERIENCE_LEVELS
 
 TUNE_KEYS = ("turns", "cp", "count")
 Z95 = 1.959963984540054
@@ -55,7 +56,7 @@ def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, 
 
 
 _WORD_CHOICES = {   # --vary keys that take one of a few words: the words, the error ({value!r})
-    "edition": (("v1", "v2"), "unknown edition {value!r} (v1 or v2)"),
+    "edition": (EDITIONS, "unknown edition {value!r} (v1 or v2)"),
     "history": (("historical", "alternate"), "{value!r}: historical or alternate (5.3)"),
     "cp_minimum": (("always", "losses"), "{value!r}: always or losses (10.7.3, reading S9)"),
     "second_fallback": (("marker", "ever"), "{value!r}: marker or ever (13.3, reading S22)"),
@@ -72,7 +73,7 @@ def parse_value(key: str, value: str, scenario):
             raise InputError("--vary", key, message.format(value=value))
         return value
     if root == "experience":
-        if value not in ("recruit", "regular", "hardened", "veteran", "elite"):
+        if value not in EXPERIENCE_LEVELS:
             raise InputError("--vary", key, f"unknown experience {value!r}")
         override_for(key, value, scenario)
         return value
