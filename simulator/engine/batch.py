@@ -29,7 +29,7 @@ import pandas as pd
 from simulator import runner
 from simulator.engine.compile import Game
 from simulator.engine.game import GAMES_PER_CHUNK, chunk_key, seed_game
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, make_work, play
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, forget, make_work, play
 from simulator.engine.state import (
     AUX_FST,
     AUX_OBJ,
@@ -136,6 +136,7 @@ def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_d
         s.g[G_LOG_ON] = log
         new_game(s, t)
         s.g[G_LOG_ON] = log
+        forget(w)
         d = play(s, t, kinds, params, w, max_decisions)
         fill_record(s, t, first_game + i, d, out[i])
 

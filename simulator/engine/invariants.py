@@ -21,7 +21,7 @@ import numpy as np
 
 from simulator.engine.events import EV_ACTIVATE, EV_CC, EV_ENTER_SUPPRESSED, EV_REACT, EV_SPOTTER
 from simulator.engine.game import Game, State
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.state import (
     CC_NONE,
     G_DECIDER,
@@ -125,9 +125,9 @@ def check_games(game: Game, games: int, seed: int, players: tuple[str, str] = ("
     after every action."""
     out = out or Violations()
     kinds = [np.int64(PLAYER_NAMES.index(p)) for p in players]
-    w = make_work(game)
     t = game.tables
     for k in range(first, first + games):
+        w = make_work(game)                     # the players' memory starts with the game
         st = State(game, seed, k, log=True)
         s = st.s
         while not s.g[G_OVER]:

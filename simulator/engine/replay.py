@@ -18,7 +18,7 @@ from simulator.engine.batch import MAX_DECISIONS, play_alone
 from simulator.engine.compile import Game
 from simulator.engine.game import LOG_CAP, State
 from simulator.engine.hexgrid import vertex_names
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES
 from simulator.engine.state import AUX_OBJ, KIND_NAMES, PHASE_NAMES, REASON_NAMES, U_FACE, U_HEX, U_SIDE, U_ST
 from simulator.engine.tables import P_N_ATK
 

@@ -42,8 +42,9 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
     calls it with (numba compiles one version per argument types)."""
     from numba import typeof, types
 
-    from simulator.engine import players, turn
-    from simulator.engine.players import make_work
+    from simulator.engine import turn
+    from simulator.engine.players import greedy
+    from simulator.engine.players.interface import make_work
 
     w = make_work(game)
     s, t = typeof(game.new_state()), typeof(game.tables)
@@ -52,7 +53,7 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
         return [(turn.new_game, (s, t)), (turn.apply_action, (s, t, a))]
     if part == "players":               # what "rules" needs last first, then the greedy player
         return [(turn.apply_step, (s, t, a)), (turn.apply_support, (s, t, a)),
-                (players.greedy_choice, (s, t, a, typeof(w), typeof(w.buf)))]
+                (greedy.greedy_choice, (s, t, a, typeof(w), typeof(w.buf)))]
     raise ValueError(f"unknown part {part!r} ({', '.join(PARTS)})")
 
 

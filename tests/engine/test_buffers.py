@@ -11,7 +11,7 @@ import pytest
 from simulator.engine.batch import play_alone
 from simulator.engine.fire import queue_fallback
 from simulator.engine.game import LOG_CAP, State
-from simulator.engine.players import DEFAULT_PARAMS
+from simulator.engine.players.interface import DEFAULT_PARAMS
 from simulator.engine.state import G_FB_PATHN, G_LOGN, G_PATHN, G_QN, MAX_PATH, MAX_QUEUE
 from simulator.engine.turn import apply_action, legal_actions, push_fbpath, push_path
 

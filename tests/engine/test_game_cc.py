@@ -162,7 +162,7 @@ def test_a_suppressed_unit_withdraws_out_of_the_hex():
 
     from simulator.engine.compile import compile_game
     from simulator.engine.game import State
-    from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
+    from simulator.engine.players.interface import DEFAULT_PARAMS, choose, make_work
     from simulator.engine.replay import describe_events
     from simulator.engine.state import ACT_FAST, G_SUB, SUB_MOVE, SUPPRESSED, U_ACT, U_HEX, U_MORALE
     g = compile_game("infantry-training", edition="v2")

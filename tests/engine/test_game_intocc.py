@@ -21,7 +21,7 @@ from simulator.engine.closecombat import ROLE_A1, ROLE_D1
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State as _State
 from simulator.engine.game import chunk_key, seed_game
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.replay import describe_events
 from simulator.engine.state import (
     ACT_FIREMOVE,

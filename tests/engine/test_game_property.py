@@ -10,7 +10,7 @@ from hypothesis import strategies as st_
 
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State
-from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, choose, make_work
 from simulator.engine.state import (
     AUX_OBJ,
     CC_NONE,

@@ -19,7 +19,7 @@ from simulator.engine import events as ev
 from simulator.engine.batch import run_games
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.replay import describe_events
 from simulator.engine.state import (
     ACT_FIRING,

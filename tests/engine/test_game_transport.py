@@ -14,7 +14,7 @@ from simulator.assault.fire import fire
 from simulator.assault.pools import FireSituation
 from simulator.engine.compile import compile_game
 from simulator.engine.game import State
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.engine.state import (
     ACT_FAST,
     ACT_NONE,
@@ -311,9 +311,9 @@ def test_games_with_transport_end_legally(tmp_path, players):
     g = tgame(tmp_path, german, soviet, german_victory='hold = ["6,2"]',
               extra='[[objectives]]\nhex = "6,2"\n')
     kinds = [PLAYER_NAMES.index(p) for p in players]
-    w = make_work(g)
     seen = set()
     for k in range(6 if "lookahead" in players else 25):
+        w = make_work(g)                         # the players' memory is a game's
         st = State(g, seed=11, game_index=k)
         n = 0
         while not st.is_terminal() and n < 5000:

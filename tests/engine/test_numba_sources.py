@@ -11,10 +11,36 @@ ENGINE = Path(state.__file__).resolve().parent
 
 def test_compiled_sources_are_told_from_pure_python():
     compiled = {p.name for p in ENGINE.glob("*.py") if state._is_compiled(p)}
-    for name in ("turn.py", "players.py", "hexgrid.py", "los.py", "state.py", "batch.py"):
+    for name in ("turn.py", "view.py", "hexgrid.py", "los.py", "state.py", "batch.py"):
         assert name in compiled, name
+    players = {p.name for p in (ENGINE / "players").glob("*.py") if state._is_compiled(p)}
+    assert players == {"base.py", "randomplay.py", "greedy_values.py", "greedy.py", "lookahead.py", "interface.py"}
     for name in ("balance.py", "replay.py", "gamecache.py", "compile.py", "warmup.py", "mapdraw.py"):
         assert name not in compiled, name
+
+
+def test_a_players_source_drops_both_caches(tmp_path, monkeypatch):
+    """The players' modules are compiled into the engine (the batch loop inlines their
+    games) and the rules into them: a change of one drops both numba caches."""
+    import simulator.engine.players as players
+    here = Path(players.__file__).resolve().parent
+    copy = tmp_path / "engine" / "players"
+    copy.mkdir(parents=True)
+    for p in here.glob("*.py"):
+        (copy / p.name).write_text(p.read_text())
+    for cache in (copy / "__pycache__", copy.parent / "__pycache__"):
+        cache.mkdir()
+        (cache / "f.nbi").write_text("")
+    monkeypatch.setattr(players, "__file__", str(copy / "__init__.py"))
+    players._refresh_numba_cache()                    # a new source: both dropped
+    assert not list(tmp_path.rglob("*.nbi"))
+    for cache in (copy / "__pycache__", copy.parent / "__pycache__"):
+        (cache / "f.nbi").write_text("")
+    players._refresh_numba_cache()                    # unchanged: both kept
+    assert len(list(tmp_path.rglob("*.nbi"))) == 2
+    (copy / "greedy.py").write_text((copy / "greedy.py").read_text() + "\n# changed\n")
+    players._refresh_numba_cache()
+    assert not list(tmp_path.rglob("*.nbi"))
 
 
 def test_decorator_forms_are_recognised(tmp_path):
