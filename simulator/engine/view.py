@@ -6,9 +6,10 @@ scenario's tables ``t`` through these names rather than through raw columns
 layout touches this module and not every player. Each is a small ``@rule`` (LLVM
 inlines it into its caller); none writes.
 
-The rules' own accessors are imported, not repeated here: ``side_of`` and ``allowance``
-(:mod:`simulator.engine.turn`), ``occ`` (:mod:`simulator.engine.board`), ``cover``,
-``nbr``, ``obj``, ``vic``, ``cc_loss`` (:mod:`simulator.engine.tables`).
+The rules' own accessors are not repeated here; the players import them from the
+rules' modules: ``side_of`` and ``allowance`` (:mod:`simulator.engine.turn`), ``occ``
+(:mod:`simulator.engine.board`), ``cover``, ``nbr``, ``obj``, ``vic``, ``cc_loss``,
+``cc_stat`` (:mod:`simulator.engine.tables`), ``unit_hex`` (:mod:`simulator.engine.fire`).
 """
 
 from __future__ import annotations

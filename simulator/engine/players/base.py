@@ -31,6 +31,13 @@ def own_uniform(s, side):
 
 
 @rule
+def copy_own_stream(s, side, out):
+    """``out[:]``: the state of ``side``'s own stream (to seed playouts from it)."""
+    for k in range(4):
+        out[k] = s.rng[1 + side, k]
+
+
+@rule
 def find_kind(buf, n, k):
     """The first of the ``n`` actions in ``buf`` of kind ``k``, else the first one."""
     for i in range(n):

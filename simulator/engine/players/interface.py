@@ -6,8 +6,10 @@ arguments) that returns one of :func:`~simulator.engine.turn.legal_actions` for 
 decision pending in ``s`` (``side`` decides). It
 
 - reads the game state ``s`` and the scenario's tables ``t`` through
-  :mod:`simulator.engine.view` (and the rules' own read-only helpers), and never
-  changes ``s`` (the game is the rules' to change: :func:`play` applies the action);
+  :mod:`simulator.engine.view` (and the rules' own read-only helpers, such as the
+  exact fire odds), and leaves ``s`` as it found it (the game is the rules' to
+  change: :func:`play` applies the action; greedy turns an artillery unit to weigh a
+  facing and turns it back);
 - draws random numbers only from its side's own stream ``s.rng[1 + side]``
   (:func:`~simulator.engine.players.base.own_below`, ``own_uniform``); ``s.rng[0]`` is
   the dice, which a player never draws from;

@@ -9,7 +9,7 @@ taken. Its settings are ``params[LA_*]`` (:mod:`simulator.engine.players.base`).
 
 from __future__ import annotations
 
-from simulator.engine.players.base import LA_CANDIDATES, LA_EXTRA_TURNS, LA_PLAYOUTS, NEG, own_below
+from simulator.engine.players.base import LA_CANDIDATES, LA_EXTRA_TURNS, LA_PLAYOUTS, NEG, copy_own_stream, own_below
 from simulator.engine.players.greedy import greedy_choice, greedy_scores
 from simulator.engine.players.greedy_values import objective_relevant, objective_value, worth
 from simulator.engine.state import (
@@ -127,8 +127,8 @@ def lookahead_choice(s, t, side, w, params):
     own_below(s, side, 2)                          # move the player's own stream on
     for c in range(m):
         total = 0.0
-        for k in range(4):                          # common random numbers: every candidate's
-            w.stream[k] = s.rng[1 + side, k]        # r-th playout rolls the same dice
+        copy_own_stream(s, side, w.stream)          # common random numbers: every candidate's
+                                                    # r-th playout rolls the same dice
         for _ in range(params[LA_PLAYOUTS]):
             restore_state(play, s)
             play.g[G_LOG_ON] = 0
