@@ -14,7 +14,7 @@ from simulator.engine.assault.phases.movement import push_fbpath, push_path
 from simulator.engine.assault.state import G_FB_PATHN, G_LOGN, G_PATHN, G_QN, MAX_PATH, MAX_QUEUE
 from simulator.engine.assault.turn import apply_action, legal_actions
 from simulator.engine.core.batch import play_alone
-from simulator.engine.players import DEFAULT_PARAMS
+from simulator.engine.players.interface import DEFAULT_PARAMS
 
 
 def test_a_full_legal_actions_buffer_raises(skirmish):

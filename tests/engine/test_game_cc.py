@@ -164,7 +164,7 @@ def test_a_suppressed_unit_withdraws_out_of_the_hex():
     from simulator.engine.assault.game import State
     from simulator.engine.assault.replay import describe_events
     from simulator.engine.assault.state import ACT_FAST, G_SUB, SUB_MOVE, SUPPRESSED, U_ACT, U_HEX, U_MORALE
-    from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
+    from simulator.engine.players.interface import DEFAULT_PARAMS, choose, make_work
     g = compile_game("infantry-training", edition="v2")
     st = State(g, seed=20357, log=True)
     w = make_work(g)

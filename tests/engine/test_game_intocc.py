@@ -51,7 +51,7 @@ from simulator.engine.assault.state import (
 )
 from simulator.engine.assault.tables import P_N_ATK, P_O_ICC
 from simulator.engine.assault.turn import apply_action
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from tests.engine.test_game_setup import act, hex_of, unit
 
 

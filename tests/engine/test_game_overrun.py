@@ -37,7 +37,7 @@ from simulator.engine.assault.state import (
 from simulator.engine.assault.tables import P_OVERRUN
 from simulator.engine.assault.turn import apply_action
 from simulator.engine.core.batch import run_games
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from tests.engine.test_game_setup import act, actions, hex_of, unit
 
 
@@ -204,9 +204,9 @@ def test_players_play_overruns(game):
         assert res.tally.games == n
     g = game
     tank, gun = unit(g, "german", "pz-iif"), unit(g, "soviet", "at-gun-45mm")
-    w = make_work(g)
     greedy = np.int64(PLAYER_NAMES.index("greedy"))
     for seed in range(10):
+        w = make_work(g)                         # the players' memory is a game's
         st = State(g, seed=seed)
         st.s.u[gun, U_MORALE] = SUPPRESSED
         for _ in range(2):

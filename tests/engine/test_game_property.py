@@ -36,7 +36,7 @@ from simulator.engine.assault.state import (
     VEHICLE,
 )
 from simulator.engine.assault.tables import P_CC_STACK, P_TURNS, UT_KIND, UT_STR
-from simulator.engine.players import DEFAULT_PARAMS, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, choose, make_work
 from tests.engine.test_players import SKIRMISH
 
 _GAMES: dict = {}

@@ -45,7 +45,7 @@ from simulator.engine.assault.state import (
 )
 from simulator.engine.assault.tables import HI_Q, HI_R
 from simulator.engine.core.batch import run_games
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from tests.engine.test_game_setup import act, actions, hex_of, unit
 
 HEAD = """\

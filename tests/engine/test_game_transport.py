@@ -29,7 +29,7 @@ from simulator.engine.assault.state import (
 )
 from simulator.engine.assault.tables import P_N_ATK, UT_RIDEDEF
 from simulator.engine.assault.turn import apply_action
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from tests.engine.test_game_setup import act, actions, find, hex_of, unit
 
 HEAD = """\
@@ -311,9 +311,9 @@ def test_games_with_transport_end_legally(tmp_path, players):
     g = tgame(tmp_path, german, soviet, german_victory='hold = ["6,2"]',
               extra='[[objectives]]\nhex = "6,2"\n')
     kinds = [PLAYER_NAMES.index(p) for p in players]
-    w = make_work(g)
     seen = set()
     for k in range(6 if "lookahead" in players else 25):
+        w = make_work(g)                         # the players' memory is a game's
         st = State(g, seed=11, game_index=k)
         n = 0
         while not st.is_terminal() and n < 5000:

@@ -17,7 +17,7 @@ import pytest
 from simulator.engine.assault.compile import compile_game
 from simulator.engine.assault.game import State
 from simulator.engine.core.batch import run_games
-from simulator.engine.players import DEFAULT_PARAMS, GREEDY, LOOKAHEAD, RANDOM, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, GREEDY, LOOKAHEAD, RANDOM, choose, make_work
 
 SKIRMISH = """\
 name = "Skirmish"
@@ -75,9 +75,9 @@ def paired(a: np.ndarray, b: np.ndarray, side: int) -> tuple[float, float]:
 
 @pytest.mark.parametrize("kind", [RANDOM, GREEDY, LOOKAHEAD])
 def test_players_choose_only_legal_actions(skirmish, kind):
-    w = make_work(skirmish)
     t = skirmish.tables
     for seed in range(2 if kind == LOOKAHEAD else 6):
+        w = make_work(skirmish)                  # the players' memory is a game's
         st = State(skirmish, seed=seed, log=False)
         while not st.is_terminal():
             side = st.current_player()

@@ -165,7 +165,7 @@ import numpy as np
 from simulator.checkpoint import run_key
 from simulator.engine.core.batch import PIECE_GAMES, chunk_task
 from simulator.engine.assault.compile import compile_game
-from simulator.engine.players import DEFAULT_PARAMS
+from simulator.engine.players.interface import DEFAULT_PARAMS
 game = compile_game("infantry-training")
 task = partial(chunk_task, game, np.array([1, 1], np.int64), DEFAULT_PARAMS, PIECE_GAMES)
 print(run_key(task, seed=3, plan={"trials": 5120, "chunk_trials": PIECE_GAMES}, label="scenario"))

@@ -1250,12 +1250,11 @@ def _pack(cm, aid, support, geo, between, geo_bare, nhind, ut, ft, melee, cck, c
         starts[i + 1] = starts[i] + len(z)
     zones = np.concatenate([starts, np.array([h for z in b.zones for h in z], dtype=np.int64)]).astype(np.int64)
 
-    weights = default_weights()
     cover = _cover(cm, aid)
-    p[P_O_COVER] = len(weights)
-    p[P_O_CCLOSS] = len(weights) + n
-    p[P_O_CC] = len(weights) + n + cc_loss.size          # close-combat pool statistics (CC_STATS each)
-    fconst = np.concatenate([weights, cover, cc_loss.ravel(), cc_stats.ravel()]).astype(np.float64)
+    p[P_O_COVER] = 0
+    p[P_O_CCLOSS] = n
+    p[P_O_CC] = n + cc_loss.size          # close-combat pool statistics (CC_STATS each)
+    fconst = np.concatenate([cover, cc_loss.ravel(), cc_stats.ravel()]).astype(np.float64)
     return Tables(hexi=hexi, side6=side6, near=geo, between=between, geoi=geoi,
                   ut=ut.astype(np.int64), p=p.astype(np.int64),
                   rows=rows, pooli=pooli, keys=keys, odds=odds, cc_faces=melee.faces.astype(np.int64),
@@ -1279,8 +1278,3 @@ def _check_cp(scenario: Scenario, p: np.ndarray, b: _Builder) -> None:
         if not has_cards and p[P_BASE_CP0 + side_i] == 0:
             p[P_BASE_CP0 + side_i] = MIN_COMMAND_POINTS   # 10.7.3: never fewer than four
 
-
-def default_weights() -> np.ndarray:
-    """The greedy player's weights (see :mod:`simulator.engine.players`)."""
-    from simulator.engine.players import DEFAULT_WEIGHTS
-    return DEFAULT_WEIGHTS.copy()

@@ -51,7 +51,7 @@ from simulator.engine.assault.state import (
     a_kind,
 )
 from simulator.engine.assault.turn import apply_action
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 
 ENEMY_HEX_EVENTS = np.array([EV_CC, EV_ENTER_SUPPRESSED])   # a step into an enemy hex (12.0)
 CHECKS = ("close combat without an enemy", "objective not its holder's", "unit acted twice",
@@ -126,9 +126,9 @@ def check_games(game: Game, games: int, seed: int, players: tuple[str, str] = ("
     after every action."""
     out = out or Violations()
     kinds = [np.int64(PLAYER_NAMES.index(p)) for p in players]
-    w = make_work(game)
     t = game.tables
     for k in range(first, first + games):
+        w = make_work(game)                     # the players' memory starts with the game
         st = State(game, seed, k, log=True)
         s = st.s
         while not s.g[G_OVER]:

@@ -30,7 +30,7 @@ from simulator.engine.assault.state import (
 from simulator.engine.assault.tables import P_N_ATK
 from simulator.engine.core.batch import MAX_DECISIONS, play_alone
 from simulator.engine.core.hexgrid import vertex_names
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES
 
 CC_STATUS = ("absent", "in the hex", "falls back", "withdraws", "eliminated", "stays out")
 CRIT_SYMBOLS = ("none", "supp", "hit", "crit")

@@ -112,7 +112,7 @@ G_FIELDS = declare(globals(), """
     G_CC_PEND           1 + a hex to clear of over-stacking after a close combat (12.6), 0 none
     G_CC_Q              the close-combat question pending (Q_*, closecombat.py)
     G_SMOKE_ANY         1: some hex has smoke (a shortcut for line of sight)
-    G_PLAN0*2           each player's own memory (the hex its moving unit heads for, + 1); the rules never read it
+    G_PLAN0*2           (unused: the players keep their memory in their own Work)
     G_DECISIONS         decisions taken so far
     G_FIRST1            the side with the initiative on turn 1
     G_TURNED            1: the mover turned in this hex (9.9, 9.10)

@@ -234,7 +234,7 @@ class Tables(NamedTuple):
     meta: np.ndarray      # int64[rows, META_WIDTH]: slots, formation cards, victory, objectives, draws
     zones: np.ndarray     # int64[zones + 1 + hexes]: zone starts, then the hexes
     p: np.ndarray         # int64[P_FIELDS + roles]: parameters, offsets, sizes, close-combat masks
-    fconst: np.ndarray    # float64[...]: greedy's weights, cover per hex, close-combat losses and pool statistics
+    fconst: np.ndarray    # float64[...]: cover per hex, close-combat losses and pool statistics
 
 
 # --- accessors (inlined into the rules) -------------------------------------------------
@@ -458,11 +458,6 @@ def cc_stat(t, pool, k):
 @rule
 def cc_mask(t, role):
     return t.p[P_FIELDS + role]
-
-
-@rule
-def weight(t, k):
-    return t.fconst[k]
 
 
 @rule

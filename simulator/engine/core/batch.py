@@ -59,7 +59,7 @@ from simulator.engine.assault.state import (
 from simulator.engine.assault.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_TURNS, UT_CARD, UT_STR, UT_VALUE
 from simulator.engine.assault.turn import new_game
 from simulator.engine.core.compiling import int64_constants
-from simulator.engine.players import DEFAULT_PARAMS, PLAYER_NAMES, make_work, play
+from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, forget, make_work, play
 from simulator.errors import InputError
 from simulator.stats import wilson_interval
 from simulator.suggest import did_you_mean
@@ -136,6 +136,7 @@ def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_d
         s.g[G_LOG_ON] = log
         new_game(s, t)
         s.g[G_LOG_ON] = log
+        forget(w)
         d = play(s, t, kinds, params, w, max_decisions)
         fill_record(s, t, first_game + i, d, out[i])
 

@@ -23,13 +23,13 @@ def _is_compiled(path) -> bool:
     return bool(_JIT_MARK.search(path.read_bytes()))
 
 
-def _refresh_numba_cache() -> None:
+def _refresh_numba_cache(root=None) -> None:
     """Numba's disk cache notices a change in a function's own file only, not in the
     functions it calls from other files (those are compiled into it). So when any
     source the engine is compiled from changes, drop the engine's whole cache."""
     import hashlib
     from pathlib import Path
-    root = Path(__file__).resolve().parents[2]       # simulator/
+    root = Path(__file__).resolve().parents[2] if root is None else Path(root)      # simulator/
     compiled_from = ("engine/**/*.py", "assault/damage.py", "assault/kernels.py", "assault/compare.py",
                      "assault/melee/damage.py", "assault/melee/kernels.py", "assault/melee/fight.py",
                      "assault/melee/policies.py", "assault/melee/tables.py", "assault/vehicle_terrain.py",

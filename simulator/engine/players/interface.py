@@ -1,0 +1,126 @@
+"""The players' one interface: the dispatch by kind, whole games, a player's scratch
+and parameters (numba).
+
+A player is a function ``(s, t, side, w, params) -> action`` (or a subset of those
+arguments) that returns one of :func:`~simulator.engine.assault.turn.legal_actions` for the
+decision pending in ``s`` (``side`` decides). It
+
+- reads the game state ``s`` and the scenario's tables ``t`` through
+  :mod:`simulator.engine.assault.view` (and the rules' own read-only helpers, such as the
+  exact fire odds), and leaves ``s`` as it found it (the game is the rules' to
+  change: :func:`play` applies the action; greedy turns an artillery unit to weigh a
+  facing and turns it back);
+- draws random numbers only from its side's own stream ``s.rng[1 + side]``
+  (:func:`~simulator.engine.players.base.own_below`, ``own_uniform``); ``s.rng[0]`` is
+  the dice, which a player never draws from;
+- keeps its memory and settings in its own parameters: ``w`` (:class:`Work`: scratch
+  arrays, ``w.weights`` the greedy weights, ``w.plan[side]`` greedy's planned hex, a
+  spare state for playouts) and ``params`` (int64, ``base.LA_*``: the look-ahead's
+  settings), never in ``s`` or ``t``.
+
+A new player is one module beside the others plus one constant, one name in
+:data:`PLAYER_NAMES` and one line in :func:`choice`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simulator.engine.assault.state import GameState
+from simulator.engine.assault.turn import MAX_ACTIONS, apply_action
+from simulator.engine.assault.view import decider, is_over
+from simulator.engine.core.compiling import entry, int64_constants, rule_inlined
+from simulator.engine.players.base import LA_CANDIDATES, LA_EXTRA_TURNS, LA_PLAYOUTS, N_PARAMS
+from simulator.engine.players.greedy import greedy_choice
+from simulator.engine.players.greedy_values import DEFAULT_WEIGHTS
+from simulator.engine.players.lookahead import lookahead_choice
+from simulator.engine.players.randomplay import random_choice
+
+RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
+PLAYER_NAMES = ("random", "greedy", "lookahead")
+
+DEFAULT_PARAMS = np.zeros(N_PARAMS, dtype=np.int64)
+DEFAULT_PARAMS[LA_CANDIDATES] = 4       # greedy's best actions the look-ahead plays out
+DEFAULT_PARAMS[LA_PLAYOUTS] = 8         # playouts of each
+DEFAULT_PARAMS[LA_EXTRA_TURNS] = 0      # turns played out past the current one
+
+
+class Work(NamedTuple):
+    """A player's scratch arrays, memory and weights (numba code under the game must not
+    allocate). One per worker thread, shared by both sides' players."""
+
+    buf: np.ndarray      # int64[MAX_ACTIONS] legal actions
+    pbuf: np.ndarray     # int64[MAX_ACTIONS] legal actions inside look-ahead playouts
+    pos: np.ndarray      # float64[hexes] position values
+    best: np.ndarray     # int64[hexes] reach: points left
+    first: np.ndarray    # int64[hexes] reach: first step
+    stack: np.ndarray    # int64[48 * hexes + 8] reach scratch
+    val: np.ndarray      # float64[8] greedy: a unit's best moves, values
+    idx: np.ndarray      # int64[8] and their hexes
+    scores: np.ndarray   # float64[MAX_ACTIONS] greedy's score of each legal action
+    dests: np.ndarray    # int64[MAX_ACTIONS] the hex a move action is planned to end in (-1 none)
+    cands: np.ndarray    # int64[16] look-ahead candidates
+    plans: np.ndarray    # int64[16] their planned end hexes
+    stream: np.ndarray   # uint64[4] the playouts' stream (common to every candidate)
+    cheap: np.ndarray    # float64[hexes] the quick part of a position value
+    play: GameState      # a spare state for playouts
+    weights: np.ndarray  # float64[16] greedy's weights (greedy_values.W_*)
+    plan: np.ndarray     # int64[2] greedy's memory per side: the hex its moving unit heads for, + 1 (0 none)
+
+
+def make_work(game, weights: np.ndarray | None = None) -> Work:
+    """Scratch for the players of one worker (one per thread), with greedy's ``weights``
+    (default :data:`DEFAULT_WEIGHTS`) and no memory (a game's start)."""
+    nh = game.cm.n
+    w = DEFAULT_WEIGHTS if weights is None else weights
+    return Work(np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS, np.int64), np.zeros(nh),
+                np.zeros(nh, np.int64), np.zeros(nh, np.int64), np.zeros(48 * nh + 8, np.int64),
+                np.zeros(8), np.zeros(8, np.int64), np.zeros(MAX_ACTIONS), np.zeros(MAX_ACTIONS, np.int64),
+                np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(4, np.uint64), np.zeros(nh),
+                game.new_state(), np.array(w, dtype=np.float64), np.zeros(2, np.int64))
+
+
+@rule_inlined
+def forget(w):
+    """Clear the players' memory: a new game starts."""
+    w.plan[:] = 0
+
+
+@rule_inlined
+def choice(s, t, kind, side, w, params):
+    """The action of a player of ``kind`` (RANDOM, GREEDY, LOOKAHEAD) for ``side``.
+
+    Inlined (at numba's level) into :func:`play`, with the look-ahead player: each
+    separately compiled layer above the rules costs LLVM a pass over the whole engine
+    linked beneath it (about 13 s of a cold compile each)."""
+    if kind == GREEDY:
+        return greedy_choice(s, t, side, w, w.buf)
+    if kind == LOOKAHEAD:
+        return lookahead_choice(s, t, side, w, params)
+    return random_choice(s, t, side, w.buf)
+
+
+@entry
+def choose(s, t, kind, side, w, params):
+    """:func:`choice`, for Python callers (one decision at a time; ``w`` keeps the
+    players' memory from one call to the next: one per game)."""
+    return choice(s, t, kind, side, w, params)
+
+
+@rule_inlined
+def play(s, t, kinds, params, w, max_decisions):
+    """Play from ``s`` to the end of the game with players ``kinds[side]`` (inlined into
+    :func:`simulator.engine.core.batch.play_chunk`, see :func:`choice`); returns the
+    decisions taken. The players' memory is ``w``'s: :func:`forget` it at a game's start."""
+    n = 0
+    while not is_over(s) and n < max_decisions:
+        side = decider(s)
+        a = choice(s, t, kinds[side], side, w, params)
+        apply_action(s, t, a)
+        n += 1
+    return n
+
+
+int64_constants(globals())
