@@ -135,7 +135,7 @@ def monte_carlo_wanted(exact_flag: bool, trials_n: int | None) -> bool:
     return trials_n is not None
 
 
-# ---------------------------------------------------------------- run options (issue 9)
+# ---------------------------------------------------------------- run options
 
 RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out", "out_dir")
 

@@ -1,6 +1,6 @@
 """The words the command line and the library share, defined once, in a module that
 imports nothing heavy: the CLI builds its options from these without loading numpy,
-numba or pandas, so ``--help`` answers at once (issue 21).
+numba or pandas, so ``--help`` answers at once.
 
 Each name is re-exported by the module that owns the rule (``assault.aid``,
 ``assault.pools``, ``assault.melee.situation`` ...); this is their one definition.

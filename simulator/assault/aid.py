@@ -307,7 +307,7 @@ class Aid:
         arc (10.6, "see 10.5") the roll is 10.5's: the automatic items come first, as
         they do for adjacent and firing targets (items 3, 4, the fire rules' concern),
         so ``outside_arc`` only matters for a bonus hex without a number of its own
-        (then the aid's default). Reading D13 (issue 16).
+        (then the aid's default). Reading D13.
         """
         terrain = self.terrain(name)
         if terrain.spot is None:                       # 10.5.1 item 2

@@ -33,7 +33,7 @@ Pool = tuple[str, ...]  # die letters, strongest first
 
 DOUBLES_MODES = ("all", "strongest", "weakest")
 
-# Sizes (issue 20.2). The kernels count each symbol of a roll in a 10-bit field
+# Sizes. The kernels count each symbol of a roll in a 10-bit field
 # (simulator.assault.kernels.FIELD_MAX = 1023) and a Monte Carlo run keeps a table of
 # every (crit, hit, supp) total: a pool of MAX_POOL_DICE dice whose faces hold at most
 # MAX_FACE_SYMBOLS symbols fits both (at most 400 symbols; a table of at most 135**3

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from simulator import runner
 
 # The Monte Carlo path (numba kernels, the shared runner) is imported where it runs, so an
-# exact answer starts without numba (issue 21: ``assault odds RY YG`` within a second).
+# exact answer starts without numba (``assault odds RY YG`` within a second).
 
 MAX_EXTRA_SUPP = 100   # fixed suppression symbols added to a roll (a recruit target adds one)
 QUANTILES = ((0.05, "unlucky"), (0.20, ""), (0.50, "median"), (0.80, ""), (0.95, "lucky"))

@@ -29,13 +29,13 @@ BATCH_PLAYERS = ("greedy", "greedy")
 
 
 def scenarios() -> list[str]:
-    from simulator.engine.scenario import shipped_scenarios
+    from simulator.engine.assault.scenario import shipped_scenarios
     return [p.name.removesuffix(".scenario.toml") for p in shipped_scenarios()]
 
 
 @cache
 def game_of(name: str):
-    from simulator.engine.compile import compile_game
+    from simulator.engine.assault.compile import compile_game
     return compile_game(name)
 
 
@@ -54,8 +54,7 @@ def golden_files() -> dict[str, tuple[str, tuple[str, str], int, str]]:
 @cache
 def replay(name: str, players: tuple[str, str], k: int) -> tuple[str, str]:
     """The replay text and JSON of game ``k``, as ``lanchester assault replay`` prints them."""
-    from simulator.engine.replay import events_frame, replay_game, replay_json, replay_text
-
+    from simulator.engine.assault.replay import events_frame, replay_game, replay_json, replay_text
     from simulator.output import to_json
     st = replay_game(game_of(name), SEED, k, players)
     frame = events_frame(st)
@@ -71,7 +70,7 @@ def golden_text(file: str) -> str:
 
 def batch_digest(name: str) -> str:
     """SHA-256 of the per-game records (``games.csv``) of ``BATCH_GAMES`` games with ``SEED``."""
-    from simulator.engine.batch import run_games
+    from simulator.engine.core.batch import run_games
     with tempfile.TemporaryDirectory() as tmp:
         run_games(game_of(name), games=BATCH_GAMES, seed=SEED, players=BATCH_PLAYERS, workers=2, out_dir=tmp)
         return hashlib.sha256((Path(tmp) / "games.csv").read_bytes()).hexdigest()

@@ -505,7 +505,7 @@ def infantry_aboard(s, t, v):
 
 
 @rule
-def enter_on(s, t, u, g, e, fighting, into):  # noqa: C901 - compiled rule, split in issue 17 item 3
+def enter_on(s, t, u, g, e, fighting, into):  # noqa: C901 - entering a hex's cases (12.0-12.2, 12.10) read in one place
     """``enter`` once the holder's player has answered the 12.10 question: ``into`` the
     passenger that disembarks into the close-combat hex, or -1."""
     side = s.u[u, U_SIDE]

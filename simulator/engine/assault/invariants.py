@@ -1,4 +1,4 @@
-"""Invariants of a game, checked after every action over many whole games (issue 16).
+"""Invariants of a game, checked after every action over many whole games.
 
 - a hex in close combat holds units of both sides (12.6, revised 12.1.6.2);
 - an objective held by one side alone at the end of a turn is that side's (9.7, 6.5;

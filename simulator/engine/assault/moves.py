@@ -132,7 +132,7 @@ def _way_out(units, hx, ut, side6, p, pair, ty, g, face, mode, mp_left, side, fr
 
 
 @rule_inlined
-def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):  # noqa: C901 - compiled rule, split in issue 17 item 3
+def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):  # noqa: C901 - every step's checks in one pass: the inner loop of every move
     """What a step from ``h`` across side ``d`` would be for ``u`` facing ``face``:
     ``STEP_NO`` (illegal), ``STEP_FREE`` (an empty hex), ``STEP_THROUGH`` (crossing
     friends), ``STEP_ENEMY`` (close combat), ``STEP_HARSH`` (harsh terrain, 9.5) or
@@ -282,7 +282,7 @@ def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
 
 
 @rule
-def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C901 - compiled rule, split in issue 17 item 3
+def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C901 - one search loop over a vehicle's positions
     """:func:`reach` over a vehicle's states (hex, facing, turned here), label-setting:
     states are expanded once, from the most points left down (turns may cost nothing).
     ``stack`` holds per state the points left, the first action of its route (+1) and

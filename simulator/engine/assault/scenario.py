@@ -38,7 +38,7 @@ SUFFIX = ".scenario.toml"
 DRAW_METHODS = ("choose", "draw-double", "draw")  # the three methods of 5.6, in order
 FACTIONS = ("blue", "red")  # 5.2: historically blue = German, red = Soviet
 HILL = "hill"
-# What the engine can represent (issue 20.2): a game record keeps its turn of decision
+# What the engine can represent: a game record keeps its turn of decision
 # in one signed byte; counts and values go into 64-bit tables, far below these limits.
 MAX_TURNS = 127
 MAX_COUNT = 99          # units of one entry (a force, a passenger, a reinforcement, a draw)
@@ -176,8 +176,8 @@ class OptionalRules(_Strict):
     command_points: bool = False  # 4.9.2
     command_cards: bool = False  # 4.9.1
     hand_limit: int = Field(default=0, ge=0, le=MAX_NUMBER)  # 6.2.1: command cards held
-    # 10.7.3 "a player always has a minimum of four command points": "always" (the text,
-    # issue 16) or "losses" (only a floor on points lost; fewer from the cards stay fewer)
+    # 10.7.3's minimum of four command points: "always" (as the text reads)
+    # or "losses" (only a floor on points lost; fewer from the cards stay fewer)
     command_point_minimum: Literal["always", "losses"] = "always"
     # 13.3 "eliminated if they ever receive a second fallback": "marker" (a fallback while the
     # unit is still marked fallback, the markers going at the end of the turn, reading S22) or

@@ -433,7 +433,7 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
 
 
 def summary(result: RunResult) -> dict:
-    """The JSON summary of a run (keys of issue 7 first)."""
+    """The JSON summary of a run (the headline keys first)."""
     g, tl = result.game, result.tally
     n = tl.games
     sides = list(g.sides)

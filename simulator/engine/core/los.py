@@ -94,7 +94,7 @@ def _segment_in_hex(ux: int, uy: int, uz: int, wx: int, wy: int, wz: int) -> tup
 
 
 @njit(cache=True)
-def line_steps(qa: int, ra: int, qb: int, rb: int, index, qmin: int, rmin: int,  # noqa: C901 - compiled rule, split in issue 17 item 3
+def line_steps(qa: int, ra: int, qb: int, rb: int, index, qmin: int, rmin: int,  # noqa: C901 - one walk along a line, its cases inline
                prim, alt, stamp, stamp_id: int, work, fkey) -> int:
     """The hexes strictly between hex a and hex b (axial coordinates), in order from a.
 

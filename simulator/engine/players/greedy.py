@@ -34,6 +34,7 @@ from simulator.engine.assault.phases.movement import allowance
 from simulator.engine.assault.pooltab import FS_FIRING, FS_MOVE, FS_TURRET
 from simulator.engine.assault.state import (
     FALSE,
+    INDIRECT_SCALE,
     K_ART_FACE,
     K_DIG,
     K_DISMOUNT,
@@ -69,6 +70,7 @@ from simulator.engine.assault.state import (
     MODE_REVERSE,
     MODE_WITHDRAW,
     NIL,
+    SMOKE_SCALE,
     SUB_AFTER_MOVE,
     SUB_CC_PICK,
     SUB_CC_WITHDRAW,
@@ -88,6 +90,9 @@ from simulator.engine.assault.state import (
     a_kind,
     a_unit,
     action,
+    place_hex,
+    spotted_spotter,
+    spotted_target,
 )
 from simulator.engine.assault.tables import cc_stat, cover, nbr
 from simulator.engine.assault.turn import legal_actions
@@ -567,15 +572,16 @@ def support_score(s, t, side, w, a, screened):
     u = a_unit(a)
     arg = a_arg(a)
     if k == K_INDIRECT:
-        spotter = arg // 256 - 1
-        score = indirect_value(s, t, wt, u, arg % 256, spotter)
+        spotter = spotted_spotter(arg, INDIRECT_SCALE)
+        score = indirect_value(s, t, wt, u, spotted_target(arg, INDIRECT_SCALE), spotter)
         if spotter >= 0:
             score -= SPOTTER_COST
         return score
     if k == K_SMOKE:
         if not screened:
             screen_values(s, t, wt, side, w.pos)
-        return SMOKE_SCREEN * w.pos[arg % 65536] - (SPOTTER_COST if arg >= 65536 else 0.0)
+        spotted = spotted_spotter(arg, SMOKE_SCALE) >= 0
+        return SMOKE_SCREEN * w.pos[spotted_target(arg, SMOKE_SCALE)] - (SPOTTER_COST if spotted else 0.0)
     if k == K_ART_FACE:
         return facing_value(s, t, wt, u, arg) - facing_value(s, t, wt, u, facing_of(s, u))
     return wt[W_PASS]
@@ -716,7 +722,7 @@ def place_choice(s, t, side, w, buf, n):
     wt = w.weights
     for i in range(n):
         a = buf[i]
-        w.scores[i] = quick_value(s, t, wt, a_unit(a), a_arg(a) // 8) + noise(s, side, wt)
+        w.scores[i] = quick_value(s, t, wt, a_unit(a), place_hex(a_arg(a))) + noise(s, side, wt)
     top = NEG
     choice = buf[0]
     for _ in range(min(n, PREFILTER)):
@@ -726,7 +732,7 @@ def place_choice(s, t, side, w, buf, n):
                 j = i
         a = buf[j]
         w.scores[j] = NEG
-        val = position_value(s, t, wt, a_unit(a), a_arg(a) // 8)
+        val = position_value(s, t, wt, a_unit(a), place_hex(a_arg(a)))
         if val > top:
             top = val
             choice = a

@@ -122,7 +122,7 @@ def capture_objectives(s, t):
 
 @rule
 def odd_objectives(s, t):
-    """The invariant behind 9.7 and 6.5, counted for the checks (issue 16): objectives
+    """The invariant behind 9.7 and 6.5, counted for the invariant checks: objectives
     that only one side's units stand on, one of them not falling back, yet not that side's."""
     n = 0
     for k in range(t.p[P_N_OBJ]):
