@@ -9,6 +9,7 @@ from collections import Counter
 
 import numpy as np
 
+from simulator.assault.melee.damage import ELIMINATED, FELL_BACK, WITHDREW
 from simulator.assault.melee.questions import melee
 from simulator.assault.melee.situation import MeleeSituation
 from simulator.engine.assault.events import EV_CC, EV_CC_RESULT, EV_ENTER_SUPPRESSED
@@ -78,6 +79,49 @@ def test_initiated_round_matches_the_melee_calculator(tmp_path):
         a = ("eliminated",) if row["attacker_eliminated"] else (int(row["attacker_damage"]), bool(row["attacker_fallback"]))
         d = ("eliminated",) if row["defender_eliminated"] else (int(row["defender_damage"]), bool(row["defender_fallback"]))
         exact[(a, d)] = exact.get((a, d), 0.0) + row["p"]
+    for k in set(counts) | set(exact):
+        p = exact.get(k, 0.0)
+        q = counts.get(k, 0) / n
+        assert abs(q - p) <= 4 * max(np.sqrt(p * (1 - p) / n), 1 / n), (k, q, p)
+
+
+def _unit_end(res) -> tuple:
+    """A unit's end of a close combat from its last result event: eliminated, or its
+    damage and whether it fell back or withdrew (melee.damage statuses)."""
+    if res[3] == ELIMINATED:
+        return ("eliminated",)
+    return (res[4], res[3] == FELL_BACK, res[3] == WITHDREW)
+
+
+def test_revised_whole_fight_matches_the_melee_calculator(tmp_path):
+    """One implementation of chapter 12: a whole revised-edition fight in a game (rounds
+    until elimination, fallback or the round cap, nobody choosing to withdraw) ends as
+    the melee calculator's exact chain says, within 4 standard errors."""
+    g = tiny(tmp_path, BODY, edition="v2")
+    r = unit(g, "german", "rifles-41")
+    hr = unit(g, "soviet", "heavy-rifles-41")
+    n = 1500
+    counts = Counter()
+    for seed in range(n):
+        st = State(g, seed=seed)
+        act(st, "move", r)
+        step_to(st, r, "3,1")
+        while actions(st, "stay in close combat"):           # no support, never withdraw
+            act(st, "stay in close combat")
+        last = {}
+        for e in cc_events(st, EV_CC_RESULT):
+            last[e[2]] = e
+        counts[(_unit_end(last[r]), _unit_end(last[hr]))] += 1
+    frame = melee("german/rifles-41", "soviet/heavy-rifles-41", MeleeSituation(terrain="clear"),
+                  edition="v2", withdraw_policy="never")
+    exact: dict = {}
+    for row in frame.to_dict("records"):
+        ends = []
+        for side in ("attacker", "defender"):
+            ends.append(("eliminated",) if row[f"{side}_eliminated"] else
+                        (int(row[f"{side}_damage"]), bool(row[f"{side}_fallback"]), bool(row[f"{side}_withdrew"])))
+        exact[tuple(ends)] = exact.get(tuple(ends), 0.0) + row["p"]
+    assert sum(counts.values()) == n
     for k in set(counts) | set(exact):
         p = exact.get(k, 0.0)
         q = counts.get(k, 0) / n
