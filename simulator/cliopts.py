@@ -84,6 +84,23 @@ aid = click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default
 units_dir = click.option("--units-dir", "units_dir", type=click.Path(file_okay=False), default=None,
                          metavar="DIR", help="Unit-card folder instead of scenarios/assault/units/.")
 
+# Tide of Iron's two data files, on every ``lanchester toi`` command
+toi_data_files_options = (
+    click.option("--units-file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                 help="Roster to use instead of scenarios/toi/units.toml."),
+    click.option("--terrain-file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                 help="Terrain to use instead of scenarios/toi/terrain.toml."),
+)
+
+
+def toi_data_files(f):
+    """``--units-file FILE`` and ``--terrain-file FILE``: the command receives ``units_file``
+    and ``terrain_file`` (``None``: the shipped file)."""
+    for option in reversed(toi_data_files_options):
+        f = option(f)
+    return f
+
+
 # the same three for commands that load a scenario: the command line beats the
 # scenario's [data] table, which beats the shipped file
 _SCENARIO_DATA_HELP = {
@@ -202,3 +219,16 @@ def wants_monte_carlo(exact_flag: bool, trials_n: int | None, run_options) -> bo
     if exact_flag and (trials_n is not None or wanted):
         raise click.UsageError("--exact and --trials or --precision cannot be used together")
     return trials_n is not None or wanted
+
+
+def run_arguments(exact_flag: bool, trials_n: int | None, seed_n: int | None, run_options, progress: str) -> dict:
+    """``trials``, ``seed`` and ``options`` for a library call from ``--exact``/``--trials``,
+    ``--seed`` and :func:`monte_carlo`'s ``run_options``: ``trials`` None for an exact
+    answer; Monte Carlo without ``--seed`` gets a fresh seed (reported in the output, and
+    one seed for every target of an area attack)."""
+    from simulator.runner import fresh_seed
+
+    mc = wants_monte_carlo(exact_flag, trials_n, run_options)
+    if mc and seed_n is None:
+        seed_n = fresh_seed()
+    return {"trials": trials_n if mc else None, "seed": seed_n, "options": run_options.with_progress(progress)}
