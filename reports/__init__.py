@@ -10,8 +10,9 @@ Modules:
 - :mod:`reports.assault`, :mod:`reports.toi`: which tables and charts each command's report has.
 - :mod:`reports.cli`: ``lanchester report DIR``.
 
-Wiring a command to ``--out DIR`` (three lines). Replace ``@cliopts.out`` by
-``@cliopts.report_out`` and ``emit(render(fmt, table=..., frame=..., obj=...), out)`` by::
+Wiring a command to ``--out DIR`` (three lines). Give it ``@cliopts.out`` (the one
+meaning of ``--out``: :mod:`simulator.cliopts`) and replace
+``emit(render(fmt, table=..., frame=..., obj=...), out)`` by::
 
     from reports.bundle import emit_report
     emit_report(fmt, out, table=text, frame=frame, obj=obj,
@@ -21,7 +22,7 @@ Wiring a command to ``--out DIR`` (three lines). Replace ``@cliopts.out`` by
 ``report`` is a function, called only when a bundle is written (``--out DIR``), that
 returns a :class:`reports.bundle.Report`. Without ``--out``, or with ``--out NAME.json``
 (``.csv``, ``.txt``, ``.tsv``, ``.md``, or an existing file), ``emit_report`` prints or
-writes the ``--format`` text exactly as ``emit`` did: old scripts keep working.
+writes the ``--format`` text.
 
 Ready-made reports:
 

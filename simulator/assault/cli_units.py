@@ -130,7 +130,7 @@ def units_json(frame: pd.DataFrame) -> dict:
               help="Only the units of one side: german or soviet.")
 @cliopts.data_files(with_aid=False)
 @cliopts.fmt
-@cliopts.report_out
+@cliopts.out
 def units(side: str | None, dice_file: str | None, units_dir: str | None, fmt: str,
           out: str | None) -> None:
     """List the unit cards: type, strength, movement, range bands, defence, abilities.

@@ -43,7 +43,7 @@ def _replay_faces(text: str) -> tuple[list[int], list[int], list[int]]:
 @cliopts.monte_carlo
 @cliopts.toi_data_files
 @cliopts.fmt
-@cliopts.report_out
+@cliopts.out
 def assault_command(attacker, supporter, defender, terrain, smoke, wire, mines, cover, retreat_space, hit_policy,
                     replay_dice, exact, trials, seed, run_options, units_file, terrain_file, fmt, out):
     """Odds of an assault (002; 001 Assault attacks): success, hits, losses, retreat.

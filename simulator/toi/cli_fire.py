@@ -36,7 +36,7 @@ from simulator.errors import InputError
 @cliopts.monte_carlo
 @cliopts.toi_data_files
 @cliopts.fmt
-@cliopts.report_out
+@cliopts.out
 def fire_command(attack_strength, defence_strength, band, area, thick_armour, attacker, supporter, target, distance,
                  terrain, smoke, cover, mode, fire_and_movement, support_abilities, exact, trials, seed, run_options,
                  units_file, terrain_file, fmt, out):

@@ -15,7 +15,7 @@ from simulator import cliopts
 @cliopts.monte_carlo
 @cliopts.toi_data_files
 @cliopts.fmt
-@cliopts.report_out
+@cliopts.out
 def minefield_command(target, exact, trials, seed, run_options, units_file, terrain_file, fmt, out):
     """Odds for a unit entering a minefield (001 Minefields): 4 dice, 4-6, no defence.
 

@@ -10,7 +10,7 @@ from simulator import cliopts
 @click.command("units")
 @cliopts.toi_data_files
 @cliopts.fmt
-@cliopts.report_out
+@cliopts.out
 def units_command(units_file, terrain_file, fmt, out):
     """The roster: range and FPR vs infantry / vs vehicles, movement, armour, traits.
 
