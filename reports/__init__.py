@@ -8,6 +8,8 @@ Modules:
 - :mod:`reports.html`: the offline ``index.html``.
 - :mod:`reports.bundle`: ``write_bundle(DIR, report)`` (atomic folder), :func:`emit_report`, ``rebuild``.
 - :mod:`reports.assault`, :mod:`reports.toi`: which tables and charts each command's report has.
+- :mod:`reports.text`, :mod:`reports.toi_text`: the terminal text and JSON of the Assault and Tide of
+  Iron answers (no heavy imports at module level: a command's ``--help`` stays quick).
 - :mod:`reports.cli`: ``lanchester report DIR``.
 
 Wiring a command to ``--out DIR`` (three lines). Give it ``@cliopts.out`` (the one
