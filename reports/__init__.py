@@ -8,10 +8,13 @@ Modules:
 - :mod:`reports.html`: the offline ``index.html``.
 - :mod:`reports.bundle`: ``write_bundle(DIR, report)`` (atomic folder), :func:`emit_report`, ``rebuild``.
 - :mod:`reports.assault`, :mod:`reports.toi`: which tables and charts each command's report has.
+- :mod:`reports.text`, :mod:`reports.toi_text`: the terminal text and JSON of the Assault and Tide of
+  Iron answers (no heavy imports at module level: a command's ``--help`` stays quick).
 - :mod:`reports.cli`: ``lanchester report DIR``.
 
-Wiring a command to ``--out DIR`` (three lines). Replace ``@cliopts.out`` by
-``@cliopts.report_out`` and ``emit(render(fmt, table=..., frame=..., obj=...), out)`` by::
+Wiring a command to ``--out DIR`` (three lines). Give it ``@cliopts.out`` (the one
+meaning of ``--out``: :mod:`simulator.cliopts`) and replace
+``emit(render(fmt, table=..., frame=..., obj=...), out)`` by::
 
     from reports.bundle import emit_report
     emit_report(fmt, out, table=text, frame=frame, obj=obj,
@@ -21,7 +24,7 @@ Wiring a command to ``--out DIR`` (three lines). Replace ``@cliopts.out`` by
 ``report`` is a function, called only when a bundle is written (``--out DIR``), that
 returns a :class:`reports.bundle.Report`. Without ``--out``, or with ``--out NAME.json``
 (``.csv``, ``.txt``, ``.tsv``, ``.md``, or an existing file), ``emit_report`` prints or
-writes the ``--format`` text exactly as ``emit`` did: old scripts keep working.
+writes the ``--format`` text.
 
 Ready-made reports:
 

@@ -35,6 +35,7 @@ from simulator.output import (
     atomic_write_text,
     emit,
     make_parents,
+    out_kind,
     remove_stale,
     render,
     temp_dir_name,
@@ -45,7 +46,6 @@ from simulator.output import (
 
 REPORT_MARK = "lanchester_report"   # key of summary.json that marks a report folder
 REPORT_VERSION = 1
-from simulator.vocabulary import OUT_FILE_SUFFIXES as FILE_SUFFIXES  # noqa: E402 - --out NAME.json: one file
 
 if TYPE_CHECKING:   # a text answer needs no pandas: it loads with the first table written
     import pandas as pd
@@ -82,12 +82,10 @@ class Report:
 # --- the one call a command makes ---------------------------------------------------
 
 def wants_bundle(out: str | Path | None) -> bool:
-    """``--out DIR`` writes a bundle; no ``--out``, ``-``, or a file name (``x.json``, an
-    existing file) keeps the old meaning: the ``--format`` text, printed or written."""
-    if out is None or str(out) == "-":
-        return False
-    p = Path(out)
-    return not (p.suffix.lower() in FILE_SUFFIXES or p.is_file())
+    """``--out DIR`` writes a bundle: a name without a file extension, or a folder that
+    exists (:func:`simulator.output.out_kind`); no ``--out``, ``-``, or a file name
+    (``x.json``, an existing file) prints or writes the ``--format`` text."""
+    return out_kind(out) == "folder"
 
 
 def emit_report(fmt: str, out: str | Path | None, *, table: str,

@@ -1,6 +1,6 @@
 """Terminal text and JSON of the Assault answers: what ``lanchester assault odds``,
-``fire`` and ``resolve`` print (``--format table`` and ``json``), and ``lanchester demo``
-with them.
+``fire``, ``resolve``, ``smoke``, ``terrain-damage`` and ``units`` print (``--format
+table`` and ``json``), and ``lanchester demo`` with them.
 
 Presentation only: each function takes what the library computed (a DataFrame or
 :class:`~simulator.assault.odds.Outcomes`, with ``.attrs``) and returns text or a dict.
@@ -172,3 +172,119 @@ def extra_lines(frame) -> list[str]:
         out.append(f"P(friendly eliminated) {pct(fs['p_eliminated'], fs.get('se', {}).get('p_eliminated'))}   "
                    f"P(friendly suppressed, fallback or eliminated) {pct(fs['p_suppressed_or_worse'])}")
     return out
+
+
+# --- smoke (7.5) -------------------------------------------------------------------
+
+def how(a: dict) -> str:
+    return f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if a["method"] == "monte-carlo" else "exact"
+
+
+def smoke_json(frame) -> dict:
+    a = frame.attrs
+    keys = ["hex1", "hex2", "hex3", "p"] + (["se"] if "se" in frame else [])
+    outcomes = [{k: (int(r[k]) if k.startswith("hex") else float(r[k])) for k in keys}
+                for r in frame.to_dict("records")]
+    return {k: a[k] for k in ("method", "trials", "seed", "firer", "smoke_pool", "doubles", "hexes",
+                              "max_markers_per_hex", "range", "dice", "dice_status", "aid", "aid_status",
+                              "support", "support_status")} | {
+        "per_hex": a["per_hex"], "outcomes": outcomes, "summary": a["summary"], "explain": a["explain"]}
+
+
+def smoke_table(frame, explain: bool, top: int = 10) -> str:
+    from simulator.output import pct
+
+    a = frame.attrs
+    mc = a["method"] == "monte-carlo"
+    cap = a["max_markers_per_hex"]
+    lines = [f"{a['firer']} fires smoke with {a['smoke_pool']} into up to {a['hexes']} hexes  ({how(a)})",
+             f"dice: {a['dice']}, {a['dice_status']}; support: {a['support']}, {a['support_status']}", ""]
+    if explain:
+        lines.append(explain_text(frame).rstrip("\n") + "\n")
+    lines.append("hex           " + "".join(f"{k} markers".rjust(11) for k in range(cap + 1))
+                 + "       mean   LOS hindered  LOS blocked (10.3)")
+    for h in a["per_hex"]:
+        se = h.get("se", {})
+        lines.append(f"{h['hex']} {h['name']:<11} " + "".join(f"{pct(p):>11}" for p in h["p_markers"])
+                     + f"   {h['mean_markers']:.3f}" + (f"±{se['mean_markers']:.3f}" if mc else "")
+                     + f"  {pct(h['p_los_hindered']):>11}  {pct(h['p_los_blocked'], se.get('p_los_blocked'))}")
+    s = a["summary"]
+    lines += ["", f"mean markers in all {a['hexes']} hexes {s['mean_total_markers']:.3f}   "
+                  f"P(no smoke at all) {pct(s['p_no_smoke'])}   P(every hex smoked) {pct(s['p_every_hex_smoked'])}",
+              "", "most likely placements (markers in hex 1, 2, 3):"]
+    for r in frame.sort_values("p", ascending=False).head(top).to_dict("records"):
+        lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct(r['p'], r.get('se') if mc else None)}")
+    return "\n".join(lines) + "\n"
+
+
+# --- terrain damage (9.10.1, 9.10.2) -----------------------------------------------------
+
+def terrain_damage_json(frame) -> dict:
+    a = frame.attrs
+    keys = [c for c in frame.columns]
+    return {k: a[k] for k in ("method", "trials", "seed", "vehicle", "terrain", "hill", "attack_pool",
+                              "defence_pool", "damage_before", "experience", "crit_is_damage",
+                              "vehicle_strength", "dice", "dice_status", "aid", "aid_status")} | {
+        "states": [state_json(r, keys) for r in frame.to_dict("records")],
+        "summary": a["summary"], "explain": a["explain"]}
+
+
+def terrain_damage_table(frame, explain: bool) -> str:
+    from simulator.output import pct
+
+    a, s = frame.attrs, frame.attrs["summary"]
+    mc = a["method"] == "monte-carlo"
+    se = s.get("se", {})
+    lines = [f"{a['vehicle']} enters {a['terrain']}{' on a hill' if a['hill'] else ''}  ({how(a)})",
+             f"terrain rolls {a['attack_pool']}  vs  {a['defence_pool']} (strongest card die)",
+             f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
+    if explain:
+        lines.append(explain_text(frame).rstrip("\n") + "\n")
+    lines.append("vehicle afterwards                         P")
+    for r in frame.to_dict("records"):
+        lines.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
+    lines += ["", f"P(immobilised) {pct(s['p_immobilised'], se.get('p_immobilised'))}   "
+                  f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
+                  f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}",
+              f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
+    return "\n".join(lines) + "\n"
+
+
+# --- the unit cards (4.2) -------------------------------------------------------------
+
+UNITS_TABLE_COLUMNS = ["id", "type", "armoured", "strength", "movement", "ranges", "close_combat",
+                       "defence", "abilities", "points", "class", "source"]
+
+
+def units_table(frame) -> str:
+    a = frame.attrs
+    shown = frame.assign(movement=frame["movement"].astype(str) + " " + frame["movement_type"])
+    body = shown[UNITS_TABLE_COLUMNS].to_string(index=False)
+    return "\n".join([
+        f"unit cards: {show_path(a['units_dir'])} ({a['units_status']}); "
+        f"dice: {a['dice']}, {a['dice_status']}",
+        "ranges and close_combat: dice vs armoured vehicles / vs infantry and artillery (4.2.2)",
+        "",
+        body,
+        "",
+        "source: 'illustrative' values are the project's choice; 'rulebook' names the sections "
+        "that state some values (see the 'stated' column of --format csv/json).",
+    ]) + "\n"
+
+
+def show_path(path: str) -> str:
+    from pathlib import Path
+
+    from simulator.datafile import REPO_ROOT
+
+    try:
+        return str(Path(path).resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return path
+
+
+def units_json(frame) -> dict:
+    a = frame.attrs
+    return {"dice": a["dice"], "dice_status": a["dice_status"], "dice_digest": a["dice_digest"],
+            "units_dir": a["units_dir"], "units_digest": a["units_digest"],
+            "units_status": a["units_status"], "units": a["cards"]}

@@ -12,14 +12,13 @@ from simulator.demo import DEMO_GAMES, DEMO_SCENARIO
 
 
 @click.command("demo")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="out/demo",
-              show_default=True, callback=cliopts.check_out_folder, help="Folder for the report.")
+@cliopts.out_folder("index.html and summary.json linking one report folder per example", default="out/demo")
 @click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True)
 @click.option("--trials", type=click.IntRange(min=1, max=cliopts.MAX_TRIALS), default=2_000_000, show_default=True,
               help="Monte Carlo trials of the odds and fire questions.")
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=DEMO_GAMES, show_default=True,
               help="Games of the scenario balance report.")
-def demo(out_dir: str, seed: int, trials: int, games: int) -> None:
+def demo(out: str, seed: int, trials: int, games: int) -> None:
     """Run the bundled examples and write a report folder (open its index.html).
 
     \b
@@ -29,7 +28,7 @@ def demo(out_dir: str, seed: int, trials: int, games: int) -> None:
     from reports.bundle import write_collection
     from simulator.demo import clear_old_layout, demo_reports
 
-    out = Path(out_dir)
+    out = Path(out)
     clear_old_layout(out)
     write_collection(out, title="lanchester demo: scenario balance, dice odds, ranged fire and the matchup matrix",
                      intro=(f"The balance of the default scenario ({games:,} games, seed {seed}), then exact "

@@ -1,15 +1,39 @@
 """Click options shared by every command, named the same everywhere.
 
-``--trials`` / ``--exact``, ``--seed``, ``--workers``, ``--format``, ``--out``,
-``--dice``, ``--aid``, ``--units-dir`` (:func:`data_files`). Commands that write report bundles use ``report_out`` (``--out DIR``)
-instead of ``out`` (``--out FILE``). Use them as decorators: ``@cliopts.seed``.
+``--trials`` / ``--exact``, ``--seed``, ``--workers`` (:func:`monte_carlo`), ``--format``,
+``--out``, ``--dice``, ``--aid``, ``--units-dir`` (:func:`data_files`), ``--units-file``,
+``--terrain-file`` (:func:`toi_data_files`). Use them as decorators: ``@cliopts.seed``.
+
+``--out PATH`` has one meaning on every command: it writes there instead of printing.
+A name with a file extension is one file (the ``--format`` text, or the picture for
+``.png``); a name without one is a report folder (tables as CSV, charts as PNG,
+``summary.json``, ``index.html``). A name that exists keeps what it is (a folder
+``old.v1`` is a folder, a file ``notes`` a file) unless it ends in an extension
+lanchester writes; ``-`` prints (:func:`simulator.output.out_kind`). Every ``--out``
+comes from one of four factories, which differ only in what the command can write:
+
+* :data:`out` - a file (``.json``, ``.csv``, ``.txt``, ``.tsv``, ``.md``) or a folder;
+* :func:`out_with_chart` - the same, and ``NAME.png`` for the command's one chart;
+* :func:`out_file` - one file only (``schema``, ``map``, ``los``, ``check``, ``scenarios``);
+* :func:`out_folder` - report folders only (``scenario``, ``demo``).
+
+A name the command cannot write (a folder name where it writes one file, a file name
+where it writes folders, an extension it does not write) is refused before anything
+runs: the one-line :class:`~simulator.errors.InputError` naming ``--out`` and the name,
+exit status 2.
 """
 
 from __future__ import annotations
 
 import click
 
-from simulator.vocabulary import FORMATS, MAX_GAMES, MAX_TRIALS, OUT_FILE_SUFFIXES  # noqa: F401 - what a run can hold
+from simulator.vocabulary import (  # noqa: F401 - what a run can hold
+    FORMATS,
+    MAX_GAMES,
+    MAX_TRIALS,
+    OUT_FILE_SUFFIXES,
+    OUT_PICTURE_SUFFIXES,
+)
 
 exact = click.option("--exact", "exact", is_flag=True, default=False,
                      help="Compute exact probabilities (the default unless --trials is given).")
@@ -23,59 +47,89 @@ workers = click.option("--workers", type=click.IntRange(min=1), default=None, me
                        help="Worker threads/processes for Monte Carlo (default: all cores).")
 fmt = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
                    show_default=True, help="Output format.")
-out = click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                   help="Write the output to FILE (atomically) instead of printing it.")
-# --out for commands that write a report bundle (reports.bundle.emit_report): a folder
-# DIR gets CSV, PNG charts, summary.json and index.html; a name ending in .json, .csv,
-# .txt, .tsv or .md (or an existing file) still gets the --format text, as with `out`.
-def extension(name: str) -> str:
-    """The file extension of an ``--out`` name (``.xyz``), or '' when it has none; a
-    suffix that is not letters and digits (``run-1.5``, ``2024.01``) is no extension."""
-    import re
-    from pathlib import PurePath
 
-    suffix = PurePath(name).suffix
-    return suffix if re.fullmatch(r"\.[A-Za-z][A-Za-z0-9]{0,7}", suffix) else ""
+# --- --out: one meaning on every command -----------------------------------------------
+
+FOLDER_FILES = "tables as CSV, charts as PNG, summary.json, index.html"   # what a report folder holds
+_FOLDER = f"a report folder ({FOLDER_FILES})"
 
 
-def out_problem(name: str, *, folder_only: bool = False, extra: tuple[str, ...] = ()) -> str | None:
-    """What is wrong with an ``--out`` name, or None. A report is a folder (a name without
-    an extension, or an existing folder); a file must end in one of
-    :data:`OUT_FILE_SUFFIXES` (or exist already). ``report.xyz`` would otherwise become a
-    folder named like a file: refused in one line instead."""
+def _names(suffixes: tuple[str, ...]) -> str:
+    return ", ".join(suffixes[:-1]) + " or " + suffixes[-1] if len(suffixes) > 1 else suffixes[0]
+
+
+def out_problem(name, *, files: tuple[str, ...] = OUT_FILE_SUFFIXES, folder: bool = True) -> str | None:
+    """What is wrong with ``--out NAME`` for a command that writes the file extensions
+    ``files`` (none: it writes folders only) and, when ``folder``, a report folder; None
+    when nothing is. What a name means: :func:`simulator.output.out_kind`."""
     from pathlib import Path
 
-    if name is None or str(name) == "-":
+    from simulator.output import extension, out_kind
+
+    kind = out_kind(name)
+    if kind is None:
         return None
-    path, ext = Path(name), extension(str(name))
-    if not ext or path.is_dir() or (path.is_file() and not folder_only):
-        return None
-    if folder_only:
-        return (f"{name!r} ends in {ext}, but this command writes a report folder: "
-                "give a folder name without an extension")
-    if ext.lower() in OUT_FILE_SUFFIXES + extra:
-        return None
-    return (f"unknown extension {ext} in {name!r}: give a folder name without an extension (a report) "
-            f"or a file ending in {', '.join(OUT_FILE_SUFFIXES + extra)}")
+    path, ext = Path(name), extension(name).lower()
+    if kind == "folder":
+        return None if folder else f"this command writes one file, not a report folder: give a file name ending in {_names(files)}"
+    if not files:
+        what = f"ends in {ext}" if ext else "is a file"
+        return f"{what}, but this command writes a report folder: give a folder name without an extension"
+    if ext in files or path.exists():
+        return None   # a file that exists is written whatever its name
+    known = ext in OUT_FILE_SUFFIXES + OUT_PICTURE_SUFFIXES
+    return (f"{'this command writes no' if known else 'unknown extension'} {ext}{' file' if known else ''}: give "
+            + ("a folder name without an extension (a report) or " if folder else "")
+            + f"a file name ending in {_names(files)}")
 
 
-def _check_out(folder_only: bool, extra: tuple[str, ...] = ()):
+def _out(*, files: tuple[str, ...], folder: bool, metavar: str, help: str, default: str | None = None):
     def check(ctx, param, value):
-        problem = out_problem(value, folder_only=folder_only, extra=extra)
+        from simulator.errors import InputError
+
+        problem = out_problem(value, files=files, folder=folder)
         if problem:
-            raise click.BadParameter(problem, ctx=ctx, param=param)
+            raise InputError("--out", str(value), problem)
         return value
-    return check
+    return click.option("--out", "out", type=click.Path(), default=default, show_default=default is not None,
+                        metavar=metavar, callback=check, help=help)
 
 
-check_report_out = _check_out(False)
-check_out_folder = _check_out(True)
-check_report_out_png = _check_out(False, (".png",))   # commands that can also write one chart
+out = _out(files=OUT_FILE_SUFFIXES, folder=True, metavar="PATH",
+           help=f"Write there instead of printing: a name ending in {_names(OUT_FILE_SUFFIXES)} is one file "
+                f"(the --format text); a name without an extension is {_FOLDER}.")
 
-report_out = click.option("--out", type=click.Path(), default=None, metavar="DIR", callback=check_report_out,
-                          help="Write a report folder DIR (tables as CSV, PNG charts, summary.json, "
-                               "index.html) instead of printing. A name ending in .json/.csv/.txt "
-                               "writes just the --format output to that file.")
+
+def out_with_chart(chart: str, folder_holds: str):
+    """``--out PATH`` for a command that also draws one ``chart``: ``NAME.png`` is that
+    picture alone; otherwise as :data:`out` (``folder_holds``: what its folder holds)."""
+    files = OUT_FILE_SUFFIXES + OUT_PICTURE_SUFFIXES
+    return _out(files=files, folder=True, metavar="PATH",
+                help=f"Write there instead of printing: NAME.png is {chart} alone, a name ending in "
+                     f"{_names(OUT_FILE_SUFFIXES)} the --format text; a name without an extension is a report "
+                     f"folder ({folder_holds}).")
+
+
+def out_file(what: str = "the --format text", files: tuple[str, ...] = OUT_FILE_SUFFIXES, *,
+             default: str | None = None):
+    """``--out FILE`` for a command that writes no report folder: one file, ``what``, named
+    with one of ``files``; a folder name is refused. ``default``: said in the help, for a
+    command that always writes (the command picks the name when ``--out`` is not given)."""
+    told = f" (default: {default})" if default else ""
+    instead = "" if default else " instead of printing"
+    return _out(files=files, folder=False, metavar="FILE",
+                help=f"Write {what} there{instead}: one file, a name ending in {_names(files)}{told}. "
+                     "This command writes no report folder.")
+
+
+def out_folder(holds: str = FOLDER_FILES, *, default: str | None = None):
+    """``--out DIR`` for a command that writes report folders only: a file name is
+    refused. ``holds``: what its folder holds (default :data:`FOLDER_FILES`)."""
+    return _out(files=(), folder=True, metavar="DIR", default=default,
+                help=f"Write a report folder there ({holds}). This command writes no single file: a name "
+                     "with an extension is refused.")
+
+
 dice = click.option("--dice", "dice_file", type=click.Path(dir_okay=False), default=None,
                     metavar="FILE", help="Dice file to use instead of scenarios/assault/dice.toml.")
 aid = click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -83,6 +137,23 @@ aid = click.option("--aid", "aid_file", type=click.Path(dir_okay=False), default
                         "scenarios/assault/aid.toml.")
 units_dir = click.option("--units-dir", "units_dir", type=click.Path(file_okay=False), default=None,
                          metavar="DIR", help="Unit-card folder instead of scenarios/assault/units/.")
+
+# Tide of Iron's two data files, on every ``lanchester toi`` command
+toi_data_files_options = (
+    click.option("--units-file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                 help="Roster to use instead of scenarios/toi/units.toml."),
+    click.option("--terrain-file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                 help="Terrain to use instead of scenarios/toi/terrain.toml."),
+)
+
+
+def toi_data_files(f):
+    """``--units-file FILE`` and ``--terrain-file FILE``: the command receives ``units_file``
+    and ``terrain_file`` (``None``: the shipped file)."""
+    for option in reversed(toi_data_files_options):
+        f = option(f)
+    return f
+
 
 # the same three for commands that load a scenario: the command line beats the
 # scenario's [data] table, which beats the shipped file
@@ -137,7 +208,7 @@ def monte_carlo_wanted(exact_flag: bool, trials_n: int | None) -> bool:
 
 # ---------------------------------------------------------------- run options
 
-RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out", "out_dir")
+RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out")
 
 
 def _dask_address(ctx, param, value):
@@ -202,3 +273,16 @@ def wants_monte_carlo(exact_flag: bool, trials_n: int | None, run_options) -> bo
     if exact_flag and (trials_n is not None or wanted):
         raise click.UsageError("--exact and --trials or --precision cannot be used together")
     return trials_n is not None or wanted
+
+
+def run_arguments(exact_flag: bool, trials_n: int | None, seed_n: int | None, run_options, progress: str) -> dict:
+    """``trials``, ``seed`` and ``options`` for a library call from ``--exact``/``--trials``,
+    ``--seed`` and :func:`monte_carlo`'s ``run_options``: ``trials`` None for an exact
+    answer; Monte Carlo without ``--seed`` gets a fresh seed (reported in the output, and
+    one seed for every target of an area attack)."""
+    from simulator.runner import fresh_seed
+
+    mc = wants_monte_carlo(exact_flag, trials_n, run_options)
+    if mc and seed_n is None:
+        seed_n = fresh_seed()
+    return {"trials": trials_n if mc else None, "seed": seed_n, "options": run_options.with_progress(progress)}

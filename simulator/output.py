@@ -103,6 +103,36 @@ def remove_stale(path: str | Path) -> list[str]:
     return removed
 
 
+# --- what --out NAME writes -----------------------------------------------------------
+
+def extension(name: str | Path) -> str:
+    """The file extension of an ``--out`` name (``.xyz``), or '' when it has none; a
+    suffix that is not letters and digits (``run-1.5``, ``2024.01``) is no extension."""
+    suffix = Path(name).suffix
+    return suffix if re.fullmatch(r"\.[A-Za-z][A-Za-z0-9]{0,7}", suffix) else ""
+
+
+def out_kind(name: str | Path | None) -> str | None:
+    """What ``--out NAME`` writes (its one meaning is in :mod:`simulator.cliopts`):
+    ``None`` for no name or ``-`` (print), ``"file"`` for a name with a file extension,
+    ``"folder"`` (a report folder) for a name without one. A name that exists keeps what
+    it is (a folder ``old.v1`` is a folder, a file ``notes`` a file), unless it ends in
+    an extension lanchester writes (``.json``, ``.csv``, ``.txt``, ``.tsv``, ``.md``,
+    ``.png``): that is always a file."""
+    from simulator.vocabulary import OUT_FILE_SUFFIXES, OUT_PICTURE_SUFFIXES
+
+    if name is None or str(name) == "-":
+        return None
+    path, ext = Path(name), extension(name).lower()
+    if ext in OUT_FILE_SUFFIXES + OUT_PICTURE_SUFFIXES:
+        return "file"
+    if path.is_dir():
+        return "folder"
+    if path.exists():
+        return "file"
+    return "file" if ext else "folder"
+
+
 # --- writing, and the file system saying no ------------------------------------------
 
 def make_parents(path: Path, option: str, shown: str) -> list[Path]:

@@ -13,6 +13,7 @@ FORMATS = ("table", "csv", "json")
 MAX_TRIALS = 2**63 - 1        # counts are 64-bit integers: no run may have more trials than this
 MAX_GAMES = 100_000_000       # a scenario batch keeps a few bytes per game in memory for its report
 OUT_FILE_SUFFIXES = (".json", ".csv", ".txt", ".tsv", ".md")   # --out NAME.json: the --format text, one file
+OUT_PICTURE_SUFFIXES = (".png",)                                  # --out NAME.png: one picture
 
 # --- Assault ----------------------------------------------------------------------------
 EXPERIENCE_LEVELS = ("recruit", "regular", "hardened", "veteran", "elite")   # 4.2.3

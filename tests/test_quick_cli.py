@@ -43,7 +43,8 @@ sys.exit(code)
 
 def test_every_command_is_listed():
     names = {" ".join(p) for p in PATHS}
-    assert {"assault odds", "assault scenario", "assault schema", "toi fire", "demo", "report"} <= names
+    assert {"assault odds", "assault scenario", "assault schema", "toi fire", "toi minefield", "toi assault",
+            "toi units", "demo", "report"} <= names
     assert len(PATHS) >= 25
 
 

@@ -77,6 +77,52 @@ def test_scenario_out_must_be_a_folder_name(tmp_path):
     assert len(res.output.strip().splitlines()) == 1 and not out.exists()
 
 
+
+ONE_FILE = [("assault", "schema"), ("assault", "map", "infantry-training"),
+            ("assault", "los", "infantry-training", "0,0", "1,1"), ("assault", "check", "infantry-training"),
+            ("assault", "scenarios")]
+
+
+@pytest.mark.parametrize("args", ONE_FILE, ids=lambda a: " ".join(a[:2]))
+def test_one_file_commands_refuse_a_folder_name(args, tmp_path):
+    out = tmp_path / "folder"
+    res = run(*args, "--out", str(out))
+    assert res.exit_code == 2 and "--out" in res.output and "not a report folder" in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_folder_commands_refuse_a_file_name(tmp_path):
+    res = run("demo", "--out", str(tmp_path / "demo.json"))
+    assert res.exit_code == 2 and "ends in .json" in res.output and "report folder" in res.output, res.output
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "notes").write_text("x")
+    res = run("assault", "scenario", "infantry-training", "--games", "10", "--out", str(tmp_path / "notes"))
+    assert res.exit_code == 2 and "is a file" in res.output and "report folder" in res.output, res.output
+
+
+def test_a_command_refuses_an_extension_it_does_not_write(tmp_path):
+    res = run("assault", "odds", "RY", "YG", "--out", str(tmp_path / "odds.png"))
+    assert res.exit_code == 2 and "writes no .png file" in res.output, res.output
+    res = run("assault", "map", "infantry-training", "--out", str(tmp_path / "map.json"))
+    assert res.exit_code == 2 and "writes no .json file" in res.output and ".png" in res.output, res.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_out_option_comes_from_cliopts_and_says_the_one_meaning():
+    import click
+
+    from simulator import cliopts
+    from tests.test_quick_cli import PATHS, _command
+
+    outs = [(p, o) for p in PATHS for o in getattr(_command(p), "params", []) if "--out" in o.opts]
+    assert len(outs) >= 20
+    for path, option in outs:
+        assert option.callback is not None and option.callback.__module__ == cliopts.__name__, path
+        text = " ".join(option.help.split())
+        assert "report folder" in text and ("instead of printing" in text or "there" in text), (path, text)
+        assert isinstance(option.type, click.Path), path
+
+
 # --- ± is one standard error --------------------------------------------------------------
 
 def test_monte_carlo_tables_say_what_the_plus_minus_is():

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
@@ -25,6 +25,9 @@ from simulator.assault.dice import DiceSet, Pool, as_dice, format_pool, parse_po
 from simulator.datafile import SCENARIOS_DIR, file_digest, read_toml, validate
 from simulator.errors import InputError
 from simulator.vocabulary import UNIT_TYPES
+
+if TYPE_CHECKING:   # annotations only: pandas loads with the roster table
+    import pandas as pd
 
 DEFAULT_UNITS_DIR = SCENARIOS_DIR / "assault" / "units"
 
@@ -590,3 +593,67 @@ def _has_path(raw: Any, path: str) -> bool:
                 return False
             node = node[int(idx)]
     return True
+
+
+# --- the roster as a table ---------------------------------------------------------
+
+def ranges_summary(card: UnitCard) -> str:
+    """``1-2 B/RYG; 3-4 -/RY``: each band with its dice vs vehicles / vs infantry (10.1)."""
+    return "; ".join(f"{b.label} {format_pool(b.vs_vehicle)}/{format_pool(b.vs_infantry)}"
+                     for b in card.ranges) or "-"
+
+
+def defence_summary(card: UnitCard) -> str:
+    """``Y``, or per area of impact for vehicles: ``front RY, flank G, rear B, above B``."""
+    if not card.is_vehicle:
+        return card.defence_pool()
+    return ", ".join(f"{facing} {format_pool(pool)}" for facing, pool in card.defence)
+
+
+def source_summary(card: UnitCard) -> str:
+    """``illustrative + rulebook 12.11, 5.7``: the card's source and the sections that
+    state some of its values."""
+    sections = sorted({m.group(0) for cite in dict(card.stated).values()
+                       for m in [re.search(r"\d+(\.\d+)*", cite)] if m},
+                      key=lambda s: tuple(int(x) for x in s.split(".")))
+    return card.source + (f" + rulebook {', '.join(sections)}" if sections else "")
+
+
+def units_frame(side: str | None = None, units_dir: str | Path | None = None,
+                dice: DiceSet | str | Path | None = None) -> pd.DataFrame:
+    """The roster as a tidy table (:data:`UNITS_COLUMNS`), one row per unit card, sorted by id:
+    what ``lanchester assault units`` shows and its report holds.
+
+    ``side`` keeps one side only. ``frame.attrs`` records the dice set and unit files.
+
+    >>> units_frame("soviet").loc[0, "id"]  # doctest: +SKIP
+    'soviet/at-gun-45mm'
+    """
+    import pandas as pd
+
+    dice = as_dice(dice)
+    cards = list(load_units(units_dir, dice).values())
+    sides = sorted({c.side for c in cards})
+    if side is not None:
+        if side not in sides:
+            raise InputError("--side", "", f"no units of side {side!r} (sides: {', '.join(sides)})")
+        cards = [c for c in cards if c.side == side]
+    rows = [{
+        "id": c.id, "side": c.side, "name": c.name, "type": c.type, "class": c.unit_class,
+        "armoured": c.armoured, "strength": c.strength, "movement": c.movement,
+        "movement_type": c.movement_type, "ranges": ranges_summary(c),
+        "close_combat": f"{format_pool(c.close_combat_vs_vehicle)}/"
+                        f"{format_pool(c.close_combat_vs_infantry)}",
+        "defence": defence_summary(c), "abilities": ", ".join(c.abilities) or "-",
+        "points": c.points, "source": source_summary(c),
+        "stated": "; ".join(f"{k}: {v}" for k, v in c.stated),
+    } for c in cards]
+    frame = pd.DataFrame(rows, columns=UNITS_COLUMNS)
+    d = Path(units_dir) if units_dir is not None else DEFAULT_UNITS_DIR
+    frame.attrs.update({
+        "dice": dice.name, "dice_status": dice.status, "dice_digest": dice.digest,
+        "units_dir": str(d), "units_digest": units_digest(d),
+        "units_status": ", ".join(sorted({c.status for c in cards})),
+        "cards": [c.to_dict() for c in cards],
+    })
+    return frame

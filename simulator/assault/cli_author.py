@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from simulator import cliopts
 from simulator.errors import InputError
 
 STARTER = Path(__file__).resolve().parents[2] / "scenarios" / "assault" / "templates" / "starter.toml"
@@ -39,8 +40,7 @@ def starter_text(name: str, file: str) -> str:
 
 
 @click.command("schema")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Write the schema to FILE instead of standard output.")
+@cliopts.out_file("the schema", (".json",))
 def schema_command(out):
     """Print the JSON Schema of a scenario file (docs/scenario.schema.json).
 

@@ -20,7 +20,7 @@ def question_options(*, support: bool = False):
     (``--exact --trials --seed`` and the run options), the data files (``--dice --aid
     --units-dir`` and, for chapter 7, ``--support``), ``--format`` and ``--out``."""
     stack = [cliopts.exact, cliopts.trials, cliopts.seed, cliopts.monte_carlo, cliopts.data_files()
-             ] + ([support_option] if support else []) + [cliopts.fmt, cliopts.report_out]
+             ] + ([support_option] if support else []) + [cliopts.fmt, cliopts.out]
 
     def apply(command):
         for option in reversed(stack):
@@ -162,7 +162,7 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
 @click.option("--riders", is_flag=True, help="The target is tank riders (10.10.1): do they disembark?")
 @cliopts.data_files()
 @cliopts.fmt
-@cliopts.report_out
+@cliopts.out
 def resolve_command(attack, defence, target_id, target_strength, target_damage, target_status,
                     target_experience, crit_attack, crit_defence, carrying, riders, dice_file, aid_file,
                     units_dir, fmt, out):

@@ -110,7 +110,7 @@ def los_table(frame: pd.DataFrame) -> str:
               help="Smoke markers in a hex (repeatable), e.g. --smoke 4,3:2.")
 @cliopts.data_files(scenario=True)
 @cliopts.fmt
-@cliopts.out
+@cliopts.out_file()
 def los_command(scenario, firer, target, smoke, dice_file, aid_file, units_dir, fmt, out):
     """Line of sight between two hexes of a scenario map (10.3, 10.4).
 
@@ -177,9 +177,8 @@ def map_frame(scenario: str | Path, los_from: str | None = None,
 @click.option("--smoke", multiple=True, metavar="HEX[:N]",
               help="Smoke markers for the LOS shading (repeatable).")
 @cliopts.data_files(scenario=True)
-@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
-              help="Where to write the picture (default: SCENARIO-map.png, or "
-                   "SCENARIO-los-C-R.png with --los-from, in the current directory).")
+@cliopts.out_file("the picture", cliopts.OUT_PICTURE_SUFFIXES,
+                  default="SCENARIO-map.png, or SCENARIO-los-C-R.png with --los-from, in the current folder")
 def map_command(scenario, los_from, smoke, dice_file, aid_file, units_dir, out):
     """Draw a scenario map as a PNG: terrain, hills and elevation, objectives, units at
     fixed hexes, set-up zones and reinforcement entries, hex names.
@@ -230,7 +229,7 @@ def scenarios_frame() -> pd.DataFrame:
 
 @click.command("scenarios")
 @cliopts.fmt
-@cliopts.out
+@cliopts.out_file()
 def scenarios_command(fmt, out):
     """List the shipped scenarios (scenarios/assault/*.scenario.toml).
 
@@ -276,7 +275,7 @@ def check_frame(scenario: str | Path, data: dict | None = None) -> pd.DataFrame:
 @click.argument("scenario")
 @cliopts.data_files(scenario=True)
 @cliopts.fmt
-@cliopts.out
+@cliopts.out_file()
 def check_command(scenario, dice_file, aid_file, units_dir, fmt, out):
     """Check a scenario file and report every problem with its key; exit status 2
     when there are errors (warnings alone exit 0).

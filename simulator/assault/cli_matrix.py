@@ -67,9 +67,7 @@ def matrix_json(frame: pd.DataFrame, metric: str) -> dict:
               help="The report's chart: heatmap (firers x targets, a panel per range) or lines "
                    f"(--metric by range, a line per firer and target; at most {MAX_LINES} lines).")
 @cliopts.fmt
-@click.option("--out", type=click.Path(), default=None, metavar="DIR", callback=cliopts.check_report_out_png,
-              help="Write a report folder DIR (matrix.csv, the --plot chart, summary.json, index.html); "
-                   "FILE.png writes the --plot chart alone; FILE.json/.csv/.txt the --format output.")
+@cliopts.out_with_chart("the --plot chart", "matrix.csv, the --plot chart, summary.json, index.html")
 def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, dice_file, aid_file,
                    units_dir, plot, fmt, out):
     """Matchup matrix: every firer against every target at each range and terrain (exact).
@@ -89,9 +87,10 @@ def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, d
           --plot lines --out lines.png
     """
     from reports.assault import matrix_report
-    from reports.bundle import emit_report
+    from reports.bundle import emit_report, wants_bundle
     from simulator.assault.matrix import matchup_matrix, parse_ranges
     from simulator.errors import InputError
+    from simulator.output import atomic_write_bytes, extension
 
     frame = matchup_matrix(split(firers), split(targets), parse_ranges(ranges_text),
                            tuple(split(terrain_text) or ("clear",)), facing=facing, dice=dice_file,
@@ -103,8 +102,7 @@ def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, d
                              f"for one chart (at most {MAX_LINES}): choose units with --firers and --targets")
         if not len(pairs):
             raise InputError("--plot lines", "", "no firer can fire at any target at these ranges: nothing to draw")
-    if out is not None and cliopts.extension(str(out)).lower() == ".png":
-        from simulator.output import atomic_write_bytes
+    if out is not None and extension(out).lower() in cliopts.OUT_PICTURE_SUFFIXES:
         rep = matrix_report(frame, metric, dice=dice_file, aid=aid_file, units_dir=units_dir, plot=plot)
         if len(rep.charts) != 1:
             raise InputError("--out", str(out), f"a PNG holds one chart; this --plot {plot} draws "
@@ -112,13 +110,9 @@ def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, d
         atomic_write_bytes(out, rep.charts[0].png, option="--out")
         click.echo(f"wrote {out}", err=True)
         return
-    if plot != "heatmap" and not wants_report(out):
+    if plot != "heatmap" and not wants_bundle(out):
         raise click.UsageError("--plot draws a chart: give --out DIR (a report) or --out FILE.png")
     emit_report(fmt, out, table=matrix_table(frame, metric), frame=frame, obj=matrix_json(frame, metric),
                 report=lambda: matrix_report(frame, metric, dice=dice_file, aid=aid_file, units_dir=units_dir,
                                              plot=plot))
 
-
-def wants_report(out) -> bool:
-    from reports.bundle import wants_bundle
-    return wants_bundle(out)

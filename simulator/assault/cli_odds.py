@@ -24,7 +24,7 @@ from simulator import cliopts
 @cliopts.dice
 @cliopts.monte_carlo
 @cliopts.fmt
-@cliopts.report_out
+@cliopts.out
 def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice_file, run_options, fmt, out):
     """Odds of ATTACK dice rolled against DEFENCE dice (10.7.2).
 

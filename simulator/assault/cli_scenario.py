@@ -27,10 +27,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @cliopts.seed
 @players_option
 @cliopts.monte_carlo
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              callback=cliopts.check_out_folder,
-              help="Write a report folder: index.html with charts, games.parquet and games.csv "
-                   "(one row per game), tables, summary.json and balance.json.")
+@cliopts.out_folder(cliopts.FOLDER_FILES + "; also games.parquet and games.csv, one row per game, and balance.json")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @edition_option
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
@@ -51,7 +48,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
                    "lanchester assault scenario my.scenario.toml --watch --games 2000 --out out/")
 @click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --watch: stop after N runs (a save that fails its check counts).")
-def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edition, vary, tune, target,
+def scenario_command(name, games, seed, players, run_options, out, fmt, edition, vary, tune, target,
                      ladder, ladder_games, dice_file, aid_file, units_dir, watch, watch_max_runs):
     """Play scenario NAME many times with computer players and report its balance.
 
@@ -81,12 +78,12 @@ def scenario_command(name, games, seed, players, run_options, out_dir, fmt, edit
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
                   data=cliopts.scenario_data(dice_file, aid_file, units_dir))
     if watch:
-        raise click.exceptions.Exit(watch_scenario(name, out_dir, watch_max_runs, **kwargs))
-    if out_dir is None:
+        raise click.exceptions.Exit(watch_scenario(name, out, watch_max_runs, **kwargs))
+    if out is None:
         from simulator.engine.core.balance import balance_report
         report = balance_report(name, **kwargs)
     else:
-        report = write_scenario_report(name, out_dir, **kwargs)
+        report = write_scenario_report(name, out, **kwargs)
     from reports.scenario_text import report_table
     emit(to_json(report) if fmt == "json" else report_table(report), None)
 
@@ -144,7 +141,7 @@ def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
               help="Also draw the final position.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
 @cliopts.data_files(scenario=True)
-@cliopts.report_out
+@cliopts.out
 def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file, aid_file, units_dir, out):
     """Play game K of a batch again and print it turn by turn (activations, rolls, results).
 

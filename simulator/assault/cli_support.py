@@ -11,50 +11,6 @@ from simulator.vocabulary import EXPERIENCE_LEVELS
 EXPERIENCE = click.Choice(EXPERIENCE_LEVELS)
 
 
-def _how(a: dict) -> str:
-    return f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if a["method"] == "monte-carlo" else "exact"
-
-
-# --- smoke -----------------------------------------------------------------------------
-
-def smoke_json(frame) -> dict:
-    a = frame.attrs
-    keys = ["hex1", "hex2", "hex3", "p"] + (["se"] if "se" in frame else [])
-    outcomes = [{k: (int(r[k]) if k.startswith("hex") else float(r[k])) for k in keys}
-                for r in frame.to_dict("records")]
-    return {k: a[k] for k in ("method", "trials", "seed", "firer", "smoke_pool", "doubles", "hexes",
-                              "max_markers_per_hex", "range", "dice", "dice_status", "aid", "aid_status",
-                              "support", "support_status")} | {
-        "per_hex": a["per_hex"], "outcomes": outcomes, "summary": a["summary"], "explain": a["explain"]}
-
-
-def smoke_table(frame, explain: bool, top: int = 10) -> str:
-    from reports.text import explain_text
-    from simulator.output import pct
-
-    a = frame.attrs
-    mc = a["method"] == "monte-carlo"
-    cap = a["max_markers_per_hex"]
-    lines = [f"{a['firer']} fires smoke with {a['smoke_pool']} into up to {a['hexes']} hexes  ({_how(a)})",
-             f"dice: {a['dice']}, {a['dice_status']}; support: {a['support']}, {a['support_status']}", ""]
-    if explain:
-        lines.append(explain_text(frame).rstrip("\n") + "\n")
-    lines.append("hex           " + "".join(f"{k} markers".rjust(11) for k in range(cap + 1))
-                 + "       mean   LOS hindered  LOS blocked (10.3)")
-    for h in a["per_hex"]:
-        se = h.get("se", {})
-        lines.append(f"{h['hex']} {h['name']:<11} " + "".join(f"{pct(p):>11}" for p in h["p_markers"])
-                     + f"   {h['mean_markers']:.3f}" + (f"±{se['mean_markers']:.3f}" if mc else "")
-                     + f"  {pct(h['p_los_hindered']):>11}  {pct(h['p_los_blocked'], se.get('p_los_blocked'))}")
-    s = a["summary"]
-    lines += ["", f"mean markers in all {a['hexes']} hexes {s['mean_total_markers']:.3f}   "
-                  f"P(no smoke at all) {pct(s['p_no_smoke'])}   P(every hex smoked) {pct(s['p_every_hex_smoked'])}",
-              "", "most likely placements (markers in hex 1, 2, 3):"]
-    for r in frame.sort_values("p", ascending=False).head(top).to_dict("records"):
-        lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct(r['p'], r.get('se') if mc else None)}")
-    return "\n".join(lines) + "\n"
-
-
 @click.command("smoke")
 @click.argument("firer")
 @click.option("--hexes", type=click.IntRange(1, 3), default=3, show_default=True,
@@ -84,6 +40,7 @@ def smoke_command(firer, hexes, range_, firer_terrain, firer_damage, firer_exper
     """
     from reports.assault import smoke_report
     from reports.bundle import emit_report
+    from reports.text import smoke_json, smoke_table
     from simulator.assault.smoke import smoke
 
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
@@ -97,39 +54,6 @@ def smoke_command(firer, hexes, range_, firer_terrain, firer_damage, firer_exper
 
 
 # --- terrain damage --------------------------------------------------------------------
-
-def terrain_damage_json(frame) -> dict:
-    from reports.text import state_json
-    a = frame.attrs
-    keys = [c for c in frame.columns]
-    return {k: a[k] for k in ("method", "trials", "seed", "vehicle", "terrain", "hill", "attack_pool",
-                              "defence_pool", "damage_before", "experience", "crit_is_damage",
-                              "vehicle_strength", "dice", "dice_status", "aid", "aid_status")} | {
-        "states": [state_json(r, keys) for r in frame.to_dict("records")],
-        "summary": a["summary"], "explain": a["explain"]}
-
-
-def terrain_damage_table(frame, explain: bool) -> str:
-    from reports.text import explain_text, state_label
-    from simulator.output import pct
-
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
-    se = s.get("se", {})
-    lines = [f"{a['vehicle']} enters {a['terrain']}{' on a hill' if a['hill'] else ''}  ({_how(a)})",
-             f"terrain rolls {a['attack_pool']}  vs  {a['defence_pool']} (strongest card die)",
-             f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
-    if explain:
-        lines.append(explain_text(frame).rstrip("\n") + "\n")
-    lines.append("vehicle afterwards                         P")
-    for r in frame.to_dict("records"):
-        lines.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
-    lines += ["", f"P(immobilised) {pct(s['p_immobilised'], se.get('p_immobilised'))}   "
-                  f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
-                  f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}",
-              f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
-    return "\n".join(lines) + "\n"
-
 
 @click.command("terrain-damage")
 @click.argument("vehicle")
@@ -156,6 +80,7 @@ def terrain_damage_command(vehicle, terrain, hill, damage, experience, crit_is_d
     """
     from reports.assault import terrain_damage_report
     from reports.bundle import emit_report
+    from reports.text import terrain_damage_json, terrain_damage_table
     from simulator.assault.vehicle_terrain import terrain_damage
 
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)

@@ -2,7 +2,9 @@
 
 * :func:`fire` - a ranged attack (or a minefield entry): one row per number of hits;
 * :func:`fire_on_hex` - an attack on the units of one hex (several for an area attack);
-* :func:`assault` - an assault: one row per (attacker hits, defender hits).
+* :func:`assault` - an assault: one row per (attacker hits, defender hits);
+* :func:`roster_frame`, :func:`readings_frame` - the roster, and the values a designer
+  may switch to another reading.
 
 Exact by default; with ``trials`` by Monte Carlo (numba kernels, shared RNG and
 runner, so the same seed gives the same numbers whatever ``workers`` is). What was
@@ -397,3 +399,49 @@ def assault_from_units(attacker: str, defenders: list[str] | tuple[str, ...], *,
                           hex_features=hex_features_of(terrain, smoke, game, hex_features), extra_cover=cover,
                           retreat_space=retreat_space, hit_policy=hit_policy)
     return assault(setup, game=game, **run)
+
+
+# ---------------------------------------------------------------- the roster
+
+def _v(stat) -> str:
+    return f"{stat.value}{'*' if stat.reconstructed else ''}"
+
+
+def roster_frame(game) -> pd.DataFrame:
+    """One row per figure and vehicle: range and FPR vs infantry / vs vehicles, movement,
+    armour, traits; ``*`` marks a reconstructed value."""
+    rows = []
+    for key, f in game.units.figures.items():
+        rows.append({"id": key, "kind": "figure", "name": f.name, "inf_range": _v(f.infantry.range),
+                     "inf_fpr": _v(f.infantry.fpr), "veh_range": _v(f.vehicle.range), "veh_fpr": _v(f.vehicle.fpr),
+                     "movement": _v(f.movement), "armour": "", "traits": " ".join(f.traits.value)})
+    for key, v in game.units.vehicles.items():
+        thick = ["thick_armour" + ("*" if v.thick_armour.reconstructed else "")] if v.thick_armour.value else []
+        rows.append({"id": key, "kind": f"{v.weight.value} vehicle ({v.nation})", "name": v.name,
+                     "inf_range": _v(v.infantry.range), "inf_fpr": _v(v.infantry.fpr),
+                     "veh_range": _v(v.vehicle.range), "veh_fpr": _v(v.vehicle.fpr), "movement": _v(v.movement),
+                     "armour": _v(v.armour),
+                     "traits": " ".join(v.traits.value + thick)})
+    return pd.DataFrame(rows)
+
+
+SWITCHES = ("when_supporting", "assault_cover")   # readings kept as data (docs/rulings.md T4, T11)
+
+
+def readings_frame(game) -> pd.DataFrame:
+    """Every reconstructed value and every reading kept as data: its value and the other reading."""
+    rows = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if "value" in node and "source" in node and (node.get("reconstructed") or node.get("alternative")
+                                                         is not None or path.rsplit(".", 1)[-1] in SWITCHES):
+                alt = node.get("alternative")
+                rows.append({"key": path, "value": str(node["value"]).lower(),
+                             "alternative": "" if alt is None else str(alt).lower(),
+                             "reconstructed": bool(node.get("reconstructed")), "source": node["source"]})
+                return
+            for k, v in node.items():
+                walk(v, f"{path}.{k}" if path else k)
+    walk(game.units.model_dump(), "")
+    return pd.DataFrame(rows)

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from simulator.assault.cards import DEFAULT_UNITS_DIR, FACINGS, load_units
-from simulator.assault.cli_units import units, units_frame
+from simulator.assault.cards import DEFAULT_UNITS_DIR, FACINGS, load_units, units_frame
+from simulator.assault.cli_units import units
 from simulator.assault.dice import format_pool, load_dice, parse_pool
 from simulator.errors import InputError
 

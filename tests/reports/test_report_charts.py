@@ -111,7 +111,7 @@ def test_matrix_heatmap_marks_cells_that_cannot_fire():
 
 
 def test_unit_range_and_firepower_charts():
-    from simulator.assault.cli_units import units_frame
+    from simulator.assault.cards import units_frame
     cards = units_frame().attrs["cards"]
     check_chart(charts.unit_range_chart(cards, question="How many attack dice at each range?", prov=PROV),
                 colours=(charts.CANNOT_FIRE,))
