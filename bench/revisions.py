@@ -10,10 +10,11 @@ empty; then, through the command line both revisions share
 - **warm**: the same run again, the cache loaded: games per second of its report
   (best of ``--repeat``).
 
-Prints both revisions and the ratio new/old of each figure. The default compares
-``main`` with the working tree's ``HEAD``:
+Prints every revision and the ratio to the old one of each figure. The default
+compares ``main`` with the working tree's ``HEAD``; ``--new`` takes several revisions
+(to find which change moved a figure):
 
-    python bench/revisions.py [--old main] [--new HEAD] [--scenario infantry-training]
+    python bench/revisions.py [--old main] [--new HEAD [REV ...]] [--scenario infantry-training]
                               [--games 4000] [--workers 1] [--repeat 3]
 """
 
@@ -73,7 +74,7 @@ def measure(rev: str, work: Path, args: argparse.Namespace) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--old", default="main")
-    ap.add_argument("--new", default="HEAD")
+    ap.add_argument("--new", nargs="+", default=["HEAD"])
     ap.add_argument("--scenario", default="infantry-training")
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--workers", type=int, default=1)
@@ -81,16 +82,14 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="lanchester-revisions-") as tmp:
         old = measure(args.old, Path(tmp), args)
-        new = measure(args.new, Path(tmp), args)
+        news = [measure(rev, Path(tmp), args) for rev in args.new]
     print(f"\n{args.scenario}, {args.games:,} games a run, {args.workers} worker(s), seed 1")
-    print(f"{'':26} {'cold wall s':>12} {'cold CPU s':>11} {'games/s':>9}")
-    for r in (old, new):
+    print(f"{'':26} {'cold wall s':>12} {'cold CPU s':>11} {'games/s':>9}   ratios to {args.old}: wall, CPU, games/s")
+    for r in [old] + news:
         print(f"{r['rev'] + ' (' + r['hash'] + ')':26} {r['cold_wall']:12.1f} {r['cold_cpu']:11.1f} "
-              f"{r['games_per_second']:9,.0f}")
-    print(f"{'ratio new/old':26} {new['cold_wall'] / old['cold_wall']:12.2f} {new['cold_cpu'] / old['cold_cpu']:11.2f} "
-          f"{new['games_per_second'] / old['games_per_second']:9.2f}")
-    same = old["win_rate"] == new["win_rate"]
-    print(f"same games (win rates of the seed identical): {'yes' if same else 'NO'}")
+              f"{r['games_per_second']:9,.0f}   {r['cold_wall'] / old['cold_wall']:.2f}, "
+              f"{r['cold_cpu'] / old['cold_cpu']:.2f}, {r['games_per_second'] / old['games_per_second']:.2f}"
+              + ("" if r["win_rate"] == old["win_rate"] else "   (different games: win rates differ)"))
 
 
 if __name__ == "__main__":
