@@ -7,7 +7,7 @@ layout touches this module and not every player. Each is a small ``@rule`` (LLVM
 inlines it into its caller); none writes.
 
 The rules' own accessors are not repeated here; the players import them from the
-rules' modules: ``side_of`` and ``allowance`` (:mod:`simulator.engine.assault.turn`), ``occ``
+rules' modules: ``allowance`` (:mod:`simulator.engine.assault.phases.movement`), ``occ``
 (:mod:`simulator.engine.assault.board`), ``cover``, ``nbr``, ``obj``, ``vic``, ``cc_loss``,
 ``cc_stat`` (:mod:`simulator.engine.assault.tables`), ``unit_hex`` (:mod:`simulator.engine.assault.fire`).
 """
