@@ -134,7 +134,7 @@ from simulator.engine.assault.tables import (
     SL_TYPE,
     SL_ZONE,
 )
-from simulator.engine.core.compiling import entry, int64_constants, rule
+from simulator.engine.core.compiling import entry, int64_constants, rule_inlined
 
 MAX_ACTIONS = 4096
 
@@ -267,7 +267,7 @@ def advance(s, t):
         pass
 
 
-@rule
+@rule_inlined
 def automatic_step(s, t):
     """One automatic step; True when a player must decide (``g[G_DECIDER]``) or the game
     is over. Emergency disembarks come first (10.10.3), then queued fallbacks (13.3,
@@ -289,7 +289,7 @@ def automatic_step(s, t):
     return phase_step(s, t, sub)
 
 
-@rule
+@rule_inlined
 def phase_step(s, t, sub):
     """The pending step of the phase in play; True when a player must decide."""
     if sub == SUB_SELECT or sub == SUB_AFTER_MOVE or sub == SUB_ACT_END:

@@ -9,7 +9,7 @@ must never draw from (it would change the game's rolls).
 from __future__ import annotations
 
 from simulator.engine.assault.state import a_kind
-from simulator.engine.core.compiling import int64_constants, rule
+from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.rng import below, uniform
 
 NEG = -1.0e9            # a score below any real one
@@ -25,13 +25,13 @@ def own_below(s, side, n):
     return below(s.rng[1 + side], n)
 
 
-@rule
+@rule_inlined
 def own_uniform(s, side):
     """A uniform draw in [0, 1) from ``side``'s own stream."""
     return uniform(s.rng[1 + side])
 
 
-@rule
+@rule_inlined
 def copy_own_stream(s, side, out):
     """``out[:]``: the state of ``side``'s own stream (to seed playouts from it)."""
     for k in range(4):

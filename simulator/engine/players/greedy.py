@@ -125,7 +125,7 @@ from simulator.engine.assault.view import (
     transport_rule,
     type_of,
 )
-from simulator.engine.core.compiling import int64_constants, rule
+from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.players.base import NEG, find_kind, own_below
 from simulator.engine.players.greedy_values import (
     W_COVER,
@@ -219,7 +219,7 @@ def best_destination(s, t, u, h, mode, mp, steps, w, fire_after):
     return top, dest
 
 
-@rule
+@rule_inlined
 def best_half_moves(s, t, u, h, mp, w):
     """Move and fire and fire and move share their movement rules (half the allowance,
     no close combat, 9.3): one reach gives both their best end hexes. Returns
@@ -254,7 +254,7 @@ def best_half_moves(s, t, u, h, mp, w):
 # ======================================================================================
 
 
-@rule
+@rule_inlined
 def move_slot(k):
     """The slot of w.val / w.idx an action of kind ``k`` plans its move in (-1 none)."""
     if k == K_MOVE:
@@ -270,7 +270,7 @@ def move_slot(k):
     return -1
 
 
-@rule
+@rule_inlined
 def plan_moves(s, t, u, h, slot, w):
     """Work out ``u``'s best move of ``slot`` (SLOT_HALF_FIRE fills SLOT_HALF too)."""
     bv = w.val
@@ -290,7 +290,7 @@ def plan_moves(s, t, u, h, slot, w):
                                                               FALSE)
 
 
-@rule
+@rule_inlined
 def move_score(k, w, cur):
     """(score, planned hex) of a move of kind ``k`` (not fire and move) from ``u``'s
     slots, against ``cur``, the value of staying."""
@@ -307,7 +307,7 @@ def move_score(k, w, cur):
     return bv[SLOT_REVERSE] - cur, bd[SLOT_REVERSE]
 
 
-@rule
+@rule_inlined
 def fire_score(s, t, w, a, h, cur):
     """(score, planned hex) of a fire, a turret fire or a fire and move (then with the
     best half move after it, if it beats staying)."""
@@ -326,7 +326,7 @@ def fire_score(s, t, w, a, h, cur):
     return score, w.idx[SLOT_HALF] if half > cur else np.int64(-1)
 
 
-@rule
+@rule_inlined
 def action_score(s, t, w, a, cur):
     """(score, planned hex or -1) of action ``a``; ``cur``: the value of its unit staying."""
     wt = w.weights
@@ -351,7 +351,7 @@ def action_score(s, t, w, a, cur):
     return 0.0, np.int64(-1)
 
 
-@rule
+@rule_inlined
 def start_unit(s, t, w, u):
     """Forget the previous unit's moves; the value of ``u`` staying where it is."""
     w.pos[:] = np.nan
@@ -386,7 +386,7 @@ def greedy_scores(s, t, side, w, buf, n):
     return best_i
 
 
-@rule
+@rule_inlined
 def greedy_select(s, t, side, w, buf):
     """6.4: pass, or the best activation by greedy's scores."""
     n = legal_actions(s, t, buf)
@@ -408,7 +408,7 @@ def first_action(u, code):
     return action(K_STEP, u, code)
 
 
-@rule
+@rule_inlined
 def greedy_step(s, t, side, w, buf, n, u, mode, mp, steps):
     """Follow the plan (re-planning when it cannot be followed): a step or a stop."""
     h = hex_of(s, u)
@@ -443,7 +443,7 @@ def greedy_step(s, t, side, w, buf, n, u, mode, mp, steps):
     return buf[0]
 
 
-@rule
+@rule_inlined
 def load_choice(s, t, u, buf, n):
     """9.11.2: ride when the vehicle can still move this turn and the nearest objective
     to take is beyond one move on foot; else the load action is not taken (-1)."""
@@ -460,7 +460,7 @@ def load_choice(s, t, u, buf, n):
     return -1
 
 
-@rule
+@rule_inlined
 def move_choice(s, t, side, w, buf, n):
     """A step of the moving unit (or, with the transport rules, getting on a vehicle)."""
     u = moving_unit(s)
@@ -471,7 +471,7 @@ def move_choice(s, t, side, w, buf, n):
     return greedy_step(s, t, side, w, buf, n, u, move_mode(s), move_points(s), move_steps(s))
 
 
-@rule
+@rule_inlined
 def emergency_choice(s, t, side, w, buf, n):
     """10.10.3: the safest, most useful empty hex next to the vehicle."""
     wt = w.weights
@@ -493,7 +493,7 @@ def emergency_choice(s, t, side, w, buf, n):
 # ======================================================================================
 
 
-@rule
+@rule_inlined
 def react_choice(s, t, side, w, buf, n):
     """8.2: fire at the mover (or a tank rider, 10.10.1) if it is worth it."""
     wt = w.weights
@@ -514,7 +514,7 @@ def react_choice(s, t, side, w, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def after_move_choice(s, t, side, w, buf, n):
     """9.3: the best fire after a move and fire, or none."""
     u = moving_unit(s)
@@ -530,7 +530,7 @@ def after_move_choice(s, t, side, w, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def fallback_choice(s, t, side, w, buf, n):
     """13.3: the safest hex further away."""
     wt = w.weights
@@ -563,7 +563,7 @@ def facing_value(s, t, wt, u, f):
     return v
 
 
-@rule
+@rule_inlined
 def support_score(s, t, side, w, a, screened):
     """The score of a support-phase action (without the tie-break); ``screened``:
     ``w.pos`` already holds :func:`screen_values`."""
@@ -587,7 +587,7 @@ def support_score(s, t, side, w, a, screened):
     return wt[W_PASS]
 
 
-@rule
+@rule_inlined
 def greedy_support(s, t, side, w, buf, n):
     """6.3: the indirect fire worth most by the exact odds (less a spotter's activation),
     smoke where it screens the most enemy fire, or an artillery unit turned to face more
@@ -607,7 +607,7 @@ def greedy_support(s, t, side, w, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def greedy_smoke_hex(s, t, side, w, buf, n):
     """7.5: the dice set aside cost nothing: smoke the adjacent hex that screens most."""
     screen_values(s, t, w.weights, side, w.pos)
@@ -628,7 +628,7 @@ def greedy_smoke_hex(s, t, side, w, buf, n):
 # ======================================================================================
 
 
-@rule
+@rule_inlined
 def tracks_choice(s, t, buf, n):
     """12.9: attack the wheels/tracks when immobilising (about half a unit's worth)
     promises more than the attack on the vehicle (exact pool statistics)."""
@@ -649,7 +649,7 @@ def tracks_choice(s, t, buf, n):
     return find_kind(buf, n, K_TRACKS if vt > vv else K_VEHICLE)
 
 
-@rule
+@rule_inlined
 def weakest_target(s, t, buf, n):
     """12.2: the enemy with the fewest strength points left."""
     top = NEG
@@ -662,7 +662,7 @@ def weakest_target(s, t, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def strongest_passenger(s, t, buf, n):
     """12.10 (reading S26): the strongest passenger goes in."""
     top = NEG
@@ -676,7 +676,7 @@ def strongest_passenger(s, t, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def cc_pick_choice(s, t, side, w, buf, n):
     q = cc_question(s)
     if q == Q_TARGET:
@@ -698,7 +698,7 @@ def cc_pick_choice(s, t, side, w, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def withdraw_choice(s, t, side, buf, n):
     """Revised 12.1.6.1: leave when weaker and at half strength or worse."""
     a_u = cc_attacker(s)
@@ -716,7 +716,7 @@ def withdraw_choice(s, t, side, buf, n):
 # ======================================================================================
 
 
-@rule
+@rule_inlined
 def place_choice(s, t, side, w, buf, n):
     """5.8: the best of the hexes that look best."""
     wt = w.weights
@@ -739,7 +739,7 @@ def place_choice(s, t, side, w, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def formation_choice(s, t, side, w, buf, n):
     """5.6: the card with the most points."""
     top = NEG
@@ -757,7 +757,7 @@ def formation_choice(s, t, side, w, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def plan_choice(s, t, side, w, buf, n):
     """6.2.2: a command point to the unit card whose most units wait."""
     top = NEG
@@ -776,7 +776,7 @@ def plan_choice(s, t, side, w, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def setup_choice(s, t, side, w, buf, n, sub):
     if sub == SUB_PLACE:
         return place_choice(s, t, side, w, buf, n)
@@ -796,7 +796,7 @@ def setup_choice(s, t, side, w, buf, n, sub):
 # ======================================================================================
 
 
-@rule
+@rule_inlined
 def activation_choice(s, t, side, w, buf, n, sub):
     """The decisions of the support and action phases but an activation's choice."""
     if sub == SUB_SUPPORT:

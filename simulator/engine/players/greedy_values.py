@@ -57,7 +57,7 @@ from simulator.engine.assault.view import (
     type_of,
     unit_strength,
 )
-from simulator.engine.core.compiling import int64_constants, rule, rule_hot
+from simulator.engine.core.compiling import int64_constants, rule, rule_hot, rule_inlined
 from simulator.engine.players.base import NEG, own_uniform
 
 # greedy's weights (Work.weights): index -> meaning
@@ -128,14 +128,14 @@ def into_cc_value(s, t, wt, f, v, fh, fs):
     return value
 
 
-@rule
+@rule_inlined
 def indirect_value(s, t, wt, u, v, spotter):
     """An indirect fire by ``u`` at ``v`` (chapter 7), exact odds, times ``v``'s worth."""
     pe, ed, pm = expected_indirect(s, t, u, v, spotter)
     return odds_value(t, wt, type_of(s, v), pe, ed, pm)
 
 
-@rule
+@rule_inlined
 def turn_fraction(s, t):
     return min(1.0, turn_number(s) / max(1.0, game_turns(t) * 1.0))
 
@@ -234,7 +234,7 @@ def cc_value(s, t, wt, u, g):
     return best
 
 
-@rule
+@rule_inlined
 def overrun_value(s, t, wt, u, gun, g):
     """Overrunning ``gun`` in ``g`` (9.10.3): the gun's worth if the last shot does not
     stop the vehicle, less the vehicle's expected loss, and the hex (exact odds of the
@@ -283,7 +283,7 @@ def threat_at(s, t, wt, u, h):
     return total
 
 
-@rule
+@rule_inlined
 def dismount_value(s, t, wt, u, d):
     """9.11.3: getting out of the vehicle into the hex across side ``d``: the position
     there against riding on (objectives and cover of the vehicle's hex, no fire), less a
@@ -321,7 +321,7 @@ def screen_values(s, t, wt, side, out):
                 out[x] += v
 
 
-@rule
+@rule_inlined
 def hex_is_free(s, g, side):
     """No unit of either side stands in ``g``."""
     return occ(s, g, side) == 0 and occ(s, g, 1 - side) == 0

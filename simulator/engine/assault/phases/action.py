@@ -96,7 +96,7 @@ from simulator.engine.assault.tables import (
     UT_FAST_OK,
     UT_KIND,
 )
-from simulator.engine.core.compiling import int64_constants, push, rule
+from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
 
 
 @rule
@@ -111,7 +111,7 @@ def can_activate(s, t, u, side):
     return has_cp(s, t, u)
 
 
-@rule
+@rule_inlined
 def fire_actions(s, t, u, v, h, kind, mp, out, n):
     """The fire actions of ``u`` at the enemy unit ``v``: fire or turret fire (10.0, 10.6),
     fire and move (9.4), fire into a close combat (10.11, reading S20); tank riders
@@ -133,7 +133,7 @@ def fire_actions(s, t, u, v, h, kind, mp, out, n):
     return n
 
 
-@rule
+@rule_inlined
 def unit_actions(s, t, u, out, n):
     """The actions that activate ``u`` in the action phase (6.4, 9.1-9.3, 9.8.1, 10.0)."""
     ty = s.u[u, U_TYPE]
@@ -163,7 +163,7 @@ def unit_actions(s, t, u, out, n):
     return n
 
 
-@rule
+@rule_inlined
 def can_act(s, t, u):
     """Whether an activatable unit has at least one action (the cheap checks first)."""
     h = s.u[u, U_HEX]
@@ -193,7 +193,7 @@ def may_turn(s, t, u):
     return turning_unit(s, t, u) and not (t.ut[s.u[u, U_TYPE], UT_KIND] == VEHICLE and s.u[u, U_IMMOB] == 1)
 
 
-@rule
+@rule_inlined
 def has_activation(s, t, side):
     for u in range(s.u.shape[0]):
         if can_activate(s, t, u, side) and can_act(s, t, u):
@@ -218,7 +218,7 @@ def begin_activation(s, t, u, kind, arg):
     log_event(s, EV_ACTIVATE, s.u[u, U_SIDE], u, kind, arg, NIL, NIL)
 
 
-@rule
+@rule_inlined
 def apply_select(s, t, a):
     k = a_kind(a)
     u = a_unit(a)
@@ -274,7 +274,7 @@ def do_pass(s, t):
         s.g[G_ACTIVE] = 1 - s.g[G_ACTIVE]
 
 
-@rule
+@rule_inlined
 def end_activation(s, t):
     u = s.g[G_UNIT]
     if u >= 0:
@@ -287,7 +287,7 @@ def end_activation(s, t):
 int64_constants(globals())
 
 
-@rule
+@rule_inlined
 def select_actions(s, t, out):
     """6.4, 8.1: pass, or activate a unit of the active side (or dismount, 9.11.3)."""
     n = push(out, NIL, action(K_PASS, 0, 0))
@@ -300,7 +300,7 @@ def select_actions(s, t, out):
     return n
 
 
-@rule
+@rule_inlined
 def select_step(s, t):
     """The active side decides when it has a unit to activate; otherwise it passes.
     Returns True when a decision is pending."""
@@ -311,7 +311,7 @@ def select_step(s, t):
     return False
 
 
-@rule
+@rule_inlined
 def after_move_actions(s, t, out):
     """9.3: a unit that moved and fires names its target, or does not fire."""
     u = s.g[G_UNIT]
@@ -322,7 +322,7 @@ def after_move_actions(s, t, out):
     return n
 
 
-@rule
+@rule_inlined
 def after_move_step(s, t):
     """9.3: the mover fires after its move when it has a target; otherwise the activation
     ends. Returns True when a decision is pending."""
@@ -335,7 +335,7 @@ def after_move_step(s, t):
     return False
 
 
-@rule
+@rule_inlined
 def apply_after_move(s, t, a):
     u = s.g[G_UNIT]
     if a_kind(a) == K_TARGET:
@@ -343,7 +343,7 @@ def apply_after_move(s, t, a):
     s.g[G_SUB] = SUB_ACT_END
 
 
-@rule
+@rule_inlined
 def action_step(s, t, sub):
     """The action phase's own automatic steps: a unit to activate or a pass, the fire
     after a move, the end of an activation. Returns True when a decision is pending."""

@@ -66,10 +66,10 @@ from simulator.engine.assault.tables import (
     UT_KIND,
     UT_MTYPE,
 )
-from simulator.engine.core.compiling import int64_constants, push, rule
+from simulator.engine.core.compiling import int64_constants, push, rule_inlined
 
 
-@rule
+@rule_inlined
 def start_fallback(s, t):
     """13.3: the next queued unit falls back, a fast-action move away from the enemy."""
     n = s.g[G_QN]
@@ -93,7 +93,7 @@ def start_fallback(s, t):
     log_event(s, EV_FALLBACK, v, s.u[v, U_HEX], NIL, NIL, NIL, NIL)
 
 
-@rule
+@rule_inlined
 def retreat_possible(s, t, v):
     """Is there any hex further from the enemy the unit could enter, whatever the cost? (13.3)"""
     h = s.u[v, U_HEX]
@@ -109,7 +109,7 @@ def retreat_possible(s, t, v):
     return False
 
 
-@rule
+@rule_inlined
 def end_fallback(s, t):
     """The fallback is over; blocked with movement left, the unit takes a damage point (13.3)."""
     v = s.g[G_FB_UNIT]
@@ -125,7 +125,7 @@ def end_fallback(s, t):
     s.g[G_SUB] = s.g[G_FB_ORIGIN]
 
 
-@rule
+@rule_inlined
 def apply_fallback_step(s, t, a):
     v = s.g[G_FB_UNIT]
     d = a_arg(a)
@@ -152,7 +152,7 @@ def apply_fallback_step(s, t, a):
 int64_constants(globals())
 
 
-@rule
+@rule_inlined
 def fallback_actions(s, t, out):
     """13.3: the falling-back unit's next hex."""
     v = s.g[G_FB_UNIT]
@@ -165,7 +165,7 @@ def fallback_actions(s, t, out):
     return n
 
 
-@rule
+@rule_inlined
 def fallback_step(s, t):
     """The fallback ends when the unit is gone or cannot step further; otherwise its
     player chooses the next hex. Returns True when a decision is pending."""

@@ -96,7 +96,7 @@ from simulator.engine.assault.tables import (
     UT_STR,
     UT_TDEF,
 )
-from simulator.engine.core.compiling import int64_constants, push, rule
+from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
 from simulator.rng import sum_rolls
 
 
@@ -221,7 +221,7 @@ def apply_step(s, t, a):
         s.g[G_SUB] = SUB_REACT
 
 
-@rule
+@rule_inlined
 def apply_turn(s, t, a):
     """9.9, 9.10: the mover turns one vertex."""
     u = s.g[G_UNIT]
@@ -272,7 +272,7 @@ def terrain_damage(s, t, u, g):
 int64_constants(globals())
 
 
-@rule
+@rule_inlined
 def move_actions(s, t, out):
     """The mover's next step: stop (only where it may stand, 9.0), a hex across a side, a
     turn of one vertex (9.9, 9.10) or boarding a vehicle (9.11.2)."""
@@ -296,7 +296,7 @@ def move_actions(s, t, out):
     return n
 
 
-@rule
+@rule_inlined
 def move_step(s, t):
     """A mover eliminated or given a morale marker stops (6.4; a suppressed unit still
     withdraws, 12.1.6.1); one with nothing left to do finishes its move. Returns True
@@ -314,7 +314,7 @@ def move_step(s, t):
     return True
 
 
-@rule
+@rule_inlined
 def apply_move(s, t, a):
     k = a_kind(a)
     if k == K_STOP:

@@ -54,7 +54,7 @@ from simulator.engine.assault.tables import (
     P_TRANSPORT,
     UT_TURRET,
 )
-from simulator.engine.core.compiling import int64_constants, push, rule
+from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
 
 
 @rule
@@ -89,7 +89,7 @@ def any_reactor(s, t, mover):
     return False
 
 
-@rule
+@rule_inlined
 def rider_reactions(s, t, r, mover, out, n):
     """10.10.1: a unit reacting to a moving vehicle may fire at its tank riders instead."""
     for p in range(s.u.shape[0]):
@@ -111,7 +111,7 @@ def react_or_end(s, t, u, back):
         s.g[G_SUB] = back
 
 
-@rule
+@rule_inlined
 def apply_react(s, t, a):
     k = a_kind(a)
     back = s.g[G_REACT_BACK]
@@ -135,7 +135,7 @@ def apply_react(s, t, a):
 int64_constants(globals())
 
 
-@rule
+@rule_inlined
 def react_actions(s, t, out):
     """8.2: no reaction, or a unit that may react fires at the mover (or at one of its
     tank riders, 10.10.1)."""
@@ -149,7 +149,7 @@ def react_actions(s, t, out):
     return n
 
 
-@rule
+@rule_inlined
 def react_step(s):
     """The mover's opponent decides whether to react (8.2)."""
     s.g[G_DECIDER] = 1 - s.u[s.g[G_REACT_UNIT], U_SIDE]

@@ -75,7 +75,7 @@ from simulator.engine.assault.tables import (
 from simulator.engine.assault.tables import (
     S6_NBR as _NBR,
 )
-from simulator.engine.core.compiling import int64_constants, push, rule
+from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
 
 
 @rule
@@ -103,7 +103,7 @@ def may_support(s, t, u, side):
     return can_activate(s, t, u, side) and s.u[u, U_CC] == CC_NONE
 
 
-@rule
+@rule_inlined
 def may_face(s, t, u, side):
     """7.6, 6.3: an artillery unit of ``side`` may change its facing without being
     activated, once a support phase (reading S21); not in a close combat or a fallback."""
@@ -146,7 +146,7 @@ def support_actions(s, t, side, out, n):
     return n
 
 
-@rule
+@rule_inlined
 def support_step(s, t):
     """6.3: the players take turns until both have passed; a player with nothing to do
     passes. Returns True when a decision is pending."""
@@ -230,7 +230,7 @@ def smoke_hex_actions(s, t, out, n):
     return n
 
 
-@rule
+@rule_inlined
 def apply_smoke_hex(s, t, a):
     u = s.g[G_SMK_UNIT]
     if a_kind(a) == K_SMOKE_HEX:
@@ -249,21 +249,21 @@ def apply_smoke_hex(s, t, a):
 int64_constants(globals())
 
 
-@rule
+@rule_inlined
 def support_phase_actions(s, t, out):
     """6.3: pass (no more support actions this turn) or a support action."""
     n = push(out, NIL, action(K_PASS, 0, 0))
     return support_actions(s, t, s.g[G_ACTIVE], out, n)
 
 
-@rule
+@rule_inlined
 def next_smoke_actions(s, t, out):
     """7.5: no more smoke hexes, or the next hex for the dice set aside."""
     n = push(out, NIL, action(K_SMOKE_DONE, s.g[G_SMK_UNIT], 0))
     return smoke_hex_actions(s, t, out, n)
 
 
-@rule
+@rule_inlined
 def next_smoke_step(s):
     """The smoking player names the next hex (7.5)."""
     s.g[G_DECIDER] = s.u[s.g[G_SMK_UNIT], U_SIDE]
