@@ -219,7 +219,7 @@ def best_destination(s, t, u, h, mode, mp, steps, w, fire_after):
     return top, dest
 
 
-@rule_inlined
+@rule
 def best_half_moves(s, t, u, h, mp, w):
     """Move and fire and fire and move share their movement rules (half the allowance,
     no close combat, 9.3): one reach gives both their best end hexes. Returns
@@ -386,7 +386,7 @@ def greedy_scores(s, t, side, w, buf, n):
     return best_i
 
 
-@rule_inlined
+@rule
 def greedy_select(s, t, side, w, buf):
     """6.4: pass, or the best activation by greedy's scores."""
     n = legal_actions(s, t, buf)
@@ -408,7 +408,7 @@ def first_action(u, code):
     return action(K_STEP, u, code)
 
 
-@rule_inlined
+@rule
 def greedy_step(s, t, side, w, buf, n, u, mode, mp, steps):
     """Follow the plan (re-planning when it cannot be followed): a step or a stop."""
     h = hex_of(s, u)
@@ -443,7 +443,7 @@ def greedy_step(s, t, side, w, buf, n, u, mode, mp, steps):
     return buf[0]
 
 
-@rule_inlined
+@rule
 def load_choice(s, t, u, buf, n):
     """9.11.2: ride when the vehicle can still move this turn and the nearest objective
     to take is beyond one move on foot; else the load action is not taken (-1)."""
@@ -471,7 +471,7 @@ def move_choice(s, t, side, w, buf, n):
     return greedy_step(s, t, side, w, buf, n, u, move_mode(s), move_points(s), move_steps(s))
 
 
-@rule_inlined
+@rule
 def emergency_choice(s, t, side, w, buf, n):
     """10.10.3: the safest, most useful empty hex next to the vehicle."""
     wt = w.weights
@@ -587,7 +587,7 @@ def support_score(s, t, side, w, a, screened):
     return wt[W_PASS]
 
 
-@rule_inlined
+@rule
 def greedy_support(s, t, side, w, buf, n):
     """6.3: the indirect fire worth most by the exact odds (less a spotter's activation),
     smoke where it screens the most enemy fire, or an artillery unit turned to face more
@@ -607,7 +607,7 @@ def greedy_support(s, t, side, w, buf, n):
     return choice
 
 
-@rule_inlined
+@rule
 def greedy_smoke_hex(s, t, side, w, buf, n):
     """7.5: the dice set aside cost nothing: smoke the adjacent hex that screens most."""
     screen_values(s, t, w.weights, side, w.pos)
@@ -628,7 +628,7 @@ def greedy_smoke_hex(s, t, side, w, buf, n):
 # ======================================================================================
 
 
-@rule_inlined
+@rule
 def tracks_choice(s, t, buf, n):
     """12.9: attack the wheels/tracks when immobilising (about half a unit's worth)
     promises more than the attack on the vehicle (exact pool statistics)."""

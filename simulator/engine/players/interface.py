@@ -31,7 +31,7 @@ import numpy as np
 from simulator.engine.assault.state import GameState
 from simulator.engine.assault.turn import MAX_ACTIONS, apply_action
 from simulator.engine.assault.view import decider, is_over
-from simulator.engine.core.compiling import entry, int64_constants, rule_inlined
+from simulator.engine.core.compiling import entry, int64_constants, rule, rule_inlined
 from simulator.engine.players.base import LA_CANDIDATES, LA_EXTRA_TURNS, LA_PLAYOUTS, N_PARAMS
 from simulator.engine.players.greedy import greedy_choice
 from simulator.engine.players.greedy_values import DEFAULT_WEIGHTS
@@ -88,7 +88,7 @@ def forget(w):
     w.plan[:] = 0
 
 
-@rule_inlined
+@rule
 def choice(s, t, kind, side, w, params):
     """The action of a player of ``kind`` (RANDOM, GREEDY, LOOKAHEAD) for ``side``.
 
@@ -109,7 +109,7 @@ def choose(s, t, kind, side, w, params):
     return choice(s, t, kind, side, w, params)
 
 
-@rule_inlined
+@rule
 def play(s, t, kinds, params, w, max_decisions):
     """Play from ``s`` to the end of the game with players ``kinds[side]`` (inlined into
     :func:`simulator.engine.core.batch.play_chunk`, see :func:`choice`); returns the

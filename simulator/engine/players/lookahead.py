@@ -30,7 +30,7 @@ from simulator.engine.assault.view import (
     unit_strength,
     winner,
 )
-from simulator.engine.core.compiling import int64_constants, next_u64_into, rule_inlined
+from simulator.engine.core.compiling import int64_constants, next_u64_into, rule, rule_inlined
 from simulator.engine.players.base import LA_CANDIDATES, LA_EXTRA_TURNS, LA_PLAYOUTS, NEG, copy_own_stream, own_below
 from simulator.engine.players.greedy import greedy_choice, greedy_scores
 from simulator.engine.players.greedy_values import objective_relevant, objective_value, worth
@@ -38,7 +38,7 @@ from simulator.engine.players.greedy_values import objective_relevant, objective
 MAX_PLAYOUT_DECISIONS = 4000     # a playout stops after this many decisions
 
 
-@rule_inlined
+@rule
 def evaluate(s, t, wt, side):
     """A position's worth to ``side``: strength points left times worth, objectives held,
     and a win or a loss."""
@@ -71,7 +71,7 @@ def evaluate(s, t, wt, side):
     return val
 
 
-@rule_inlined
+@rule
 def reseed(play, src):
     """Fresh dice and players' streams for a playout, drawn from the look-ahead player's
     own stream ``src`` (so it never sees the game's future dice)."""
@@ -97,7 +97,7 @@ def best_candidates(w, n, k_max):
     return m
 
 
-@rule_inlined
+@rule
 def lookahead_choice(s, t, side, w, params):
     """Flat Monte Carlo over greedy's best ``params[LA_CANDIDATES]`` actions,
     ``params[LA_PLAYOUTS]`` playouts each to the end of the turn plus

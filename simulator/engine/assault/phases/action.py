@@ -133,7 +133,7 @@ def fire_actions(s, t, u, v, h, kind, mp, out, n):
     return n
 
 
-@rule_inlined
+@rule
 def unit_actions(s, t, u, out, n):
     """The actions that activate ``u`` in the action phase (6.4, 9.1-9.3, 9.8.1, 10.0)."""
     ty = s.u[u, U_TYPE]
@@ -163,7 +163,7 @@ def unit_actions(s, t, u, out, n):
     return n
 
 
-@rule_inlined
+@rule
 def can_act(s, t, u):
     """Whether an activatable unit has at least one action (the cheap checks first)."""
     h = s.u[u, U_HEX]
@@ -193,7 +193,7 @@ def may_turn(s, t, u):
     return turning_unit(s, t, u) and not (t.ut[s.u[u, U_TYPE], UT_KIND] == VEHICLE and s.u[u, U_IMMOB] == 1)
 
 
-@rule_inlined
+@rule
 def has_activation(s, t, side):
     for u in range(s.u.shape[0]):
         if can_activate(s, t, u, side) and can_act(s, t, u):
@@ -218,7 +218,7 @@ def begin_activation(s, t, u, kind, arg):
     log_event(s, EV_ACTIVATE, s.u[u, U_SIDE], u, kind, arg, NIL, NIL)
 
 
-@rule_inlined
+@rule
 def apply_select(s, t, a):
     k = a_kind(a)
     u = a_unit(a)
@@ -274,7 +274,7 @@ def do_pass(s, t):
         s.g[G_ACTIVE] = 1 - s.g[G_ACTIVE]
 
 
-@rule_inlined
+@rule
 def end_activation(s, t):
     u = s.g[G_UNIT]
     if u >= 0:

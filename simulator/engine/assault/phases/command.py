@@ -8,10 +8,10 @@ from simulator.engine.assault.tables import (
     P_CP_RULE,
     P_MIN_CP,
 )
-from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.core.compiling import int64_constants, rule
 
 
-@rule_inlined
+@rule
 def cp_available(s, t, side):
     """Command points of a side this turn (4.9.2, 6.2.2): its formation cards' points,
     less one per unit lost, never below the minimum (10.7.3; ``P_CP_ALWAYS``: four even

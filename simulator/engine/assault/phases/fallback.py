@@ -66,10 +66,10 @@ from simulator.engine.assault.tables import (
     UT_KIND,
     UT_MTYPE,
 )
-from simulator.engine.core.compiling import int64_constants, push, rule_inlined
+from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
 
 
-@rule_inlined
+@rule
 def start_fallback(s, t):
     """13.3: the next queued unit falls back, a fast-action move away from the enemy."""
     n = s.g[G_QN]
@@ -93,7 +93,7 @@ def start_fallback(s, t):
     log_event(s, EV_FALLBACK, v, s.u[v, U_HEX], NIL, NIL, NIL, NIL)
 
 
-@rule_inlined
+@rule
 def retreat_possible(s, t, v):
     """Is there any hex further from the enemy the unit could enter, whatever the cost? (13.3)"""
     h = s.u[v, U_HEX]
@@ -109,7 +109,7 @@ def retreat_possible(s, t, v):
     return False
 
 
-@rule_inlined
+@rule
 def end_fallback(s, t):
     """The fallback is over; blocked with movement left, the unit takes a damage point (13.3)."""
     v = s.g[G_FB_UNIT]
@@ -125,7 +125,7 @@ def end_fallback(s, t):
     s.g[G_SUB] = s.g[G_FB_ORIGIN]
 
 
-@rule_inlined
+@rule
 def apply_fallback_step(s, t, a):
     v = s.g[G_FB_UNIT]
     d = a_arg(a)

@@ -221,7 +221,7 @@ def apply_step(s, t, a):
         s.g[G_SUB] = SUB_REACT
 
 
-@rule_inlined
+@rule
 def apply_turn(s, t, a):
     """9.9, 9.10: the mover turns one vertex."""
     u = s.g[G_UNIT]

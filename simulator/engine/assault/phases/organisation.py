@@ -98,10 +98,10 @@ from simulator.engine.assault.tables import (
     slot,
     vic,
 )
-from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.core.compiling import int64_constants, rule
 
 
-@rule_inlined
+@rule
 def capture_objectives(s, t):
     """9.7, 6.5: an objective goes to the side with a unit in it at the end of the turn,
     not in fallback nor in close combat; an empty objective keeps its side."""
@@ -120,7 +120,7 @@ def capture_objectives(s, t):
             log_event(s, EV_OBJECTIVE, k, holder, NIL, NIL, NIL, NIL)
 
 
-@rule_inlined
+@rule
 def odd_objectives(s, t):
     """The invariant behind 9.7 and 6.5, counted for the invariant checks: objectives
     that only one side's units stand on, one of them not falling back, yet not that side's."""
@@ -139,7 +139,7 @@ def odd_objectives(s, t):
     return n
 
 
-@rule_inlined
+@rule
 def eliminated_count(s, side):
     n = 0
     for u in range(s.u.shape[0]):
@@ -168,7 +168,7 @@ def meets_victory(s, t, side):
     return eliminated_count(s, 1 - side) >= vic(t, side, V_ELIM)
 
 
-@rule_inlined
+@rule
 def outcome_now(s, t):
     """The result if the game ended now: ``(winner, reason)``, winner -1 for a draw."""
     w0 = meets_victory(s, t, np.int64(0))
@@ -195,7 +195,7 @@ def end_game(s, winner, reason):
     log_event(s, EV_VICTORY, winner, reason, NIL, NIL, NIL, NIL)
 
 
-@rule_inlined
+@rule
 def organisation(s, t):
     """6.5 organisation, 6.6 victory check, 6.7 reinforcements."""
     s.g[G_PHASE] = PH_ORGANISATION
@@ -236,7 +236,7 @@ def organisation(s, t):
     reinforce(s, t)
 
 
-@rule_inlined
+@rule
 def reinforce(s, t):
     """6.7, 5.7: units due at the end of this turn come on through their entry hexes; a
     reinforcement with a roll arrives only on a d6 of at least that number (reading)."""
@@ -275,7 +275,7 @@ def reinforce(s, t):
         s.g[G_SUB] = SUB_TURN_START
 
 
-@rule_inlined
+@rule
 def arrives_now(s, f, turn):
     for u in range(s.u.shape[0]):
         if s.u[u, U_FORM] == f and s.u[u, U_ARRIVE] == turn:

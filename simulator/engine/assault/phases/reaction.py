@@ -89,7 +89,7 @@ def any_reactor(s, t, mover):
     return False
 
 
-@rule_inlined
+@rule
 def rider_reactions(s, t, r, mover, out, n):
     """10.10.1: a unit reacting to a moving vehicle may fire at its tank riders instead."""
     for p in range(s.u.shape[0]):
@@ -111,7 +111,7 @@ def react_or_end(s, t, u, back):
         s.g[G_SUB] = back
 
 
-@rule_inlined
+@rule
 def apply_react(s, t, a):
     k = a_kind(a)
     back = s.g[G_REACT_BACK]

@@ -90,7 +90,7 @@ from simulator.engine.core.compiling import int64_constants, push, rule, rule_in
 from simulator.rng import below
 
 
-@rule_inlined
+@rule
 def place_actions(s, t, u, out, n):
     """5.8: a free hex of the unit's zone whose terrain it may enter; artillery and
     vehicles also choose the vertex they face."""
@@ -110,7 +110,7 @@ def place_actions(s, t, u, out, n):
     return n
 
 
-@rule_inlined
+@rule
 def any_place(s, t, u):
     """Whether the unit has a hex to be placed in (5.8)."""
     mt = t.ut[s.u[u, U_TYPE], UT_MTYPE]
@@ -130,7 +130,7 @@ def next_to_place(s, side):
     return -1
 
 
-@rule_inlined
+@rule
 def apply_place(s, t, a):
     """5.8: place a unit in a hex of its set-up (or entry) zone, facing a vertex."""
     u = a_unit(a)
@@ -156,7 +156,7 @@ def apply_place(s, t, a):
         s.g[G_SUB] = SUB_TURN_START
 
 
-@rule_inlined
+@rule
 def place_step(s, t):
     """A placement decision is pending unless the unit has nowhere to go: a reinforcement
     with its entry hexes all taken waits for the next turn (reading)."""
@@ -216,7 +216,7 @@ def draw_cards(s, t, side, kind, k, mark):
                 pick -= 1
 
 
-@rule_inlined
+@rule
 def formation_step(s, t):
     """5.6: the formation draws, one side and card type at a time. ``G_STAGE`` walks
     (side, kind); returns True when a side must choose a card."""
@@ -255,7 +255,7 @@ def formation_step(s, t):
     return False
 
 
-@rule_inlined
+@rule
 def draw_reinforcement_cards(s, t):
     """5.7: each reinforcing formation is the top card of the shuffled deck of its type,
     drawn from the cards not in play."""
@@ -296,7 +296,7 @@ def draw_reinforcement_cards(s, t):
                 s.u[u, U_ST] = PENDING
 
 
-@rule_inlined
+@rule
 def class_draws(t):
     """How many reinforcements of a unit class several cards match (5.7)."""
     n = 0
@@ -306,7 +306,7 @@ def class_draws(t):
     return n
 
 
-@rule_inlined
+@rule
 def class_step(s, t):
     """5.7 (reading S17): when several cards match the class a reinforcement names, its
     owner chooses one; ``G_STAGE`` 6, 7, ... walks the draws. Returns True when a side
@@ -333,7 +333,7 @@ def class_step(s, t):
     return False
 
 
-@rule_inlined
+@rule
 def choose_class_card(s, t, f):
     """The owner's choice among the matching cards: its units arrive as the reinforcement
     (like a reinforcing formation card, 6.7), the others never do."""
@@ -353,7 +353,7 @@ def group_has(t, grp, f):
     return False
 
 
-@rule_inlined
+@rule
 def setup_done(s, t):
     """After the formation draws: reinforcement cards, then who sets up first (5.8)."""
     draw_reinforcement_cards(s, t)
