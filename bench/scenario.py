@@ -10,6 +10,7 @@ ten minutes on this 2-core machine: 1,667 games/s, about 850 per core.
 
     python bench/scenario.py [--scenario infantry-training] [--players greedy,greedy]
                              [--games 20000] [--seed 1] [--smoke] [--million]
+    python bench/scenario.py --players mcts,greedy --games 20     # the tree search: a few games
 
 ``--million`` then plays the target itself: one million games through the command
 line (``lanchester assault scenario ... --games 1000000 --out DIR``: records streamed
@@ -81,7 +82,7 @@ def main() -> None:
     players = player_kinds(args.players)
     t0 = time.perf_counter()
     game = compile_game(args.scenario)
-    measure(game, 2_048, args.seed, players, 1)                    # warm-up: compile or load the cache
+    measure(game, min(2_048, games), args.seed, players, 1)        # warm-up: compile or load the cache
     warm = time.perf_counter() - t0
     one = measure(game, games, args.seed, players, 1)
     two = measure(game, 2 * games, args.seed, players, 2)

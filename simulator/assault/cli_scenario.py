@@ -16,7 +16,8 @@ from simulator.vocabulary import EDITIONS
 edition_option = click.option("--edition", type=click.Choice(EDITIONS), default=None,
                               help="Close-combat edition (default: the scenario's).")
 players_option = click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
-                              help="Players of the scenario's first and second side: random, greedy, lookahead.")
+                              help="Players of the scenario's first and second side: random, greedy, lookahead, "
+                                   "mcts (tree search; mcts:N for N simulations per decision).")
 
 
 @click.command("scenario")

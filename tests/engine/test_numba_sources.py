@@ -15,7 +15,8 @@ def test_compiled_sources_are_told_from_pure_python():
     for name in ("turn.py", "view.py", "hexgrid.py", "los.py", "state.py", "batch.py"):
         assert name in compiled, name
     players = {p.name for p in (ENGINE / "players").glob("*.py") if state._is_compiled(p)}
-    assert players == {"base.py", "randomplay.py", "greedy_values.py", "greedy.py", "lookahead.py", "interface.py"}
+    assert players == {"base.py", "randomplay.py", "greedy_values.py", "greedy.py", "lookahead.py", "mcts.py",
+                       "interface.py"}
     for name in ("balance.py", "replay.py", "gamecache.py", "compile.py", "warmup.py", "mapdraw.py"):
         assert name not in compiled, name
 

@@ -30,7 +30,7 @@ from simulator.engine.assault.state import (
 from simulator.engine.assault.tables import P_N_ATK
 from simulator.engine.core.batch import MAX_DECISIONS, play_alone
 from simulator.engine.core.hexgrid import vertex_names
-from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES
+from simulator.engine.players.interface import player_setup
 
 CC_STATUS = ("absent", "in the hex", "falls back", "withdraws", "eliminated", "stays out")
 CRIT_SYMBOLS = ("none", "supp", "hit", "crit")
@@ -42,8 +42,7 @@ def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str]
     the batch's own compiled loop, so nothing more to compile). As in the batch, the
     game stops after ``max_decisions`` decisions: one not over then was cut short
     (:func:`truncated`)."""
-    kinds = np.array([PLAYER_NAMES.index(p) for p in players], dtype=np.int64)
-    params = DEFAULT_PARAMS if params is None else params
+    kinds, params = player_setup(players, params)
     arrays = play_alone(game, seed, game_index, kinds, params, log_cap=LOG_CAP, max_decisions=max_decisions)
     st = State(game, seed, game_index, _arrays=arrays)
     st.decision_limit = int(max_decisions)

@@ -59,7 +59,7 @@ from simulator.engine.assault.state import (
 from simulator.engine.assault.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_TURNS, UT_CARD, UT_STR, UT_VALUE
 from simulator.engine.assault.turn import new_game
 from simulator.engine.core.compiling import int64_constants
-from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, forget, make_work, play
+from simulator.engine.players.interface import PLAYER_NAMES, forget, make_work, parse_player, play, player_setup
 from simulator.errors import InputError
 from simulator.stats import wilson_interval
 from simulator.suggest import did_you_mean
@@ -147,16 +147,21 @@ def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_d
 
 
 def player_kinds(text: str | None, default: str = "greedy,greedy") -> tuple[str, str]:
-    """``"greedy,random"`` -> the players of the first and second side."""
+    """``"greedy,random"`` -> the players of the first and second side (a name may carry
+    a strength: ``mcts:400``, see :func:`~simulator.engine.players.interface.parse_player`)."""
     names = [p.strip() for p in (text or default).split(",")]
     if len(names) == 1:
         names = names * 2
     if len(names) != 2:
         raise InputError("--players", "", f"give two players, one per side (got {text!r})")
     for n in names:
-        if n not in PLAYER_NAMES:
-            raise InputError("--players", "", f"unknown player {n!r}{did_you_mean(n, PLAYER_NAMES)} "
-                             f"({', '.join(PLAYER_NAMES)})")
+        try:
+            parse_player(n)
+        except ValueError as e:
+            base = n.partition(":")[0]
+            why = str(e) if base in PLAYER_NAMES else \
+                f"{e}{did_you_mean(base, PLAYER_NAMES)} ({', '.join(PLAYER_NAMES)}, mcts:N)"
+            raise InputError("--players", "", why) from None
     return names[0], names[1]
 
 
@@ -396,8 +401,7 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
     A game not over after ``max_decisions`` decisions is stopped and recorded as
     truncated (winner ``none``, reason ``truncated``).
     """
-    kinds = np.array([PLAYER_NAMES.index(p) for p in players], dtype=np.int64)
-    params = DEFAULT_PARAMS if params is None else params
+    kinds, params = player_setup(players, params)
     task = partial(chunk_task, game, kinds, params, PIECE_GAMES, max_decisions=int(max_decisions))
     opts = dataclasses.replace(options or runner.RunOptions(), unit="game",
                                backend="thread")   # play_chunk releases the GIL: threads scale

@@ -8,7 +8,9 @@
 - :mod:`.randomplay`: ``random``, uniform over the legal actions;
 - :mod:`.greedy_values` and :mod:`.greedy`: ``greedy``, the best action by exact odds
   and the value of hexes;
-- :mod:`.lookahead`: ``lookahead``, flat Monte Carlo over greedy's best actions.
+- :mod:`.lookahead`: ``lookahead``, flat Monte Carlo over greedy's best actions;
+- :mod:`.mcts`: ``mcts``, open-loop Monte Carlo tree search over the game API, greedy
+  ordering its candidates and playing its playouts.
 
 The players read the game through :mod:`simulator.engine.assault.view`.
 

@@ -1,4 +1,4 @@
-"""What every computer player shares: its own random stream and the look-ahead's
+"""What every computer player shares: its own random stream and the players'
 parameters layout (numba).
 
 A player draws only from its side's stream ``s.rng[1 + side]`` (through
@@ -15,8 +15,10 @@ from simulator.rng import below, uniform
 NEG = -1.0e9            # a score below any real one
 
 # the players' integer parameters (``params``, int64): index -> meaning
-LA_CANDIDATES, LA_PLAYOUTS, LA_EXTRA_TURNS = range(3)
-N_PARAMS = 3
+LA_CANDIDATES, LA_PLAYOUTS, LA_EXTRA_TURNS = range(3)     # the look-ahead's
+MC_SIMS = 3             # the tree search's simulations per decision: MC_SIMS + side
+MC_ROLLOUT = 5          # and the greedy decisions played past a new node
+N_PARAMS = 6
 
 
 @rule

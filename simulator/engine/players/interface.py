@@ -15,11 +15,13 @@ decision pending in ``s`` (``side`` decides). It
   the dice, which a player never draws from;
 - keeps its memory and settings in its own parameters: ``w`` (:class:`Work`: scratch
   arrays, ``w.weights`` the greedy weights, ``w.plan[side]`` greedy's planned hex, a
-  spare state for playouts) and ``params`` (int64, ``base.LA_*``: the look-ahead's
-  settings), never in ``s`` or ``t``.
+  spare state for playouts, ``w.tree`` the tree search's tree) and ``params`` (int64,
+  ``base.LA_*``: the look-ahead's settings, ``base.MC_*``: the tree search's), never in
+  ``s`` or ``t``.
 
 A new player is one module beside the others plus one constant, one name in
-:data:`PLAYER_NAMES` and one line in :func:`choice`.
+:data:`PLAYER_NAMES` and one line in :func:`choice`. A player's name may carry its
+strength, ``mcts:400`` (:func:`parse_player`, :func:`player_setup`).
 """
 
 from __future__ import annotations
@@ -31,20 +33,61 @@ import numpy as np
 from simulator.engine.assault.state import GameState
 from simulator.engine.assault.turn import MAX_ACTIONS, apply_action
 from simulator.engine.assault.view import decider, is_over
-from simulator.engine.core.compiling import entry, int64_constants, rule, rule_inlined
-from simulator.engine.players.base import LA_CANDIDATES, LA_EXTRA_TURNS, LA_PLAYOUTS, N_PARAMS
+from simulator.engine.core.compiling import entry, int64_constants, rule_inlined
+from simulator.engine.players.base import (
+    LA_CANDIDATES,
+    LA_EXTRA_TURNS,
+    LA_PLAYOUTS,
+    MC_ROLLOUT,
+    MC_SIMS,
+    N_PARAMS,
+)
 from simulator.engine.players.greedy import greedy_choice
 from simulator.engine.players.greedy_values import DEFAULT_WEIGHTS
 from simulator.engine.players.lookahead import lookahead_choice
+from simulator.engine.players.mcts import MAX_SIMS, Tree, make_tree, mcts_choice
 from simulator.engine.players.randomplay import random_choice
 
-RANDOM, GREEDY, LOOKAHEAD = 0, 1, 2
-PLAYER_NAMES = ("random", "greedy", "lookahead")
+RANDOM, GREEDY, LOOKAHEAD, MCTS = 0, 1, 2, 3
+PLAYER_NAMES = ("random", "greedy", "lookahead", "mcts")
+DEFAULT_MCTS_SIMS = 64                  # a plain ``mcts``'s simulations per decision: about 1.5 Infantry Training games a second
 
 DEFAULT_PARAMS = np.zeros(N_PARAMS, dtype=np.int64)
 DEFAULT_PARAMS[LA_CANDIDATES] = 4       # greedy's best actions the look-ahead plays out
 DEFAULT_PARAMS[LA_PLAYOUTS] = 8         # playouts of each
 DEFAULT_PARAMS[LA_EXTRA_TURNS] = 0      # turns played out past the current one
+DEFAULT_PARAMS[MC_SIMS:MC_SIMS + 2] = DEFAULT_MCTS_SIMS
+DEFAULT_PARAMS[MC_ROLLOUT] = 4          # greedy decisions played past a new node of the tree
+
+
+def parse_player(text: str) -> tuple[int, int | None]:
+    """``"greedy"`` -> (GREEDY, None); ``"mcts:400"`` -> (MCTS, 400): a player's kind and
+    the strength its name gives (simulations per decision; only ``mcts`` takes one).
+    Raises ValueError with a one-line reason."""
+    name, colon, arg = text.strip().partition(":")
+    if name not in PLAYER_NAMES:
+        raise ValueError(f"unknown player {name!r}")
+    if not colon:
+        return PLAYER_NAMES.index(name), None
+    if name != "mcts":
+        raise ValueError(f"player {name!r} takes no strength (only mcts:N does)")
+    if not arg.strip().isdigit() or not 1 <= int(arg) <= MAX_SIMS:
+        raise ValueError(f"mcts:N wants N simulations per decision, a whole number from 1 to {MAX_SIMS:,} "
+                         f"(got {arg!r})")
+    return MCTS, int(arg)
+
+
+def player_setup(players, params: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The kinds (int64[2]) and parameters of two players named as :func:`parse_player`
+    reads them (``("mcts:400", "greedy")``), on top of ``params`` (default
+    :data:`DEFAULT_PARAMS`)."""
+    params = (DEFAULT_PARAMS if params is None else params).copy()
+    kinds = np.zeros(2, dtype=np.int64)
+    for side, text in enumerate(players):
+        kinds[side], sims = parse_player(text)
+        if sims is not None:
+            params[MC_SIMS + side] = sims
+    return kinds, params
 
 
 class Work(NamedTuple):
@@ -66,6 +109,7 @@ class Work(NamedTuple):
     stream: np.ndarray   # uint64[4] the playouts' stream (common to every candidate)
     cheap: np.ndarray    # float64[hexes] the quick part of a position value
     play: GameState      # a spare state for playouts
+    tree: Tree           # the tree search's nodes
     weights: np.ndarray  # float64[16] greedy's weights (greedy_values.W_*)
     plan: np.ndarray     # int64[2] greedy's memory per side: the hex its moving unit heads for, + 1 (0 none)
 
@@ -79,7 +123,7 @@ def make_work(game, weights: np.ndarray | None = None) -> Work:
                 np.zeros(nh, np.int64), np.zeros(nh, np.int64), np.zeros(48 * nh + 8, np.int64),
                 np.zeros(8), np.zeros(8, np.int64), np.zeros(MAX_ACTIONS), np.zeros(MAX_ACTIONS, np.int64),
                 np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(4, np.uint64), np.zeros(nh),
-                game.new_state(), np.array(w, dtype=np.float64), np.zeros(2, np.int64))
+                game.new_state(), make_tree(), np.array(w, dtype=np.float64), np.zeros(2, np.int64))
 
 
 @rule_inlined
@@ -88,17 +132,19 @@ def forget(w):
     w.plan[:] = 0
 
 
-@rule
+@rule_inlined
 def choice(s, t, kind, side, w, params):
-    """The action of a player of ``kind`` (RANDOM, GREEDY, LOOKAHEAD) for ``side``.
+    """The action of a player of ``kind`` (RANDOM, GREEDY, LOOKAHEAD, MCTS) for ``side``.
 
-    Inlined (at numba's level) into :func:`play`, with the look-ahead player: each
+    Inlined (at numba's level) into :func:`play`, with the look-ahead and tree-search players: each
     separately compiled layer above the rules costs LLVM a pass over the whole engine
     linked beneath it (about 13 s of a cold compile each)."""
     if kind == GREEDY:
         return greedy_choice(s, t, side, w, w.buf)
     if kind == LOOKAHEAD:
         return lookahead_choice(s, t, side, w, params)
+    if kind == MCTS:
+        return mcts_choice(s, t, side, w, w.tree, params[MC_SIMS + side], params[MC_ROLLOUT])
     return random_choice(s, t, side, w.buf)
 
 
@@ -109,7 +155,7 @@ def choose(s, t, kind, side, w, params):
     return choice(s, t, kind, side, w, params)
 
 
-@rule
+@rule_inlined
 def play(s, t, kinds, params, w, max_decisions):
     """Play from ``s`` to the end of the game with players ``kinds[side]`` (inlined into
     :func:`simulator.engine.core.batch.play_chunk`, see :func:`choice`); returns the

@@ -97,7 +97,7 @@ def best_candidates(w, n, k_max):
     return m
 
 
-@rule
+@rule_inlined
 def lookahead_choice(s, t, side, w, params):
     """Flat Monte Carlo over greedy's best ``params[LA_CANDIDATES]`` actions,
     ``params[LA_PLAYOUTS]`` playouts each to the end of the turn plus
