@@ -1,9 +1,11 @@
 # Repository-root conftest: makes the checkout importable when pytest runs from it.
 
 import atexit
+import fcntl
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 # Compiled scenarios are cached on disk (simulator.engine.core.gamecache): the suite keeps
 # its own cache for the run, shared by the tests and the processes they start, and
@@ -22,4 +24,9 @@ def engine_compiled():
     game (:func:`simulator.engine.core.warmup.compile_engine`): None when numba's cache held it
     already, else the parts' functions the engine called with other argument types."""
     from simulator.engine.core import warmup
-    return warmup.compile_engine()
+    # Under pytest-xdist every worker asks for it: the first compiles (on both cores), the
+    # others wait for it and then find the engine in numba's cache.
+    lock = Path(os.environ["LANCHESTER_CACHE_DIR"]) / "engine-compile.lock"
+    with open(lock, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        return warmup.compile_engine()
