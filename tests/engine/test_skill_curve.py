@@ -112,3 +112,19 @@ def test_skill_curve_json_text_and_report_folder(skirmish_path, tmp_path):
     text = report_table(data)
     assert "skill curve" in text and "30 games a level" in text
     assert ("converged" in text) and "the verdict above is made at the strongest level, greedy" in text
+
+
+def test_search_players_play_in_small_pieces_and_the_same_games(skirmish):
+    """A search player's runs are cut into small pieces (both workers busy on the few
+    hundred games of a level); a game is the same whatever the piece it is played in."""
+    from simulator.engine.core.batch import PIECE_GAMES, SEARCH_PIECE_GAMES, chunk_task, games_per_piece
+    from simulator.engine.players.interface import player_setup
+    kinds, params = player_setup(("greedy", "random"))
+    assert games_per_piece(kinds) == PIECE_GAMES
+    assert games_per_piece(player_setup(("mcts:8", "greedy"))[0]) == SEARCH_PIECE_GAMES
+    assert games_per_piece(player_setup(("random", "lookahead"))[0]) == SEARCH_PIECE_GAMES
+    def piece(i):
+        return np.random.SeedSequence(5, spawn_key=(i,))       # the runner's i-th piece of seed 5
+    small = chunk_task(skirmish, kinds, params, SEARCH_PIECE_GAMES, SEARCH_PIECE_GAMES, piece(1))
+    big = chunk_task(skirmish, kinds, params, PIECE_GAMES, 2 * SEARCH_PIECE_GAMES, piece(0))
+    assert np.array_equal(small, big[SEARCH_PIECE_GAMES:])       # games 16-31 either way
