@@ -19,6 +19,7 @@ from simulator.engine.core.balance import (
     curve_row,
     parse_levels,
     verdict_at_strength,
+    verdict_with_players,
 )
 from simulator.errors import InputError
 
@@ -53,6 +54,15 @@ def test_the_verdict_names_its_strength_and_says_when_the_curve_moves():
     assert "still moves" not in held["text"]
     moving = verdict_at_strength(v, "mcts:64", False)
     assert "a level where the curve still moves" in moving["text"] and moving["converged"] is False
+
+
+def test_a_verdict_without_a_curve_names_its_players():
+    v = {"text": "not balanced: soviet is favoured; ...", "status": "favoured"}
+    same = verdict_with_players(v, {"german": "greedy", "soviet": "greedy"})
+    assert same["text"].startswith("with greedy on both sides (") and same["text"].endswith(v["text"])
+    assert same["strength"] == "greedy,greedy" and same["converged"] is None
+    mixed = verdict_with_players(v, {"german": "mcts:400", "soviet": "greedy"})
+    assert mixed["text"].startswith("with german mcts:400, soviet greedy (")
 
 
 def test_levels_default_and_checks():

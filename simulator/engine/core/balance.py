@@ -204,6 +204,8 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
                        progress=label if progress else None, options=options)
     report = summary(result)
+    if not skill_curve:
+        report["verdict"] = verdict_with_players(report["verdict"], report["players"])
     games = result.tally.games
     if activity_games and games:
         with waiting(f"replaying {min(games, activity_games):,} games to count each side's activity"):
@@ -467,6 +469,16 @@ def curve_converged(rows: list[dict], sides: list[str]) -> bool:
         if not (b["ci95"][0] <= a["p"] <= b["ci95"][1] and a["ci95"][0] <= b["p"] <= a["ci95"][1]):
             return False
     return True
+
+
+def verdict_with_players(v: dict, players: dict[str, str]) -> dict:
+    """The verdict of a run without a skill curve, naming the players it was made with
+    (it holds for their strength: the skill curve tells whether stronger ones change it)."""
+    names = list(players.values())
+    strength = f"{names[0]} on both sides" if len(set(names)) == 1 else \
+        ", ".join(f"{side} {name}" for side, name in players.items())
+    return dict(v, strength=",".join(names), converged=None,
+                text=f"with {strength} (--skill-curve: does it hold with stronger players?): {v['text']}")
 
 
 def verdict_at_strength(v: dict, level: str, converged: bool) -> dict:
