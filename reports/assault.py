@@ -27,7 +27,9 @@ from reports.tables import (
     LOSSES_COLUMNS,
     ODDS_OUTCOME_COLUMNS,
     RESOLVE_SYMBOL_COLUMNS,
+    RESTRICTED_COLUMNS,
     SIDE_ACTIVITY_COLUMNS,
+    SKILL_CURVE_COLUMNS,
     SMOKE_PLACEMENT_COLUMNS,
     TURN_ACTIVITY_COLUMNS,
     VARIANT_COLUMNS,
@@ -558,28 +560,6 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                                 "(hexes entered), close combats started.", chart="activity"))
         rep.charts.append(charts.activity_chart(frame, prov=provenance, question="What does each side do in a game?",
                                                 xlabel=f"per game, on average ({by_side['sample']})"))
-    if "what_if" in report:
-        wi = report["what_if"]
-        changes = pd.DataFrame([{"variant": f"{r['key']}={r['value']}", "side": sides[0],
-                                 "p": r["win_rate"][sides[0]], "other_p": r["win_rate"][sides[1]],
-                                 "draw_rate": r["draw_rate"], "change": r["change"],
-                                 "change_lo": r["change_ci95"][0], "change_hi": r["change_ci95"][1],
-                                 "significant": r["significant"]} for r in wi["variants"]],
-                               columns=WHAT_IF_CHANGE_COLUMNS)
-        rep.tables.append(Table("what-if-changes", changes, "What-if changes",
-                                f"Each variant's change of {sides[0]}'s win rate against the baseline: "
-                                + wi["method"] + "; significant when the 95% interval excludes 0.",
-                                chart="what-if-change"))
-        rep.charts.append(charts.change_chart(changes, side=sides[0], prov=provenance,
-                                              question=f"How much does each variant change {sides[0]}'s "
-                                                       "chance to win?"))
-        n_sig = int(changes["significant"].sum())
-        rep.highlights.append(("what-ifs", f"{len(changes)} variant(s); {n_sig} change {sides[0]}'s win rate "
-                                           "beyond the 95% interval of the paired games"))
-        if wi["closest_to_even"]:
-            even = wi["closest_to_even"]
-            rep.highlights.append(("closest to even of the variants", f"{even['key']}={even['value']}: " + ", ".join(
-                f"{s} {even['win_rate'][s]:.1%}" for s in sides)))
     if "tune" in report:
         tu = report["tune"]
         rep.highlights.append(("tuning", f"{tu['key']} for {tu['side']} winning {tu['target']:.0%}: best "
@@ -602,20 +582,99 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
               "p": f["win_rate"], "lo": f["ci95"][0], "hi": f["ci95"][1]} for f in report["formations"]]),
             "Win rate by drawn formations", "Each side's win rate in the games where it drew these "
             "formation cards (5.6, 5.7), with the 95% Wilson interval."))
-    if "skill_ladder" in report:
-        rows = [{"stronger": r["stronger"], "weaker": r["weaker"], "side": seat["strong_side"],
-                 "p": seat["strong_win_rate"], "lo": seat["ci95"][0], "hi": seat["ci95"][1],
-                 "weaker_p": r["weaker_same_seat_win_rate"][seat["strong_side"]], "better": seat["better"]}
-                for r in report["skill_ladder"]["rungs"] for seat in r["seats"]]
-        rep.tables.append(Table("skill-ladder", pd.DataFrame(rows), "Skill ladder",
-                                "The stronger player's win rate in each seat against the weaker one, "
-                                "beside the weaker player's own rate in that seat."))
+    for key, add in (("what_if", add_what_if), ("skill_ladder", add_skill_ladder),
+                     ("skill_curve", add_skill_curve), ("restricted", add_restricted)):
+        if key in report:
+            add(rep, report, provenance)
     if record_files:
         rep.notes.append("One row per game (winner, reason, turns, objectives, losses by side and unit "
                          "card, first player): " + ", ".join(record_files)
                          + " (columns: docs/report-columns.md, scenario records).")
     rep.notes.append("Verdict: " + v["text"])
     return rep
+
+
+def add_what_if(rep: Report, report: dict, provenance: Provenance) -> None:
+    """--vary: each variant's paired change as a table and a forest plot."""
+    from reports import charts
+
+    sides = list(report["sides"])
+    wi = report["what_if"]
+    changes = pd.DataFrame([{"variant": f"{r['key']}={r['value']}", "side": sides[0],
+                             "p": r["win_rate"][sides[0]], "other_p": r["win_rate"][sides[1]],
+                             "draw_rate": r["draw_rate"], "change": r["change"],
+                             "change_lo": r["change_ci95"][0], "change_hi": r["change_ci95"][1],
+                             "significant": r["significant"]} for r in wi["variants"]],
+                           columns=WHAT_IF_CHANGE_COLUMNS)
+    rep.tables.append(Table("what-if-changes", changes, "What-if changes",
+                            f"Each variant's change of {sides[0]}'s win rate against the baseline: "
+                            + wi["method"] + "; significant when the 95% interval excludes 0.",
+                            chart="what-if-change"))
+    rep.charts.append(charts.change_chart(changes, side=sides[0], prov=provenance,
+                                          question=f"How much does each variant change {sides[0]}'s "
+                                                   "chance to win?"))
+    n_sig = int(changes["significant"].sum())
+    rep.highlights.append(("what-ifs", f"{len(changes)} variant(s); {n_sig} change {sides[0]}'s win rate "
+                                       "beyond the 95% interval of the paired games"))
+    if wi["closest_to_even"]:
+        even = wi["closest_to_even"]
+        rep.highlights.append(("closest to even of the variants", f"{even['key']}={even['value']}: " + ", ".join(
+            f"{s} {even['win_rate'][s]:.1%}" for s in sides)))
+
+
+def add_skill_ladder(rep: Report, report: dict, provenance: Provenance) -> None:
+    """--ladder: the stronger player's win rate in each seat, as a table."""
+    rows = [{"stronger": r["stronger"], "weaker": r["weaker"], "side": seat["strong_side"],
+             "p": seat["strong_win_rate"], "lo": seat["ci95"][0], "hi": seat["ci95"][1],
+             "weaker_p": r["weaker_same_seat_win_rate"][seat["strong_side"]], "better": seat["better"]}
+            for r in report["skill_ladder"]["rungs"] for seat in r["seats"]]
+    rep.tables.append(Table("skill-ladder", pd.DataFrame(rows), "Skill ladder",
+                            "The stronger player's win rate in each seat against the weaker one, "
+                            "beside the weaker player's own rate in that seat."))
+
+
+def add_skill_curve(rep: Report, report: dict, provenance: Provenance) -> None:
+    """--skill-curve: the curve's table and chart, and whether it has converged."""
+    from reports import charts
+
+    sides = list(report["sides"])
+    rows = [{"level": r["level"], "side": s, "p": r["win_rate"][s]["p"], "lo": r["win_rate"][s]["ci95"][0],
+             "hi": r["win_rate"][s]["ci95"][1], "games": r["games"]}
+            for r in report["skill_curve"] for s in sides]
+    frame = pd.DataFrame(rows, columns=SKILL_CURVE_COLUMNS)
+    top = report["skill_curve"][-1]["level"]
+    rep.tables.append(Table("skill-curve", frame, "Skill curve",
+                            "Each side's win rate with both sides played at each level, weakest first, "
+                            "with the 95% Wilson interval. " + report["skill_curve_test"] + ".",
+                            chart="skill-curve"))
+    rep.charts.append(charts.skill_curve_chart(frame, prov=provenance,
+                                               question="Does the balance hold as the players get stronger?"))
+    rep.highlights.append(("skill curve", (
+        f"converged: the two strongest levels agree; the verdict is made at {top}" if report["converged"] else
+        f"NOT converged: the win rates still move between the two strongest levels; the verdict, made at "
+        f"{top}, may change with stronger players")))
+
+
+def add_restricted(rep: Report, report: dict, provenance: Provenance) -> None:
+    """--restrict / --restrict-all: each restriction's paired change, sorted, as a table
+    and a forest plot."""
+    from reports import charts
+
+    rows = sorted(report["restricted"], key=lambda r: r["change"])
+    frame = pd.DataFrame([{"variant": f"{r['side']}:{r['restriction']}", "side": r["side"], "p": r["win_rate"],
+                           "base_p": r["base_win_rate"], "change": r["change"], "change_lo": r["ci95"][0],
+                           "change_hi": r["ci95"][1], "significant": r["significant"]} for r in rows],
+                         columns=RESTRICTED_COLUMNS)
+    rep.tables.append(Table("restricted", frame, "Restricted play",
+                            "Each restriction's win rate of the restricted side and its change against the "
+                            "unrestricted run: " + report["restricted_method"] + ".", chart="restricted"))
+    rep.charts.append(charts.change_chart(
+        frame, side="the restricted side", prov=provenance, name="restricted", ylabel="side:restriction",
+        xlabel="change of the restricted side's win rate, paired 95% interval (* red: the interval excludes 0)",
+        question="What is each unit and kind of action worth? The win rate lost without it"))
+    n_sig = int(frame["significant"].sum())
+    rep.highlights.append(("restricted play", f"{len(frame)} restriction(s); {n_sig} change the restricted "
+                                              "side's win rate beyond the 95% interval of the paired games"))
 
 
 def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwargs):

@@ -527,9 +527,10 @@ def count_bars_chart(labels: list[str], values: list[float], *, question: str, x
 # --- what-if changes and activity ------------------------------------------------------
 
 def change_chart(changes: pd.DataFrame, *, question: str, prov: Provenance, side: str,
-                 name: str = "what-if-change") -> Chart:
+                 name: str = "what-if-change", xlabel: str | None = None, ylabel: str = "variant") -> Chart:
     """Forest plot of each variant's change of ``side``'s win rate against the baseline,
-    with the 95% interval of the paired games (columns: ``WHAT_IF_CHANGE_COLUMNS``)."""
+    with the 95% interval of the paired games (columns: ``WHAT_IF_CHANGE_COLUMNS``;
+    ``xlabel``/``ylabel`` name other changes, such as restricted play's)."""
     fig, axes = new_figure(prov, size=(9.0, 2.6 + 0.45 * len(changes)))
     ax = axes[0, 0]
     y = np.arange(len(changes))
@@ -548,14 +549,42 @@ def change_chart(changes: pd.DataFrame, *, question: str, prov: Provenance, side
     span = max(0.05, float(np.nanmax(np.abs(np.concatenate([lo, hi])))) if len(changes) else 0.05)
     ax.set_xlim(-span * 1.2, span * 2.2)
     percent_axis(ax.xaxis)
-    ax.set_xlabel(f"change of P({side} wins) against the baseline, paired 95% interval "
-                  "(* red: the interval excludes 0)")
-    ax.set_ylabel("variant")
+    ax.set_xlabel(xlabel or f"change of P({side} wins) against the baseline, paired 95% interval "
+                         "(* red: the interval excludes 0)")
+    ax.set_ylabel(ylabel)
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
     alt = ", ".join(f"{v}: {100 * c:+.1f} points" + (" (significant)" if s else "")
                     for v, c, s in zip(changes["variant"], ch, sig, strict=True))
     return finish(fig, name, question, alt)
+
+
+def skill_curve_chart(curve: pd.DataFrame, *, question: str, prov: Provenance,
+                      name: str = "skill-curve") -> Chart:
+    """Each side's win rate at each level of the skill curve, weakest first, one line per
+    side with its 95% Wilson interval (columns ``level, side, p, lo, hi, games``)."""
+    levels = list(dict.fromkeys(curve["level"]))
+    fig, axes = new_figure(prov, size=(9.0, 5.6))
+    ax = axes[0, 0]
+    x = np.arange(len(levels))
+    alt = []
+    for i, side in enumerate(dict.fromkeys(curve["side"])):
+        rows = curve[curve["side"] == side].set_index("level").loc[levels]
+        p, lo, hi = (rows[c].to_numpy(float) for c in ("p", "lo", "hi"))
+        shift = (i - 0.5) * 0.06                        # the sides' bars side by side
+        ax.errorbar(x + shift, p, yerr=np.clip([p - lo, hi - p], 0, None), fmt="-o", capsize=4,
+                    color=COLOURS[i % len(COLOURS)], label=side)
+        alt.append(f"{side}: " + ", ".join(f"{lv} {100 * v:.1f}%" for lv, v in zip(levels, p, strict=True)))
+    ax.axhline(0.5, color="grey", linestyle=":", linewidth=1)
+    ax.set_xticks(x, levels)
+    ax.set_ylim(0, 1.0)
+    percent_axis(ax.yaxis)
+    games = int(curve["games"].iloc[-1]) if len(curve) else 0
+    ax.set_xlabel(f"strength of both sides' players, weakest first ({games:,} games a level)")
+    ax.set_ylabel("share of games won (95% Wilson interval)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(title="side", fontsize=8)
+    return finish(fig, name, question, "; ".join(alt))
 
 
 def activity_chart(activity: pd.DataFrame, *, question: str, prov: Provenance, xlabel: str,

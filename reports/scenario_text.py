@@ -1,6 +1,6 @@
 """The scenario balance report as text, for the terminal and ``balance.txt``: the run and
 its data, win rates with intervals, the verdict, how the games went, and the what-ifs,
-tuning and skill ladder when they were asked for. It renders the report dictionary of
+tuning, skill ladder, skill curve and restricted play when they were asked for. It renders the report dictionary of
 :func:`simulator.engine.core.balance.balance_report` (the JSON) and computes nothing."""
 
 from __future__ import annotations
@@ -18,6 +18,10 @@ def report_table(report: dict) -> str:
         lines += _tune_lines(report["tune"])
     if "skill_ladder" in report:
         lines += _skill_ladder_lines(report["skill_ladder"])
+    if "skill_curve" in report:
+        lines += _skill_curve_lines(report, sides)
+    if "restricted" in report:
+        lines += _restricted_lines(report["restricted"])
     gps = report.get("games_per_second")
     lines += ["", f"{gps:,.0f} games/s with {report['workers']} worker(s)" if gps else ""]
     if report.get("files"):
@@ -116,6 +120,38 @@ def _skill_ladder_lines(sl: dict) -> list[str]:
                          f"{r['weaker_same_seat_win_rate'][seat['strong_side']]:.2%})"
                          + (" at the ceiling" if seat["at_ceiling"] else "" if seat["better"] else " NOT better"))
     lines.append(f"  skill matters: {'yes' if sl['skill_matters'] else 'no'}")
+    return lines
+
+
+def _skill_curve_lines(report: dict, sides) -> list[str]:
+    """--skill-curve: each level's win rates, whether the curve has converged, and at
+    which strength the verdict above was made."""
+    curve = report["skill_curve"]
+    lines = ["", f"skill curve (both sides at each level, weakest first; {curve[-1]['games']:,} games a level):"]
+    for r in curve:
+        lines.append(f"  {r['level']:>12}: " + "; ".join(
+            f"{s} {r['win_rate'][s]['p']:6.2%} [{r['win_rate'][s]['ci95'][0]:.2%}, {r['win_rate'][s]['ci95'][1]:.2%}]"
+            for s in sides) + f"; draws {r['draw_rate']:.2%}")
+    top = curve[-1]["level"]
+    if report["converged"]:
+        lines.append(f"  converged: the two strongest levels agree ({report['skill_curve_test']})")
+    else:
+        lines.append(f"  NOT converged: the win rates still move between the two strongest levels, so the "
+                     f"verdict, made at {top}, may change with stronger players ({report['skill_curve_test']})")
+    lines.append(f"  the verdict above is made at the strongest level, {top} on both sides")
+    return lines
+
+
+def _restricted_lines(rows: list[dict]) -> list[str]:
+    """--restrict / --restrict-all: each restriction's win rate and paired change, the
+    largest loss first."""
+    lines = ["", "restricted play (same seeds; change of the restricted side's win rate, paired 95% interval):"]
+    for r in sorted(rows, key=lambda r: r["change"]):
+        lines.append(f"  {r['side']}:{r['restriction']}: wins {r['win_rate']:.2%} "
+                     f"(unrestricted {r['base_win_rate']:.2%}); change {100 * r['change']:+.2f} points "
+                     f"[{100 * r['ci95'][0]:+.2f}, {100 * r['ci95'][1]:+.2f}]" + (" *" if r["significant"] else ""))
+    if any(r["significant"] for r in rows):
+        lines.append("  (*: the paired 95% interval of the change excludes 0)")
     return lines
 
 

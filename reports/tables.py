@@ -41,6 +41,9 @@ VARIANT_COLUMNS = ["variant", "side", "wins", "games", "p", "lo", "hi", "baselin
 WHAT_IF_CHANGE_COLUMNS = ["variant", "side", "p", "other_p", "draw_rate", "change", "change_lo", "change_hi",
                           "significant"]
 SIDE_ACTIVITY_COLUMNS = ["side", "measure", "per_game"]            # scenario: activity per game, by side
+SKILL_CURVE_COLUMNS = ["level", "side", "p", "lo", "hi", "games"]   # scenario --skill-curve
+RESTRICTED_COLUMNS = ["variant", "side", "p", "base_p", "change", "change_lo", "change_hi",
+                      "significant"]                                # scenario --restrict
 TURN_ACTIVITY_COLUMNS = ["turn", "side", "measure", "count"]       # replay: one game, turn by turn
 EDITION_DIFFERENCE_COLUMNS = ["part", "measure", "v1", "v2", "difference"]   # melee --compare-editions
 DIFFERING_RULE_COLUMNS = ["rule", "sections", "v1", "v2"]

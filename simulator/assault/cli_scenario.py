@@ -23,7 +23,8 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.command("scenario")
 @click.argument("name")
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=None, metavar="N",
-              help="Games to play [default: 10000; with --precision: the most to play; "
+              help="Games to play [default: 10000; with --skill-curve: games per level, default "
+                   "200; with --precision: the most to play; "
                    f"at most {cliopts.MAX_GAMES}].")
 @cliopts.seed
 @players_option
@@ -41,6 +42,25 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.option("--ladder", is_flag=True, default=False,
               help="Also play the skill ladder: random < greedy < lookahead from both seats.")
 @click.option("--ladder-games", type=click.IntRange(min=10, max=cliopts.MAX_GAMES), default=200, show_default=True, metavar="N")
+@click.option("--skill-curve", is_flag=True, default=False,
+              help="Play both sides at each level of a rising ladder of strengths (--levels) and report "
+                   "each side's win rate per level and whether the curve has converged (the top two "
+                   "levels agree within their 95% intervals); the verdict is made at the strongest "
+                   "level and names it. --games is games per level (default 200). Example: "
+                   "lanchester assault scenario infantry-training --skill-curve --out out/curve")
+@click.option("--levels", default=None, metavar="L1,L2,...",
+              help="With --skill-curve: the levels, weakest first, as --players names them "
+                   "[default: random,greedy,lookahead,mcts:16,mcts:64].")
+@click.option("--restrict", multiple=True, metavar="SIDE:WHAT",
+              help="Restricted play: play the side again denied one kind of choice, same seeds, and "
+                   "report the change of its win rate with its paired 95% interval. WHAT is "
+                   "unit=CARD (that card's units never activated) or close-combat, fast-move, dig-in, "
+                   "indirect-fire, smoke, move, move-and-fire, fire-and-move, fire, turret-fire, "
+                   "reaction-fire, reverse, overrun, withdraw, load, dismount, turn-artillery. "
+                   "Repeatable. Example: --restrict german:close-combat --restrict soviet:unit=rifles-41")
+@click.option("--restrict-all", multiple=True, metavar="SIDE",
+              help="Restricted play for every unit card of SIDE and every kind of choice its cards can "
+                   "make, one at a time. Repeatable.")
 @cliopts.data_files(scenario=True)
 @click.option("--watch", is_flag=True, default=False,
               help="Check and play the scenario again each time the file (or a data file it uses) is "
@@ -50,7 +70,8 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --watch: stop after N runs (a save that fails its check counts).")
 def scenario_command(name, games, seed, players, run_options, out, fmt, edition, vary, tune, target,
-                     ladder, ladder_games, dice_file, aid_file, units_dir, watch, watch_max_runs):
+                     ladder, ladder_games, skill_curve, levels, restrict, restrict_all, dice_file, aid_file,
+                     units_dir, watch, watch_max_runs):
     """Play scenario NAME many times with computer players and report its balance.
 
     With --precision X the batch stops once the first side's win rate has a 95%
@@ -63,6 +84,9 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
       lanchester assault scenario infantry-training --players random,greedy --format json
       lanchester assault scenario infantry-training --vary turns=5,7 --vary edition=v2
       lanchester assault scenario infantry-training --tune turns --target 0.5 --games 2000
+      lanchester assault scenario infantry-training --skill-curve --out out/curve
+      lanchester assault scenario infantry-training --skill-curve --levels greedy,mcts:16 --games 100
+      lanchester assault scenario infantry-training --restrict-all german --games 2000
       lanchester assault scenario infantry-training --precision 0.01 --seed 3 --checkpoint ckpt/
       lanchester assault scenario my.scenario.toml --aid my-aid.toml --games 2000
       lanchester assault scenario my.scenario.toml --watch --games 2000 --out out/my
@@ -72,12 +96,19 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
 
     if watch_max_runs is not None and not watch:
         raise click.UsageError("--watch-max-runs needs --watch")
+    source = click.get_current_context().get_parameter_source
+    if skill_curve and source("players") != click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--players and --skill-curve: the curve chooses the players (--levels)")
+    if levels is not None and not skill_curve:
+        raise click.UsageError("--levels needs --skill-curve")
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
-        games = DEFAULT_GAMES
+        from simulator.engine.core.balance import DEFAULT_CURVE_GAMES
+        games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
-                  data=cliopts.scenario_data(dice_file, aid_file, units_dir))
+                  data=cliopts.scenario_data(dice_file, aid_file, units_dir), skill_curve=skill_curve,
+                  levels=levels, restrict=tuple(restrict), restrict_all=tuple(restrict_all))
     if watch:
         raise click.exceptions.Exit(watch_scenario(name, out, watch_max_runs, **kwargs))
     if out is None:

@@ -11,7 +11,13 @@ returns the JSON summary, with optionally:
   variant closest to even;
 - ``tune``: a numeric key searched over its values for the first side's win rate
   closest to a target;
-- ``ladder``: random < greedy < look-ahead from both seats.
+- ``ladder``: random < greedy < look-ahead from both seats;
+- ``skill_curve``: both sides at each level of a rising ladder of strengths
+  (``levels``), each side's win rate per level and whether the curve has converged;
+  the report's verdict is then made at the strongest level and names it;
+- ``restrict`` / ``restrict_all``: restricted play (Jaffe et al., AIIDE 2012), a side
+  denied one kind of choice, played with common random numbers: the change of that
+  side's win rate with its paired interval.
 
 :func:`balance_frame` gives the same as a tidy DataFrame (one row per side and
 variant), the shape every command also returns to Python.
@@ -27,9 +33,11 @@ import pandas as pd
 
 from simulator.engine.assault.activity import SAMPLE_GAMES, side_activity
 from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.restrictions import Asked, every_restriction, parse_restriction, restricted_params
 from simulator.engine.assault.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
 from simulator.engine.core.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.core.warmup import compile_engine, engine_loading
+from simulator.engine.players.interface import DEFAULT_PARAMS, parse_player
 from simulator.errors import InputError
 from simulator.notice import waiting
 from simulator.runner import RunOptions
@@ -150,8 +158,17 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                 vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
                 ladder: bool = False, ladder_games: int = 200, progress: bool = True,
                 overrides: dict | None = None, options: RunOptions | None = None,
-                data: dict | None = None, activity_games: int = SAMPLE_GAMES) -> tuple[dict, RunResult]:
+                data: dict | None = None, activity_games: int = SAMPLE_GAMES,
+                skill_curve: bool = False, levels: str | None = None,
+                restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = ()) -> tuple[dict, RunResult]:
     """Play the scenario and report its balance: ``(JSON summary, the main run)``.
+
+    ``skill_curve``: the main run is played by the strongest of ``levels`` (default
+    :data:`DEFAULT_LEVELS`) on both sides, then every lower level with as many games
+    (``games`` is per level); ``players`` is not used. ``restrict``
+    (``"german:close-combat"``, ``"soviet:unit=rifles-41"``) and ``restrict_all``
+    (sides) play the main run's players again, one restriction at a time, on the
+    same seeds.
 
     ``options`` (workers, Dask, checkpoint, precision) apply to the main run; with a
     precision, ``games`` caps it and the what-ifs and tuning then play as many games
@@ -160,20 +177,35 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     ``activity_games``: how many of the first games are replayed to count each side's
     activity (:func:`simulator.engine.assault.activity.side_activity`; 0: none).
     """
-    p1, p2 = player_kinds(players)
+    curve_levels = parse_levels(levels) if skill_curve else []
+    if levels is not None and not skill_curve:
+        raise InputError("--levels", "", "give --skill-curve too (--levels chooses its levels)")
+    p1, p2 = (curve_levels[-1],) * 2 if skill_curve else player_kinds(players)
     base_over = dict(overrides or {})
     scenario = load_scenario(name, data)
     variants = parse_vary(vary, scenario)             # bad what-ifs fail before anything is compiled
     if tune:
         tune_values(tune, scenario)
+    asked = [parse_restriction(r, scenario) for r in restrict]     # and bad restrictions
+    for side in restrict_all:
+        every_restriction(scenario, side)
+    if skill_curve and activity_games:
+        activity_games = min(activity_games, CURVE_ACTIVITY_GAMES)
     with waiting(f"tabulating {scenario.name}'s pools, map and units"):
         game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario, data=data)
+    asked += [a for side in restrict_all for a in every_restriction(scenario, side, game.card_names())]
+    for a in asked:                                      # a card the scenario does not field fails here
+        restricted_params(a, game.card_names(), DEFAULT_PARAMS)
     with engine_loading():
         compile_engine()                                 # a fresh machine: on both cores
         run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
+    label = f"{game.name} at {p1} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve \
+        else f"{game.name}"
     result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
-                       progress=f"{game.name}" if progress else None, options=options)
+                       progress=label if progress else None, options=options)
     report = summary(result)
+    if not skill_curve:
+        report["verdict"] = verdict_with_players(report["verdict"], report["players"])
     games = result.tally.games
     if activity_games and games:
         with waiting(f"replaying {min(games, activity_games):,} games to count each side's activity"):
@@ -193,6 +225,18 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
         report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
                                               edition=edition, overrides=base_over, progress=progress,
                                               options=sub, data=data)
+    if skill_curve:
+        rows = skill_curve_levels(game, curve_levels[:-1], games=games, seed=seed, workers=workers,
+                                  progress=progress, options=sub)
+        rows.append(curve_row(curve_levels[-1], result.tally.wins, games, sides))
+        report["skill_curve"] = rows
+        report["converged"] = curve_converged(rows, sides)
+        report["skill_curve_test"] = CONVERGED_TEST
+        report["verdict"] = verdict_at_strength(report["verdict"], curve_levels[-1], report["converged"])
+    if asked:
+        report["restricted"] = restricted_play(game, asked, base, games=games, seed=seed, players=(p1, p2),
+                                               workers=workers, progress=progress, options=sub)
+        report["restricted_method"] = RESTRICTED_METHOD
     report["sides"] = sides
     return report, result
 
@@ -224,10 +268,11 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
     return frames
 
 
-def paired_change(base: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:
-    """Change in the first side's win rate between two runs with the same seeds, and its
-    95% interval from the paired per-game differences (common random numbers)."""
-    d = (other == 0).astype(float) - (base == 0).astype(float)
+def paired_change(base: np.ndarray, other: np.ndarray, side: int = 0) -> tuple[float, float, float]:
+    """Change in ``side``'s win rate (default the first side's) between two runs with the
+    same seeds, and its 95% interval from the paired per-game differences (common
+    random numbers)."""
+    d = (other == side).astype(float) - (base == side).astype(float)
     n = len(d)
     mean = float(d.mean())
     se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
@@ -356,15 +401,139 @@ def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, editi
             "skill_matters": all(r["stronger_wins_more_from_both_seats"] for r in rungs)}
 
 
+# --- the skill curve -----------------------------------------------------------------
+
+# both sides at each level, weakest first. The default curve of Infantry Training, 200 games a
+# level (1,000 games), took 5 min 11 s on this 2-core machine with other jobs on it (load 4-8);
+# most of it is the two tree-search levels (measured on 2026-11-26, seed 1)
+DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:16", "mcts:64")
+DEFAULT_CURVE_GAMES = 200       # games per level when --games is not given
+CURVE_ACTIVITY_GAMES = 20       # games replayed to count each side's activity at the top level (search is slow)
+CONVERGED_TEST = ("converged when, for every side, the win rates at the two strongest levels each lie in "
+                  "the other's 95% Wilson interval")
+
+
+def parse_levels(text: str | None) -> list[str]:
+    """``"random,greedy,mcts:64"`` -> the levels, weakest first (default
+    :data:`DEFAULT_LEVELS`): player names as ``--players`` takes them, at least two,
+    none twice. Raises InputError (one line)."""
+    if text is None:
+        return list(DEFAULT_LEVELS)
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    for n in names:
+        try:
+            parse_player(n)
+        except ValueError as e:
+            raise InputError("--levels", n, f"{e} (levels are players: random, greedy, lookahead, mcts, "
+                                            "mcts:N)") from None
+    if len(names) < 2:
+        raise InputError("--levels", text, "give at least two levels, weakest first "
+                                           "(e.g. random,greedy,lookahead,mcts:64)")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise InputError("--levels", text, f"level {twice[0]!r} is given twice")
+    return names
+
+
+def curve_row(level: str, wins: np.ndarray, games: int, sides: list[str]) -> dict:
+    """One level of the curve: games and each side's win rate with its Wilson interval."""
+    rates = {}
+    for i, s in enumerate(sides):
+        lo, hi = wilson_interval(int(wins[i]), games)
+        rates[s] = {"p": float(wins[i] / games) if games else 0.0, "ci95": [lo, hi]}
+    return {"level": level, "games": int(games), "win_rate": rates,
+            "draw_rate": float(wins[2] / games) if games else 0.0}
+
+
+def skill_curve_levels(game, levels: list[str], *, games: int, seed: int, workers: int | None,
+                       progress: bool = True, options: RunOptions | None = None) -> list[dict]:
+    """:func:`curve_row` of each of ``levels`` (both sides that player), ``games`` games
+    each on the same seeds."""
+    rows = []
+    sides = list(game.sides)
+    for k, level in enumerate(levels):
+        res = run_games(game, games=games, seed=seed, players=(level, level), workers=workers, options=options,
+                        progress=f"{game.name} at {level} (level {k + 1} of {len(levels) + 1})" if progress else None)
+        rows.append(curve_row(level, res.tally.wins, res.tally.games, sides))
+    return rows
+
+
+def curve_converged(rows: list[dict], sides: list[str]) -> bool:
+    """:data:`CONVERGED_TEST` on the curve's rows (weakest first): False with fewer than
+    two levels (no curve to judge)."""
+    if len(rows) < 2:
+        return False
+    top, below = rows[-1]["win_rate"], rows[-2]["win_rate"]
+    for s in sides:
+        a, b = top[s], below[s]
+        if not (b["ci95"][0] <= a["p"] <= b["ci95"][1] and a["ci95"][0] <= b["p"] <= a["ci95"][1]):
+            return False
+    return True
+
+
+def verdict_with_players(v: dict, players: dict[str, str]) -> dict:
+    """The verdict of a run without a skill curve, naming the players it was made with
+    (it holds for their strength: the skill curve tells whether stronger ones change it)."""
+    names = list(players.values())
+    strength = f"{names[0]} on both sides" if len(set(names)) == 1 else \
+        ", ".join(f"{side} {name}" for side, name in players.items())
+    return dict(v, strength=",".join(names), converged=None,
+                text=f"with {strength} (--skill-curve: does it hold with stronger players?): {v['text']}")
+
+
+def verdict_at_strength(v: dict, level: str, converged: bool) -> dict:
+    """The verdict of the strongest level of a skill curve, naming that strength, and
+    saying plainly when the curve still moves there."""
+    out = dict(v, strength=level, converged=converged)
+    text = f"at the strongest level played ({level} on both sides): {v['text']}"
+    if not converged:
+        text += ("; the skill curve has not converged: this verdict is made at a level where the curve "
+                 "still moves, and stronger players may change it")
+    out["text"] = text
+    return out
+
+
+# --- restricted play ---------------------------------------------------------------
+
+RESTRICTED_METHOD = ("restricted play (Jaffe et al., AIIDE 2012): the side is denied one kind of choice and "
+                     "plays the same seeds as the main run (common random numbers); the change is the "
+                     "paired per-game difference of that side's wins, with its 95% interval; a decision "
+                     "where the restriction would leave nothing legal keeps every action")
+
+
+def restricted_play(game, asked: list[Asked], base: np.ndarray, *, games: int, seed: int, players: tuple[str, str],
+                    workers: int | None, progress: bool = True, options: RunOptions | None = None) -> list[dict]:
+    """Each restriction of ``asked`` played on the main run's seeds (``base``: its
+    outcomes): the restricted side's win rate and its change with the paired interval."""
+    cards = game.card_names()
+    params = [restricted_params(a, cards, DEFAULT_PARAMS) for a in asked]    # every card checked first
+    rows = []
+    for k, (a, par) in enumerate(zip(asked, params, strict=True)):
+        res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                        params=par, progress=f"restricted {a.label} ({k + 1} of {len(asked)})" if progress else None)
+        out = res.tally.outcome_array()
+        wins = int((out == a.side).sum())
+        lo, hi = wilson_interval(wins, len(out))
+        ch, clo, chi = paired_change(base, out, a.side)
+        rows.append({"side": a.side_name, "restriction": a.what, "win_rate": wins / len(out),
+                     "win_rate_ci95": [lo, hi], "base_win_rate": float((base == a.side).mean()),
+                     "change": ch, "ci95": [clo, chi], "games": len(out), "wins": wins,
+                     "significant": bool(clo > 0 or chi < 0)})
+    return rows
+
+
 def scenario_balance(name: str, *, games: int = 10_000, seed: int = 0, players: str = "greedy,greedy",
                      workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
                      vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
-                     ladder: bool = False) -> pd.DataFrame:
+                     ladder: bool = False, skill_curve: bool = False, levels: str | None = None,
+                     restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = ()) -> pd.DataFrame:
     """``lanchester assault scenario`` as a Python function: one row per side (and
-    variant), the whole report in ``df.attrs``."""
+    variant), the whole report in ``df.attrs`` (``skill_curve``, ``restricted`` when
+    asked)."""
     return balance_frame(balance_report(name, games=games, seed=seed, players=players, workers=workers,
                                         out_dir=out_dir, edition=edition, vary=vary, tune=tune,
-                                        target=target, ladder=ladder, progress=False))
+                                        target=target, ladder=ladder, progress=False, skill_curve=skill_curve,
+                                        levels=levels, restrict=restrict, restrict_all=restrict_all))
 
 
 def balance_frame(report: dict) -> pd.DataFrame:

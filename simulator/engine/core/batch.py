@@ -2,7 +2,8 @@
 
 :func:`play_chunk` (numba, releases the GIL) plays one chunk of games and writes one
 fixed-width integer record per game. :func:`run_games` plays a run through the shared
-runner, :func:`simulator.runner.execute` (pieces of ``PIECE_GAMES`` games; workers,
+runner, :func:`simulator.runner.execute` (pieces of ``PIECE_GAMES`` games, ``SEARCH_PIECE_GAMES``
+with a search player; workers,
 Dask, checkpoints and ``--precision`` as for every simulating command), streams the
 records to Parquet and CSV while they come in, and keeps only counts in memory
 (:class:`Tally`, plus one byte per game for the outcome and one for the turn of
@@ -59,7 +60,16 @@ from simulator.engine.assault.state import (
 from simulator.engine.assault.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_TURNS, UT_CARD, UT_STR, UT_VALUE
 from simulator.engine.assault.turn import new_game
 from simulator.engine.core.compiling import int64_constants
-from simulator.engine.players.interface import PLAYER_NAMES, forget, make_work, parse_player, play, player_setup
+from simulator.engine.players.interface import (
+    LOOKAHEAD,
+    MCTS,
+    PLAYER_NAMES,
+    forget,
+    make_work,
+    parse_player,
+    play,
+    player_setup,
+)
 from simulator.errors import InputError
 from simulator.stats import wilson_interval
 from simulator.suggest import did_you_mean
@@ -218,7 +228,16 @@ MAX_LOG_CAP = 1 << 22     # events a replay may keep (128 MiB): 20,000 decisions
 
 
 PIECE_GAMES = 256     # games per runner chunk: both workers busy on small runs too
-assert GAMES_PER_CHUNK % PIECE_GAMES == 0
+SEARCH_PIECE_GAMES = 16     # with a search player a game takes 0.1-1 s: both workers busy on a few hundred
+assert GAMES_PER_CHUNK % PIECE_GAMES == 0 and GAMES_PER_CHUNK % SEARCH_PIECE_GAMES == 0
+
+
+def games_per_piece(kinds: np.ndarray) -> int:
+    """Games per runner chunk for players ``kinds``: :data:`SEARCH_PIECE_GAMES` when one
+    searches (lookahead, mcts; a skill curve's level or a restriction plays a few
+    hundred such games, one piece of 256 would keep one worker busy), else
+    :data:`PIECE_GAMES`. The games do not depend on it (:func:`chunk_task`)."""
+    return SEARCH_PIECE_GAMES if any(int(k) in (LOOKAHEAD, MCTS) for k in kinds) else PIECE_GAMES
 
 
 def frame_of(game: Game, records: np.ndarray) -> pd.DataFrame:
@@ -402,7 +421,8 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
     truncated (winner ``none``, reason ``truncated``).
     """
     kinds, params = player_setup(players, params)
-    task = partial(chunk_task, game, kinds, params, PIECE_GAMES, max_decisions=int(max_decisions))
+    piece = games_per_piece(kinds)
+    task = partial(chunk_task, game, kinds, params, piece, max_decisions=int(max_decisions))
     opts = dataclasses.replace(options or runner.RunOptions(), unit="game",
                                backend="thread")   # play_chunk releases the GIL: threads scale
     if workers is not None:
@@ -426,7 +446,7 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
         if games is None:   # --precision without a cap: never more than a batch can hold
             games = MAX_GAMES
         res = runner.execute(task, games, seed=seed, options=opts, headline=headline,
-                             chunk_trials=PIECE_GAMES, collect=collect)
+                             chunk_trials=piece, collect=collect)
         ok = True
     finally:
         files = writer.close(ok) if writer is not None else []

@@ -45,7 +45,7 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
     from simulator.engine.assault import turn
     from simulator.engine.assault.phases import movement, support
     from simulator.engine.players import greedy
-    from simulator.engine.players.interface import make_work
+    from simulator.engine.players.interface import DEFAULT_PARAMS, make_work
 
     w = make_work(game)
     s, t = typeof(game.new_state()), typeof(game.tables)
@@ -54,7 +54,7 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
         return [(turn.new_game, (s, t)), (turn.apply_action, (s, t, a))]
     if part == "players":               # what "rules" needs last first, then the greedy player
         return [(movement.apply_step, (s, t, a)), (support.apply_support, (s, t, a)),
-                (greedy.greedy_choice, (s, t, a, typeof(w), typeof(w.buf)))]
+                (greedy.greedy_choice, (s, t, a, typeof(w), typeof(DEFAULT_PARAMS), typeof(w.buf)))]
     raise ValueError(f"unknown part {part!r} ({', '.join(PARTS)})")
 
 

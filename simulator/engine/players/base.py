@@ -1,14 +1,20 @@
-"""What every computer player shares: its own random stream and the players'
-parameters layout (numba).
+"""What every computer player shares: its own random stream, the players' parameters
+layout and the legal actions it may choose from (numba).
 
 A player draws only from its side's stream ``s.rng[1 + side]`` (through
 :func:`own_below` and :func:`own_uniform`); ``s.rng[0]`` is the dice, which a player
 must never draw from (it would change the game's rolls).
+
+Every player, and every playout inside a player, gets its choices from
+:func:`legal_for`: the game's legal actions less what restricted play forbids the
+deciding side (``params[RS_*]``; none by default).
 """
 
 from __future__ import annotations
 
+from simulator.engine.assault.restrict import forbidden
 from simulator.engine.assault.state import a_kind
+from simulator.engine.assault.turn import legal_actions
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.rng import below, uniform
 
@@ -18,7 +24,9 @@ NEG = -1.0e9            # a score below any real one
 LA_CANDIDATES, LA_PLAYOUTS, LA_EXTRA_TURNS = range(3)     # the look-ahead's
 MC_SIMS = 3             # the tree search's simulations per decision: MC_SIMS + side
 MC_ROLLOUT = 5          # and the greedy decisions played past a new node
-N_PARAMS = 6
+RS_KINDS = 6            # restricted play: RS_KINDS + side, the action kinds that side never takes
+RS_CARDS = 8            # and RS_CARDS + side, the unit cards it never activates (restrict.forbidden)
+N_PARAMS = 10
 
 
 @rule
@@ -38,6 +46,32 @@ def copy_own_stream(s, side, out):
     """``out[:]``: the state of ``side``'s own stream (to seed playouts from it)."""
     for k in range(4):
         out[k] = s.rng[1 + side, k]
+
+
+@rule_inlined
+def legal_for(s, t, side, params, buf):
+    """Fill ``buf`` with the actions ``side``'s player may choose from and return how
+    many: the legal actions (:func:`~simulator.engine.assault.turn.legal_actions`) less
+    those ``side``'s restriction forbids (:func:`~simulator.engine.assault.restrict.forbidden`),
+    in the legal order. When the restriction would forbid every legal action (a pass
+    is always left, but a decision such as a fallback step or a forced close-combat
+    choice may have no other), all the legal actions stay allowed: a restriction
+    forbids a choice, never the game to go on. Without a restriction: exactly the
+    legal actions, at the cost of two reads."""
+    n = legal_actions(s, t, buf)
+    kinds = params[RS_KINDS + side]
+    cards = params[RS_CARDS + side]
+    if kinds == 0 and cards == 0:
+        return n
+    m = 0
+    for i in range(n):
+        a = buf[i]
+        if not forbidden(s, t, a, kinds, cards):
+            buf[m] = a
+            m += 1
+    if m == 0:
+        return legal_actions(s, t, buf)
+    return m
 
 
 @rule

@@ -95,7 +95,6 @@ from simulator.engine.assault.state import (
     spotted_target,
 )
 from simulator.engine.assault.tables import cc_stat, cover, nbr
-from simulator.engine.assault.turn import legal_actions
 from simulator.engine.assault.view import (
     cc_attacker,
     cc_defender,
@@ -126,7 +125,7 @@ from simulator.engine.assault.view import (
     type_of,
 )
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
-from simulator.engine.players.base import NEG, find_kind, own_below
+from simulator.engine.players.base import NEG, find_kind, legal_for, own_below
 from simulator.engine.players.greedy_values import (
     W_COVER,
     W_DIG,
@@ -387,9 +386,9 @@ def greedy_scores(s, t, side, w, buf, n):
 
 
 @rule
-def greedy_select(s, t, side, w, buf):
+def greedy_select(s, t, side, w, params, buf):
     """6.4: pass, or the best activation by greedy's scores."""
-    n = legal_actions(s, t, buf)
+    n = legal_for(s, t, side, params, buf)
     i = greedy_scores(s, t, side, w, buf, n)
     w.plan[side] = w.dests[i] + 1
     return buf[i]
@@ -815,15 +814,16 @@ def activation_choice(s, t, side, w, buf, n, sub):
 
 
 @rule
-def greedy_choice(s, t, side, w, buf):
-    """Greedy's action for ``side`` (see the module docstring); ``buf``: scratch for the
-    legal actions."""
+def greedy_choice(s, t, side, w, params, buf):
+    """Greedy's action for ``side`` (see the module docstring) among those it may choose
+    (:func:`~simulator.engine.players.base.legal_for`: ``params`` may restrict them);
+    ``buf``: scratch for them."""
     sub = pending(s)
     if emergency_waiting(s) and tr.emergency_now(s):
-        return emergency_choice(s, t, side, w, buf, legal_actions(s, t, buf))
+        return emergency_choice(s, t, side, w, buf, legal_for(s, t, side, params, buf))
     if sub == SUB_SELECT:
-        return greedy_select(s, t, side, w, buf)
-    n = legal_actions(s, t, buf)
+        return greedy_select(s, t, side, w, params, buf)
+    n = legal_for(s, t, side, params, buf)
     if n == 1:
         return buf[0]
     if sub == SUB_CC_PICK:

@@ -2,7 +2,7 @@
 and parameters (numba).
 
 A player is a function ``(s, t, side, w, params) -> action`` (or a subset of those
-arguments) that returns one of :func:`~simulator.engine.assault.turn.legal_actions` for the
+arguments) that returns one of :func:`~simulator.engine.players.base.legal_for`'s actions for the
 decision pending in ``s`` (``side`` decides). It
 
 - reads the game state ``s`` and the scenario's tables ``t`` through
@@ -16,8 +16,11 @@ decision pending in ``s`` (``side`` decides). It
 - keeps its memory and settings in its own parameters: ``w`` (:class:`Work`: scratch
   arrays, ``w.weights`` the greedy weights, ``w.plan[side]`` greedy's planned hex, a
   spare state for playouts, ``w.tree`` the tree search's tree) and ``params`` (int64,
-  ``base.LA_*``: the look-ahead's settings, ``base.MC_*``: the tree search's), never in
-  ``s`` or ``t``.
+  ``base.LA_*``: the look-ahead's settings, ``base.MC_*``: the tree search's,
+  ``base.RS_*``: restricted play), never in ``s`` or ``t``;
+- chooses among :func:`~simulator.engine.players.base.legal_for`'s actions, in its own
+  decisions and in any it plays out for either side (restricted play: what a side's
+  restriction forbids, that side never does).
 
 A new player is one module beside the others plus one constant, one name in
 :data:`PLAYER_NAMES` and one line in :func:`choice`. A player's name may carry its
@@ -140,12 +143,12 @@ def choice(s, t, kind, side, w, params):
     separately compiled layer above the rules costs LLVM a pass over the whole engine
     linked beneath it (about 13 s of a cold compile each)."""
     if kind == GREEDY:
-        return greedy_choice(s, t, side, w, w.buf)
+        return greedy_choice(s, t, side, w, params, w.buf)
     if kind == LOOKAHEAD:
         return lookahead_choice(s, t, side, w, params)
     if kind == MCTS:
-        return mcts_choice(s, t, side, w, w.tree, params[MC_SIMS + side], params[MC_ROLLOUT])
-    return random_choice(s, t, side, w.buf)
+        return mcts_choice(s, t, side, w, w.tree, params, params[MC_SIMS + side], params[MC_ROLLOUT])
+    return random_choice(s, t, side, params, w.buf)
 
 
 @entry

@@ -4,14 +4,15 @@ Each candidate is played out several times by greedy players to the end of the t
 (plus a horizon), on dice drawn from the look-ahead player's own stream (the same dice
 for every candidate: common random numbers), and the action whose playouts end in the
 best position (strength, objectives, and where the units stand as greedy values it) is
-taken. Its settings are ``params[LA_*]`` (:mod:`simulator.engine.players.base`).
+taken. Its settings are ``params[LA_*]`` (:mod:`simulator.engine.players.base`); a
+side's restriction (``params[RS_*]``) holds in the playouts too.
 """
 
 from __future__ import annotations
 
 from simulator.engine.assault.state import CARRIED, G_LOG_ON, ONMAP, PENDING, SUB_SELECT, restore_state
 from simulator.engine.assault.tables import OB_VALUE, obj
-from simulator.engine.assault.turn import apply_action, legal_actions
+from simulator.engine.assault.turn import apply_action
 from simulator.engine.assault.view import (
     damage_of,
     decider,
@@ -31,7 +32,15 @@ from simulator.engine.assault.view import (
     winner,
 )
 from simulator.engine.core.compiling import int64_constants, next_u64_into, rule, rule_inlined
-from simulator.engine.players.base import LA_CANDIDATES, LA_EXTRA_TURNS, LA_PLAYOUTS, NEG, copy_own_stream, own_below
+from simulator.engine.players.base import (
+    LA_CANDIDATES,
+    LA_EXTRA_TURNS,
+    LA_PLAYOUTS,
+    NEG,
+    copy_own_stream,
+    legal_for,
+    own_below,
+)
 from simulator.engine.players.greedy import greedy_choice, greedy_scores
 from simulator.engine.players.greedy_values import objective_relevant, objective_value, worth
 
@@ -104,8 +113,8 @@ def lookahead_choice(s, t, side, w, params):
     ``params[LA_EXTRA_TURNS]`` turns. Other decisions than an activation's are greedy's."""
     buf = w.buf
     if pending(s) != SUB_SELECT or emergency_waiting(s):
-        return greedy_choice(s, t, side, w, buf)
-    n = legal_actions(s, t, buf)
+        return greedy_choice(s, t, side, w, params, buf)
+    n = legal_for(s, t, side, params, buf)
     if n == 1:
         return buf[0]
     greedy_scores(s, t, side, w, buf, n)
@@ -130,7 +139,7 @@ def lookahead_choice(s, t, side, w, params):
             steps = 0
             while not is_over(play) and turn_number(play) <= horizon and steps < MAX_PLAYOUT_DECISIONS:
                 d = decider(play)
-                apply_action(play, t, greedy_choice(play, t, d, w, w.pbuf))
+                apply_action(play, t, greedy_choice(play, t, d, w, params, w.pbuf))
                 steps += 1
             total += evaluate(play, t, w.weights, side)
         mean = total / params[LA_PLAYOUTS]

@@ -36,10 +36,10 @@ from typing import NamedTuple
 import numpy as np
 
 from simulator.engine.assault.state import G_LOG_ON, SUB_SELECT, restore_state
-from simulator.engine.assault.turn import apply_action, legal_actions
+from simulator.engine.assault.turn import apply_action
 from simulator.engine.assault.view import decider, emergency_waiting, is_over, pending, winner
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
-from simulator.engine.players.base import copy_own_stream, own_below
+from simulator.engine.players.base import copy_own_stream, legal_for, own_below
 from simulator.engine.players.greedy import greedy_choice, greedy_scores
 from simulator.engine.players.lookahead import best_candidates, evaluate, reseed
 
@@ -84,7 +84,7 @@ def begin(play, s, stream):
 
 
 @rule_inlined
-def rank(play, t, side, w, buf, n, tree, nd):
+def rank(play, t, side, w, params, buf, n, tree, nd):
     """Node ``nd``'s candidates among the ``n`` legal actions ``buf`` of ``play``, best
     first by greedy: an activation's by greedy's scores, any other decision greedy's
     choice then the rest in the legal order."""
@@ -96,7 +96,7 @@ def rank(play, t, side, w, buf, n, tree, nd):
         for j in range(m):
             row[ND_CAND + j] = w.cands[j]
     if m == 0:
-        g = greedy_choice(play, t, side, w, w.pbuf)
+        g = greedy_choice(play, t, side, w, params, w.pbuf)
         row[ND_CAND] = g
         m = 1
         for i in range(n):
@@ -112,13 +112,13 @@ def rank(play, t, side, w, buf, n, tree, nd):
 
 
 @rule_inlined
-def playout_value(play, t, w, rollout):
+def playout_value(play, t, w, params, rollout):
     """Play ``rollout`` decisions more with greedy players (fewer when the game ends) and
     score the position for side 0 in [0, 1]."""
     steps = 0
     while not is_over(play) and steps < rollout:
         d = decider(play)
-        apply_action(play, t, greedy_choice(play, t, d, w, w.pbuf))
+        apply_action(play, t, greedy_choice(play, t, d, w, params, w.pbuf))
         steps += 1
     if is_over(play):
         wn = winner(play)
@@ -222,7 +222,7 @@ def most_visited(tree):
 
 
 @rule_inlined
-def descend(play, t, w, tree, used):
+def descend(play, t, w, params, tree, used):
     """Walk down from the root in ``play`` (following the tree's choices on this
     simulation's dice) and add one node; returns (the depth reached, nodes used)."""
     nd = 0
@@ -234,9 +234,9 @@ def descend(play, t, w, tree, used):
         row = tree.node[nd]
         if row[ND_NCAND] >= 0 and side != row[ND_SIDE]:
             break                                # these dice gave the decision to the other side
-        n = legal_actions(play, t, buf)
+        n = legal_for(play, t, side, params, buf)
         if row[ND_NCAND] < 0:
-            rank(play, t, side, w, buf, n, tree, nd)
+            rank(play, t, side, w, params, buf, n, tree, nd)
         j = select(tree, nd, buf, n)
         if j < 0:
             break
@@ -259,10 +259,12 @@ def descend(play, t, w, tree, used):
 
 
 @rule_inlined
-def mcts_choice(s, t, side, w, tree, sims, rollout):
+def mcts_choice(s, t, side, w, tree, params, sims, rollout):
     """The most visited of ``side``'s actions after ``sims`` simulations (at most
-    ``MAX_SIMS``), each played out ``rollout`` decisions past the new node."""
-    n = legal_actions(s, t, w.buf)
+    ``MAX_SIMS``), each played out ``rollout`` decisions past the new node. Every
+    decision of the search, either side's, is among those its side may choose
+    (:func:`~simulator.engine.players.base.legal_for`: ``params`` may restrict them)."""
+    n = legal_for(s, t, side, params, w.buf)
     if n <= 1:
         return w.buf[0]
     plan0 = w.plan[0]
@@ -278,12 +280,12 @@ def mcts_choice(s, t, side, w, tree, sims, rollout):
         begin(play, s, w.stream)
         w.plan[0] = plan0
         w.plan[1] = plan1
-        depth, used = descend(play, t, w, tree, used)
-        backup(tree, depth, playout_value(play, t, w, rollout))
+        depth, used = descend(play, t, w, params, tree, used)
+        backup(tree, depth, playout_value(play, t, w, params, rollout))
     w.plan[0] = plan0
     w.plan[1] = plan1
     if tree.node[0, ND_NCAND] <= 0:              # no simulation (sims 0): greedy's choice
-        return greedy_choice(s, t, side, w, w.buf)
+        return greedy_choice(s, t, side, w, params, w.buf)
     return most_visited(tree)
 
 

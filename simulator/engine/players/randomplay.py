@@ -1,15 +1,14 @@
-"""The ``random`` player: uniform over the legal actions (numba)."""
+"""The ``random`` player: uniform over the actions it may choose (numba)."""
 
 from __future__ import annotations
 
-from simulator.engine.assault.turn import legal_actions
 from simulator.engine.core.compiling import int64_constants, rule
-from simulator.engine.players.base import own_below
+from simulator.engine.players.base import legal_for, own_below
 
 
 @rule
-def random_choice(s, t, side, buf):
-    n = legal_actions(s, t, buf)
+def random_choice(s, t, side, params, buf):
+    n = legal_for(s, t, side, params, buf)
     return buf[own_below(s, side, n)]
 
 
