@@ -21,6 +21,8 @@ function. It loses exactly as few figures as the calculator's
 
 from __future__ import annotations
 
+import types
+
 import numba
 
 from simulator.toi.assault import ASSAULT_SUCCESS_FROM, assault_succeeds
@@ -29,12 +31,21 @@ from simulator.toi.results import damaged_index, steps, suppressed_index
 
 _inline = numba.njit(inline="always", cache=True)
 
+
+def _calling(fn, **compiled):
+    """``fn`` with the functions it calls replaced by their compiled forms (numba cannot
+    call a plain Python function): the same code object, other globals."""
+    env = dict(fn.__globals__)
+    env.update(compiled)
+    return types.FunctionType(fn.__code__, env, fn.__name__, fn.__defaults__, fn.__closure__)
+
+
 net_hits_jit = _inline(net_hits)
 band_index_jit = _inline(band_index)
 halved_fpr_jit = _inline(halved_fpr)
 steps_jit = _inline(steps)
-suppressed_index_jit = _inline(suppressed_index)
-damaged_index_jit = _inline(damaged_index)
+suppressed_index_jit = _inline(_calling(suppressed_index, steps=steps_jit))
+damaged_index_jit = _inline(_calling(damaged_index, steps=steps_jit))
 assault_succeeds_jit = _inline(assault_succeeds)
 
 SUCCESS_CLOSE, SUCCESS_NORMAL, SUCCESS_LONG = BAND_SUCCESS_FROM

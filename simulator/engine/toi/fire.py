@@ -1,0 +1,181 @@
+"""Ranged attacks in a game: concentrated fire with combined fire, fire and movement, op
+fire (001 Combat; Resolving an attack; Combined fire; Opportunity fire).
+
+The dice, the range bands, halving and the result tables are those of
+:mod:`simulator.toi` (through :mod:`simulator.toi.jit`); this module finds who may fire
+at whom from the state and applies the result to it.
+"""
+
+from __future__ import annotations
+
+from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.toi.events import EV_FIRE, EV_OPFIRE, log
+from simulator.engine.toi.state import (
+    COND_DISRUPTED,
+    COND_NORMAL,
+    COND_PINNED,
+    MODE_NORMAL,
+    ONMAP,
+    TOK_FATIGUED,
+    TOK_FRESH,
+    TOK_OPFIRE,
+    U_COND,
+    U_FIG,
+    U_HEX,
+    U_SIDE,
+    U_ST,
+    U_TOKEN,
+)
+from simulator.engine.toi.tables import (
+    FT_AREA,
+    FT_HARDENED,
+    FT_IFPR,
+    FT_IRANGE,
+    HI_COVER,
+    HI_ELEV,
+    P_DETERMINATION,
+    P_HIGHER,
+    P_N_FIG,
+    P_N_UNITS,
+)
+from simulator.engine.toi.units import has_officer, lose_figures, officer_in_hex, roll, suppress
+from simulator.toi.jit import (
+    RED_SUCCESS_FROM,
+    SUCCESS_CLOSE,
+    SUCCESS_LONG,
+    SUCCESS_NORMAL,
+    band_index_jit,
+    halved_fpr_jit,
+    net_hits_jit,
+)
+
+ROLE_LEAD, ROLE_SUPPORT = 0, 1
+HOW_CONCENTRATED, HOW_FIREMOVE, HOW_OPFIRE = 0, 1, 2
+
+
+@rule_inlined
+def success_from(band):
+    if band == 0:
+        return SUCCESS_CLOSE
+    if band == 1:
+        return SUCCESS_NORMAL
+    return SUCCESS_LONG
+
+
+@rule
+def share(s, t, k, target, role, how):
+    """``(strength, band)`` unit ``k`` adds to an attack on ``target``; strength -1 when it
+    cannot take part.
+
+    001 Range (figures that cannot reach are left out, the lowest range of those firing
+    sets the band, +1 range from higher ground: rulings T3), 001 step 1 (FPR is the sum over
+    the figures), 001 Combined fire (supporters at half FPR), Fire & Movement (half FPR,
+    no long range), Officer: Rally (a pinned squad leading a concentrated attack with an
+    officer in its hex fires at half FPR), halved twice: no attack (rulings #15, T1).
+    Mortar figures do not fire in the engine yet (area attacks are not done).
+    """
+    a = s.u[k, U_HEX]
+    b = s.u[target, U_HEX]
+    if t.los[a, b] == 0:                          # 001 Combat: range and LOS
+        return -1, 0
+    halvings = 0
+    cond = s.u[k, U_COND]
+    if cond == COND_DISRUPTED:
+        return -1, 0                              # 001 Squad conditions: may not fire
+    if cond == COND_PINNED:
+        if role != ROLE_LEAD or how != HOW_CONCENTRATED or not officer_in_hex(s, t, a, s.u[k, U_SIDE]):
+            return -1, 0
+        halvings += 1                             # 001 Officer: Rally
+    if role == ROLE_SUPPORT:
+        halvings += 1
+    if how == HOW_FIREMOVE:
+        halvings += 1
+    d = t.dist[a, b]
+    bonus = t.p[P_HIGHER] if t.hexi[a, HI_ELEV] > t.hexi[b, HI_ELEV] else 0
+    fpr = 0
+    band = -1
+    for f in range(t.p[P_N_FIG]):
+        n = s.u[k, U_FIG + f]
+        if n == 0 or t.ft[f, FT_AREA] == 1 or t.ft[f, FT_IFPR] == 0:
+            continue
+        bi = band_index_jit(d, t.ft[f, FT_IRANGE] + bonus)
+        if bi < 0:
+            continue
+        fpr += n * t.ft[f, FT_IFPR]
+        if bi > band:
+            band = bi
+    if band < 0 or fpr == 0:
+        return -1, 0
+    if how == HOW_FIREMOVE and band == 2:
+        return -1, 0                              # 001 Fire & movement: no long-range attack
+    strength = halved_fpr_jit(fpr, halvings)
+    if strength <= 0:
+        return -1, 0
+    return strength, band
+
+
+@rule_inlined
+def can_support(s, k, side, how):
+    """001 Combined fire: other fresh friendly units; op fire: those in op fire mode."""
+    if s.u[k, U_ST] != ONMAP or s.u[k, U_SIDE] != side:
+        return False
+    if how == HOW_OPFIRE:
+        return s.u[k, U_TOKEN] == TOK_OPFIRE and s.u[k, U_COND] == COND_NORMAL
+    return s.u[k, U_TOKEN] == TOK_FRESH
+
+
+@rule
+def supporters_exist(s, t, lead, target, how):
+    side = s.u[lead, U_SIDE]
+    for k in range(t.p[P_N_UNITS]):
+        if k != lead and can_support(s, k, side, how) and share(s, t, k, target, ROLE_SUPPORT, how)[0] > 0:
+            return True
+    return False
+
+
+@rule
+def cover_dice(s, t, target, mode):
+    """001 step 2: the target hex's cover; against suppressive fire +1 per elite figure
+    (Battle-Hardened) and +1 with an officer in the squad or hex (Determination; rulings T6)."""
+    h = s.u[target, U_HEX]
+    cover = t.hexi[h, HI_COVER]
+    if mode != MODE_NORMAL:
+        for f in range(t.p[P_N_FIG]):
+            cover += s.u[target, U_FIG + f] * t.ft[f, FT_HARDENED]
+        if has_officer(s, t, target) or officer_in_hex(s, t, h, s.u[target, U_SIDE]):
+            cover += t.p[P_DETERMINATION]
+    return cover
+
+
+@rule
+def attack(s, t, lead, target, mode, support, how):
+    """Resolve an attack led by ``lead`` (with every eligible supporter if ``support``) and
+    apply it; everyone who fired is fatigued (001 Combined fire; Opportunity fire).
+    Returns the hits."""
+    strength, band = share(s, t, lead, target, ROLE_LEAD, how)
+    side = s.u[lead, U_SIDE]
+    if support == 1 and how != HOW_FIREMOVE:      # 001 Fire & movement: no support
+        for k in range(t.p[P_N_UNITS]):
+            if k != lead and can_support(s, k, side, how):
+                st, bd = share(s, t, k, target, ROLE_SUPPORT, how)
+                if st > 0:
+                    strength += st
+                    if bd > band:
+                        band = bd             # 001 Combined fire: the least favourable range
+                    s.u[k, U_TOKEN] = TOK_FATIGUED
+    cover = cover_dice(s, t, target, mode)
+    black = roll(s, strength, success_from(band))
+    red = roll(s, cover, RED_SUCCESS_FROM)
+    hits = net_hits_jit(black, red)
+    log(s, EV_OPFIRE if how == HOW_OPFIRE else EV_FIRE, lead, target, mode, strength, cover, hits)
+    s.u[lead, U_TOKEN] = TOK_FATIGUED
+    if hits > 0:
+        if mode == MODE_NORMAL:
+            lose_figures(s, t, target, hits)      # 001 Normal attack results: figures
+        else:
+            suppress(s, t, target, hits)          # 001 Suppressive attack results
+    return hits
+
+
+_unused = (COND_NORMAL,)
+int64_constants(globals())

@@ -1,0 +1,255 @@
+"""Moving a unit in an Advance, Fire & Movement or Assault action, and op fire
+(001 Movement; Moving and opportunity fire; Fire & movement; Assault).
+
+A move is one hex a decision (``K_STEP`` to a neighbour) until the mover stops, has no
+MPs for any neighbour, or is stopped by op fire. A squad may not enter a hex with enemy
+units and may pass through full friendly hexes but not stop in one; a mover stopped in
+a full hex goes back to the last hex of its path with room (001 Setup: stacking).
+After each hex entered the enemy may attack the mover with one unit in op fire mode,
+supported by its other units in op fire mode; at most once per hex (001 Opportunity
+fire; Moving and op fire). A mover pinned, disrupted or destroyed by it stops and is
+fatigued. A Fire & Movement unit fires before or after its move (not in the middle); an
+assaulting squad chooses its target hex after the move (:mod:`..assault`).
+"""
+
+from __future__ import annotations
+
+from simulator.engine.core.compiling import int64_constants, push, rule
+from simulator.engine.toi.assault import start_assault_choice
+from simulator.engine.toi.events import EV_BACK, EV_MOVE, log
+from simulator.engine.toi.fire import (
+    HOW_FIREMOVE,
+    HOW_OPFIRE,
+    ROLE_LEAD,
+    attack,
+    share,
+    supporters_exist,
+)
+from simulator.engine.toi.phases.action import end_activation
+from simulator.engine.toi.state import (
+    AUX_PATH,
+    COND_NORMAL,
+    G_ACTION,
+    G_ACTIVE,
+    G_FIRED,
+    G_MOVED,
+    G_MP,
+    G_OPF_SIDE,
+    G_OPFIRES,
+    G_PATHN,
+    G_SUB,
+    G_UNIT,
+    K_ASSAULT,
+    K_FIREMOVE,
+    K_NO_OPFIRE,
+    K_NOFIRE,
+    K_OPFIRE,
+    K_SHOOT,
+    K_STEP,
+    K_STOP,
+    MAX_PATH,
+    MODE_NORMAL,
+    MODE_SUPPRESSIVE,
+    ONMAP,
+    SUB_AFTER_MOVE,
+    SUB_MOVE,
+    SUB_OPFIRE,
+    TOK_FRESH,
+    TOK_OPFIRE,
+    U_COND,
+    U_HEX,
+    U_OPHEX,
+    U_SIDE,
+    U_ST,
+    U_TOKEN,
+    a_arg,
+    a_kind,
+    a_unit,
+    action,
+    fire_arg,
+)
+from simulator.engine.toi.tables import P_N_UNITS, S6_COST, S6_NBR
+from simulator.engine.toi.units import enemy_in, put, room
+
+
+@rule
+def step_ok(s, t, k, d):
+    """Whether the mover may enter the hex across side ``d`` now (001 Movement)."""
+    h = s.u[k, U_HEX]
+    y = t.side6[h, d, S6_NBR]
+    if y < 0:
+        return False
+    cost = t.side6[h, d, S6_COST]
+    if cost < 0 or cost > s.g[G_MP] or s.g[G_PATHN] >= MAX_PATH:
+        return False
+    return not enemy_in(s, y, s.u[k, U_SIDE])           # no hex with an enemy unit
+
+
+@rule
+def may_stop(s, t, k):
+    """The mover's hex is not over the stacking limit with it (001 Setup: stacking)."""
+    return room(s, t, s.u[k, U_HEX], s.u[k, U_SIDE]) >= 0
+
+
+@rule
+def can_shoot_any(s, t, k, how):
+    side = s.u[k, U_SIDE]
+    for e in range(t.p[P_N_UNITS]):
+        if s.u[e, U_ST] == ONMAP and s.u[e, U_SIDE] != side and share(s, t, k, e, ROLE_LEAD, how)[0] > 0:
+            return True
+    return False
+
+
+@rule
+def shoot_actions(s, t, k, out, n):
+    """Fire & Movement attacks: any enemy in reach, normal or suppressive, no support."""
+    side = s.u[k, U_SIDE]
+    for e in range(t.p[P_N_UNITS]):
+        if s.u[e, U_ST] == ONMAP and s.u[e, U_SIDE] != side and share(s, t, k, e, ROLE_LEAD, HOW_FIREMOVE)[0] > 0:
+            n = push(out, n, action(K_SHOOT, k, fire_arg(e, MODE_NORMAL, 0)))
+            n = push(out, n, action(K_SHOOT, k, fire_arg(e, MODE_SUPPRESSIVE, 0)))
+    return n
+
+
+@rule
+def move_actions(s, t, out):
+    k = s.g[G_UNIT]
+    n = 0
+    any_step = False
+    for d in range(6):
+        if step_ok(s, t, k, d):
+            n = push(out, n, action(K_STEP, k, d))
+            any_step = True
+    if may_stop(s, t, k) or not any_step:
+        n = push(out, n, action(K_STOP, k, 0))
+    if s.g[G_ACTION] == K_FIREMOVE and s.g[G_FIRED] == 0 and s.g[G_MOVED] == 0:
+        n = shoot_actions(s, t, k, out, n)          # fire first, then move
+    return n
+
+
+@rule
+def opfire_candidates(s, t, mover, out, n):
+    """The enemy's op-fire attacks on the mover in its hex (001 Opportunity fire)."""
+    side = 1 - s.u[mover, U_SIDE]
+    for k in range(t.p[P_N_UNITS]):
+        if (s.u[k, U_ST] == ONMAP and s.u[k, U_SIDE] == side and s.u[k, U_TOKEN] == TOK_OPFIRE
+                and s.u[k, U_COND] == COND_NORMAL
+                and share(s, t, k, mover, ROLE_LEAD, HOW_OPFIRE)[0] > 0):
+            if out.shape[0] == 0:
+                return 1
+            sup = 1 if supporters_exist(s, t, k, mover, HOW_OPFIRE) else 0
+            for mode in range(MODE_NORMAL, MODE_SUPPRESSIVE + 1):
+                for su in range(sup + 1):
+                    n = push(out, n, action(K_OPFIRE, k, fire_arg(mover, mode, su)))
+    return n
+
+
+@rule
+def opfire_actions(s, t, out):
+    n = push(out, 0, action(K_NO_OPFIRE, 0, 0))
+    return opfire_candidates(s, t, s.g[G_UNIT], out, n)
+
+
+@rule
+def apply_step(s, t, k, d):
+    h = s.u[k, U_HEX]
+    y = t.side6[h, d, S6_NBR]
+    s.g[G_MP] -= t.side6[h, d, S6_COST]
+    put(s, k, y)
+    s.aux[AUX_PATH, s.g[G_PATHN]] = y
+    s.g[G_PATHN] += 1
+    s.g[G_MOVED] = 1
+    log(s, EV_MOVE, k, h, y, s.g[G_MP], 0, 0)
+    empty = s.aux[AUX_PATH, :0]
+    if s.u[k, U_OPHEX] != y and opfire_candidates(s, t, k, empty, 0) > 0:
+        s.g[G_SUB] = SUB_OPFIRE                     # immediately after entering the hex
+        s.g[G_OPF_SIDE] = 1 - s.u[k, U_SIDE]
+        return
+    after_step(s, t, k)
+
+
+@rule
+def after_step(s, t, k):
+    """Go on moving, or end the move when the mover cannot or may not go on."""
+    if s.u[k, U_ST] != ONMAP or s.u[k, U_COND] != COND_NORMAL:
+        end_move(s, t, k, True)                     # stopped by op fire (001 Moving and op fire)
+        return
+    s.g[G_SUB] = SUB_MOVE
+
+
+@rule
+def back_to_room(s, t, k):
+    """001 Setup: a unit stopped in a full hex returns to the last hex it moved from with room."""
+    if may_stop(s, t, k):
+        return
+    for i in range(s.g[G_PATHN] - 2, -1, -1):
+        h = s.aux[AUX_PATH, i]
+        if room(s, t, h, s.u[k, U_SIDE]) > 0:
+            put(s, k, h)
+            log(s, EV_BACK, k, h, 0, 0, 0, 0)
+            return
+
+
+@rule
+def end_move(s, t, k, stopped):
+    """The move is over: the Fire & Movement attack, the assault or the end of the action."""
+    if s.u[k, U_ST] == ONMAP:
+        back_to_room(s, t, k)
+    kind = s.g[G_ACTION]
+    if stopped or s.u[k, U_ST] != ONMAP:
+        end_activation(s, t)                        # halted: its activation ends
+        return
+    if kind == K_FIREMOVE and s.g[G_FIRED] == 0 and can_shoot_any(s, t, k, HOW_FIREMOVE):
+        s.g[G_SUB] = SUB_AFTER_MOVE
+        return
+    if kind == K_ASSAULT and start_assault_choice(s, t, k):
+        return
+    end_activation(s, t)
+
+
+@rule
+def apply_move(s, t, a):
+    k = s.g[G_UNIT]
+    kind = a_kind(a)
+    if kind == K_STEP:
+        apply_step(s, t, k, a_arg(a))
+        return
+    if kind == K_SHOOT:                              # Fire & Movement: fire first
+        arg = a_arg(a)
+        attack(s, t, k, arg & 0xFF, (arg >> 8) & 1, 0, HOW_FIREMOVE)
+        s.g[G_FIRED] = 1
+        s.u[k, U_TOKEN] = TOK_FRESH                  # still active: fatigued when the action ends
+        return
+    end_move(s, t, k, False)                         # K_STOP
+
+
+@rule
+def apply_opfire(s, t, a):
+    mover = s.g[G_UNIT]
+    s.u[mover, U_OPHEX] = s.u[mover, U_HEX]          # at most once per hex
+    if a_kind(a) == K_OPFIRE:
+        arg = a_arg(a)
+        attack(s, t, a_unit(a), mover, (arg >> 8) & 1, (arg >> 9) & 1, HOW_OPFIRE)
+        s.g[G_OPFIRES] += 1
+    after_step(s, t, mover)
+
+
+@rule
+def after_move_actions(s, t, out):
+    k = s.g[G_UNIT]
+    n = push(out, 0, action(K_NOFIRE, k, 0))
+    return shoot_actions(s, t, k, out, n)
+
+
+@rule
+def apply_after_move(s, t, a):
+    k = s.g[G_UNIT]
+    if a_kind(a) == K_SHOOT:
+        arg = a_arg(a)
+        attack(s, t, k, arg & 0xFF, (arg >> 8) & 1, 0, HOW_FIREMOVE)
+        s.g[G_FIRED] = 1
+    end_activation(s, t)
+
+
+_unused = (G_ACTIVE,)
+int64_constants(globals())

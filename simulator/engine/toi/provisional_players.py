@@ -1,0 +1,130 @@
+"""PROVISIONAL players for the Tide of Iron module's own tests and speed figure: a uniform
+random player and a one-ply greedy player over the game API (``legal_actions``,
+``apply_action``) and :mod:`.view`. The shared players of ``simulator.engine.players``
+are Assault-shaped today; these go once they are generalised (issue 19).
+
+Each player draws from its own stream ``s.rng[1 + side]``, never the dice's.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from simulator.engine.toi.state import GameState
+from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
+from simulator.engine.toi.view import (
+    controller,
+    decider,
+    is_over,
+    n_objectives,
+    n_units,
+    objective_hex,
+    objective_vp,
+    unit_figures,
+    unit_hex,
+    unit_on_map,
+    unit_side,
+    vp,
+    winner,
+)
+from simulator.rng import below
+
+RANDOM, GREEDY = 0, 1
+PLAYER_NAMES = ("random", "greedy")
+
+
+@numba.njit(cache=True, _nrt=False)
+def _copy2(dst, src):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@numba.njit(cache=True, _nrt=False)
+def restore(dst, src):
+    """Copy ``src`` into ``dst`` in place (the log excepted)."""
+    _copy2(dst.u, src.u)
+    for i in range(src.g.shape[0]):
+        dst.g[i] = src.g[i]
+    _copy2(dst.hx, src.hx)
+    _copy2(dst.aux, src.aux)
+    _copy2(dst.rng, src.rng)
+
+
+@numba.njit(cache=True, _nrt=False)
+def evaluate(s, t, side):
+    """A rough score for ``side``: the result if over, else VPs, objectives held, figures
+    and nearness of its squads to the objectives it does not hold."""
+    if is_over(s):
+        w = winner(s)
+        return 1e6 if w == side else (-1e6 if w >= 0 else 0.0)
+    score = 20.0 * (vp(s, side) - vp(s, 1 - side))
+    for o in range(n_objectives(t)):
+        c = controller(s, o)
+        if c == side:
+            score += 6.0 * (1 + objective_vp(t, o))
+        elif c == 1 - side:
+            score -= 6.0 * (1 + objective_vp(t, o))
+    for k in range(n_units(t)):
+        if not unit_on_map(s, k):
+            continue
+        sign = 1.0 if unit_side(s, k) == side else -1.0
+        score += sign * 3.0 * unit_figures(s, t, k)
+        if sign > 0:
+            best = 99
+            for o in range(n_objectives(t)):
+                if controller(s, o) != side:
+                    d = t.dist[unit_hex(s, k), objective_hex(t, o)]
+                    if d < best:
+                        best = d
+            if best < 99:
+                score -= 0.5 * best
+    return score
+
+
+@numba.njit(cache=True)
+def choose(s, t, kind, buf, moves, scratch):
+    """The action player ``kind`` takes now."""
+    side = decider(s)
+    n = legal_actions(s, t, buf)
+    if kind == RANDOM or n == 1:
+        return buf[below(s.rng[1 + side], n)]
+    best = buf[0]
+    best_v = -1e18
+    ties = 0
+    keep = scratch[0]
+    trial = scratch[1]
+    restore(keep, s)
+    for i in range(n):
+        moves[i] = buf[i]
+    for i in range(n):
+        restore(trial, keep)
+        apply_action(trial, t, moves[i])
+        v = evaluate(trial, t, side)
+        if v > best_v + 1e-9:
+            best_v, best, ties = v, moves[i], 1
+        elif v > best_v - 1e-9:
+            ties += 1
+            if below(s.rng[1 + side], ties) == 0:
+                best = moves[i]
+    return best
+
+
+def work(s) -> tuple:
+    """Scratch for :func:`play`: two action buffers and two states shaped like ``s``."""
+    def twin():
+        return GameState(s.u.copy(), s.g.copy(), s.hx.copy(), s.aux.copy(), s.rng.copy(), s.log[:1].copy())
+    return np.empty(MAX_ACTIONS, dtype=np.int64), np.empty(MAX_ACTIONS, dtype=np.int64), (twin(), twin())
+
+
+@numba.njit(cache=True)
+def play(s, t, kind0, kind1, max_decisions, buf, moves, scratch):
+    """Play the game in ``s`` to its end (or ``max_decisions``); return the decisions taken."""
+    d = 0
+    while not is_over(s) and d < max_decisions:
+        kind = kind0 if decider(s) == 0 else kind1
+        a = choose(s, t, kind, buf, moves, scratch)
+        apply_action(s, t, a)
+        d += 1
+    return d

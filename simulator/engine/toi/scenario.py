@@ -1,0 +1,370 @@
+"""Tide of Iron scenario files (``scenarios/toi/*.scenario.toml``) -> :class:`Tables`.
+
+A scenario names the map (rows of legend letters, a legend of ``terrain.toml``
+features joined with ``+``; ``hill`` is level 1, ``high_hill`` level 2, 001 Range:
+elevation), the objectives with their command and victory points (001 Command phase),
+the rounds and the actions per player turn (001 Action phase), which side starts with
+the initiative (001 Setup), and each side's deployment zones and squads, each squad
+written as its figures (``"3regular+officer"``, 001 Setup: build squads; the figure
+names of ``units.toml``).
+
+Checks raise :class:`~simulator.errors.InputError` naming the file and key. The line of
+sight of every two hexes is computed here once (001 Line of sight, rulings T23), with
+the core's exact line tracer :func:`simulator.engine.core.los.line_steps`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from simulator.datafile import SCENARIOS_DIR, load_model
+from simulator.engine.core import los as core_los
+from simulator.engine.core.hexgrid import HexGrid, axial_distance
+from simulator.engine.toi import tables as T
+from simulator.engine.toi.state import MAX_FIG
+from simulator.errors import InputError
+from simulator.toi.data import GameData, load_game
+
+SCENARIO_DIR = SCENARIOS_DIR / "toi"
+ELEVATION_WORDS = {"hill": 1, "high_hill": 2}       # 001 Range: level 1 low hill, level 2 high hill
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MapSpec(_Strict):
+    orientation: str = "flat"
+    source: str = ""
+    rows: list[str] = Field(min_length=1)
+    legend: dict[str, str]
+
+
+class ObjectiveSpec(_Strict):
+    hex: str
+    name: str = ""
+    command: int = Field(default=0, ge=0, le=20)
+    vp: int = Field(default=0, ge=0, le=20)
+    nation: str = "neutral"
+
+
+class SquadSpec(_Strict):
+    figures: str
+    count: int = Field(default=1, ge=1, le=40)
+    zone: str
+
+
+class SideSpec(_Strict):
+    zones: dict[str, list[str]]
+    squads: list[SquadSpec] = Field(min_length=1)
+
+
+class ScenarioFile(_Strict):
+    name: str
+    description: str = ""
+    source: str
+    rounds: int = Field(ge=1, le=30)
+    actions_per_turn: int = Field(ge=1, le=10)
+    initiative: str
+    map: MapSpec
+    objectives: list[ObjectiveSpec] = Field(min_length=1)
+    sides: dict[str, SideSpec]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A checked scenario with its compiled tables and the names reports print."""
+
+    name: str
+    path: str
+    spec: ScenarioFile
+    game: GameData
+    grid: HexGrid
+    tables: T.Tables
+    side_names: tuple[str, str]
+    figure_names: tuple[str, ...]
+    terrain_names: tuple[str, ...]
+
+    def hex_name(self, h: int) -> str:
+        return self.grid.names[h] if h >= 0 else "-"
+
+    def squad_label(self, k: int) -> str:
+        sl = self.tables.slots[k]
+        figs = "+".join(f"{sl[T.SL_FIG + f]}{name}" for f, name in enumerate(self.figure_names)
+                        if sl[T.SL_FIG + f] > 0)
+        return f"{self.side_names[sl[T.SL_SIDE]]} squad {k} ({figs})"
+
+
+_SPEC = re.compile(r"\s*(\d+)(?:-(\d+))?\s*,\s*(\d+)(?:-(\d+))?\s*")
+
+
+def parse_hex_spec(spec: str) -> list[tuple[int, int]]:
+    """``"3,4"`` or ``"0-2,5-9"`` (columns, rows) -> offset coordinates. The same syntax as
+    Assault's zones (``simulator.engine.assault.scenario.parse_hex_spec``; to move into the core)."""
+    m = _SPEC.fullmatch(str(spec))
+    if not m:
+        raise ValueError(f"not a hex or hex range {spec!r} (write \"col,row\" or \"c1-c2,r1-r2\")")
+    c1, r1 = int(m.group(1)), int(m.group(3))
+    c2 = int(m.group(2)) if m.group(2) else c1
+    r2 = int(m.group(4)) if m.group(4) else r1
+    return [(c, r) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
+
+
+def scenario_path(name: str) -> Path:
+    p = Path(name)
+    if p.suffix == ".toml" and p.exists():
+        return p
+    q = SCENARIO_DIR / f"{name}.scenario.toml"
+    if q.exists():
+        return q
+    known = sorted(x.name.removesuffix(".scenario.toml") for x in SCENARIO_DIR.glob("*.scenario.toml"))
+    raise InputError("scenario", "", f"no Tide of Iron scenario {name!r} (known: {', '.join(known)})")
+
+
+@cache
+def _load(path: str, mtime: int) -> Scenario:
+    spec = load_model(ScenarioFile, path)
+    return compile_scenario(spec, path, load_game())
+
+
+def load_scenario(name: str) -> Scenario:
+    """A scenario by name (``two-farms``) or path, checked and compiled (cached)."""
+    p = scenario_path(name)
+    return _load(str(p), p.stat().st_mtime_ns)
+
+
+# --- the map -----------------------------------------------------------------------
+
+def _hex_features(text: str, game: GameData, where: str) -> tuple[str, int, bool]:
+    """(main terrain, elevation, road) of a legend entry such as ``hill+woods+road``."""
+    terrain, elev, road = "clear", 0, False
+    for raw in text.split("+"):
+        w = raw.strip().lower().replace("-", "_")
+        if w in ELEVATION_WORDS:
+            elev = ELEVATION_WORDS[w]
+        elif w == "road":
+            road = True
+        elif w in game.terrain.features and game.terrain.features[w].kind == "terrain":
+            terrain = w
+        else:
+            known = [k for k, f in game.terrain.features.items() if f.kind == "terrain"]
+            raise InputError(where, "map.legend", f"unknown terrain {raw!r} (known: {', '.join(known)}, "
+                             "road, hill, high_hill)")
+    return terrain, elev, road
+
+
+def _move_cost(x: int, y: int, terrain, elev, road, stand, game: GameData) -> int:
+    """MPs a squad pays to enter ``y`` from ``x`` (001 Terrain; rulings T23), -1 impassable."""
+    if not stand[y]:
+        return -1
+    if elev[y] - elev[x] >= 2:
+        return -1                                   # 001 Terrain: Hill, cliff sides impassable
+    feats = game.terrain.features
+    cost = feats[terrain[y]].move_squads.value
+    if road[x] and road[y] and terrain[y] != "building":
+        cost = feats["road"].move_squads.value      # 001 Terrain: Road; Building: 2 even with a road
+    if elev[y] > elev[x]:
+        cost = max(cost, feats["hill"].move_squads.value)   # 001 Terrain: Hill, uphill
+    return cost
+
+
+def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray) -> np.ndarray:
+    """1 where a unit in hex a sees a unit in hex b (001 Line of sight; rulings T23)."""
+    n = grid.n
+    qmin, rmin = int(grid.q.min()) - 2, int(grid.r.min()) - 2
+    index = np.full((int(grid.q.max()) - qmin + 3, int(grid.r.max()) - rmin + 3), -1, dtype=np.int64)
+    index[grid.q - qmin, grid.r - rmin] = np.arange(n)
+    stamp = np.zeros(index.shape, dtype=np.int64)
+    size = (grid.diameter + 3) * 7
+    prim = np.empty(size, dtype=np.int64)
+    alt = np.empty(size, dtype=np.int64)
+    work, fkey = core_los.line_work(grid.diameter + 2)
+    dist = grid.distance
+    out = np.zeros((n, n), dtype=np.int64)
+    sid = 0
+    for a in range(n):
+        for b in range(n):
+            if dist[a, b] <= 1:
+                out[a, b] = 1                       # 001 LOS: adjacent units always see each other
+                continue
+            sid += 1
+            ns = core_los.line_steps(int(grid.q[a]), int(grid.r[a]), int(grid.q[b]), int(grid.r[b]), index,
+                                     qmin, rmin, prim, alt, stamp, sid, work, fkey)
+            out[a, b] = _sees(a, b, prim[:ns], alt[:ns], elev, blocking, dist)
+    return out
+
+
+def _sees(a, b, prim, alt, elev, blocking, dist) -> int:
+    lo, hi = (a, b) if elev[a] <= elev[b] else (b, a)
+    top = elev[hi]
+
+    def obstructs(x: int) -> bool:
+        # BT, or a hill at the higher unit's level or above (rulings T23)
+        return x >= 0 and (bool(blocking[x]) or (elev[x] >= top and elev[x] > elev[lo]) or elev[x] > top)
+
+    closest = -1
+    for k in range(len(prim)):
+        x, y = int(prim[k]), int(alt[k])
+        hit = obstructs(x) and (y == -2 or obstructs(y))   # along a hex side: both sides (001 LOS)
+        if not hit:
+            continue
+        if elev[a] == elev[b] or elev[x] > top:
+            return 0                                # same level (or a higher hill): BT blocks
+        if closest < 0 or dist[x, lo] < dist[closest, lo]:
+            closest = x
+    if elev[a] != elev[b]:
+        first = int(prim[0]) if a == hi else int(prim[-1])
+        if first >= 0 and elev[first] == top and dist[first, hi] == 1:
+            return 0                                # 001 LOS: across an adjacent hex at its own level
+        if closest >= 0:
+            blind = 2 if top - elev[lo] == 1 else 1  # 001 LOS: blind hexes behind the obstruction
+            if dist[closest, lo] <= blind:
+                return 0
+    return 1
+
+
+# --- compile ---------------------------------------------------------------------------
+
+def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:  # noqa: C901 - one pass over the file
+    """Check a scenario file and build its tables."""
+    where = path
+    if spec.map.orientation not in ("flat", "pointy"):
+        raise InputError(where, "map.orientation", "must be flat or pointy")
+    rows = spec.map.rows
+    cols = len(rows[0])
+    if any(len(r) != cols for r in rows):
+        raise InputError(where, "map.rows", "every row must have the same number of hexes")
+    grid = HexGrid(cols, len(rows), spec.map.orientation)
+    n = grid.n
+    sides = tuple(spec.sides)
+    if len(sides) != 2:
+        raise InputError(where, "sides", f"a scenario has two sides (got {len(sides)})")
+    if spec.initiative not in sides:
+        raise InputError(where, "initiative", f"must be one of the sides: {', '.join(sides)}")
+    terrain_names = tuple(sorted(k for k, f in game.terrain.features.items() if f.kind == "terrain"))
+    terrain, elev, road = [], np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    for h in range(n):
+        ch = rows[grid.row[h]][grid.col[h]]
+        if ch not in spec.map.legend:
+            raise InputError(where, "map.rows", f"letter {ch!r} is not in the legend")
+        t, e, rd = _hex_features(spec.map.legend[ch], game, where)
+        terrain.append(t)
+        elev[h], road[h] = e, rd
+    feats = game.terrain.features
+    stand = np.array([feats[t].closed_to != "all" for t in terrain], dtype=np.int64)
+    blocking = np.array([feats[t].blocking.value == "yes" for t in terrain], dtype=np.int64)
+    hexi = np.zeros((n, T.HI_FIELDS), dtype=np.int64)
+    hexi[:, T.HI_TERRAIN] = [terrain_names.index(t) for t in terrain]
+    hexi[:, T.HI_ELEV] = elev
+    hexi[:, T.HI_COVER] = [feats[t].cover_value for t in terrain]
+    hexi[:, T.HI_OBJ] = -1
+    hexi[:, T.HI_STAND] = stand
+    hexi[:, T.HI_ROAD] = road
+    side6 = np.full((n, 6, T.S6_FIELDS), -1, dtype=np.int64)
+    for h in range(n):
+        for d in range(6):
+            y = int(grid.neighbours[h, d])
+            side6[h, d, T.S6_NBR] = y
+            if y >= 0:
+                side6[h, d, T.S6_COST] = _move_cost(h, y, terrain, elev, road, stand, game)
+    # objectives (001 Command phase: objective hexes)
+    obj = np.zeros((len(spec.objectives), T.OB_FIELDS), dtype=np.int64)
+    for k, o in enumerate(spec.objectives):
+        key = f"objectives[{k}]"
+        try:
+            h = grid.index_of(o.hex)
+        except KeyError:
+            raise InputError(where, f"{key}.hex", f"{o.hex!r} is not on the map") from None
+        if hexi[h, T.HI_OBJ] >= 0:
+            raise InputError(where, f"{key}.hex", f"two objectives in {o.hex}")
+        if o.nation != "neutral" and o.nation not in sides:
+            raise InputError(where, f"{key}.nation", f"neutral or one of the sides ({', '.join(sides)})")
+        hexi[h, T.HI_OBJ] = k
+        obj[k] = (h, o.command, o.vp, -1 if o.nation == "neutral" else sides.index(o.nation))
+    # zones and squads (001 Setup)
+    figure_names = tuple(game.units.figures)
+    if len(figure_names) > MAX_FIG:
+        raise InputError("units.toml", "figures", f"the engine takes at most {MAX_FIG} figure types")
+    zone_ids: dict[tuple[int, str], int] = {}
+    slots = []
+    most = game.units.squads.max_figures.value
+    for si, side in enumerate(sides):
+        sp = spec.sides[side]
+        for zname, zspecs in sp.zones.items():
+            z = len(zone_ids)
+            if z >= 60:
+                raise InputError(where, f"sides.{side}.zones", "at most 60 zones")
+            zone_ids[(si, zname)] = z
+            for zs in zspecs:
+                try:
+                    cells = parse_hex_spec(zs)
+                except ValueError as e:
+                    raise InputError(where, f"sides.{side}.zones.{zname}", str(e)) from None
+                for c, r in cells:
+                    if grid.on_map(c, r):
+                        hexi[r * cols + c, T.HI_ZONE] |= 1 << z
+        for k, sq in enumerate(sp.squads):
+            key = f"sides.{side}.squads[{k}]"
+            if (si, sq.zone) not in zone_ids:
+                raise InputError(where, f"{key}.zone", f"no zone {sq.zone!r} for {side}")
+            counts = _figures(sq.figures, figure_names, where, f"{key}.figures")
+            if not 1 <= sum(counts) <= most:
+                raise InputError(where, f"{key}.figures", f"a squad has 1 to {most} figures (rulings T17)")
+            for _ in range(sq.count):
+                row = np.zeros(T.SL_FIELDS, dtype=np.int64)
+                row[T.SL_SIDE] = si
+                row[T.SL_ZONE] = zone_ids[(si, sq.zone)]
+                row[T.SL_FIG:T.SL_FIG + len(counts)] = counts
+                slots.append(row)
+    if len(slots) > 250:
+        raise InputError(where, "sides", "at most 250 squads")
+    for (si, zname), z in zone_ids.items():
+        room = int(((hexi[:, T.HI_ZONE] >> z) & 1 & stand).sum()) * 3
+        need = sum(1 for r in slots if r[T.SL_SIDE] == si and r[T.SL_ZONE] == z)
+        if need > room:
+            raise InputError(where, f"sides.{sides[si]}.zones.{zname}",
+                             f"{need} squads do not fit in the zone (room for {room}, 001 Setup: stacking)")
+    ft = np.zeros((len(figure_names), T.FT_FIELDS), dtype=np.int64)
+    for f, name in enumerate(figure_names):
+        fig = game.units.figures[name]
+        ft[f] = (fig.movement.value, fig.infantry.range.value, fig.infantry.fpr.value,
+                 fig.has("heavy_weapon"), fig.has("rally"),
+                 game.units.abilities.battle_hardened.cover_vs_suppressive_per_figure.value
+                 if fig.has("battle_hardened") else 0, fig.has("area_attack"), 0)
+    # rulings T24: the owner loses plain riflemen first, the officer last
+    order = sorted(range(len(figure_names)), key=lambda f: (ft[f, T.FT_OFFICER], ft[f, T.FT_HEAVY],
+                                                          ft[f, T.FT_HARDENED] > 0, ft[f, T.FT_IFPR], f))
+    ft[:, T.FT_LOSS_ORDER] = order
+    p = np.zeros(T.P_FIELDS, dtype=np.int64)
+    p[T.P_N_UNITS], p[T.P_N_HEX], p[T.P_N_OBJ], p[T.P_N_FIG] = len(slots), n, len(obj), len(figure_names)
+    p[T.P_ROUNDS], p[T.P_ACTIONS] = spec.rounds, spec.actions_per_turn
+    p[T.P_INIT] = sides.index(spec.initiative)
+    p[T.P_STACK] = 3                                           # 001 Setup: three units a hex
+    p[T.P_DETERMINATION] = game.units.abilities.determination.cover_vs_suppressive.value
+    p[T.P_HIGHER] = game.terrain.rules.higher_ground_range_bonus.value
+    p[T.P_MOBILITY] = 1                                        # 001 Officer: Increased Mobility (+1)
+    p[T.P_MAX_SUPPORT] = 2                                     # 002 step 1
+    dist = np.zeros((n, n), dtype=np.int64)
+    for a in range(n):
+        for b in range(n):
+            dist[a, b] = axial_distance(grid.q[a], grid.r[a], grid.q[b], grid.r[b])
+    tables = T.Tables(hexi=hexi, side6=side6, los=_line_of_sight(grid, elev, blocking), dist=dist, ft=ft,
+                      slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
+    return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names)
+
+
+def _figures(text: str, names: tuple[str, ...], where: str, key: str) -> list[int]:
+    counts = [0] * len(names)
+    for part in text.lower().split("+"):
+        m = re.fullmatch(r"\s*(\d*)\s*([a-z_]+)\s*", part)
+        if not m or m.group(2) not in names:
+            raise InputError(where, key, f"cannot read figure {part!r} (write e.g. '3regular+officer'; "
+                             f"figures: {', '.join(names)})")
+        counts[names.index(m.group(2))] += int(m.group(1)) if m.group(1) else 1
+    return counts

@@ -1,0 +1,86 @@
+"""A Tide of Iron scenario compiled for the engine: every rules constant as integer arrays.
+
+:class:`Tables` is what the ``njit`` rules read, as Assault's
+:class:`simulator.engine.assault.tables.Tables`: the map (terrain, elevation, cover,
+movement costs per hex side, line of sight between every two hexes), the figure types
+of ``units.toml``, the unit slots of the scenario, objectives, and the parameters
+(rounds, actions per player turn, first initiative). Built by
+:func:`simulator.engine.toi.scenario.compile_scenario`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.fields import declare
+
+HI_FIELDS = declare(globals(), """
+    HI_TERRAIN      the main terrain (index into the scenario's terrain names)
+    HI_ELEV         elevation level 0, 1 or 2 (001 Range: elevation)
+    HI_COVER        cover dice of the hex for squads (001 step 2; terrain.toml cover)
+    HI_OBJ          the objective here, -1 none
+    HI_ZONE         bit per deployment zone the hex belongs to (001 Setup)
+    HI_STAND        1: a squad may be in the hex (001 Terrain: pond, flooded stream impassable)
+    HI_ROAD         1: a road runs through it (001 Terrain: Road)
+""")
+
+S6_FIELDS = declare(globals(), """
+    S6_NBR          the hex across this side, -1 off the map
+    S6_COST         MPs a squad pays to cross into it, -1 impassable (001 Terrain; Movement)
+""")
+
+FT_FIELDS = declare(globals(), """
+    FT_MOVE         movement value (001 unit stats, MV)
+    FT_IRANGE       range against infantry
+    FT_IFPR         firepower against infantry
+    FT_HEAVY        1: heavy infantry weapon (001 MG / Mortar crew: Limited Choice of Actions)
+    FT_OFFICER      1: an officer (001 Officer abilities)
+    FT_HARDENED     cover per figure against suppressive fire (001 Elite: Battle-Hardened)
+    FT_AREA         1: fires area attacks only (001 Mortar crew; not yet in the engine: never fires)
+    FT_LOSS_ORDER   row i: the i-th figure type a squad loses to hits (rulings T24)
+""")
+
+OB_FIELDS = declare(globals(), """
+    OB_HEX          its hex
+    OB_CMD          command tokens a round to the side controlling it (001 Receive command)
+    OB_VP           victory points a round to the side controlling it (001 Receive victory points)
+    OB_NATION       -1 neutral, else the side whose command objective it is (001 Command objectives)
+""")
+
+SL_FIELDS = declare(globals(), """
+    SL_SIDE         its side
+    SL_ZONE         its deployment zone (001 Setup)
+    SL_FIG*8        SL_FIG + figure type: figures of that type (001 Setup: build squads)
+""")
+
+P_FIELDS = declare(globals(), """
+    P_N_UNITS       unit slots
+    P_N_HEX         hexes
+    P_N_OBJ         objectives
+    P_N_FIG         figure types
+    P_ROUNDS        rounds of the scenario (001 Advance the round marker)
+    P_ACTIONS       actions per player turn (001 Action phase: as the scenario says)
+    P_INIT          the side with the initiative at the start (001 Setup)
+    P_STACK         units a hex holds (001 Setup: stacking, three)
+    P_DETERMINATION cover against suppressive fire with an officer in the hex (001 Officer: Determination)
+    P_HIGHER        range bonus from higher ground (001 Range)
+    P_MOBILITY      movement bonus of a squad with an officer (001 Officer: Increased Mobility)
+    P_MAX_SUPPORT   squads that may support an assault (002 step 1)
+""")
+
+
+class Tables(NamedTuple):
+    hexi: np.ndarray      # int64[n, HI_FIELDS]
+    side6: np.ndarray     # int64[n, 6, S6_FIELDS]
+    los: np.ndarray       # int64[n, n]: 1 when a unit in a sees a unit in b (001 Line of sight)
+    dist: np.ndarray      # int64[n, n]: hexes between
+    ft: np.ndarray        # int64[figure types, FT_FIELDS]
+    slots: np.ndarray     # int64[units, SL_FIELDS]
+    obj: np.ndarray       # int64[objectives, OB_FIELDS]
+    p: np.ndarray         # int64[P_FIELDS]
+
+
+int64_constants(globals())

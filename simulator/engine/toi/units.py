@@ -1,0 +1,193 @@
+"""Squads on the map: their figures, movement, firepower, place and tokens (001 Setup:
+build squads; Movement; Combat; Squad conditions), and the dice."""
+
+from __future__ import annotations
+
+from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.toi.events import EV_CONDITION, EV_DESTROYED, EV_FIGURES, log
+from simulator.engine.toi.state import (
+    COND_DISRUPTED,
+    COND_NORMAL,
+    COND_PINNED,
+    DESTROYED,
+    G_UNIT,
+    HX_OCC,
+    ONMAP,
+    TOK_FATIGUED,
+    TOK_FRESH,
+    TOK_OPFIRE,
+    U_COND,
+    U_FIG,
+    U_HEX,
+    U_SIDE,
+    U_ST,
+    U_TOKEN,
+)
+from simulator.engine.toi.tables import (
+    FT_HEAVY,
+    FT_LOSS_ORDER,
+    FT_MOVE,
+    FT_OFFICER,
+    HI_STAND,
+    P_MOBILITY,
+    P_N_FIG,
+    P_N_UNITS,
+    P_STACK,
+)
+from simulator.rng import below
+from simulator.toi.jit import suppressed_index_jit
+
+
+@rule_inlined
+def d6(s):
+    """One die from the game's dice stream."""
+    return below(s.rng[0], 6) + 1
+
+
+@rule_inlined
+def roll(s, n, success_from):
+    """Successes of ``n`` dice, each succeeding on ``success_from``-6 (001 step 4)."""
+    k = 0
+    for _ in range(n):
+        if below(s.rng[0], 6) + 1 >= success_from:
+            k += 1
+    return k
+
+
+@rule_inlined
+def on_map(s, k):
+    return s.u[k, U_ST] == ONMAP
+
+
+@rule_inlined
+def figures(s, t, k):
+    n = 0
+    for f in range(t.p[P_N_FIG]):
+        n += s.u[k, U_FIG + f]
+    return n
+
+
+@rule_inlined
+def has_officer(s, t, k):
+    for f in range(t.p[P_N_FIG]):
+        if t.ft[f, FT_OFFICER] == 1 and s.u[k, U_FIG + f] > 0:
+            return True
+    return False
+
+
+@rule_inlined
+def has_heavy(s, t, k):
+    """A heavy infantry weapon figure in the squad (001 MG / Mortar crew)."""
+    for f in range(t.p[P_N_FIG]):
+        if t.ft[f, FT_HEAVY] == 1 and s.u[k, U_FIG + f] > 0:
+            return True
+    return False
+
+
+@rule
+def officer_in_hex(s, t, h, side):
+    """An officer of ``side`` in hex ``h`` (001 Officer: Rally, Determination, Fast Recovery)."""
+    for k in range(t.p[P_N_UNITS]):
+        if s.u[k, U_ST] == ONMAP and s.u[k, U_HEX] == h and s.u[k, U_SIDE] == side and has_officer(s, t, k):
+            return True
+    return False
+
+
+@rule_inlined
+def movement(s, t, k):
+    """A squad's MPs: the lowest MV of its figures (rulings T24), +1 with an officer (001
+    Officer: Increased Mobility)."""
+    mv = 99
+    for f in range(t.p[P_N_FIG]):
+        if s.u[k, U_FIG + f] > 0 and t.ft[f, FT_MOVE] < mv:
+            mv = t.ft[f, FT_MOVE]
+    if has_officer(s, t, k):
+        mv += t.p[P_MOBILITY]
+    return mv
+
+
+@rule_inlined
+def room(s, t, h, side):
+    """How many more units of ``side`` hex ``h`` takes (001 Setup: stacking)."""
+    if t.hexi[h, HI_STAND] == 0:
+        return 0
+    return t.p[P_STACK] - s.hx[h, HX_OCC + side]
+
+
+@rule_inlined
+def enemy_in(s, h, side):
+    return s.hx[h, HX_OCC + 1 - side] > 0
+
+
+@rule_inlined
+def put(s, k, h):
+    """Move unit ``k`` to hex ``h`` (-1: off the map), keeping the hex counts."""
+    side = s.u[k, U_SIDE]
+    old = s.u[k, U_HEX]
+    if old >= 0:
+        s.hx[old, HX_OCC + side] -= 1
+    if h >= 0:
+        s.hx[h, HX_OCC + side] += 1
+    s.u[k, U_HEX] = h
+
+
+@rule
+def destroy(s, k):
+    put(s, k, -1)
+    s.u[k, U_ST] = DESTROYED
+    s.u[k, U_TOKEN] = TOK_FATIGUED
+    log(s, EV_DESTROYED, k, 0, 0, 0, 0, 0)
+
+
+@rule
+def lose_figures(s, t, k, hits):
+    """Remove ``hits`` figures (001 Normal attack results), cheapest first by the loss order
+    of the tables (rulings T24); the squad is destroyed when none is left."""
+    lost = 0
+    for i in range(t.p[P_N_FIG]):
+        f = t.ft[i, FT_LOSS_ORDER]
+        while hits > lost and s.u[k, U_FIG + f] > 0:
+            s.u[k, U_FIG + f] -= 1
+            lost += 1
+    left = figures(s, t, k)
+    log(s, EV_FIGURES, k, lost, left, 0, 0, 0)
+    if left == 0:
+        destroy(s, k)
+    return lost
+
+
+@rule
+def set_condition(s, k, cond):
+    """A squad's new condition; pinned or disrupted in op fire mode or while active makes it
+    fatigued at once (001 Squad conditions: Opportunity fire; Moving and op fire)."""
+    if cond == s.u[k, U_COND]:
+        return
+    s.u[k, U_COND] = cond
+    log(s, EV_CONDITION, k, cond, 0, 0, 0, 0)
+    if cond != COND_NORMAL and (s.u[k, U_TOKEN] == TOK_OPFIRE or s.g[G_UNIT] == k):
+        s.u[k, U_TOKEN] = TOK_FATIGUED
+
+
+@rule
+def suppress(s, t, k, hits):
+    """001 Suppressive attack results (``simulator.toi.results.suppressed_index``)."""
+    c = suppressed_index_jit(s.u[k, U_COND], hits)
+    if c >= 3:
+        destroy(s, k)                        # routed and destroyed
+    else:
+        set_condition(s, k, c)
+
+
+@rule_inlined
+def fresh(s, k):
+    return s.u[k, U_ST] == ONMAP and s.u[k, U_TOKEN] == TOK_FRESH
+
+
+@rule_inlined
+def can_move(s, k):
+    """001 Movement: pinned or disrupted squads cannot move."""
+    return s.u[k, U_COND] == COND_NORMAL
+
+
+_unused = (COND_PINNED, COND_DISRUPTED)
+int64_constants(globals())
