@@ -1,0 +1,78 @@
+"""What must hold in every Tide of Iron state (tests and ``--check`` runs), as Assault's
+:mod:`simulator.engine.assault.invariants`: plain Python over the arrays, returning the
+problems found (an empty list when the state is legal)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.engine.toi import state as S
+from simulator.engine.toi import tables as T
+from simulator.engine.toi.events import EV_ACTIVATE, EV_MOVE, EV_OPFIRE
+
+
+def problems(s: S.GameState, t: T.Tables) -> list[str]:
+    """Stacking (001 Setup: three units a hex), no hex shared with the enemy (001 Movement),
+    the hex counts agree with the units, destroyed units are off the map, squads on the map
+    have figures, tokens and conditions are known values, no negative MPs."""
+    out = []
+    n_hex = t.hexi.shape[0]
+    occ = np.zeros((n_hex, 2), dtype=np.int64)
+    nf = int(t.p[T.P_N_FIG])
+    for k in range(int(t.p[T.P_N_UNITS])):
+        st, h, side = int(s.u[k, S.U_ST]), int(s.u[k, S.U_HEX]), int(s.u[k, S.U_SIDE])
+        figs = int(s.u[k, S.U_FIG:S.U_FIG + nf].sum())
+        if st == S.ONMAP:
+            if not 0 <= h < n_hex:
+                out.append(f"unit {k} on the map without a hex")
+                continue
+            occ[h, side] += 1
+            if figs <= 0:
+                out.append(f"unit {k} on the map with no figures")
+            if t.hexi[h, T.HI_STAND] == 0:
+                out.append(f"unit {k} in impassable hex {h}")
+        elif h != -1:
+            out.append(f"unit {k} ({S.STATUS_NAMES[st]}) still in hex {h}")
+        if (s.u[k, S.U_FIG:S.U_FIG + nf] < 0).any():
+            out.append(f"unit {k} has a negative figure count")
+        if s.u[k, S.U_COND] not in (S.COND_NORMAL, S.COND_PINNED, S.COND_DISRUPTED):
+            out.append(f"unit {k} condition {s.u[k, S.U_COND]}")
+        if s.u[k, S.U_TOKEN] not in (S.TOK_FRESH, S.TOK_FATIGUED, S.TOK_OPFIRE):
+            out.append(f"unit {k} token {s.u[k, S.U_TOKEN]}")
+        if st == S.ONMAP and s.u[k, S.U_COND] != S.COND_NORMAL and s.u[k, S.U_TOKEN] == S.TOK_OPFIRE:
+            out.append(f"unit {k} pinned or disrupted in op fire mode (001 Squad conditions)")
+    if not (occ == s.hx[:, S.HX_OCC:S.HX_OCC + 2]).all():
+        out.append("hex counts disagree with the units")
+    stack = int(t.p[T.P_STACK])
+    moving = int(s.g[S.G_UNIT]) if s.g[S.G_SUB] in (S.SUB_MOVE, S.SUB_OPFIRE) else -1
+    for h in range(n_hex):
+        for side in range(2):
+            extra = 1 if moving >= 0 and s.u[moving, S.U_HEX] == h and s.u[moving, S.U_SIDE] == side else 0
+            if occ[h, side] - extra > stack:
+                out.append(f"hex {h}: {occ[h, side]} units of side {side} (stacking)")
+        if occ[h, 0] and occ[h, 1]:
+            out.append(f"hex {h} holds both sides")
+    if s.g[S.G_MP] < 0:
+        out.append(f"negative movement points {s.g[S.G_MP]}")
+    return out
+
+
+def log_problems(events: np.ndarray) -> list[str]:
+    """From a game's event log: op fire on a mover at most once per hex entered in one
+    activation (001 Moving and op fire)."""
+    out = []
+    mover, hex_now, act = -1, -1, 0
+    seen: set[tuple[int, int, int]] = set()
+    for row in events:
+        code = int(row[0])
+        if code == EV_ACTIVATE:
+            mover, act = int(row[2]), act + 1
+            hex_now = -1
+        elif code == EV_MOVE and int(row[2]) == mover:
+            hex_now = int(row[4])
+        elif code == EV_OPFIRE:
+            key = (act, int(row[3]), hex_now)
+            if key in seen:
+                out.append(f"op fire twice on unit {row[3]} in hex {hex_now} (activation {act})")
+            seen.add(key)
+    return out
