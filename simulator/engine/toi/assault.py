@@ -32,9 +32,9 @@ from simulator.engine.toi.state import (
     G_ASSAULTS,
     G_SUB,
     G_UNIT,
+    HX_OCC,
     K_ATTACK_HEX,
     K_ENTER,
-    HX_OCC,
     K_NO_ASSAULT,
     K_STAY,
     ONMAP,
@@ -144,11 +144,10 @@ def retreat_hex(s, t, target, side):
 
 
 @rule
-def resolve_assault(s, t, k, target, support):
+def attackers(s, t, k, target, support):
+    """002 steps 1-2: ``aux[AUX_ATT]`` gets the active squad and its supporters (the two
+    strongest, if ``support``); returns the attack strength (supporters at half FPR)."""
     side = s.u[k, U_SIDE]
-    foe = 1 - side
-    nu = t.p[P_N_UNITS]
-    # 002 step 1-2: attack strength, the two strongest supporters at half FPR
     att = s.aux[AUX_ATT]
     for i in range(3):
         att[i] = -1
@@ -157,37 +156,52 @@ def resolve_assault(s, t, k, target, support):
     if support == 1:
         for slot in range(1, 1 + t.p[P_MAX_SUPPORT]):
             best, best_f = -1, -1
-            for j in range(nu):
+            for j in range(t.p[P_N_UNITS]):
                 if supporter_ok(s, t, j, side, target, k) and j != att[1] and infantry_fpr(s, t, j) > best_f:
                     best, best_f = j, infantry_fpr(s, t, j)
             if best >= 0:
                 att[slot] = best
                 strength += halved_fpr_jit(best_f, 1)
-    # 002 step 3: the defenders' firepower
+    return strength
+
+
+@rule
+def defenders(s, t, target, foe):
+    """002 step 3: ``aux[AUX_DEF]`` gets the units in the hex; returns how many and their
+    firepower (disrupted nothing, pinned half unless an officer is in the hex)."""
     defs = s.aux[AUX_DEF]
+    for i in range(3):
+        defs[i] = -1
     nd = 0
     officer = officer_in_hex(s, t, target, foe)
-    dstrength = 0
-    for j in range(nu):
+    strength = 0
+    for j in range(t.p[P_N_UNITS]):
         if s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == target and nd < 3:
             defs[nd] = j
             nd += 1
             c = s.u[j, U_COND]
             if c == COND_NORMAL or (c == COND_PINNED and officer):
-                dstrength += infantry_fpr(s, t, j)
+                strength += infantry_fpr(s, t, j)
             elif c == COND_PINNED:
-                dstrength += halved_fpr_jit(infantry_fpr(s, t, j), 1)
-    cover = t.hexi[target, HI_COVER]                 # 002 step 4: the hex's terrain cover
-    a_hits = net_hits_jit(roll(s, strength, ASSAULT_FROM), roll(s, cover, RED_SUCCESS_FROM))
-    d_hits = roll(s, dstrength, ASSAULT_FROM)        # 002 step 5
-    success = assault_succeeds_jit(a_hits, d_hits)
-    log(s, EV_ASSAULT, k, target, strength, cover, dstrength, a_hits * 100 + d_hits)
-    left = d_hits                                    # 002 step 6: the active squad first
+                strength += halved_fpr_jit(infantry_fpr(s, t, j), 1)
+    return nd, strength
+
+
+@rule
+def attacker_losses(s, t, hits):
+    """002 step 6: the active squad first, then the supporters."""
+    att = s.aux[AUX_ATT]
     for i in range(3):
         j = att[i]
-        if j >= 0 and left > 0 and s.u[j, U_ST] == ONMAP:
-            left -= lose_figures(s, t, j, left)
-    # 002 steps 7 and 9: the defender's casualties and retreat
+        if j >= 0 and hits > 0 and s.u[j, U_ST] == ONMAP:
+            hits -= lose_figures(s, t, j, hits)
+
+
+@rule
+def defender_losses(s, t, target, foe, nd, hits, success):
+    """002 steps 7 and 9: casualties, then the retreat of the units kept (pinned ones become
+    disrupted; not movement, so no op fire) and the destruction of the others."""
+    defs = s.aux[AUX_DEF]
     sizes = s.aux[AUX_SIZE]
     conds = s.aux[AUX_COND]
     for i in range(nd):
@@ -195,21 +209,37 @@ def resolve_assault(s, t, k, target, support):
         conds[i] = s.u[defs[i], U_COND]
     dest = retreat_hex(s, t, target, foe) if success else -1
     space = t.p[P_STACK] - s.hx[dest, HX_OCC + foe] if dest >= 0 else 0
-    hits_out = s.aux[AUX_HITS]
+    taken = s.aux[AUX_HITS]
     keep = s.aux[AUX_KEEP]
-    assault_squad_losses(sizes, conds, nd, a_hits, success, space, hits_out, keep)
+    assault_squad_losses(sizes, conds, nd, hits, success, space, taken, keep)
     for i in range(nd):
         j = defs[i]
-        if hits_out[i] > 0:
-            lose_figures(s, t, j, hits_out[i])
+        if taken[i] > 0:
+            lose_figures(s, t, j, taken[i])
         if success and s.u[j, U_ST] == ONMAP:
             if keep[i] == 1:
-                put(s, j, dest)                      # not movement: no op fire
+                put(s, j, dest)
                 log(s, EV_RETREAT, j, target, dest, 0, 0, 0)
                 if s.u[j, U_COND] == COND_PINNED:
-                    s.u[j, U_COND] = COND_DISRUPTED  # pinned units become disrupted
+                    s.u[j, U_COND] = COND_DISRUPTED
             else:
                 destroy(s, j)                        # disrupted, no hex, or no room
+
+
+@rule
+def resolve_assault(s, t, k, target, support):
+    """002 steps 1-11; returns True when the hex is empty and the active squad may advance."""
+    foe = 1 - s.u[k, U_SIDE]
+    strength = attackers(s, t, k, target, support)
+    nd, dstrength = defenders(s, t, target, foe)
+    cover = t.hexi[target, HI_COVER]                 # 002 step 4: the hex's terrain cover
+    a_hits = net_hits_jit(roll(s, strength, ASSAULT_FROM), roll(s, cover, RED_SUCCESS_FROM))
+    d_hits = roll(s, dstrength, ASSAULT_FROM)        # 002 step 5
+    success = assault_succeeds_jit(a_hits, d_hits)   # 002 steps 8-9
+    log(s, EV_ASSAULT, k, target, strength, cover, dstrength, a_hits * 100 + d_hits)
+    attacker_losses(s, t, d_hits)
+    defender_losses(s, t, target, foe, nd, a_hits, success)
+    att = s.aux[AUX_ATT]
     for i in range(3):                               # 002 step 11: all fatigued
         if att[i] >= 0 and s.u[att[i], U_ST] == ONMAP:
             s.u[att[i], U_TOKEN] = TOK_FATIGUED
@@ -247,5 +277,4 @@ def apply_advance(s, t, a):
     s.g[G_ADV_HEX] = -1
 
 
-_unused = (COND_DISRUPTED,)
 int64_constants(globals())

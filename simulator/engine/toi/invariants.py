@@ -15,9 +15,15 @@ def problems(s: S.GameState, t: T.Tables) -> list[str]:
     """Stacking (001 Setup: three units a hex), no hex shared with the enemy (001 Movement),
     the hex counts agree with the units, destroyed units are off the map, squads on the map
     have figures, tokens and conditions are known values, no negative MPs."""
+    occ = np.zeros((t.hexi.shape[0], 2), dtype=np.int64)
+    out = unit_problems(s, t, occ)
+    return out + hex_problems(s, t, occ)
+
+
+def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray) -> list[str]:
+    """Each unit's own fields; counts the units of each side per hex into ``occ``."""
     out = []
     n_hex = t.hexi.shape[0]
-    occ = np.zeros((n_hex, 2), dtype=np.int64)
     nf = int(t.p[T.P_N_FIG])
     for k in range(int(t.p[T.P_N_UNITS])):
         st, h, side = int(s.u[k, S.U_ST]), int(s.u[k, S.U_HEX]), int(s.u[k, S.U_SIDE])
@@ -41,6 +47,12 @@ def problems(s: S.GameState, t: T.Tables) -> list[str]:
             out.append(f"unit {k} token {s.u[k, S.U_TOKEN]}")
         if st == S.ONMAP and s.u[k, S.U_COND] != S.COND_NORMAL and s.u[k, S.U_TOKEN] == S.TOK_OPFIRE:
             out.append(f"unit {k} pinned or disrupted in op fire mode (001 Squad conditions)")
+    return out
+
+
+def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray) -> list[str]:
+    out = []
+    n_hex = t.hexi.shape[0]
     if not (occ == s.hx[:, S.HX_OCC:S.HX_OCC + 2]).all():
         out.append("hex counts disagree with the units")
     stack = int(t.p[T.P_STACK])

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from simulator.engine.core.compiling import entry, int64_constants, next_u64_into, rule
 from simulator.engine.toi.assault import advance_actions, apply_advance, apply_assault, assault_actions
-from simulator.engine.toi.phases.action import end_activation, select_actions, apply_select
+from simulator.engine.toi.phases.action import apply_select, end_activation, select_actions
 from simulator.engine.toi.phases.command import check_elimination
 from simulator.engine.toi.phases.movement import (
     after_move_actions,
@@ -28,9 +28,11 @@ from simulator.engine.toi.phases.movement import (
 from simulator.engine.toi.phases.setup import (
     apply_opfire_placement,
     apply_place,
-    opfire_actions as set_opfire_actions,
     placement_actions,
     start_setup,
+)
+from simulator.engine.toi.phases.setup import (
+    opfire_actions as set_opfire_actions,
 )
 from simulator.engine.toi.state import (
     AUX_OBJ,
@@ -58,13 +60,13 @@ from simulator.engine.toi.state import (
     TO_PLACE,
     TOK_FRESH,
     U_COND,
+    U_FIG,
     U_HEX,
     U_OPHEX,
     U_SIDE,
     U_ST,
     U_TOKEN,
     U_ZONE,
-    U_FIG,
 )
 from simulator.engine.toi.tables import P_INIT, P_N_FIG, P_N_UNITS, P_ROUNDS, SL_FIG, SL_SIDE, SL_ZONE
 
