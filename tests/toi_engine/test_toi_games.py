@@ -10,7 +10,7 @@ import numpy as np
 from simulator.engine.toi import state as S
 from simulator.engine.toi.game import Game, State, play_games
 from simulator.engine.toi.invariants import log_problems, problems
-from tests.toi_engine.util import tiny_game
+from tests.toi_engine.util import MARKED, tiny_game
 
 ACTIVATIONS = (S.K_ADVANCE, S.K_FIRE, S.K_FIREMOVE, S.K_ASSAULT, S.K_PREP_OPFIRE, S.K_FATIGUE)
 
@@ -93,7 +93,7 @@ def random_game(game: Game, seed: int, rng: random.Random, pass_weight: float = 
 
 def test_no_random_game_reaches_an_illegal_state():
     rng = random.Random(3)
-    for game, n in ((tiny_game(), 25), (Game("two-farms"), 15)):
+    for game, n in ((tiny_game(), 20), (tiny_game(MARKED), 20), (Game("two-farms"), 15)):
         reasons = set()
         for seed in range(n):
             st = random_game(game, seed, rng, boldness=0.5 * (seed % 2))

@@ -21,6 +21,7 @@ from tests.toi_engine.util import (
     B0,
     B1,
     BOFF,
+    MARKED,
     deployed,
     events,
     figures,
@@ -43,14 +44,14 @@ def test_setup_in_initiative_order_in_the_zones_then_op_fire_then_round_one():
     st = State(game, 0)
     assert st.current_player() == 0 and st.s.g[S.G_PHASE] == S.PH_SETUP      # a has the initiative
     west = {hex_of(game, f"{c},{r}") for c in (0, 1) for r in range(3)}
-    assert {a >> 16 for a in st.legal_actions()} == west
+    assert {a >> 17 for a in st.legal_actions()} == west
     for k in (A0, A1, AMG):                                                   # three fill a hex
-        st.apply_action(find(st, S.K_PLACE, k, hex_of(game, "0,0")))
-    assert hex_of(game, "0,0") not in {a >> 16 for a in st.legal_actions()}    # stacking: three units
-    st.apply_action(find(st, S.K_PLACE, A3, hex_of(game, "0,1")))
+        st.apply_action(find(st, S.K_PLACE, k, 2 * hex_of(game, "0,0")))
+    assert hex_of(game, "0,0") not in {a >> 17 for a in st.legal_actions()}    # stacking: three units
+    st.apply_action(find(st, S.K_PLACE, A3, 2 * hex_of(game, "0,1")))
     assert st.current_player() == 1                                           # then b places
     for k in (B0, B1, BOFF):
-        st.apply_action(find(st, S.K_PLACE, k, hex_of(game, "5,1")))
+        st.apply_action(find(st, S.K_PLACE, k, 2 * hex_of(game, "5,1")))
     assert st.s.g[S.G_SUB] == S.SUB_SET_OPFIRE and st.current_player() == 0   # op fire in initiative order
     st.apply_action(find(st, S.K_SET_OPFIRE, A3))
     st.apply_action(find(st, S.K_OPFIRE_DONE))
@@ -344,3 +345,72 @@ def test_a_side_with_no_squads_left_loses():
         else:
             assert not st.is_terminal()
     assert ended > 0
+
+
+# --- fortifications and obstacles (001 Fortifications, obstacles & cover) ------------------
+
+def step_to(st: State, k: int, name: str) -> None:
+    t, game = st.game.tables, st.game
+    h = int(st.s.u[k, S.U_HEX])
+    d = [d for d in range(6) if t.side6[h, d, T.S6_NBR] == hex_of(game, name)][0]
+    st.apply_action(find(st, S.K_STEP, k, d))
+
+
+def test_squads_set_up_in_fortifications_and_get_their_cover():
+    game = tiny_game(MARKED)
+    st = State(game, 0)
+    while st.current_player() == 0 and st.s.g[S.G_SUB] == S.SUB_PLACE:
+        st.apply_action(st.legal_actions()[0])
+    fort = hex_of(game, "4,1")
+    assert find(st, S.K_PLACE, B0, 2 * fort + 1) and find(st, S.K_PLACE, B0, 2 * fort)
+    st.apply_action(find(st, S.K_PLACE, B0, 2 * fort + 1))
+    st.apply_action(find(st, S.K_PLACE, B1, 2 * fort + 1))
+    assert all(a >> 16 != 2 * fort + 1 for a in st.legal_actions())          # two markers, two squads
+    st2 = deployed(where={A0: "1,2", A1: "1,2", B0: "4,2"}, path=MARKED)
+    st2.s.u[B0, S.U_IN] = 1                                                    # as if it were in one
+    teleport(st2, B0, fort)
+    st2.s.u[B0, S.U_IN] = 1
+    teleport(st2, A0, hex_of(game, "2,1"))
+    st2.apply_action(find(st2, S.K_FIRE, A0, B0))
+    assert events(st2, "attack")[-1][6] == 0 + 2                               # clear + entrenchment
+
+
+def test_entering_and_leaving_a_fortification_costs_one_mp_each():
+    game = tiny_game(MARKED)
+    st = deployed(where={A1: "3,1", B0: "5,0", B1: "5,0", BOFF: "5,2"}, path=MARKED)
+    st.apply_action(find(st, S.K_ADVANCE, A1))
+    step_to(st, A1, "4,1")
+    assert st.s.g[S.G_MP] == 3
+    st.apply_action(find(st, S.K_FORT_IN, A1))
+    assert st.s.u[A1, S.U_IN] == 1 and st.s.g[S.G_MP] == 2
+    assert S.K_STEP not in {a & 0xFF for a in st.legal_actions()}              # leave it first
+    st.apply_action(find(st, S.K_FORT_OUT, A1))
+    assert st.s.u[A1, S.U_IN] == 0 and st.s.g[S.G_MP] == 1
+    assert game.tables.hexi[hex_of(game, "4,1"), T.HI_FORT] == 2
+
+
+def test_a_minefield_stops_fatigues_and_rolls_and_forbids_the_assault():
+    hit = 0
+    for seed in range(20):
+        st = deployed(seed, where={A1: "1,2", B0: "3,2", B1: "5,0", BOFF: "5,0"}, path=MARKED)
+        st.apply_action(find(st, S.K_ASSAULT, A1))
+        step_to(st, A1, "2,2")
+        roll = events(st, "minefield")[-1]                                     # 4 dice, hits on 4-6
+        assert 0 <= roll[4] <= 4
+        hit += roll[4] > 0
+        assert figures(st, A1) == max(4 - roll[4], 0)
+        assert st.s.u[A1, S.U_ST] != S.ONMAP or st.s.u[A1, S.U_TOKEN] == S.TOK_FATIGUED
+        assert st.s.g[S.G_SUB] != S.SUB_ASSAULT and st.s.g[S.G_UNIT] == -1     # no assault (002 first list)
+    assert 0 < hit < 20
+
+
+def test_razor_wire_ends_the_move_and_halves_a_squad_in_it():
+    st = deployed(where={A1: "1,0", B0: "5,2", B1: "5,2", BOFF: "5,1"}, path=MARKED)
+    st.apply_action(find(st, S.K_ADVANCE, A1))
+    step_to(st, A1, "2,0")
+    assert st.s.g[S.G_MP] == 0 and {a & 0xFF for a in st.legal_actions()} == {S.K_STOP}
+    st.apply_action(find(st, S.K_STOP))
+    st2 = deployed(where={A1: "2,0", B0: "4,0"}, path=MARKED)
+    assert st2.game.tables.los[hex_of(st2.game, "2,0"), hex_of(st2.game, "4,0")]
+    st2.apply_action(find(st2, S.K_FIRE, A1, B0))
+    assert events(st2, "attack")[-1][5] == 2                                   # 4 halved in the wire

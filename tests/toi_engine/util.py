@@ -9,11 +9,12 @@ from simulator.engine.toi.game import Game, State
 from simulator.engine.toi.scenario import load_scenario
 
 TINY = Path(__file__).parent / "data" / "tiny.scenario.toml"
+MARKED = Path(__file__).parent / "data" / "tiny-markers.scenario.toml"     # the same with markers
 A0, A1, AMG, A3, B0, B1, BOFF = range(7)     # the tiny scenario's squads: side a 0-3, side b 4-6
 
 
-def tiny_game() -> Game:
-    return Game(load_scenario(str(TINY)))
+def tiny_game(path: Path = TINY) -> Game:
+    return Game(load_scenario(str(path)))
 
 
 def hex_of(game: Game, name: str) -> int:
@@ -32,15 +33,16 @@ def find(st: State, kind: int, unit: int | None = None, arg: int | None = None) 
                          f"{[st.action_to_string(a) for a in st.legal_actions()]}")
 
 
-def deployed(seed: int = 0, where: dict[int, str] | None = None, opfire: tuple[int, ...] = ()) -> State:
+def deployed(seed: int = 0, where: dict[int, str] | None = None, opfire: tuple[int, ...] = (),
+             path: Path = TINY) -> State:
     """The tiny game after its set-up: squads placed as ``where`` says (default: a in
     column 1, b in column 4), ``opfire`` units in op fire mode; round 1, side a to act."""
-    game = tiny_game()
+    game = tiny_game(path)
     st = State(game, seed)
     default = {A0: "1,1", A1: "1,0", AMG: "1,2", A3: "0,1", B0: "4,1", B1: "4,0", BOFF: "4,2"}
     while st.s.g[S.G_SUB] == S.SUB_PLACE:
         k = (st.legal_actions()[0] >> 8) & 0xFF
-        st.apply_action(find(st, S.K_PLACE, k, hex_of(game, default[k])))
+        st.apply_action(find(st, S.K_PLACE, k, 2 * hex_of(game, default[k])))
     for k, name in (where or {}).items():            # then moved by hand where the test wants them
         teleport(st, k, hex_of(game, name))
     while st.s.g[S.G_SUB] == S.SUB_SET_OPFIRE:

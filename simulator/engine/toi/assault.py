@@ -44,6 +44,7 @@ from simulator.engine.toi.state import (
     U_COND,
     U_FIG,
     U_HEX,
+    U_IN,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -55,6 +56,7 @@ from simulator.engine.toi.tables import (
     FT_AREA,
     FT_IFPR,
     HI_COVER,
+    HI_FORT_COVER,
     HI_STAND,
     P_MAX_SUPPORT,
     P_N_FIG,
@@ -62,7 +64,16 @@ from simulator.engine.toi.tables import (
     P_STACK,
     S6_NBR,
 )
-from simulator.engine.toi.units import destroy, figures, has_heavy, lose_figures, officer_in_hex, put, roll
+from simulator.engine.toi.units import (
+    destroy,
+    figures,
+    has_heavy,
+    lose_figures,
+    obstacle_halves,
+    officer_in_hex,
+    put,
+    roll,
+)
 from simulator.toi.jit import (
     ASSAULT_FROM,
     RED_SUCCESS_FROM,
@@ -104,7 +115,8 @@ def supporter_ok(s, t, k, side, target_hex, active):
     heavy infantry weapon; fatigued squads may support."""
     return (k != active and s.u[k, U_ST] == ONMAP and s.u[k, U_SIDE] == side
             and s.u[k, U_COND] == COND_NORMAL and not has_heavy(s, t, k)
-            and t.dist[s.u[k, U_HEX], target_hex] == 1)
+            and t.dist[s.u[k, U_HEX], target_hex] == 1
+            and not obstacle_halves(t, s.u[k, U_HEX]))        # halved twice (rulings T1, T18)
 
 
 @rule
@@ -152,7 +164,7 @@ def attackers(s, t, k, target, support):
     for i in range(3):
         att[i] = -1
     att[0] = k
-    strength = infantry_fpr(s, t, k)
+    strength = halved_fpr_jit(infantry_fpr(s, t, k), 1 if obstacle_halves(t, s.u[k, U_HEX]) else 0)
     if support == 1:
         for slot in range(1, 1 + t.p[P_MAX_SUPPORT]):
             best, best_f = -1, -1
@@ -180,10 +192,12 @@ def defenders(s, t, target, foe):
             defs[nd] = j
             nd += 1
             c = s.u[j, U_COND]
-            if c == COND_NORMAL or (c == COND_PINNED and officer):
-                strength += infantry_fpr(s, t, j)
-            elif c == COND_PINNED:
-                strength += halved_fpr_jit(infantry_fpr(s, t, j), 1)
+            if c == COND_DISRUPTED:
+                continue
+            halvings = 1 if obstacle_halves(t, target) else 0     # rulings T12
+            if c == COND_PINNED and not officer:
+                halvings += 1
+            strength += max(halved_fpr_jit(infantry_fpr(s, t, j), halvings), 0)
     return nd, strength
 
 
@@ -232,7 +246,10 @@ def resolve_assault(s, t, k, target, support):
     foe = 1 - s.u[k, U_SIDE]
     strength = attackers(s, t, k, target, support)
     nd, dstrength = defenders(s, t, target, foe)
-    cover = t.hexi[target, HI_COVER]                 # 002 step 4: the hex's terrain cover
+    cover = t.hexi[target, HI_COVER]                 # 002 step 4: the hex's terrain cover,
+    for i in range(nd):                              # and each squad's fortification (rulings T11)
+        if s.u[s.aux[AUX_DEF, i], U_IN] == 1:
+            cover += t.hexi[target, HI_FORT_COVER]
     a_hits = net_hits_jit(roll(s, strength, ASSAULT_FROM), roll(s, cover, RED_SUCCESS_FROM))
     d_hits = roll(s, dstrength, ASSAULT_FROM)        # 002 step 5
     success = assault_succeeds_jit(a_hits, d_hits)   # 002 steps 8-9

@@ -27,6 +27,8 @@ _EVENTS = """
     EV_OPFIRE_SET   placed in op fire mode
     EV_BACK         returned to the last hex with room (a: hex; 001 Setup: stacking)
     EV_OVER         game over (a: winner, b: reason)
+    EV_FORT         in or out of a fortification (a: 1 in, 0 out)
+    EV_MINES        minefield entry roll (a: hex, b: hits)
 """
 declare(globals(), _EVENTS)
 EVENT_NAMES = labels(_EVENTS)

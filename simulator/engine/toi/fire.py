@@ -22,6 +22,7 @@ from simulator.engine.toi.state import (
     U_COND,
     U_FIG,
     U_HEX,
+    U_IN,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -33,12 +34,13 @@ from simulator.engine.toi.tables import (
     FT_IRANGE,
     HI_COVER,
     HI_ELEV,
+    HI_FORT_COVER,
     P_DETERMINATION,
     P_HIGHER,
     P_N_FIG,
     P_N_UNITS,
 )
-from simulator.engine.toi.units import has_officer, lose_figures, officer_in_hex, roll, suppress
+from simulator.engine.toi.units import has_officer, lose_figures, obstacle_halves, officer_in_hex, roll, suppress
 from simulator.toi.jit import (
     RED_SUCCESS_FROM,
     SUCCESS_CLOSE,
@@ -90,6 +92,8 @@ def share(s, t, k, target, role, how):
         halvings += 1
     if how == HOW_FIREMOVE:
         halvings += 1
+    if obstacle_halves(t, a):
+        halvings += 1                             # 001 Minefields; Razor wire
     d = t.dist[a, b]
     bonus = t.p[P_HIGHER] if t.hexi[a, HI_ELEV] > t.hexi[b, HI_ELEV] else 0
     fpr = 0
@@ -139,6 +143,8 @@ def cover_dice(s, t, target, mode):
     (Battle-Hardened) and +1 with an officer in the squad or hex (Determination; rulings T6)."""
     h = s.u[target, U_HEX]
     cover = t.hexi[h, HI_COVER]
+    if s.u[target, U_IN] == 1:
+        cover += t.hexi[h, HI_FORT_COVER]         # 001 Entrenchments & pillboxes
     if mode != MODE_NORMAL:
         for f in range(t.p[P_N_FIG]):
             cover += s.u[target, U_FIG + f] * t.ft[f, FT_HARDENED]

@@ -112,7 +112,9 @@ class State:
         if name == "step":
             h = int(self.s.u[unit, S.U_HEX])
             return f"{who}: step to {sc.hex_name(int(self.game.tables.side6[h, arg, 0]))}"
-        if name in ("place", "advance into the hex"):
+        if name == "place":
+            return f"{who}: place {sc.hex_name(arg >> 1)}" + (" in its fortification" if arg & 1 else "")
+        if name == "advance into the hex":
             return f"{who}: {name} {sc.hex_name(arg)}"
         if name == "assault hex":
             return f"{who}: assault {sc.hex_name(arg >> 1)}" + (" with support" if arg & 1 else "")

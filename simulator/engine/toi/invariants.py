@@ -64,6 +64,13 @@ def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray) -> list[str]:
                 out.append(f"hex {h}: {occ[h, side]} units of side {side} (stacking)")
         if occ[h, 0] and occ[h, 1]:
             out.append(f"hex {h} holds both sides")
+    inside = np.zeros(n_hex, dtype=np.int64)
+    for k in range(int(t.p[T.P_N_UNITS])):
+        if s.u[k, S.U_ST] == S.ONMAP and s.u[k, S.U_IN] == 1:
+            inside[int(s.u[k, S.U_HEX])] += 1
+    over = np.nonzero(inside > t.hexi[:, T.HI_FORT])[0]
+    if len(over):
+        out.append(f"more squads in fortifications than markers in hexes {over.tolist()}")
     if s.g[S.G_MP] < 0:
         out.append(f"negative movement points {s.g[S.G_MP]}")
     return out

@@ -65,6 +65,17 @@ class SideSpec(_Strict):
     squads: list[SquadSpec] = Field(min_length=1)
 
 
+class MarkerSpec(_Strict):
+    """A fortification or obstacle marker on the map (001 Fortifications, obstacles & cover)."""
+
+    hex: str
+    kind: str
+    count: int = Field(default=1, ge=1, le=3)
+
+
+MARKERS = ("entrenchment", "pillbox", "minefield", "razor_wire")
+
+
 class ScenarioFile(_Strict):
     name: str
     description: str = ""
@@ -74,6 +85,7 @@ class ScenarioFile(_Strict):
     initiative: str
     map: MapSpec
     objectives: list[ObjectiveSpec] = Field(min_length=1)
+    markers: list[MarkerSpec] = []
     sides: dict[str, SideSpec]
 
 
@@ -273,6 +285,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
             side6[h, d, T.S6_NBR] = y
             if y >= 0:
                 side6[h, d, T.S6_COST] = _move_cost(h, y, terrain, elev, road, stand, game)
+    _markers(spec, grid, hexi, terrain, stand, game, where)
     # objectives (001 Command phase: objective hexes)
     obj = np.zeros((len(spec.objectives), T.OB_FIELDS), dtype=np.int64)
     for k, o in enumerate(spec.objectives):
@@ -350,6 +363,9 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_HIGHER] = game.terrain.rules.higher_ground_range_bonus.value
     p[T.P_MOBILITY] = 1                                        # 001 Officer: Increased Mobility (+1)
     p[T.P_MAX_SUPPORT] = 2                                     # 002 step 1
+    p[T.P_FORT_MP] = feats["entrenchment"].move_squads.value  # 001 Entrenchments & pillboxes: 1 MP
+    p[T.P_MINE_DICE] = feats["minefield"].entry_dice.value     # 001 Minefields (rulings T16)
+    p[T.P_MINE_FROM] = feats["minefield"].entry_success_from.value
     dist = np.zeros((n, n), dtype=np.int64)
     for a in range(n):
         for b in range(n):
@@ -357,6 +373,37 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     tables = T.Tables(hexi=hexi, side6=side6, los=_line_of_sight(grid, elev, blocking), dist=dist, ft=ft,
                       slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
     return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names)
+
+
+def _markers(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: GameData, where: str) -> None:
+    """Fortifications and obstacles (001 Fortifications, obstacles & cover): at most three
+    fortification markers a hex, of one kind, one minefield, one razor wire; none in a hex
+    no squad can be in."""
+    feats = game.terrain.features
+    for i, m in enumerate(spec.markers):
+        key = f"markers[{i}]"
+        kind = m.kind.strip().lower().replace("-", "_")
+        if kind not in MARKERS:
+            raise InputError(where, f"{key}.kind", f"unknown marker {m.kind!r} ({', '.join(MARKERS)})")
+        try:
+            h = grid.index_of(m.hex)
+        except KeyError:
+            raise InputError(where, f"{key}.hex", f"{m.hex!r} is not on the map") from None
+        if not stand[h]:
+            raise InputError(where, f"{key}.hex", f"no unit can be in {m.hex} ({terrain[h]})")
+        if kind in ("entrenchment", "pillbox"):
+            cover = feats[kind].cover_value
+            if hexi[h, T.HI_FORT] and hexi[h, T.HI_FORT_COVER] != cover:
+                raise InputError(where, f"{key}.kind", f"{m.hex} mixes entrenchments and pillboxes")
+            hexi[h, T.HI_FORT] += m.count
+            hexi[h, T.HI_FORT_COVER] = cover
+            if hexi[h, T.HI_FORT] > 3:
+                raise InputError(where, f"{key}.count", f"more than 3 fortification markers in {m.hex}")
+        else:
+            col = T.HI_MINES if kind == "minefield" else T.HI_WIRE
+            if hexi[h, col] or m.count != 1:
+                raise InputError(where, f"{key}.count", f"at most one {kind} marker a hex ({m.hex})")
+            hexi[h, col] = 1
 
 
 def _figures(text: str, names: tuple[str, ...], where: str, key: str) -> list[int]:

@@ -36,6 +36,7 @@ U_FIELDS = declare(globals(), """
     U_COND          COND_NORMAL, COND_PINNED, COND_DISRUPTED (001 Squad conditions)
     U_TOKEN         TOK_FRESH, TOK_FATIGUED, TOK_OPFIRE (001 Action phase)
     U_OPHEX         the hex in which it was last the target of op fire in this move, -1 none
+    U_IN            1: in a fortification of its hex (001 Entrenchments & pillboxes)
     U_FIG*8         U_FIG + figure type: figures of that type in the squad (001 Setup: build squads)
 """)
 
@@ -71,6 +72,7 @@ G_FIELDS = declare(globals(), """
     G_ASSAULTS          assaults so far (a statistic)
     G_ROUND_LIMIT       the last round (from the scenario)
     G_ADV_HEX           after a successful assault: the vacated hex the active squad may advance into, -1 none
+    G_NO_ASSAULT        1: the active squad entered a minefield or razor wire in this move (002 first list)
 """)
 
 _STATUS = """
@@ -144,6 +146,8 @@ _KINDS = """
     K_PLACE         place
     K_SET_OPFIRE    set op fire
     K_OPFIRE_DONE   op-fire placement done
+    K_FORT_IN       enter the fortification
+    K_FORT_OUT      leave the fortification
 """
 declare(globals(), _KINDS)
 KIND_NAMES = labels(_KINDS)

@@ -25,6 +25,10 @@ HI_FIELDS = declare(globals(), """
     HI_ZONE         bit per deployment zone the hex belongs to (001 Setup)
     HI_STAND        1: a squad may be in the hex (001 Terrain: pond, flooded stream impassable)
     HI_ROAD         1: a road runs through it (001 Terrain: Road)
+    HI_FORT         fortification markers (entrenchments or pillboxes), one squad each (001 Entrenchments & pillboxes)
+    HI_FORT_COVER   the cover a squad in one of them adds (entrenchment 2, pillbox 6; terrain.toml)
+    HI_MINES        1: a minefield (001 Minefields)
+    HI_WIRE         1: razor wire (001 Razor wire)
 """)
 
 S6_FIELDS = declare(globals(), """
@@ -69,6 +73,9 @@ P_FIELDS = declare(globals(), """
     P_HIGHER        range bonus from higher ground (001 Range)
     P_MOBILITY      movement bonus of a squad with an officer (001 Officer: Increased Mobility)
     P_MAX_SUPPORT   squads that may support an assault (002 step 1)
+    P_FORT_MP       MPs to enter or leave a fortification (001 Entrenchments & pillboxes)
+    P_MINE_DICE     dice a unit entering a minefield rolls against itself (001 Minefields)
+    P_MINE_FROM     the face from which they hit
 """)
 
 

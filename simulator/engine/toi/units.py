@@ -19,6 +19,7 @@ from simulator.engine.toi.state import (
     U_COND,
     U_FIG,
     U_HEX,
+    U_IN,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -28,7 +29,10 @@ from simulator.engine.toi.tables import (
     FT_LOSS_ORDER,
     FT_MOVE,
     FT_OFFICER,
+    HI_FORT,
+    HI_MINES,
     HI_STAND,
+    HI_WIRE,
     P_MOBILITY,
     P_N_FIG,
     P_N_UNITS,
@@ -129,6 +133,25 @@ def put(s, k, h):
     if h >= 0:
         s.hx[h, HX_OCC + side] += 1
     s.u[k, U_HEX] = h
+    s.u[k, U_IN] = 0                         # leaving a hex leaves its fortification
+
+
+@rule
+def fort_free(s, t, h):
+    """Fortification markers of hex ``h`` no squad occupies (001 Entrenchments & pillboxes:
+    one squad each)."""
+    n = t.hexi[h, HI_FORT]
+    for k in range(t.p[P_N_UNITS]):
+        if s.u[k, U_ST] == ONMAP and s.u[k, U_HEX] == h and s.u[k, U_IN] == 1:
+            n -= 1
+    return n
+
+
+@rule_inlined
+def obstacle_halves(t, h):
+    """A squad in a minefield or razor wire hex fights at half FPR (001 Minefields; Razor
+    wire; rulings T2)."""
+    return t.hexi[h, HI_MINES] == 1 or t.hexi[h, HI_WIRE] == 1
 
 
 @rule

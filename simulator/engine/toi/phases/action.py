@@ -25,6 +25,7 @@ from simulator.engine.toi.state import (
     G_LEFT,
     G_MOVED,
     G_MP,
+    G_NO_ASSAULT,
     G_OUT0,
     G_OVER,
     G_PATHN,
@@ -185,6 +186,7 @@ def apply_select(s, t, a):
         s.g[G_MP] = mp if can_move(s, k) else 0
         s.g[G_FIRED] = 0
         s.g[G_MOVED] = 0
+        s.g[G_NO_ASSAULT] = 0
         s.g[G_PATHN] = 1
         s.aux[AUX_PATH, 0] = s.u[k, U_HEX]
         s.u[k, U_OPHEX] = -1

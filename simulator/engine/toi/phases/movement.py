@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
 from simulator.engine.toi.assault import start_assault_choice
-from simulator.engine.toi.events import EV_BACK, EV_MOVE, log
+from simulator.engine.toi.events import EV_BACK, EV_FORT, EV_MINES, EV_MOVE, log
 from simulator.engine.toi.fire import (
     HOW_FIREMOVE,
     HOW_OPFIRE,
@@ -34,6 +34,7 @@ from simulator.engine.toi.state import (
     G_FIRED,
     G_MOVED,
     G_MP,
+    G_NO_ASSAULT,
     G_OPF_SIDE,
     G_OPFIRES,
     G_PATHN,
@@ -41,6 +42,8 @@ from simulator.engine.toi.state import (
     G_UNIT,
     K_ASSAULT,
     K_FIREMOVE,
+    K_FORT_IN,
+    K_FORT_OUT,
     K_NO_OPFIRE,
     K_NOFIRE,
     K_OPFIRE,
@@ -54,10 +57,12 @@ from simulator.engine.toi.state import (
     SUB_AFTER_MOVE,
     SUB_MOVE,
     SUB_OPFIRE,
+    TOK_FATIGUED,
     TOK_FRESH,
     TOK_OPFIRE,
     U_COND,
     U_HEX,
+    U_IN,
     U_OPHEX,
     U_SIDE,
     U_ST,
@@ -68,8 +73,17 @@ from simulator.engine.toi.state import (
     action,
     fire_arg,
 )
-from simulator.engine.toi.tables import P_N_UNITS, S6_COST, S6_NBR
-from simulator.engine.toi.units import enemy_in, put, room
+from simulator.engine.toi.tables import (
+    HI_MINES,
+    HI_WIRE,
+    P_FORT_MP,
+    P_MINE_DICE,
+    P_MINE_FROM,
+    P_N_UNITS,
+    S6_COST,
+    S6_NBR,
+)
+from simulator.engine.toi.units import enemy_in, fort_free, lose_figures, put, roll, room
 
 
 @rule
@@ -80,8 +94,8 @@ def step_ok(s, t, k, d):
     if y < 0:
         return False
     cost = t.side6[h, d, S6_COST]
-    if cost < 0 or cost > s.g[G_MP] or s.g[G_PATHN] >= MAX_PATH:
-        return False
+    if cost < 0 or cost > s.g[G_MP] or s.g[G_PATHN] >= MAX_PATH or s.u[k, U_IN] == 1:
+        return False                                    # a squad leaves its fortification first
     return not enemy_in(s, y, s.u[k, U_SIDE])           # no hex with an enemy unit
 
 
@@ -122,6 +136,12 @@ def move_actions(s, t, out):
             any_step = True
     if may_stop(s, t, k) or not any_step:
         n = push(out, n, action(K_STOP, k, 0))
+    h = s.u[k, U_HEX]                                   # 001 Entrenchments & pillboxes: 1 MP in or out
+    if s.g[G_MP] >= t.p[P_FORT_MP]:
+        if s.u[k, U_IN] == 1:
+            n = push(out, n, action(K_FORT_OUT, k, 0))
+        elif fort_free(s, t, h) > 0 and may_stop(s, t, k):
+            n = push(out, n, action(K_FORT_IN, k, 0))
     if s.g[G_ACTION] == K_FIREMOVE and s.g[G_FIRED] == 0 and s.g[G_MOVED] == 0:
         n = shoot_actions(s, t, k, out, n)          # fire first, then move
     return n
@@ -160,9 +180,32 @@ def apply_step(s, t, k, d):
     s.g[G_PATHN] += 1
     s.g[G_MOVED] = 1
     log(s, EV_MOVE, k, h, y, s.g[G_MP], 0, 0)
+    if t.hexi[h, HI_MINES] == 1:
+        s.g[G_MP] = 0                               # 001 Minefields: out of one only to an adjacent hex
+    if t.hexi[y, HI_WIRE] == 1:
+        s.g[G_MP] = 0                               # 001 Razor wire: must end its movement
+        s.g[G_NO_ASSAULT] = 1                       # 002 first list
+    if t.hexi[y, HI_MINES] == 1:                    # 001 Minefields: stop, fatigued, roll (rulings T16)
+        s.g[G_MP] = 0
+        s.g[G_NO_ASSAULT] = 1
+        s.u[k, U_TOKEN] = TOK_FATIGUED
+        hits = roll(s, t.p[P_MINE_DICE], t.p[P_MINE_FROM])
+        log(s, EV_MINES, k, y, hits, 0, 0, 0)
+        if hits > 0:
+            lose_figures(s, t, k, hits)
+        if s.u[k, U_ST] != ONMAP:
+            end_move(s, t, k, True)
+            return
+    opfire_check(s, t, k)
+
+
+@rule
+def opfire_check(s, t, k):
+    """Immediately after the mover entered a hex (or left a fortification in it): the
+    enemy's op fire, at most once per hex (001 Moving and op fire)."""
     empty = s.aux[AUX_PATH, :0]
-    if s.u[k, U_OPHEX] != y and opfire_candidates(s, t, k, empty, 0) > 0:
-        s.g[G_SUB] = SUB_OPFIRE                     # immediately after entering the hex
+    if s.u[k, U_OPHEX] != s.u[k, U_HEX] and opfire_candidates(s, t, k, empty, 0) > 0:
+        s.g[G_SUB] = SUB_OPFIRE
         s.g[G_OPF_SIDE] = 1 - s.u[k, U_SIDE]
         return
     after_step(s, t, k)
@@ -171,8 +214,8 @@ def apply_step(s, t, k, d):
 @rule
 def after_step(s, t, k):
     """Go on moving, or end the move when the mover cannot or may not go on."""
-    if s.u[k, U_ST] != ONMAP or s.u[k, U_COND] != COND_NORMAL:
-        end_move(s, t, k, True)                     # stopped by op fire (001 Moving and op fire)
+    if s.u[k, U_ST] != ONMAP or s.u[k, U_COND] != COND_NORMAL or s.u[k, U_TOKEN] == TOK_FATIGUED:
+        end_move(s, t, k, True)                     # stopped by op fire or a minefield
         return
     s.g[G_SUB] = SUB_MOVE
 
@@ -202,7 +245,7 @@ def end_move(s, t, k, stopped):
     if kind == K_FIREMOVE and s.g[G_FIRED] == 0 and can_shoot_any(s, t, k, HOW_FIREMOVE):
         s.g[G_SUB] = SUB_AFTER_MOVE
         return
-    if kind == K_ASSAULT and start_assault_choice(s, t, k):
+    if kind == K_ASSAULT and s.g[G_NO_ASSAULT] == 0 and start_assault_choice(s, t, k):
         return
     end_activation(s, t)
 
@@ -213,6 +256,17 @@ def apply_move(s, t, a):
     kind = a_kind(a)
     if kind == K_STEP:
         apply_step(s, t, k, a_arg(a))
+        return
+    if kind == K_FORT_IN:
+        s.g[G_MP] -= t.p[P_FORT_MP]
+        s.u[k, U_IN] = 1
+        log(s, EV_FORT, k, 1, 0, 0, 0, 0)
+        return
+    if kind == K_FORT_OUT:                           # may trigger op fire
+        s.g[G_MP] -= t.p[P_FORT_MP]
+        s.u[k, U_IN] = 0
+        log(s, EV_FORT, k, 0, 0, 0, 0, 0)
+        opfire_check(s, t, k)
         return
     if kind == K_SHOOT:                              # Fire & Movement: fire first
         arg = a_arg(a)

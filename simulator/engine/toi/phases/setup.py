@@ -31,6 +31,7 @@ from simulator.engine.toi.state import (
     TOK_FRESH,
     TOK_OPFIRE,
     U_COND,
+    U_IN,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -41,7 +42,7 @@ from simulator.engine.toi.state import (
     action,
 )
 from simulator.engine.toi.tables import HI_ZONE, P_N_HEX, P_N_UNITS
-from simulator.engine.toi.units import enemy_in, put, room
+from simulator.engine.toi.units import enemy_in, fort_free, put, room
 
 
 @rule
@@ -81,16 +82,19 @@ def placement_actions(s, t, out):
     n = 0
     for h in range(t.p[P_N_HEX]):
         if (t.hexi[h, HI_ZONE] >> z) & 1 and room(s, t, h, side) > 0 and not enemy_in(s, h, side):
-            n = push(out, n, action(K_PLACE, k, h))
+            n = push(out, n, action(K_PLACE, k, 2 * h))
+            if fort_free(s, t, h) > 0:             # set up in a fortification of the hex
+                n = push(out, n, action(K_PLACE, k, 2 * h + 1))
     return n
 
 
 @rule
 def apply_place(s, t, a):
     k = a_unit(a)
-    put(s, k, a_arg(a))
+    put(s, k, a_arg(a) >> 1)
+    s.u[k, U_IN] = a_arg(a) & 1
     s.u[k, U_ST] = ONMAP
-    log(s, EV_PLACE, k, a_arg(a), 0, 0, 0, 0)
+    log(s, EV_PLACE, k, a_arg(a) >> 1, a_arg(a) & 1, 0, 0, 0)
     setup_step(s, t)
 
 
