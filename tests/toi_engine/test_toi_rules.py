@@ -21,6 +21,7 @@ from tests.toi_engine.util import (
     B0,
     B1,
     BOFF,
+    BREIN,
     MARKED,
     deployed,
     events,
@@ -313,7 +314,18 @@ def test_status_phase_removes_tokens_and_recovers_conditions():
     st.apply_action(find(st, S.K_OPFIRE_DONE))
     assert B0 not in {(a >> 8) & 0xFF for a in st.legal_actions() if a & 0xFF == S.K_SET_OPFIRE}  # pinned: never
     st.apply_action(find(st, S.K_OPFIRE_DONE))
+    assert st.s.g[S.G_SUB] == S.SUB_PLACE and st.current_player() == 1        # 5. reinforcements
+    st.apply_action(find(st, S.K_PLACE, BREIN, 2 * hex_of(st.game, "5,1")))
     assert st.s.g[S.G_ROUND] == 2 and st.s.g[S.G_PHASE] == S.PH_ACTION
+    assert st.s.u[BREIN, S.U_ST] == S.ONMAP and st.s.u[BREIN, S.U_TOKEN] == S.TOK_FRESH
+
+
+def test_a_reinforcement_with_no_room_is_lost():
+    st = deployed(where={A3: "5,1"})                                           # an enemy in the zone
+    end_action_phase(st)
+    st.apply_action(find(st, S.K_OPFIRE_DONE))
+    st.apply_action(find(st, S.K_OPFIRE_DONE))
+    assert st.s.u[BREIN, S.U_ST] == S.LOST and st.s.g[S.G_ROUND] == 2
 
 
 @pytest.mark.parametrize("holder,winner", [(None, "initiative"), ("a", 0)])
@@ -323,6 +335,8 @@ def test_the_game_ends_after_the_last_round_on_victory_points_ties_to_the_initia
         end_action_phase(st)
         while st.s.g[S.G_SUB] == S.SUB_SET_OPFIRE and not st.is_terminal():
             st.apply_action(find(st, S.K_OPFIRE_DONE))
+        while st.s.g[S.G_SUB] == S.SUB_PLACE and not st.is_terminal():          # the reinforcement
+            st.apply_action(st.legal_actions()[0])
     assert st.is_terminal() and st.s.g[S.G_REASON] == S.R_VICTORY_POINTS
     expect = int(st.s.g[S.G_INIT]) if winner == "initiative" else winner
     assert st.winner == expect
@@ -336,6 +350,7 @@ def test_a_side_with_no_squads_left_loses():
             st.s.hx[int(st.s.u[k, S.U_HEX]), S.HX_OCC + 1] -= 1
             st.s.u[k, S.U_HEX] = -1
             st.s.u[k, S.U_ST] = S.DESTROYED
+        st.s.u[BREIN, S.U_ST] = S.LOST
         st.s.u[B0, S.U_FIG:S.U_FIG + 8] = 0
         st.s.u[B0, S.U_FIG] = 1
         st.apply_action(find(st, S.K_FIRE, A0, B0 | (1 << 9)))

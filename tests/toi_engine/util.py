@@ -10,7 +10,7 @@ from simulator.engine.toi.scenario import load_scenario
 
 TINY = Path(__file__).parent / "data" / "tiny.scenario.toml"
 MARKED = Path(__file__).parent / "data" / "tiny-markers.scenario.toml"     # the same with markers
-A0, A1, AMG, A3, B0, B1, BOFF = range(7)     # the tiny scenario's squads: side a 0-3, side b 4-6
+A0, A1, AMG, A3, B0, B1, BOFF, BREIN = range(8)   # the tiny scenario's squads: a 0-3, b 4-6, b's reinforcement 7
 
 
 def tiny_game(path: Path = TINY) -> Game:

@@ -58,6 +58,7 @@ class SquadSpec(_Strict):
     figures: str
     count: int = Field(default=1, ge=1, le=40)
     zone: str
+    arrives_after_round: int = Field(default=0, ge=0, le=30)   # 001 Status phase, 5: reinforcements
 
 
 class SideSpec(_Strict):
@@ -326,6 +327,9 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
             key = f"sides.{side}.squads[{k}]"
             if (si, sq.zone) not in zone_ids:
                 raise InputError(where, f"{key}.zone", f"no zone {sq.zone!r} for {side}")
+            if sq.arrives_after_round >= spec.rounds:
+                raise InputError(where, f"{key}.arrives_after_round",
+                                 f"must be before the last round ({spec.rounds}): placed in that round's status phase")
             counts = _figures(sq.figures, figure_names, where, f"{key}.figures")
             if not 1 <= sum(counts) <= most:
                 raise InputError(where, f"{key}.figures", f"a squad has 1 to {most} figures (rulings T17)")
@@ -333,13 +337,14 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 row = np.zeros(T.SL_FIELDS, dtype=np.int64)
                 row[T.SL_SIDE] = si
                 row[T.SL_ZONE] = zone_ids[(si, sq.zone)]
+                row[T.SL_ARRIVE] = sq.arrives_after_round
                 row[T.SL_FIG:T.SL_FIG + len(counts)] = counts
                 slots.append(row)
     if len(slots) > 250:
         raise InputError(where, "sides", "at most 250 squads")
     for (si, zname), z in zone_ids.items():
         room = int(((hexi[:, T.HI_ZONE] >> z) & 1 & stand).sum()) * 3
-        need = sum(1 for r in slots if r[T.SL_SIDE] == si and r[T.SL_ZONE] == z)
+        need = sum(1 for r in slots if r[T.SL_SIDE] == si and r[T.SL_ZONE] == z and r[T.SL_ARRIVE] == 0)
         if need > room:
             raise InputError(where, f"sides.{sides[si]}.zones.{zname}",
                              f"{need} squads do not fit in the zone (room for {room}, 001 Setup: stacking)")

@@ -80,6 +80,7 @@ _STATUS = """
     TO_PLACE        to place
     ONMAP           on map
     DESTROYED       destroyed
+    LOST            lost (a reinforcement with no room)
 """
 declare(globals(), _STATUS)
 STATUS_NAMES = labels(_STATUS)

@@ -56,7 +56,8 @@ OB_FIELDS = declare(globals(), """
 
 SL_FIELDS = declare(globals(), """
     SL_SIDE         its side
-    SL_ZONE         its deployment zone (001 Setup)
+    SL_ZONE         its deployment zone (001 Setup), or its reinforcement zone
+    SL_ARRIVE       0: on the map from the set-up; r: a reinforcement placed in the status phase of round r (001 Status phase, 5)
     SL_FIG*8        SL_FIG + figure type: figures of that type (001 Setup: build squads)
 """)
 

@@ -35,6 +35,7 @@ from simulator.engine.toi.phases.setup import (
     opfire_actions as set_opfire_actions,
 )
 from simulator.engine.toi.state import (
+    ABSENT,
     AUX_OBJ,
     G_ACTIVE,
     G_ADV_HEX,
@@ -68,7 +69,7 @@ from simulator.engine.toi.state import (
     U_TOKEN,
     U_ZONE,
 )
-from simulator.engine.toi.tables import P_INIT, P_N_FIG, P_N_UNITS, P_ROUNDS, SL_FIG, SL_SIDE, SL_ZONE
+from simulator.engine.toi.tables import P_INIT, P_N_FIG, P_N_UNITS, P_ROUNDS, SL_ARRIVE, SL_FIG, SL_SIDE, SL_ZONE
 
 MAX_ACTIONS = 2048
 
@@ -155,7 +156,7 @@ def new_game(s, t, seed_rng):
     for k in range(t.p[P_N_UNITS]):
         s.u[k, U_SIDE] = t.slots[k, SL_SIDE]
         s.u[k, U_ZONE] = t.slots[k, SL_ZONE]
-        s.u[k, U_ST] = TO_PLACE
+        s.u[k, U_ST] = TO_PLACE if t.slots[k, SL_ARRIVE] == 0 else ABSENT
         s.u[k, U_HEX] = -1
         s.u[k, U_OPHEX] = -1
         s.u[k, U_TOKEN] = TOK_FRESH

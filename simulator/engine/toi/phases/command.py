@@ -20,6 +20,7 @@ from __future__ import annotations
 from simulator.engine.core.compiling import int64_constants, rule
 from simulator.engine.toi.events import EV_CONTROL, EV_INITIATIVE, EV_OVER, EV_POINTS, EV_ROUND, log
 from simulator.engine.toi.state import (
+    ABSENT,
     AUX_OBJ,
     COND_DISRUPTED,
     COND_NORMAL,
@@ -44,6 +45,7 @@ from simulator.engine.toi.state import (
     R_ELIMINATION,
     R_VICTORY_POINTS,
     SUB_SET_OPFIRE,
+    TO_PLACE,
     TOK_FRESH,
     U_COND,
     U_HEX,
@@ -51,7 +53,7 @@ from simulator.engine.toi.state import (
     U_ST,
     U_TOKEN,
 )
-from simulator.engine.toi.tables import OB_CMD, OB_HEX, OB_NATION, OB_VP, P_N_OBJ, P_N_UNITS, P_ROUNDS
+from simulator.engine.toi.tables import OB_CMD, OB_HEX, OB_NATION, OB_VP, P_N_OBJ, P_N_UNITS, P_ROUNDS, SL_ARRIVE
 from simulator.engine.toi.units import officer_in_hex
 
 
@@ -71,7 +73,7 @@ def check_elimination(s, t):
     alive0 = False
     alive1 = False
     for k in range(t.p[P_N_UNITS]):
-        if s.u[k, U_ST] == ONMAP:
+        if s.u[k, U_ST] == ONMAP or (s.u[k, U_ST] == ABSENT and t.slots[k, SL_ARRIVE] >= s.g[G_ROUND]):
             if s.u[k, U_SIDE] == 0:
                 alive0 = True
             else:
@@ -145,6 +147,9 @@ def command_and_status(s, t):
     if s.g[G_ROUND] >= t.p[P_ROUNDS]:             # 6. the last round is over
         end_of_game(s, t)
         return
+    for k in range(t.p[P_N_UNITS]):               # 5. this round's reinforcements, placed after the op fire
+        if s.u[k, U_ST] == ABSENT and t.slots[k, SL_ARRIVE] == s.g[G_ROUND]:
+            s.u[k, U_ST] = TO_PLACE
     s.g[G_SUB] = SUB_SET_OPFIRE                   # 3. place units in op fire mode, initiative first
     s.g[G_PLACER] = s.g[G_INIT]
     s.g[G_DECIDER] = s.g[G_INIT]

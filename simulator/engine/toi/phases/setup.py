@@ -23,6 +23,7 @@ from simulator.engine.toi.state import (
     K_OPFIRE_DONE,
     K_PLACE,
     K_SET_OPFIRE,
+    LOST,
     ONMAP,
     PH_SETUP,
     SUB_PLACE,
@@ -46,10 +47,24 @@ from simulator.engine.toi.units import enemy_in, fort_free, put, room
 
 
 @rule
+def can_place(s, t, k, h):
+    """A hex of the unit's zone with room and no enemy unit (001 Setup; Placing reinforcements)."""
+    side = s.u[k, U_SIDE]
+    if (t.hexi[h, HI_ZONE] >> s.u[k, U_ZONE]) & 1 == 0:
+        return False
+    return room(s, t, h, side) > 0 and not enemy_in(s, h, side)
+
+
+@rule
 def next_to_place(s, t, side):
+    """The side's next unit to place; a reinforcement with no hex to go to is lost (001
+    Placing reinforcements: missed reinforcements remain lost)."""
     for k in range(t.p[P_N_UNITS]):
         if s.u[k, U_ST] == TO_PLACE and s.u[k, U_SIDE] == side:
-            return k
+            for h in range(t.p[P_N_HEX]):
+                if can_place(s, t, k, h):
+                    return k
+            s.u[k, U_ST] = LOST
     return -1
 
 
@@ -69,6 +84,10 @@ def setup_step(s, t):
             s.g[G_DECIDER] = s.g[G_PLACER]
             return
         s.g[G_PLACER] = 1 - s.g[G_PLACER]
+    if s.g[G_ROUND] > 0:                      # reinforcements placed: the next round
+        next_round(s, t)
+        start_action_phase(s, t)
+        return
     s.g[G_SUB] = SUB_SET_OPFIRE               # 001 Setup: op fire, in order of initiative
     s.g[G_PLACER] = s.g[G_INIT]
     s.g[G_DECIDER] = s.g[G_INIT]
@@ -76,12 +95,10 @@ def setup_step(s, t):
 
 @rule
 def placement_actions(s, t, out):
-    side = s.g[G_PLACER]
-    k = next_to_place(s, t, side)
-    z = s.u[k, U_ZONE]
+    k = next_to_place(s, t, s.g[G_PLACER])
     n = 0
     for h in range(t.p[P_N_HEX]):
-        if (t.hexi[h, HI_ZONE] >> z) & 1 and room(s, t, h, side) > 0 and not enemy_in(s, h, side):
+        if can_place(s, t, k, h):
             n = push(out, n, action(K_PLACE, k, 2 * h))
             if fort_free(s, t, h) > 0:             # set up in a fortification of the hex
                 n = push(out, n, action(K_PLACE, k, 2 * h + 1))
@@ -125,9 +142,11 @@ def apply_opfire_placement(s, t, a):
     if s.g[G_ROUND] == 0:                         # the end of the set-up: round 1
         s.g[G_ROUND] = 1
         log(s, EV_ROUND, -1, 1, 0, 0, 0, 0)
-    else:
-        next_round(s, t)
-    start_action_phase(s, t)
+        start_action_phase(s, t)
+        return
+    s.g[G_SUB] = SUB_PLACE                        # 001 Status phase, 5: reinforcements
+    s.g[G_PLACER] = s.g[G_INIT]
+    setup_step(s, t)
 
 
 int64_constants(globals())
