@@ -123,3 +123,19 @@ def test_speed_figure(capsys):
         print(f"\n[toi speed] two-farms, random v random: {300 / dt:.0f} games/s on one core, "
               f"{np.mean([r.decisions for r in recs]):.0f} decisions and "
               f"{np.mean([r.actions for r in recs]):.1f} actions a game")
+
+
+def win_rate(scenario: str, players: tuple[str, str], seat: int, n: int = 40) -> float:
+    return sum(r.winner == seat for r in play_games(scenario, n, seed=21, players=players)) / n
+
+
+def test_the_provisional_greedy_player_does_at_least_as_well_as_random_in_every_seat():
+    from tests.toi_engine.util import TINY
+    tiny = str(TINY)
+    rr_b = win_rate(tiny, ("random", "random"), 1)
+    gb = win_rate(tiny, ("random", "greedy"), 1)
+    assert gb >= rr_b + 0.2                                            # a clear margin as b
+    assert win_rate(tiny, ("greedy", "random"), 0) >= win_rate(tiny, ("random", "random"), 0)
+    for seat in (0, 1):
+        players = ("greedy", "random") if seat == 0 else ("random", "greedy")
+        assert win_rate("two-farms", players, seat, 20) >= win_rate("two-farms", ("random", "random"), seat, 20)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simulator.engine.toi.state import GameState
+from simulator.engine.toi.state import K_PASS, GameState
 from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.engine.toi.view import (
     controller,
@@ -28,9 +28,10 @@ from simulator.engine.toi.view import (
     vp,
     winner,
 )
-from simulator.rng import below
+from simulator.rng import below, next_u64
 
 RANDOM, GREEDY = 0, 1
+SAMPLES = 3                 # dice samples per action the greedy player averages
 PLAYER_NAMES = ("random", "greedy")
 
 
@@ -66,6 +67,11 @@ def evaluate(s, t, side):
             score += 6.0 * (1 + objective_vp(t, o))
         elif c == 1 - side:
             score -= 6.0 * (1 + objective_vp(t, o))
+        h = objective_hex(t, o)
+        if s.hx[h, side] > 0 and c != side:
+            score += 4.0                    # about to take it at the command phase
+        elif s.hx[h, 1 - side] > 0 and c == side:
+            score -= 4.0
     for k in range(n_units(t)):
         if not unit_on_map(s, k):
             continue
@@ -99,9 +105,17 @@ def choose(s, t, kind, buf, moves, scratch):
     for i in range(n):
         moves[i] = buf[i]
     for i in range(n):
-        restore(trial, keep)
-        apply_action(trial, t, moves[i])
-        v = evaluate(trial, t, side)
+        v = 0.0
+        for _ in range(SAMPLES):                    # fresh dice from its own stream: it never reads the game's
+            restore(trial, keep)
+            for j in range(4):
+                trial.rng[0, j] = next_u64(s.rng[1 + side])
+            trial.rng[0, 0] |= np.uint64(1)
+            apply_action(trial, t, moves[i])
+            v += evaluate(trial, t, side)
+        v /= SAMPLES
+        if moves[i] & 0xFF == K_PASS:
+            v -= 1.0                                # keep the tempo: act while it can
         if v > best_v + 1e-9:
             best_v, best, ties = v, moves[i], 1
         elif v > best_v - 1e-9:
