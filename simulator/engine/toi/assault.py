@@ -28,6 +28,7 @@ from simulator.engine.toi.state import (
     COND_DISRUPTED,
     COND_NORMAL,
     COND_PINNED,
+    DMG_HEAVY,
     G_ADV_HEX,
     G_ASSAULTS,
     G_SUB,
@@ -42,9 +43,11 @@ from simulator.engine.toi.state import (
     SUB_ASSAULT,
     TOK_FATIGUED,
     U_COND,
+    U_DMG,
     U_FIG,
     U_HEX,
     U_IN,
+    U_MODEL,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -57,22 +60,29 @@ from simulator.engine.toi.tables import (
     FT_IFPR,
     HI_COVER,
     HI_FORT_COVER,
+    HI_MINES,
     HI_STAND,
     P_MAX_SUPPORT,
     P_N_FIG,
     P_N_UNITS,
     P_STACK,
     S6_NBR,
+    VT_IFPR,
+    VT_LIGHT,
 )
 from simulator.engine.toi.units import (
+    damage,
     destroy,
     figures,
     has_heavy,
+    hits_to_destroy,
+    is_vehicle,
     lose_figures,
     obstacle_halves,
     officer_in_hex,
     put,
     roll,
+    room_for,
 )
 from simulator.toi.jit import (
     ASSAULT_FROM,
@@ -96,6 +106,16 @@ def infantry_fpr(s, t, k):
 
 
 @rule
+def heavy_vehicle_in(s, t, h, side):
+    """002 first list: a hex with an enemy heavy vehicle cannot be assaulted."""
+    for j in range(t.p[P_N_UNITS]):
+        if (s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == h and s.u[j, U_SIDE] == side and is_vehicle(s, j)
+                and t.vt[s.u[j, U_MODEL], VT_LIGHT] == 0):
+            return True
+    return False
+
+
+@rule
 def start_assault_choice(s, t, k):
     """After the move: ask for a target if the squad may assault one (002 first list)."""
     if s.u[k, U_COND] != COND_NORMAL:
@@ -103,7 +123,7 @@ def start_assault_choice(s, t, k):
     h = s.u[k, U_HEX]
     for d in range(6):
         y = t.side6[h, d, S6_NBR]
-        if y >= 0 and s.hx[y, HX_OCC + 1 - s.u[k, U_SIDE]] > 0:
+        if y >= 0 and s.hx[y, HX_OCC + 1 - s.u[k, U_SIDE]] > 0 and not heavy_vehicle_in(s, t, y, 1 - s.u[k, U_SIDE]):
             s.g[G_SUB] = SUB_ASSAULT
             return True
     return False
@@ -113,7 +133,7 @@ def start_assault_choice(s, t, k):
 def supporter_ok(s, t, k, side, target_hex, active):
     """002 step 1: a friendly squad adjacent to the target, not pinned or disrupted, with no
     heavy infantry weapon; fatigued squads may support."""
-    return (k != active and s.u[k, U_ST] == ONMAP and s.u[k, U_SIDE] == side
+    return (k != active and s.u[k, U_ST] == ONMAP and s.u[k, U_SIDE] == side and not is_vehicle(s, k)
             and s.u[k, U_COND] == COND_NORMAL and not has_heavy(s, t, k)
             and t.dist[s.u[k, U_HEX], target_hex] == 1
             and not obstacle_halves(t, s.u[k, U_HEX]))        # halved twice (rulings T1, T18)
@@ -127,7 +147,7 @@ def assault_actions(s, t, out):
     n = push(out, 0, action(K_NO_ASSAULT, k, 0))
     for d in range(6):
         y = t.side6[h, d, S6_NBR]
-        if y < 0 or s.hx[y, HX_OCC + 1 - side] == 0:
+        if y < 0 or s.hx[y, HX_OCC + 1 - side] == 0 or heavy_vehicle_in(s, t, y, 1 - side):
             continue
         n = push(out, n, action(K_ATTACK_HEX, k, y * 2))
         for j in range(t.p[P_N_UNITS]):
@@ -191,6 +211,10 @@ def defenders(s, t, target, foe):
         if s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == target and nd < 3:
             defs[nd] = j
             nd += 1
+            if is_vehicle(s, j):                     # 002 step 3: light vehicles add their FPR
+                halvings = (1 if t.hexi[target, HI_MINES] == 1 else 0) + (1 if s.u[j, U_DMG] == DMG_HEAVY else 0)
+                strength += max(halved_fpr_jit(t.vt[s.u[j, U_MODEL], VT_IFPR], halvings), 0)
+                continue
             c = s.u[j, U_COND]
             if c == COND_DISRUPTED:
                 continue
@@ -216,28 +240,52 @@ def defender_losses(s, t, target, foe, nd, hits, success):
     """002 steps 7 and 9: casualties, then the retreat of the units kept (pinned ones become
     disrupted; not movement, so no op fire) and the destruction of the others."""
     defs = s.aux[AUX_DEF]
+    for i in range(nd):                              # light vehicles take hits first, each at most
+        j = defs[i]                                  # what destroys it (002 step 7; rulings T13, T22)
+        if is_vehicle(s, j) and hits > 0:
+            h = min(hits, hits_to_destroy(s, t, j))
+            hits -= h
+            damage(s, t, j, h)
     sizes = s.aux[AUX_SIZE]
     conds = s.aux[AUX_COND]
+    sq = s.aux[AUX_ATT, 3:6]                         # the defending squads' indices in defs
+    ns = 0
     for i in range(nd):
-        sizes[i] = figures(s, t, defs[i])
-        conds[i] = s.u[defs[i], U_COND]
+        if not is_vehicle(s, defs[i]):
+            sq[ns] = i
+            sizes[ns] = figures(s, t, defs[i])
+            conds[ns] = s.u[defs[i], U_COND]
+            ns += 1
     dest = retreat_hex(s, t, target, foe) if success else -1
     space = t.p[P_STACK] - s.hx[dest, HX_OCC + foe] if dest >= 0 else 0
     taken = s.aux[AUX_HITS]
     keep = s.aux[AUX_KEEP]
-    assault_squad_losses(sizes, conds, nd, hits, success, space, taken, keep)
-    for i in range(nd):
-        j = defs[i]
+    assault_squad_losses(sizes, conds, ns, hits, success, space, taken, keep)
+    for i in range(ns):
+        j = defs[sq[i]]
         if taken[i] > 0:
             lose_figures(s, t, j, taken[i])
         if success and s.u[j, U_ST] == ONMAP:
             if keep[i] == 1:
-                put(s, j, dest)
-                log(s, EV_RETREAT, j, target, dest, 0, 0, 0)
-                if s.u[j, U_COND] == COND_PINNED:
-                    s.u[j, U_COND] = COND_DISRUPTED
+                retreat(s, j, target, dest)
             else:
                 destroy(s, j)                        # disrupted, no hex, or no room
+    for i in range(nd):                              # surviving vehicles retreat if there is room left
+        j = defs[i]
+        if success and is_vehicle(s, j) and s.u[j, U_ST] == ONMAP:
+            if dest >= 0 and room_for(s, t, j, dest) > 0:
+                retreat(s, j, target, dest)
+            else:
+                destroy(s, j)
+
+
+@rule
+def retreat(s, j, target, dest):
+    """002 step 9: not movement, so no op fire; a pinned squad becomes disrupted."""
+    put(s, j, dest)
+    log(s, EV_RETREAT, j, target, dest, 0, 0, 0)
+    if s.u[j, U_COND] == COND_PINNED:
+        s.u[j, U_COND] = COND_DISRUPTED
 
 
 @rule

@@ -29,6 +29,7 @@ _EVENTS = """
     EV_OVER         game over (a: winner, b: reason)
     EV_FORT         in or out of a fortification (a: 1 in, 0 out)
     EV_MINES        minefield entry roll (a: hex, b: hits)
+    EV_DAMAGE       vehicle damage (a: 1 light, 2 heavy)
 """
 declare(globals(), _EVENTS)
 EVENT_NAMES = labels(_EVENTS)

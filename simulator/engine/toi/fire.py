@@ -14,15 +14,22 @@ from simulator.engine.toi.state import (
     COND_DISRUPTED,
     COND_NORMAL,
     COND_PINNED,
+    DMG_HEAVY,
+    DMG_LIGHT,
+    G_MP,
+    G_STURDY,
+    G_UNIT,
     MODE_NORMAL,
     ONMAP,
     TOK_FATIGUED,
     TOK_FRESH,
     TOK_OPFIRE,
     U_COND,
+    U_DMG,
     U_FIG,
     U_HEX,
     U_IN,
+    U_MODEL,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -32,15 +39,39 @@ from simulator.engine.toi.tables import (
     FT_HARDENED,
     FT_IFPR,
     FT_IRANGE,
+    FT_VFPR,
+    FT_VRANGE,
+    HI_CONCUSSIVE,
     HI_COVER,
     HI_ELEV,
     HI_FORT_COVER,
+    HI_MINES,
+    HI_PILLBOX,
+    HI_WIRE,
+    P_CONC_FPR,
+    P_CONC_RANGE,
     P_DETERMINATION,
     P_HIGHER,
     P_N_FIG,
     P_N_UNITS,
+    VT_ARMOUR,
+    VT_CONCUSSIVE,
+    VT_IFPR,
+    VT_IRANGE,
+    VT_STURDY,
+    VT_THICK,
+    VT_VFPR,
+    VT_VRANGE,
 )
-from simulator.engine.toi.units import has_officer, lose_figures, obstacle_halves, officer_in_hex, roll, suppress
+from simulator.engine.toi.units import (
+    damage,
+    has_officer,
+    is_vehicle,
+    lose_figures,
+    officer_in_hex,
+    roll,
+    suppress,
+)
 from simulator.toi.jit import (
     RED_SUCCESS_FROM,
     SUCCESS_CLOSE,
@@ -65,6 +96,30 @@ def success_from(band):
 
 
 @rule
+def halvings_of(s, t, k, role, how):
+    """How often unit ``k``'s FPR is halved in this attack, -1 when it may not fire at all:
+    pinned (only with an officer's Rally, leading a concentrated attack) or disrupted
+    (001 Squad conditions); supporting (001 Combined fire); Fire & Movement; in a minefield
+    (all units) or razor wire (squads) (rulings T2)."""
+    a = s.u[k, U_HEX]
+    halvings = 0
+    cond = s.u[k, U_COND]
+    if cond == COND_DISRUPTED:
+        return -1
+    if cond == COND_PINNED:
+        if role != ROLE_LEAD or how != HOW_CONCENTRATED or not officer_in_hex(s, t, a, s.u[k, U_SIDE]):
+            return -1
+        halvings += 1
+    if role == ROLE_SUPPORT:
+        halvings += 1
+    if how == HOW_FIREMOVE:
+        halvings += 1
+    if t.hexi[a, HI_MINES] == 1 or (t.hexi[a, HI_WIRE] == 1 and not is_vehicle(s, k)):
+        halvings += 1
+    return halvings
+
+
+@rule
 def share(s, t, k, target, role, how):
     """``(strength, band)`` unit ``k`` adds to an attack on ``target``; strength -1 when it
     cannot take part.
@@ -80,38 +135,59 @@ def share(s, t, k, target, role, how):
     b = s.u[target, U_HEX]
     if t.los[a, b] == 0:                          # 001 Combat: range and LOS
         return -1, 0
-    halvings = 0
-    cond = s.u[k, U_COND]
-    if cond == COND_DISRUPTED:
-        return -1, 0                              # 001 Squad conditions: may not fire
-    if cond == COND_PINNED:
-        if role != ROLE_LEAD or how != HOW_CONCENTRATED or not officer_in_hex(s, t, a, s.u[k, U_SIDE]):
-            return -1, 0
-        halvings += 1                             # 001 Officer: Rally
-    if role == ROLE_SUPPORT:
-        halvings += 1
-    if how == HOW_FIREMOVE:
-        halvings += 1
-    if obstacle_halves(t, a):
-        halvings += 1                             # 001 Minefields; Razor wire
+    halvings = halvings_of(s, t, k, role, how)
+    if halvings < 0:
+        return -1, 0
     d = t.dist[a, b]
     bonus = t.p[P_HIGHER] if t.hexi[a, HI_ELEV] > t.hexi[b, HI_ELEV] else 0
+    vs_vehicle = is_vehicle(s, target)
+    if is_vehicle(s, k):
+        return vehicle_share(s, t, k, target, d, bonus, halvings, how)
     fpr = 0
     band = -1
     for f in range(t.p[P_N_FIG]):
         n = s.u[k, U_FIG + f]
-        if n == 0 or t.ft[f, FT_AREA] == 1 or t.ft[f, FT_IFPR] == 0:
+        f_fpr = t.ft[f, FT_VFPR] if vs_vehicle else t.ft[f, FT_IFPR]    # 001 Combat: FPR by target type
+        f_rng = t.ft[f, FT_VRANGE] if vs_vehicle else t.ft[f, FT_IRANGE]
+        if n == 0 or t.ft[f, FT_AREA] == 1 or f_fpr == 0:
             continue
-        bi = band_index_jit(d, t.ft[f, FT_IRANGE] + bonus)
+        bi = band_index_jit(d, f_rng + bonus)
         if bi < 0:
             continue
-        fpr += n * t.ft[f, FT_IFPR]
+        fpr += n * f_fpr
         if bi > band:
             band = bi
     if band < 0 or fpr == 0:
         return -1, 0
     if how == HOW_FIREMOVE and band == 2:
         return -1, 0                              # 001 Fire & movement: no long-range attack
+    strength = halved_fpr_jit(fpr, halvings)
+    if strength <= 0:
+        return -1, 0
+    return strength, band
+
+
+@rule
+def vehicle_share(s, t, k, target, d, bonus, halvings, how):
+    """A vehicle's part (001 Combat; Normal attack results: heavy damage halves FPR; Tanks:
+    Concussive Firepower against a squad in a building or pillbox, rulings T4)."""
+    m = s.u[k, U_MODEL]
+    if is_vehicle(s, target):
+        fpr, rng = t.vt[m, VT_VFPR], t.vt[m, VT_VRANGE]
+    else:
+        fpr, rng = t.vt[m, VT_IFPR], t.vt[m, VT_IRANGE]
+        h = s.u[target, U_HEX]
+        if t.vt[m, VT_CONCUSSIVE] == 1 and (t.hexi[h, HI_CONCUSSIVE] == 1
+                                            or (s.u[target, U_IN] == 1 and t.hexi[h, HI_PILLBOX] == 1)):
+            fpr += t.p[P_CONC_FPR]
+            rng += t.p[P_CONC_RANGE]
+    if fpr == 0:
+        return -1, 0
+    if s.u[k, U_DMG] == DMG_HEAVY:
+        halvings += 1
+    band = band_index_jit(d, rng + bonus)
+    if band < 0 or (how == HOW_FIREMOVE and band == 2):
+        return -1, 0
     strength = halved_fpr_jit(fpr, halvings)
     if strength <= 0:
         return -1, 0
@@ -143,6 +219,8 @@ def cover_dice(s, t, target, mode):
     (Battle-Hardened) and +1 with an officer in the squad or hex (Determination; rulings T6)."""
     h = s.u[target, U_HEX]
     cover = t.hexi[h, HI_COVER]
+    if is_vehicle(s, target):                     # AV, -1 when damaged, + terrain cover (rulings T7)
+        return cover + max(t.vt[s.u[target, U_MODEL], VT_ARMOUR] - (1 if s.u[target, U_DMG] > 0 else 0), 0)
     if s.u[target, U_IN] == 1:
         cover += t.hexi[h, HI_FORT_COVER]         # 001 Entrenchments & pillboxes
     if mode != MODE_NORMAL:
@@ -172,11 +250,20 @@ def attack(s, t, lead, target, mode, support, how):
     cover = cover_dice(s, t, target, mode)
     black = roll(s, strength, success_from(band))
     red = roll(s, cover, RED_SUCCESS_FROM)
+    if is_vehicle(s, target) and t.vt[s.u[target, U_MODEL], VT_THICK] == 1 and red < cover:
+        red += 1                                  # 001 Tanks: Thick Armor (rulings T9)
     hits = net_hits_jit(black, red)
     log(s, EV_OPFIRE if how == HOW_OPFIRE else EV_FIRE, lead, target, mode, strength, cover, hits)
     s.u[lead, U_TOKEN] = TOK_FATIGUED
     if hits > 0:
-        if mode == MODE_NORMAL:
+        if is_vehicle(s, target):
+            before = s.u[target, U_DMG]
+            after = damage(s, t, target, hits)
+            if after == DMG_LIGHT and before == 0 and s.g[G_UNIT] == target:
+                s.g[G_MP] = max(s.g[G_MP] - 1, 0)  # lightly damaged: -1 movement, at once
+                if how == HOW_OPFIRE and t.vt[s.u[target, U_MODEL], VT_STURDY] == 1:
+                    s.g[G_STURDY] = 1             # 001 Tanks: Sturdy, not fatigued by light damage
+        elif mode == MODE_NORMAL:
             lose_figures(s, t, target, hits)      # 001 Normal attack results: figures
         else:
             suppress(s, t, target, hits)          # 001 Suppressive attack results

@@ -16,11 +16,12 @@ def problems(s: S.GameState, t: T.Tables) -> list[str]:
     the hex counts agree with the units, destroyed units are off the map, squads on the map
     have figures, tokens and conditions are known values, no negative MPs."""
     occ = np.zeros((t.hexi.shape[0], 2), dtype=np.int64)
-    out = unit_problems(s, t, occ)
-    return out + hex_problems(s, t, occ)
+    veh = np.zeros((t.hexi.shape[0], 2), dtype=np.int64)
+    out = unit_problems(s, t, occ, veh)
+    return out + hex_problems(s, t, occ, veh)
 
 
-def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray) -> list[str]:
+def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) -> list[str]:
     """Each unit's own fields; counts the units of each side per hex into ``occ``."""
     out = []
     n_hex = t.hexi.shape[0]
@@ -33,7 +34,11 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray) -> list[str]:
                 out.append(f"unit {k} on the map without a hex")
                 continue
             occ[h, side] += 1
-            if figs <= 0:
+            if s.u[k, S.U_VEHICLE]:
+                veh[h, side] += 1
+                if s.u[k, S.U_IN] or figs or not 0 <= s.u[k, S.U_DMG] <= 2:
+                    out.append(f"vehicle {k}: in a fortification, with figures, or damage {s.u[k, S.U_DMG]}")
+            elif figs <= 0:
                 out.append(f"unit {k} on the map with no figures")
             if t.hexi[h, T.HI_STAND] == 0:
                 out.append(f"unit {k} in impassable hex {h}")
@@ -50,9 +55,11 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray) -> list[str]:
     return out
 
 
-def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray) -> list[str]:
+def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) -> list[str]:
     out = []
     n_hex = t.hexi.shape[0]
+    if not (veh == s.hx[:, S.HX_VEH:S.HX_VEH + 2]).all():
+        out.append("vehicle counts disagree with the units")
     if not (occ == s.hx[:, S.HX_OCC:S.HX_OCC + 2]).all():
         out.append("hex counts disagree with the units")
     stack = int(t.p[T.P_STACK])
@@ -62,6 +69,9 @@ def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray) -> list[str]:
             extra = 1 if moving >= 0 and s.u[moving, S.U_HEX] == h and s.u[moving, S.U_SIDE] == side else 0
             if occ[h, side] - extra > stack:
                 out.append(f"hex {h}: {occ[h, side]} units of side {side} (stacking)")
+            vextra = extra if extra and s.u[moving, S.U_VEHICLE] else 0
+            if veh[h, side] - vextra > int(t.p[T.P_VEH_STACK]):
+                out.append(f"hex {h}: {veh[h, side]} vehicles of side {side} (stacking)")
         if occ[h, 0] and occ[h, 1]:
             out.append(f"hex {h} holds both sides")
     inside = np.zeros(n_hex, dtype=np.int64)

@@ -21,10 +21,10 @@ from simulator.engine.toi.view import (
     n_units,
     objective_hex,
     objective_vp,
-    unit_figures,
     unit_hex,
     unit_on_map,
     unit_side,
+    unit_value,
     vp,
     winner,
 )
@@ -76,7 +76,7 @@ def evaluate(s, t, side):
         if not unit_on_map(s, k):
             continue
         sign = 1.0 if unit_side(s, k) == side else -1.0
-        score += sign * 3.0 * unit_figures(s, t, k)
+        score += sign * 3.0 * unit_value(s, t, k)
         if sign > 0:
             best = 99
             for o in range(n_objectives(t)):

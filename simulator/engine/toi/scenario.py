@@ -61,9 +61,17 @@ class SquadSpec(_Strict):
     arrives_after_round: int = Field(default=0, ge=0, le=30)   # 001 Status phase, 5: reinforcements
 
 
+class VehicleSpec(_Strict):
+    model: str
+    count: int = Field(default=1, ge=1, le=20)
+    zone: str
+    arrives_after_round: int = Field(default=0, ge=0, le=30)
+
+
 class SideSpec(_Strict):
     zones: dict[str, list[str]]
     squads: list[SquadSpec] = Field(min_length=1)
+    vehicles: list[VehicleSpec] = []
 
 
 class MarkerSpec(_Strict):
@@ -109,6 +117,9 @@ class Scenario:
 
     def squad_label(self, k: int) -> str:
         sl = self.tables.slots[k]
+        if sl[T.SL_VEHICLE]:
+            name = self.game.units.vehicles[list(self.game.units.vehicles)[sl[T.SL_MODEL]]].name
+            return f"{self.side_names[sl[T.SL_SIDE]]} {name} {k}"
         figs = "+".join(f"{sl[T.SL_FIG + f]}{name}" for f, name in enumerate(self.figure_names)
                         if sl[T.SL_FIG + f] > 0)
         return f"{self.side_names[sl[T.SL_SIDE]]} squad {k} ({figs})"
@@ -172,18 +183,25 @@ def _hex_features(text: str, game: GameData, where: str) -> tuple[str, int, bool
     return terrain, elev, road
 
 
-def _move_cost(x: int, y: int, terrain, elev, road, stand, game: GameData) -> int:
-    """MPs a squad pays to enter ``y`` from ``x`` (001 Terrain; rulings T23), -1 impassable."""
+def _move_cost(x: int, y: int, terrain, elev, road, stand, game: GameData, vehicle: bool = False) -> int:
+    """MPs a squad (or a vehicle) pays to enter ``y`` from ``x`` (001 Terrain; rulings T23),
+    -1 impassable."""
     if not stand[y]:
         return -1
     if elev[y] - elev[x] >= 2:
         return -1                                   # 001 Terrain: Hill, cliff sides impassable
     feats = game.terrain.features
-    cost = feats[terrain[y]].move_squads.value
+
+    def cost_of(name: str):
+        stat = feats[name].move_vehicles if vehicle else feats[name].move_squads
+        return None if stat is None else stat.value
+    cost = cost_of(terrain[y])
+    if cost is None:
+        return -1                                   # 001 Terrain: deep stream, no vehicles
     if road[x] and road[y] and terrain[y] != "building":
-        cost = feats["road"].move_squads.value      # 001 Terrain: Road; Building: 2 even with a road
+        cost = cost_of("road")                      # 001 Terrain: Road; Building: 2 even with a road
     if elev[y] > elev[x]:
-        cost = max(cost, feats["hill"].move_squads.value)   # 001 Terrain: Hill, uphill
+        cost = max(cost, cost_of("hill"))           # 001 Terrain: Hill, uphill
     return cost
 
 
@@ -279,6 +297,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     hexi[:, T.HI_OBJ] = -1
     hexi[:, T.HI_STAND] = stand
     hexi[:, T.HI_ROAD] = road
+    hexi[:, T.HI_CONCUSSIVE] = [feats[t].concussive_target for t in terrain]
     side6 = np.full((n, 6, T.S6_FIELDS), -1, dtype=np.int64)
     for h in range(n):
         for d in range(6):
@@ -286,6 +305,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
             side6[h, d, T.S6_NBR] = y
             if y >= 0:
                 side6[h, d, T.S6_COST] = _move_cost(h, y, terrain, elev, road, stand, game)
+                side6[h, d, T.S6_VCOST] = _move_cost(h, y, terrain, elev, road, stand, game, vehicle=True)
     _markers(spec, grid, hexi, terrain, stand, game, where)
     # objectives (001 Command phase: objective hexes)
     obj = np.zeros((len(spec.objectives), T.OB_FIELDS), dtype=np.int64)
@@ -339,6 +359,23 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 row[T.SL_ZONE] = zone_ids[(si, sq.zone)]
                 row[T.SL_ARRIVE] = sq.arrives_after_round
                 row[T.SL_FIG:T.SL_FIG + len(counts)] = counts
+                row[T.SL_MODEL] = -1
+                slots.append(row)
+        for k, vs in enumerate(sp.vehicles):
+            key = f"sides.{side}.vehicles[{k}]"
+            model = vs.model.strip().lower().replace("-", "_")
+            if model not in game.units.vehicles:
+                raise InputError(where, f"{key}.model", f"unknown vehicle {vs.model!r} "
+                                 f"(units.toml: {', '.join(game.units.vehicles)})")
+            if (si, vs.zone) not in zone_ids:
+                raise InputError(where, f"{key}.zone", f"no zone {vs.zone!r} for {side}")
+            for _ in range(vs.count):
+                row = np.zeros(T.SL_FIELDS, dtype=np.int64)
+                row[T.SL_SIDE] = si
+                row[T.SL_ZONE] = zone_ids[(si, vs.zone)]
+                row[T.SL_ARRIVE] = vs.arrives_after_round
+                row[T.SL_VEHICLE] = 1
+                row[T.SL_MODEL] = list(game.units.vehicles).index(model)
                 slots.append(row)
     if len(slots) > 250:
         raise InputError(where, "sides", "at most 250 squads")
@@ -352,6 +389,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     for f, name in enumerate(figure_names):
         fig = game.units.figures[name]
         ft[f] = (fig.movement.value, fig.infantry.range.value, fig.infantry.fpr.value,
+                 fig.vehicle.range.value, fig.vehicle.fpr.value,
                  fig.has("heavy_weapon"), fig.has("rally"),
                  game.units.abilities.battle_hardened.cover_vs_suppressive_per_figure.value
                  if fig.has("battle_hardened") else 0, fig.has("area_attack"), 0)
@@ -371,11 +409,20 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_FORT_MP] = feats["entrenchment"].move_squads.value  # 001 Entrenchments & pillboxes: 1 MP
     p[T.P_MINE_DICE] = feats["minefield"].entry_dice.value     # 001 Minefields (rulings T16)
     p[T.P_MINE_FROM] = feats["minefield"].entry_success_from.value
+    p[T.P_VEH_STACK] = 2                                       # 001 Setup: never more than two vehicles
+    conc = game.units.abilities.concussive_firepower
+    p[T.P_CONC_FPR], p[T.P_CONC_RANGE] = conc.fpr_bonus.value, conc.range_bonus.value
+    vt = np.zeros((max(1, len(game.units.vehicles)), T.VT_FIELDS), dtype=np.int64)
+    for v, model in enumerate(game.units.vehicles.values()):
+        vt[v] = (model.movement.value, model.armour.value, int(model.thick_armour.value),
+                 model.infantry.range.value, model.infantry.fpr.value, model.vehicle.range.value,
+                 model.vehicle.fpr.value, int(model.light), int(model.has("fragile")), int(model.has("sturdy")),
+                 int(model.has("concussive_firepower")))
     dist = np.zeros((n, n), dtype=np.int64)
     for a in range(n):
         for b in range(n):
             dist[a, b] = axial_distance(grid.q[a], grid.r[a], grid.q[b], grid.r[b])
-    tables = T.Tables(hexi=hexi, side6=side6, los=_line_of_sight(grid, elev, blocking), dist=dist, ft=ft,
+    tables = T.Tables(hexi=hexi, side6=side6, los=_line_of_sight(grid, elev, blocking), dist=dist, ft=ft, vt=vt,
                       slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
     return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names)
 
@@ -402,6 +449,7 @@ def _markers(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: Game
                 raise InputError(where, f"{key}.kind", f"{m.hex} mixes entrenchments and pillboxes")
             hexi[h, T.HI_FORT] += m.count
             hexi[h, T.HI_FORT_COVER] = cover
+            hexi[h, T.HI_PILLBOX] = int(feats[kind].concussive_target)
             if hexi[h, T.HI_FORT] > 3:
                 raise InputError(where, f"{key}.count", f"more than 3 fortification markers in {m.hex}")
         else:

@@ -37,6 +37,9 @@ U_FIELDS = declare(globals(), """
     U_TOKEN         TOK_FRESH, TOK_FATIGUED, TOK_OPFIRE (001 Action phase)
     U_OPHEX         the hex in which it was last the target of op fire in this move, -1 none
     U_IN            1: in a fortification of its hex (001 Entrenchments & pillboxes)
+    U_VEHICLE       1: a vehicle, 0 a squad
+    U_MODEL         its vehicle model, -1 for a squad
+    U_DMG           a vehicle's damage: DMG_NONE, DMG_LIGHT, DMG_HEAVY (001 Normal attack results)
     U_FIG*8         U_FIG + figure type: figures of that type in the squad (001 Setup: build squads)
 """)
 
@@ -73,6 +76,8 @@ G_FIELDS = declare(globals(), """
     G_ROUND_LIMIT       the last round (from the scenario)
     G_ADV_HEX           after a successful assault: the vacated hex the active squad may advance into, -1 none
     G_NO_ASSAULT        1: the active squad entered a minefield or razor wire in this move (002 first list)
+    G_DMG0              the active vehicle's damage when its activation began
+    G_STURDY            1: its damage since came lightly from op fire, and it is Sturdy (001 Tanks)
 """)
 
 _STATUS = """
@@ -169,7 +174,9 @@ EV_FIELDS = 8
 
 HX_FIELDS = declare(globals(), """
     HX_OCC*2        HX_OCC + side: units of that side in the hex (stacking, 001 Setup)
+    HX_VEH*2        HX_VEH + side: vehicles of that side in the hex (two at most)
 """)
+DMG_NONE, DMG_LIGHT, DMG_HEAVY = 0, 1, 2     # indices into simulator.toi.results.VEHICLE_STEPS
 
 AUX_ROWS = declare(globals(), """
     AUX_PATH        the hexes of the move in progress, the start first

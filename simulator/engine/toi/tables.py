@@ -29,22 +29,41 @@ HI_FIELDS = declare(globals(), """
     HI_FORT_COVER   the cover a squad in one of them adds (entrenchment 2, pillbox 6; terrain.toml)
     HI_MINES        1: a minefield (001 Minefields)
     HI_WIRE         1: razor wire (001 Razor wire)
+    HI_CONCUSSIVE   1: tanks get Concussive Firepower against squads here (a building; terrain.toml)
+    HI_PILLBOX      1: its fortifications are pillboxes (Concussive Firepower against squads in them)
 """)
 
 S6_FIELDS = declare(globals(), """
     S6_NBR          the hex across this side, -1 off the map
     S6_COST         MPs a squad pays to cross into it, -1 impassable (001 Terrain; Movement)
+    S6_VCOST        MPs a vehicle pays, -1 impassable (001 Terrain)
 """)
 
 FT_FIELDS = declare(globals(), """
     FT_MOVE         movement value (001 unit stats, MV)
     FT_IRANGE       range against infantry
     FT_IFPR         firepower against infantry
+    FT_VRANGE       range against vehicles
+    FT_VFPR         firepower against vehicles
     FT_HEAVY        1: heavy infantry weapon (001 MG / Mortar crew: Limited Choice of Actions)
     FT_OFFICER      1: an officer (001 Officer abilities)
     FT_HARDENED     cover per figure against suppressive fire (001 Elite: Battle-Hardened)
     FT_AREA         1: fires area attacks only (001 Mortar crew; not yet in the engine: never fires)
     FT_LOSS_ORDER   row i: the i-th figure type a squad loses to hits (rulings T24)
+""")
+
+VT_FIELDS = declare(globals(), """
+    VT_MOVE         movement value (001 unit stats, MV)
+    VT_ARMOUR       armour value (AV)
+    VT_THICK        1: Thick Armor (001 Tanks)
+    VT_IRANGE       range against infantry
+    VT_IFPR         firepower against infantry
+    VT_VRANGE       range against vehicles
+    VT_VFPR         firepower against vehicles
+    VT_LIGHT        1: a light vehicle (001 Trucks, Half-tracks), 0 heavy (Tanks)
+    VT_FRAGILE      1: destroyed if heavily damaged (001 Trucks: Fragile)
+    VT_STURDY       1: not fatigued if lightly damaged by op fire (001 Tanks: Sturdy)
+    VT_CONCUSSIVE   1: Concussive Firepower (001 Tanks)
 """)
 
 OB_FIELDS = declare(globals(), """
@@ -57,6 +76,8 @@ OB_FIELDS = declare(globals(), """
 SL_FIELDS = declare(globals(), """
     SL_SIDE         its side
     SL_ZONE         its deployment zone (001 Setup), or its reinforcement zone
+    SL_VEHICLE      1: a vehicle (SL_MODEL says which), 0 a squad
+    SL_MODEL        the vehicle model (a row of vt), -1 for a squad
     SL_ARRIVE       0: on the map from the set-up; r: a reinforcement placed in the status phase of round r (001 Status phase, 5)
     SL_FIG*8        SL_FIG + figure type: figures of that type (001 Setup: build squads)
 """)
@@ -77,6 +98,9 @@ P_FIELDS = declare(globals(), """
     P_FORT_MP       MPs to enter or leave a fortification (001 Entrenchments & pillboxes)
     P_MINE_DICE     dice a unit entering a minefield rolls against itself (001 Minefields)
     P_MINE_FROM     the face from which they hit
+    P_VEH_STACK     vehicles a hex holds (001 Setup: stacking, two)
+    P_CONC_FPR      Concussive Firepower: FPR bonus (units.toml)
+    P_CONC_RANGE    Concussive Firepower: range bonus
 """)
 
 
@@ -86,6 +110,7 @@ class Tables(NamedTuple):
     los: np.ndarray       # int64[n, n]: 1 when a unit in a sees a unit in b (001 Line of sight)
     dist: np.ndarray      # int64[n, n]: hexes between
     ft: np.ndarray        # int64[figure types, FT_FIELDS]
+    vt: np.ndarray        # int64[vehicle models, VT_FIELDS]
     slots: np.ndarray     # int64[units, SL_FIELDS]
     obj: np.ndarray       # int64[objectives, OB_FIELDS]
     p: np.ndarray         # int64[P_FIELDS]

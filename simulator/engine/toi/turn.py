@@ -61,15 +61,29 @@ from simulator.engine.toi.state import (
     TO_PLACE,
     TOK_FRESH,
     U_COND,
+    U_DMG,
     U_FIG,
     U_HEX,
+    U_MODEL,
     U_OPHEX,
     U_SIDE,
     U_ST,
     U_TOKEN,
+    U_VEHICLE,
     U_ZONE,
 )
-from simulator.engine.toi.tables import P_INIT, P_N_FIG, P_N_UNITS, P_ROUNDS, SL_ARRIVE, SL_FIG, SL_SIDE, SL_ZONE
+from simulator.engine.toi.tables import (
+    P_INIT,
+    P_N_FIG,
+    P_N_UNITS,
+    P_ROUNDS,
+    SL_ARRIVE,
+    SL_FIG,
+    SL_MODEL,
+    SL_SIDE,
+    SL_VEHICLE,
+    SL_ZONE,
+)
 
 MAX_ACTIONS = 2048
 
@@ -161,6 +175,9 @@ def new_game(s, t, seed_rng):
         s.u[k, U_OPHEX] = -1
         s.u[k, U_TOKEN] = TOK_FRESH
         s.u[k, U_COND] = 0
+        s.u[k, U_VEHICLE] = t.slots[k, SL_VEHICLE]
+        s.u[k, U_MODEL] = t.slots[k, SL_MODEL]
+        s.u[k, U_DMG] = 0
         for f in range(t.p[P_N_FIG]):
             s.u[k, U_FIG + f] = t.slots[k, SL_FIG + f]
     s.g[G_INIT] = t.p[P_INIT]

@@ -4,25 +4,30 @@ build squads; Movement; Combat; Squad conditions), and the dice."""
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
-from simulator.engine.toi.events import EV_CONDITION, EV_DESTROYED, EV_FIGURES, log
+from simulator.engine.toi.events import EV_CONDITION, EV_DAMAGE, EV_DESTROYED, EV_FIGURES, log
 from simulator.engine.toi.state import (
     COND_DISRUPTED,
     COND_NORMAL,
     COND_PINNED,
     DESTROYED,
+    DMG_HEAVY,
     G_UNIT,
     HX_OCC,
+    HX_VEH,
     ONMAP,
     TOK_FATIGUED,
     TOK_FRESH,
     TOK_OPFIRE,
     U_COND,
+    U_DMG,
     U_FIG,
     U_HEX,
     U_IN,
+    U_MODEL,
     U_SIDE,
     U_ST,
     U_TOKEN,
+    U_VEHICLE,
 )
 from simulator.engine.toi.tables import (
     FT_HEAVY,
@@ -37,9 +42,12 @@ from simulator.engine.toi.tables import (
     P_N_FIG,
     P_N_UNITS,
     P_STACK,
+    P_VEH_STACK,
+    VT_FRAGILE,
+    VT_MOVE,
 )
 from simulator.rng import below
-from simulator.toi.jit import suppressed_index_jit
+from simulator.toi.jit import damaged_index_jit, suppressed_index_jit
 
 
 @rule_inlined
@@ -98,9 +106,18 @@ def officer_in_hex(s, t, h, side):
 
 
 @rule_inlined
+def is_vehicle(s, k):
+    return s.u[k, U_VEHICLE] == 1
+
+
+@rule_inlined
 def movement(s, t, k):
     """A squad's MPs: the lowest MV of its figures (rulings T24), +1 with an officer (001
-    Officer: Increased Mobility)."""
+    Officer: Increased Mobility). A vehicle's: its MV, -1 lightly damaged, none heavily
+    damaged (001 Normal attack results)."""
+    if is_vehicle(s, k):
+        d = s.u[k, U_DMG]
+        return 0 if d == DMG_HEAVY else t.vt[s.u[k, U_MODEL], VT_MOVE] - d
     mv = 99
     for f in range(t.p[P_N_FIG]):
         if s.u[k, U_FIG + f] > 0 and t.ft[f, FT_MOVE] < mv:
@@ -119,6 +136,22 @@ def room(s, t, h, side):
 
 
 @rule_inlined
+def room_for(s, t, k, h):
+    """How many more units like ``k`` (not in ``h``) hex ``h`` takes: three units, two of
+    them vehicles (001 Setup: stacking)."""
+    side = s.u[k, U_SIDE]
+    r = room(s, t, h, side)
+    if is_vehicle(s, k):
+        r = min(r, t.p[P_VEH_STACK] - s.hx[h, HX_VEH + side])
+    return r
+
+
+@rule_inlined
+def over_stacked(s, t, h, side):
+    return s.hx[h, HX_OCC + side] > t.p[P_STACK] or s.hx[h, HX_VEH + side] > t.p[P_VEH_STACK]
+
+
+@rule_inlined
 def enemy_in(s, h, side):
     return s.hx[h, HX_OCC + 1 - side] > 0
 
@@ -128,10 +161,13 @@ def put(s, k, h):
     """Move unit ``k`` to hex ``h`` (-1: off the map), keeping the hex counts."""
     side = s.u[k, U_SIDE]
     old = s.u[k, U_HEX]
+    v = s.u[k, U_VEHICLE]
     if old >= 0:
         s.hx[old, HX_OCC + side] -= 1
+        s.hx[old, HX_VEH + side] -= v
     if h >= 0:
         s.hx[h, HX_OCC + side] += 1
+        s.hx[h, HX_VEH + side] += v
     s.u[k, U_HEX] = h
     s.u[k, U_IN] = 0                         # leaving a hex leaves its fortification
 
@@ -192,6 +228,38 @@ def set_condition(s, k, cond):
 
 
 @rule
+def damage(s, t, k, hits):
+    """001 Normal attack results against a vehicle (``simulator.toi.results.damaged_index``;
+    Trucks: Fragile). Returns the new damage (3: destroyed)."""
+    d = damaged_index_jit(s.u[k, U_DMG], hits, t.vt[s.u[k, U_MODEL], VT_FRAGILE] == 1)
+    if d >= 3:
+        destroy(s, k)
+    elif d != s.u[k, U_DMG]:
+        s.u[k, U_DMG] = d
+        log(s, EV_DAMAGE, k, d, 0, 0, 0, 0)
+    return d
+
+
+@rule
+def hits_to_destroy(s, t, k):
+    """The fewest hits that destroy vehicle ``k`` now (002 step 7: the most it may take)."""
+    fragile = t.vt[s.u[k, U_MODEL], VT_FRAGILE] == 1
+    h = 1
+    while damaged_index_jit(s.u[k, U_DMG], h, fragile) < 3:
+        h += 1
+    return h
+
+
+@rule
+def normal_hits(s, t, k, hits):
+    """A normal attack's hits: figures off a squad, damage to a vehicle."""
+    if is_vehicle(s, k):
+        damage(s, t, k, hits)
+    else:
+        lose_figures(s, t, k, hits)
+
+
+@rule
 def suppress(s, t, k, hits):
     """001 Suppressive attack results (``simulator.toi.results.suppressed_index``)."""
     c = suppressed_index_jit(s.u[k, U_COND], hits)
@@ -208,8 +276,8 @@ def fresh(s, k):
 
 @rule_inlined
 def can_move(s, k):
-    """001 Movement: pinned or disrupted squads cannot move."""
-    return s.u[k, U_COND] == COND_NORMAL
+    """001 Movement: pinned or disrupted squads, heavily damaged vehicles cannot move."""
+    return s.u[k, U_COND] == COND_NORMAL and s.u[k, U_DMG] != DMG_HEAVY
 
 
 _unused = (COND_PINNED, COND_DISRUPTED)

@@ -13,9 +13,11 @@ from simulator.engine.toi.state import (
     G_VP0,
     G_WINNER,
     ONMAP,
+    U_DMG,
     U_HEX,
     U_SIDE,
     U_ST,
+    U_VEHICLE,
 )
 from simulator.engine.toi.tables import OB_HEX, OB_VP, P_N_OBJ, P_N_UNITS, P_ROUNDS
 from simulator.engine.toi.units import figures
@@ -93,6 +95,15 @@ def unit_hex(s, k):
 
 @rule_inlined
 def unit_figures(s, t, k):
+    return figures(s, t, k)
+
+
+@rule_inlined
+def unit_value(s, t, k):
+    """What a unit is worth to a rough evaluation: its figures, or a vehicle's damage steps
+    left (two each)."""
+    if s.u[k, U_VEHICLE] == 1:
+        return 2 * (3 - s.u[k, U_DMG])
     return figures(s, t, k)
 
 

@@ -20,6 +20,7 @@ from simulator.engine.toi.state import (
     G_ACTION,
     G_ACTIONS,
     G_ACTIVE,
+    G_DMG0,
     G_FIRED,
     G_INIT,
     G_LEFT,
@@ -30,6 +31,7 @@ from simulator.engine.toi.state import (
     G_OVER,
     G_PATHN,
     G_PHASE,
+    G_STURDY,
     G_SUB,
     G_UNIT,
     K_ADVANCE,
@@ -48,6 +50,7 @@ from simulator.engine.toi.state import (
     TOK_FATIGUED,
     TOK_OPFIRE,
     U_COND,
+    U_DMG,
     U_HEX,
     U_OPHEX,
     U_SIDE,
@@ -60,7 +63,7 @@ from simulator.engine.toi.state import (
     fire_arg,
 )
 from simulator.engine.toi.tables import P_ACTIONS, P_N_UNITS
-from simulator.engine.toi.units import can_move, fresh, has_heavy, movement
+from simulator.engine.toi.units import can_move, fresh, has_heavy, is_vehicle, movement
 
 
 @rule
@@ -140,7 +143,8 @@ def select_actions(s, t, out):
             n = push(out, n, action(K_ADVANCE, k, 0))
             if not has_heavy(s, t, k):             # 001 Fire & movement; Assault: no heavy weapon
                 n = push(out, n, action(K_FIREMOVE, k, 0))
-                n = push(out, n, action(K_ASSAULT, k, 0))
+                if not is_vehicle(s, k):           # 001 Assault: squads only
+                    n = push(out, n, action(K_ASSAULT, k, 0))
             n = push(out, n, action(K_PREP_OPFIRE, k, 0))   # 001 Squad conditions: never if pinned
         n = push(out, n, action(K_FATIGUE, k, 0))
         for e in range(nu):                        # 001 Concentrated fire (Rally for a pinned squad)
@@ -149,7 +153,8 @@ def select_actions(s, t, out):
             if share(s, t, k, e, ROLE_LEAD, HOW_CONCENTRATED)[0] <= 0:
                 continue
             sup = 1 if supporters_exist(s, t, k, e, HOW_CONCENTRATED) else 0
-            for mode in range(MODE_NORMAL, MODE_SUPPRESSIVE + 1):
+            top = MODE_NORMAL if is_vehicle(s, e) else MODE_SUPPRESSIVE    # 001 step 3: vehicles immune
+            for mode in range(MODE_NORMAL, top + 1):
                 for su in range(sup + 1):
                     n = push(out, n, action(K_FIRE, k, fire_arg(e, mode, su)))
     return n
@@ -182,11 +187,13 @@ def apply_select(s, t, a):
     else:                                          # Advance, Fire & Movement, Assault: a move
         mp = movement(s, t, k)
         if kind != K_ADVANCE:
-            mp -= 1                                # 001 Fire & movement; Assault: 1 fewer MP
+            mp -= 2 if is_vehicle(s, k) else 1     # 001 Fire & movement (vehicles 2 fewer); Assault: 1 fewer
         s.g[G_MP] = mp if can_move(s, k) else 0
         s.g[G_FIRED] = 0
         s.g[G_MOVED] = 0
         s.g[G_NO_ASSAULT] = 0
+        s.g[G_DMG0] = s.u[k, U_DMG]
+        s.g[G_STURDY] = 0
         s.g[G_PATHN] = 1
         s.aux[AUX_PATH, 0] = s.u[k, U_HEX]
         s.u[k, U_OPHEX] = -1

@@ -29,8 +29,10 @@ from simulator.engine.toi.phases.action import end_activation
 from simulator.engine.toi.state import (
     AUX_PATH,
     COND_NORMAL,
+    DMG_HEAVY,
     G_ACTION,
     G_ACTIVE,
+    G_DMG0,
     G_FIRED,
     G_MOVED,
     G_MP,
@@ -38,6 +40,7 @@ from simulator.engine.toi.state import (
     G_OPF_SIDE,
     G_OPFIRES,
     G_PATHN,
+    G_STURDY,
     G_SUB,
     G_UNIT,
     K_ASSAULT,
@@ -61,8 +64,10 @@ from simulator.engine.toi.state import (
     TOK_FRESH,
     TOK_OPFIRE,
     U_COND,
+    U_DMG,
     U_HEX,
     U_IN,
+    U_MODEL,
     U_OPHEX,
     U_SIDE,
     U_ST,
@@ -82,8 +87,19 @@ from simulator.engine.toi.tables import (
     P_N_UNITS,
     S6_COST,
     S6_NBR,
+    S6_VCOST,
+    VT_LIGHT,
 )
-from simulator.engine.toi.units import enemy_in, fort_free, lose_figures, put, roll, room
+from simulator.engine.toi.units import (
+    enemy_in,
+    fort_free,
+    is_vehicle,
+    normal_hits,
+    over_stacked,
+    put,
+    roll,
+    room_for,
+)
 
 
 @rule
@@ -93,7 +109,7 @@ def step_ok(s, t, k, d):
     y = t.side6[h, d, S6_NBR]
     if y < 0:
         return False
-    cost = t.side6[h, d, S6_COST]
+    cost = t.side6[h, d, S6_VCOST] if is_vehicle(s, k) else t.side6[h, d, S6_COST]
     if cost < 0 or cost > s.g[G_MP] or s.g[G_PATHN] >= MAX_PATH or s.u[k, U_IN] == 1:
         return False                                    # a squad leaves its fortification first
     return not enemy_in(s, y, s.u[k, U_SIDE])           # no hex with an enemy unit
@@ -102,7 +118,7 @@ def step_ok(s, t, k, d):
 @rule
 def may_stop(s, t, k):
     """The mover's hex is not over the stacking limit with it (001 Setup: stacking)."""
-    return room(s, t, s.u[k, U_HEX], s.u[k, U_SIDE]) >= 0
+    return not over_stacked(s, t, s.u[k, U_HEX], s.u[k, U_SIDE])
 
 
 @rule
@@ -121,7 +137,8 @@ def shoot_actions(s, t, k, out, n):
     for e in range(t.p[P_N_UNITS]):
         if s.u[e, U_ST] == ONMAP and s.u[e, U_SIDE] != side and share(s, t, k, e, ROLE_LEAD, HOW_FIREMOVE)[0] > 0:
             n = push(out, n, action(K_SHOOT, k, fire_arg(e, MODE_NORMAL, 0)))
-            n = push(out, n, action(K_SHOOT, k, fire_arg(e, MODE_SUPPRESSIVE, 0)))
+            if not is_vehicle(s, e):
+                n = push(out, n, action(K_SHOOT, k, fire_arg(e, MODE_SUPPRESSIVE, 0)))
     return n
 
 
@@ -140,7 +157,7 @@ def move_actions(s, t, out):
     if s.g[G_MP] >= t.p[P_FORT_MP]:
         if s.u[k, U_IN] == 1:
             n = push(out, n, action(K_FORT_OUT, k, 0))
-        elif fort_free(s, t, h) > 0 and may_stop(s, t, k):
+        elif fort_free(s, t, h) > 0 and may_stop(s, t, k) and not is_vehicle(s, k):   # vehicles cannot enter
             n = push(out, n, action(K_FORT_IN, k, 0))
     if s.g[G_ACTION] == K_FIREMOVE and s.g[G_FIRED] == 0 and s.g[G_MOVED] == 0:
         n = shoot_actions(s, t, k, out, n)          # fire first, then move
@@ -158,7 +175,8 @@ def opfire_candidates(s, t, mover, out, n):
             if out.shape[0] == 0:
                 return 1
             sup = 1 if supporters_exist(s, t, k, mover, HOW_OPFIRE) else 0
-            for mode in range(MODE_NORMAL, MODE_SUPPRESSIVE + 1):
+            top = MODE_NORMAL if is_vehicle(s, mover) else MODE_SUPPRESSIVE    # 001 step 3
+            for mode in range(MODE_NORMAL, top + 1):
                 for su in range(sup + 1):
                     n = push(out, n, action(K_OPFIRE, k, fire_arg(mover, mode, su)))
     return n
@@ -174,7 +192,7 @@ def opfire_actions(s, t, out):
 def apply_step(s, t, k, d):
     h = s.u[k, U_HEX]
     y = t.side6[h, d, S6_NBR]
-    s.g[G_MP] -= t.side6[h, d, S6_COST]
+    s.g[G_MP] -= t.side6[h, d, S6_VCOST] if is_vehicle(s, k) else t.side6[h, d, S6_COST]
     put(s, k, y)
     s.aux[AUX_PATH, s.g[G_PATHN]] = y
     s.g[G_PATHN] += 1
@@ -182,8 +200,8 @@ def apply_step(s, t, k, d):
     log(s, EV_MOVE, k, h, y, s.g[G_MP], 0, 0)
     if t.hexi[h, HI_MINES] == 1:
         s.g[G_MP] = 0                               # 001 Minefields: out of one only to an adjacent hex
-    if t.hexi[y, HI_WIRE] == 1:
-        s.g[G_MP] = 0                               # 001 Razor wire: must end its movement
+    if t.hexi[y, HI_WIRE] == 1 and (not is_vehicle(s, k) or t.vt[s.u[k, U_MODEL], VT_LIGHT] == 1):
+        s.g[G_MP] = 0                               # 001 Razor wire: squads and light vehicles stop
         s.g[G_NO_ASSAULT] = 1                       # 002 first list
     if t.hexi[y, HI_MINES] == 1:                    # 001 Minefields: stop, fatigued, roll (rulings T16)
         s.g[G_MP] = 0
@@ -192,7 +210,7 @@ def apply_step(s, t, k, d):
         hits = roll(s, t.p[P_MINE_DICE], t.p[P_MINE_FROM])
         log(s, EV_MINES, k, y, hits, 0, 0, 0)
         if hits > 0:
-            lose_figures(s, t, k, hits)
+            normal_hits(s, t, k, hits)
         if s.u[k, U_ST] != ONMAP:
             end_move(s, t, k, True)
             return
@@ -214,7 +232,8 @@ def opfire_check(s, t, k):
 @rule
 def after_step(s, t, k):
     """Go on moving, or end the move when the mover cannot or may not go on."""
-    if s.u[k, U_ST] != ONMAP or s.u[k, U_COND] != COND_NORMAL or s.u[k, U_TOKEN] == TOK_FATIGUED:
+    if (s.u[k, U_ST] != ONMAP or s.u[k, U_COND] != COND_NORMAL or s.u[k, U_TOKEN] == TOK_FATIGUED
+            or (s.u[k, U_DMG] > s.g[G_DMG0] and s.g[G_STURDY] == 0) or s.u[k, U_DMG] == DMG_HEAVY):
         end_move(s, t, k, True)                     # stopped by op fire or a minefield
         return
     s.g[G_SUB] = SUB_MOVE
@@ -227,7 +246,7 @@ def back_to_room(s, t, k):
         return
     for i in range(s.g[G_PATHN] - 2, -1, -1):
         h = s.aux[AUX_PATH, i]
-        if room(s, t, h, s.u[k, U_SIDE]) > 0:
+        if room_for(s, t, k, h) > 0:
             put(s, k, h)
             log(s, EV_BACK, k, h, 0, 0, 0, 0)
             return

@@ -43,7 +43,7 @@ from simulator.engine.toi.state import (
     action,
 )
 from simulator.engine.toi.tables import HI_ZONE, P_N_HEX, P_N_UNITS
-from simulator.engine.toi.units import enemy_in, fort_free, put, room
+from simulator.engine.toi.units import enemy_in, fort_free, is_vehicle, put, room_for
 
 
 @rule
@@ -52,7 +52,7 @@ def can_place(s, t, k, h):
     side = s.u[k, U_SIDE]
     if (t.hexi[h, HI_ZONE] >> s.u[k, U_ZONE]) & 1 == 0:
         return False
-    return room(s, t, h, side) > 0 and not enemy_in(s, h, side)
+    return room_for(s, t, k, h) > 0 and not enemy_in(s, h, side)
 
 
 @rule
@@ -100,7 +100,7 @@ def placement_actions(s, t, out):
     for h in range(t.p[P_N_HEX]):
         if can_place(s, t, k, h):
             n = push(out, n, action(K_PLACE, k, 2 * h))
-            if fort_free(s, t, h) > 0:             # set up in a fortification of the hex
+            if fort_free(s, t, h) > 0 and not is_vehicle(s, k):   # set up in a fortification of the hex
                 n = push(out, n, action(K_PLACE, k, 2 * h + 1))
     return n
 
