@@ -429,3 +429,25 @@ def test_razor_wire_ends_the_move_and_halves_a_squad_in_it():
     assert st2.game.tables.los[hex_of(st2.game, "2,0"), hex_of(st2.game, "4,0")]
     st2.apply_action(find(st2, S.K_FIRE, A1, B0))
     assert events(st2, "attack")[-1][5] == 2                                   # 4 halved in the wire
+
+
+def test_rapid_op_fire_keeps_the_mg_squad_in_op_fire_mode_once_per_target():
+    from simulator.engine.toi.phases.movement import RAPID_BIT
+    game = tiny_game()
+    t = game.tables
+    st = deployed(where={AMG: "1,2", B0: "4,2", B1: "5,0", BOFF: "5,0"}, opfire=(AMG,))
+    st.apply_action(find(st, S.K_FATIGUE, A0))
+    st.apply_action(find(st, S.K_FATIGUE, A1))
+    st.apply_action(find(st, S.K_ADVANCE, B0))
+    d = [d for d in range(6) if t.side6[hex_of(game, "4,2"), d, T.S6_NBR] == hex_of(game, "3,2")][0]
+    st.apply_action(find(st, S.K_STEP, B0, d))
+    assert st.current_player() == 0
+    st.apply_action(find(st, S.K_OPFIRE, AMG, B0 | RAPID_BIT))
+    assert events(st, "op fire")[-1][5] == 3                                  # the MG crew's FPR alone
+    assert st.s.u[AMG, S.U_TOKEN] == S.TOK_OPFIRE                              # not fatigued
+    if st.s.g[S.G_SUB] == S.SUB_MOVE and st.s.u[B0, S.U_ST] == S.ONMAP:
+        d = [d for d in range(6) if t.side6[hex_of(game, "3,2"), d, T.S6_NBR] == hex_of(game, "2,2")][0]
+        st.apply_action(find(st, S.K_STEP, B0, d))
+        if st.s.g[S.G_SUB] == S.SUB_OPFIRE:
+            opts = [a for a in st.legal_actions() if a & 0xFF == S.K_OPFIRE and (a >> 8) & 0xFF == AMG]
+            assert opts and not any((a >> 16) & RAPID_BIT for a in opts)        # a different target only

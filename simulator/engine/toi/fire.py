@@ -30,6 +30,7 @@ from simulator.engine.toi.state import (
     U_HEX,
     U_IN,
     U_MODEL,
+    U_RAPID,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -39,6 +40,7 @@ from simulator.engine.toi.tables import (
     FT_HARDENED,
     FT_IFPR,
     FT_IRANGE,
+    FT_RAPID,
     FT_VFPR,
     FT_VRANGE,
     HI_CONCUSSIVE,
@@ -83,7 +85,7 @@ from simulator.toi.jit import (
 )
 
 ROLE_LEAD, ROLE_SUPPORT = 0, 1
-HOW_CONCENTRATED, HOW_FIREMOVE, HOW_OPFIRE = 0, 1, 2
+HOW_CONCENTRATED, HOW_FIREMOVE, HOW_OPFIRE, HOW_RAPID = 0, 1, 2, 3    # HOW_RAPID: op fire by MG crews alone
 
 
 @rule_inlined
@@ -147,6 +149,8 @@ def share(s, t, k, target, role, how):
     band = -1
     for f in range(t.p[P_N_FIG]):
         n = s.u[k, U_FIG + f]
+        if how == HOW_RAPID and role == ROLE_LEAD and t.ft[f, FT_RAPID] == 0:
+            continue                              # 001 MG crew: Rapid Op Fire, its MG crews alone
         f_fpr = t.ft[f, FT_VFPR] if vs_vehicle else t.ft[f, FT_IFPR]    # 001 Combat: FPR by target type
         f_rng = t.ft[f, FT_VRANGE] if vs_vehicle else t.ft[f, FT_IRANGE]
         if n == 0 or t.ft[f, FT_AREA] == 1 or f_fpr == 0:
@@ -199,7 +203,7 @@ def can_support(s, k, side, how):
     """001 Combined fire: other fresh friendly units; op fire: those in op fire mode."""
     if s.u[k, U_ST] != ONMAP or s.u[k, U_SIDE] != side:
         return False
-    if how == HOW_OPFIRE:
+    if how == HOW_OPFIRE or how == HOW_RAPID:
         return s.u[k, U_TOKEN] == TOK_OPFIRE and s.u[k, U_COND] == COND_NORMAL
     return s.u[k, U_TOKEN] == TOK_FRESH
 
@@ -253,15 +257,18 @@ def attack(s, t, lead, target, mode, support, how):
     if is_vehicle(s, target) and t.vt[s.u[target, U_MODEL], VT_THICK] == 1 and red < cover:
         red += 1                                  # 001 Tanks: Thick Armor (rulings T9)
     hits = net_hits_jit(black, red)
-    log(s, EV_OPFIRE if how == HOW_OPFIRE else EV_FIRE, lead, target, mode, strength, cover, hits)
-    s.u[lead, U_TOKEN] = TOK_FATIGUED
+    log(s, EV_OPFIRE if how >= HOW_OPFIRE else EV_FIRE, lead, target, mode, strength, cover, hits)
+    if how == HOW_RAPID:                          # stays in op fire mode; this target is used up
+        s.u[lead, U_RAPID + (target >> 6)] |= 1 << (target & 63)
+    else:
+        s.u[lead, U_TOKEN] = TOK_FATIGUED
     if hits > 0:
         if is_vehicle(s, target):
             before = s.u[target, U_DMG]
             after = damage(s, t, target, hits)
             if after == DMG_LIGHT and before == 0 and s.g[G_UNIT] == target:
                 s.g[G_MP] = max(s.g[G_MP] - 1, 0)  # lightly damaged: -1 movement, at once
-                if how == HOW_OPFIRE and t.vt[s.u[target, U_MODEL], VT_STURDY] == 1:
+                if how >= HOW_OPFIRE and t.vt[s.u[target, U_MODEL], VT_STURDY] == 1:
                     s.g[G_STURDY] = 1             # 001 Tanks: Sturdy, not fatigued by light damage
         elif mode == MODE_NORMAL:
             lose_figures(s, t, target, hits)      # 001 Normal attack results: figures

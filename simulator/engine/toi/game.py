@@ -107,7 +107,7 @@ class State:
         who = sc.squad_label(unit)
         if name in ("concentrated fire", "fire at", "op fire"):
             mode = "suppressive" if (arg >> 8) & 1 else "normal"
-            sup = ", supported" if (arg >> 9) & 1 else ""
+            sup = (", supported" if (arg >> 9) & 1 else "") + (", MG crews alone" if (arg >> 10) & 1 else "")
             return f"{who}: {name} ({mode}{sup}) at {sc.squad_label(arg & 0xFF)}"
         if name == "step":
             h = int(self.s.u[unit, S.U_HEX])

@@ -392,7 +392,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                  fig.vehicle.range.value, fig.vehicle.fpr.value,
                  fig.has("heavy_weapon"), fig.has("rally"),
                  game.units.abilities.battle_hardened.cover_vs_suppressive_per_figure.value
-                 if fig.has("battle_hardened") else 0, fig.has("area_attack"), 0)
+                 if fig.has("battle_hardened") else 0, fig.has("rapid_op_fire"), fig.has("area_attack"), 0)
     # rulings T24: the owner loses plain riflemen first, the officer last
     order = sorted(range(len(figure_names)), key=lambda f: (ft[f, T.FT_OFFICER], ft[f, T.FT_HEAVY],
                                                           ft[f, T.FT_HARDENED] > 0, ft[f, T.FT_IFPR], f))

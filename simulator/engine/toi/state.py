@@ -39,6 +39,7 @@ U_FIELDS = declare(globals(), """
     U_IN            1: in a fortification of its hex (001 Entrenchments & pillboxes)
     U_VEHICLE       1: a vehicle, 0 a squad
     U_MODEL         its vehicle model, -1 for a squad
+    U_RAPID*4       bits: the units this squad has op-fired at with its MG crews alone this round (001 MG crew: Rapid Op Fire)
     U_DMG           a vehicle's damage: DMG_NONE, DMG_LIGHT, DMG_HEAVY (001 Normal attack results)
     U_FIG*8         U_FIG + figure type: figures of that type in the squad (001 Setup: build squads)
 """)
@@ -157,7 +158,8 @@ _KINDS = """
 """
 declare(globals(), _KINDS)
 KIND_NAMES = labels(_KINDS)
-# K_FIRE, K_SHOOT, K_OPFIRE: arg = target unit | mode << 8 | support << 9 (fire_arg)
+# K_FIRE, K_SHOOT, K_OPFIRE: arg = target unit | mode << 8 | support << 9 (fire_arg);
+# K_OPFIRE | 1 << 10: the MG crews alone fire, and the squad stays in op fire mode (Rapid Op Fire)
 MODE_NORMAL, MODE_SUPPRESSIVE = 0, 1            # 001 step 3: declare attack type
 
 _REASONS = """

@@ -48,6 +48,7 @@ FT_FIELDS = declare(globals(), """
     FT_HEAVY        1: heavy infantry weapon (001 MG / Mortar crew: Limited Choice of Actions)
     FT_OFFICER      1: an officer (001 Officer abilities)
     FT_HARDENED     cover per figure against suppressive fire (001 Elite: Battle-Hardened)
+    FT_RAPID        1: Rapid Op Fire (001 Machine gun crew)
     FT_AREA         1: fires area attacks only (001 Mortar crew; not yet in the engine: never fires)
     FT_LOSS_ORDER   row i: the i-th figure type a squad loses to hits (rulings T24)
 """)

@@ -49,6 +49,7 @@ from simulator.engine.toi.state import (
     TOK_FRESH,
     U_COND,
     U_HEX,
+    U_RAPID,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -122,6 +123,8 @@ def remove_tokens(s, t):
         if s.u[k, U_ST] != ONMAP:
             continue
         s.u[k, U_TOKEN] = TOK_FRESH
+        for i in range(4):
+            s.u[k, U_RAPID + i] = 0               # Rapid Op Fire targets: a new round
         c = s.u[k, U_COND]
         if c == COND_PINNED:
             s.u[k, U_COND] = COND_NORMAL

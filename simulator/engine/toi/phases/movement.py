@@ -20,6 +20,7 @@ from simulator.engine.toi.events import EV_BACK, EV_FORT, EV_MINES, EV_MOVE, log
 from simulator.engine.toi.fire import (
     HOW_FIREMOVE,
     HOW_OPFIRE,
+    HOW_RAPID,
     ROLE_LEAD,
     attack,
     share,
@@ -69,6 +70,7 @@ from simulator.engine.toi.state import (
     U_IN,
     U_MODEL,
     U_OPHEX,
+    U_RAPID,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -164,6 +166,9 @@ def move_actions(s, t, out):
     return n
 
 
+RAPID_BIT = 1 << 10
+
+
 @rule
 def opfire_candidates(s, t, mover, out, n):
     """The enemy's op-fire attacks on the mover in its hex (001 Opportunity fire)."""
@@ -176,10 +181,22 @@ def opfire_candidates(s, t, mover, out, n):
                 return 1
             sup = 1 if supporters_exist(s, t, k, mover, HOW_OPFIRE) else 0
             top = MODE_NORMAL if is_vehicle(s, mover) else MODE_SUPPRESSIVE    # 001 step 3
+            rapid = rapid_ok(s, t, k, mover)
             for mode in range(MODE_NORMAL, top + 1):
                 for su in range(sup + 1):
                     n = push(out, n, action(K_OPFIRE, k, fire_arg(mover, mode, su)))
+                    if rapid:
+                        n = push(out, n, action(K_OPFIRE, k, fire_arg(mover, mode, su) | RAPID_BIT))
     return n
+
+
+@rule
+def rapid_ok(s, t, k, mover):
+    """001 MG crew: Rapid Op Fire: a squad whose MG crews can fire alone, at a target it has
+    not op-fired at so with them this round (multiple attacks, different targets)."""
+    if (s.u[k, U_RAPID + (mover >> 6)] >> (mover & 63)) & 1:
+        return False
+    return share(s, t, k, mover, ROLE_LEAD, HOW_RAPID)[0] > 0
 
 
 @rule
@@ -302,7 +319,8 @@ def apply_opfire(s, t, a):
     s.u[mover, U_OPHEX] = s.u[mover, U_HEX]          # at most once per hex
     if a_kind(a) == K_OPFIRE:
         arg = a_arg(a)
-        attack(s, t, a_unit(a), mover, (arg >> 8) & 1, (arg >> 9) & 1, HOW_OPFIRE)
+        how = HOW_RAPID if arg & RAPID_BIT else HOW_OPFIRE
+        attack(s, t, a_unit(a), mover, (arg >> 8) & 1, (arg >> 9) & 1, how)
         s.g[G_OPFIRES] += 1
     after_step(s, t, mover)
 
