@@ -451,3 +451,40 @@ def test_rapid_op_fire_keeps_the_mg_squad_in_op_fire_mode_once_per_target():
         if st.s.g[S.G_SUB] == S.SUB_OPFIRE:
             opts = [a for a in st.legal_actions() if a & 0xFF == S.K_OPFIRE and (a >> 8) & 0xFF == AMG]
             assert opts and not any((a >> 16) & RAPID_BIT for a in opts)        # a different target only
+
+
+# --- specialised squads (001 Specialized squads) -------------------------------------------
+
+def test_flamethrower_adds_two_and_cuts_five_cover_when_adjacent():
+    from tests.toi_engine.util import BFLAME
+    game = tiny_game(MARKED)
+    st = deployed(where={A0: "2,1", BFLAME: "3,1"}, path=MARKED)              # a in woods (cover 2)
+    st.apply_action(find(st, S.K_FATIGUE, A1))
+    st.apply_action(find(st, S.K_FATIGUE, AMG))
+    st.apply_action(find(st, S.K_FIRE, BFLAME, A0))
+    ev = events(st, "attack")[-1]
+    assert ev[5] == 3 + 2 and ev[6] == 0                                       # +2 FPR; cover 2 - 5 -> 0
+    assert game.tables.hexi[hex_of(game, "2,1"), T.HI_COVER] == 2
+
+
+def test_an_engineer_crosses_wire_and_mines_without_a_roll_and_a_medic_bandages():
+    from tests.toi_engine.util import BENG, BMED
+    st = deployed(where={BENG: "3,0", A1: "0,0", A0: "0,2", AMG: "0,2"}, path=MARKED)
+    st.apply_action(find(st, S.K_FATIGUE, A0))
+    st.apply_action(find(st, S.K_FATIGUE, A1))
+    st.apply_action(find(st, S.K_ADVANCE, BENG))
+    t, game = st.game.tables, st.game
+    d = [d for d in range(6) if t.side6[hex_of(game, "3,0"), d, T.S6_NBR] == hex_of(game, "2,0")][0]
+    st.apply_action(find(st, S.K_STEP, BENG, d))
+    assert st.s.g[S.G_MP] == 3                                                 # the wire does not stop it
+    st2 = deployed(where={BENG: "3,2", A1: "0,0", A0: "0,0", AMG: "0,1"}, path=MARKED)
+    st2.apply_action(find(st2, S.K_FATIGUE, A0))
+    st2.apply_action(find(st2, S.K_FATIGUE, A1))
+    st2.apply_action(find(st2, S.K_ADVANCE, BENG))
+    d = [d for d in range(6) if t.side6[hex_of(game, "3,2"), d, T.S6_NBR] == hex_of(game, "2,2")][0]
+    st2.apply_action(find(st2, S.K_STEP, BENG, d))
+    assert events(st2, "minefield")[-1][4] == 0                                 # no roll, but it stops
+    assert st2.s.u[BENG, S.U_TOKEN] == S.TOK_FATIGUED
+    st3 = deployed(where={A0: "1,2", BMED: "4,2", B0: "4,2"}, path=MARKED)
+    st3.apply_action(find(st3, S.K_FIRE, A0, B0))
+    assert events(st3, "attack")[-1][6] == 1                                   # clear + Bandage

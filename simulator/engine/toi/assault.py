@@ -62,15 +62,21 @@ from simulator.engine.toi.tables import (
     HI_FORT_COVER,
     HI_MINES,
     HI_STAND,
+    P_FLAME_CUT,
+    P_FLAME_FPR,
     P_MAX_SUPPORT,
+    P_MEDIC_ASSAULT,
+    P_MEDIC_COVER,
     P_N_FIG,
     P_N_UNITS,
     P_STACK,
     S6_NBR,
+    SPEC_FLAMETHROWER,
     VT_IFPR,
     VT_LIGHT,
 )
 from simulator.engine.toi.units import (
+    ability,
     damage,
     destroy,
     figures,
@@ -78,6 +84,7 @@ from simulator.engine.toi.units import (
     hits_to_destroy,
     is_vehicle,
     lose_figures,
+    medic_in_hex,
     obstacle_halves,
     officer_in_hex,
     put,
@@ -194,7 +201,32 @@ def attackers(s, t, k, target, support):
             if best >= 0:
                 att[slot] = best
                 strength += halved_fpr_jit(best_f, 1)
+    for i in range(3):                               # 002 step 2: +2 for each flamethrower squad
+        if att[i] >= 0 and ability(s, att[i], SPEC_FLAMETHROWER):
+            strength += t.p[P_FLAME_FPR]
     return strength
+
+
+@rule
+def assault_cover(s, t, target, foe, nd):
+    """002 step 4: the hex's terrain cover, each defending squad's fortification (rulings
+    T11), the medic's Bandage as ``P_MEDIC_ASSAULT`` says; less 5 (not below 0) if a
+    flamethrower squad attacks (rulings T5)."""
+    cover = t.hexi[target, HI_COVER]
+    medic = medic_in_hex(s, t, target, foe)
+    if medic and t.p[P_MEDIC_ASSAULT] == 1:
+        cover += t.p[P_MEDIC_COVER]
+    for i in range(nd):
+        j = s.aux[AUX_DEF, i]
+        if s.u[j, U_IN] == 1:
+            cover += t.hexi[target, HI_FORT_COVER]
+        if medic and t.p[P_MEDIC_ASSAULT] == 2 and not is_vehicle(s, j):
+            cover += t.p[P_MEDIC_COVER]
+    for i in range(3):
+        a = s.aux[AUX_ATT, i]
+        if a >= 0 and ability(s, a, SPEC_FLAMETHROWER):
+            return max(cover - t.p[P_FLAME_CUT], 0)
+    return cover
 
 
 @rule
@@ -294,10 +326,7 @@ def resolve_assault(s, t, k, target, support):
     foe = 1 - s.u[k, U_SIDE]
     strength = attackers(s, t, k, target, support)
     nd, dstrength = defenders(s, t, target, foe)
-    cover = t.hexi[target, HI_COVER]                 # 002 step 4: the hex's terrain cover,
-    for i in range(nd):                              # and each squad's fortification (rulings T11)
-        if s.u[s.aux[AUX_DEF, i], U_IN] == 1:
-            cover += t.hexi[target, HI_FORT_COVER]
+    cover = assault_cover(s, t, target, foe, nd)
     a_hits = net_hits_jit(roll(s, strength, ASSAULT_FROM), roll(s, cover, RED_SUCCESS_FROM))
     d_hits = roll(s, dstrength, ASSAULT_FROM)        # 002 step 5
     success = assault_succeeds_jit(a_hits, d_hits)   # 002 steps 8-9

@@ -50,12 +50,21 @@ from simulator.engine.toi.tables import (
     HI_MINES,
     HI_PILLBOX,
     HI_WIRE,
+    P_AT_FPR,
+    P_AT_RANGE,
     P_CONC_FPR,
     P_CONC_RANGE,
     P_DETERMINATION,
+    P_FLAME_CUT,
+    P_FLAME_DIST,
+    P_FLAME_FPR,
+    P_FLAME_SUPPORT,
     P_HIGHER,
+    P_MEDIC_COVER,
     P_N_FIG,
     P_N_UNITS,
+    SPEC_ANTI_TANK,
+    SPEC_FLAMETHROWER,
     VT_ARMOUR,
     VT_CONCUSSIVE,
     VT_IFPR,
@@ -66,10 +75,12 @@ from simulator.engine.toi.tables import (
     VT_VRANGE,
 )
 from simulator.engine.toi.units import (
+    ability,
     damage,
     has_officer,
     is_vehicle,
     lose_figures,
+    medic_in_hex,
     officer_in_hex,
     roll,
     suppress,
@@ -142,25 +153,9 @@ def share(s, t, k, target, role, how):
         return -1, 0
     d = t.dist[a, b]
     bonus = t.p[P_HIGHER] if t.hexi[a, HI_ELEV] > t.hexi[b, HI_ELEV] else 0
-    vs_vehicle = is_vehicle(s, target)
     if is_vehicle(s, k):
         return vehicle_share(s, t, k, target, d, bonus, halvings, how)
-    fpr = 0
-    band = -1
-    for f in range(t.p[P_N_FIG]):
-        n = s.u[k, U_FIG + f]
-        if how == HOW_RAPID and role == ROLE_LEAD and t.ft[f, FT_RAPID] == 0:
-            continue                              # 001 MG crew: Rapid Op Fire, its MG crews alone
-        f_fpr = t.ft[f, FT_VFPR] if vs_vehicle else t.ft[f, FT_IFPR]    # 001 Combat: FPR by target type
-        f_rng = t.ft[f, FT_VRANGE] if vs_vehicle else t.ft[f, FT_IRANGE]
-        if n == 0 or t.ft[f, FT_AREA] == 1 or f_fpr == 0:
-            continue
-        bi = band_index_jit(d, f_rng + bonus)
-        if bi < 0:
-            continue
-        fpr += n * f_fpr
-        if bi > band:
-            band = bi
+    fpr, band = squad_fpr(s, t, k, target, d, bonus, role, how)
     if band < 0 or fpr == 0:
         return -1, 0
     if how == HOW_FIREMOVE and band == 2:
@@ -169,6 +164,45 @@ def share(s, t, k, target, role, how):
     if strength <= 0:
         return -1, 0
     return strength, band
+
+
+@rule
+def squad_fpr(s, t, k, target, d, bonus, role, how):
+    """A squad's FPR and band against ``target`` before halving (001 step 1, Range; rulings
+    T3): the figures that reach it (the MG crews alone in Rapid Op Fire), with Armor-Piercing
+    Weaponry (anti-tank: base range 3 and +3 FPR against vehicles, supporting too) and
+    Flaming Death (+2 FPR against an adjacent unit; supporters as rulings T4 says)."""
+    vs_vehicle = is_vehicle(s, target)
+    at = vs_vehicle and ability(s, k, SPEC_ANTI_TANK)
+    fpr = 0
+    band = -1
+    for f in range(t.p[P_N_FIG]):
+        n = s.u[k, U_FIG + f]
+        if how == HOW_RAPID and role == ROLE_LEAD and t.ft[f, FT_RAPID] == 0:
+            continue                              # 001 MG crew: Rapid Op Fire, its MG crews alone
+        f_fpr = t.ft[f, FT_VFPR] if vs_vehicle else t.ft[f, FT_IFPR]    # 001 Combat: FPR by target type
+        f_rng = t.ft[f, FT_VRANGE] if vs_vehicle else t.ft[f, FT_IRANGE]
+        if at:
+            f_rng = t.p[P_AT_RANGE]
+        if n == 0 or t.ft[f, FT_AREA] == 1 or (f_fpr == 0 and not at):
+            continue
+        bi = band_index_jit(d, f_rng + bonus)
+        if bi < 0:
+            continue
+        fpr += n * f_fpr
+        if bi > band:
+            band = bi
+    if band >= 0 and at:
+        fpr += t.p[P_AT_FPR]
+    if band >= 0 and flame_reaches(s, t, k, d, role):
+        fpr += t.p[P_FLAME_FPR]
+    return fpr, band
+
+
+@rule_inlined
+def flame_reaches(s, t, k, d, role):
+    return (ability(s, k, SPEC_FLAMETHROWER) and d <= t.p[P_FLAME_DIST]
+            and (role == ROLE_LEAD or t.p[P_FLAME_SUPPORT] == 1))
 
 
 @rule
@@ -218,21 +252,27 @@ def supporters_exist(s, t, lead, target, how):
 
 
 @rule
-def cover_dice(s, t, target, mode):
+def cover_dice(s, t, target, mode, cut):
     """001 step 2: the target hex's cover; against suppressive fire +1 per elite figure
-    (Battle-Hardened) and +1 with an officer in the squad or hex (Determination; rulings T6)."""
+    (Battle-Hardened) and +1 with an officer in the squad or hex (Determination), against
+    normal fire +1 with a medic in the hex (Bandage; rulings T6); less ``cut`` (a
+    flamethrower, not below 0, rulings T5); a vehicle's armour is added after (T7)."""
     h = s.u[target, U_HEX]
     cover = t.hexi[h, HI_COVER]
     if is_vehicle(s, target):                     # AV, -1 when damaged, + terrain cover (rulings T7)
-        return cover + max(t.vt[s.u[target, U_MODEL], VT_ARMOUR] - (1 if s.u[target, U_DMG] > 0 else 0), 0)
+        armour = max(t.vt[s.u[target, U_MODEL], VT_ARMOUR] - (1 if s.u[target, U_DMG] > 0 else 0), 0)
+        return max(cover - cut, 0) + armour
+    side = s.u[target, U_SIDE]
     if s.u[target, U_IN] == 1:
         cover += t.hexi[h, HI_FORT_COVER]         # 001 Entrenchments & pillboxes
     if mode != MODE_NORMAL:
         for f in range(t.p[P_N_FIG]):
             cover += s.u[target, U_FIG + f] * t.ft[f, FT_HARDENED]
-        if has_officer(s, t, target) or officer_in_hex(s, t, h, s.u[target, U_SIDE]):
+        if has_officer(s, t, target) or officer_in_hex(s, t, h, side):
             cover += t.p[P_DETERMINATION]
-    return cover
+    elif medic_in_hex(s, t, h, side):
+        cover += t.p[P_MEDIC_COVER]
+    return max(cover - cut, 0)
 
 
 @rule
@@ -242,16 +282,19 @@ def attack(s, t, lead, target, mode, support, how):
     Returns the hits."""
     strength, band = share(s, t, lead, target, ROLE_LEAD, how)
     side = s.u[lead, U_SIDE]
+    flames = flame_reaches(s, t, lead, t.dist[s.u[lead, U_HEX], s.u[target, U_HEX]], ROLE_LEAD)
     if support == 1 and how != HOW_FIREMOVE:      # 001 Fire & movement: no support
         for k in range(t.p[P_N_UNITS]):
             if k != lead and can_support(s, k, side, how):
                 st, bd = share(s, t, k, target, ROLE_SUPPORT, how)
                 if st > 0:
                     strength += st
+                    if flame_reaches(s, t, k, t.dist[s.u[k, U_HEX], s.u[target, U_HEX]], ROLE_SUPPORT):
+                        flames = True
                     if bd > band:
                         band = bd             # 001 Combined fire: the least favourable range
                     s.u[k, U_TOKEN] = TOK_FATIGUED
-    cover = cover_dice(s, t, target, mode)
+    cover = cover_dice(s, t, target, mode, t.p[P_FLAME_CUT] if flames else 0)
     black = roll(s, strength, success_from(band))
     red = roll(s, cover, RED_SUCCESS_FROM)
     if is_vehicle(s, target) and t.vt[s.u[target, U_MODEL], VT_THICK] == 1 and red < cover:

@@ -59,6 +59,7 @@ class SquadSpec(_Strict):
     count: int = Field(default=1, ge=1, le=40)
     zone: str
     arrives_after_round: int = Field(default=0, ge=0, le=30)   # 001 Status phase, 5: reinforcements
+    specialisation: str | None = None                          # 001 Specialized squads
 
 
 class VehicleSpec(_Strict):
@@ -122,7 +123,8 @@ class Scenario:
             return f"{self.side_names[sl[T.SL_SIDE]]} {name} {k}"
         figs = "+".join(f"{sl[T.SL_FIG + f]}{name}" for f, name in enumerate(self.figure_names)
                         if sl[T.SL_FIG + f] > 0)
-        return f"{self.side_names[sl[T.SL_SIDE]]} squad {k} ({figs})"
+        spec = f" {T.SPEC_NAMES[sl[T.SL_SPEC]]}" if sl[T.SL_SPEC] >= 0 else ""
+        return f"{self.side_names[sl[T.SL_SIDE]]}{spec} squad {k} ({figs})"
 
 
 _SPEC = re.compile(r"\s*(\d+)(?:-(\d+))?\s*,\s*(\d+)(?:-(\d+))?\s*")
@@ -353,8 +355,10 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
             counts = _figures(sq.figures, figure_names, where, f"{key}.figures")
             if not 1 <= sum(counts) <= most:
                 raise InputError(where, f"{key}.figures", f"a squad has 1 to {most} figures (rulings T17)")
+            spec_id = _specialisation(sq, counts, figure_names, game, where, key)
             for _ in range(sq.count):
                 row = np.zeros(T.SL_FIELDS, dtype=np.int64)
+                row[T.SL_SPEC] = spec_id
                 row[T.SL_SIDE] = si
                 row[T.SL_ZONE] = zone_ids[(si, sq.zone)]
                 row[T.SL_ARRIVE] = sq.arrives_after_round
@@ -375,6 +379,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 row[T.SL_ZONE] = zone_ids[(si, vs.zone)]
                 row[T.SL_ARRIVE] = vs.arrives_after_round
                 row[T.SL_VEHICLE] = 1
+                row[T.SL_SPEC] = T.SPEC_NONE
                 row[T.SL_MODEL] = list(game.units.vehicles).index(model)
                 slots.append(row)
     if len(slots) > 250:
@@ -410,6 +415,14 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_MINE_DICE] = feats["minefield"].entry_dice.value     # 001 Minefields (rulings T16)
     p[T.P_MINE_FROM] = feats["minefield"].entry_success_from.value
     p[T.P_VEH_STACK] = 2                                       # 001 Setup: never more than two vehicles
+    sp = game.units.specialisations
+    p[T.P_ENG_MINES] = int(sp.engineer.minefield_exempt.value)
+    p[T.P_AT_RANGE], p[T.P_AT_FPR] = sp.anti_tank.vehicle_range.value, sp.anti_tank.vehicle_fpr_bonus.value
+    p[T.P_FLAME_FPR], p[T.P_FLAME_CUT] = sp.flamethrower.fpr_bonus.value, sp.flamethrower.cover_reduction.value
+    p[T.P_FLAME_DIST] = sp.flamethrower.max_distance.value
+    p[T.P_FLAME_SUPPORT] = int(sp.flamethrower.when_supporting.value)
+    p[T.P_MEDIC_COVER] = sp.medic.cover_vs_normal.value
+    p[T.P_MEDIC_ASSAULT] = ("none", "hex", "per_squad").index(sp.medic.assault_cover.value)
     conc = game.units.abilities.concussive_firepower
     p[T.P_CONC_FPR], p[T.P_CONC_RANGE] = conc.fpr_bonus.value, conc.range_bonus.value
     vt = np.zeros((max(1, len(game.units.vehicles)), T.VT_FIELDS), dtype=np.int64)
@@ -457,6 +470,21 @@ def _markers(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: Game
             if hexi[h, col] or m.count != 1:
                 raise InputError(where, f"{key}.count", f"at most one {kind} marker a hex ({m.hex})")
             hexi[h, col] = 1
+
+
+def _specialisation(sq: SquadSpec, counts: list[int], names: tuple[str, ...], game: GameData, where: str,
+                    key: str) -> int:
+    """001 Specialized squads: one specialisation, no heavy infantry weapon figure."""
+    if sq.specialisation is None:
+        return T.SPEC_NONE
+    name = sq.specialisation.strip().lower().replace("-", "_")
+    if name not in T.SPEC_NAMES:
+        raise InputError(where, f"{key}.specialisation", f"unknown specialisation {sq.specialisation!r} "
+                         f"({', '.join(T.SPEC_NAMES)})")
+    heavy = [n for n, c in zip(names, counts, strict=True) if c and game.units.figures[n].has("heavy_weapon")]
+    if heavy:
+        raise InputError(where, f"{key}.specialisation", f"a specialised squad may not hold a {heavy[0]} figure")
+    return T.SPEC_NAMES.index(name)
 
 
 def _figures(text: str, names: tuple[str, ...], where: str, key: str) -> list[int]:

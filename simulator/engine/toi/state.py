@@ -37,6 +37,7 @@ U_FIELDS = declare(globals(), """
     U_TOKEN         TOK_FRESH, TOK_FATIGUED, TOK_OPFIRE (001 Action phase)
     U_OPHEX         the hex in which it was last the target of op fire in this move, -1 none
     U_IN            1: in a fortification of its hex (001 Entrenchments & pillboxes)
+    U_SPEC          its specialisation (tables.SPEC_*), -1 none (001 Specialized squads)
     U_VEHICLE       1: a vehicle, 0 a squad
     U_MODEL         its vehicle model, -1 for a squad
     U_RAPID*4       bits: the units this squad has op-fired at with its MG crews alone this round (001 MG crew: Rapid Op Fire)

@@ -77,6 +77,7 @@ OB_FIELDS = declare(globals(), """
 SL_FIELDS = declare(globals(), """
     SL_SIDE         its side
     SL_ZONE         its deployment zone (001 Setup), or its reinforcement zone
+    SL_SPEC         its specialisation: SPEC_NONE, SPEC_ENGINEER, SPEC_ANTI_TANK, SPEC_FLAMETHROWER, SPEC_MEDIC
     SL_VEHICLE      1: a vehicle (SL_MODEL says which), 0 a squad
     SL_MODEL        the vehicle model (a row of vt), -1 for a squad
     SL_ARRIVE       0: on the map from the set-up; r: a reinforcement placed in the status phase of round r (001 Status phase, 5)
@@ -100,9 +101,22 @@ P_FIELDS = declare(globals(), """
     P_MINE_DICE     dice a unit entering a minefield rolls against itself (001 Minefields)
     P_MINE_FROM     the face from which they hit
     P_VEH_STACK     vehicles a hex holds (001 Setup: stacking, two)
+    P_ENG_MINES     1: engineers do not roll entering a minefield (units.toml)
+    P_AT_RANGE      anti-tank: base range against vehicles (001 Armor-Piercing Weaponry)
+    P_AT_FPR        anti-tank: FPR bonus against vehicles
+    P_FLAME_FPR     flamethrower: FPR bonus against an adjacent unit (001 Flaming Death; 002 step 2)
+    P_FLAME_CUT     flamethrower: cover taken off the target (not below 0)
+    P_FLAME_DIST    flamethrower: the farthest target (adjacent)
+    P_FLAME_SUPPORT 1: a supporting flamethrower squad has its bonus too (rulings T4)
+    P_MEDIC_COVER   medic: cover against normal attacks for squads in its hex (001 Bandage)
+    P_MEDIC_ASSAULT how Bandage counts in an assault's cover dice: 0 none, 1 once for the hex, 2 per squad (rulings T11)
     P_CONC_FPR      Concussive Firepower: FPR bonus (units.toml)
     P_CONC_RANGE    Concussive Firepower: range bonus
 """)
+
+
+SPEC_NONE, SPEC_ENGINEER, SPEC_ANTI_TANK, SPEC_FLAMETHROWER, SPEC_MEDIC = -1, 0, 1, 2, 3
+SPEC_NAMES = ("engineer", "anti_tank", "flamethrower", "medic")      # simulator.toi.units.SPECIALISATIONS
 
 
 class Tables(NamedTuple):

@@ -67,6 +67,7 @@ from simulator.engine.toi.state import (
     U_MODEL,
     U_OPHEX,
     U_SIDE,
+    U_SPEC,
     U_ST,
     U_TOKEN,
     U_VEHICLE,
@@ -81,6 +82,7 @@ from simulator.engine.toi.tables import (
     SL_FIG,
     SL_MODEL,
     SL_SIDE,
+    SL_SPEC,
     SL_VEHICLE,
     SL_ZONE,
 )
@@ -176,6 +178,7 @@ def new_game(s, t, seed_rng):
         s.u[k, U_TOKEN] = TOK_FRESH
         s.u[k, U_COND] = 0
         s.u[k, U_VEHICLE] = t.slots[k, SL_VEHICLE]
+        s.u[k, U_SPEC] = t.slots[k, SL_SPEC]
         s.u[k, U_MODEL] = t.slots[k, SL_MODEL]
         s.u[k, U_DMG] = 0
         for f in range(t.p[P_N_FIG]):

@@ -25,6 +25,7 @@ from simulator.engine.toi.state import (
     U_IN,
     U_MODEL,
     U_SIDE,
+    U_SPEC,
     U_ST,
     U_TOKEN,
     U_VEHICLE,
@@ -43,6 +44,7 @@ from simulator.engine.toi.tables import (
     P_N_UNITS,
     P_STACK,
     P_VEH_STACK,
+    SPEC_MEDIC,
     VT_FRAGILE,
     VT_MOVE,
 )
@@ -108,6 +110,22 @@ def officer_in_hex(s, t, h, side):
 @rule_inlined
 def is_vehicle(s, k):
     return s.u[k, U_VEHICLE] == 1
+
+
+@rule_inlined
+def ability(s, k, spec):
+    """The squad has specialisation ``spec`` and may use it: not pinned or disrupted (001
+    Specialized squads)."""
+    return s.u[k, U_SPEC] == spec and s.u[k, U_COND] == COND_NORMAL
+
+
+@rule
+def medic_in_hex(s, t, h, side):
+    """001 Medic: Bandage covers the medic squad and any squad in its hex."""
+    for k in range(t.p[P_N_UNITS]):
+        if s.u[k, U_ST] == ONMAP and s.u[k, U_HEX] == h and s.u[k, U_SIDE] == side and ability(s, k, SPEC_MEDIC):
+            return True
+    return False
 
 
 @rule_inlined

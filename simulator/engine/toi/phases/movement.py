@@ -83,6 +83,7 @@ from simulator.engine.toi.state import (
 from simulator.engine.toi.tables import (
     HI_MINES,
     HI_WIRE,
+    P_ENG_MINES,
     P_FORT_MP,
     P_MINE_DICE,
     P_MINE_FROM,
@@ -90,9 +91,11 @@ from simulator.engine.toi.tables import (
     S6_COST,
     S6_NBR,
     S6_VCOST,
+    SPEC_ENGINEER,
     VT_LIGHT,
 )
 from simulator.engine.toi.units import (
+    ability,
     enemy_in,
     fort_free,
     is_vehicle,
@@ -217,14 +220,17 @@ def apply_step(s, t, k, d):
     log(s, EV_MOVE, k, h, y, s.g[G_MP], 0, 0)
     if t.hexi[h, HI_MINES] == 1:
         s.g[G_MP] = 0                               # 001 Minefields: out of one only to an adjacent hex
-    if t.hexi[y, HI_WIRE] == 1 and (not is_vehicle(s, k) or t.vt[s.u[k, U_MODEL], VT_LIGHT] == 1):
-        s.g[G_MP] = 0                               # 001 Razor wire: squads and light vehicles stop
-        s.g[G_NO_ASSAULT] = 1                       # 002 first list
+    if t.hexi[y, HI_WIRE] == 1 and not ability(s, k, SPEC_ENGINEER) \
+            and (not is_vehicle(s, k) or t.vt[s.u[k, U_MODEL], VT_LIGHT] == 1):
+        s.g[G_MP] = 0                               # 001 Razor wire: non-engineer squads, light vehicles stop
+    if t.hexi[y, HI_WIRE] == 1:
+        s.g[G_NO_ASSAULT] = 1                       # 002 first list (engineers too)
     if t.hexi[y, HI_MINES] == 1:                    # 001 Minefields: stop, fatigued, roll (rulings T16)
         s.g[G_MP] = 0
         s.g[G_NO_ASSAULT] = 1
         s.u[k, U_TOKEN] = TOK_FATIGUED
-        hits = roll(s, t.p[P_MINE_DICE], t.p[P_MINE_FROM])
+        exempt = ability(s, k, SPEC_ENGINEER) and t.p[P_ENG_MINES] == 1     # engineers do not roll
+        hits = 0 if exempt else roll(s, t.p[P_MINE_DICE], t.p[P_MINE_FROM])
         log(s, EV_MINES, k, y, hits, 0, 0, 0)
         if hits > 0:
             normal_hits(s, t, k, hits)
