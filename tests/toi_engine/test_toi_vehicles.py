@@ -103,3 +103,45 @@ def test_no_assault_on_a_heavy_vehicle_and_light_vehicles_take_hits_first():
             assert st.s.u[SDKFZ, S.U_DMG] > 0 or st.s.u[SDKFZ, S.U_ST] == S.DESTROYED
             bsq = int(st.s.u[BSQ, S.U_FIG:S.U_FIG + 8].sum())
             assert bsq == 4 or st.s.u[BSQ, S.U_ST] != S.ONMAP
+
+
+def test_squads_ride_in_transport_vehicles_and_die_with_them():
+    game = tiny_game(VEHICLES)
+    t = game.tables
+    st = deployed(where={SQ: "0,1", BSQ: "5,1", SDKFZ: "5,1", PZ4: "5,0"})
+    st.apply_action(find(st, S.K_ADVANCE, SQ))
+    st.apply_action(find(st, S.K_EMBARK, SQ, HALFTRACK))                      # 2 MPs, action over
+    assert st.s.u[SQ, S.U_ST] == S.CARRIED and st.s.u[SQ, S.U_TOKEN] == S.TOK_FATIGUED
+    assert st.s.hx[hex_of(game, "0,1"), S.HX_OCC] == 1                        # one unit for stacking
+    assert SQ not in {(a >> 16) & 0xFF for a in st.legal_actions() if a & 0xFF == S.K_FIRE}
+    st.apply_action(find(st, S.K_ADVANCE, HALFTRACK))                         # the half-track drives off
+    d = [d for d in range(6) if t.side6[hex_of(game, "0,1"), d, T.S6_NBR] == hex_of(game, "1,1")][0]
+    st.apply_action(find(st, S.K_STEP, HALFTRACK, d))
+    st.apply_action(find(st, S.K_STOP))
+    while st.s.g[S.G_ROUND] == 1:                                             # to round 2
+        acts = st.legal_actions()
+        pick = [a for a in acts if a & 0xFF in (S.K_PASS, S.K_OPFIRE_DONE)] or acts
+        st.apply_action(pick[0])
+    while st.current_player() != 0:
+        st.apply_action(find(st, S.K_FATIGUE))
+    assert st.s.u[SQ, S.U_TOKEN] == S.TOK_FRESH                               # tokens removed inside too
+    st.apply_action(find(st, S.K_ADVANCE, SQ))
+    assert {a & 0xFF for a in st.legal_actions()} == {S.K_STOP, S.K_DISEMBARK}
+    st.apply_action(find(st, S.K_DISEMBARK, SQ))
+    assert st.s.u[SQ, S.U_ST] == S.ONMAP and st.s.u[SQ, S.U_HEX] == hex_of(game, "1,1") and st.s.g[S.G_MP] == 2
+    st2 = deployed(where={SQ: "0,1"})
+    st2.apply_action(find(st2, S.K_ADVANCE, SQ))
+    st2.apply_action(find(st2, S.K_EMBARK, SQ, HALFTRACK))
+    st2.s.u[HALFTRACK, S.U_DMG] = S.DMG_HEAVY                                  # one more hit destroys it
+    for seed in range(40):
+        trial = st2.clone()
+        trial.s.rng[0, 0] ^= seed + 1
+        while trial.current_player() != 1:
+            trial.apply_action(find(trial, S.K_PASS))
+        teleport(trial, BSQ, hex_of(game, "1,1"))
+        trial.apply_action(find(trial, S.K_FIRE, BSQ, HALFTRACK))
+        if trial.s.u[HALFTRACK, S.U_ST] == S.DESTROYED:
+            assert trial.s.u[SQ, S.U_ST] == S.DESTROYED                      # all squads in it too
+            break
+    else:
+        raise AssertionError("the half-track was never destroyed")

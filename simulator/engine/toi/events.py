@@ -30,6 +30,7 @@ _EVENTS = """
     EV_FORT         in or out of a fortification (a: 1 in, 0 out)
     EV_MINES        minefield entry roll (a: hex, b: hits)
     EV_DAMAGE       vehicle damage (a: 1 light, 2 heavy)
+    EV_TRANSPORT    into (b 1) or out of (b 0) a vehicle (a: the vehicle)
 """
 declare(globals(), _EVENTS)
 EVENT_NAMES = labels(_EVENTS)

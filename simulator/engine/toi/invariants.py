@@ -44,6 +44,8 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray)
                 out.append(f"unit {k} in impassable hex {h}")
         elif h != -1:
             out.append(f"unit {k} ({S.STATUS_NAMES[st]}) still in hex {h}")
+        if st == S.CARRIED:
+            out += carried_problems(s, t, k)
         if (s.u[k, S.U_FIG:S.U_FIG + nf] < 0).any():
             out.append(f"unit {k} has a negative figure count")
         if s.u[k, S.U_COND] not in (S.COND_NORMAL, S.COND_PINNED, S.COND_DISRUPTED):
@@ -53,6 +55,19 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray)
         if st == S.ONMAP and s.u[k, S.U_COND] != S.COND_NORMAL and s.u[k, S.U_TOKEN] == S.TOK_OPFIRE:
             out.append(f"unit {k} pinned or disrupted in op fire mode (001 Squad conditions)")
     return out
+
+
+def carried_problems(s: S.GameState, t: T.Tables, k: int) -> list[str]:
+    """A transported squad is in a friendly vehicle on the map, within its capacity (001
+    Transporting squads in vehicles)."""
+    v = int(s.u[k, S.U_CARRIER])
+    if not (0 <= v < len(s.u) and s.u[v, S.U_ST] == S.ONMAP and s.u[v, S.U_VEHICLE]
+            and s.u[v, S.U_SIDE] == s.u[k, S.U_SIDE]):
+        return [f"squad {k} carried by {v}, not a friendly vehicle on the map"]
+    load = int(((s.u[:, S.U_ST] == S.CARRIED) & (s.u[:, S.U_CARRIER] == v)).sum())
+    if load > t.vt[s.u[v, S.U_MODEL], T.VT_TRANSPORT]:
+        return [f"vehicle {v} carries {load} squads, more than it may"]
+    return []
 
 
 def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) -> list[str]:

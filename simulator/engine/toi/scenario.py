@@ -415,6 +415,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_MINE_DICE] = feats["minefield"].entry_dice.value     # 001 Minefields (rulings T16)
     p[T.P_MINE_FROM] = feats["minefield"].entry_success_from.value
     p[T.P_VEH_STACK] = 2                                       # 001 Setup: never more than two vehicles
+    p[T.P_TRANSPORT_MP] = 2                                    # 001 Transporting squads in vehicles: 2 MPs
     sp = game.units.specialisations
     p[T.P_ENG_MINES] = int(sp.engineer.minefield_exempt.value)
     p[T.P_AT_RANGE], p[T.P_AT_FPR] = sp.anti_tank.vehicle_range.value, sp.anti_tank.vehicle_fpr_bonus.value
@@ -430,7 +431,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
         vt[v] = (model.movement.value, model.armour.value, int(model.thick_armour.value),
                  model.infantry.range.value, model.infantry.fpr.value, model.vehicle.range.value,
                  model.vehicle.fpr.value, int(model.light), int(model.has("fragile")), int(model.has("sturdy")),
-                 int(model.has("concussive_firepower")))
+                 int(model.has("concussive_firepower")), model.transport.value)
     dist = np.zeros((n, n), dtype=np.int64)
     for a in range(n):
         for b in range(n):

@@ -38,6 +38,7 @@ U_FIELDS = declare(globals(), """
     U_OPHEX         the hex in which it was last the target of op fire in this move, -1 none
     U_IN            1: in a fortification of its hex (001 Entrenchments & pillboxes)
     U_SPEC          its specialisation (tables.SPEC_*), -1 none (001 Specialized squads)
+    U_CARRIER       the vehicle carrying this squad, -1 none (001 Transporting squads in vehicles)
     U_VEHICLE       1: a vehicle, 0 a squad
     U_MODEL         its vehicle model, -1 for a squad
     U_RAPID*4       bits: the units this squad has op-fired at with its MG crews alone this round (001 MG crew: Rapid Op Fire)
@@ -88,6 +89,7 @@ _STATUS = """
     ONMAP           on map
     DESTROYED       destroyed
     LOST            lost (a reinforcement with no room)
+    CARRIED         carried in a vehicle (U_CARRIER; U_HEX -1)
 """
 declare(globals(), _STATUS)
 STATUS_NAMES = labels(_STATUS)
@@ -156,6 +158,8 @@ _KINDS = """
     K_OPFIRE_DONE   op-fire placement done
     K_FORT_IN       enter the fortification
     K_FORT_OUT      leave the fortification
+    K_EMBARK        enter the vehicle
+    K_DISEMBARK     exit the vehicle
 """
 declare(globals(), _KINDS)
 KIND_NAMES = labels(_KINDS)

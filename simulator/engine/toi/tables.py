@@ -65,6 +65,7 @@ VT_FIELDS = declare(globals(), """
     VT_FRAGILE      1: destroyed if heavily damaged (001 Trucks: Fragile)
     VT_STURDY       1: not fatigued if lightly damaged by op fire (001 Tanks: Sturdy)
     VT_CONCUSSIVE   1: Concussive Firepower (001 Tanks)
+    VT_TRANSPORT    squads it may carry (001 Trucks: Transport (2); Half-tracks: Transport (1))
 """)
 
 OB_FIELDS = declare(globals(), """
@@ -101,6 +102,7 @@ P_FIELDS = declare(globals(), """
     P_MINE_DICE     dice a unit entering a minefield rolls against itself (001 Minefields)
     P_MINE_FROM     the face from which they hit
     P_VEH_STACK     vehicles a hex holds (001 Setup: stacking, two)
+    P_TRANSPORT_MP  MPs a squad pays to enter or exit a vehicle (001 Transporting squads, 2)
     P_ENG_MINES     1: engineers do not roll entering a minefield (units.toml)
     P_AT_RANGE      anti-tank: base range against vehicles (001 Armor-Piercing Weaponry)
     P_AT_FPR        anti-tank: FPR bonus against vehicles

@@ -60,6 +60,7 @@ from simulator.engine.toi.state import (
     SUB_SET_OPFIRE,
     TO_PLACE,
     TOK_FRESH,
+    U_CARRIER,
     U_COND,
     U_DMG,
     U_FIG,
@@ -178,6 +179,7 @@ def new_game(s, t, seed_rng):
         s.u[k, U_TOKEN] = TOK_FRESH
         s.u[k, U_COND] = 0
         s.u[k, U_VEHICLE] = t.slots[k, SL_VEHICLE]
+        s.u[k, U_CARRIER] = -1
         s.u[k, U_SPEC] = t.slots[k, SL_SPEC]
         s.u[k, U_MODEL] = t.slots[k, SL_MODEL]
         s.u[k, U_DMG] = 0

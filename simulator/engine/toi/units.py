@@ -6,6 +6,7 @@ from __future__ import annotations
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.toi.events import EV_CONDITION, EV_DAMAGE, EV_DESTROYED, EV_FIGURES, log
 from simulator.engine.toi.state import (
+    CARRIED,
     COND_DISRUPTED,
     COND_NORMAL,
     COND_PINNED,
@@ -18,6 +19,7 @@ from simulator.engine.toi.state import (
     TOK_FATIGUED,
     TOK_FRESH,
     TOK_OPFIRE,
+    U_CARRIER,
     U_COND,
     U_DMG,
     U_FIG,
@@ -210,10 +212,25 @@ def obstacle_halves(t, h):
 
 @rule
 def destroy(s, k):
-    put(s, k, -1)
+    if s.u[k, U_ST] == CARRIED:
+        s.u[k, U_CARRIER] = -1
+    else:
+        put(s, k, -1)
     s.u[k, U_ST] = DESTROYED
     s.u[k, U_TOKEN] = TOK_FATIGUED
     log(s, EV_DESTROYED, k, 0, 0, 0, 0, 0)
+    if s.u[k, U_VEHICLE] == 1:                   # 001 Transporting squads: the squads with it
+        for j in range(s.u.shape[0]):
+            if s.u[j, U_ST] == CARRIED and s.u[j, U_CARRIER] == k:
+                destroy_carried(s, j)
+
+
+@rule
+def destroy_carried(s, j):
+    s.u[j, U_CARRIER] = -1
+    s.u[j, U_ST] = DESTROYED
+    s.u[j, U_TOKEN] = TOK_FATIGUED
+    log(s, EV_DESTROYED, j, 1, 0, 0, 0, 0)
 
 
 @rule
@@ -289,7 +306,16 @@ def suppress(s, t, k, hits):
 
 @rule_inlined
 def fresh(s, k):
-    return s.u[k, U_ST] == ONMAP and s.u[k, U_TOKEN] == TOK_FRESH
+    return (s.u[k, U_ST] == ONMAP or s.u[k, U_ST] == CARRIED) and s.u[k, U_TOKEN] == TOK_FRESH
+
+
+@rule
+def carried_by(s, v):
+    n = 0
+    for j in range(s.u.shape[0]):
+        if s.u[j, U_ST] == CARRIED and s.u[j, U_CARRIER] == v:
+            n += 1
+    return n
 
 
 @rule_inlined

@@ -16,6 +16,7 @@ from simulator.engine.toi.fire import HOW_CONCENTRATED, ROLE_LEAD, attack, share
 from simulator.engine.toi.phases.command import command_and_status
 from simulator.engine.toi.state import (
     AUX_PATH,
+    CARRIED,
     COND_NORMAL,
     G_ACTION,
     G_ACTIONS,
@@ -49,6 +50,7 @@ from simulator.engine.toi.state import (
     SUB_SELECT,
     TOK_FATIGUED,
     TOK_OPFIRE,
+    U_CARRIER,
     U_COND,
     U_DMG,
     U_HEX,
@@ -119,7 +121,7 @@ def next_actor(s, t):
 def end_activation(s, t):
     """The active unit's action is complete: fatigued unless in op fire mode (001 Action phase)."""
     k = s.g[G_UNIT]
-    if k >= 0 and s.u[k, U_ST] == ONMAP and s.u[k, U_TOKEN] != TOK_OPFIRE:
+    if k >= 0 and (s.u[k, U_ST] == ONMAP or s.u[k, U_ST] == CARRIED) and s.u[k, U_TOKEN] != TOK_OPFIRE:
         s.u[k, U_TOKEN] = TOK_FATIGUED
     s.g[G_UNIT] = -1
     s.g[G_LEFT] -= 1
@@ -139,6 +141,13 @@ def select_actions(s, t, out):
         if s.u[k, U_SIDE] != side or not fresh(s, k):
             continue
         normal = s.u[k, U_COND] == COND_NORMAL
+        if s.u[k, U_ST] == CARRIED:                # 001 Transporting squads: activated only to get out
+            n = push(out, n, action(K_FATIGUE, k, 0))
+            if normal:
+                n = push(out, n, action(K_ADVANCE, k, 0))
+                n = push(out, n, action(K_FIREMOVE, k, 0))
+                n = push(out, n, action(K_ASSAULT, k, 0))
+            continue
         if normal:
             n = push(out, n, action(K_ADVANCE, k, 0))
             if not has_heavy(s, t, k):             # 001 Fire & movement; Assault: no heavy weapon
@@ -195,7 +204,7 @@ def apply_select(s, t, a):
         s.g[G_DMG0] = s.u[k, U_DMG]
         s.g[G_STURDY] = 0
         s.g[G_PATHN] = 1
-        s.aux[AUX_PATH, 0] = s.u[k, U_HEX]
+        s.aux[AUX_PATH, 0] = s.u[k, U_HEX] if s.u[k, U_ST] == ONMAP else s.u[s.u[k, U_CARRIER], U_HEX]
         s.u[k, U_OPHEX] = -1
         s.g[G_SUB] = SUB_MOVE
 

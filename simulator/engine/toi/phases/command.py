@@ -22,6 +22,7 @@ from simulator.engine.toi.events import EV_CONTROL, EV_INITIATIVE, EV_OVER, EV_P
 from simulator.engine.toi.state import (
     ABSENT,
     AUX_OBJ,
+    CARRIED,
     COND_DISRUPTED,
     COND_NORMAL,
     COND_PINNED,
@@ -74,7 +75,8 @@ def check_elimination(s, t):
     alive0 = False
     alive1 = False
     for k in range(t.p[P_N_UNITS]):
-        if s.u[k, U_ST] == ONMAP or (s.u[k, U_ST] == ABSENT and t.slots[k, SL_ARRIVE] >= s.g[G_ROUND]):
+        if (s.u[k, U_ST] == ONMAP or s.u[k, U_ST] == CARRIED
+                or (s.u[k, U_ST] == ABSENT and t.slots[k, SL_ARRIVE] >= s.g[G_ROUND])):
             if s.u[k, U_SIDE] == 0:
                 alive0 = True
             else:
@@ -120,6 +122,8 @@ def command_phase(s, t):
 def remove_tokens(s, t):
     """001 Status phase, 2. Remove tokens."""
     for k in range(t.p[P_N_UNITS]):
+        if s.u[k, U_ST] == CARRIED:
+            s.u[k, U_TOKEN] = TOK_FRESH               # transported squads too
         if s.u[k, U_ST] != ONMAP:
             continue
         s.u[k, U_TOKEN] = TOK_FRESH

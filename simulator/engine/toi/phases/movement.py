@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
 from simulator.engine.toi.assault import start_assault_choice
-from simulator.engine.toi.events import EV_BACK, EV_FORT, EV_MINES, EV_MOVE, log
+from simulator.engine.toi.events import EV_BACK, EV_FORT, EV_MINES, EV_MOVE, EV_TRANSPORT, log
 from simulator.engine.toi.fire import (
     HOW_FIREMOVE,
     HOW_OPFIRE,
@@ -29,6 +29,7 @@ from simulator.engine.toi.fire import (
 from simulator.engine.toi.phases.action import end_activation
 from simulator.engine.toi.state import (
     AUX_PATH,
+    CARRIED,
     COND_NORMAL,
     DMG_HEAVY,
     G_ACTION,
@@ -45,6 +46,8 @@ from simulator.engine.toi.state import (
     G_SUB,
     G_UNIT,
     K_ASSAULT,
+    K_DISEMBARK,
+    K_EMBARK,
     K_FIREMOVE,
     K_FORT_IN,
     K_FORT_OUT,
@@ -64,6 +67,7 @@ from simulator.engine.toi.state import (
     TOK_FATIGUED,
     TOK_FRESH,
     TOK_OPFIRE,
+    U_CARRIER,
     U_COND,
     U_DMG,
     U_HEX,
@@ -88,14 +92,17 @@ from simulator.engine.toi.tables import (
     P_MINE_DICE,
     P_MINE_FROM,
     P_N_UNITS,
+    P_TRANSPORT_MP,
     S6_COST,
     S6_NBR,
     S6_VCOST,
     SPEC_ENGINEER,
     VT_LIGHT,
+    VT_TRANSPORT,
 )
 from simulator.engine.toi.units import (
     ability,
+    carried_by,
     enemy_in,
     fort_free,
     is_vehicle,
@@ -148,9 +155,38 @@ def shoot_actions(s, t, k, out, n):
 
 
 @rule
+def transport_actions(s, t, k, out):
+    """001 Transporting squads in vehicles: a carried squad's move starts by getting out
+    (2 MPs, if the hex has room); a squad may get into a friendly transport in its hex
+    with room left (2 MPs, and its action is over)."""
+    if s.u[k, U_ST] == CARRIED:
+        n = push(out, 0, action(K_STOP, k, 0))
+        v = s.u[k, U_CARRIER]
+        if s.g[G_MP] >= t.p[P_TRANSPORT_MP] and room_for(s, t, k, s.u[v, U_HEX]) > 0:
+            n = push(out, n, action(K_DISEMBARK, k, v))
+        return n
+    return -1
+
+
+@rule
+def embark_actions(s, t, k, out, n):
+    if is_vehicle(s, k) or s.g[G_MP] < t.p[P_TRANSPORT_MP] or s.u[k, U_IN] == 1:
+        return n
+    h = s.u[k, U_HEX]
+    for v in range(t.p[P_N_UNITS]):
+        if (s.u[v, U_ST] == ONMAP and s.u[v, U_HEX] == h and s.u[v, U_SIDE] == s.u[k, U_SIDE]
+                and is_vehicle(s, v) and carried_by(s, v) < t.vt[s.u[v, U_MODEL], VT_TRANSPORT]):
+            n = push(out, n, action(K_EMBARK, k, v))
+    return n
+
+
+@rule
 def move_actions(s, t, out):
     k = s.g[G_UNIT]
-    n = 0
+    n = transport_actions(s, t, k, out)
+    if n >= 0:
+        return n
+    n = embark_actions(s, t, k, out, 0)
     any_step = False
     for d in range(6):
         if step_ok(s, t, k, d):
@@ -280,6 +316,9 @@ def end_move(s, t, k, stopped):
     """The move is over: the Fire & Movement attack, the assault or the end of the action."""
     if s.u[k, U_ST] == ONMAP:
         back_to_room(s, t, k)
+    if s.u[k, U_ST] == CARRIED:                      # never got out
+        end_activation(s, t)
+        return
     kind = s.g[G_ACTION]
     if stopped or s.u[k, U_ST] != ONMAP:
         end_activation(s, t)                        # halted: its activation ends
@@ -298,6 +337,23 @@ def apply_move(s, t, a):
     kind = a_kind(a)
     if kind == K_STEP:
         apply_step(s, t, k, a_arg(a))
+        return
+    if kind == K_EMBARK:                             # in, fatigued, its action complete
+        v = a_arg(a)
+        put(s, k, -1)
+        s.u[k, U_ST] = CARRIED
+        s.u[k, U_CARRIER] = v
+        log(s, EV_TRANSPORT, k, v, 1, 0, 0, 0)
+        end_activation(s, t)
+        return
+    if kind == K_DISEMBARK:                          # out into the vehicle's hex; may draw op fire
+        v = s.u[k, U_CARRIER]
+        s.g[G_MP] -= t.p[P_TRANSPORT_MP]
+        s.u[k, U_ST] = ONMAP
+        s.u[k, U_CARRIER] = -1
+        put(s, k, s.u[v, U_HEX])
+        log(s, EV_TRANSPORT, k, v, 0, 0, 0, 0)
+        opfire_check(s, t, k)
         return
     if kind == K_FORT_IN:
         s.g[G_MP] -= t.p[P_FORT_MP]
