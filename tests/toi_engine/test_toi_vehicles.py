@@ -145,3 +145,23 @@ def test_squads_ride_in_transport_vehicles_and_die_with_them():
             break
     else:
         raise AssertionError("the half-track was never destroyed")
+
+
+def test_a_tank_trap_is_entered_only_from_the_start_hex_and_ends_the_move():
+    game = tiny_game(VEHICLES)
+    t = game.tables
+
+    def step(st, k, a, b):
+        d = [d for d in range(6) if t.side6[hex_of(game, a), d, T.S6_NBR] == hex_of(game, b)][0]
+        return find(st, S.K_STEP, k, d)
+    st = deployed(where={BSQ: "5,1", SDKFZ: "5,1", PZ4: "5,2"})
+    st.apply_action(find(st, S.K_ADVANCE, SHERMAN))                            # at 1,0, next to the trap
+    st.apply_action(step(st, SHERMAN, "1,0", "2,0"))
+    assert st.s.g[S.G_MP] == 0
+    st2 = deployed(where={SHERMAN: "0,0", BSQ: "5,1", SDKFZ: "5,1", PZ4: "5,2"})
+    st2.apply_action(find(st2, S.K_ADVANCE, SHERMAN))
+    st2.apply_action(step(st2, SHERMAN, "0,0", "1,0"))
+    trap = hex_of(game, "2,0")
+    assert all(t.side6[hex_of(game, "1,0"), a >> 16, T.S6_NBR] != trap
+               for a in st2.legal_actions() if a & 0xFF == S.K_STEP)
+    assert t.hexi[trap, T.HI_TRAP] == 1                                        # +1 cover for squads

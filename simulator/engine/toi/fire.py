@@ -49,6 +49,7 @@ from simulator.engine.toi.tables import (
     HI_FORT_COVER,
     HI_MINES,
     HI_PILLBOX,
+    HI_TRAP,
     HI_WIRE,
     P_AT_FPR,
     P_AT_RANGE,
@@ -265,6 +266,7 @@ def cover_dice(s, t, target, mode, cut):
     side = s.u[target, U_SIDE]
     if s.u[target, U_IN] == 1:
         cover += t.hexi[h, HI_FORT_COVER]         # 001 Entrenchments & pillboxes
+    cover += t.hexi[h, HI_TRAP]                   # 001 Tank traps: +1 for squads (rulings T7)
     if mode != MODE_NORMAL:
         for f in range(t.p[P_N_FIG]):
             cover += s.u[target, U_FIG + f] * t.ft[f, FT_HARDENED]

@@ -83,7 +83,7 @@ class MarkerSpec(_Strict):
     count: int = Field(default=1, ge=1, le=3)
 
 
-MARKERS = ("entrenchment", "pillbox", "minefield", "razor_wire")
+MARKERS = ("entrenchment", "pillbox", "minefield", "razor_wire", "tank_trap")
 
 
 class ScenarioFile(_Strict):
@@ -467,10 +467,12 @@ def _markers(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: Game
             if hexi[h, T.HI_FORT] > 3:
                 raise InputError(where, f"{key}.count", f"more than 3 fortification markers in {m.hex}")
         else:
-            col = T.HI_MINES if kind == "minefield" else T.HI_WIRE
+            col = {"minefield": T.HI_MINES, "razor_wire": T.HI_WIRE, "tank_trap": T.HI_HAS_TRAP}[kind]
             if hexi[h, col] or m.count != 1:
                 raise InputError(where, f"{key}.count", f"at most one {kind} marker a hex ({m.hex})")
             hexi[h, col] = 1
+            if kind == "tank_trap":
+                hexi[h, T.HI_TRAP] = feats[kind].cover_value
 
 
 def _specialisation(sq: SquadSpec, counts: list[int], names: tuple[str, ...], game: GameData, where: str,

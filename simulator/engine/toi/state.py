@@ -79,6 +79,7 @@ G_FIELDS = declare(globals(), """
     G_ROUND_LIMIT       the last round (from the scenario)
     G_ADV_HEX           after a successful assault: the vacated hex the active squad may advance into, -1 none
     G_NO_ASSAULT        1: the active squad entered a minefield or razor wire in this move (002 first list)
+    G_OPN               hexes in aux[AUX_OPHEX]
     G_DMG0              the active vehicle's damage when its activation began
     G_STURDY            1: its damage since came lightly from op fire, and it is Sturdy (001 Tanks)
 """)
@@ -194,6 +195,7 @@ AUX_ROWS = declare(globals(), """
     AUX_COND        the defenders' conditions
     AUX_HITS        the hits each defender takes
     AUX_KEEP        1: that defender retreats
+    AUX_OPHEX       the hexes in which the mover has drawn op fire in this move (G_OPN of them)
 """)
 
 

@@ -29,6 +29,8 @@ HI_FIELDS = declare(globals(), """
     HI_FORT_COVER   the cover a squad in one of them adds (entrenchment 2, pillbox 6; terrain.toml)
     HI_MINES        1: a minefield (001 Minefields)
     HI_WIRE         1: razor wire (001 Razor wire)
+    HI_TRAP         the cover a tank trap gives squads here, 0 none (001 Tank traps)
+    HI_HAS_TRAP     1: a tank trap
     HI_CONCUSSIVE   1: tanks get Concussive Firepower against squads here (a building; terrain.toml)
     HI_PILLBOX      1: its fortifications are pillboxes (Concussive Firepower against squads in them)
 """)

@@ -28,6 +28,7 @@ from simulator.engine.toi.state import (
     G_MOVED,
     G_MP,
     G_NO_ASSAULT,
+    G_OPN,
     G_OUT0,
     G_OVER,
     G_PATHN,
@@ -206,6 +207,7 @@ def apply_select(s, t, a):
         s.g[G_PATHN] = 1
         s.aux[AUX_PATH, 0] = s.u[k, U_HEX] if s.u[k, U_ST] == ONMAP else s.u[s.u[k, U_CARRIER], U_HEX]
         s.u[k, U_OPHEX] = -1
+        s.g[G_OPN] = 0
         s.g[G_SUB] = SUB_MOVE
 
 

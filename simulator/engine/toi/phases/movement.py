@@ -28,6 +28,7 @@ from simulator.engine.toi.fire import (
 )
 from simulator.engine.toi.phases.action import end_activation
 from simulator.engine.toi.state import (
+    AUX_OPHEX,
     AUX_PATH,
     CARRIED,
     COND_NORMAL,
@@ -41,6 +42,7 @@ from simulator.engine.toi.state import (
     G_NO_ASSAULT,
     G_OPF_SIDE,
     G_OPFIRES,
+    G_OPN,
     G_PATHN,
     G_STURDY,
     G_SUB,
@@ -85,6 +87,7 @@ from simulator.engine.toi.state import (
     fire_arg,
 )
 from simulator.engine.toi.tables import (
+    HI_HAS_TRAP,
     HI_MINES,
     HI_WIRE,
     P_ENG_MINES,
@@ -122,6 +125,8 @@ def step_ok(s, t, k, d):
     if y < 0:
         return False
     cost = t.side6[h, d, S6_VCOST] if is_vehicle(s, k) else t.side6[h, d, S6_COST]
+    if is_vehicle(s, k) and t.hexi[y, HI_HAS_TRAP] == 1 and s.g[G_PATHN] > 1:
+        return False                                    # 001 Tank traps: only from its start hex
     if cost < 0 or cost > s.g[G_MP] or s.g[G_PATHN] >= MAX_PATH or s.u[k, U_IN] == 1:
         return False                                    # a squad leaves its fortification first
     return not enemy_in(s, y, s.u[k, U_SIDE])           # no hex with an enemy unit
@@ -259,6 +264,8 @@ def apply_step(s, t, k, d):
     if t.hexi[y, HI_WIRE] == 1 and not ability(s, k, SPEC_ENGINEER) \
             and (not is_vehicle(s, k) or t.vt[s.u[k, U_MODEL], VT_LIGHT] == 1):
         s.g[G_MP] = 0                               # 001 Razor wire: non-engineer squads, light vehicles stop
+    if t.hexi[y, HI_HAS_TRAP] == 1 and is_vehicle(s, k):
+        s.g[G_MP] = 0                               # 001 Tank traps: a vehicle ends its move
     if t.hexi[y, HI_WIRE] == 1:
         s.g[G_NO_ASSAULT] = 1                       # 002 first list (engineers too)
     if t.hexi[y, HI_MINES] == 1:                    # 001 Minefields: stop, fatigued, roll (rulings T16)
@@ -277,11 +284,21 @@ def apply_step(s, t, k, d):
 
 
 @rule
+def opfired_here(s, h):
+    """Whether the mover already drew op fire in hex ``h`` during this move (001 Moving and
+    op fire: not more than once per hex, coming back to a hex included: rulings T33)."""
+    for i in range(s.g[G_OPN]):
+        if s.aux[AUX_OPHEX, i] == h:
+            return True
+    return False
+
+
+@rule
 def opfire_check(s, t, k):
     """Immediately after the mover entered a hex (or left a fortification in it): the
     enemy's op fire, at most once per hex (001 Moving and op fire)."""
     empty = s.aux[AUX_PATH, :0]
-    if s.u[k, U_OPHEX] != s.u[k, U_HEX] and opfire_candidates(s, t, k, empty, 0) > 0:
+    if not opfired_here(s, s.u[k, U_HEX]) and opfire_candidates(s, t, k, empty, 0) > 0:
         s.g[G_SUB] = SUB_OPFIRE
         s.g[G_OPF_SIDE] = 1 - s.u[k, U_SIDE]
         return
@@ -378,7 +395,10 @@ def apply_move(s, t, a):
 @rule
 def apply_opfire(s, t, a):
     mover = s.g[G_UNIT]
-    s.u[mover, U_OPHEX] = s.u[mover, U_HEX]          # at most once per hex
+    s.u[mover, U_OPHEX] = s.u[mover, U_HEX]          # at most once per hex of the move
+    if s.g[G_OPN] < s.aux.shape[1]:
+        s.aux[AUX_OPHEX, s.g[G_OPN]] = s.u[mover, U_HEX]
+        s.g[G_OPN] += 1
     if a_kind(a) == K_OPFIRE:
         arg = a_arg(a)
         how = HOW_RAPID if arg & RAPID_BIT else HOW_OPFIRE
