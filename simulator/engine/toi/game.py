@@ -25,10 +25,11 @@ TERMINAL = -4
 LOG_CAP = 8192
 
 
-def seed_source(seed: int, game_index: int) -> np.ndarray:
-    st = np.random.SeedSequence(seed, spawn_key=(game_index,)).generate_state(4, dtype=np.uint64)
-    st[0] |= np.uint64(1)
-    return st
+def seed_rng(seed: int, game_index: int, rng: np.ndarray) -> None:
+    """Fill ``rng[3, 4]`` (the dice, player 0's and player 1's streams) for game
+    ``game_index`` of seed ``seed``, whatever batch or worker plays it."""
+    rng[:, :] = np.random.SeedSequence(seed, spawn_key=(game_index,)).generate_state(12, dtype=np.uint64).reshape(3, 4)
+    rng[:, 0] |= np.uint64(1)                   # a xoshiro state is never all zero
 
 
 class Game:
@@ -55,7 +56,8 @@ class State:
         self.game = game
         self.s = game.new_state(LOG_CAP if log else 1)
         self.s.g[S.G_LOG_ON] = 1 if log else 0
-        new_game(self.s, game.tables, seed_source(seed, game_index))
+        seed_rng(seed, game_index, self.s.rng)
+        new_game(self.s, game.tables)
         self.s.g[S.G_LOG_ON] = 1 if log else 0
 
     def current_player(self) -> int:

@@ -13,7 +13,7 @@ status) and to :mod:`simulator.engine.toi.assault`.
 
 from __future__ import annotations
 
-from simulator.engine.core.compiling import entry, int64_constants, next_u64_into, rule
+from simulator.engine.core.compiling import entry, int64_constants, rule
 from simulator.engine.toi.assault import advance_actions, apply_advance, apply_assault, assault_actions
 from simulator.engine.toi.phases.action import apply_select, end_activation, select_actions
 from simulator.engine.toi.phases.command import check_elimination
@@ -161,15 +161,15 @@ def apply_action(s, t, a):
 
 
 @entry
-def new_game(s, t, seed_rng):
+def new_game(s, t):
     """Reset ``s`` to the start of the scenario ``t``: every squad to place, the initiative
-    as the scenario says, the dice and players' streams drawn from ``seed_rng``."""
+    as the scenario says. As Assault's ``new_game(s, t)``: ``s.rng`` is seeded before (the
+    dice, then each player's stream; :func:`simulator.engine.toi.game.seed_rng`)."""
     s.u[:, :] = 0
     s.g[:] = 0
     s.hx[:, :] = 0
     s.aux[:, :] = 0
     s.aux[AUX_OBJ, :] = -1                            # nobody controls any objective
-    next_u64_into(s.rng, seed_rng)
     for k in range(t.p[P_N_UNITS]):
         s.u[k, U_SIDE] = t.slots[k, SL_SIDE]
         s.u[k, U_ZONE] = t.slots[k, SL_ZONE]
