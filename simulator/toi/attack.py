@@ -21,7 +21,8 @@ from simulator.toi.units import Squad, Unit, Vehicle, label
 BANDS = ("close", "normal", "long")
 BAND_SUCCESS_FROM = (4, 5, 6)                             # 001 Resolving an attack, step 4, by band index
 SUCCESS_FROM = dict(zip(BANDS, BAND_SUCCESS_FROM, strict=True))
-AREA_SUCCESS_FROM = {"close": 5, "normal": 5, "long": 6}   # 001 Area attacks; Mortar crew: 6 at long range
+AREA_BAND_SUCCESS_FROM = (5, 5, 6)                        # 001 Area attacks; Mortar crew: 6 at long range
+AREA_SUCCESS_FROM = dict(zip(BANDS, AREA_BAND_SUCCESS_FROM, strict=True))
 DEFENCE_SUCCESS_FROM = 5                                  # 001 step 4: red dice succeed on 5-6
 MAX_DICE = 400
 

@@ -26,7 +26,14 @@ import types
 import numba
 
 from simulator.toi.assault import ASSAULT_SUCCESS_FROM, assault_succeeds
-from simulator.toi.attack import BAND_SUCCESS_FROM, DEFENCE_SUCCESS_FROM, band_index, halved_fpr, net_hits
+from simulator.toi.attack import (
+    AREA_BAND_SUCCESS_FROM,
+    BAND_SUCCESS_FROM,
+    DEFENCE_SUCCESS_FROM,
+    band_index,
+    halved_fpr,
+    net_hits,
+)
 from simulator.toi.results import damaged_index, steps, suppressed_index
 
 _inline = numba.njit(inline="always", cache=True)
@@ -49,6 +56,7 @@ damaged_index_jit = _inline(_calling(damaged_index, steps=steps_jit))
 assault_succeeds_jit = _inline(assault_succeeds)
 
 SUCCESS_CLOSE, SUCCESS_NORMAL, SUCCESS_LONG = BAND_SUCCESS_FROM
+AREA_CLOSE, AREA_NORMAL, AREA_LONG = AREA_BAND_SUCCESS_FROM
 RED_SUCCESS_FROM = DEFENCE_SUCCESS_FROM
 ASSAULT_FROM = ASSAULT_SUCCESS_FROM
 DISRUPTED = 2          # index into results.SQUAD_STEPS

@@ -488,3 +488,20 @@ def test_an_engineer_crosses_wire_and_mines_without_a_roll_and_a_medic_bandages(
     st3 = deployed(where={A0: "1,2", BMED: "4,2", B0: "4,2"}, path=MARKED)
     st3.apply_action(find(st3, S.K_FIRE, A0, B0))
     assert events(st3, "attack")[-1][6] == 1                                   # clear + Bandage
+
+
+def test_a_mortar_squad_makes_area_attacks_only_and_every_unit_in_the_hex_rolls():
+    from tests.toi_engine.util import BMORT
+    game = tiny_game(MARKED)
+    st = deployed(where={A0: "1,1", A1: "1,1", B0: "5,0", AMG: "4,1", BMORT: "5,1"}, path=MARKED)
+    st.apply_action(find(st, S.K_FATIGUE, A3))
+    st.apply_action(find(st, S.K_FATIGUE, A0))
+    assert not [a for a in st.legal_actions() if a & 0xFF == S.K_FIRE and (a >> 8) & 0xFF == BMORT]
+    hexes = {(a >> 16) >> 1 for a in st.legal_actions() if a & 0xFF == S.K_AREA and (a >> 8) & 0xFF == BMORT}
+    assert hex_of(game, "1,1") in hexes                                        # ballistic fire if need be
+    assert game.tables.dist[hex_of(game, "4,1"), hex_of(game, "5,1")] == 1
+    assert hex_of(game, "4,1") not in hexes                                    # minimum distance 2
+    st.apply_action(find(st, S.K_AREA, BMORT, 2 * hex_of(game, "1,1") + 1))
+    rolls = [e for e in events(st, "attack") if e[2] == BMORT]
+    assert sorted(e[3] for e in rolls) == [A0, A1] and all(e[4] == 3 and e[5] == 4 for e in rolls)
+    assert st.s.u[BMORT, S.U_TOKEN] == S.TOK_FATIGUED

@@ -11,7 +11,7 @@ from simulator.engine.toi.scenario import load_scenario
 TINY = Path(__file__).parent / "data" / "tiny.scenario.toml"
 MARKED = Path(__file__).parent / "data" / "tiny-markers.scenario.toml"     # the same with markers
 A0, A1, AMG, A3, B0, B1, BOFF, BREIN = range(8)   # the tiny scenario's squads: a 0-3, b 4-6, b's reinforcement 7
-BFLAME, BENG, BMED = 8, 9, 10                     # the marked one's specialised squads of b
+BFLAME, BENG, BMED, BMORT = 8, 9, 10, 11        # the marked one's specialised squads of b, its mortar
 
 
 def tiny_game(path: Path = TINY) -> Game:
@@ -41,7 +41,7 @@ def deployed(seed: int = 0, where: dict[int, str] | None = None, opfire: tuple[i
     game = tiny_game(path)
     st = State(game, seed)
     default = {A0: "1,1", A1: "1,0", AMG: "1,2", A3: "0,1", B0: "4,1", B1: "4,0", BOFF: "4,2",
-               BFLAME: "5,0", BENG: "5,0", BMED: "5,2"}
+               BFLAME: "5,0", BENG: "5,0", BMED: "5,2", BMORT: "5,2"}
     while st.s.g[S.G_SUB] == S.SUB_PLACE:
         k = (st.legal_actions()[0] >> 8) & 0xFF
         st.apply_action(find(st, S.K_PLACE, k, 2 * hex_of(game, default[k])))

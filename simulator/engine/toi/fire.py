@@ -178,6 +178,9 @@ def squad_fpr(s, t, k, target, d, bonus, role, how):
     fpr = 0
     band = -1
     for f in range(t.p[P_N_FIG]):
+        if t.ft[f, FT_AREA] == 1 and s.u[k, U_FIG + f] > 0:
+            return 0, -1                          # 001 Mortar crew: No Mixed Fire, area attacks only
+    for f in range(t.p[P_N_FIG]):
         n = s.u[k, U_FIG + f]
         if how == HOW_RAPID and role == ROLE_LEAD and t.ft[f, FT_RAPID] == 0:
             continue                              # 001 MG crew: Rapid Op Fire, its MG crews alone

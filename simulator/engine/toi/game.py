@@ -120,6 +120,9 @@ class State:
             return f"{who}: place {sc.hex_name(arg >> 1)}" + (" in its fortification" if arg & 1 else "")
         if name == "advance into the hex":
             return f"{who}: {name} {sc.hex_name(arg)}"
+        if name == "area attack":
+            mode = "suppressive" if arg & 1 else "normal"
+            return f"{who}: area attack ({mode}) on {sc.hex_name(arg >> 1)}"
         if name == "assault hex":
             return f"{who}: assault {sc.hex_name(arg >> 1)}" + (" with support" if arg & 1 else "")
         return f"{who}: {name}"

@@ -300,6 +300,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     hexi[:, T.HI_STAND] = stand
     hexi[:, T.HI_ROAD] = road
     hexi[:, T.HI_CONCUSSIVE] = [feats[t].concussive_target for t in terrain]
+    hexi[:, T.HI_NO_MORTAR] = [feats[t].no_mortar_fire for t in terrain]
     side6 = np.full((n, 6, T.S6_FIELDS), -1, dtype=np.int64)
     for h in range(n):
         for d in range(6):
@@ -415,6 +416,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_MINE_DICE] = feats["minefield"].entry_dice.value     # 001 Minefields (rulings T16)
     p[T.P_MINE_FROM] = feats["minefield"].entry_success_from.value
     p[T.P_VEH_STACK] = 2                                       # 001 Setup: never more than two vehicles
+    p[T.P_MORTAR_MIN] = game.units.abilities.minimum_distance.hexes.value
     p[T.P_TRANSPORT_MP] = 2                                    # 001 Transporting squads in vehicles: 2 MPs
     sp = game.units.specialisations
     p[T.P_ENG_MINES] = int(sp.engineer.minefield_exempt.value)

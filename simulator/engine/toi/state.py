@@ -161,10 +161,12 @@ _KINDS = """
     K_FORT_OUT      leave the fortification
     K_EMBARK        enter the vehicle
     K_DISEMBARK     exit the vehicle
+    K_AREA          area attack
 """
 declare(globals(), _KINDS)
 KIND_NAMES = labels(_KINDS)
 # K_FIRE, K_SHOOT, K_OPFIRE: arg = target unit | mode << 8 | support << 9 (fire_arg);
+# K_AREA: arg = hex * 2 + mode (001 Area attacks; Mortar crew)
 # K_OPFIRE | 1 << 10: the MG crews alone fire, and the squad stays in op fire mode (Rapid Op Fire)
 MODE_NORMAL, MODE_SUPPRESSIVE = 0, 1            # 001 step 3: declare attack type
 

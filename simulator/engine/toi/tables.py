@@ -31,6 +31,7 @@ HI_FIELDS = declare(globals(), """
     HI_WIRE         1: razor wire (001 Razor wire)
     HI_TRAP         the cover a tank trap gives squads here, 0 none (001 Tank traps)
     HI_HAS_TRAP     1: a tank trap
+    HI_NO_MORTAR    1: mortars cannot fire from here (a building; 001 Mortar crew)
     HI_CONCUSSIVE   1: tanks get Concussive Firepower against squads here (a building; terrain.toml)
     HI_PILLBOX      1: its fortifications are pillboxes (Concussive Firepower against squads in them)
 """)
@@ -104,6 +105,7 @@ P_FIELDS = declare(globals(), """
     P_MINE_DICE     dice a unit entering a minefield rolls against itself (001 Minefields)
     P_MINE_FROM     the face from which they hit
     P_VEH_STACK     vehicles a hex holds (001 Setup: stacking, two)
+    P_MORTAR_MIN    mortars' shortest distance (001 Mortar crew: Minimum Distance)
     P_TRANSPORT_MP  MPs a squad pays to enter or exit a vehicle (001 Transporting squads, 2)
     P_ENG_MINES     1: engineers do not roll entering a minefield (units.toml)
     P_AT_RANGE      anti-tank: base range against vehicles (001 Armor-Piercing Weaponry)

@@ -11,6 +11,7 @@ Fire, Fatigue Unit (001 Action phase list); and the side may declare its actions
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
+from simulator.engine.toi.area import area_actions, area_attack
 from simulator.engine.toi.events import EV_ACTIVATE, EV_OPFIRE_SET, EV_PASS, log
 from simulator.engine.toi.fire import HOW_CONCENTRATED, ROLE_LEAD, attack, share, supporters_exist
 from simulator.engine.toi.phases.command import command_and_status
@@ -37,6 +38,7 @@ from simulator.engine.toi.state import (
     G_SUB,
     G_UNIT,
     K_ADVANCE,
+    K_AREA,
     K_ASSAULT,
     K_FATIGUE,
     K_FIRE,
@@ -157,6 +159,7 @@ def select_actions(s, t, out):
                     n = push(out, n, action(K_ASSAULT, k, 0))
             n = push(out, n, action(K_PREP_OPFIRE, k, 0))   # 001 Squad conditions: never if pinned
         n = push(out, n, action(K_FATIGUE, k, 0))
+        n = area_actions(s, t, k, out, n)          # 001 Mortar crew: area attacks
         for e in range(nu):                        # 001 Concentrated fire (Rally for a pinned squad)
             if s.u[e, U_ST] != ONMAP or s.u[e, U_SIDE] == side:
                 continue
@@ -189,6 +192,9 @@ def apply_select(s, t, a):
     elif kind == K_PREP_OPFIRE:                    # 001 Prepare op fire
         s.u[k, U_TOKEN] = TOK_OPFIRE
         log(s, EV_OPFIRE_SET, k, 0, 0, 0, 0, 0)
+        end_activation(s, t)
+    elif kind == K_AREA:                           # 001 Area attacks
+        area_attack(s, t, k, a_arg(a) >> 1, a_arg(a) & 1)
         end_activation(s, t)
     elif kind == K_FIRE:                           # 001 Concentrated fire
         arg = a_arg(a)
