@@ -165,3 +165,28 @@ def test_a_tank_trap_is_entered_only_from_the_start_hex_and_ends_the_move():
     assert all(t.side6[hex_of(game, "1,0"), a >> 16, T.S6_NBR] != trap
                for a in st2.legal_actions() if a & 0xFF == S.K_STEP)
     assert t.hexi[trap, T.HI_TRAP] == 1                                        # +1 cover for squads
+
+
+def test_a_tank_overruns_a_hex_pinning_its_squads_or_falls_back_when_stopped_in_it():
+    game = tiny_game(VEHICLES)
+    t = game.tables
+
+    def step(st, k, a, b):
+        d = [d for d in range(6) if t.side6[hex_of(game, a), d, T.S6_NBR] == hex_of(game, b)][0]
+        return find(st, S.K_STEP, k, d)
+    where = {SHERMAN: "3,1", BSQ: "4,1", SDKFZ: "5,0", PZ4: "5,0"}
+    st = deployed(where=where)
+    st.apply_action(find(st, S.K_ADVANCE, SHERMAN))
+    st.apply_action(step(st, SHERMAN, "3,1", "4,1"))
+    assert st.s.g[S.G_MP] == 6 - 1 - 1                                         # clear + 1 a unit
+    assert S.K_STOP not in {a & 0xFF for a in st.legal_actions()}              # it may not stay
+    st.apply_action(step(st, SHERMAN, "4,1", "5,1"))
+    assert st.s.u[BSQ, S.U_COND] == S.COND_PINNED                              # pinned when it leaves
+    st2 = deployed(where=where)
+    st2.apply_action(find(st2, S.K_ADVANCE, SHERMAN))
+    st2.apply_action(step(st2, SHERMAN, "3,1", "4,1"))
+    st2.s.g[S.G_MP] = 0                                                        # as if it had no MP left
+    st2.apply_action(find(st2, S.K_STOP))
+    assert st2.s.u[SHERMAN, S.U_HEX] == hex_of(game, "3,1")                    # back to the last free hex
+    assert st2.s.u[SHERMAN, S.U_TOKEN] == S.TOK_FATIGUED
+    assert st2.s.u[BSQ, S.U_COND] == S.COND_NORMAL                             # and nobody is pinned

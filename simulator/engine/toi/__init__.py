@@ -17,7 +17,7 @@ game module.
 - ``game``       the Python side (``Game``, ``State``, ``play_games``)
 - ``provisional_players``  random and greedy players for this module's tests only
 
-Not yet: overruns, setting up squads in vehicles, squad transfers, concealment, smoke,
+Not yet: setting up squads in vehicles, squad transfers, concealment, smoke,
 digging entrenchments and removing wire, the medic's Heal, supporters of area attacks,
 strategy and operations cards (out of scope until their texts exist as data).
 Readings: ``docs/rulings.md``, Tide of Iron, T22-T34.

@@ -31,6 +31,7 @@ _EVENTS = """
     EV_MINES        minefield entry roll (a: hex, b: hits)
     EV_DAMAGE       vehicle damage (a: 1 light, 2 heavy)
     EV_TRANSPORT    into (b 1) or out of (b 0) a vehicle (a: the vehicle)
+    EV_OVERRUN      pinned by an overrun (a: the squad, b: the hex)
 """
 declare(globals(), _EVENTS)
 EVENT_NAMES = labels(_EVENTS)

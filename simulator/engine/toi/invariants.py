@@ -87,7 +87,8 @@ def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) 
             vextra = extra if extra and s.u[moving, S.U_VEHICLE] else 0
             if veh[h, side] - vextra > int(t.p[T.P_VEH_STACK]):
                 out.append(f"hex {h}: {veh[h, side]} vehicles of side {side} (stacking)")
-        if occ[h, 0] and occ[h, 1]:
+        overrun = moving >= 0 and s.u[moving, S.U_HEX] == h and s.u[moving, S.U_VEHICLE]
+        if occ[h, 0] and occ[h, 1] and not (overrun and occ[h, int(s.u[moving, S.U_SIDE])] == 1):
             out.append(f"hex {h} holds both sides")
     inside = np.zeros(n_hex, dtype=np.int64)
     for k in range(int(t.p[T.P_N_UNITS])):

@@ -433,7 +433,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
         vt[v] = (model.movement.value, model.armour.value, int(model.thick_armour.value),
                  model.infantry.range.value, model.infantry.fpr.value, model.vehicle.range.value,
                  model.vehicle.fpr.value, int(model.light), int(model.has("fragile")), int(model.has("sturdy")),
-                 int(model.has("concussive_firepower")), model.transport.value)
+                 int(model.has("concussive_firepower")), int(model.has("overrun")), model.transport.value)
     dist = np.zeros((n, n), dtype=np.int64)
     for a in range(n):
         for b in range(n):

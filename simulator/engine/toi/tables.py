@@ -68,6 +68,7 @@ VT_FIELDS = declare(globals(), """
     VT_FRAGILE      1: destroyed if heavily damaged (001 Trucks: Fragile)
     VT_STURDY       1: not fatigued if lightly damaged by op fire (001 Tanks: Sturdy)
     VT_CONCUSSIVE   1: Concussive Firepower (001 Tanks)
+    VT_OVERRUN      1: Overrun (001 Tanks)
     VT_TRANSPORT    squads it may carry (001 Trucks: Transport (2); Half-tracks: Transport (1))
 """)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
 from simulator.engine.toi.assault import start_assault_choice
-from simulator.engine.toi.events import EV_BACK, EV_FORT, EV_MINES, EV_MOVE, EV_TRANSPORT, log
+from simulator.engine.toi.events import EV_BACK, EV_FORT, EV_MINES, EV_MOVE, EV_OVERRUN, EV_TRANSPORT, log
 from simulator.engine.toi.fire import (
     HOW_FIREMOVE,
     HOW_OPFIRE,
@@ -32,6 +32,7 @@ from simulator.engine.toi.state import (
     AUX_PATH,
     CARRIED,
     COND_NORMAL,
+    COND_PINNED,
     DMG_HEAVY,
     G_ACTION,
     G_ACTIVE,
@@ -47,6 +48,7 @@ from simulator.engine.toi.state import (
     G_STURDY,
     G_SUB,
     G_UNIT,
+    HX_OCC,
     K_ASSAULT,
     K_DISEMBARK,
     K_EMBARK,
@@ -101,6 +103,7 @@ from simulator.engine.toi.tables import (
     S6_VCOST,
     SPEC_ENGINEER,
     VT_LIGHT,
+    VT_OVERRUN,
     VT_TRANSPORT,
 )
 from simulator.engine.toi.units import (
@@ -114,6 +117,7 @@ from simulator.engine.toi.units import (
     put,
     roll,
     room_for,
+    set_condition,
 )
 
 
@@ -127,9 +131,19 @@ def step_ok(s, t, k, d):
     cost = t.side6[h, d, S6_VCOST] if is_vehicle(s, k) else t.side6[h, d, S6_COST]
     if is_vehicle(s, k) and t.hexi[y, HI_HAS_TRAP] == 1 and s.g[G_PATHN] > 1:
         return False                                    # 001 Tank traps: only from its start hex
-    if cost < 0 or cost > s.g[G_MP] or s.g[G_PATHN] >= MAX_PATH or s.u[k, U_IN] == 1:
+    if cost < 0 or s.g[G_PATHN] >= MAX_PATH or s.u[k, U_IN] == 1:
         return False                                    # a squad leaves its fortification first
-    return not enemy_in(s, y, s.u[k, U_SIDE])           # no hex with an enemy unit
+    foes = s.hx[y, HX_OCC + 1 - s.u[k, U_SIDE]]
+    if foes > 0:                                        # no hex with an enemy unit, but a tank's overrun
+        if not overruns(s, t, k):
+            return False
+        cost += foes                                    # 001 Tanks: Overrun, +1 MP each enemy unit
+    return cost <= s.g[G_MP]
+
+
+@rule
+def overruns(s, t, k):
+    return is_vehicle(s, k) and t.vt[s.u[k, U_MODEL], VT_OVERRUN] == 1
 
 
 @rule
@@ -197,7 +211,7 @@ def move_actions(s, t, out):
         if step_ok(s, t, k, d):
             n = push(out, n, action(K_STEP, k, d))
             any_step = True
-    if may_stop(s, t, k) or not any_step:
+    if (may_stop(s, t, k) and not enemy_in(s, s.u[k, U_HEX], s.u[k, U_SIDE])) or not any_step:
         n = push(out, n, action(K_STOP, k, 0))
     h = s.u[k, U_HEX]                                   # 001 Entrenchments & pillboxes: 1 MP in or out
     if s.g[G_MP] >= t.p[P_FORT_MP]:
@@ -254,6 +268,9 @@ def apply_step(s, t, k, d):
     h = s.u[k, U_HEX]
     y = t.side6[h, d, S6_NBR]
     s.g[G_MP] -= t.side6[h, d, S6_VCOST] if is_vehicle(s, k) else t.side6[h, d, S6_COST]
+    s.g[G_MP] -= s.hx[y, HX_OCC + 1 - s.u[k, U_SIDE]]     # an overrun's +1 MP each enemy unit
+    if enemy_in(s, h, s.u[k, U_SIDE]):
+        overrun_pins(s, t, k, h)                    # 001 Tanks: Overrun, after leaving the hex
     put(s, k, y)
     s.aux[AUX_PATH, s.g[G_PATHN]] = y
     s.g[G_PATHN] += 1
@@ -316,8 +333,31 @@ def after_step(s, t, k):
 
 
 @rule
+def overrun_pins(s, t, k, h):
+    """001 Tanks: Overrun: every enemy squad of the hex left is pinned, except squads in
+    fortifications (vehicles and transported squads are not in it); pinned or disrupted
+    squads are unaffected."""
+    foe = 1 - s.u[k, U_SIDE]
+    for j in range(t.p[P_N_UNITS]):
+        if (s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == h and s.u[j, U_SIDE] == foe and not is_vehicle(s, j)
+                and s.u[j, U_IN] == 0 and s.u[j, U_COND] == COND_NORMAL):
+            set_condition(s, j, COND_PINNED)
+            log(s, EV_OVERRUN, k, j, h, 0, 0, 0)
+
+
+@rule
 def back_to_room(s, t, k):
-    """001 Setup: a unit stopped in a full hex returns to the last hex it moved from with room."""
+    """001 Setup: a unit stopped in a full hex returns to the last hex it moved from with room;
+    001 Tanks: a tank forced to end its move in an enemy hex, to its last enemy-free hex
+    (no MP, fatigued, nobody pinned)."""
+    if enemy_in(s, s.u[k, U_HEX], s.u[k, U_SIDE]):
+        for i in range(s.g[G_PATHN] - 2, -1, -1):
+            h = s.aux[AUX_PATH, i]
+            if not enemy_in(s, h, s.u[k, U_SIDE]) and room_for(s, t, k, h) > 0:
+                put(s, k, h)
+                log(s, EV_BACK, k, h, 1, 0, 0, 0)
+                s.u[k, U_TOKEN] = TOK_FATIGUED
+                return
     if may_stop(s, t, k):
         return
     for i in range(s.g[G_PATHN] - 2, -1, -1):
