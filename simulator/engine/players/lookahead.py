@@ -9,7 +9,7 @@ taken. Its settings are ``params[LA_*]`` (:mod:`simulator.engine.players.base`).
 
 from __future__ import annotations
 
-from simulator.engine.assault.state import CARRIED, G_LOG_ON, ONMAP, PENDING, SUB_SELECT, restore_state
+from simulator.engine.assault.state import CARRIED, G_LOG_ON, ONMAP, PENDING, SUB_SELECT
 from simulator.engine.assault.tables import OB_VALUE, obj
 from simulator.engine.assault.turn import apply_action, legal_actions
 from simulator.engine.assault.view import (
@@ -31,6 +31,7 @@ from simulator.engine.assault.view import (
     winner,
 )
 from simulator.engine.core.compiling import int64_constants, next_u64_into, rule, rule_inlined
+from simulator.engine.core.statecopy import restore_state
 from simulator.engine.players.base import LA_CANDIDATES, LA_EXTRA_TURNS, LA_PLAYOUTS, NEG, copy_own_stream, own_below
 from simulator.engine.players.greedy import greedy_choice, greedy_scores
 from simulator.engine.players.greedy_values import objective_relevant, objective_value, worth

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from simulator.datafile import SCENARIOS_DIR, load_model
 from simulator.engine.core import los as core_los
 from simulator.engine.core.hexgrid import HexGrid, axial_distance
+from simulator.engine.core.hexspec import parse_hex_spec
 from simulator.engine.toi import tables as T
 from simulator.engine.toi.state import MAX_FIG
 from simulator.errors import InputError
@@ -125,21 +126,6 @@ class Scenario:
                         if sl[T.SL_FIG + f] > 0)
         spec = f" {T.SPEC_NAMES[sl[T.SL_SPEC]]}" if sl[T.SL_SPEC] >= 0 else ""
         return f"{self.side_names[sl[T.SL_SIDE]]}{spec} squad {k} ({figs})"
-
-
-_SPEC = re.compile(r"\s*(\d+)(?:-(\d+))?\s*,\s*(\d+)(?:-(\d+))?\s*")
-
-
-def parse_hex_spec(spec: str) -> list[tuple[int, int]]:
-    """``"3,4"`` or ``"0-2,5-9"`` (columns, rows) -> offset coordinates. The same syntax as
-    Assault's zones (``simulator.engine.assault.scenario.parse_hex_spec``; to move into the core)."""
-    m = _SPEC.fullmatch(str(spec))
-    if not m:
-        raise ValueError(f"not a hex or hex range {spec!r} (write \"col,row\" or \"c1-c2,r1-r2\")")
-    c1, r1 = int(m.group(1)), int(m.group(3))
-    c2 = int(m.group(2)) if m.group(2) else c1
-    r2 = int(m.group(4)) if m.group(4) else r1
-    return [(c, r) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
 
 
 def scenario_path(name: str) -> Path:

@@ -251,10 +251,4 @@ def empty_state(n_units: int, n_hex: int, n_obj: int, log_cap: int = 1) -> GameS
     )
 
 
-@numba.njit(cache=True)
-def copy_state(s):
-    """A deep copy without the event log (for look-ahead players)."""
-    return GameState(s.u.copy(), s.g.copy(), s.hx.copy(), s.aux.copy(), s.rng.copy(), s.log[:1].copy())
-
-
 int64_constants(globals())

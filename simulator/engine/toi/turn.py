@@ -164,7 +164,7 @@ def apply_action(s, t, a):
 def new_game(s, t):
     """Reset ``s`` to the start of the scenario ``t``: every squad to place, the initiative
     as the scenario says. As Assault's ``new_game(s, t)``: ``s.rng`` is seeded before (the
-    dice, then each player's stream; :func:`simulator.engine.toi.game.seed_rng`)."""
+    dice, then each player's stream; :func:`simulator.engine.core.seeding.seed_game`)."""
     s.u[:, :] = 0
     s.g[:] = 0
     s.hx[:, :] = 0
