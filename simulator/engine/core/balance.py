@@ -139,6 +139,22 @@ def _edition_of(over: dict, edition: str | None):
     return over.get("edition", edition)
 
 
+def play_balance(game, *, games: int | None, seed: int, players: tuple[str, str], workers: int | None = None,
+                 out_dir=None, progress: bool = True, options: RunOptions | None = None,
+                 warm=None) -> tuple[dict, RunResult]:
+    """The game-neutral part of a balance report: compile the game's batch entry (one
+    game, so games per second is play only; ``warm`` first: a game's own background
+    compile), play the run (:func:`~simulator.engine.core.batch.run_games`), summarise it
+    (:func:`~simulator.engine.core.batch.summary`). Any game on the engine."""
+    with engine_loading():
+        if warm is not None:
+            warm()                                       # a fresh machine: on both cores
+        run_games(game, games=1, seed=seed, players=players, workers=1)   # compile first: games/s is play only
+    result = run_games(game, games=games, seed=seed, players=players, workers=workers, out_dir=out_dir,
+                       progress=f"{game.name}" if progress else None, options=options)
+    return summary(result), result
+
+
 def balance_report(name: str, **kwargs) -> dict:
     """Play the scenario and report its balance (see the module docstring); the
     arguments are those of :func:`balance_run`."""
@@ -168,12 +184,8 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
         tune_values(tune, scenario)
     with waiting(f"tabulating {scenario.name}'s pools, map and units"):
         game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario, data=data)
-    with engine_loading():
-        compile_engine()                                 # a fresh machine: on both cores
-        run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
-    result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
-                       progress=f"{game.name}" if progress else None, options=options)
-    report = summary(result)
+    report, result = play_balance(game, games=games, seed=seed, players=(p1, p2), workers=workers,
+                                  out_dir=out_dir, progress=progress, options=options, warm=compile_engine)
     games = result.tally.games
     if activity_games and games:
         with waiting(f"replaying {min(games, activity_games):,} games to count each side's activity"):

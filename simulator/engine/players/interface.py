@@ -158,7 +158,7 @@ def choose(s, t, kind, side, w, params):
 @rule_inlined
 def play(s, t, kinds, params, w, max_decisions):
     """Play from ``s`` to the end of the game with players ``kinds[side]`` (inlined into
-    :func:`simulator.engine.core.batch.play_chunk`, see :func:`choice`); returns the
+    :func:`simulator.engine.assault.records.play_chunk`, see :func:`choice`); returns the
     decisions taken. The players' memory is ``w``'s: :func:`forget` it at a game's start."""
     n = 0
     while not is_over(s) and n < max_decisions:

@@ -14,8 +14,10 @@ game module.
 - ``fire``, ``area``, ``assault``   the attacks, on :mod:`simulator.toi.jit`
 - ``units``      squads and vehicles on the map, the dice
 - ``events``     the event log; ``invariants`` what every state must satisfy
-- ``game``       the Python side (``Game``, ``State``, ``play_games``)
-- ``provisional_players``  random and greedy players for this module's tests only
+- ``game``       the Python side (``Game``: also the shared batch runner's game object;
+                 ``State``, ``play_games``)
+- ``records``    the compiled batch entry (``play_chunk``) and a game's record
+- ``provisional_players``  random and greedy players until the shared players take a game
 
 Not yet: setting up squads in vehicles, squad transfers, concealment, smoke,
 digging entrenchments and removing wire, the medic's Heal, supporters of area attacks,

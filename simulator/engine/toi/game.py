@@ -3,10 +3,8 @@ a :class:`Game` (a compiled scenario: ``new_state``) and a :class:`State` with t
 OpenSpiel-like API (``current_player``, ``legal_actions``, ``apply_action``,
 ``is_terminal``, ``returns``, ``clone``, a readable ``str``), and per-game records.
 
-Seeding: game ``k`` of seed ``S`` draws its streams from
-``SeedSequence(S, spawn_key=(k,))``, so a game is the same whichever batch or worker
-plays it. (Assault's ``seed_game``/``chunk_key`` do the same job; they should move into
-the core, see the issue-19 report.)
+Seeding: the core's, as for every game (:mod:`simulator.engine.core.seeding`), so a
+game is the same whichever batch or worker plays it.
 """
 
 from __future__ import annotations
@@ -15,7 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.engine.core.seeding import seed_run_game
 from simulator.engine.toi import state as S
+from simulator.engine.toi import tables as T
 from simulator.engine.toi.events import EVENT_NAMES
 from simulator.engine.toi.provisional_players import PLAYER_NAMES, play, work
 from simulator.engine.toi.scenario import Scenario, load_scenario
@@ -23,13 +23,6 @@ from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions, 
 
 TERMINAL = -4
 LOG_CAP = 8192
-
-
-def seed_rng(seed: int, game_index: int, rng: np.ndarray) -> None:
-    """Fill ``rng[3, 4]`` (the dice, player 0's and player 1's streams) for game
-    ``game_index`` of seed ``seed``, whatever batch or worker plays it."""
-    rng[:, :] = np.random.SeedSequence(seed, spawn_key=(game_index,)).generate_state(12, dtype=np.uint64).reshape(3, 4)
-    rng[:, 0] |= np.uint64(1)                   # a xoshiro state is never all zero
 
 
 class Game:
@@ -48,6 +41,54 @@ class Game:
     def unit_label(self, k: int) -> str:
         return self.scenario.squad_label(k)
 
+    # --- the shared batch runner's game API (simulator.engine.core.batch) -------------
+    edition = None
+    formations: tuple[str, ...] = ()
+    reason_names = S.REASON_NAMES
+    no_winner = S.NO_WINNER
+    r_truncated = S.R_TRUNCATED
+
+    @property
+    def name(self) -> str:
+        return self.scenario.name
+
+    @property
+    def turns(self) -> int:
+        return int(self.tables.p[T.P_ROUNDS])
+
+    @property
+    def play_chunk(self):
+        from simulator.engine.toi.records import play_chunk
+        return play_chunk
+
+    @property
+    def players(self):
+        from simulator.engine.toi import provisional_players
+        return provisional_players
+
+    def card_names(self) -> list[str]:
+        """One record column per unit: ``SIDE/unit-K`` (lost or not)."""
+        sl = self.tables.slots
+        return [f"{self.sides[int(sl[k, T.SL_SIDE])]}/unit-{k}" for k in range(self.n_units)]
+
+    def card_side(self, card: str) -> str:
+        return card.partition("/")[0]
+
+    def record_columns(self) -> list[str]:
+        from simulator.engine.core.records import FIXED_COLUMNS
+        return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in self.card_names()]
+
+    def describe(self) -> dict:
+        """The run's data, with the keys of Assault's (the balance report's ``data``)."""
+        spec = self.scenario.spec
+        return {"game": "toi", "scenario": self.scenario.name, "name": spec.name, "edition": self.edition,
+                "sides": list(self.sides), "turns": self.turns, "overrides": {},
+                "data": {"dice": "Tide of Iron dice (simulator/toi)", "aid": "none",
+                         "units": "scenarios/toi/units.toml", "terrain": "scenarios/toi/terrain.toml"},
+                "source": spec.source or "not given (the scenario's source key)",
+                "map_source": spec.map.source or "not given (the scenario's map.source key)",
+                "units_status": "the project's reading of the rules (docs/rulings.md)"}
+
 
 class State:
     """A game in progress."""
@@ -56,7 +97,7 @@ class State:
         self.game = game
         self.s = game.new_state(LOG_CAP if log else 1)
         self.s.g[S.G_LOG_ON] = 1 if log else 0
-        seed_rng(seed, game_index, self.s.rng)
+        seed_run_game(seed, game_index, self.s.rng)
         new_game(self.s, game.tables)
         self.s.g[S.G_LOG_ON] = 1 if log else 0
 

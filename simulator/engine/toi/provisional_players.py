@@ -11,7 +11,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simulator.engine.toi.state import K_PASS, GameState
+from simulator.engine.core.statecopy import copy_state, restore_state
+from simulator.engine.toi.state import K_PASS
 from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.engine.toi.view import (
     controller,
@@ -33,24 +34,6 @@ from simulator.rng import below, next_u64
 RANDOM, GREEDY = 0, 1
 SAMPLES = 3                 # dice samples per action the greedy player averages
 PLAYER_NAMES = ("random", "greedy")
-
-
-@numba.njit(cache=True, _nrt=False)
-def _copy2(dst, src):
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
-
-
-@numba.njit(cache=True, _nrt=False)
-def restore(dst, src):
-    """Copy ``src`` into ``dst`` in place (the log excepted)."""
-    _copy2(dst.u, src.u)
-    for i in range(src.g.shape[0]):
-        dst.g[i] = src.g[i]
-    _copy2(dst.hx, src.hx)
-    _copy2(dst.aux, src.aux)
-    _copy2(dst.rng, src.rng)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -101,13 +84,13 @@ def choose(s, t, kind, buf, moves, scratch):
     ties = 0
     keep = scratch[0]
     trial = scratch[1]
-    restore(keep, s)
+    restore_state(keep, s)
     for i in range(n):
         moves[i] = buf[i]
     for i in range(n):
         v = 0.0
         for _ in range(SAMPLES):                    # fresh dice from its own stream: it never reads the game's
-            restore(trial, keep)
+            restore_state(trial, keep)
             for j in range(4):
                 trial.rng[0, j] = next_u64(s.rng[1 + side])
             trial.rng[0, 0] |= np.uint64(1)
@@ -127,9 +110,7 @@ def choose(s, t, kind, buf, moves, scratch):
 
 def work(s) -> tuple:
     """Scratch for :func:`play`: two action buffers and two states shaped like ``s``."""
-    def twin():
-        return GameState(s.u.copy(), s.g.copy(), s.hx.copy(), s.aux.copy(), s.rng.copy(), s.log[:1].copy())
-    return np.empty(MAX_ACTIONS, dtype=np.int64), np.empty(MAX_ACTIONS, dtype=np.int64), (twin(), twin())
+    return np.empty(MAX_ACTIONS, dtype=np.int64), np.empty(MAX_ACTIONS, dtype=np.int64), (copy_state(s), copy_state(s))
 
 
 @numba.njit(cache=True)
@@ -142,3 +123,24 @@ def play(s, t, kind0, kind1, max_decisions, buf, moves, scratch):
         apply_action(s, t, a)
         d += 1
     return d
+
+
+# --- the shared batch runner's player API (as simulator.engine.players.interface) -------
+
+def parse_player(text: str) -> tuple[int, None]:
+    """``"greedy"`` -> (GREEDY, None); raises ValueError with a one-line reason."""
+    name = text.strip()
+    if name not in PLAYER_NAMES:
+        raise ValueError(f"unknown player {name!r}")
+    return PLAYER_NAMES.index(name), None
+
+
+def player_setup(players, params: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The kinds (int64[2]) of two players; no parameters (an empty array)."""
+    kinds = np.array([parse_player(p)[0] for p in players], dtype=np.int64)
+    return kinds, np.zeros(0, np.int64) if params is None else params
+
+
+def make_work(game) -> tuple:
+    """Scratch for one worker: :func:`work` on a fresh state of ``game``."""
+    return work(game.new_state())
