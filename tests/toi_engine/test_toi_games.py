@@ -137,7 +137,9 @@ def test_the_provisional_greedy_player_does_at_least_as_well_as_random_in_every_
     rr_b = win_rate(tiny, ("random", "random"), 1)
     gb = win_rate(tiny, ("random", "greedy"), 1)
     assert gb >= rr_b + 0.2                                            # a clear margin as b
-    assert win_rate(tiny, ("greedy", "random"), 0) >= win_rate(tiny, ("random", "random"), 0)
+    # as a: both near 100%, so 200 games (40 left greedy a game short of random's 40 of 40
+    # once the streams came from the core's seeding)
+    assert win_rate(tiny, ("greedy", "random"), 0, 200) >= win_rate(tiny, ("random", "random"), 0, 200)
     for seat in (0, 1):
         players = ("greedy", "random") if seat == 0 else ("random", "greedy")
         assert win_rate("two-farms", players, seat, 20) >= win_rate("two-farms", ("random", "random"), seat, 20)
