@@ -10,6 +10,7 @@ game is the same whichever batch or worker plays it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -50,7 +51,8 @@ class Game:
 
     @property
     def name(self) -> str:
-        return self.scenario.name
+        """The scenario's id, as Assault's: its file name without ``.scenario.toml``."""
+        return Path(self.scenario.path).name.removesuffix(".toml").removesuffix(".scenario")
 
     @property
     def turns(self) -> int:
@@ -81,7 +83,7 @@ class Game:
     def describe(self) -> dict:
         """The run's data, with the keys of Assault's (the balance report's ``data``)."""
         spec = self.scenario.spec
-        return {"game": "toi", "scenario": self.scenario.name, "name": spec.name, "edition": self.edition,
+        return {"game": "toi", "scenario": self.name, "name": spec.name, "edition": self.edition,
                 "sides": list(self.sides), "turns": self.turns, "overrides": {},
                 "data": {"dice": "Tide of Iron dice (simulator/toi)", "aid": "none",
                          "units": "scenarios/toi/units.toml", "terrain": "scenarios/toi/terrain.toml"},
