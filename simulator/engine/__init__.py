@@ -6,7 +6,9 @@ balance report):
 - :mod:`simulator.engine.core`: what every game on the engine shares: numbered fields
   from one declaration (``fields``), how rules are compiled with numba (``compiling``),
   the hex grid, line of sight, a map as arrays and its pictures (``hexgrid``, ``los``,
-  ``compiled``, ``mapdraw``), the batch runner and its records (``batch``), the balance
+  ``compiled``, ``mapdraw``), hex specs of scenario files (``hexspec``), seeding every
+  game's streams (``seeding``), copying a state (``statecopy``), the batch runner and
+  its records (``batch``, taking a game object; ``records``: the shared columns), the balance
   report with what-ifs, tuning and the skill ladder (``balance``), the compiled-scenario
   cache (``gamecache``) and the ahead-of-time compile (``warmup``).
 - :mod:`simulator.engine.assault`: the Assault game: its state layout (``state``), the
@@ -19,7 +21,15 @@ balance report):
 - :mod:`simulator.engine.players`: the computer players, one module each, behind one
   interface.
 
-The seam between a game and the core is the game API of ``assault.turn``; the batch
-runner, the players' dispatch and the warm-up still name Assault's entries directly
-(the second game, Tide of Iron, is where they take the game as a parameter).
+- :mod:`simulator.engine.toi`: the Tide of Iron game, in the same shape, with its own
+  (provisional) players.
+
+The seam between a game and the core is a game object (OpenSpiel's ``Game``):
+Assault's :class:`~simulator.engine.assault.compile.Game` and Tide of Iron's
+:class:`~simulator.engine.toi.game.Game` give the batch runner and the balance report
+what they need (tables, ``new_state``, the compiled batch entry ``play_chunk`` of
+``<game>/records.py``, record columns, sides, players; see
+:mod:`simulator.engine.core.batch`). Still Assault's: the shared players, the warm-up,
+the what-ifs, tuning and ladder of ``balance``, ``compiled``/``mapdraw``. numba's disk
+caches are dropped per game package (``core.compiling.CACHE_GROUPS``).
 """

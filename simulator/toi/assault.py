@@ -385,9 +385,15 @@ def defender_choice(setup: AssaultSetup, hits: int, success: bool) -> tuple[Defe
     return tuple(best)
 
 
+def assault_succeeds(attacker_hits: int, defender_hits: int) -> bool:
+    """Only strictly more attacker hits make the defender retreat (002 steps 8-9; rulings #16).
+    Compiled by the whole-game engine too (``simulator.toi.jit``)."""
+    return attacker_hits > defender_hits
+
+
 def resolve(setup: AssaultSetup, attacker_hits: int, defender_hits: int) -> AssaultResult:
     """Everything that follows from the two hit counts (002 steps 6-9; ties to the defender, rulings #16)."""
-    success = attacker_hits > defender_hits                       # 002 steps 8-9
+    success = assault_succeeds(attacker_hits, defender_hits)      # 002 steps 8-9
     losses = _attacker_losses(setup, defender_hits)               # 002 step 6
     outcomes = defender_choice(setup, attacker_hits, success)     # 002 steps 7 and 9
     return AssaultResult(attacker_hits, defender_hits, success, losses,

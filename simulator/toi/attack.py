@@ -19,8 +19,10 @@ from simulator.toi.results import MODES, Target
 from simulator.toi.units import Squad, Unit, Vehicle, label
 
 BANDS = ("close", "normal", "long")
-SUCCESS_FROM = {"close": 4, "normal": 5, "long": 6}        # 001 Resolving an attack, step 4
-AREA_SUCCESS_FROM = {"close": 5, "normal": 5, "long": 6}   # 001 Area attacks; Mortar crew: 6 at long range
+BAND_SUCCESS_FROM = (4, 5, 6)                             # 001 Resolving an attack, step 4, by band index
+SUCCESS_FROM = dict(zip(BANDS, BAND_SUCCESS_FROM, strict=True))
+AREA_BAND_SUCCESS_FROM = (5, 5, 6)                        # 001 Area attacks; Mortar crew: 6 at long range
+AREA_SUCCESS_FROM = dict(zip(BANDS, AREA_BAND_SUCCESS_FROM, strict=True))
 DEFENCE_SUCCESS_FROM = 5                                  # 001 step 4: red dice succeed on 5-6
 MAX_DICE = 400
 
@@ -35,15 +37,22 @@ def net_hits(successes, cancels):
     return np.maximum(successes - cancels, 0)
 
 
+def band_index(distance: int, range_value: int) -> int:
+    """The index into ``BANDS`` (0 close, 1 normal, 2 long), -1 out of range (001 Range;
+    rulings #15). The whole-game engine compiles it with numba (``simulator.toi.jit``)."""
+    if distance <= 1:
+        return 0                       # adjacent targets are at close range
+    if distance <= range_value:
+        return 1
+    if distance <= 2 * range_value:
+        return 2
+    return -1
+
+
 def range_band(distance: int, range_value: int) -> str | None:
     """Close, normal, long or ``None`` for out of range (001 Range; rulings #15)."""
-    if distance <= 1:
-        return "close"                 # adjacent targets are at close range
-    if distance <= range_value:
-        return "normal"
-    if distance <= 2 * range_value:
-        return "long"
-    return None
+    i = band_index(distance, range_value)
+    return BANDS[i] if i >= 0 else None
 
 
 def worse_band(a: str, b: str) -> str:
@@ -51,11 +60,20 @@ def worse_band(a: str, b: str) -> str:
     return a if BANDS.index(a) >= BANDS.index(b) else b
 
 
+def halved_fpr(fpr: int, times: int) -> int:
+    """FPR halved ``times`` times, rounding up; -1 when halved twice, which is not allowed
+    (001 Combined fire note; rulings #15). Compiled by the whole-game engine too."""
+    if times >= 2:
+        return -1
+    return -(-fpr // 2) if times == 1 else fpr
+
+
 def halve(fpr: int, times: int) -> int:
     """FPR halved ``times`` times, rounding up; twice is not allowed (001 Combined fire, rulings #15)."""
-    if times >= 2:
+    out = halved_fpr(fpr, times)
+    if out < 0:
         raise ValueError("halved twice")
-    return -(-fpr // 2) if times == 1 else fpr
+    return out
 
 
 @dataclass(frozen=True)

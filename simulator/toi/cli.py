@@ -16,12 +16,14 @@ COMMANDS = {
     "assault": ("simulator.toi.cli_assault:assault_command",
                 "Odds of an assault: success, hits, losses, retreat."),
     "units": ("simulator.toi.cli_units:units_command", "The roster, the readings kept as data, the terrain."),
+    "scenario": ("simulator.toi.cli_scenario:scenario_command",
+                 "Play a scenario many times with computer players and report its balance."),
 }
 
 
 @click.group("toi", cls=LazyGroup, lazy=COMMANDS)
 def toi() -> None:
-    """Tide of Iron: odds of ranged fire, assaults and minefields; the roster.
+    """Tide of Iron: odds of ranged fire, assaults and minefields; the roster; whole games.
 
     \b
     Examples:
@@ -29,4 +31,5 @@ def toi() -> None:
       lanchester toi fire --attacker sherman --target tiger --distance 4
       lanchester toi assault --attacker squad:4regular --defender squad:3regular:entrenchment
       lanchester toi units
+      lanchester toi scenario two-farms --games 2000 --seed 7
     """

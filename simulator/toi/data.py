@@ -226,6 +226,8 @@ class Feature(_Strict):
     area_removal_successes: Stat | None = None
     blocking: Text
     movement: Text
+    move_squads: Stat | None = None     # MPs a squad pays to enter (whole-game engine); road: from a road hex,
+    move_vehicles: Stat | None = None   # hill: uphill; absent where closed_to forbids or nothing is added
 
     @property
     def cover_value(self) -> int:

@@ -29,18 +29,28 @@ def steps(hits: int) -> int:
     return 2 if hits == 3 else 3
 
 
+def suppressed_index(condition: int, hits: int) -> int:
+    """:func:`suppressed` on indices into ``SQUAD_STEPS`` (0 normal ... 3 routed): the form
+    the whole-game engine compiles with numba (``simulator.toi.jit``), so both share it."""
+    return min(condition + steps(hits), 3)
+
+
+def damaged_index(damage: int, hits: int, fragile: bool) -> int:
+    """:func:`damaged` on indices into ``VEHICLE_STEPS`` (0 undamaged ... 3 destroyed)."""
+    i = min(damage + steps(hits), 3)
+    if fragile and i == 2:  # 001 Trucks, Fragile: heavy damage destroys a truck
+        i = 3
+    return i
+
+
 def suppressed(condition: str, hits: int) -> str:
     """A squad's condition after a suppressive attack (001 Suppressive attack results)."""
-    i = SQUAD_STEPS.index(condition)
-    return SQUAD_STEPS[min(i + steps(hits), 3)]
+    return SQUAD_STEPS[suppressed_index(SQUAD_STEPS.index(condition), hits)]
 
 
 def damaged(damage: str, hits: int, fragile: bool = False) -> str:
     """A vehicle's state after a normal attack (001 Normal attack results; Trucks: Fragile)."""
-    i = min(VEHICLE_STEPS.index(damage) + steps(hits), 3)
-    if fragile and i == 2:  # 001 Trucks, Fragile: heavy damage destroys a truck
-        i = 3
-    return VEHICLE_STEPS[i]
+    return VEHICLE_STEPS[damaged_index(VEHICLE_STEPS.index(damage), hits, fragile)]
 
 
 def hits_to_destroy(damage: str, fragile: bool = False) -> int:

@@ -20,7 +20,6 @@ from simulator.engine.assault import events as ev
 from simulator.engine.assault.closecombat import ROLE_A1, ROLE_D1
 from simulator.engine.assault.compile import compile_game
 from simulator.engine.assault.game import State as _State
-from simulator.engine.assault.game import chunk_key, seed_game
 from simulator.engine.assault.replay import describe_events
 from simulator.engine.assault.state import (
     ACT_FIREMOVE,
@@ -51,6 +50,7 @@ from simulator.engine.assault.state import (
 )
 from simulator.engine.assault.tables import P_N_ATK, P_O_ICC
 from simulator.engine.assault.turn import apply_action
+from simulator.engine.core.seeding import chunk_key, seed_game
 from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from tests.engine.test_game_setup import act, hex_of, unit
 

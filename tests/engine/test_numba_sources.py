@@ -1,51 +1,121 @@
-"""The engine's numba cache is dropped when a compiled source changes, and only then:
-the pure-Python modules beside it (balance, replay, the game cache, ...) must not force
-a four-minute recompile when they are edited."""
+"""The engine's numba caches are dropped when a compiled source changes, and only then:
+the pure-Python modules beside it (balance, replay, the game cache, the batch runner,
+...) must not force a four-minute recompile when they are edited; and a change to one
+game drops that game's caches only (issue 19)."""
 
 from pathlib import Path
 
 import simulator.engine
-from simulator.engine.core import compiling as state
+from simulator.engine.core import compiling
 
 ENGINE = Path(simulator.engine.__file__).resolve().parent
 
 
 def test_compiled_sources_are_told_from_pure_python():
-    compiled = {p.name for p in ENGINE.glob("**/*.py") if state._is_compiled(p)}
-    for name in ("turn.py", "view.py", "hexgrid.py", "los.py", "state.py", "batch.py"):
+    compiled = {p.name for p in ENGINE.glob("**/*.py") if compiling._is_compiled(p)}
+    for name in ("turn.py", "view.py", "hexgrid.py", "los.py", "state.py", "records.py", "seeding.py",
+                 "statecopy.py"):
         assert name in compiled, name
-    players = {p.name for p in (ENGINE / "players").glob("*.py") if state._is_compiled(p)}
+    players = {p.name for p in (ENGINE / "players").glob("*.py") if compiling._is_compiled(p)}
     assert players == {"base.py", "randomplay.py", "greedy_values.py", "greedy.py", "lookahead.py", "mcts.py",
                        "interface.py"}
-    for name in ("balance.py", "replay.py", "gamecache.py", "compile.py", "warmup.py", "mapdraw.py"):
+    for name in ("balance.py", "replay.py", "gamecache.py", "compile.py", "warmup.py", "mapdraw.py", "batch.py",
+                 "hexspec.py"):
         assert name not in compiled, name
 
 
-def test_a_change_anywhere_in_the_engine_drops_every_engine_cache(tmp_path):
-    """Code of one module is compiled into its callers in other modules (the batch loop
-    inlines the players' games, the players call the rules): a change of any compiled
-    source under engine/ (subpackages too) drops every numba cache under engine/."""
-    engine = tmp_path / "engine"
-    sources = {"core/batch.py": "@rule\ndef f(): pass\n", "players/greedy.py": "@rule\ndef g(): pass\n"}
-    for rel, text in sources.items():
-        (engine / rel).parent.mkdir(parents=True, exist_ok=True)
-        (engine / rel).write_text(text)
-    caches = [engine / "__pycache__", engine / "core" / "__pycache__", engine / "players" / "__pycache__"]
+SOURCES = {"engine/core/los.py": "@rule\ndef f(): pass\n",
+           "engine/core/batch.py": "# the Python side only\n",
+           "engine/assault/turn.py": "@rule\ndef g(): pass\n",
+           "engine/players/greedy.py": "@rule\ndef h(): pass\n",
+           "engine/toi/turn.py": "@rule\ndef k(): pass\n",
+           "toi/jit.py": "x = numba.njit(cache=True)(y)\n",
+           "toi/attack.py": "def band_index(d): return d\n",       # compiled into toi by jit.py
+           "rng.py": "@numba.njit\ndef below(): pass\n"}
+CACHES = {"core": ("engine/__pycache__", "engine/core/__pycache__"),
+          "assault": ("engine/assault/__pycache__", "engine/assault/phases/__pycache__", "engine/players/__pycache__"),
+          "toi": ("engine/toi/__pycache__", "engine/toi/phases/__pycache__")}
 
-    def fill():
-        for c in caches:
-            c.mkdir(exist_ok=True)
-            (c / "f.nbi").write_text("")
 
-    fill()
-    state._refresh_numba_cache(tmp_path)             # new sources: all dropped
-    assert not list(tmp_path.rglob("*.nbi"))
-    fill()
-    state._refresh_numba_cache(tmp_path)             # unchanged: all kept
-    assert len(list(tmp_path.rglob("*.nbi"))) == 3
-    (engine / "players" / "greedy.py").write_text(sources["players/greedy.py"] + "# changed\n")
-    state._refresh_numba_cache(tmp_path)
-    assert not list(tmp_path.rglob("*.nbi"))
+def _tree(root):
+    for rel, text in SOURCES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def _fill(root):
+    for dirs in CACHES.values():
+        for d in dirs:
+            (root / d).mkdir(parents=True, exist_ok=True)
+            (root / d / "f.nbi").write_text("")
+            (root / d / "f.1.nbc").write_text("")
+    (root / "toi" / "__pycache__").mkdir(exist_ok=True)
+    (root / "toi" / "__pycache__" / "jit.f.nbi").write_text("")      # simulator/toi/jit.py's own: toi's
+    (root / "toi" / "__pycache__" / "kernels.f.nbi").write_text("")   # the calculator's: never toi's engine
+
+
+def _left(root, group):
+    dirs = CACHES[group] + (("toi/__pycache__",) if group == "toi" else ())
+    return sorted(p.relative_to(root).as_posix() for d in dirs for p in (root / d).glob("*.nb[ic]"))
+
+
+def _change(root, rel):
+    (root / rel).write_text(SOURCES[rel] + "# changed\n")
+
+
+def test_new_sources_drop_all_and_unchanged_keep_all(tmp_path):
+    _tree(tmp_path)
+    _fill(tmp_path)
+    assert compiling._refresh_numba_cache(tmp_path) == ["core", "assault", "toi"]
+    assert not [p for p in tmp_path.rglob("*.nb[ic]") if not p.name.startswith("kernels.")]
+    _fill(tmp_path)
+    assert compiling._refresh_numba_cache(tmp_path) == []
+    assert len(list(tmp_path.rglob("*.nb[ic]"))) == 2 * 7 + 2
+    assert sorted(p.name for p in (tmp_path / "engine" / "__pycache__").glob("*.sha256")) == [
+        "numba-sources-assault.sha256", "numba-sources-core.sha256", "numba-sources-toi.sha256"]
+
+
+def test_a_toi_change_keeps_assaults_caches(tmp_path):
+    """Tide of Iron's engine or the simulator/toi rules it compiles from: only toi's
+    caches go; Assault's .nbi/.nbc files and the core's survive."""
+    _tree(tmp_path)
+    compiling._refresh_numba_cache(tmp_path)
+    for rel in ("engine/toi/turn.py", "toi/jit.py", "toi/attack.py"):
+        _fill(tmp_path)
+        assert compiling._refresh_numba_cache(tmp_path) == [], rel
+        _change(tmp_path, rel)
+        assert compiling._refresh_numba_cache(tmp_path) == ["toi"], rel
+        assert _left(tmp_path, "toi") == ["toi/__pycache__/kernels.f.nbi"], rel
+        assert len(_left(tmp_path, "assault")) == 6 and len(_left(tmp_path, "core")) == 4, rel
+
+
+def test_an_assault_change_keeps_tois_caches(tmp_path):
+    _tree(tmp_path)
+    compiling._refresh_numba_cache(tmp_path)
+    for rel in ("engine/assault/turn.py", "engine/players/greedy.py"):
+        _fill(tmp_path)
+        _change(tmp_path, rel)
+        assert compiling._refresh_numba_cache(tmp_path) == ["assault"], rel
+        assert _left(tmp_path, "assault") == [], rel
+        assert len(_left(tmp_path, "toi")) == 6 and len(_left(tmp_path, "core")) == 4, rel
+
+
+def test_a_core_change_drops_every_cache(tmp_path):
+    _tree(tmp_path)
+    compiling._refresh_numba_cache(tmp_path)
+    for rel in ("engine/core/los.py", "rng.py"):
+        _fill(tmp_path)
+        _change(tmp_path, rel)
+        assert compiling._refresh_numba_cache(tmp_path) == ["core", "assault", "toi"], rel
+        assert [p.name for p in tmp_path.rglob("*.nb[ic]")] == ["kernels.f.nbi"], rel
+
+
+def test_pure_python_changes_drop_nothing(tmp_path):
+    _tree(tmp_path)
+    compiling._refresh_numba_cache(tmp_path)
+    _fill(tmp_path)
+    _change(tmp_path, "engine/core/batch.py")
+    assert compiling._refresh_numba_cache(tmp_path) == []
 
 
 def test_decorator_forms_are_recognised(tmp_path):
@@ -56,4 +126,4 @@ def test_decorator_forms_are_recognised(tmp_path):
     for i, (text, expected) in enumerate(forms.items()):
         p = tmp_path / f"m{i}.py"
         p.write_text(text)
-        assert state._is_compiled(p) is expected, text
+        assert compiling._is_compiled(p) is expected, text

@@ -9,10 +9,10 @@ from simulator.engine.assault.scenario import (
     check_scenario,
     load_formations,
     load_scenario,
-    parse_hex_spec,
     shipped_scenarios,
 )
 from simulator.engine.core.compiled import compile_map
+from simulator.engine.core.hexspec import parse_hex_spec
 from simulator.errors import InputError
 
 MINIMAL = """

@@ -130,9 +130,9 @@ def test_search_players_play_in_small_pieces_and_the_same_games(skirmish):
     from simulator.engine.core.batch import PIECE_GAMES, SEARCH_PIECE_GAMES, chunk_task, games_per_piece
     from simulator.engine.players.interface import player_setup
     kinds, params = player_setup(("greedy", "random"))
-    assert games_per_piece(kinds) == PIECE_GAMES
-    assert games_per_piece(player_setup(("mcts:8", "greedy"))[0]) == SEARCH_PIECE_GAMES
-    assert games_per_piece(player_setup(("random", "lookahead"))[0]) == SEARCH_PIECE_GAMES
+    assert games_per_piece(skirmish, kinds) == PIECE_GAMES
+    assert games_per_piece(skirmish, player_setup(("mcts:8", "greedy"))[0]) == SEARCH_PIECE_GAMES
+    assert games_per_piece(skirmish, player_setup(("random", "lookahead"))[0]) == SEARCH_PIECE_GAMES
     def piece(i):
         return np.random.SeedSequence(5, spawn_key=(i,))       # the runner's i-th piece of seed 5
     small = chunk_task(skirmish, kinds, params, SEARCH_PIECE_GAMES, SEARCH_PIECE_GAMES, piece(1))

@@ -43,8 +43,8 @@ from simulator.assault.vehicle_terrain import terrain_pools
 from simulator.engine.assault import closecombat as ccm
 from simulator.engine.assault import tables as tables_mod
 from simulator.engine.assault.pooltab import GeoKey, UnitType, can_overrun, hindrance_names, tabulate_fire
-from simulator.engine.assault.scenario import Scenario, alternate_history, expand_hexes, load_scenario
-from simulator.engine.assault.state import GameState, empty_state
+from simulator.engine.assault.scenario import Scenario, alternate_history, load_scenario
+from simulator.engine.assault.state import NO_WINNER, R_TRUNCATED, REASON_NAMES, GameState, empty_state
 from simulator.engine.assault.tables import (
     CI_ADRENALINE,
     CI_ATK_REROLLS,
@@ -193,6 +193,7 @@ from simulator.engine.assault.tables import (
 from simulator.engine.core import hexgrid, los
 from simulator.engine.core.compiled import CompiledMap, compile_map
 from simulator.engine.core.hexgrid import parse_facing
+from simulator.engine.core.hexspec import expand_hexes
 from simulator.errors import InputError
 from simulator.vocabulary import EDITIONS, EXPERIENCE_LEVELS, UNIT_TYPES
 
@@ -263,6 +264,35 @@ class Game:
     def new_state(self, log_cap: int = 1) -> GameState:
         return empty_state(len(self.slots), self.cm.n, len(self.scenario.objective_list), len(self.types),
                            max(1, len(self.formations)), log_cap)
+
+    # --- the shared batch runner's game API (simulator.engine.core.batch) -------------
+    reason_names = REASON_NAMES
+    no_winner = NO_WINNER
+    r_truncated = R_TRUNCATED
+
+    @property
+    def turns(self) -> int:
+        return int(self.tables.p[P_TURNS])
+
+    @property
+    def play_chunk(self):
+        """Assault's compiled batch entry (:func:`simulator.engine.assault.records.play_chunk`)."""
+        from simulator.engine.assault.records import play_chunk
+        return play_chunk
+
+    @property
+    def players(self):
+        """The players (:mod:`simulator.engine.players.interface`)."""
+        from simulator.engine.players import interface
+        return interface
+
+    def card_side(self, card: str) -> str:
+        return self.scenario.units[card].side
+
+    def record_columns(self) -> list[str]:
+        """The shared columns, then ``lost_<side>_<unit>`` per unit card."""
+        from simulator.engine.core.records import FIXED_COLUMNS
+        return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in self.card_names()]
 
     def describe(self) -> dict:
         s = self.scenario

@@ -4,17 +4,16 @@
 ``njit`` functions (:func:`~simulator.engine.assault.turn.advance`,
 :func:`~simulator.engine.assault.turn.legal_actions`, :func:`~simulator.engine.assault.turn.apply_action`):
 there is no second implementation of any rule here. It is for tests, replays and
-notebooks; batches call :func:`simulator.engine.core.batch.play_chunk` directly.
+notebooks; batches call :func:`simulator.engine.assault.records.play_chunk` directly.
 
 Random numbers: game ``k`` of a run with seed ``S`` draws from three xoshiro256**
-streams (dice, player 0, player 1) derived from chunk ``k // GAMES_PER_CHUNK``'s
-``SeedSequence(S).spawn(...)`` child and ``k``'s place in the chunk, so a replay of
-game ``k`` rolls exactly the dice the batch rolled.
+streams (dice, player 0, player 1) seeded by the core
+(:mod:`simulator.engine.core.seeding`), so a replay of game ``k`` rolls exactly the
+dice the batch rolled.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from simulator.engine.assault.compile import Game
@@ -51,37 +50,10 @@ from simulator.engine.assault.state import (
 )
 from simulator.engine.assault.turn import MAX_ACTIONS, apply_action, legal_actions, new_game
 from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.seeding import seed_run_game
 
-GAMES_PER_CHUNK = 2048
 TERMINAL = -4
-
-
-@numba.njit(cache=True, _nrt=False)
-def _splitmix(x):
-    x = x + numba.uint64(0x9E3779B97F4A7C15)
-    z = x
-    z = (z ^ (z >> numba.uint64(30))) * numba.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> numba.uint64(27))) * numba.uint64(0x94D049BB133111EB)
-    return z ^ (z >> numba.uint64(31))
-
-
 LOG_CAP = 8192      # events a logged game keeps
-
-
-@numba.njit(cache=True, _nrt=False)
-def seed_game(key, index, rng):
-    """Fill ``rng[3, 4]`` for game ``index`` of a chunk whose stream key is ``key[4]``."""
-    for j in range(3):
-        for k in range(4):
-            x = key[k] ^ numba.uint64((index * 3 + j) * 4 + k + 1) * numba.uint64(0x9E3779B97F4A7C15)
-            rng[j, k] = _splitmix(_splitmix(x))
-        if rng[j, 0] == 0 and rng[j, 1] == 0 and rng[j, 2] == 0 and rng[j, 3] == 0:
-            rng[j, 0] = numba.uint64(1)
-
-
-def chunk_key(seed: int, chunk: int) -> np.ndarray:
-    """The stream key of a chunk: ``SeedSequence(seed).spawn(n)[chunk]`` (runner.plan_chunks)."""
-    return np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(4, dtype=np.uint64)
 
 
 class State:
@@ -97,8 +69,7 @@ class State:
             self.s = _arrays
             return
         self.s = game.new_state(log_cap=LOG_CAP if log else 1)
-        key = chunk_key(seed, game_index // GAMES_PER_CHUNK)
-        seed_game(key, game_index % GAMES_PER_CHUNK, self.s.rng)
+        seed_run_game(seed, game_index, self.s.rng)
         self.s.g[G_LOG_ON] = 1 if log else 0
         new_game(self.s, game.tables)
         self.s.g[G_LOG_ON] = 1 if log else 0

@@ -400,33 +400,4 @@ def empty_state(n_units: int, n_hex: int, n_obj: int, n_types: int, n_forms: int
     )
 
 
-@numba.njit(cache=True)
-def copy_state(s):
-    """A deep copy without the event log (for look-ahead rollouts)."""
-    return GameState(s.u.copy(), s.g.copy(), s.hx.copy(), s.aux.copy(), s.cp.copy(), s.rng.copy(),
-                     s.log[:1].copy())
-
-
-@numba.njit(cache=True, _nrt=False)
-def _copy2(dst, src):
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
-
-
-@numba.njit(cache=True, _nrt=False)
-def restore_state(dst, src):
-    """Copy ``src`` into ``dst`` in place (log excepted), without allocating."""
-    _copy2(dst.u, src.u)
-    for i in range(src.g.shape[0]):
-        dst.g[i] = src.g[i]
-    _copy2(dst.hx, src.hx)
-    _copy2(dst.aux, src.aux)
-    for i in range(src.cp.shape[0]):
-        for j in range(src.cp.shape[1]):
-            for k in range(src.cp.shape[2]):
-                dst.cp[i, j, k] = src.cp[i, j, k]
-    _copy2(dst.rng, src.rng)
-
-
 int64_constants(globals())

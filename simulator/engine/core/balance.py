@@ -147,6 +147,23 @@ def _edition_of(over: dict, edition: str | None):
     return over.get("edition", edition)
 
 
+def play_balance(game, *, games: int | None, seed: int, players: tuple[str, str], workers: int | None = None,
+                 out_dir=None, progress: bool = True, options: RunOptions | None = None,
+                 warm=None, label: str | None = None) -> tuple[dict, RunResult]:
+    """The game-neutral part of a balance report: compile the game's batch entry (one
+    game, so games per second is play only; ``warm`` first: a game's own background
+    compile), play the run (:func:`~simulator.engine.core.batch.run_games`), summarise it
+    (:func:`~simulator.engine.core.batch.summary`). Any game on the engine. ``label``:
+    what the progress line calls the run (default the game's name)."""
+    with engine_loading():
+        if warm is not None:
+            warm()                                       # a fresh machine: on both cores
+        run_games(game, games=1, seed=seed, players=players, workers=1)   # compile first: games/s is play only
+    result = run_games(game, games=games, seed=seed, players=players, workers=workers, out_dir=out_dir,
+                       progress=(label or game.name) if progress else None, options=options)
+    return summary(result), result
+
+
 def balance_report(name: str, **kwargs) -> dict:
     """Play the scenario and report its balance (see the module docstring); the
     arguments are those of :func:`balance_run`."""
@@ -196,14 +213,10 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     asked += [a for side in restrict_all for a in every_restriction(scenario, side, game.card_names())]
     for a in asked:                                      # a card the scenario does not field fails here
         restricted_params(a, game.card_names(), DEFAULT_PARAMS)
-    with engine_loading():
-        compile_engine()                                 # a fresh machine: on both cores
-        run_games(game, games=1, seed=seed, players=(p1, p2), workers=1)   # compile first: games/s is play only
-    label = f"{game.name} at {p1} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve \
-        else f"{game.name}"
-    result = run_games(game, games=games, seed=seed, players=(p1, p2), workers=workers, out_dir=out_dir,
-                       progress=label if progress else None, options=options)
-    report = summary(result)
+    label = f"{game.name} at {p1} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve else None
+    report, result = play_balance(game, games=games, seed=seed, players=(p1, p2), workers=workers,
+                                  out_dir=out_dir, progress=progress, options=options, warm=compile_engine,
+                                  label=label)
     if not skill_curve:
         report["verdict"] = verdict_with_players(report["verdict"], report["players"])
     games = result.tally.games

@@ -1,7 +1,7 @@
 """Playing a scenario many times: per-game records, streamed, and their summary.
 
-:func:`play_chunk` (numba, releases the GIL) plays one chunk of games and writes one
-fixed-width integer record per game. :func:`run_games` plays a run through the shared
+:func:`~simulator.engine.assault.records.play_chunk` (numba, releases the GIL) plays
+one chunk of games and writes one fixed-width integer record per game. :func:`run_games` plays a run through the shared
 runner, :func:`simulator.runner.execute` (pieces of ``PIECE_GAMES`` games, ``SEARCH_PIECE_GAMES``
 with a search player; workers,
 Dask, checkpoints and ``--precision`` as for every simulating command), streams the
@@ -10,8 +10,22 @@ records to Parquet and CSV while they come in, and keeps only counts in memory
 decision): one million games need little more memory than one piece per worker.
 
 Game ``k`` of a run with seed ``S`` is game ``k % GAMES_PER_CHUNK`` of chunk
-``k // GAMES_PER_CHUNK``: :class:`simulator.engine.assault.game.State` rebuilds it exactly for
-a replay.
+``k // GAMES_PER_CHUNK`` (:mod:`simulator.engine.core.seeding`): each game's ``State``
+rebuilds it exactly for a replay.
+
+The runner is game-neutral: it takes a *game* object (Assault's
+:class:`simulator.engine.assault.compile.Game`, Tide of Iron's
+:class:`simulator.engine.toi.game.Game`) providing
+
+- ``name``, ``edition``, ``sides``, ``turns``, ``tables``, ``new_state(log_cap)``;
+- ``play_chunk``: its compiled batch entry, ``play_chunk(t, key, first_game, n_games,
+  kinds, params, s, w, out, log, max_decisions)``, writing records whose first columns
+  are :data:`simulator.engine.core.records.FIXED_COLUMNS`;
+- ``record_columns()``, ``card_names()``, ``card_side(card)``, ``formations``,
+  ``describe()``: the records' columns and the summary's per-game parts;
+- ``reason_names``, ``no_winner``, ``r_truncated``: its end-of-game codes;
+- ``players``: its players' module (``PLAYER_NAMES``, ``parse_player``,
+  ``player_setup``, ``make_work(game)``).
 """
 
 from __future__ import annotations
@@ -23,132 +37,39 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-import numba
 import numpy as np
 import pandas as pd
 
 from simulator import runner
-from simulator.engine.assault.compile import Game
-from simulator.engine.assault.game import GAMES_PER_CHUNK, chunk_key, seed_game
-from simulator.engine.assault.state import (
-    AUX_FST,
-    AUX_OBJ,
-    CARRIED,
-    ELIMINATED,
-    G_ACTIVATIONS,
-    G_CCS,
-    G_DECIDED_TURN,
-    G_FALLBACKS,
-    G_FIRST1,
-    G_LOG_ON,
-    G_OVER,
-    G_REACTIONS,
-    G_REASON,
-    G_TURN,
-    G_WINNER,
-    NO_WINNER,
-    ONMAP,
-    PENDING,
-    R_TRUNCATED,
-    REASON_NAMES,
-    U_DMG,
-    U_SIDE,
-    U_ST,
-    U_TYPE,
-    GameState,
-)
-from simulator.engine.assault.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_TURNS, UT_CARD, UT_STR, UT_VALUE
-from simulator.engine.assault.turn import new_game
 from simulator.engine.core.compiling import int64_constants
-from simulator.engine.players.interface import (
-    LOOKAHEAD,
-    MCTS,
-    PLAYER_NAMES,
-    forget,
-    make_work,
-    parse_player,
-    play,
-    player_setup,
+from simulator.engine.core.records import (
+    C_ACTIVATIONS,
+    C_CCS,
+    C_DECIDED,
+    C_DECISIONS,
+    C_FALLBACKS,
+    C_FIRST,
+    C_FORM0,
+    C_GAME,
+    C_OBJ0,
+    C_OBJ1,
+    C_REACTIONS,
+    C_REASON,
+    C_SLEFT0,
+    C_SLEFT1,
+    C_TURNS,
+    C_VALUE0,
+    C_VALUE1,
+    C_WINNER,
+    N_FIXED,
 )
+from simulator.engine.core.seeding import GAMES_PER_CHUNK, chunk_key
 from simulator.errors import InputError
 from simulator.stats import wilson_interval
 from simulator.suggest import did_you_mean
 from simulator.vocabulary import MAX_GAMES
 
 MAX_DECISIONS = 20000   # decisions a game may take; one not over by then is recorded as truncated
-(C_GAME, C_WINNER, C_REASON, C_TURNS, C_FIRST, C_DECIDED, C_OBJ0, C_OBJ1, C_OBJMASK0, C_OBJMASK1,
- C_LOST0, C_LOST1, C_SLOST0, C_SLOST1, C_SLEFT0, C_SLEFT1, C_VALUE0, C_VALUE1, C_FORM0, C_FORM1,
- C_ACTIVATIONS, C_REACTIONS, C_FALLBACKS, C_CCS, C_DECISIONS) = range(25)
-N_FIXED = 25
-FIXED_COLUMNS = ("game", "winner", "reason", "turns", "first_player", "decided_turn",
-                 "objectives_0", "objectives_1", "objectives_mask_0", "objectives_mask_1",
-                 "units_lost_0", "units_lost_1", "strength_lost_0", "strength_lost_1",
-                 "strength_left_0", "strength_left_1", "points_left_0", "points_left_1",
-                 "formations_0", "formations_1", "activations", "reactions_fired", "fallbacks",
-                 "close_combats", "decisions")
-
-
-@numba.njit(cache=True, _nrt=False)
-def fill_record(s, t, game, decisions, row):
-    """One game's record (see ``FIXED_COLUMNS``), then units lost per unit card. A game
-    not over (stopped at the decision limit) has no winner (``NO_WINNER``), reason
-    ``R_TRUNCATED`` and decided turn 0."""
-    for i in range(row.shape[0]):
-        row[i] = 0
-    row[C_GAME] = game
-    row[C_WINNER] = s.g[G_WINNER]
-    row[C_REASON] = s.g[G_REASON]
-    row[C_TURNS] = s.g[G_TURN]
-    row[C_FIRST] = s.g[G_FIRST1]
-    row[C_DECIDED] = s.g[G_DECIDED_TURN]
-    if s.g[G_OVER] == 0:
-        row[C_WINNER] = NO_WINNER
-        row[C_REASON] = R_TRUNCATED
-        row[C_DECIDED] = 0
-    for k in range(t.p[P_N_OBJ]):
-        o = s.aux[AUX_OBJ, k]
-        if o >= 0:
-            row[C_OBJ0 + o] += 1
-            row[C_OBJMASK0 + o] |= 1 << k
-    for u in range(s.u.shape[0]):
-        st = s.u[u, U_ST]
-        side = s.u[u, U_SIDE]
-        ty = s.u[u, U_TYPE]
-        strength = t.ut[ty, UT_STR]
-        if st == ELIMINATED:
-            row[C_LOST0 + side] += 1
-            row[C_SLOST0 + side] += strength
-            row[N_FIXED + t.ut[ty, UT_CARD]] += 1
-        elif st == ONMAP or st == CARRIED or st == PENDING:
-            left = strength - s.u[u, U_DMG]
-            row[C_SLOST0 + side] += s.u[u, U_DMG]
-            row[C_SLEFT0 + side] += left
-            row[C_VALUE0 + side] += (t.ut[ty, UT_VALUE] * left) // strength
-    for f in range(t.p[P_N_FORMS]):
-        if s.aux[AUX_FST, f] == 2 and f < 62:
-            side = t.meta[t.p[P_O_FORM] + f, 0]
-            row[C_FORM0 + side] |= 1 << f
-    row[C_ACTIVATIONS] = s.g[G_ACTIVATIONS]
-    row[C_REACTIONS] = s.g[G_REACTIONS]
-    row[C_FALLBACKS] = s.g[G_FALLBACKS]
-    row[C_CCS] = s.g[G_CCS]
-    row[C_DECISIONS] = decisions
-
-
-@numba.njit(cache=True, nogil=True, _nrt=False)
-def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
-    """Play games ``first_game .. first_game + n_games - 1`` of a chunk (their place in the
-    chunk seeds their streams), each for at most ``max_decisions`` decisions, and write
-    their records into ``out``; with ``log`` 1 the state's event log records them (a
-    replay: :func:`play_alone`)."""
-    for i in range(n_games):
-        seed_game(key, first_game + i, s.rng)
-        s.g[G_LOG_ON] = log
-        new_game(s, t)
-        s.g[G_LOG_ON] = log
-        forget(w)
-        d = play(s, t, kinds, params, w, max_decisions)
-        fill_record(s, t, first_game + i, d, out[i])
 
 
 # ======================================================================================
@@ -156,9 +77,13 @@ def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_d
 # ======================================================================================
 
 
-def player_kinds(text: str | None, default: str = "greedy,greedy") -> tuple[str, str]:
+def player_kinds(text: str | None, default: str = "greedy,greedy", players=None) -> tuple[str, str]:
     """``"greedy,random"`` -> the players of the first and second side (a name may carry
-    a strength: ``mcts:400``, see :func:`~simulator.engine.players.interface.parse_player`)."""
+    a strength: ``mcts:400``, see :func:`~simulator.engine.players.interface.parse_player`),
+    checked by ``players`` (a game's players module, default the shared players)."""
+    if players is None:
+        from simulator.engine.players import interface as players
+    PLAYER_NAMES, parse_player = players.PLAYER_NAMES, players.parse_player
     names = [p.strip() for p in (text or default).split(",")]
     if len(names) == 1:
         names = names * 2
@@ -175,18 +100,18 @@ def player_kinds(text: str | None, default: str = "greedy,greedy") -> tuple[str,
     return names[0], names[1]
 
 
-def record_columns(game: Game) -> list[str]:
-    """Column names of a record: the fixed ones, then ``lost_<side>_<unit>`` per unit card."""
-    return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in game.card_names()]
+def record_columns(game) -> list[str]:
+    """Column names of a game's records: the shared ones, then the game's own."""
+    return game.record_columns()
 
 
-def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_games: int,
+def chunk_task(game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_games: int,
                seed_seq: np.random.SeedSequence, max_decisions: int = MAX_DECISIONS) -> np.ndarray:
     """Runner task: the records of run piece ``i = seed_seq.spawn_key[0]``, games
     ``i * piece_games`` onwards (a fresh state and scratch per piece).
 
     Game ``k`` always draws from seed chunk ``k // GAMES_PER_CHUNK`` (its stream key,
-    :func:`simulator.engine.assault.game.chunk_key`) at place ``k % GAMES_PER_CHUNK``, so how a
+    :func:`simulator.engine.core.seeding.chunk_key`) at place ``k % GAMES_PER_CHUNK``, so how a
     run is cut into pieces, and how many workers play them, never changes a game.
     """
     first = int(seed_seq.spawn_key[0]) * piece_games
@@ -194,29 +119,29 @@ def chunk_task(game: Game, kinds: np.ndarray, params: np.ndarray, piece_games: i
     if offset + n_games > GAMES_PER_CHUNK:
         raise ValueError("a piece must lie inside one seed chunk")
     key = chunk_key(seed_seq.entropy, chunk)
-    out = np.zeros((n_games, N_FIXED + len(game.card_names())), dtype=np.int64)
+    out = np.zeros((n_games, len(game.record_columns())), dtype=np.int64)
     s = game.new_state()
-    w = make_work(game)
-    play_chunk(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out, np.int64(0),
+    w = game.players.make_work(game)
+    game.play_chunk(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out, np.int64(0),
                np.int64(max_decisions))
     out[:, C_GAME] += chunk * GAMES_PER_CHUNK
     return out
 
 
-def play_alone(game: Game, seed: int, game_index: int, kinds: np.ndarray, params: np.ndarray,
-               log_cap: int, max_decisions: int = MAX_DECISIONS) -> GameState:
+def play_alone(game, seed: int, game_index: int, kinds: np.ndarray, params: np.ndarray,
+               log_cap: int, max_decisions: int = MAX_DECISIONS):
     """Game ``game_index`` of the run with ``seed``, played on its own by the batch's own
     compiled loop with the event log on (``log_cap`` events): its final arrays. The same
     streams and decision limit as in the batch (:func:`chunk_task`), so the same game.
     A game whose events overflow the log is played again with a log four times larger
     (up to ``MAX_LOG_CAP``)."""
     chunk, offset = divmod(int(game_index), GAMES_PER_CHUNK)
-    out = np.zeros((1, N_FIXED + len(game.card_names())), dtype=np.int64)
+    out = np.zeros((1, len(game.record_columns())), dtype=np.int64)
     while True:
         s = game.new_state(log_cap=log_cap)
         try:
-            play_chunk(game.tables, chunk_key(seed, chunk), np.int64(offset), np.int64(1), kinds, params, s,
-                       make_work(game), out, np.int64(1), np.int64(max_decisions))
+            game.play_chunk(game.tables, chunk_key(seed, chunk), np.int64(offset), np.int64(1), kinds, params, s,
+                            game.players.make_work(game), out, np.int64(1), np.int64(max_decisions))
             return s
         except ValueError as exc:
             if "event log full" not in str(exc) or log_cap >= MAX_LOG_CAP:
@@ -232,31 +157,35 @@ SEARCH_PIECE_GAMES = 16     # with a search player a game takes 0.1-1 s: both wo
 assert GAMES_PER_CHUNK % PIECE_GAMES == 0 and GAMES_PER_CHUNK % SEARCH_PIECE_GAMES == 0
 
 
-def games_per_piece(kinds: np.ndarray) -> int:
+def games_per_piece(game, kinds: np.ndarray) -> int:
     """Games per runner chunk for players ``kinds``: :data:`SEARCH_PIECE_GAMES` when one
-    searches (lookahead, mcts; a skill curve's level or a restriction plays a few
-    hundred such games, one piece of 256 would keep one worker busy), else
-    :data:`PIECE_GAMES`. The games do not depend on it (:func:`chunk_task`)."""
-    return SEARCH_PIECE_GAMES if any(int(k) in (LOOKAHEAD, MCTS) for k in kinds) else PIECE_GAMES
+    searches (the game's ``players.SEARCHING`` kinds: look-ahead, tree search; a skill
+    curve's level or a restriction plays a few hundred such games, one piece of 256
+    would keep one worker busy), else :data:`PIECE_GAMES`. The games do not depend on
+    it (:func:`chunk_task`)."""
+    searching = getattr(game.players, "SEARCHING", ())
+    return SEARCH_PIECE_GAMES if any(int(k) in searching for k in kinds) else PIECE_GAMES
 
 
-def frame_of(game: Game, records: np.ndarray) -> pd.DataFrame:
+def frame_of(game, records: np.ndarray) -> pd.DataFrame:
     """Records as a tidy table: side names for winner (``draw``; ``none`` for a game cut
     short, reason ``truncated``) and first player, reason names."""
-    df = pd.DataFrame(records, columns=record_columns(game))
+    df = pd.DataFrame(records, columns=game.record_columns())
     sides = np.array(list(game.sides) + ["draw", "none"], dtype=object)
     w = df["winner"].to_numpy()
-    df.insert(2, "winner_side", sides[np.where(w == NO_WINNER, 3, np.where(w < 0, 2, w))])
-    df.insert(4, "reason_name", np.array(REASON_NAMES, dtype=object)[df["reason"]])
+    df.insert(2, "winner_side", sides[np.where(w == game.no_winner, 3, np.where(w < 0, 2, w))])
+    df.insert(4, "reason_name", np.array(game.reason_names, dtype=object)[df["reason"]])
     df.insert(6, "first_side", sides[df["first_player"].clip(0, 1)])
     return df
 
 
 @dataclass
 class Tally:
-    """Counts over the games of a run (bounded memory, merged chunk by chunk)."""
+    """Counts over the games of a run (bounded memory, merged chunk by chunk); reads the
+    shared columns of the records (:mod:`simulator.engine.core.records`)."""
 
     turns: int
+    truncated_reason: int = -1    # the game's code of a game cut short (``game.r_truncated``; run_games sets it)
     games: int = 0
     wins: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))      # side 0, side 1, draw
     truncated: int = 0         # games cut short at the decision limit: neither a win nor a draw
@@ -280,7 +209,7 @@ class Tally:
         n = len(rec)
         self.games += n
         w = rec[:, C_WINNER]
-        cut = rec[:, C_REASON] == R_TRUNCATED
+        cut = rec[:, C_REASON] == self.truncated_reason
         idx = np.where(cut, 3, np.where(w < 0, 2, w))
         counts = np.bincount(idx, minlength=4)
         self.wins += counts[:3]
@@ -334,7 +263,7 @@ class RecordWriter:
 
     FLUSH_ROWS = 1 << 16
 
-    def __init__(self, out_dir: str | Path, game: Game):
+    def __init__(self, out_dir: str | Path, game):
         import pyarrow as pa
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
@@ -394,7 +323,7 @@ def _temp(directory: Path, name: str) -> str:
 
 @dataclass
 class RunResult:
-    game: Game
+    game: object
     players: tuple[str, str]
     games: int
     seed: int
@@ -406,7 +335,7 @@ class RunResult:
     max_decisions: int = MAX_DECISIONS         # the decision limit the games were played with
 
 
-def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, str] = ("greedy", "greedy"),
+def run_games(game, *, games: int | None, seed: int, players: tuple[str, str] = ("greedy", "greedy"),
               workers: int | None = None, out_dir: str | Path | None = None, progress: str | None = None,
               params: np.ndarray | None = None, options: runner.RunOptions | None = None,
               max_decisions: int = MAX_DECISIONS) -> RunResult:
@@ -420,8 +349,8 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
     A game not over after ``max_decisions`` decisions is stopped and recorded as
     truncated (winner ``none``, reason ``truncated``).
     """
-    kinds, params = player_setup(players, params)
-    piece = games_per_piece(kinds)
+    kinds, params = game.players.player_setup(players, params)
+    piece = games_per_piece(game, kinds)
     task = partial(chunk_task, game, kinds, params, piece, max_decisions=int(max_decisions))
     opts = dataclasses.replace(options or runner.RunOptions(), unit="game",
                                backend="thread")   # play_chunk releases the GIL: threads scale
@@ -429,7 +358,7 @@ def run_games(game: Game, *, games: int | None, seed: int, players: tuple[str, s
         opts = dataclasses.replace(opts, workers=workers)
     if progress is not None:
         opts = dataclasses.replace(opts, progress=progress)
-    tally = Tally(turns=int(game.tables.p[P_TURNS]))
+    tally = Tally(turns=int(game.turns), truncated_reason=int(game.r_truncated))
     writer = RecordWriter(out_dir, game) if out_dir is not None else None
 
     def collect(_chunk, records):
@@ -494,7 +423,7 @@ def summary(result: RunResult) -> dict:
     }
     cards = g.card_names()
     out["mean_losses"] = {s: {c: float(tl.losses[j] / n) for j, c in enumerate(cards)
-                              if g.scenario.units[c].side == s}
+                              if g.card_side(c) == s}
                           for s in sides}
     out["formations"] = formation_breakdown(g, tl)
     out["activity"] = {k: float(v / n) for k, v in zip(
@@ -601,7 +530,7 @@ def first_player_effect(tl: Tally, sides: list[str]) -> dict:
     return out
 
 
-def formation_breakdown(g: Game, tl: Tally) -> list[dict]:
+def formation_breakdown(g, tl: Tally) -> list[dict]:
     rows = []
     for (side, mask), (n, wins) in sorted(tl.formations.items()):
         names = [g.formations[f] for f in range(len(g.formations)) if mask >> f & 1]

@@ -1,7 +1,7 @@
 """How the engine's rules are compiled with numba: the decorators every rules module
 uses (:func:`rule`, :func:`entry`, ...; each says why), the action buffer's
-:func:`push`, int64 constants, and the disk cache dropped when any compiled source
-changes. Shared by every game on the engine."""
+:func:`push`, int64 constants, and the disk caches dropped per game package when a
+source it is compiled from changes. Shared by every game on the engine."""
 
 from __future__ import annotations
 
@@ -23,41 +23,76 @@ def _is_compiled(path) -> bool:
     return bool(_JIT_MARK.search(path.read_bytes()))
 
 
-def _refresh_numba_cache(root=None) -> None:
-    """Numba's disk cache notices a change in a function's own file only, not in the
-    functions it calls from other files (those are compiled into it). So when any
-    source the engine is compiled from changes, drop the engine's whole cache."""
+# Which compiled sources each group of caches is built from. numba's disk cache notices a
+# change in a function's own file only, not in the functions it calls from other files
+# (those are compiled into it), so a group's caches go when any of its sources changes.
+# Globs keep only the files holding numba code (pure-Python modules beside them, such as
+# the batch's bookkeeping or the balance report, do not touch the compiled engine); the
+# files named one by one are all kept: their Python rules are compiled into the group's
+# code (``simulator/toi/jit.py`` compiles ``attack``, ``results`` and ``assault``).
+#   group: (globs, files, caches dropped)
+CACHE_GROUPS = {
+    # the shared core and rng: every game's code is compiled on top of them
+    "core": (("engine/*.py", "engine/core/**/*.py", "rng.py"), ("engine/core/records.py",),   # its constants
+             ("engine/__pycache__/*.nb[ic]", "engine/core/**/__pycache__/*.nb[ic]")),
+    "assault": (("engine/assault/**/*.py", "engine/players/**/*.py"),
+                ("assault/damage.py", "assault/kernels.py", "assault/compare.py", "assault/melee/damage.py",
+                 "assault/melee/kernels.py", "assault/melee/fight.py", "assault/melee/policies.py",
+                 "assault/melee/tables.py", "assault/vehicle_terrain.py", "assault/transport.py"),
+                ("engine/assault/**/__pycache__/*.nb[ic]", "engine/players/**/__pycache__/*.nb[ic]")),
+    "toi": (("engine/toi/**/*.py",),
+            ("toi/jit.py", "toi/attack.py", "toi/results.py", "toi/assault.py"),
+            ("engine/toi/**/__pycache__/*.nb[ic]", "toi/__pycache__/jit.*.nb[ic]")),
+}
+SHARED_GROUP = "core"     # a change here drops every group's caches
+
+
+def _group_digest(root, globs, files) -> str:
     import hashlib
-    from pathlib import Path
-    root = Path(__file__).resolve().parents[2] if root is None else Path(root)      # simulator/
-    compiled_from = ("engine/**/*.py", "assault/damage.py", "assault/kernels.py", "assault/compare.py",
-                     "assault/melee/damage.py", "assault/melee/kernels.py", "assault/melee/fight.py",
-                     "assault/melee/policies.py", "assault/melee/tables.py", "assault/vehicle_terrain.py",
-                     "assault/transport.py",
-                     "rng.py")
-    sources = sorted(p for pat in compiled_from for p in root.glob(pat) if _is_compiled(p))
+    sources = {p for pat in globs for p in root.glob(pat) if _is_compiled(p)}
+    sources |= {root / f for f in files if (root / f).exists()}
     digest = hashlib.sha256()
-    for p in sources:
+    for p in sorted(sources):
         digest.update(str(p.relative_to(root)).encode())
         digest.update(p.read_bytes())
+    return digest.hexdigest()
+
+
+def _refresh_numba_cache(root=None) -> list[str]:
+    """Drop the disk caches of every group (:data:`CACHE_GROUPS`) whose sources changed
+    since its stamp (``engine/__pycache__/numba-sources-<group>.sha256``), all of them
+    when the shared core changed; returns the groups dropped. A change to Tide of Iron
+    leaves Assault's caches alone, and the other way round."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2] if root is None else Path(root)      # simulator/
     cache = root / "engine" / "__pycache__"
-    stamp = cache / "numba-sources.sha256"
-    key = digest.hexdigest()
-    try:
-        if stamp.read_text() == key:
-            return
-    except OSError:
-        pass
-    cache.mkdir(exist_ok=True)
-    for f in list((root / "engine").glob("**/__pycache__/*.nb[ic]")):
+    keys, stale = {}, []
+    for group, (globs, files, _) in CACHE_GROUPS.items():
+        keys[group] = _group_digest(root, globs, files)
         try:
-            f.unlink()
+            if (cache / f"numba-sources-{group}.sha256").read_text() == keys[group]:
+                continue
         except OSError:
             pass
-    try:
-        stamp.write_text(key)
-    except OSError:
-        pass
+        stale.append(group)
+    if SHARED_GROUP in stale:
+        stale = list(CACHE_GROUPS)
+    if not stale:
+        return stale
+    cache.mkdir(parents=True, exist_ok=True)
+    for group in stale:
+        for pat in CACHE_GROUPS[group][2]:
+            for f in list(root.glob(pat)):
+                try:
+                    f.unlink()
+                except OSError:
+                    pass
+    for group in stale:
+        try:
+            (cache / f"numba-sources-{group}.sha256").write_text(keys[group])
+        except OSError:
+            pass
+    return stale
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)

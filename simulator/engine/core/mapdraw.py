@@ -22,9 +22,10 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Polygon
 
-from simulator.engine.assault.scenario import Scenario, expand_hexes
+from simulator.engine.assault.scenario import Scenario
 from simulator.engine.core import hexgrid, los
 from simulator.engine.core.compiled import CompiledMap, compile_map
+from simulator.engine.core.hexspec import expand_hexes
 
 TERRAIN_COLOURS = {
     "clear": "#ece6c8",

@@ -6,7 +6,7 @@ part (the greedy player's scoring, the moves it weighs, the step and close-comba
 rules under it) compiles in a child process while this process compiles the rules'
 part (setting up a game and the automatic steps between decisions, then the rest of
 applying an action); each fills numba's disk cache, so when this process then compiles
-the batch loop (:func:`simulator.engine.core.batch.play_chunk`) on top, it loads both parts
+the batch loop (:func:`simulator.engine.assault.records.play_chunk`) on top, it loads both parts
 instead of compiling them. What the two parts share (a few small rules) is compiled
 by both, on different cores.
 
@@ -30,7 +30,7 @@ PARTS = ("rules", "players")
 
 def engine_is_compiled() -> bool:
     """Whether numba's cache holds the engine's entry point for this machine."""
-    from simulator.engine.core.batch import play_chunk
+    from simulator.engine.assault.records import play_chunk
     try:
         return bool(play_chunk._cache._cache_file._load_index())
     except Exception:                      # numba's internals moved: assume cold (costs a process)

@@ -53,6 +53,7 @@ from simulator.engine.players.randomplay import random_choice
 
 RANDOM, GREEDY, LOOKAHEAD, MCTS = 0, 1, 2, 3
 PLAYER_NAMES = ("random", "greedy", "lookahead", "mcts")
+SEARCHING = (LOOKAHEAD, MCTS)      # the players that search (a game each takes 0.1-1 s)
 DEFAULT_MCTS_SIMS = 64                  # a plain ``mcts``'s simulations per decision: about 1.5 Infantry Training games a second
 
 DEFAULT_PARAMS = np.zeros(N_PARAMS, dtype=np.int64)
@@ -161,7 +162,7 @@ def choose(s, t, kind, side, w, params):
 @rule_inlined
 def play(s, t, kinds, params, w, max_decisions):
     """Play from ``s`` to the end of the game with players ``kinds[side]`` (inlined into
-    :func:`simulator.engine.core.batch.play_chunk`, see :func:`choice`); returns the
+    :func:`simulator.engine.assault.records.play_chunk`, see :func:`choice`); returns the
     decisions taken. The players' memory is ``w``'s: :func:`forget` it at a game's start."""
     n = 0
     while not is_over(s) and n < max_decisions:

@@ -10,7 +10,7 @@ side's restriction (``params[RS_*]``) holds in the playouts too.
 
 from __future__ import annotations
 
-from simulator.engine.assault.state import CARRIED, G_LOG_ON, ONMAP, PENDING, SUB_SELECT, restore_state
+from simulator.engine.assault.state import CARRIED, G_LOG_ON, ONMAP, PENDING, SUB_SELECT
 from simulator.engine.assault.tables import OB_VALUE, obj
 from simulator.engine.assault.turn import apply_action
 from simulator.engine.assault.view import (
@@ -32,6 +32,7 @@ from simulator.engine.assault.view import (
     winner,
 )
 from simulator.engine.core.compiling import int64_constants, next_u64_into, rule, rule_inlined
+from simulator.engine.core.statecopy import restore_state
 from simulator.engine.players.base import (
     LA_CANDIDATES,
     LA_EXTRA_TURNS,

@@ -35,10 +35,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simulator.engine.assault.state import G_LOG_ON, SUB_SELECT, restore_state
+from simulator.engine.assault.state import G_LOG_ON, SUB_SELECT
 from simulator.engine.assault.turn import apply_action
 from simulator.engine.assault.view import decider, emergency_waiting, is_over, pending, winner
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.core.statecopy import restore_state
 from simulator.engine.players.base import copy_own_stream, legal_for, own_below
 from simulator.engine.players.greedy import greedy_choice, greedy_scores
 from simulator.engine.players.lookahead import best_candidates, evaluate, reseed

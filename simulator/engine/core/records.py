@@ -1,0 +1,22 @@
+"""The record every game's batch entry writes per game, first columns shared: the batch
+runner (:mod:`simulator.engine.core.batch`) reads these by index. Each game says what
+they mean for it (``simulator/engine/<game>/records.py``) and adds its own columns
+after ``N_FIXED`` (units lost per unit card or per unit)."""
+
+from __future__ import annotations
+
+from simulator.engine.core.compiling import int64_constants
+
+(C_GAME, C_WINNER, C_REASON, C_TURNS, C_FIRST, C_DECIDED, C_OBJ0, C_OBJ1, C_OBJMASK0, C_OBJMASK1,
+ C_LOST0, C_LOST1, C_SLOST0, C_SLOST1, C_SLEFT0, C_SLEFT1, C_VALUE0, C_VALUE1, C_FORM0, C_FORM1,
+ C_ACTIVATIONS, C_REACTIONS, C_FALLBACKS, C_CCS, C_DECISIONS) = range(25)
+N_FIXED = 25
+FIXED_COLUMNS = ("game", "winner", "reason", "turns", "first_player", "decided_turn",
+                 "objectives_0", "objectives_1", "objectives_mask_0", "objectives_mask_1",
+                 "units_lost_0", "units_lost_1", "strength_lost_0", "strength_lost_1",
+                 "strength_left_0", "strength_left_1", "points_left_0", "points_left_1",
+                 "formations_0", "formations_1", "activations", "reactions_fired", "fallbacks",
+                 "close_combats", "decisions")
+assert len(FIXED_COLUMNS) == N_FIXED
+
+int64_constants(globals())

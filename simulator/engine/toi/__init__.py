@@ -1,0 +1,26 @@
+"""Tide of Iron as a whole game on the engine (issue 19): the rules of a round (001 Turn
+sequence) over the combat rules of :mod:`simulator.toi`, in the shape of the Assault
+game module.
+
+- ``state``      the state arrays (``GameState``: u, g, hx, aux, rng, log) and the codes
+- ``tables``     a scenario compiled to integer arrays (``Tables``)
+- ``scenario``   ``scenarios/toi/*.scenario.toml`` -> ``Tables`` (map, line of sight,
+                 movement costs, objectives, markers, squads, vehicles)
+- ``turn``       the game API: ``new_game``, ``legal_actions``, ``apply_action``
+- ``view``       read-only accessors for players and reports
+- ``phases/``    ``setup`` (deployment, op-fire placement, reinforcements), ``action``
+                 (the action phase), ``movement`` (moves, op fire, fortifications,
+                 transport), ``command`` (command and status phases, the end)
+- ``fire``, ``area``, ``assault``   the attacks, on :mod:`simulator.toi.jit`
+- ``units``      squads and vehicles on the map, the dice
+- ``events``     the event log; ``invariants`` what every state must satisfy
+- ``game``       the Python side (``Game``: also the shared batch runner's game object;
+                 ``State``, ``play_games``)
+- ``records``    the compiled batch entry (``play_chunk``) and a game's record
+- ``provisional_players``  random and greedy players until the shared players take a game
+
+Not yet: setting up squads in vehicles, squad transfers, concealment, smoke,
+digging entrenchments and removing wire, the medic's Heal, supporters of area attacks,
+strategy and operations cards (out of scope until their texts exist as data).
+Readings: ``docs/rulings.md``, Tide of Iron, T22-T34.
+"""

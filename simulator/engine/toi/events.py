@@ -1,0 +1,58 @@
+"""The event log of a Tide of Iron game (replays): one row of ``EV_FIELDS`` ints per event,
+``(code, round, unit, a, b, c, d, e)``, written only when ``g[G_LOG_ON]``."""
+
+from __future__ import annotations
+
+from simulator.engine.core.compiling import int64_constants, rule_inlined
+from simulator.engine.core.fields import declare, labels
+from simulator.engine.toi.state import G_LOG_ON, G_LOGN, G_ROUND
+
+_EVENTS = """
+    EV_PLACE        placed (a: hex)
+    EV_ACTIVATE     activated (a: action kind)
+    EV_MOVE         moved (a: from, b: to, c: MPs left)
+    EV_FIRE         attack (a: target, b: mode, c: strength, d: cover dice, e: hits)
+    EV_OPFIRE       op fire attack (a: target, b: mode, c: strength, d: cover dice, e: hits)
+    EV_FIGURES      figures lost (a: how many, b: left)
+    EV_CONDITION    condition (a: new condition)
+    EV_DESTROYED    destroyed
+    EV_ASSAULT      assault (a: hex, b: attack strength, c: cover dice, d: defender strength, e: hits a*100+d)
+    EV_RETREAT      retreated (a: from, b: to)
+    EV_ADVANCE      advanced after an assault (a: into)
+    EV_CONTROL      objective control (a: objective, b: side)
+    EV_POINTS       command phase (a: VP side 0, b: VP side 1, c: pool side 0, d: pool side 1)
+    EV_INITIATIVE   initiative (a: side)
+    EV_ROUND        round begins (a: round)
+    EV_PASS         action phase ended by a side (a: side)
+    EV_OPFIRE_SET   placed in op fire mode
+    EV_BACK         returned to the last hex with room (a: hex; 001 Setup: stacking)
+    EV_OVER         game over (a: winner, b: reason)
+    EV_FORT         in or out of a fortification (a: 1 in, 0 out)
+    EV_MINES        minefield entry roll (a: hex, b: hits)
+    EV_DAMAGE       vehicle damage (a: 1 light, 2 heavy)
+    EV_TRANSPORT    into (b 1) or out of (b 0) a vehicle (a: the vehicle)
+    EV_OVERRUN      pinned by an overrun (a: the squad, b: the hex)
+"""
+declare(globals(), _EVENTS)
+EVENT_NAMES = labels(_EVENTS)
+
+
+@rule_inlined
+def log(s, code, unit, a, b, c, d, e):
+    if s.g[G_LOG_ON] == 0:
+        return
+    n = s.g[G_LOGN]
+    if n < s.log.shape[0]:
+        row = s.log[n]
+        row[0] = code
+        row[1] = s.g[G_ROUND]
+        row[2] = unit
+        row[3] = a
+        row[4] = b
+        row[5] = c
+        row[6] = d
+        row[7] = e
+        s.g[G_LOGN] = n + 1
+
+
+int64_constants(globals())

@@ -1,0 +1,123 @@
+"""What must hold in every Tide of Iron state (tests and ``--check`` runs), as Assault's
+:mod:`simulator.engine.assault.invariants`: plain Python over the arrays, returning the
+problems found (an empty list when the state is legal)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.engine.toi import state as S
+from simulator.engine.toi import tables as T
+from simulator.engine.toi.events import EV_ACTIVATE, EV_MOVE, EV_OPFIRE
+
+
+def problems(s: S.GameState, t: T.Tables) -> list[str]:
+    """Stacking (001 Setup: three units a hex), no hex shared with the enemy (001 Movement),
+    the hex counts agree with the units, destroyed units are off the map, squads on the map
+    have figures, tokens and conditions are known values, no negative MPs."""
+    occ = np.zeros((t.hexi.shape[0], 2), dtype=np.int64)
+    veh = np.zeros((t.hexi.shape[0], 2), dtype=np.int64)
+    out = unit_problems(s, t, occ, veh)
+    return out + hex_problems(s, t, occ, veh)
+
+
+def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) -> list[str]:
+    """Each unit's own fields; counts the units of each side per hex into ``occ``."""
+    out = []
+    n_hex = t.hexi.shape[0]
+    nf = int(t.p[T.P_N_FIG])
+    for k in range(int(t.p[T.P_N_UNITS])):
+        st, h, side = int(s.u[k, S.U_ST]), int(s.u[k, S.U_HEX]), int(s.u[k, S.U_SIDE])
+        figs = int(s.u[k, S.U_FIG:S.U_FIG + nf].sum())
+        if st == S.ONMAP:
+            if not 0 <= h < n_hex:
+                out.append(f"unit {k} on the map without a hex")
+                continue
+            occ[h, side] += 1
+            if s.u[k, S.U_VEHICLE]:
+                veh[h, side] += 1
+                if s.u[k, S.U_IN] or figs or not 0 <= s.u[k, S.U_DMG] <= 2:
+                    out.append(f"vehicle {k}: in a fortification, with figures, or damage {s.u[k, S.U_DMG]}")
+            elif figs <= 0:
+                out.append(f"unit {k} on the map with no figures")
+            if t.hexi[h, T.HI_STAND] == 0:
+                out.append(f"unit {k} in impassable hex {h}")
+        elif h != -1:
+            out.append(f"unit {k} ({S.STATUS_NAMES[st]}) still in hex {h}")
+        if st == S.CARRIED:
+            out += carried_problems(s, t, k)
+        if (s.u[k, S.U_FIG:S.U_FIG + nf] < 0).any():
+            out.append(f"unit {k} has a negative figure count")
+        if s.u[k, S.U_COND] not in (S.COND_NORMAL, S.COND_PINNED, S.COND_DISRUPTED):
+            out.append(f"unit {k} condition {s.u[k, S.U_COND]}")
+        if s.u[k, S.U_TOKEN] not in (S.TOK_FRESH, S.TOK_FATIGUED, S.TOK_OPFIRE):
+            out.append(f"unit {k} token {s.u[k, S.U_TOKEN]}")
+        if st == S.ONMAP and s.u[k, S.U_COND] != S.COND_NORMAL and s.u[k, S.U_TOKEN] == S.TOK_OPFIRE:
+            out.append(f"unit {k} pinned or disrupted in op fire mode (001 Squad conditions)")
+    return out
+
+
+def carried_problems(s: S.GameState, t: T.Tables, k: int) -> list[str]:
+    """A transported squad is in a friendly vehicle on the map, within its capacity (001
+    Transporting squads in vehicles)."""
+    v = int(s.u[k, S.U_CARRIER])
+    if not (0 <= v < len(s.u) and s.u[v, S.U_ST] == S.ONMAP and s.u[v, S.U_VEHICLE]
+            and s.u[v, S.U_SIDE] == s.u[k, S.U_SIDE]):
+        return [f"squad {k} carried by {v}, not a friendly vehicle on the map"]
+    load = int(((s.u[:, S.U_ST] == S.CARRIED) & (s.u[:, S.U_CARRIER] == v)).sum())
+    if load > t.vt[s.u[v, S.U_MODEL], T.VT_TRANSPORT]:
+        return [f"vehicle {v} carries {load} squads, more than it may"]
+    return []
+
+
+def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) -> list[str]:
+    out = []
+    n_hex = t.hexi.shape[0]
+    if not (veh == s.hx[:, S.HX_VEH:S.HX_VEH + 2]).all():
+        out.append("vehicle counts disagree with the units")
+    if not (occ == s.hx[:, S.HX_OCC:S.HX_OCC + 2]).all():
+        out.append("hex counts disagree with the units")
+    stack = int(t.p[T.P_STACK])
+    moving = int(s.g[S.G_UNIT]) if s.g[S.G_SUB] in (S.SUB_MOVE, S.SUB_OPFIRE) else -1
+    for h in range(n_hex):
+        for side in range(2):
+            extra = 1 if moving >= 0 and s.u[moving, S.U_HEX] == h and s.u[moving, S.U_SIDE] == side else 0
+            if occ[h, side] - extra > stack:
+                out.append(f"hex {h}: {occ[h, side]} units of side {side} (stacking)")
+            vextra = extra if extra and s.u[moving, S.U_VEHICLE] else 0
+            if veh[h, side] - vextra > int(t.p[T.P_VEH_STACK]):
+                out.append(f"hex {h}: {veh[h, side]} vehicles of side {side} (stacking)")
+        overrun = moving >= 0 and s.u[moving, S.U_HEX] == h and s.u[moving, S.U_VEHICLE]
+        if occ[h, 0] and occ[h, 1] and not (overrun and occ[h, int(s.u[moving, S.U_SIDE])] == 1):
+            out.append(f"hex {h} holds both sides")
+    inside = np.zeros(n_hex, dtype=np.int64)
+    for k in range(int(t.p[T.P_N_UNITS])):
+        if s.u[k, S.U_ST] == S.ONMAP and s.u[k, S.U_IN] == 1:
+            inside[int(s.u[k, S.U_HEX])] += 1
+    over = np.nonzero(inside > t.hexi[:, T.HI_FORT])[0]
+    if len(over):
+        out.append(f"more squads in fortifications than markers in hexes {over.tolist()}")
+    if s.g[S.G_MP] < 0:
+        out.append(f"negative movement points {s.g[S.G_MP]}")
+    return out
+
+
+def log_problems(events: np.ndarray) -> list[str]:
+    """From a game's event log: op fire on a mover at most once per hex entered in one
+    activation (001 Moving and op fire)."""
+    out = []
+    mover, hex_now, act = -1, -1, 0
+    seen: set[tuple[int, int, int]] = set()
+    for row in events:
+        code = int(row[0])
+        if code == EV_ACTIVATE:
+            mover, act = int(row[2]), act + 1
+            hex_now = -1
+        elif code == EV_MOVE and int(row[2]) == mover:
+            hex_now = int(row[4])
+        elif code == EV_OPFIRE:
+            key = (act, int(row[3]), hex_now)
+            if key in seen:
+                out.append(f"op fire twice on unit {row[3]} in hex {hex_now} (activation {act})")
+            seen.add(key)
+    return out

@@ -1,0 +1,152 @@
+"""Set-up (001 Setup) and the op-fire placement (001 Setup, last step; Status phase, 3).
+
+In order of initiative each side places all its starting squads in its deployment
+zones, one squad a decision (a hex of its zone with room, 001 Setup: stacking); then, in
+order of initiative, each side puts any of its units in op fire mode, one a decision,
+until it says it is done. The same placement runs in every status phase.
+"""
+
+from __future__ import annotations
+
+from simulator.engine.core.compiling import int64_constants, push, rule
+from simulator.engine.toi.events import EV_OPFIRE_SET, EV_PLACE, EV_ROUND, log
+from simulator.engine.toi.phases.action import start_action_phase
+from simulator.engine.toi.phases.command import next_round
+from simulator.engine.toi.state import (
+    COND_NORMAL,
+    G_DECIDER,
+    G_INIT,
+    G_PHASE,
+    G_PLACER,
+    G_ROUND,
+    G_SUB,
+    K_OPFIRE_DONE,
+    K_PLACE,
+    K_SET_OPFIRE,
+    LOST,
+    ONMAP,
+    PH_SETUP,
+    SUB_PLACE,
+    SUB_SET_OPFIRE,
+    TO_PLACE,
+    TOK_FRESH,
+    TOK_OPFIRE,
+    U_COND,
+    U_IN,
+    U_SIDE,
+    U_ST,
+    U_TOKEN,
+    U_ZONE,
+    a_arg,
+    a_kind,
+    a_unit,
+    action,
+)
+from simulator.engine.toi.tables import HI_ZONE, P_N_HEX, P_N_UNITS
+from simulator.engine.toi.units import enemy_in, fort_free, is_vehicle, put, room_for
+
+
+@rule
+def can_place(s, t, k, h):
+    """A hex of the unit's zone with room and no enemy unit (001 Setup; Placing reinforcements)."""
+    side = s.u[k, U_SIDE]
+    if (t.hexi[h, HI_ZONE] >> s.u[k, U_ZONE]) & 1 == 0:
+        return False
+    return room_for(s, t, k, h) > 0 and not enemy_in(s, h, side)
+
+
+@rule
+def next_to_place(s, t, side):
+    """The side's next unit to place; a reinforcement with no hex to go to is lost (001
+    Placing reinforcements: missed reinforcements remain lost)."""
+    for k in range(t.p[P_N_UNITS]):
+        if s.u[k, U_ST] == TO_PLACE and s.u[k, U_SIDE] == side:
+            for h in range(t.p[P_N_HEX]):
+                if can_place(s, t, k, h):
+                    return k
+            s.u[k, U_ST] = LOST
+    return -1
+
+
+@rule
+def start_setup(s, t):
+    s.g[G_PHASE] = PH_SETUP
+    s.g[G_SUB] = SUB_PLACE
+    s.g[G_PLACER] = s.g[G_INIT]
+    setup_step(s, t)
+
+
+@rule
+def setup_step(s, t):
+    """The next side to place, or the op-fire placement once every squad is placed."""
+    for _ in range(2):
+        if next_to_place(s, t, s.g[G_PLACER]) >= 0:
+            s.g[G_DECIDER] = s.g[G_PLACER]
+            return
+        s.g[G_PLACER] = 1 - s.g[G_PLACER]
+    if s.g[G_ROUND] > 0:                      # reinforcements placed: the next round
+        next_round(s, t)
+        start_action_phase(s, t)
+        return
+    s.g[G_SUB] = SUB_SET_OPFIRE               # 001 Setup: op fire, in order of initiative
+    s.g[G_PLACER] = s.g[G_INIT]
+    s.g[G_DECIDER] = s.g[G_INIT]
+
+
+@rule
+def placement_actions(s, t, out):
+    k = next_to_place(s, t, s.g[G_PLACER])
+    n = 0
+    for h in range(t.p[P_N_HEX]):
+        if can_place(s, t, k, h):
+            n = push(out, n, action(K_PLACE, k, 2 * h))
+            if fort_free(s, t, h) > 0 and not is_vehicle(s, k):   # set up in a fortification of the hex
+                n = push(out, n, action(K_PLACE, k, 2 * h + 1))
+    return n
+
+
+@rule
+def apply_place(s, t, a):
+    k = a_unit(a)
+    put(s, k, a_arg(a) >> 1)
+    s.u[k, U_IN] = a_arg(a) & 1
+    s.u[k, U_ST] = ONMAP
+    log(s, EV_PLACE, k, a_arg(a) >> 1, a_arg(a) & 1, 0, 0, 0)
+    setup_step(s, t)
+
+
+@rule
+def opfire_actions(s, t, out):
+    """Units the placing side may put in op fire mode: fresh and not pinned or disrupted
+    (001 Squad conditions: Opportunity fire)."""
+    side = s.g[G_PLACER]
+    n = push(out, 0, action(K_OPFIRE_DONE, 0, 0))
+    for k in range(t.p[P_N_UNITS]):
+        if (s.u[k, U_ST] == ONMAP and s.u[k, U_SIDE] == side and s.u[k, U_TOKEN] == TOK_FRESH
+                and s.u[k, U_COND] == COND_NORMAL):
+            n = push(out, n, action(K_SET_OPFIRE, k, 0))
+    return n
+
+
+@rule
+def apply_opfire_placement(s, t, a):
+    if a_kind(a) == K_SET_OPFIRE:
+        k = a_unit(a)
+        s.u[k, U_TOKEN] = TOK_OPFIRE
+        log(s, EV_OPFIRE_SET, k, 0, 0, 0, 0, 0)
+        return
+    if s.g[G_PLACER] == s.g[G_INIT]:              # the other side places next
+        s.g[G_PLACER] = 1 - s.g[G_INIT]
+        s.g[G_DECIDER] = s.g[G_PLACER]
+        return
+    if s.g[G_ROUND] == 0:                         # the end of the set-up: round 1
+        s.g[G_ROUND] = 1
+        log(s, EV_ROUND, -1, 1, 0, 0, 0, 0)
+        start_action_phase(s, t)
+        return
+    s.g[G_SUB] = SUB_PLACE                        # 001 Status phase, 5: reinforcements
+    s.g[G_PLACER] = s.g[G_INIT]
+    setup_step(s, t)
+
+
+int64_constants(globals())
