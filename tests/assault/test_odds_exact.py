@@ -98,10 +98,12 @@ def test_summary_of_the_chapter_11_pools():
 
 
 def test_twelve_dice_a_side_is_instant():
-    t0 = time.perf_counter()
+    """Twelve dice a side, exact, in well under a second of this process's CPU (not wall
+    time: the suite runs on both cores beside other work, which stretches wall time)."""
+    t0 = time.process_time()
     dist = roll_outcome(parse_pool("12R", DICE), parse_pool("12R", DICE), DICE)
     mixed = odds("4R4Y4G", "3R3Y3G3B")
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     assert dist.sum() == pytest.approx(1.0, abs=1e-12)
     assert mixed["p"].sum() == pytest.approx(1.0, abs=1e-12)
     assert elapsed < 0.5
