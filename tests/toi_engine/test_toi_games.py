@@ -143,3 +143,21 @@ def test_the_provisional_greedy_player_does_at_least_as_well_as_random_in_every_
     for seat in (0, 1):
         players = ("greedy", "random") if seat == 0 else ("random", "greedy")
         assert win_rate("two-farms", players, seat, 20) >= win_rate("two-farms", ("random", "random"), seat, 20)
+
+
+def test_a_full_event_log_raises_instead_of_dropping_events(monkeypatch):
+    """As Assault's (issue 17): an event past the log's capacity is an error, not lost."""
+    import pytest
+
+    from simulator.engine.toi import game as toi_game
+    monkeypatch.setattr(toi_game, "LOG_CAP", 2)
+    with pytest.raises(ValueError, match="event log full"):
+        st = State(tiny_game(), seed=3)
+        for _ in range(2000):
+            if st.is_terminal():
+                break
+            st.apply_action(st.legal_actions()[0])
+    monkeypatch.undo()
+    full = State(tiny_game(), seed=3)                # the normal capacity holds a whole game
+    while not full.is_terminal():
+        full.apply_action(full.legal_actions()[0])

@@ -42,17 +42,18 @@ def log(s, code, unit, a, b, c, d, e):
     if s.g[G_LOG_ON] == 0:
         return
     n = s.g[G_LOGN]
-    if n < s.log.shape[0]:
-        row = s.log[n]
-        row[0] = code
-        row[1] = s.g[G_ROUND]
-        row[2] = unit
-        row[3] = a
-        row[4] = b
-        row[5] = c
-        row[6] = d
-        row[7] = e
-        s.g[G_LOGN] = n + 1
+    if n >= s.log.shape[0]:         # as Assault's log_event: a full log raises, never drops an event
+        raise ValueError("event log full: more events than the state's log holds (log_cap of Game.new_state)")
+    row = s.log[n]
+    row[0] = code
+    row[1] = s.g[G_ROUND]
+    row[2] = unit
+    row[3] = a
+    row[4] = b
+    row[5] = c
+    row[6] = d
+    row[7] = e
+    s.g[G_LOGN] = n + 1
 
 
 int64_constants(globals())
