@@ -10,7 +10,7 @@ import numpy as np
 from simulator.engine.toi import state as S
 from simulator.engine.toi.game import Game, State, play_games
 from simulator.engine.toi.invariants import log_problems, problems
-from tests.toi_engine.util import MARKED, tiny_game
+from tests.toi_engine.util import MARKED, arg_of, kind_of, tiny_game, unit_of
 
 ACTIVATIONS = (S.K_ADVANCE, S.K_FIRE, S.K_FIREMOVE, S.K_ASSAULT, S.K_PREP_OPFIRE, S.K_FATIGUE)
 
@@ -40,18 +40,18 @@ def bold(st: State, acts: list[int], rng: random.Random) -> list[int]:
     """Half the time, an assaulting squad heads for the nearest enemy and assaults it."""
     sub, t = int(st.s.g[S.G_SUB]), st.game.tables
     if sub == S.SUB_SELECT:
-        return [a for a in acts if a & 0xFF == S.K_ASSAULT] or acts
+        return [a for a in acts if kind_of(a) == S.K_ASSAULT] or acts
     if sub == S.SUB_ASSAULT:
-        return [a for a in acts if a & 0xFF == S.K_ATTACK_HEX] or acts
+        return [a for a in acts if kind_of(a) == S.K_ATTACK_HEX] or acts
     if sub == S.SUB_MOVE and st.s.g[S.G_ACTION] == S.K_ASSAULT:
         k = int(st.s.g[S.G_UNIT])
         side, h = int(st.s.u[k, S.U_SIDE]), int(st.s.u[k, S.U_HEX])
-        if nearest_enemy(st, h, side) == 1 and any(a & 0xFF == S.K_STOP for a in acts):
-            return [a for a in acts if a & 0xFF == S.K_STOP]
-        steps = [a for a in acts if a & 0xFF == S.K_STEP]
+        if nearest_enemy(st, h, side) == 1 and any(kind_of(a) == S.K_STOP for a in acts):
+            return [a for a in acts if kind_of(a) == S.K_STOP]
+        steps = [a for a in acts if kind_of(a) == S.K_STEP]
         if steps:
-            best = min(nearest_enemy(st, int(t.side6[h, a >> 16, 0]), side) for a in steps)
-            return [a for a in steps if nearest_enemy(st, int(t.side6[h, a >> 16, 0]), side) == best]
+            best = min(nearest_enemy(st, int(t.side6[h, arg_of(a), 0]), side) for a in steps)
+            return [a for a in steps if nearest_enemy(st, int(t.side6[h, arg_of(a), 0]), side) == best]
     return acts
 
 
@@ -67,20 +67,20 @@ def random_game(game: Game, seed: int, rng: random.Random, pass_weight: float = 
         acts = st.legal_actions()
         assert acts, str(st)
         if len(acts) > 1 and rng.random() > pass_weight:
-            acts = [a for a in acts if a & 0xFF not in (S.K_PASS, S.K_NO_OPFIRE)] or acts
+            acts = [a for a in acts if kind_of(a) not in (S.K_PASS, S.K_NO_OPFIRE)] or acts
         if st.s.g[S.G_SUB] == S.SUB_SET_OPFIRE and rng.random() < 0.6:
-            acts = [a for a in acts if a & 0xFF == S.K_OPFIRE_DONE]
+            acts = [a for a in acts if kind_of(a) == S.K_OPFIRE_DONE]
         if boldness and rng.random() < boldness:
             acts = bold(st, acts, rng)
         a = rng.choice(acts)
-        kind, unit = a & 0xFF, (a >> 8) & 0xFF
+        kind, unit = kind_of(a), unit_of(a)
         if st.s.g[S.G_SUB] == S.SUB_SELECT and kind in ACTIVATIONS:
             assert st.s.u[unit, S.U_TOKEN] == S.TOK_FRESH, "only fresh units are activated (001 Action phase)"
             assert st.s.u[unit, S.U_SIDE] == st.current_player()
         mp_before = int(st.s.g[S.G_MP])
         if kind == S.K_STEP:
             h = int(st.s.u[unit, S.U_HEX])
-            cost = int(t.side6[h, a >> 16, 1])
+            cost = int(t.side6[h, arg_of(a), 1])
             assert 0 < cost <= mp_before, "a step within the movement allowance"
         st.apply_action(a)
         bad = problems(st.s, t)

@@ -23,19 +23,22 @@ from tests.toi_engine.util import (
     BOFF,
     BREIN,
     MARKED,
+    arg_of,
     deployed,
     events,
     figures,
     find,
     hex_of,
+    kind_of,
     kinds,
     teleport,
     tiny_game,
+    unit_of,
 )
 
 
 def unit_kinds(st: State, k: int) -> set[str]:
-    return {S.KIND_NAMES[a & 0xFF] for a in st.legal_actions() if (a >> 8) & 0xFF == k and a & 0xFF != S.K_PASS}
+    return {S.KIND_NAMES[kind_of(a)] for a in st.legal_actions() if unit_of(a) == k and kind_of(a) != S.K_PASS}
 
 
 # --- set-up (001 Setup) -------------------------------------------------------------------
@@ -45,10 +48,10 @@ def test_setup_in_initiative_order_in_the_zones_then_op_fire_then_round_one():
     st = State(game, 0)
     assert st.current_player() == 0 and st.s.g[S.G_PHASE] == S.PH_SETUP      # a has the initiative
     west = {hex_of(game, f"{c},{r}") for c in (0, 1) for r in range(3)}
-    assert {a >> 17 for a in st.legal_actions()} == west
+    assert {arg_of(a) // 2 for a in st.legal_actions()} == west
     for k in (A0, A1, AMG):                                                   # three fill a hex
         st.apply_action(find(st, S.K_PLACE, k, 2 * hex_of(game, "0,0")))
-    assert hex_of(game, "0,0") not in {a >> 17 for a in st.legal_actions()}    # stacking: three units
+    assert hex_of(game, "0,0") not in {arg_of(a) // 2 for a in st.legal_actions()}    # stacking: three units
     st.apply_action(find(st, S.K_PLACE, A3, 2 * hex_of(game, "0,1")))
     assert st.current_player() == 1                                           # then b places
     for k in (B0, B1, BOFF):
@@ -60,7 +63,7 @@ def test_setup_in_initiative_order_in_the_zones_then_op_fire_then_round_one():
     st.apply_action(find(st, S.K_OPFIRE_DONE))
     assert st.s.g[S.G_ROUND] == 1 and st.s.g[S.G_PHASE] == S.PH_ACTION and st.current_player() == 0
     assert st.s.u[A3, S.U_TOKEN] == S.TOK_OPFIRE
-    assert A3 not in {(a >> 8) & 0xFF for a in st.legal_actions() if a & 0xFF != S.K_PASS}
+    assert A3 not in {unit_of(a) for a in st.legal_actions() if kind_of(a) != S.K_PASS}
 
 
 # --- the action phase (001 Action phase) ----------------------------------------------------
@@ -88,8 +91,8 @@ def test_pinned_squads_only_fatigue_unless_an_officer_rallies_them_to_fire():
 def test_fatigued_units_are_not_activated_and_sides_alternate_their_actions():
     st = deployed()
     st.apply_action(find(st, S.K_FATIGUE, A0))
-    assert st.s.u[A0, S.U_TOKEN] == S.TOK_FATIGUED and A0 not in {(a >> 8) & 0xFF for a in st.legal_actions()
-                                                                     if a & 0xFF != S.K_PASS}
+    assert st.s.u[A0, S.U_TOKEN] == S.TOK_FATIGUED and A0 not in {unit_of(a) for a in st.legal_actions()
+                                                                     if kind_of(a) != S.K_PASS}
     assert st.current_player() == 0                                            # two actions a turn
     st.apply_action(find(st, S.K_FATIGUE, A1))
     assert st.current_player() == 1
@@ -109,7 +112,7 @@ def test_prepare_op_fire_keeps_the_unit_out_of_the_action_phase():
     st.apply_action(find(st, S.K_FATIGUE, A0))
     st.apply_action(find(st, S.K_FATIGUE, B0))
     st.apply_action(find(st, S.K_FATIGUE, B1))
-    assert A1 not in {(a >> 8) & 0xFF for a in st.legal_actions()}
+    assert A1 not in {unit_of(a) for a in st.legal_actions()}
 
 
 # --- movement (001 Movement; Terrain) ------------------------------------------------------
@@ -125,7 +128,7 @@ def test_advance_pays_terrain_costs_and_never_enters_an_enemy_hex():
     st.apply_action(find(st, S.K_STEP, A0, d))
     assert st.s.g[S.G_MP] == 3 and st.s.u[A0, S.U_HEX] == woods                # woods: 2 MPs
     enemy = hex_of(game, "3,1")
-    offered = {int(t.side6[woods, a >> 16, T.S6_NBR]) for a in st.legal_actions() if a & 0xFF == S.K_STEP}
+    offered = {int(t.side6[woods, arg_of(a), T.S6_NBR]) for a in st.legal_actions() if kind_of(a) == S.K_STEP}
     assert enemy not in offered and offered
     st.apply_action(find(st, S.K_STOP))
     assert st.s.u[A0, S.U_TOKEN] == S.TOK_FATIGUED and st.current_player() == 0
@@ -140,9 +143,9 @@ def test_a_squad_passes_through_a_full_hex_but_does_not_stop_in_it():
     d = [d for d in range(6) if t.side6[hex_of(game, "0,1"), d, T.S6_NBR] == full][0]
     st.apply_action(find(st, S.K_STEP, A3, d))
     assert st.s.u[A3, S.U_HEX] == full
-    assert S.K_STOP not in {a & 0xFF for a in st.legal_actions()}             # 001 Setup: stacking
+    assert S.K_STOP not in {kind_of(a) for a in st.legal_actions()}             # 001 Setup: stacking
     st.apply_action(find(st, S.K_STEP, A3))
-    assert S.K_STOP in {a & 0xFF for a in st.legal_actions()}
+    assert S.K_STOP in {kind_of(a) for a in st.legal_actions()}
 
 
 def test_fire_and_movement_moves_one_less_fires_at_half_and_never_at_long_range():
@@ -153,7 +156,7 @@ def test_fire_and_movement_moves_one_less_fires_at_half_and_never_at_long_range(
     assert find(st, S.K_FIRE, A1, B0)                                          # concentrated: long range is fine
     st.apply_action(find(st, S.K_FIREMOVE, A1))
     assert st.s.g[S.G_MP] == 3                                                 # 001 Fire & movement: 1 fewer MP
-    shots = {(a >> 16) & 0xFF for a in st.legal_actions() if a & 0xFF == S.K_SHOOT}
+    shots = {S.fire_target.py_func(arg_of(a)) for a in st.legal_actions() if kind_of(a) == S.K_SHOOT}
     assert B0 not in shots                                                     # no long-range attack
     st.apply_action(find(st, S.K_STOP))
     teleport(st, B1, hex_of(game, "2,2"))
@@ -161,7 +164,7 @@ def test_fire_and_movement_moves_one_less_fires_at_half_and_never_at_long_range(
     st2.apply_action(find(st2, S.K_FIREMOVE, A1))
     st2.apply_action(find(st2, S.K_SHOOT, A1, B0))                             # fire first, then move
     assert events(st2, "attack")[-1][5] == 2                                   # FPR 4 halved
-    assert S.K_SHOOT not in {a & 0xFF for a in st2.legal_actions()}
+    assert S.K_SHOOT not in {kind_of(a) for a in st2.legal_actions()}
     st2.apply_action(find(st2, S.K_STOP))
     assert st2.s.u[A1, S.U_TOKEN] == S.TOK_FATIGUED
 
@@ -202,7 +205,7 @@ def test_op_fire_is_offered_after_each_hex_entered_at_most_once_per_hex():
     d = [d for d in range(6) if t.side6[hex_of(game, "1,2"), d, T.S6_NBR] == hex_of(game, "2,2")][0]
     st.apply_action(find(st, S.K_STEP, A1, d))
     assert st.s.g[S.G_SUB] == S.SUB_OPFIRE and st.current_player() == 1
-    assert {a & 0xFF for a in st.legal_actions()} == {S.K_OPFIRE, S.K_NO_OPFIRE}
+    assert {kind_of(a) for a in st.legal_actions()} == {S.K_OPFIRE, S.K_NO_OPFIRE}
     st.apply_action(find(st, S.K_NO_OPFIRE))
     assert st.current_player() == 0 and st.s.g[S.G_SUB] == S.SUB_MOVE
     assert st.s.u[A1, S.U_OPHEX] == hex_of(game, "2,2")
@@ -310,9 +313,9 @@ def test_status_phase_removes_tokens_and_recovers_conditions():
     assert st.s.u[A1, S.U_COND] == S.COND_NORMAL
     assert st.s.u[B0, S.U_COND] == S.COND_PINNED
     assert st.s.u[BOFF, S.U_COND] == S.COND_NORMAL                             # Fast Recovery
-    assert S.K_SET_OPFIRE in {a & 0xFF for a in st.legal_actions()}
+    assert S.K_SET_OPFIRE in {kind_of(a) for a in st.legal_actions()}
     st.apply_action(find(st, S.K_OPFIRE_DONE))
-    assert B0 not in {(a >> 8) & 0xFF for a in st.legal_actions() if a & 0xFF == S.K_SET_OPFIRE}  # pinned: never
+    assert B0 not in {unit_of(a) for a in st.legal_actions() if kind_of(a) == S.K_SET_OPFIRE}  # pinned: never
     st.apply_action(find(st, S.K_OPFIRE_DONE))
     assert st.s.g[S.G_SUB] == S.SUB_PLACE and st.current_player() == 1        # 5. reinforcements
     st.apply_action(find(st, S.K_PLACE, BREIN, 2 * hex_of(st.game, "5,1")))
@@ -380,7 +383,7 @@ def test_squads_set_up_in_fortifications_and_get_their_cover():
     assert find(st, S.K_PLACE, B0, 2 * fort + 1) and find(st, S.K_PLACE, B0, 2 * fort)
     st.apply_action(find(st, S.K_PLACE, B0, 2 * fort + 1))
     st.apply_action(find(st, S.K_PLACE, B1, 2 * fort + 1))
-    assert all(a >> 16 != 2 * fort + 1 for a in st.legal_actions())          # two markers, two squads
+    assert all(arg_of(a) != 2 * fort + 1 for a in st.legal_actions())          # two markers, two squads
     st2 = deployed(where={A0: "1,2", A1: "1,2", B0: "4,2"}, path=MARKED)
     st2.s.u[B0, S.U_IN] = 1                                                    # as if it were in one
     teleport(st2, B0, fort)
@@ -398,7 +401,7 @@ def test_entering_and_leaving_a_fortification_costs_one_mp_each():
     assert st.s.g[S.G_MP] == 3
     st.apply_action(find(st, S.K_FORT_IN, A1))
     assert st.s.u[A1, S.U_IN] == 1 and st.s.g[S.G_MP] == 2
-    assert S.K_STEP not in {a & 0xFF for a in st.legal_actions()}              # leave it first
+    assert S.K_STEP not in {kind_of(a) for a in st.legal_actions()}              # leave it first
     st.apply_action(find(st, S.K_FORT_OUT, A1))
     assert st.s.u[A1, S.U_IN] == 0 and st.s.g[S.G_MP] == 1
     assert game.tables.hexi[hex_of(game, "4,1"), T.HI_FORT] == 2
@@ -423,7 +426,7 @@ def test_razor_wire_ends_the_move_and_halves_a_squad_in_it():
     st = deployed(where={A1: "1,0", B0: "5,2", B1: "5,2", BOFF: "5,1"}, path=MARKED)
     st.apply_action(find(st, S.K_ADVANCE, A1))
     step_to(st, A1, "2,0")
-    assert st.s.g[S.G_MP] == 0 and {a & 0xFF for a in st.legal_actions()} == {S.K_STOP}
+    assert st.s.g[S.G_MP] == 0 and {kind_of(a) for a in st.legal_actions()} == {S.K_STOP}
     st.apply_action(find(st, S.K_STOP))
     st2 = deployed(where={A1: "2,0", B0: "4,0"}, path=MARKED)
     assert st2.game.tables.los[hex_of(st2.game, "2,0"), hex_of(st2.game, "4,0")]
@@ -432,7 +435,6 @@ def test_razor_wire_ends_the_move_and_halves_a_squad_in_it():
 
 
 def test_rapid_op_fire_keeps_the_mg_squad_in_op_fire_mode_once_per_target():
-    from simulator.engine.toi.phases.movement import RAPID_BIT
     game = tiny_game()
     t = game.tables
     st = deployed(where={AMG: "1,2", B0: "4,2", B1: "5,0", BOFF: "5,0"}, opfire=(AMG,))
@@ -442,15 +444,15 @@ def test_rapid_op_fire_keeps_the_mg_squad_in_op_fire_mode_once_per_target():
     d = [d for d in range(6) if t.side6[hex_of(game, "4,2"), d, T.S6_NBR] == hex_of(game, "3,2")][0]
     st.apply_action(find(st, S.K_STEP, B0, d))
     assert st.current_player() == 0
-    st.apply_action(find(st, S.K_OPFIRE, AMG, B0 | RAPID_BIT))
+    st.apply_action(find(st, S.K_OPFIRE, AMG, B0 | S.FIRE_RAPID))
     assert events(st, "op fire")[-1][5] == 3                                  # the MG crew's FPR alone
     assert st.s.u[AMG, S.U_TOKEN] == S.TOK_OPFIRE                              # not fatigued
     if st.s.g[S.G_SUB] == S.SUB_MOVE and st.s.u[B0, S.U_ST] == S.ONMAP:
         d = [d for d in range(6) if t.side6[hex_of(game, "3,2"), d, T.S6_NBR] == hex_of(game, "2,2")][0]
         st.apply_action(find(st, S.K_STEP, B0, d))
         if st.s.g[S.G_SUB] == S.SUB_OPFIRE:
-            opts = [a for a in st.legal_actions() if a & 0xFF == S.K_OPFIRE and (a >> 8) & 0xFF == AMG]
-            assert opts and not any((a >> 16) & RAPID_BIT for a in opts)        # a different target only
+            opts = [a for a in st.legal_actions() if kind_of(a) == S.K_OPFIRE and unit_of(a) == AMG]
+            assert opts and not any((arg_of(a)) & S.FIRE_RAPID for a in opts)        # a different target only
 
 
 # --- specialised squads (001 Specialized squads) -------------------------------------------
@@ -496,8 +498,8 @@ def test_a_mortar_squad_makes_area_attacks_only_and_every_unit_in_the_hex_rolls(
     st = deployed(where={A0: "1,1", A1: "1,1", B0: "5,0", AMG: "4,1", BMORT: "5,1"}, path=MARKED)
     st.apply_action(find(st, S.K_FATIGUE, A3))
     st.apply_action(find(st, S.K_FATIGUE, A0))
-    assert not [a for a in st.legal_actions() if a & 0xFF == S.K_FIRE and (a >> 8) & 0xFF == BMORT]
-    hexes = {(a >> 16) >> 1 for a in st.legal_actions() if a & 0xFF == S.K_AREA and (a >> 8) & 0xFF == BMORT}
+    assert not [a for a in st.legal_actions() if kind_of(a) == S.K_FIRE and unit_of(a) == BMORT]
+    hexes = {(arg_of(a)) >> 1 for a in st.legal_actions() if kind_of(a) == S.K_AREA and unit_of(a) == BMORT}
     assert hex_of(game, "1,1") in hexes                                        # ballistic fire if need be
     assert game.tables.dist[hex_of(game, "4,1"), hex_of(game, "5,1")] == 1
     assert hex_of(game, "4,1") not in hexes                                    # minimum distance 2

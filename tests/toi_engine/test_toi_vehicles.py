@@ -8,7 +8,7 @@ from pathlib import Path
 from simulator.engine.toi import state as S
 from simulator.engine.toi import tables as T
 from simulator.engine.toi.game import State
-from tests.toi_engine.util import events, find, hex_of, teleport, tiny_game
+from tests.toi_engine.util import arg_of, events, find, hex_of, kind_of, teleport, tiny_game, unit_of
 
 VEHICLES = Path(__file__).parent / "data" / "tiny-vehicles.scenario.toml"
 SQ, SHERMAN, SHERMAN2, HALFTRACK, BSQ, SDKFZ, PZ4 = range(7)
@@ -19,7 +19,7 @@ def deployed(seed: int = 0, where: dict[int, str] | None = None) -> State:
     st = State(game, seed)
     default = {SQ: "1,1", SHERMAN: "1,0", SHERMAN2: "1,2", HALFTRACK: "0,1", BSQ: "4,1", SDKFZ: "4,0", PZ4: "4,2"}
     while st.s.g[S.G_SUB] == S.SUB_PLACE:
-        k = (st.legal_actions()[0] >> 8) & 0xFF
+        k = unit_of(st.legal_actions()[0])
         st.apply_action(find(st, S.K_PLACE, k, 2 * hex_of(game, default[k])))
     while st.s.g[S.G_SUB] == S.SUB_SET_OPFIRE:
         st.apply_action(find(st, S.K_OPFIRE_DONE))
@@ -32,7 +32,7 @@ def deployed(seed: int = 0, where: dict[int, str] | None = None) -> State:
 
 
 def kinds_of(st: State, k: int) -> set[str]:
-    return {S.KIND_NAMES[a & 0xFF] for a in st.legal_actions() if (a >> 8) & 0xFF == k and a & 0xFF != S.K_PASS}
+    return {S.KIND_NAMES[kind_of(a)] for a in st.legal_actions() if unit_of(a) == k and kind_of(a) != S.K_PASS}
 
 
 def test_two_vehicles_a_hex_at_most():
@@ -42,7 +42,7 @@ def test_two_vehicles_a_hex_at_most():
     st.apply_action(find(st, S.K_PLACE, SQ, 2 * hex_of(game, "1,1")))
     st.apply_action(find(st, S.K_PLACE, SHERMAN, 2 * h))
     st.apply_action(find(st, S.K_PLACE, SHERMAN2, 2 * h))
-    assert 2 * h not in {a >> 16 for a in st.legal_actions()}                  # the half-track may not
+    assert 2 * h not in {arg_of(a) for a in st.legal_actions()}                  # the half-track may not
     assert st.s.hx[h, S.HX_VEH] == 2
 
 
@@ -58,7 +58,7 @@ def test_a_vehicle_advances_with_vehicle_costs_and_never_assaults():
     d = [d for d in range(6) if t.side6[hex_of(game, "1,0"), d, T.S6_NBR] == woods][0]
     st.apply_action(find(st, S.K_STEP, SHERMAN, d))
     assert st.s.g[S.G_MP] == 3                                                 # woods: 3 for vehicles
-    assert S.K_FORT_IN not in {a & 0xFF for a in st.legal_actions()}
+    assert S.K_FORT_IN not in {kind_of(a) for a in st.legal_actions()}
     st2 = deployed(where={BSQ: "5,1", SDKFZ: "5,1", PZ4: "5,0"})
     st2.apply_action(find(st2, S.K_FIREMOVE, SHERMAN))
     assert st2.s.g[S.G_MP] == 4                                                # 2 fewer MPs for a vehicle
@@ -68,8 +68,8 @@ def test_fire_at_a_vehicle_is_normal_against_armour_and_damages_it():
     seen = set()
     for seed in range(30):
         st = deployed(seed, where={SHERMAN: "1,2", SDKFZ: "4,2", PZ4: "5,0", BSQ: "5,0"})
-        fires = [a for a in st.legal_actions() if a & 0xFF == S.K_FIRE and (a >> 8) & 0xFF == SHERMAN
-                 and (a >> 16) & 0xFF == SDKFZ]
+        fires = [a for a in st.legal_actions() if kind_of(a) == S.K_FIRE and unit_of(a) == SHERMAN
+                 and S.fire_target.py_func(arg_of(a)) == SDKFZ]
         assert fires and all(not (a >> 24) & 1 for a in fires)                 # never suppressive
         st.apply_action(find(st, S.K_FIRE, SHERMAN, SDKFZ))
         ev = events(st, "attack")[-1]
@@ -89,7 +89,7 @@ def test_no_assault_on_a_heavy_vehicle_and_light_vehicles_take_hits_first():
     st = deployed(where={SQ: "3,1", PZ4: "4,1", BSQ: "4,2", SDKFZ: "4,2"})
     st.apply_action(find(st, S.K_ASSAULT, SQ))
     st.apply_action(find(st, S.K_STOP))
-    targets = {(a >> 16) >> 1 for a in st.legal_actions() if a & 0xFF == S.K_ATTACK_HEX}
+    targets = {arg_of(a) // 2 for a in st.legal_actions() if kind_of(a) == S.K_ATTACK_HEX}
     assert hex_of(game, "4,1") not in targets and hex_of(game, "4,2") in targets
     for seed in range(30):
         st = deployed(seed, where={SQ: "3,1", PZ4: "5,0", BSQ: "4,2", SDKFZ: "4,2"})
@@ -113,20 +113,20 @@ def test_squads_ride_in_transport_vehicles_and_die_with_them():
     st.apply_action(find(st, S.K_EMBARK, SQ, HALFTRACK))                      # 2 MPs, action over
     assert st.s.u[SQ, S.U_ST] == S.CARRIED and st.s.u[SQ, S.U_TOKEN] == S.TOK_FATIGUED
     assert st.s.hx[hex_of(game, "0,1"), S.HX_OCC] == 1                        # one unit for stacking
-    assert SQ not in {(a >> 16) & 0xFF for a in st.legal_actions() if a & 0xFF == S.K_FIRE}
+    assert SQ not in {S.fire_target.py_func(arg_of(a)) for a in st.legal_actions() if kind_of(a) == S.K_FIRE}
     st.apply_action(find(st, S.K_ADVANCE, HALFTRACK))                         # the half-track drives off
     d = [d for d in range(6) if t.side6[hex_of(game, "0,1"), d, T.S6_NBR] == hex_of(game, "1,1")][0]
     st.apply_action(find(st, S.K_STEP, HALFTRACK, d))
     st.apply_action(find(st, S.K_STOP))
     while st.s.g[S.G_ROUND] == 1:                                             # to round 2
         acts = st.legal_actions()
-        pick = [a for a in acts if a & 0xFF in (S.K_PASS, S.K_OPFIRE_DONE)] or acts
+        pick = [a for a in acts if kind_of(a) in (S.K_PASS, S.K_OPFIRE_DONE)] or acts
         st.apply_action(pick[0])
     while st.current_player() != 0:
         st.apply_action(find(st, S.K_FATIGUE))
     assert st.s.u[SQ, S.U_TOKEN] == S.TOK_FRESH                               # tokens removed inside too
     st.apply_action(find(st, S.K_ADVANCE, SQ))
-    assert {a & 0xFF for a in st.legal_actions()} == {S.K_STOP, S.K_DISEMBARK}
+    assert {kind_of(a) for a in st.legal_actions()} == {S.K_STOP, S.K_DISEMBARK}
     st.apply_action(find(st, S.K_DISEMBARK, SQ))
     assert st.s.u[SQ, S.U_ST] == S.ONMAP and st.s.u[SQ, S.U_HEX] == hex_of(game, "1,1") and st.s.g[S.G_MP] == 2
     st2 = deployed(where={SQ: "0,1"})
@@ -162,8 +162,8 @@ def test_a_tank_trap_is_entered_only_from_the_start_hex_and_ends_the_move():
     st2.apply_action(find(st2, S.K_ADVANCE, SHERMAN))
     st2.apply_action(step(st2, SHERMAN, "0,0", "1,0"))
     trap = hex_of(game, "2,0")
-    assert all(t.side6[hex_of(game, "1,0"), a >> 16, T.S6_NBR] != trap
-               for a in st2.legal_actions() if a & 0xFF == S.K_STEP)
+    assert all(t.side6[hex_of(game, "1,0"), arg_of(a), T.S6_NBR] != trap
+               for a in st2.legal_actions() if kind_of(a) == S.K_STEP)
     assert t.hexi[trap, T.HI_TRAP] == 1                                        # +1 cover for squads
 
 
@@ -179,7 +179,7 @@ def test_a_tank_overruns_a_hex_pinning_its_squads_or_falls_back_when_stopped_in_
     st.apply_action(find(st, S.K_ADVANCE, SHERMAN))
     st.apply_action(step(st, SHERMAN, "3,1", "4,1"))
     assert st.s.g[S.G_MP] == 6 - 1 - 1                                         # clear + 1 a unit
-    assert S.K_STOP not in {a & 0xFF for a in st.legal_actions()}              # it may not stay
+    assert S.K_STOP not in {kind_of(a) for a in st.legal_actions()}              # it may not stay
     st.apply_action(step(st, SHERMAN, "4,1", "5,1"))
     assert st.s.u[BSQ, S.U_COND] == S.COND_PINNED                              # pinned when it leaves
     st2 = deployed(where=where)

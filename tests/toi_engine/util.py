@@ -4,9 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simulator.engine.core.actions import decode
 from simulator.engine.toi import state as S
 from simulator.engine.toi.game import Game, State
 from simulator.engine.toi.scenario import load_scenario
+
+
+def kind_of(a: int) -> int:
+    """Action ``a``'s kind (the engine's shared encoding, simulator/engine/core/actions.py)."""
+    return decode(a)[0]
+
+
+def unit_of(a: int) -> int:
+    return decode(a)[1]
+
+
+def arg_of(a: int) -> int:
+    return decode(a)[2]
 
 TINY = Path(__file__).parent / "data" / "tiny.scenario.toml"
 MARKED = Path(__file__).parent / "data" / "tiny-markers.scenario.toml"     # the same with markers
@@ -23,12 +37,12 @@ def hex_of(game: Game, name: str) -> int:
 
 
 def kinds(st: State) -> list[str]:
-    return [S.KIND_NAMES[a & 0xFF] for a in st.legal_actions()]
+    return [S.KIND_NAMES[kind_of(a)] for a in st.legal_actions()]
 
 
 def find(st: State, kind: int, unit: int | None = None, arg: int | None = None) -> int:
     for a in st.legal_actions():
-        if a & 0xFF == kind and (unit is None or (a >> 8) & 0xFF == unit) and (arg is None or a >> 16 == arg):
+        if kind_of(a) == kind and (unit is None or unit_of(a) == unit) and (arg is None or arg_of(a) == arg):
             return a
     raise AssertionError(f"no legal {S.KIND_NAMES[kind]} unit={unit} arg={arg}: "
                          f"{[st.action_to_string(a) for a in st.legal_actions()]}")
@@ -43,7 +57,7 @@ def deployed(seed: int = 0, where: dict[int, str] | None = None, opfire: tuple[i
     default = {A0: "1,1", A1: "1,0", AMG: "1,2", A3: "0,1", B0: "4,1", B1: "4,0", BOFF: "4,2",
                BFLAME: "5,0", BENG: "5,0", BMED: "5,2", BMORT: "5,2"}
     while st.s.g[S.G_SUB] == S.SUB_PLACE:
-        k = (st.legal_actions()[0] >> 8) & 0xFF
+        k = unit_of(st.legal_actions()[0])
         st.apply_action(find(st, S.K_PLACE, k, 2 * hex_of(game, default[k])))
     for k, name in (where or {}).items():            # then moved by hand where the test wants them
         teleport(st, k, hex_of(game, name))

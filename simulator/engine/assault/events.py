@@ -6,8 +6,9 @@ branch per event. An event is eight ints: ``code, turn, a, b, c, d, e, f``.
 
 from __future__ import annotations
 
-from simulator.engine.assault.state import EV_FIELDS, G_LOG_ON, G_LOGN, G_TURN
+from simulator.engine.assault.state import G_LOG_ON, G_LOGN, G_TURN
 from simulator.engine.core.compiling import int64_constants, rule
+from simulator.engine.core.eventlog import append_event
 from simulator.engine.core.fields import declare
 
 # Each event's payload, fields a..f of its row (unused fields are NIL). "symbols": a roll's
@@ -95,22 +96,8 @@ def log_event(s, code, a, b, c, d, e, f):
     a function once per argument signature."""
     if s.g[G_LOG_ON] == 0:
         return
-    n = s.g[G_LOGN]
-    if n >= s.log.shape[0]:
-        raise ValueError("event log full: more events than the state's log holds (log_cap of Game.new_state)")
-    row = s.log[n]
-    row[0] = code
-    row[1] = s.g[G_TURN]
-    row[2] = a
-    row[3] = b
-    row[4] = c
-    row[5] = d
-    row[6] = e
-    row[7] = f
-    s.g[G_LOGN] = n + 1
+    s.g[G_LOGN] = append_event(s.log, s.g[G_LOGN], code, s.g[G_TURN], a, b, c, d, e, f)
 
-
-assert EV_FIELDS == 8
 
 
 int64_constants(globals())

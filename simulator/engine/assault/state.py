@@ -29,7 +29,12 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from simulator.engine.core.actions import a_arg as a_arg  # the shared encoding, re-exported
+from simulator.engine.core.actions import a_kind as a_kind
+from simulator.engine.core.actions import a_unit as a_unit
+from simulator.engine.core.actions import action as action
 from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.eventlog import EV_FIELDS as EV_FIELDS  # a log row's width, re-exported
 from simulator.engine.core.fields import declare, labels
 
 # --- unit fields (u[unit, field]) -----------------------------------------------------
@@ -283,7 +288,6 @@ SMOKE_SCALE = 65536     # and for K_SMOKE (a hex)
 
 MAX_PATH = 32
 MAX_QUEUE = 16
-EV_FIELDS = 8
 
 # hex fields (hx[hex, field])
 HX_FIELDS = declare(globals(), """
@@ -299,26 +303,6 @@ AUX_ROWS = declare(globals(), """
     AUX_OBJ         who holds each objective, -1 nobody (9.7)
     AUX_FST         each formation card: 0 in the deck, 1 drawn, 2 kept, 3 set aside, 4 reinforcement
 """)
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
-def action(kind, unit, arg):
-    return kind | (unit << 8) | (arg << 16)
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
-def a_kind(a):
-    return a & 0xFF
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
-def a_unit(a):
-    return (a >> 8) & 0xFF
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
-def a_arg(a):
-    return a >> 16
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)

@@ -49,7 +49,7 @@ from simulator.engine.toi.tables import (
     P_N_UNITS,
     VT_THICK,
 )
-from simulator.engine.toi.units import is_vehicle, normal_hits, obstacle_halves, roll, suppress
+from simulator.engine.toi.units import has_mortar, is_vehicle, normal_hits, obstacle_halves, roll, suppress
 from simulator.toi.jit import (
     AREA_CLOSE,
     AREA_LONG,
@@ -59,14 +59,6 @@ from simulator.toi.jit import (
     halved_fpr_jit,
     net_hits_jit,
 )
-
-
-@rule
-def has_mortar(s, t, k):
-    for f in range(t.p[P_N_FIG]):
-        if t.ft[f, FT_AREA] == 1 and s.u[k, U_FIG + f] > 0:
-            return True
-    return False
 
 
 @rule

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, rule_inlined
+from simulator.engine.core.eventlog import append_event
 from simulator.engine.core.fields import declare, labels
 from simulator.engine.toi.state import G_LOG_ON, G_LOGN, G_ROUND
 
@@ -41,19 +42,7 @@ EVENT_NAMES = labels(_EVENTS)
 def log(s, code, unit, a, b, c, d, e):
     if s.g[G_LOG_ON] == 0:
         return
-    n = s.g[G_LOGN]
-    if n >= s.log.shape[0]:         # as Assault's log_event: a full log raises, never drops an event
-        raise ValueError("event log full: more events than the state's log holds (log_cap of Game.new_state)")
-    row = s.log[n]
-    row[0] = code
-    row[1] = s.g[G_ROUND]
-    row[2] = unit
-    row[3] = a
-    row[4] = b
-    row[5] = c
-    row[6] = d
-    row[7] = e
-    s.g[G_LOGN] = n + 1
+    s.g[G_LOGN] = append_event(s.log, s.g[G_LOGN], code, s.g[G_ROUND], unit, a, b, c, d, e)
 
 
 int64_constants(globals())

@@ -78,6 +78,7 @@ from simulator.engine.toi.tables import (
 from simulator.engine.toi.units import (
     ability,
     damage,
+    has_mortar,
     has_officer,
     is_vehicle,
     lose_figures,
@@ -177,9 +178,8 @@ def squad_fpr(s, t, k, target, d, bonus, role, how):
     at = vs_vehicle and ability(s, k, SPEC_ANTI_TANK)
     fpr = 0
     band = -1
-    for f in range(t.p[P_N_FIG]):
-        if t.ft[f, FT_AREA] == 1 and s.u[k, U_FIG + f] > 0:
-            return 0, -1                          # 001 Mortar crew: No Mixed Fire, area attacks only
+    if has_mortar(s, t, k):
+        return 0, -1                              # 001 Mortar crew: No Mixed Fire, area attacks only
     for f in range(t.p[P_N_FIG]):
         n = s.u[k, U_FIG + f]
         if how == HOW_RAPID and role == ROLE_LEAD and t.ft[f, FT_RAPID] == 0:

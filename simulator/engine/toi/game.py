@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simulator.engine.core.actions import decode
 from simulator.engine.core.seeding import seed_run_game
 from simulator.engine.toi import state as S
 from simulator.engine.toi import tables as T
@@ -143,7 +144,7 @@ class State:
         return int(self.s.g[S.G_WINNER]) if self.is_terminal() else S.NO_WINNER
 
     def action_to_string(self, a: int) -> str:
-        kind, unit, arg = a & 0xFF, (a >> 8) & 0xFF, a >> 16
+        kind, unit, arg = decode(a)
         name = S.KIND_NAMES[kind]
         sc = self.game.scenario
         if name in ("end action phase", "stop", "no fire", "no op fire", "no assault", "stay",
@@ -151,9 +152,10 @@ class State:
             return name
         who = sc.squad_label(unit)
         if name in ("concentrated fire", "fire at", "op fire"):
-            mode = "suppressive" if (arg >> 8) & 1 else "normal"
-            sup = (", supported" if (arg >> 9) & 1 else "") + (", MG crews alone" if (arg >> 10) & 1 else "")
-            return f"{who}: {name} ({mode}{sup}) at {sc.squad_label(arg & 0xFF)}"
+            mode = "suppressive" if S.fire_mode.py_func(arg) == S.MODE_SUPPRESSIVE else "normal"
+            sup = ((", supported" if S.fire_support.py_func(arg) else "")
+                   + (", MG crews alone" if S.fire_rapid.py_func(arg) else ""))
+            return f"{who}: {name} ({mode}{sup}) at {sc.squad_label(S.fire_target.py_func(arg))}"
         if name == "step":
             h = int(self.s.u[unit, S.U_HEX])
             return f"{who}: step to {sc.hex_name(int(self.game.tables.side6[h, arg, 0]))}"

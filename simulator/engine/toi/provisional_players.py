@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from simulator.engine.core.statecopy import copy_state, restore_state
-from simulator.engine.toi.state import K_PASS
+from simulator.engine.toi.state import K_PASS, a_kind
 from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.engine.toi.view import (
     controller,
@@ -97,7 +97,7 @@ def choose(s, t, kind, buf, moves, scratch):
             apply_action(trial, t, moves[i])
             v += evaluate(trial, t, side)
         v /= SAMPLES
-        if moves[i] & 0xFF == K_PASS:
+        if a_kind(moves[i]) == K_PASS:
             v -= 1.0                                # keep the tempo: act while it can
         if v > best_v + 1e-9:
             best_v, best, ties = v, moves[i], 1

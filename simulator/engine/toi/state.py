@@ -22,7 +22,12 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from simulator.engine.core.actions import a_arg as a_arg  # the shared encoding, re-exported
+from simulator.engine.core.actions import a_kind as a_kind
+from simulator.engine.core.actions import a_unit as a_unit
+from simulator.engine.core.actions import action as action
 from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.eventlog import EV_FIELDS as EV_FIELDS  # a log row's width, re-exported
 from simulator.engine.core.fields import declare, labels
 
 MAX_FIG = 8             # figure types a squad may hold (units.toml figures)
@@ -167,7 +172,7 @@ declare(globals(), _KINDS)
 KIND_NAMES = labels(_KINDS)
 # K_FIRE, K_SHOOT, K_OPFIRE: arg = target unit | mode << 8 | support << 9 (fire_arg);
 # K_AREA: arg = hex * 2 + mode (001 Area attacks; Mortar crew)
-# K_OPFIRE | 1 << 10: the MG crews alone fire, and the squad stays in op fire mode (Rapid Op Fire)
+# K_OPFIRE's arg | FIRE_RAPID: the MG crews alone fire, and the squad stays in op fire mode (Rapid Op Fire)
 MODE_NORMAL, MODE_SUPPRESSIVE = 0, 1            # 001 step 3: declare attack type
 
 _REASONS = """
@@ -180,7 +185,6 @@ declare(globals(), _REASONS)
 REASON_NAMES = labels(_REASONS)
 NO_WINNER = -2
 MAX_PATH = 32
-EV_FIELDS = 8
 
 HX_FIELDS = declare(globals(), """
     HX_OCC*2        HX_OCC + side: units of that side in the hex (stacking, 001 Setup)
@@ -202,30 +206,37 @@ AUX_ROWS = declare(globals(), """
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
-def action(kind, unit, arg):
-    return kind | (unit << 8) | (arg << 16)
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
-def a_kind(a):
-    return a & 0xFF
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
-def a_unit(a):
-    return (a >> 8) & 0xFF
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
-def a_arg(a):
-    return a >> 16
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
 def fire_arg(target, mode, support):
     """K_FIRE / K_SHOOT / K_OPFIRE's argument: the target unit, normal or suppressive, and
     whether every eligible friendly unit supports (001 Combined fire)."""
     return target | (mode << 8) | (support << 9)
+
+
+FIRE_RAPID = 1 << 10        # in a K_OPFIRE's argument: the MG crews alone fire (Rapid Op Fire)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def fire_target(arg):
+    """The target unit of a :func:`fire_arg`."""
+    return arg & 0xFF
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def fire_mode(arg):
+    """MODE_NORMAL or MODE_SUPPRESSIVE, of a :func:`fire_arg`."""
+    return (arg >> 8) & 1
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def fire_support(arg):
+    """1: every eligible friendly unit supports, of a :func:`fire_arg`."""
+    return (arg >> 9) & 1
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def fire_rapid(arg):
+    """1: the MG crews alone fire (:data:`FIRE_RAPID`), of a K_OPFIRE's argument."""
+    return (arg >> 10) & 1
 
 
 class GameState(NamedTuple):

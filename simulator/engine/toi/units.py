@@ -33,6 +33,7 @@ from simulator.engine.toi.state import (
     U_VEHICLE,
 )
 from simulator.engine.toi.tables import (
+    FT_AREA,
     FT_HEAVY,
     FT_LOSS_ORDER,
     FT_MOVE,
@@ -84,20 +85,30 @@ def figures(s, t, k):
 
 
 @rule_inlined
-def has_officer(s, t, k):
+def has_figure(s, t, k, column):
+    """Squad ``k`` holds a figure whose type has ``column`` (an ``FT_*`` flag) set."""
     for f in range(t.p[P_N_FIG]):
-        if t.ft[f, FT_OFFICER] == 1 and s.u[k, U_FIG + f] > 0:
+        if t.ft[f, column] == 1 and s.u[k, U_FIG + f] > 0:
             return True
     return False
 
 
 @rule_inlined
+def has_officer(s, t, k):
+    """An officer figure in the squad (001 Officer abilities)."""
+    return has_figure(s, t, k, FT_OFFICER)
+
+
+@rule_inlined
 def has_heavy(s, t, k):
     """A heavy infantry weapon figure in the squad (001 MG / Mortar crew)."""
-    for f in range(t.p[P_N_FIG]):
-        if t.ft[f, FT_HEAVY] == 1 and s.u[k, U_FIG + f] > 0:
-            return True
-    return False
+    return has_figure(s, t, k, FT_HEAVY)
+
+
+@rule_inlined
+def has_mortar(s, t, k):
+    """A mortar crew in the squad (001 Mortar crew: area attacks only)."""
+    return has_figure(s, t, k, FT_AREA)
 
 
 @rule

@@ -66,6 +66,9 @@ from simulator.engine.toi.state import (
     a_unit,
     action,
     fire_arg,
+    fire_mode,
+    fire_support,
+    fire_target,
 )
 from simulator.engine.toi.tables import P_ACTIONS, P_N_UNITS
 from simulator.engine.toi.units import can_move, fresh, has_heavy, is_vehicle, movement
@@ -198,7 +201,7 @@ def apply_select(s, t, a):
         end_activation(s, t)
     elif kind == K_FIRE:                           # 001 Concentrated fire
         arg = a_arg(a)
-        attack(s, t, k, arg & 0xFF, (arg >> 8) & 1, (arg >> 9) & 1, HOW_CONCENTRATED)
+        attack(s, t, k, fire_target(arg), fire_mode(arg), fire_support(arg), HOW_CONCENTRATED)
         end_activation(s, t)
     else:                                          # Advance, Fire & Movement, Assault: a move
         mp = movement(s, t, k)

@@ -34,6 +34,7 @@ from simulator.engine.toi.state import (
     COND_NORMAL,
     COND_PINNED,
     DMG_HEAVY,
+    FIRE_RAPID,
     G_ACTION,
     G_ACTIVE,
     G_DMG0,
@@ -87,6 +88,10 @@ from simulator.engine.toi.state import (
     a_unit,
     action,
     fire_arg,
+    fire_mode,
+    fire_rapid,
+    fire_support,
+    fire_target,
 )
 from simulator.engine.toi.tables import (
     HI_HAS_TRAP,
@@ -224,9 +229,6 @@ def move_actions(s, t, out):
     return n
 
 
-RAPID_BIT = 1 << 10
-
-
 @rule
 def opfire_candidates(s, t, mover, out, n):
     """The enemy's op-fire attacks on the mover in its hex (001 Opportunity fire)."""
@@ -244,7 +246,7 @@ def opfire_candidates(s, t, mover, out, n):
                 for su in range(sup + 1):
                     n = push(out, n, action(K_OPFIRE, k, fire_arg(mover, mode, su)))
                     if rapid:
-                        n = push(out, n, action(K_OPFIRE, k, fire_arg(mover, mode, su) | RAPID_BIT))
+                        n = push(out, n, action(K_OPFIRE, k, fire_arg(mover, mode, su) | FIRE_RAPID))
     return n
 
 
@@ -425,7 +427,7 @@ def apply_move(s, t, a):
         return
     if kind == K_SHOOT:                              # Fire & Movement: fire first
         arg = a_arg(a)
-        attack(s, t, k, arg & 0xFF, (arg >> 8) & 1, 0, HOW_FIREMOVE)
+        attack(s, t, k, fire_target(arg), fire_mode(arg), 0, HOW_FIREMOVE)
         s.g[G_FIRED] = 1
         s.u[k, U_TOKEN] = TOK_FRESH                  # still active: fatigued when the action ends
         return
@@ -441,8 +443,8 @@ def apply_opfire(s, t, a):
         s.g[G_OPN] += 1
     if a_kind(a) == K_OPFIRE:
         arg = a_arg(a)
-        how = HOW_RAPID if arg & RAPID_BIT else HOW_OPFIRE
-        attack(s, t, a_unit(a), mover, (arg >> 8) & 1, (arg >> 9) & 1, how)
+        how = HOW_RAPID if fire_rapid(arg) else HOW_OPFIRE
+        attack(s, t, a_unit(a), mover, fire_mode(arg), fire_support(arg), how)
         s.g[G_OPFIRES] += 1
     after_step(s, t, mover)
 
@@ -459,7 +461,7 @@ def apply_after_move(s, t, a):
     k = s.g[G_UNIT]
     if a_kind(a) == K_SHOOT:
         arg = a_arg(a)
-        attack(s, t, k, arg & 0xFF, (arg >> 8) & 1, 0, HOW_FIREMOVE)
+        attack(s, t, k, fire_target(arg), fire_mode(arg), 0, HOW_FIREMOVE)
         s.g[G_FIRED] = 1
     end_activation(s, t)
 
