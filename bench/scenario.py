@@ -12,6 +12,13 @@ ten minutes on this 2-core machine: 1,667 games/s, about 850 per core.
                              [--games 20000] [--seed 1] [--smoke] [--million]
     python bench/scenario.py --players mcts,greedy --games 20     # the tree search: a few games
 
+Then every player (random, greedy, lookahead, mcts at its default budget), both sides
+the same player, on 1 worker: games per second per core and decisions per second, each
+against greedy's (the baseline, measured in the same run: the machine is shared and its
+speed moves, a ratio within one run does not). ``--search-games`` sets the search
+players' games (they are slow); issue 18's target is one Infantry Training game a
+second per core for ``mcts``.
+
 ``--million`` then plays the target itself: one million games through the command
 line (``lanchester assault scenario ... --games 1000000 --out DIR``: records streamed
 to Parquet and CSV, the report folder written) in a child process, and prints the
@@ -37,6 +44,26 @@ TARGET_GAMES, TARGET_SECONDS = 1_000_000, 600
 def measure(game, games: int, seed: int, players, workers: int) -> float:
     r = run_games(game, games=games, seed=seed, players=players, workers=workers)
     return r.tally.games / r.seconds
+
+
+EVERY_PLAYER = ("random", "greedy", "lookahead", "mcts")
+BASELINE = "greedy"
+
+
+def per_player(game, games: int, search_games: int, seed: int) -> None:
+    """Each player against itself on 1 worker: games/s per core and decisions/s, with
+    the ratio to greedy's measured in this run."""
+    rows = {}
+    for name in EVERY_PLAYER:
+        n = search_games if name in ("lookahead", "mcts") else games
+        run_games(game, games=min(n, 16), seed=seed, players=(name, name), workers=1)    # warm-up
+        r = run_games(game, games=n, seed=seed, players=(name, name), workers=1)
+        rows[name] = (n, r.tally.games / r.seconds, int(r.tally.stats[4]) / r.seconds)
+    _, base_g, base_d = rows[BASELINE]
+    print(f"every player against itself, 1 worker (ratios to {BASELINE} in this run):")
+    for name, (n, gps, dps) in rows.items():
+        print(f"  {name:9s} {n:6,} games: {gps:10,.2f} games/s per core ({gps / base_g:8.4f} x), "
+              f"{dps:12,.0f} decisions/s ({dps / base_d:8.4f} x)")
 
 
 # The child's peak RSS (ru_maxrss of the children, KiB on Linux), measured by a fresh parent.
@@ -75,6 +102,7 @@ def main() -> None:
     ap.add_argument("--players", default="greedy,greedy")
     ap.add_argument("--games", type=int, default=20_000, help="games per measurement")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--search-games", type=int, default=64, help="games of each search player (lookahead, mcts)")
     ap.add_argument("--smoke", action="store_true", help="a quick run (CI)")
     ap.add_argument("--million", action="store_true", help="then play the million-game target through the CLI")
     args = ap.parse_args()
@@ -94,6 +122,7 @@ def main() -> None:
     need = TARGET_GAMES / TARGET_SECONDS
     print(f"1,000,000 games on 2 workers: {TARGET_GAMES / two / 60:.1f} min "
           f"(target {TARGET_SECONDS / 60:.0f} min = {need:,.0f} games/s, {need / 2:,.0f} per core)")
+    per_player(game, games, 8 if args.smoke else args.search_games, args.seed)
     if args.million:
         million(args.scenario, args.players, args.seed)
 

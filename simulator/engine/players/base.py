@@ -23,10 +23,16 @@ NEG = -1.0e9            # a score below any real one
 # the players' integer parameters (``params``, int64): index -> meaning
 LA_CANDIDATES, LA_PLAYOUTS, LA_EXTRA_TURNS = range(3)     # the look-ahead's
 MC_SIMS = 3             # the tree search's simulations per decision: MC_SIMS + side
-MC_ROLLOUT = 5          # and the greedy decisions played past a new node
+MC_ROLLOUT = 5          # and its playouts: r >= 0 greedy decisions past a new node, r < 0 to the end of the turn
 RS_KINDS = 6            # restricted play: RS_KINDS + side, the action kinds that side never takes
 RS_CARDS = 8            # and RS_CARDS + side, the unit cards it never activates (restrict.forbidden)
-N_PARAMS = 10
+MC_C = 10               # the tree search's UCT exploration constant, in hundredths
+MC_SCALE = 11           # its evaluation's scale (value -> [0, 1]), in hundredths
+MC_EVERY = 12           # 1: every decision is a node of its tree; 0: only the activations (6.4), greedy the rest
+MC_POOL = 13            # dice of its simulations: a pool of this many, reused in turn (0: fresh every time)
+MC_WIDTH = 14           # the most candidates a node of its tree keeps (0: mcts.MAX_CHILDREN)
+MC_DEPTH = 15           # the deepest its tree grows, in searched decisions (0: no limit; 1: the root's only)
+N_PARAMS = 16
 
 
 @rule

@@ -41,8 +41,14 @@ from simulator.engine.players.base import (
     LA_CANDIDATES,
     LA_EXTRA_TURNS,
     LA_PLAYOUTS,
+    MC_C,
+    MC_DEPTH,
+    MC_EVERY,
+    MC_POOL,
     MC_ROLLOUT,
+    MC_SCALE,
     MC_SIMS,
+    MC_WIDTH,
     N_PARAMS,
 )
 from simulator.engine.players.greedy import greedy_choice
@@ -54,14 +60,20 @@ from simulator.engine.players.randomplay import random_choice
 RANDOM, GREEDY, LOOKAHEAD, MCTS = 0, 1, 2, 3
 PLAYER_NAMES = ("random", "greedy", "lookahead", "mcts")
 SEARCHING = (LOOKAHEAD, MCTS)      # the players that search (a game each takes 0.1-1 s)
-DEFAULT_MCTS_SIMS = 64                  # a plain ``mcts``'s simulations per decision: about 1.5 Infantry Training games a second
+DEFAULT_MCTS_SIMS = 64                  # a plain ``mcts``'s simulations per decision (bench/scenario.py: its speed)
 
 DEFAULT_PARAMS = np.zeros(N_PARAMS, dtype=np.int64)
 DEFAULT_PARAMS[LA_CANDIDATES] = 4       # greedy's best actions the look-ahead plays out
 DEFAULT_PARAMS[LA_PLAYOUTS] = 8         # playouts of each
 DEFAULT_PARAMS[LA_EXTRA_TURNS] = 0      # turns played out past the current one
 DEFAULT_PARAMS[MC_SIMS:MC_SIMS + 2] = DEFAULT_MCTS_SIMS
-DEFAULT_PARAMS[MC_ROLLOUT] = 4          # greedy decisions played past a new node of the tree
+DEFAULT_PARAMS[MC_ROLLOUT] = -1         # the tree search's playouts: to the end of the turn (r >= 0: r decisions)
+DEFAULT_PARAMS[MC_C] = 30               # its UCT exploration constant, hundredths
+DEFAULT_PARAMS[MC_SCALE] = 3000         # its evaluation's scale, hundredths (a unit is worth a few points)
+DEFAULT_PARAMS[MC_EVERY] = 0            # its tree: the activations (6.4), greedy the steps inside them
+DEFAULT_PARAMS[MC_POOL] = 8             # its simulations' dice: a pool of 8 (common random numbers)
+DEFAULT_PARAMS[MC_WIDTH] = 4            # candidates a node keeps (greedy's best 4, as the look-ahead)
+DEFAULT_PARAMS[MC_DEPTH] = 1            # its tree: its own activation (the opponent greedy below; 2: its reply too)
 
 
 def parse_player(text: str) -> tuple[int, int | None]:

@@ -5,15 +5,29 @@ position into the players' spare state, gives the copy fresh dice drawn from the
 player's own stream (open loop: the tree's nodes are sequences of actions, not
 positions, and each simulation samples the chance events anew, so the player never
 sees the game's future rolls), walks down the tree choosing by UCT, adds one node,
-plays a few decisions more with greedy players and scores the position it reaches
+plays on with greedy players and scores the position it reaches
 (:func:`~simulator.engine.players.lookahead.evaluate`, squashed to [0, 1]; a game
 over scores 1, 0 or one half for a draw). The action taken is the root's most
 visited one.
 
+What the tree searches (``params[MC_EVERY]``): by default only the decisions that
+matter, the activations (6.4: which unit acts, and how, as greedy's scores rank them,
+with greedy's plan for a move), to a depth of ``params[MC_DEPTH]`` searched decisions
+(below it the opponent is greedy, as the look-ahead assumes); the steps inside an activation (where to go on the
+way, whom to fire at) are greedy's, in the tree as in the playouts, and so are the
+player's own (the look-ahead's split). With ``MC_EVERY`` 1 every decision is a node.
+The playout (``params[MC_ROLLOUT]``): ``r >= 0`` greedy decisions past the new node,
+or with ``r < 0`` to the end of the turn the search started in (plus ``-r - 1``
+turns), as the look-ahead plays out. The simulations' dice may come from a pool of
+``params[MC_POOL]`` streams drawn in turn (common random numbers: the candidates are
+compared on the same rolls, as the look-ahead compares its own), all drawn from the
+player's own stream.
+
 The tree lives in preallocated arrays (:class:`Tree`): a node per row, with the side
 that decided there, its visits, its candidate actions best first (greedy's order:
 an activation's choices by greedy's scores, any other decision greedy's choice first
-then the rest in the legal order), the node each candidate leads to (0: none yet)
+then the rest in the legal order) and greedy's planned hex for each, the node each
+candidate leads to (0: none yet)
 and, per node, the sum of the values of the simulations through it from the point of
 view of the side that chose the action leading to it. A node opens its candidates one
 by one as its visits grow (progressive widening: ``1 + sqrt(visits)`` of them), so
@@ -24,8 +38,8 @@ side to decide, a candidate no longer legal) the walk down stops there and plays
 
 The search reads the game through its API (``legal_actions``, ``apply_action``,
 who decides, over, winner, a copy of the state); what it knows of Assault beyond that
-is in the three functions of the section "the game" below: how a simulation starts,
-the order of the candidates, and the playout and its value.
+is in the functions of the section "the game" below: how a simulation starts,
+which decisions are searched, the order of the candidates, and the playout and its value.
 """
 
 from __future__ import annotations
@@ -37,23 +51,34 @@ import numpy as np
 
 from simulator.engine.assault.state import G_LOG_ON, SUB_SELECT
 from simulator.engine.assault.turn import apply_action
-from simulator.engine.assault.view import decider, emergency_waiting, is_over, pending, winner
+from simulator.engine.assault.view import decider, emergency_waiting, is_over, pending, turn_number, winner
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.core.statecopy import restore_state
-from simulator.engine.players.base import copy_own_stream, legal_for, own_below
+from simulator.engine.players.base import (
+    MC_C,
+    MC_DEPTH,
+    MC_EVERY,
+    MC_POOL,
+    MC_SCALE,
+    MC_WIDTH,
+    copy_own_stream,
+    legal_for,
+    own_below,
+)
 from simulator.engine.players.greedy import greedy_choice, greedy_scores
-from simulator.engine.players.lookahead import best_candidates, evaluate, reseed
+from simulator.engine.players.lookahead import MAX_PLAYOUT_DECISIONS, best_candidates, evaluate, reseed
 
 MAX_SIMS = 10_000          # the most simulations a decision may be given
 MAX_CHILDREN = 16          # candidates a node keeps (greedy's best)
 MAX_DEPTH = 128            # nodes on a walk down the tree
-UCT_C = 0.5                # exploration constant (values rescaled to [0, 1])
-EVAL_SCALE = 3.0           # evaluate() -> [0, 1]: 1 / (1 + exp(-value / EVAL_SCALE))
+# (the exploration constant, values rescaled to [0, 1], and the evaluation's scale,
+# evaluate() -> [0, 1]: 1 / (1 + exp(-value / scale)), are params[MC_C], params[MC_SCALE])
 
 # a node's row of Tree.node
 ND_SIDE, ND_VISITS, ND_NCAND, ND_CAND = 0, 1, 2, 3      # ND_NCAND -1: candidates not ranked yet
 ND_CHILD = ND_CAND + MAX_CHILDREN
-ND_FIELDS = ND_CHILD + MAX_CHILDREN
+ND_PLAN = ND_CHILD + MAX_CHILDREN                     # greedy's planned end hex of each candidate (-1 none)
+ND_FIELDS = ND_PLAN + MAX_CHILDREN
 
 
 class Tree(NamedTuple):
@@ -63,11 +88,12 @@ class Tree(NamedTuple):
     value: np.ndarray    # float64[MAX_SIMS + 1] value sum, for the side that chose the action into the node
     path: np.ndarray     # int64[MAX_DEPTH] the nodes of the current walk down
     bounds: np.ndarray   # float64[2] the lowest and highest simulation value (side 0's) of the search
+    stream0: np.ndarray  # uint64[4] the simulations' stream at the search's start (the dice pool's)
 
 
 def make_tree() -> Tree:
     return Tree(np.zeros((MAX_SIMS + 1, ND_FIELDS), np.int64), np.zeros(MAX_SIMS + 1), np.zeros(MAX_DEPTH, np.int64),
-                np.zeros(2))
+                np.zeros(2), np.zeros(4, np.uint64))
 
 
 # ======================================================================================
@@ -85,26 +111,42 @@ def begin(play, s, stream):
 
 
 @rule_inlined
-def rank(play, t, side, w, params, buf, n, tree, nd):
-    """Node ``nd``'s candidates among the ``n`` legal actions ``buf`` of ``play``, best
-    first by greedy: an activation's by greedy's scores, any other decision greedy's
-    choice then the rest in the legal order."""
+def is_activation(play):
+    """6.4: the pending decision is which unit acts next (not an emergency's)."""
+    return pending(play) == SUB_SELECT and not emergency_waiting(play)
+
+
+@rule_inlined
+def is_searched(play, every):
+    """Whether the search weighs the pending decision itself (a node of the tree) or
+    leaves it to greedy: every decision with ``every``, else the activations."""
+    return every != 0 or is_activation(play)
+
+
+@rule_inlined
+def rank(play, t, side, w, params, buf, n, tree, nd, width):
+    """Node ``nd``'s candidates (at most ``width``) among the ``n`` legal actions ``buf``
+    of ``play``, best first by greedy: an activation's by greedy's scores (with their
+    planned hexes), any other decision greedy's choice then the rest in the legal order."""
     row = tree.node[nd]
     m = 0
-    if pending(play) == SUB_SELECT and not emergency_waiting(play):
+    if is_activation(play):
         greedy_scores(play, t, side, w, buf, n)
-        m = best_candidates(w, n, min(n, MAX_CHILDREN, w.cands.shape[0]))
+        m = best_candidates(w, n, min(n, width, w.cands.shape[0]))
         for j in range(m):
             row[ND_CAND + j] = w.cands[j]
+            row[ND_PLAN + j] = w.plans[j]
     if m == 0:
         g = greedy_choice(play, t, side, w, params, w.pbuf)
         row[ND_CAND] = g
+        row[ND_PLAN] = -1
         m = 1
         for i in range(n):
-            if m >= MAX_CHILDREN:
+            if m >= width:
                 break
             if buf[i] != g:
                 row[ND_CAND + m] = buf[i]
+                row[ND_PLAN + m] = -1
                 m += 1
     for j in range(m):
         row[ND_CHILD + j] = 0
@@ -113,11 +155,16 @@ def rank(play, t, side, w, params, buf, n, tree, nd):
 
 
 @rule_inlined
-def playout_value(play, t, w, params, rollout):
-    """Play ``rollout`` decisions more with greedy players (fewer when the game ends) and
-    score the position for side 0 in [0, 1]."""
+def playout_value(play, t, w, params, rollout, horizon, scale):
+    """Play on with greedy players, ``rollout`` decisions more or with ``rollout < 0`` to
+    the end of turn ``horizon`` (sooner when the game ends), and score the position
+    for side 0 in [0, 1]."""
     steps = 0
-    while not is_over(play) and steps < rollout:
+    while not is_over(play) and steps < MAX_PLAYOUT_DECISIONS:
+        if rollout >= 0 and steps >= rollout:
+            break
+        if rollout < 0 and turn_number(play) > horizon:
+            break
         d = decider(play)
         apply_action(play, t, greedy_choice(play, t, d, w, params, w.pbuf))
         steps += 1
@@ -128,7 +175,7 @@ def playout_value(play, t, w, params, rollout):
         if wn == 1:
             return 0.0
         return 0.5
-    return 1.0 / (1.0 + math.exp(-evaluate(play, t, w.weights, 0) / EVAL_SCALE))
+    return 1.0 / (1.0 + math.exp(-evaluate(play, t, w.weights, 0) / scale))
 
 
 # ======================================================================================
@@ -154,7 +201,7 @@ def is_legal(a, buf, n):
 
 
 @rule
-def select(tree, nd, buf, n):
+def select(tree, nd, buf, n, uct_c):
     """The candidate of node ``nd`` to follow (its index), among those legal in ``buf``:
     the first one not tried yet while progressive widening allows one more, else the
     best by UCT; -1 when none is legal."""
@@ -177,7 +224,7 @@ def select(tree, nd, buf, n):
             continue
         k += 1
         v = tree.node[c, ND_VISITS]
-        score = (tree.value[c] / v - lo) / span + UCT_C * math.sqrt(log_n / v)
+        score = (tree.value[c] / v - lo) / span + uct_c * math.sqrt(log_n / v)
         if score > top:
             top = score
             best = j
@@ -199,7 +246,7 @@ def backup(tree, depth, v0):
 
 @rule
 def most_visited(tree):
-    """The root's candidate with the most visits (the better mean on a tie)."""
+    """The root's candidate with the most visits (the better mean on a tie): its index."""
     row = tree.node[0]
     best = 0
     bv = -1
@@ -214,7 +261,7 @@ def most_visited(tree):
             bv = v
             bm = m
             best = j
-    return row[ND_CAND + best]
+    return best
 
 
 # ======================================================================================
@@ -223,22 +270,30 @@ def most_visited(tree):
 
 
 @rule_inlined
-def descend(play, t, w, params, tree, used):
+def descend(play, t, w, params, tree, used, every, width, uct_c, max_depth):
     """Walk down from the root in ``play`` (following the tree's choices on this
-    simulation's dice) and add one node; returns (the depth reached, nodes used)."""
+    simulation's dice, greedy's in the decisions the tree leaves to it) and add one
+    node; returns (the depth reached, nodes used)."""
     nd = 0
     depth = 0
     tree.path[0] = 0
     buf = w.buf
-    while depth + 1 < MAX_DEPTH and not is_over(play):
+    steps = 0
+    while depth + 1 < MAX_DEPTH and not is_over(play) and steps < MAX_PLAYOUT_DECISIONS:
         side = decider(play)
+        steps += 1
+        if not is_searched(play, every):
+            apply_action(play, t, greedy_choice(play, t, side, w, params, w.pbuf))
+            continue
+        if max_depth > 0 and depth >= max_depth:
+            break                                # the tree grows no deeper: the playout takes over
         row = tree.node[nd]
         if row[ND_NCAND] >= 0 and side != row[ND_SIDE]:
             break                                # these dice gave the decision to the other side
         n = legal_for(play, t, side, params, buf)
         if row[ND_NCAND] < 0:
-            rank(play, t, side, w, params, buf, n, tree, nd)
-        j = select(tree, nd, buf, n)
+            rank(play, t, side, w, params, buf, n, tree, nd, width)
+        j = select(tree, nd, buf, n, uct_c)
         if j < 0:
             break
         child = row[ND_CHILD + j]
@@ -250,7 +305,7 @@ def descend(play, t, w, params, tree, used):
             new_node(tree, child)
             row[ND_CHILD + j] = child
         apply_action(play, t, row[ND_CAND + j])
-        w.plan[side] = 0                         # greedy's memory of this side no longer holds
+        w.plan[side] = row[ND_PLAN + j] + 1      # greedy's plan for the activation (0: none)
         depth += 1
         tree.path[depth] = child
         if tree.node[child, ND_VISITS] == 0:
@@ -262,32 +317,49 @@ def descend(play, t, w, params, tree, used):
 @rule_inlined
 def mcts_choice(s, t, side, w, tree, params, sims, rollout):
     """The most visited of ``side``'s actions after ``sims`` simulations (at most
-    ``MAX_SIMS``), each played out ``rollout`` decisions past the new node. Every
-    decision of the search, either side's, is among those its side may choose
+    ``MAX_SIMS``), each played out past the new node as ``rollout`` says (see the
+    module docstring; ``params[MC_*]`` the rest of the settings). Every decision of the
+    search, either side's, is among those its side may choose
     (:func:`~simulator.engine.players.base.legal_for`: ``params`` may restrict them)."""
+    every = params[MC_EVERY]
+    if not is_searched(s, every):
+        return greedy_choice(s, t, side, w, params, w.buf)
     n = legal_for(s, t, side, params, w.buf)
     if n <= 1:
         return w.buf[0]
+    width = MAX_CHILDREN if params[MC_WIDTH] <= 0 else min(params[MC_WIDTH], MAX_CHILDREN)
+    uct_c = params[MC_C] / 100.0
+    scale = max(params[MC_SCALE], 1) / 100.0
+    pool = params[MC_POOL]
+    horizon = turn_number(s) + (-rollout - 1 if rollout < 0 else 0)
     plan0 = w.plan[0]
     plan1 = w.plan[1]
     own_below(s, side, 2)                        # move the player's own stream on
     copy_own_stream(s, side, w.stream)
+    for k in range(tree.stream0.shape[0]):
+        tree.stream0[k] = w.stream[k]
     play = w.play
     new_node(tree, 0)
     tree.bounds[0] = 1.0
     tree.bounds[1] = 0.0
     used = 1
-    for _ in range(min(sims, MAX_SIMS)):
+    for i in range(min(sims, MAX_SIMS)):
+        if pool > 0 and i % pool == 0:
+            for k in range(tree.stream0.shape[0]):     # the pool's next round: the same dice again
+                w.stream[k] = tree.stream0[k]
         begin(play, s, w.stream)
         w.plan[0] = plan0
         w.plan[1] = plan1
-        depth, used = descend(play, t, w, params, tree, used)
-        backup(tree, depth, playout_value(play, t, w, params, rollout))
+        depth, used = descend(play, t, w, params, tree, used, every, width, uct_c, params[MC_DEPTH])
+        backup(tree, depth, playout_value(play, t, w, params, rollout, horizon, scale))
     w.plan[0] = plan0
     w.plan[1] = plan1
     if tree.node[0, ND_NCAND] <= 0:              # no simulation (sims 0): greedy's choice
         return greedy_choice(s, t, side, w, params, w.buf)
-    return most_visited(tree)
+    j = most_visited(tree)
+    if every == 0:
+        w.plan[side] = tree.node[0, ND_PLAN + j] + 1     # greedy's plan for the unit it activates
+    return tree.node[0, ND_CAND + j]
 
 
 int64_constants(globals())
