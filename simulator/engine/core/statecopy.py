@@ -13,25 +13,32 @@ def copy_state(s):
     return type(s)(*(a.copy() for a in s[:-1]), s[-1][:1].copy())
 
 
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def copy_into(a, b):
+    """Copy array ``b`` into the same-shaped C-contiguous array ``a``, element by element
+    (no allocation)."""
+    x = a.reshape(a.size)
+    y = b.reshape(b.size)
+    for i in range(y.size):
+        x[i] = y[i]
+
+
 def copy_arrays(dst, src):
     """Copy each array of the tuple ``src`` into the same-shaped one of ``dst`` (compiled
-    code only: unrolled at compile time over the tuple's fields, whatever their number,
-    types and dimensions)."""
+    code only: one :func:`copy_into` per field, whatever their number, types and
+    dimensions)."""
     raise NotImplementedError("copy_arrays is called from compiled code only")
 
 
-@overload(copy_arrays, inline="always")
+@overload(copy_arrays)
 def _copy_arrays(dst, src):
-    if len(dst) == 0:
-        return lambda dst, src: None
-
-    def impl(dst, src):
-        a = dst[0].reshape(dst[0].size)
-        b = src[0].reshape(src[0].size)
-        for i in range(b.size):
-            a[i] = b[i]
-        copy_arrays(dst[1:], src[1:])
-    return impl
+    # one call per field, written out: a tuple's fields differ in type, so they are
+    # reached by constant indices (a loop, or a recursion over the tuple's tail, costs
+    # numba a typing pass per step: about 15 s of a cold compile)
+    body = "".join(f"    copy_into(dst[{i}], src[{i}])\n" for i in range(len(dst)))
+    namespace = {"copy_into": copy_into}
+    exec(f"def impl(dst, src):\n{body}    return None\n", namespace)
+    return namespace["impl"]
 
 
 @numba.njit(cache=True, no_cpython_wrapper=False, _nrt=False)
