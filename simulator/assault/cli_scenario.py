@@ -197,12 +197,13 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file
     )
     from simulator.engine.core.batch import player_kinds
     from simulator.engine.core.warmup import compile_engine, engine_loading
+    from simulator.engine.players.interface import any_searching
     from simulator.output import atomic_write_bytes
 
     pl = player_kinds(players)
     game = compile_game(name, edition=edition, data=cliopts.scenario_data(dice_file, aid_file, units_dir))
     with engine_loading():
-        compile_engine()                       # a fresh machine: on both cores
+        compile_engine(searching=any_searching(pl))     # a fresh machine: on both cores
         st = replay_game(game, seed, game_index, pl)
     frame = events_frame(st)
     obj = replay_json(st, frame, seed, game_index, pl)

@@ -27,8 +27,8 @@ balance report):
 The seam between a game and the core is a game object (OpenSpiel's ``Game``):
 Assault's :class:`~simulator.engine.assault.compile.Game` and Tide of Iron's
 :class:`~simulator.engine.toi.game.Game` give the batch runner and the balance report
-what they need (tables, ``new_state``, the compiled batch entry ``play_chunk`` of
-``<game>/records.py``, record columns, sides, players; see
+what they need (tables, ``new_state``, the compiled batch entry for the players
+(``chunk_entry(kinds)``, from ``<game>/records.py``), record columns, sides, players; see
 :mod:`simulator.engine.core.batch`). Still Assault's: the shared players, the warm-up,
 the what-ifs, tuning and ladder of ``balance``, ``compiled``/``mapdraw``. numba's disk
 caches are dropped per game package (``core.compiling.CACHE_GROUPS``).

@@ -274,11 +274,11 @@ class Game:
     def turns(self) -> int:
         return int(self.tables.p[P_TURNS])
 
-    @property
-    def play_chunk(self):
-        """Assault's compiled batch entry (:func:`simulator.engine.assault.records.play_chunk`)."""
-        from simulator.engine.assault.records import play_chunk
-        return play_chunk
+    def chunk_entry(self, kinds):
+        """Assault's compiled batch entry for players ``kinds``
+        (:func:`simulator.engine.assault.records.chunk_entry`)."""
+        from simulator.engine.assault.records import chunk_entry
+        return chunk_entry(kinds)
 
     @property
     def players(self):

@@ -1,5 +1,6 @@
-"""Assault's compiled batch entry: :func:`play_chunk` plays a chunk of games with
-Assault's rules and players and writes one fixed-width integer record per game
+"""Assault's compiled batch entries: :func:`play_chunk` plays a chunk of games with
+Assault's rules and quick players (:func:`play_chunk_searching` with the searching ones
+too; :func:`chunk_entry` picks) and writes one fixed-width integer record per game
 (:func:`fill_record`, columns ``FIXED_COLUMNS`` then units lost per unit card). The
 shared runner (:mod:`simulator.engine.core.batch`) calls it; each game brings its own."""
 
@@ -34,7 +35,7 @@ from simulator.engine.assault.state import (
 )
 from simulator.engine.assault.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, UT_CARD, UT_STR, UT_VALUE
 from simulator.engine.assault.turn import new_game
-from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.compiling import int64_constants, rule_inlined
 from simulator.engine.core.records import (
     C_ACTIVATIONS,
     C_CCS,
@@ -57,7 +58,7 @@ from simulator.engine.core.records import (
     N_FIXED,
 )
 from simulator.engine.core.seeding import seed_game
-from simulator.engine.players.interface import forget, play
+from simulator.engine.players.interface import forget, play, play_searching, searches
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -107,20 +108,43 @@ def fill_record(s, t, game, decisions, row):
     row[C_DECISIONS] = decisions
 
 
+@rule_inlined
+def begin(s, t, w, key, game, log):
+    """Game ``game`` of the chunk with stream key ``key`` begins in ``s``: its streams
+    seeded, the event log on with ``log`` 1, set up to its first decision, the players'
+    memory cleared."""
+    seed_game(key, game, s.rng)
+    s.g[G_LOG_ON] = log
+    new_game(s, t)
+    s.g[G_LOG_ON] = log
+    forget(w)
+
+
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
     """Play games ``first_game .. first_game + n_games - 1`` of a chunk (their place in the
-    chunk seeds their streams), each for at most ``max_decisions`` decisions, and write
-    their records into ``out``; with ``log`` 1 the state's event log records them (a
-    replay: :func:`play_alone`)."""
+    chunk seeds their streams) with the quick players ``kinds`` (random, greedy), each for
+    at most ``max_decisions`` decisions, and write their records into ``out``; with
+    ``log`` 1 the state's event log records them (a replay:
+    :func:`simulator.engine.core.batch.play_alone`)."""
     for i in range(n_games):
-        seed_game(key, first_game + i, s.rng)
-        s.g[G_LOG_ON] = log
-        new_game(s, t)
-        s.g[G_LOG_ON] = log
-        forget(w)
-        d = play(s, t, kinds, params, w, max_decisions)
-        fill_record(s, t, first_game + i, d, out[i])
+        begin(s, t, w, key, first_game + i, log)
+        fill_record(s, t, first_game + i, play(s, t, kinds, params, w, max_decisions), out[i])
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def play_chunk_searching(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
+    """:func:`play_chunk` with players of every kind, the searching ones too (look-ahead,
+    tree search): compiled the first time such players play, not before."""
+    for i in range(n_games):
+        begin(s, t, w, key, first_game + i, log)
+        fill_record(s, t, first_game + i, play_searching(s, t, kinds, params, w, max_decisions), out[i])
+
+
+def chunk_entry(kinds):
+    """The batch entry for players ``kinds``: :func:`play_chunk_searching` when one of them
+    searches, else :func:`play_chunk`. Both play the same games for the same players."""
+    return play_chunk_searching if searches(kinds) else play_chunk
 
 
 int64_constants(globals())

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -37,7 +38,7 @@ from simulator.engine.assault.restrictions import Asked, every_restriction, pars
 from simulator.engine.assault.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
 from simulator.engine.core.batch import RunResult, player_kinds, run_games, summary
 from simulator.engine.core.warmup import compile_engine, engine_loading
-from simulator.engine.players.interface import DEFAULT_PARAMS, parse_player
+from simulator.engine.players.interface import DEFAULT_PARAMS, any_searching, parse_player
 from simulator.errors import InputError
 from simulator.notice import waiting
 from simulator.runner import RunOptions
@@ -215,7 +216,8 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
         restricted_params(a, game.card_names(), DEFAULT_PARAMS)
     label = f"{game.name} at {p1} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve else None
     report, result = play_balance(game, games=games, seed=seed, players=(p1, p2), workers=workers,
-                                  out_dir=out_dir, progress=progress, options=options, warm=compile_engine,
+                                  out_dir=out_dir, progress=progress, options=options,
+                                  warm=partial(compile_engine, searching=any_searching((p1, p2, *curve_levels))),
                                   label=label)
     if not skill_curve:
         report["verdict"] = verdict_with_players(report["verdict"], report["players"])

@@ -1,6 +1,7 @@
 """Playing a scenario many times: per-game records, streamed, and their summary.
 
-:func:`~simulator.engine.assault.records.play_chunk` (numba, releases the GIL) plays
+A game's compiled batch entry (Assault's
+:func:`~simulator.engine.assault.records.play_chunk`; numba, releases the GIL) plays
 one chunk of games and writes one fixed-width integer record per game. :func:`run_games` plays a run through the shared
 runner, :func:`simulator.runner.execute` (pieces of ``PIECE_GAMES`` games, ``SEARCH_PIECE_GAMES``
 with a search player; workers,
@@ -18,9 +19,10 @@ The runner is game-neutral: it takes a *game* object (Assault's
 :class:`simulator.engine.toi.game.Game`) providing
 
 - ``name``, ``edition``, ``sides``, ``turns``, ``tables``, ``new_state(log_cap)``;
-- ``play_chunk``: its compiled batch entry, ``play_chunk(t, key, first_game, n_games,
-  kinds, params, s, w, out, log, max_decisions)``, writing records whose first columns
-  are :data:`simulator.engine.core.records.FIXED_COLUMNS`;
+- ``chunk_entry(kinds)``: its compiled batch entry for players ``kinds``, called as
+  ``entry(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions)``,
+  writing records whose first columns are
+  :data:`simulator.engine.core.records.FIXED_COLUMNS`;
 - ``record_columns()``, ``card_names()``, ``card_side(card)``, ``formations``,
   ``describe()``: the records' columns and the summary's per-game parts;
 - ``reason_names``, ``no_winner``, ``r_truncated``: its end-of-game codes;
@@ -122,7 +124,7 @@ def chunk_task(game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_
     out = np.zeros((n_games, len(game.record_columns())), dtype=np.int64)
     s = game.new_state()
     w = game.players.make_work(game)
-    game.play_chunk(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out, np.int64(0),
+    game.chunk_entry(kinds)(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out, np.int64(0),
                np.int64(max_decisions))
     out[:, C_GAME] += chunk * GAMES_PER_CHUNK
     return out
@@ -140,7 +142,7 @@ def play_alone(game, seed: int, game_index: int, kinds: np.ndarray, params: np.n
     while True:
         s = game.new_state(log_cap=log_cap)
         try:
-            game.play_chunk(game.tables, chunk_key(seed, chunk), np.int64(offset), np.int64(1), kinds, params, s,
+            game.chunk_entry(kinds)(game.tables, chunk_key(seed, chunk), np.int64(offset), np.int64(1), kinds, params, s,
                             game.players.make_work(game), out, np.int64(1), np.int64(max_decisions))
             return s
         except ValueError as exc:

@@ -8,13 +8,17 @@ part (setting up a game and the automatic steps between decisions, then the rest
 applying an action); each fills numba's disk cache, so when this process then compiles
 the batch loop (:func:`simulator.engine.assault.records.play_chunk`) on top, it loads both parts
 instead of compiling them. What the two parts share (a few small rules) is compiled
-by both, on different cores.
+by both, on different cores. The searching players (look-ahead, tree search) have a
+batch entry of their own (:func:`simulator.engine.assault.records.play_chunk_searching`),
+compiled only when asked (``searching``): a first run with greedy players does not
+wait for it.
 
 :func:`start` begins all that in the background (the demo answers quicker questions
 meanwhile); :func:`finish` waits for it. When the engine is already compiled nothing
 is started.
 
     python -m simulator.engine.core.warmup                # compile the engine now, both parts
+    python -m simulator.engine.core.warmup --searching    # and the searching players' entry
     python -m simulator.engine.core.warmup --part rules   # one part only, in this process
 """
 
@@ -26,13 +30,17 @@ import sys
 ENGINE_COMPILE_ESTIMATE = "compiled on the first run only, on both cores: about 2 min"
 WARMUP_SCENARIO = "infantry-training"   # every scenario compiles to arrays of the same types
 PARTS = ("rules", "players")
+SEARCH_PART = "search"                   # the searching players' batch entry (look-ahead, tree search)
+SEARCH_PLAYERS = ("lookahead", "greedy")
 
 
-def engine_is_compiled() -> bool:
-    """Whether numba's cache holds the engine's entry point for this machine."""
-    from simulator.engine.assault.records import play_chunk
+def engine_is_compiled(searching: bool = False) -> bool:
+    """Whether numba's cache holds the engine's batch entry for this machine (with
+    ``searching``, the searching players' entry too)."""
+    from simulator.engine.assault.records import play_chunk, play_chunk_searching
+    entries = (play_chunk, play_chunk_searching) if searching else (play_chunk,)
     try:
-        return bool(play_chunk._cache._cache_file._load_index())
+        return all(bool(e._cache._cache_file._load_index()) for e in entries)
     except Exception:                      # numba's internals moved: assume cold (costs a process)
         return False
 
@@ -65,50 +73,76 @@ def warmup_game():
 
 
 def compile_part(part: str, game=None) -> None:
-    """Compile one part of the engine into numba's cache."""
+    """Compile one part of the engine into numba's cache (:data:`SEARCH_PART`: the
+    searching players' batch entry, by playing one game with them)."""
     game = warmup_game() if game is None else game
+    if part == SEARCH_PART:
+        compile_top(game, SEARCH_PLAYERS)
+        return
     for dispatcher, signature in part_units(part, game):
         dispatcher.compile(signature)
 
 
-def compile_top(game=None) -> None:
-    """Compile (or load) the batch loop by playing one game: what the parts did not
-    compile is compiled here."""
+def compile_top(game=None, players: tuple[str, str] = ("greedy", "greedy")) -> None:
+    """Compile (or load) the batch entry of ``players`` by playing one game: what the
+    parts did not compile is compiled here."""
     from simulator.engine.core.batch import run_games
     game = warmup_game() if game is None else game
-    run_games(game, games=1, seed=0, players=("greedy", "greedy"), workers=1)
+    run_games(game, games=1, seed=0, players=players, workers=1)
 
 
-def compile_engine() -> list[str] | None:
+def _part_process(part: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "simulator.engine.core.warmup", "--part", part],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _finish(child: subprocess.Popen | None) -> None:
+    if child is None:
+        return
+    try:
+        child.wait()
+    finally:
+        if child.poll() is None:
+            child.kill()
+
+
+def compile_engine(searching: bool = False) -> list[str] | None:
     """Compile the whole engine, the players' part in a child process beside this one
-    (started once the map's code is compiled, so that it is compiled once). A failed
-    child is harmless: what it did not compile is compiled here.
+    (started once the map's code is compiled, so that it is compiled once); with
+    ``searching`` the searching players' batch entry too, in a second child beside this
+    process's quick entry (both on the greedy player the first child left in the
+    cache). A failed child is harmless: what it did not compile is compiled here.
 
     Returns None when the engine was compiled already; otherwise the parts' functions
     that the engine did not call with exactly the argument types :func:`part_units`
     gives them (none, unless the engine's calls changed: then a part compiled a version
     nobody uses and the split saves nothing)."""
-    if engine_is_compiled():
+    if engine_is_compiled(searching):
         return None
     game = warmup_game()
-    child = subprocess.Popen([sys.executable, "-m", "simulator.engine.core.warmup", "--part", "players"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if engine_is_compiled():                 # the quick entry is there: the searching one only
+        compile_part(SEARCH_PART, game)
+        return []
+    child = _part_process("players")
     try:
         compile_part("rules", game)
-        child.wait()
     finally:
-        if child.poll() is None:
-            child.kill()
-    compile_top(game)
+        _finish(child)
+    search = _part_process(SEARCH_PART) if searching else None
+    try:
+        compile_top(game)
+    finally:
+        _finish(search)
     return [f"{d.py_func.__module__}.{d.py_func.__name__}" for part in PARTS
             for d, signature in part_units(part, game) if set(d.overloads) != {tuple(signature)}]
 
 
-def start() -> subprocess.Popen | None:
-    """The background compile, or None when there is nothing to compile."""
-    if engine_is_compiled():
+def start(searching: bool = False) -> subprocess.Popen | None:
+    """The background compile (:func:`compile_engine`), or None when there is nothing to
+    compile."""
+    if engine_is_compiled(searching):
         return None
-    return subprocess.Popen([sys.executable, "-m", "simulator.engine.core.warmup"],
+    return subprocess.Popen([sys.executable, "-m", "simulator.engine.core.warmup"] + (["--searching"] if searching else []),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -132,10 +166,10 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--part"] and len(argv) == 2:
         compile_part(argv[1])
-    elif not argv:
-        compile_engine()
+    elif argv in ([], ["--searching"]):
+        compile_engine(searching=bool(argv))
     else:
-        sys.exit(f"usage: python -m simulator.engine.core.warmup [--part {'|'.join(PARTS)}]")
+        sys.exit(f"usage: python -m simulator.engine.core.warmup [--searching | --part {'|'.join(PARTS + (SEARCH_PART,))}]")
 
 
 if __name__ == "__main__":

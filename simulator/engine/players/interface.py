@@ -23,8 +23,11 @@ decision pending in ``s`` (``side`` decides). It
   restriction forbids, that side never does).
 
 A new player is one module beside the others plus one constant, one name in
-:data:`PLAYER_NAMES` and one line in :func:`choice`. A player's name may carry its
-strength, ``mcts:400`` (:func:`parse_player`, :func:`player_setup`).
+:data:`PLAYER_NAMES` and one line in :func:`choice` (a quick player) or
+:func:`search_choice` (a searching one, :data:`SEARCHING`: compiled only into the batch
+entry that plays such players, so that a first greedy run does not wait for it). A
+player's name may carry its strength, ``mcts:400`` (:func:`parse_player`,
+:func:`player_setup`).
 """
 
 from __future__ import annotations
@@ -150,39 +153,72 @@ def forget(w):
 
 @rule_inlined
 def choice(s, t, kind, side, w, params):
-    """The action of a player of ``kind`` (RANDOM, GREEDY, LOOKAHEAD, MCTS) for ``side``.
+    """The action of a quick player of ``kind`` (GREEDY, else RANDOM) for ``side``.
 
-    Inlined (at numba's level) into :func:`play`, with the look-ahead and tree-search players: each
-    separately compiled layer above the rules costs LLVM a pass over the whole engine
-    linked beneath it (about 13 s of a cold compile each)."""
+    Inlined (at numba's level) into :func:`play`: each separately compiled layer above
+    the rules costs LLVM a pass over the whole engine linked beneath it (about 13 s of a
+    cold compile each). The searching players are :func:`search_choice`'s, compiled only
+    into the batch entry that plays them."""
     if kind == GREEDY:
         return greedy_choice(s, t, side, w, params, w.buf)
+    if kind != RANDOM:
+        raise ValueError("a searching player in a quick batch entry (see chunk_entry, simulator/engine/assault/records.py)")
+    return random_choice(s, t, side, params, w.buf)
+
+
+@rule_inlined
+def search_choice(s, t, kind, side, w, params):
+    """The action of a player of any ``kind`` (RANDOM, GREEDY, LOOKAHEAD, MCTS) for
+    ``side``: the searching players here, the quick ones :func:`choice`'s. Inlined into
+    :func:`play_searching` as :func:`choice` is into :func:`play`."""
     if kind == LOOKAHEAD:
         return lookahead_choice(s, t, side, w, params)
     if kind == MCTS:
         return mcts_choice(s, t, side, w, w.tree, params, params[MC_SIMS + side], params[MC_ROLLOUT])
-    return random_choice(s, t, side, params, w.buf)
+    return choice(s, t, kind, side, w, params)
 
 
 @entry
 def choose(s, t, kind, side, w, params):
-    """:func:`choice`, for Python callers (one decision at a time; ``w`` keeps the
+    """:func:`search_choice`, for Python callers (one decision at a time; ``w`` keeps the
     players' memory from one call to the next: one per game)."""
-    return choice(s, t, kind, side, w, params)
+    return search_choice(s, t, kind, side, w, params)
 
 
 @rule_inlined
 def play(s, t, kinds, params, w, max_decisions):
-    """Play from ``s`` to the end of the game with players ``kinds[side]`` (inlined into
-    :func:`simulator.engine.assault.records.play_chunk`, see :func:`choice`); returns the
-    decisions taken. The players' memory is ``w``'s: :func:`forget` it at a game's start."""
+    """Play from ``s`` to the end of the game with the quick players ``kinds[side]``
+    (random, greedy: :func:`choice`; inlined into
+    :func:`simulator.engine.assault.records.play_chunk`); returns the decisions taken.
+    The players' memory is ``w``'s: :func:`forget` it at a game's start."""
     n = 0
     while not is_over(s) and n < max_decisions:
         side = decider(s)
-        a = choice(s, t, kinds[side], side, w, params)
-        apply_action(s, t, a)
+        apply_action(s, t, choice(s, t, kinds[side], side, w, params))
         n += 1
     return n
+
+
+@rule_inlined
+def play_searching(s, t, kinds, params, w, max_decisions):
+    """:func:`play` with players of every kind (:func:`search_choice`; inlined into
+    :func:`simulator.engine.assault.records.play_chunk_searching`)."""
+    n = 0
+    while not is_over(s) and n < max_decisions:
+        side = decider(s)
+        apply_action(s, t, search_choice(s, t, kinds[side], side, w, params))
+        n += 1
+    return n
+
+
+def searches(kinds) -> bool:
+    """Whether one of the players ``kinds`` is a searching one (:data:`SEARCHING`)."""
+    return any(int(k) in SEARCHING for k in kinds)
+
+
+def any_searching(names) -> bool:
+    """Whether one of the players named in ``names`` (``"mcts:400"``) searches."""
+    return searches(parse_player(n)[0] for n in names)
 
 
 int64_constants(globals())

@@ -59,8 +59,8 @@ class Game:
     def turns(self) -> int:
         return int(self.tables.p[T.P_ROUNDS])
 
-    @property
-    def play_chunk(self):
+    def chunk_entry(self, kinds):
+        """The compiled batch entry (one for every player: the provisional players are all quick)."""
         from simulator.engine.toi.records import play_chunk
         return play_chunk
 
