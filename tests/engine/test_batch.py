@@ -130,3 +130,28 @@ def test_replay_command_prints_the_game_and_draws_it(skirmish_path, tmp_path):
     assert res.exit_code == 0, res.output
     assert "=== turn 1 ===" in res.output and "game over" in res.output and "rolls" in res.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_searching_entry_plays_the_quick_players_games_and_the_quick_one_refuses_search(skirmish):
+    """Two compiled batch entries, one set of players: the searching players' entry
+    (``play_chunk_searching``) plays a greedy-against-random batch game for game as the
+    quick entry does; the quick entry refuses a searching player rather than play it as
+    another; ``chunk_entry`` picks by the players."""
+    from simulator.engine.assault.records import chunk_entry, play_chunk, play_chunk_searching
+    from simulator.engine.core.seeding import chunk_key
+    from simulator.engine.players.interface import make_work, player_setup
+
+    def records(entry, names, n=40):
+        kinds, params = player_setup(names)
+        out = np.zeros((n, len(skirmish.record_columns())), dtype=np.int64)
+        entry(skirmish.tables, chunk_key(5, 0), np.int64(0), np.int64(n), kinds, params, skirmish.new_state(),
+              make_work(skirmish), out, np.int64(0), np.int64(20_000))
+        return out
+
+    quick = records(play_chunk, ("greedy", "random"))
+    assert np.array_equal(quick, records(play_chunk_searching, ("greedy", "random")))
+    assert len(set(quick[:, 1])) > 1                                   # both sides win some
+    with pytest.raises(ValueError, match="searching player"):
+        records(play_chunk, ("lookahead", "greedy"), n=1)
+    assert chunk_entry(player_setup(("greedy", "random"))[0]) is play_chunk
+    assert chunk_entry(player_setup(("random", "mcts:8"))[0]) is play_chunk_searching

@@ -385,7 +385,7 @@ def greedy_scores(s, t, side, w, buf, n):
     return best_i
 
 
-@rule
+@rule_inlined
 def greedy_select(s, t, side, w, params, buf):
     """6.4: pass, or the best activation by greedy's scores."""
     n = legal_for(s, t, side, params, buf)
@@ -407,7 +407,7 @@ def first_action(u, code):
     return action(K_STEP, u, code)
 
 
-@rule
+@rule_inlined
 def greedy_step(s, t, side, w, buf, n, u, mode, mp, steps):
     """Follow the plan (re-planning when it cannot be followed): a step or a stop."""
     h = hex_of(s, u)
@@ -442,7 +442,7 @@ def greedy_step(s, t, side, w, buf, n, u, mode, mp, steps):
     return buf[0]
 
 
-@rule
+@rule_inlined
 def load_choice(s, t, u, buf, n):
     """9.11.2: ride when the vehicle can still move this turn and the nearest objective
     to take is beyond one move on foot; else the load action is not taken (-1)."""
@@ -470,7 +470,7 @@ def move_choice(s, t, side, w, buf, n):
     return greedy_step(s, t, side, w, buf, n, u, move_mode(s), move_points(s), move_steps(s))
 
 
-@rule
+@rule_inlined
 def emergency_choice(s, t, side, w, buf, n):
     """10.10.3: the safest, most useful empty hex next to the vehicle."""
     wt = w.weights
@@ -586,7 +586,7 @@ def support_score(s, t, side, w, a, screened):
     return wt[W_PASS]
 
 
-@rule
+@rule_inlined
 def greedy_support(s, t, side, w, buf, n):
     """6.3: the indirect fire worth most by the exact odds (less a spotter's activation),
     smoke where it screens the most enemy fire, or an artillery unit turned to face more
@@ -606,7 +606,7 @@ def greedy_support(s, t, side, w, buf, n):
     return choice
 
 
-@rule
+@rule_inlined
 def greedy_smoke_hex(s, t, side, w, buf, n):
     """7.5: the dice set aside cost nothing: smoke the adjacent hex that screens most."""
     screen_values(s, t, w.weights, side, w.pos)
@@ -627,7 +627,7 @@ def greedy_smoke_hex(s, t, side, w, buf, n):
 # ======================================================================================
 
 
-@rule
+@rule_inlined
 def tracks_choice(s, t, buf, n):
     """12.9: attack the wheels/tracks when immobilising (about half a unit's worth)
     promises more than the attack on the vehicle (exact pool statistics)."""
