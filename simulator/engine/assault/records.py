@@ -34,7 +34,7 @@ from simulator.engine.assault.state import (
     U_TYPE,
 )
 from simulator.engine.assault.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, UT_CARD, UT_STR, UT_VALUE
-from simulator.engine.assault.turn import new_game
+from simulator.engine.assault.turn import set_up
 from simulator.engine.core.compiling import int64_constants, rule_inlined
 from simulator.engine.core.records import (
     C_ACTIVATIONS,
@@ -115,7 +115,7 @@ def begin(s, t, w, key, game, log):
     memory cleared."""
     seed_game(key, game, s.rng)
     s.g[G_LOG_ON] = log
-    new_game(s, t)
+    set_up(s, t)
     s.g[G_LOG_ON] = log
     forget(w)
 

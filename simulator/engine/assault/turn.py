@@ -212,7 +212,15 @@ def apply_action(s, t, a):
 
 @entry
 def new_game(s, t):
-    """Put the slots of the scenario in the state and start the set-up (chapter 5)."""
+    """Put the slots of the scenario in the state and start the set-up (chapter 5): for
+    Python callers (:func:`set_up`)."""
+    set_up(s, t)
+
+
+@rule_inlined
+def set_up(s, t):
+    """:func:`new_game`, inlined (at numba's level) into the batch entries: a compiled
+    layer of its own would cost LLVM a pass over the automatic steps linked beneath it."""
     n = t.p[P_N_UNITS]
     for u in range(n):
         sl = t.meta[u]

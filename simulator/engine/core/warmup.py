@@ -59,7 +59,7 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
     s, t = typeof(game.new_state()), typeof(game.tables)
     a = types.int64
     if part == "rules":                 # the automatic steps, then applying an action
-        return [(turn.new_game, (s, t)), (turn.apply_action, (s, t, a))]
+        return [(turn.advance, (s, t)), (turn.apply_action, (s, t, a))]
     if part == "players":               # what "rules" needs last first, then the greedy player
         return [(movement.apply_step, (s, t, a)), (support.apply_support, (s, t, a)),
                 (greedy.greedy_choice, (s, t, a, typeof(w), typeof(DEFAULT_PARAMS), typeof(w.buf)))]
