@@ -15,6 +15,7 @@ import pandas as pd
 
 from reports.bundle import Report, Table
 from reports.provenance import Provenance, assault_data, method_of, provenance
+from reports.scenario_text import activity_text
 from reports.tables import (
     CLOSE_COMBAT_COLUMNS,
     CONVERGENCE_COLUMNS,
@@ -520,7 +521,8 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
 
     sides = list(report["sides"])
     players = ", ".join(f"{s} {report['players'][s]}" for s in sides)
-    question = f"Is {report['data']['name']} balanced? ({players}, close combat {report['edition']})"
+    edition = f", close combat {report['edition']}" if report.get("edition") else ""
+    question = f"Is {report['data']['name']} balanced? ({players}{edition})"
     rep = scenario_report(frames["games"], question=question, provenance=provenance, losses=frames.get("losses"),
                           variants=frames.get("variants"), sides=sides, variant_side=sides[0], result=report,
                           games_table=False, losses_measure="units eliminated")
@@ -545,8 +547,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                                         f"{c['mean_relative_points_margin']:.3f}"))
     act = report.get("activity")
     if act:
-        rep.highlights.append(("activity per game, both sides", ", ".join(
-            f"{k.replace('_', ' ')} {v:.2f}" for k, v in act.items())))
+        rep.highlights.append(("activity per game, both sides", activity_text(act, report.get("activity_words"))))
     by_side = report.get("activity_by_side")
     if by_side:
         from simulator.engine.assault.activity import activity_frame

@@ -31,7 +31,8 @@ def report_table(report: dict) -> str:
 
 def _outcome_lines(report: dict, sides) -> list[str]:
     """The run, its data, the win rates, the verdict and the warnings."""
-    lines = [f"{report['data']['name']} ({report['scenario']}), close combat {report['edition']}: "
+    edition = f", close combat {report['edition']}" if report.get("edition") else ""     # Assault's chapter 12
+    lines = [f"{report['data']['name']} ({report['scenario']}){edition}: "
              f"{report['games']:,} games, seed {report['seed']}, players "
              + ", ".join(f"{s} {report['players'][s]}" for s in sides),
              f"data: {report['data']['data']['dice']}; aid {report['data']['data']['aid']}; "
@@ -50,13 +51,20 @@ def _outcome_lines(report: dict, sides) -> list[str]:
     return lines
 
 
+def activity_text(act: dict, words: dict | None) -> str:
+    """``activations 29.15, reaction fires 1.51, ...``: each count in the game's own words
+    (a game's ``activity_words``; a count it names None is not its to show)."""
+    words = words or {}
+    return ", ".join(f"{words.get(k, k.replace('_', ' '))} {v:.2f}" for k, v in act.items()
+                     if words.get(k, k) is not None)
+
+
 def _play_lines(report: dict, sides) -> list[str]:
     """How the games went: activity, the first player, closeness, losses, formations."""
     lines = []
     act = report.get("activity")
     if act:
-        lines.append("activity per game, both sides: " + ", ".join(
-            f"{k.replace('_', ' ')} {v:.2f}" for k, v in act.items()))
+        lines.append("activity per game, both sides: " + activity_text(act, report.get("activity_words")))
     if report.get("activity_by_side"):
         lines += activity_lines(report["activity_by_side"], sides)
     fp = report["first_player_effect"]

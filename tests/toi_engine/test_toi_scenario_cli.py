@@ -23,5 +23,7 @@ def test_toi_scenario_command(tmp_path):
         assert key in report, key
     assert report["games"] == 30 and report["players"] == dict(zip(report["sides"], ("random", "greedy"), strict=True))
     assert sorted(p.name for p in out.iterdir()) == ["balance.json", "balance.txt", "games.csv", "games.parquet"]
+    text = (out / "balance.txt").read_text()
+    assert text.startswith("Two Farms (two-farms): 30 games") and "close combat" not in text   # Assault's editions only
     bad = CliRunner().invoke(toi, ["scenario", "two-farms", "--games", "3", "--vary", "rounds=4"])
     assert bad.exit_code == 2 and "not yet for Tide of Iron" in bad.output

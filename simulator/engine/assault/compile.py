@@ -289,6 +289,11 @@ class Game:
     def card_side(self, card: str) -> str:
         return self.scenario.units[card].side
 
+    # the summary's activity keys (core.records.ACTIVITY_KEYS) in Assault's words, and
+    # what "closing in" is (the warning when the players hardly do it)
+    activity_words = {"activations": "activations", "reaction_fires": "reaction fires", "fallbacks": "fallbacks",
+                      "close_combats": "close combats", "decisions": "decisions", "close_in": "enter close combat"}
+
     def record_columns(self) -> list[str]:
         """The shared columns, then ``lost_<side>_<unit>`` per unit card."""
         from simulator.engine.core.records import FIXED_COLUMNS

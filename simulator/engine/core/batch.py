@@ -45,6 +45,7 @@ import pandas as pd
 from simulator import runner
 from simulator.engine.core.compiling import int64_constants
 from simulator.engine.core.records import (
+    ACTIVITY_KEYS,
     C_ACTIVATIONS,
     C_CCS,
     C_DECIDED,
@@ -428,8 +429,8 @@ def summary(result: RunResult) -> dict:
                               if g.card_side(c) == s}
                           for s in sides}
     out["formations"] = formation_breakdown(g, tl)
-    out["activity"] = {k: float(v / n) for k, v in zip(
-        ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions"), tl.stats, strict=True)}
+    out["activity"] = {k: float(v / n) for k, v in zip(ACTIVITY_KEYS, tl.stats, strict=True)}
+    out["activity_words"] = dict(g.activity_words)
     out["warnings"] = activity_warnings(out)
     out["workers"] = result.workers
     out["seconds"] = result.seconds
@@ -502,8 +503,9 @@ def activity_warnings(summary: dict) -> list[str]:
                    "'truncated', winner 'none' in the records); they count in every rate's denominator "
                    "but neither as a win nor as a draw, and the verdict leaves them out like draws")
     act = summary.get("activity", {})
+    close_in = summary.get("activity_words", {}).get("close_in", "enter close combat")
     if act.get("close_combats", 1.0) < LOW_CLOSE_COMBATS:
-        out.append(f"the players hardly ever enter close combat ({act['close_combats']:.2f} a game): "
+        out.append(f"the players hardly ever {close_in} ({act['close_combats']:.2f} a game): "
                    "an attacker that never closes in may make the defender look stronger than it is")
     if act.get("activations", LOW_ACTIVATIONS) < LOW_ACTIVATIONS:
         out.append(f"the players hardly act ({act['activations']:.2f} activations a game)")

@@ -18,5 +18,8 @@ FIXED_COLUMNS = ("game", "winner", "reason", "turns", "first_player", "decided_t
                  "formations_0", "formations_1", "activations", "reactions_fired", "fallbacks",
                  "close_combats", "decisions")
 assert len(FIXED_COLUMNS) == N_FIXED
+# the summary's "activity" keys (per game, both sides), from C_ACTIVATIONS .. C_DECISIONS;
+# each game names them in its own words (its game object's ``activity_words``)
+ACTIVITY_KEYS = ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions")
 
 int64_constants(globals())

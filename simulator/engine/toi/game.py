@@ -77,6 +77,11 @@ class Game:
     def card_side(self, card: str) -> str:
         return card.partition("/")[0]
 
+    # the summary's activity keys (core.records.ACTIVITY_KEYS) in Tide of Iron's words:
+    # reaction fire is op fire, close combat the assault; nothing falls back (None: not shown)
+    activity_words = {"activations": "activations", "reaction_fires": "op fire attacks", "fallbacks": None,
+                      "close_combats": "assaults", "decisions": "decisions", "close_in": "assault"}
+
     def record_columns(self) -> list[str]:
         from simulator.engine.core.records import FIXED_COLUMNS
         return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in self.card_names()]
