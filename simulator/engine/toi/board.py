@@ -226,9 +226,8 @@ def _roads_and_markers(ax, b: Board, xs, ys, size) -> list:
                 fontsize=5, ha="center", va="center", color="white", zorder=8,
                 bbox=dict(boxstyle="square,pad=0.15", facecolor="#444444", edgecolor="none"))
     kinds = sorted({m.kind.strip().lower().replace("-", "_") for m in markers})
-    if kinds:
-        handles.append(Patch(facecolor="none", edgecolor="none", label="markers: " + ", ".join(
-            f"{MARKER_LETTERS.get(k, '?')} {k.replace('_', ' ')}" for k in kinds)))
+    handles += [Patch(facecolor="#444444", edgecolor="none", label=f"{MARKER_LETTERS.get(k, '?')}: {k.replace('_', ' ')}")
+                for k in kinds]
     return handles
 
 
