@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from simulator import cliopts
+from simulator.errors import InputError
 
 FOLDER = "replay.txt, replay.json, events.csv and final.png"
 
@@ -48,14 +49,18 @@ def replay_command(name, seed, game_index, players, png, fmt, out):
 
     pl = player_kinds(players, players=provisional_players)
     game = Game(name)
+    target = None
+    if png:                 # checked before the game is played
+        target = Path(png)
+        if target.suffix and target.suffix.lower() != ".png" and not target.is_dir():
+            raise InputError("--png", png, "give a file name ending in .png, or a folder")
+        if target.suffix.lower() != ".png" or target.is_dir():
+            target = target / f"{game.name}-seed-{seed}-game-{game_index}.png"
     with engine_loading():
         rp = replay_game(game, seed, game_index, pl)
     text = replay_text(rp)
     obj = replay_json(rp)
     if png:
-        target = Path(png)
-        if target.suffix.lower() != ".png":
-            target = target / f"{game.name}-seed-{seed}-game-{game_index}.png"
         atomic_write_bytes(target, final_position_png(rp), option="--png")
         click.echo(f"wrote {target}", err=True)
     if out is not None:

@@ -68,3 +68,9 @@ def test_replay_command(tmp_path):
     assert json.loads((tmp_path / "rep" / "replay.json").read_text()) == obj
     bad = CliRunner().invoke(main, ["toi", "replay", "two-farms", "--seed", "5", "--game", "2", "--players", "x,y"])
     assert bad.exit_code == 2 and "--players" in bad.output
+    res = CliRunner().invoke(main, ["toi", "replay", "two-farms", "--seed", "5", "--game", "2",
+                                    "--png", str(tmp_path / "pics")])
+    assert res.exit_code == 0 and (tmp_path / "pics" / "two-farms-seed-5-game-2.png").is_file()
+    bad = CliRunner().invoke(main, ["toi", "replay", "two-farms", "--seed", "5", "--game", "2",
+                                    "--png", str(tmp_path / "end.jpg")])
+    assert bad.exit_code == 2 and "--png" in bad.output and not (tmp_path / "end.jpg").exists()
