@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -92,6 +93,37 @@ def key_path(loc: tuple[Any, ...]) -> str:
             out += f"[{part}]"
         else:
             out += ("." if out else "") + str(part)
+    return out
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong (``error``) or doubtful (``warning``) in a data file (``lanchester
+    assault check``, ``lanchester toi check``)."""
+
+    key: str
+    message: str
+    severity: str = "error"
+
+    def line(self, where: str) -> str:
+        return f"{self.severity}: {InputError(where, self.key, self.message).one_line()}"
+
+
+def model_problems(exc: pydantic.ValidationError, prefix: str = "",
+                   model: type[pydantic.BaseModel] | None = None) -> list[Problem]:
+    """Every error of a validation, each a :class:`Problem` with its dotted key path."""
+    out = []
+    for err in exc.errors():
+        key = key_path(tuple(err["loc"]))
+        key = f"{prefix}.{key}" if prefix and key else (prefix or key)
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = unknown_key_message(model, tuple(err["loc"]))
+        elif err["type"] == "missing":
+            msg = "required key is missing"
+        elif "input" in err and not isinstance(err["input"], (dict, list)):
+            msg = f"{msg} (got {shown(err['input'])})"
+        out.append(Problem(key, msg))
     return out
 
 

@@ -18,12 +18,17 @@ COMMANDS = {
     "units": ("simulator.toi.cli_units:units_command", "The roster, the readings kept as data, the terrain."),
     "scenario": ("simulator.toi.cli_scenario:scenario_command",
                  "Play a scenario many times with computer players and report its balance."),
+    "replay": ("simulator.toi.cli_replay:replay_command", "Play game K of a batch again, decision by decision."),
+    "check": ("simulator.toi.cli_map:check_command", "Check a scenario file and report every problem."),
+    "map": ("simulator.toi.cli_map:map_command", "Draw a scenario map as a PNG."),
+    "los": ("simulator.toi.cli_map:los_command", "Line of sight between two hexes of a scenario map."),
 }
 
 
 @click.group("toi", cls=LazyGroup, lazy=COMMANDS)
 def toi() -> None:
-    """Tide of Iron: odds of ranged fire, assaults and minefields; the roster; whole games.
+    """Tide of Iron: odds of ranged fire, assaults and minefields; the roster; whole games;
+    scenario files, maps and replays.
 
     \b
     Examples:
@@ -32,4 +37,8 @@ def toi() -> None:
       lanchester toi assault --attacker squad:4regular --defender squad:3regular:entrenchment
       lanchester toi units
       lanchester toi scenario two-farms --games 2000 --seed 7
+      lanchester toi replay two-farms --seed 7 --game 12
+      lanchester toi check my-map.scenario.toml
+      lanchester toi map two-farms --los-from 1,4
+      lanchester toi los two-farms 0,6 5,1
     """

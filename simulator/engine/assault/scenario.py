@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import NAME_PATTERN, UnitCard, load_units
 from simulator.assault.dice import DiceSet, load_dice
-from simulator.datafile import SCENARIOS_DIR, file_digest, key_path, read_toml, shown, unknown_key_message
+from simulator.datafile import SCENARIOS_DIR, Problem, file_digest, model_problems, read_toml
 from simulator.engine.core.hexgrid import HexGrid, parse_facing, parse_hex_name, too_many_hexes, vertex_names
 from simulator.engine.core.hexspec import expand_hexes, parse_hex_spec
 from simulator.errors import InputError
@@ -451,18 +451,6 @@ def parse_terrain(value: str, aid: Aid) -> tuple[str, bool]:
 
 # --- problems -------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong (``error``) or doubtful (``warning``) in a scenario file."""
-
-    key: str
-    message: str
-    severity: str = "error"
-
-    def line(self, where: str) -> str:
-        return f"{self.severity}: {InputError(where, self.key, self.message).one_line()}"
-
-
 @dataclass
 class CheckResult:
     where: str
@@ -495,19 +483,7 @@ class _Report:
 
 def _pydantic_problems(exc: pydantic.ValidationError, prefix: str = "",
                        model: type[BaseModel] | None = None) -> list[Problem]:
-    out = []
-    for err in exc.errors():
-        key = key_path(tuple(err["loc"]))
-        key = f"{prefix}.{key}" if prefix and key else (prefix or key)
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = unknown_key_message(model, tuple(err["loc"]))
-        elif err["type"] == "missing":
-            msg = "required key is missing"
-        elif "input" in err and not isinstance(err["input"], (dict, list)):
-            msg = f"{msg} (got {shown(err['input'])})"
-        out.append(Problem(key, msg))
-    return _dedupe_union_errors(out)
+    return _dedupe_union_errors(model_problems(exc, prefix, model))
 
 
 def _dedupe_union_errors(problems: list[Problem]) -> list[Problem]:

@@ -1,9 +1,13 @@
 """Pictures of a scenario map (matplotlib, no display needed).
 
-:func:`draw_map` draws every hex in its terrain colour with its name, hills hatched
-with their elevation, objectives as stars, units at their fixed hexes (with an arrow
-to the facing vertex for vehicles and artillery), set-up zones and reinforcement
-entry hexes outlined in the side's faction colour. With ``los_from`` every hex is
+:func:`draw_board` is the game-neutral part: hexes in their terrain colours with their
+names, hills with their elevation, row and column numbers, the terrain legend, the
+line-of-sight shading; a game draws its own things over it (Tide of Iron:
+:mod:`simulator.engine.toi.board`).
+
+:func:`draw_map` is Assault's: that map with objectives as stars, units at their fixed
+hexes (with an arrow to the facing vertex for vehicles and artillery), set-up zones and
+reinforcement entry hexes outlined in the side's faction colour. With ``los_from`` every hex is
 shaded by what a unit in that hex sees (10.3, 10.4): clear (unshaded), hindered
 (yellow) or blocked (dark). With ``pieces`` it draws a position instead of the
 set-up (e.g. the end of a game: ``lanchester assault replay --png``): those units,
@@ -71,7 +75,7 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
              smoke: dict | None = None, dpi: int = 110, title: str | None = None,
              pieces: list[Piece] | None = None, objective_holders: dict[str, str] | None = None,
              subtitle: str | None = None, footer: str | None = None) -> bytes:
-    """The map as PNG bytes (see the module docstring).
+    """An Assault map as PNG bytes (see the module docstring), drawn by :func:`draw_board`.
 
     ``pieces`` replaces the scenario's set-up (fixed units, zones, entry hexes) with a
     position; ``objective_holders`` maps an objective's hex to the faction holding it;
@@ -81,6 +85,46 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
         cm, s = scenario, None
     else:
         cm, s = compile_map(scenario), scenario
+
+    def overlay(ax, xs, ys, size) -> list:
+        handles = []
+        if pieces is not None:
+            handles += _draw_position(ax, cm, s, pieces, objective_holders or {}, xs, ys, size)
+        elif s is not None:
+            handles += _draw_scenario(ax, cm, s, xs, ys, size)
+        if smoke:
+            handles += _draw_smoke(ax, cm, smoke, xs, ys, size)
+        return handles
+
+    sub = f"{cm.cols} x {cm.rows} {cm.orientation}-topped hexes; aid: {cm.aid_label}"
+    if s is not None and s.map.source:
+        sub += f"; map: {s.map.source}"
+    if subtitle:
+        sub = f"{subtitle}; {sub}"
+    return draw_board(cm, seen=_los_codes(cm, los_from, smoke), los_from=los_from, dpi=dpi,
+                      title=title or (s.name if s is not None else cm.name), sub=sub, footer=footer,
+                      overlay=overlay)
+
+
+def draw_board(board, *, title: str, sub: str, seen=None, los_from: str | None = None, dpi: int = 110,
+               footer: str | None = None, overlay=None, palette: dict[str, str] | None = None,
+               shades: tuple[int, ...] = (los.HINDERED, los.BLOCKED)) -> bytes:
+    """Any game's map as PNG bytes: every hex in its terrain colour with its name, hills
+    hatched with their elevation, rows and columns numbered, a terrain legend; then
+    ``overlay(ax, xs, ys, size)`` draws the game's own things (objectives, zones, units)
+    and returns their legend entries. ``seen``: a line-of-sight code
+    (:data:`simulator.engine.core.los.CLEAR`, ``HINDERED``, ``BLOCKED``) per hex, from
+    the hex ``los_from``, shaded (``shades``: the codes the legend explains). ``title``, ``sub``: the heading and the grey line under
+    it; ``footer``: small lines under the map; ``palette``: terrain colours
+    (:data:`TERRAIN_COLOURS` by default).
+
+    ``board`` is game-neutral: anything with ``n``, ``cols``, ``rows``, ``orientation``
+    (``flat``/``pointy``), ``names`` (hex names), ``terrain_of(h)``, ``terrain_names``,
+    ``hill`` and ``elevation`` (per hex) and ``index_of(name)`` (Assault's
+    :class:`~simulator.engine.core.compiled.CompiledMap`, Tide of Iron's
+    :class:`simulator.engine.toi.board.Board`)."""
+    cm = board
+    palette = TERRAIN_COLOURS if palette is None else palette
     size = 1.0
     xs, ys = [], []
     for h in range(cm.n):
@@ -98,12 +142,11 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
     ax.set_xlim(min(xs) - 1.6 * size, max(xs) + 1.1 * size)   # room for the row numbers
     ax.set_ylim(max(ys) + 1.1 * size, min(ys) - 1.5 * size)  # row 0 at the top; room for column numbers
 
-    seen = _los_codes(cm, los_from, smoke)
     for h in range(cm.n):
         col, row = h % cm.cols, h // cm.cols
         pts = hexgrid.corners(col, row, cm.orientation, size)
         terrain = cm.terrain_of(h)
-        ax.add_patch(Polygon(pts, closed=True, facecolor=terrain_colour(terrain, cm.terrain_names),
+        ax.add_patch(Polygon(pts, closed=True, facecolor=terrain_colour(terrain, cm.terrain_names, palette),
                              edgecolor="#6b6b6b", linewidth=0.5, zorder=1))
         if cm.hill[h]:
             ax.add_patch(Polygon(_shrink(pts, xs[h], ys[h], 0.86), closed=True, fill=False,
@@ -120,30 +163,20 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
                 va="center", color="#333333", zorder=6)
 
     _label_rows_and_columns(ax, cm, xs, ys, size)
-    handles = _terrain_legend(cm)
-    if pieces is not None:
-        handles += _draw_position(ax, cm, s, pieces, objective_holders or {}, xs, ys, size)
-    elif s is not None:
-        handles += _draw_scenario(ax, cm, s, xs, ys, size)
-    if smoke:
-        handles += _draw_smoke(ax, cm, smoke, xs, ys, size)
+    handles = _terrain_legend(cm, palette)
+    if overlay is not None:
+        handles += overlay(ax, xs, ys, size)
     if seen is not None:
         a = cm.index_of(los_from)
         ax.add_patch(Polygon(_shrink(hexgrid.corners(a % cm.cols, a // cm.cols, cm.orientation, size),
                                      xs[a], ys[a], 0.9), closed=True, fill=False,
                              edgecolor="#00a0ff", linewidth=2.2, zorder=8))
-        handles += [Patch(facecolor="white", edgecolor="#00a0ff", label=f"LOS from {cm.names[a]}"),
-                    Patch(facecolor=LOS_SHADES[los.HINDERED][0], alpha=0.6, label="hindered"),
-                    Patch(facecolor=LOS_SHADES[los.BLOCKED][0], alpha=0.6, label="blocked")]
+        handles += [Patch(facecolor="white", edgecolor="#00a0ff", label=f"LOS from {cm.names[a]}")]
+        handles += [Patch(facecolor=LOS_SHADES[code][0], alpha=0.6, label=los.LOS_NAMES[code])
+                    for code in shades]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6,
               frameon=False)
-    name = title or (s.name if s is not None else cm.name)
-    sub = f"{cm.cols} x {cm.rows} {cm.orientation}-topped hexes; aid: {cm.aid_label}"
-    if s is not None and s.map.source:
-        sub += f"; map: {s.map.source}"
-    if subtitle:
-        sub = f"{subtitle}; {sub}"
-    fig.suptitle(name, fontsize=10, x=0.02, ha="left", y=0.985)
+    fig.suptitle(title, fontsize=10, x=0.02, ha="left", y=0.985)
     fig.text(0.02, 0.925, sub, fontsize=6, ha="left", color="#444444")
     if footer:
         fig.text(0.02, 0.005, footer, fontsize=5, ha="left", va="bottom", family="monospace", color="#444444")
@@ -166,17 +199,19 @@ def _shrink(pts, cx, cy, k):
     return [(cx + k * (x - cx), cy + k * (y - cy)) for x, y in pts]
 
 
-def terrain_colour(terrain: str, terrain_names) -> str:
-    """The fill of a terrain: the shipped terrains' own colours; any other terrain of the
-    aid gets the next distinct colour of :data:`OTHER_TERRAINS` in the aid's order."""
-    if terrain in TERRAIN_COLOURS:
-        return TERRAIN_COLOURS[terrain]
-    others = [t for t in terrain_names if t not in TERRAIN_COLOURS]
+def terrain_colour(terrain: str, terrain_names, palette: dict[str, str] | None = None) -> str:
+    """The fill of a terrain: the shipped terrains' own colours (``palette``, by default
+    :data:`TERRAIN_COLOURS`); any other terrain of the aid gets the next distinct colour
+    of :data:`OTHER_TERRAINS` in the aid's order."""
+    palette = TERRAIN_COLOURS if palette is None else palette
+    if terrain in palette:
+        return palette[terrain]
+    others = [t for t in terrain_names if t not in palette]
     k = others.index(terrain) if terrain in others else len(others)
     return OTHER_TERRAINS[k % len(OTHER_TERRAINS)]
 
 
-def _label_rows_and_columns(ax, cm: CompiledMap, xs, ys, size) -> None:
+def _label_rows_and_columns(ax, cm, xs, ys, size) -> None:
     """Column numbers above each column's first hex and row numbers left of column 0,
     as the scenario file counts them (row r is the r-th string of ``map.rows``)."""
     for c in range(cm.cols):
@@ -188,10 +223,11 @@ def _label_rows_and_columns(ax, cm: CompiledMap, xs, ys, size) -> None:
                 color="#555555", zorder=6)
 
 
-def _terrain_legend(cm: CompiledMap) -> list:
-    used = sorted({cm.terrain_of(h) for h in range(cm.n)}, key=list(TERRAIN_COLOURS).index
-                  if all(t in TERRAIN_COLOURS for t in cm.terrain_names) else str)
-    out = [Patch(facecolor=terrain_colour(t, cm.terrain_names), edgecolor="#6b6b6b", label=t)
+def _terrain_legend(cm, palette: dict[str, str] | None = None) -> list:
+    palette = TERRAIN_COLOURS if palette is None else palette
+    used = sorted({cm.terrain_of(h) for h in range(cm.n)}, key=list(palette).index
+                  if all(t in palette for t in cm.terrain_names) else str)
+    out = [Patch(facecolor=terrain_colour(t, cm.terrain_names, palette), edgecolor="#6b6b6b", label=t)
            for t in used]
     if cm.hill.any():
         out.append(Patch(facecolor="white", hatch="///", edgecolor=HILL_EDGE, label="hill (▲ elevation)"))
@@ -278,7 +314,7 @@ def _draw_position(ax, cm: CompiledMap, s: Scenario | None, pieces: list[Piece],
     return handles
 
 
-def _draw_unit(ax, cm: CompiledMap, x, y, label_y, label: str, colour: str, facing, size, fontsize) -> None:
+def _draw_unit(ax, cm, x, y, label_y, label: str, colour: str, facing, size, fontsize) -> None:
     """A unit's label in its side's colour and, for vehicles and guns, an arrow to the
     vertex it faces (5.8)."""
     ax.text(x, label_y, label, fontsize=fontsize, ha="center", va="center", color="white", zorder=9,

@@ -18,6 +18,9 @@ game module.
                  ``State``, ``play_games``)
 - ``records``    the compiled batch entry (``play_chunk``) and a game's record
 - ``provisional_players``  random and greedy players until the shared players take a game
+- ``board``, ``check``, ``replay``  the scenario tools: the map for the shared drawing and
+                 line of sight with its reasons, checking a file, a batch game decision by
+                 decision (``lanchester toi map | los | check | replay``)
 
 Not yet: setting up squads in vehicles, squad transfers, concealment, smoke,
 digging entrenchments and removing wire, the medic's Heal, supporters of area attacks,

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 
 from simulator.engine.core.statecopy import copy_state, restore_state
-from simulator.engine.toi.state import K_PASS, a_kind
+from simulator.engine.toi.state import G_LOG_ON, K_PASS, a_kind
 from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.engine.toi.view import (
     controller,
@@ -85,6 +85,7 @@ def choose(s, t, kind, buf, moves, scratch):
     keep = scratch[0]
     trial = scratch[1]
     restore_state(keep, s)
+    keep.g[G_LOG_ON] = 0                            # trials never log (their log is one row): a replay plays as the batch
     for i in range(n):
         moves[i] = buf[i]
     for i in range(n):

@@ -193,8 +193,10 @@ def _move_cost(x: int, y: int, terrain, elev, road, stand, game: GameData, vehic
     return cost
 
 
-def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray) -> np.ndarray:
-    """1 where a unit in hex a sees a unit in hex b (001 Line of sight; rulings T23)."""
+def line_tracer(grid: HexGrid):
+    """``trace(a, b)``: the hexes the line from hex ``a`` to hex ``b`` crosses, with the
+    core's exact tracer (:func:`simulator.engine.core.los.line_steps`): ``(prim, alt)``,
+    ``alt[k]`` the other hex of a line along a hex side (-2 when none)."""
     n = grid.n
     qmin, rmin = int(grid.q.min()) - 2, int(grid.r.min()) - 2
     index = np.full((int(grid.q.max()) - qmin + 3, int(grid.r.max()) - rmin + 3), -1, dtype=np.int64)
@@ -204,22 +206,35 @@ def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray) -> np.
     prim = np.empty(size, dtype=np.int64)
     alt = np.empty(size, dtype=np.int64)
     work, fkey = core_los.line_work(grid.diameter + 2)
+    sid = [0]
+
+    def trace(a: int, b: int):
+        sid[0] += 1
+        ns = core_los.line_steps(int(grid.q[a]), int(grid.r[a]), int(grid.q[b]), int(grid.r[b]), index,
+                                 qmin, rmin, prim, alt, stamp, sid[0], work, fkey)
+        return prim[:ns], alt[:ns]
+    return trace
+
+
+def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray) -> np.ndarray:
+    """1 where a unit in hex a sees a unit in hex b (001 Line of sight; rulings T23)."""
+    n = grid.n
+    trace = line_tracer(grid)
     dist = grid.distance
     out = np.zeros((n, n), dtype=np.int64)
-    sid = 0
     for a in range(n):
         for b in range(n):
             if dist[a, b] <= 1:
                 out[a, b] = 1                       # 001 LOS: adjacent units always see each other
                 continue
-            sid += 1
-            ns = core_los.line_steps(int(grid.q[a]), int(grid.r[a]), int(grid.q[b]), int(grid.r[b]), index,
-                                     qmin, rmin, prim, alt, stamp, sid, work, fkey)
-            out[a, b] = _sees(a, b, prim[:ns], alt[:ns], elev, blocking, dist)
+            prim, alt = trace(a, b)
+            out[a, b] = _sees(a, b, prim, alt, elev, blocking, dist)
     return out
 
 
-def _sees(a, b, prim, alt, elev, blocking, dist) -> int:
+def _sees(a, b, prim, alt, elev, blocking, dist, why: list | None = None) -> int:
+    """1 when ``a`` sees ``b`` along the traced line ``prim``/``alt``; when it does not and
+    ``why`` is a list, appends ``(reason, hexes)``: what blocks (for ``lanchester toi los``)."""
     lo, hi = (a, b) if elev[a] <= elev[b] else (b, a)
     top = elev[hi]
 
@@ -234,18 +249,47 @@ def _sees(a, b, prim, alt, elev, blocking, dist) -> int:
         if not hit:
             continue
         if elev[a] == elev[b] or elev[x] > top:
+            if why is not None:
+                def what(h):
+                    return "blocking terrain" if blocking[h] else f"a level {int(elev[h])} hill"
+                why.append((what(x) if y == -2 else f"{what(x)} and {what(y)}, on both sides of the hex side",
+                            (x,) if y == -2 else (x, y)))
             return 0                                # same level (or a higher hill): BT blocks
         if closest < 0 or dist[x, lo] < dist[closest, lo]:
             closest = x
     if elev[a] != elev[b]:
         first = int(prim[0]) if a == hi else int(prim[-1])
         if first >= 0 and elev[first] == top and dist[first, hi] == 1:
+            if why is not None:
+                why.append(("the higher unit looks out across an adjacent hex at its own level", (first,)))
             return 0                                # 001 LOS: across an adjacent hex at its own level
         if closest >= 0:
             blind = 2 if top - elev[lo] == 1 else 1  # 001 LOS: blind hexes behind the obstruction
             if dist[closest, lo] <= blind:
+                if why is not None:
+                    why.append((f"the lower unit is in a blind hex, {int(dist[closest, lo])} behind the obstruction "
+                                f"(blind up to {blind})", (closest,)))
                 return 0
     return 1
+
+
+def sight(scenario: Scenario, a: int, b: int) -> tuple[int, list[tuple[str, tuple[int, ...]]], list[int]]:
+    """Whether hex ``a`` sees hex ``b`` on ``scenario``'s map and why: ``(sees, why,
+    crossed)``, ``why`` the blocking reasons with their hexes (empty when it sees),
+    ``crossed`` the hexes strictly between. The same function as the game's table
+    (:func:`_line_of_sight`), which it agrees with."""
+    t, grid = scenario.tables, scenario.grid
+    elev = t.hexi[:, T.HI_ELEV]
+    feats = scenario.game.terrain.features
+    blocking = np.array([feats[scenario.terrain_names[int(x)]].blocking.value == "yes"
+                         for x in t.hexi[:, T.HI_TERRAIN]], dtype=np.int64)
+    if grid.distance[a, b] <= 1:
+        return 1, [], []                            # 001 LOS: adjacent units always see each other
+    prim, alt = line_tracer(grid)(a, b)
+    why: list = []
+    sees = _sees(a, b, prim, alt, elev, blocking, grid.distance, why)
+    crossed = [int(h) for x, y in zip(prim, alt, strict=True) for h in (x, y) if h >= 0]
+    return sees, why, crossed
 
 
 # --- compile ---------------------------------------------------------------------------
