@@ -188,7 +188,7 @@ def objective_value(s, t, wt, side, h):
     return val
 
 
-@rule
+@rule_inlined
 def position_value(s, t, wt, u, h):
     """What it is worth to ``u`` to stand in ``h``: objectives, cover, the enemy fire it
     would face there and the fire it could deal from there (exact odds).
