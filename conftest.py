@@ -21,7 +21,8 @@ import pytest  # noqa: E402
 @pytest.fixture(scope="session")
 def engine_compiled():
     """The scenario engine compiled on both cores before the first test that plays a
-    game (:func:`simulator.engine.core.warmup.compile_engine`): None when numba's cache held it
+    game, the searching players' batch entry too (many tests play them:
+    :func:`simulator.engine.core.warmup.compile_engine`): None when numba's cache held it
     already, else the parts' functions the engine called with other argument types."""
     from simulator.engine.core import warmup
     # Under pytest-xdist every worker asks for it: the first compiles (on both cores), the
@@ -29,4 +30,4 @@ def engine_compiled():
     lock = Path(os.environ["LANCHESTER_CACHE_DIR"]) / "engine-compile.lock"
     with open(lock, "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
-        return warmup.compile_engine()
+        return warmup.compile_engine(searching=True)

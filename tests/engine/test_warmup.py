@@ -15,10 +15,12 @@ def test_nothing_starts_once_the_engine_is_compiled():
     warmup.finish(None)                       # nothing to wait for
 
 
-def test_the_warmup_processes_exit_cleanly_on_a_compiled_engine():
-    """The whole warm-up (nothing left to do) and one part (loading its functions from
-    numba's cache) end with status 0; an unknown part is refused."""
-    for args in ([], ["--part", "players"]):
+def test_the_warmup_processes_exit_cleanly_on_a_compiled_engine(engine_compiled):
+    """The whole warm-up (nothing left to do), with the searching players' entry too, and
+    one part (loading its functions from numba's cache) end with status 0; an unknown
+    part is refused."""
+    assert warmup.engine_is_compiled(searching=True)          # the suite's warm-up compiled both entries
+    for args in ([], ["--searching"], ["--part", "players"], ["--part", "search"]):
         proc = subprocess.run([sys.executable, "-m", "simulator.engine.core.warmup", *args], capture_output=True,
                               text=True, timeout=900)
         assert proc.returncode == 0, (args, proc.stderr[-2000:])
