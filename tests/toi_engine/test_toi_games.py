@@ -70,6 +70,8 @@ def random_game(game: Game, seed: int, rng: random.Random, pass_weight: float = 
             acts = [a for a in acts if kind_of(a) not in (S.K_PASS, S.K_NO_OPFIRE)] or acts
         if st.s.g[S.G_SUB] == S.SUB_SET_OPFIRE and rng.random() < 0.6:
             acts = [a for a in acts if kind_of(a) == S.K_OPFIRE_DONE]
+        if st.s.g[S.G_SUB] == S.SUB_TRANSFER and rng.random() < 0.7:     # a few squad transfers
+            acts = [a for a in acts if kind_of(a) == S.K_TRANSFER_DONE]
         if boldness and rng.random() < boldness:
             acts = bold(st, acts, rng)
         a = rng.choice(acts)

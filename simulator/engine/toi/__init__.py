@@ -8,7 +8,8 @@ game module.
                  movement costs, objectives, markers, squads, vehicles)
 - ``turn``       the game API: ``new_game``, ``legal_actions``, ``apply_action``
 - ``view``       read-only accessors for players and reports
-- ``phases/``    ``setup`` (deployment, op-fire placement, reinforcements), ``action``
+- ``phases/``    ``setup`` (deployment, op-fire placement, squad transfers and
+                 reinforcements), ``transfer`` (the transfers' rules), ``action``
                  (the action phase), ``movement`` (moves, op fire, fortifications,
                  transport), ``command`` (command and status phases, the end)
 - ``fire``, ``area``, ``assault``   the attacks, on :mod:`simulator.toi.jit`
@@ -19,8 +20,8 @@ game module.
 - ``records``    the compiled batch entry (``play_chunk``) and a game's record
 - ``provisional_players``  random and greedy players until the shared players take a game
 
-Not yet: setting up squads in vehicles, squad transfers, concealment, smoke,
+Not yet: setting up squads in vehicles, concealment, smoke,
 digging entrenchments and removing wire, the medic's Heal, supporters of area attacks,
 strategy and operations cards (out of scope until their texts exist as data).
-Readings: ``docs/rulings.md``, Tide of Iron, T22-T34.
+Readings: ``docs/rulings.md``, Tide of Iron, T22-T35.
 """

@@ -33,6 +33,7 @@ _EVENTS = """
     EV_DAMAGE       vehicle damage (a: 1 light, 2 heavy)
     EV_TRANSPORT    into (b 1) or out of (b 0) a vehicle (a: the vehicle)
     EV_OVERRUN      pinned by an overrun (a: the squad, b: the hex)
+    EV_TRANSFER     squad transfer: one figure given (a: to squad, b: figure type, c: figures left, 0: base removed)
 """
 declare(globals(), _EVENTS)
 EVENT_NAMES = labels(_EVENTS)

@@ -148,7 +148,7 @@ class State:
         name = S.KIND_NAMES[kind]
         sc = self.game.scenario
         if name in ("end action phase", "stop", "no fire", "no op fire", "no assault", "stay",
-                    "op-fire placement done"):
+                    "op-fire placement done", "squad transfers done"):
             return name
         who = sc.squad_label(unit)
         if name in ("concentrated fire", "fire at", "op fire"):
@@ -168,6 +168,9 @@ class State:
         if name == "area attack":
             mode = "suppressive" if arg & 1 else "normal"
             return f"{who}: area attack ({mode}) on {sc.hex_name(arg >> 1)}"
+        if name == "transfer a figure":
+            fig = sc.figure_names[S.transfer_fig.py_func(arg)]
+            return f"{who}: transfer a {fig} figure to {sc.squad_label(S.transfer_to.py_func(arg))}"
         if name == "assault hex":
             return f"{who}: assault {sc.hex_name(arg >> 1)}" + (" with support" if arg & 1 else "")
         return f"{who}: {name}"

@@ -40,12 +40,15 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray)
                     out.append(f"vehicle {k}: in a fortification, with figures, or damage {s.u[k, S.U_DMG]}")
             elif figs <= 0:
                 out.append(f"unit {k} on the map with no figures")
+            elif figs > t.p[T.P_SQUAD_MAX]:
+                out.append(f"squad {k} holds {figs} figures, more than a base (rulings T17, T35)")
             if t.hexi[h, T.HI_STAND] == 0:
                 out.append(f"unit {k} in impassable hex {h}")
         elif h != -1:
             out.append(f"unit {k} ({S.STATUS_NAMES[st]}) still in hex {h}")
         if st == S.CARRIED:
             out += carried_problems(s, t, k)
+        out += transfer_problems(s, t, k)
         if (s.u[k, S.U_FIG:S.U_FIG + nf] < 0).any():
             out.append(f"unit {k} has a negative figure count")
         if s.u[k, S.U_COND] not in (S.COND_NORMAL, S.COND_PINNED, S.COND_DISRUPTED):
@@ -54,6 +57,23 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray)
             out.append(f"unit {k} token {s.u[k, S.U_TOKEN]}")
         if st == S.ONMAP and s.u[k, S.U_COND] != S.COND_NORMAL and s.u[k, S.U_TOKEN] == S.TOK_OPFIRE:
             out.append(f"unit {k} pinned or disrupted in op fire mode (001 Squad conditions)")
+    return out
+
+
+def transfer_problems(s: S.GameState, t: T.Tables, k: int) -> list[str]:
+    """Squad transfers (001 Status phase, 4; rulings T35): a specialised squad or a vehicle
+    never gains figures, an emptied base holds none, no squad both gave and received one
+    figure type in one status phase."""
+    nf = int(t.p[T.P_N_FIG])
+    figs = s.u[k, S.U_FIG:S.U_FIG + nf]
+    out = []
+    if s.u[k, S.U_ST] == S.EMPTIED and figs.sum() != 0:
+        out.append(f"emptied squad {k} still holds figures")
+    if (s.u[k, S.U_SPEC] != T.SPEC_NONE or s.u[k, S.U_VEHICLE]) and (figs > t.slots[k, T.SL_FIG:T.SL_FIG + nf]).any():
+        out.append(f"unit {k} (specialised or a vehicle) gained figures")
+    x = int(s.u[k, S.U_XFER])
+    if any((x >> (2 * f)) & 3 == 3 for f in range(nf)):
+        out.append(f"squad {k} gave and received one figure type in one status phase (rulings T35)")
     return out
 
 

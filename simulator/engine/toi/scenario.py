@@ -393,6 +393,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_N_UNITS], p[T.P_N_HEX], p[T.P_N_OBJ], p[T.P_N_FIG] = len(slots), n, len(obj), len(figure_names)
     p[T.P_ROUNDS], p[T.P_ACTIONS] = spec.rounds, spec.actions_per_turn
     p[T.P_INIT] = sides.index(spec.initiative)
+    p[T.P_SQUAD_MAX] = most                                    # rulings T17 (squad transfers, T35)
     p[T.P_STACK] = 3                                           # 001 Setup: three units a hex
     p[T.P_DETERMINATION] = game.units.abilities.determination.cover_vs_suppressive.value
     p[T.P_HIGHER] = game.terrain.rules.higher_ground_range_bonus.value

@@ -119,6 +119,7 @@ P_FIELDS = declare(globals(), """
     P_MEDIC_ASSAULT how Bandage counts in an assault's cover dice: 0 none, 1 once for the hex, 2 per squad (rulings T11)
     P_CONC_FPR      Concussive Firepower: FPR bonus (units.toml)
     P_CONC_RANGE    Concussive Firepower: range bonus
+    P_SQUAD_MAX     figures a squad base holds (units.toml squads.max_figures; rulings T17)
 """)
 
 

@@ -28,12 +28,14 @@ from simulator.engine.toi.phases.movement import (
 from simulator.engine.toi.phases.setup import (
     apply_opfire_placement,
     apply_place,
+    apply_transfer,
     placement_actions,
     start_setup,
 )
 from simulator.engine.toi.phases.setup import (
     opfire_actions as set_opfire_actions,
 )
+from simulator.engine.toi.phases.transfer import transfer_choices
 from simulator.engine.toi.state import (
     ABSENT,
     AUX_OBJ,
@@ -58,6 +60,7 @@ from simulator.engine.toi.state import (
     SUB_PLACE,
     SUB_SELECT,
     SUB_SET_OPFIRE,
+    SUB_TRANSFER,
     TO_PLACE,
     TOK_FRESH,
     U_CARRIER,
@@ -72,6 +75,7 @@ from simulator.engine.toi.state import (
     U_ST,
     U_TOKEN,
     U_VEHICLE,
+    U_XFER,
     U_ZONE,
 )
 from simulator.engine.toi.tables import (
@@ -98,7 +102,7 @@ def set_decider(s):
         s.g[G_DECIDER] = -1
         return
     sub = s.g[G_SUB]
-    if sub == SUB_PLACE or sub == SUB_SET_OPFIRE:
+    if sub == SUB_PLACE or sub == SUB_SET_OPFIRE or sub == SUB_TRANSFER:
         s.g[G_DECIDER] = s.g[G_PLACER]
     elif sub == SUB_OPFIRE:
         s.g[G_DECIDER] = s.g[G_OPF_SIDE]
@@ -128,6 +132,8 @@ def legal_actions(s, t, out):
         return placement_actions(s, t, out)
     if sub == SUB_SET_OPFIRE:
         return set_opfire_actions(s, t, out)
+    if sub == SUB_TRANSFER:
+        return transfer_choices(s, t, s.g[G_PLACER], out)
     return 0
 
 
@@ -154,6 +160,8 @@ def apply_action(s, t, a):
         apply_place(s, t, a)
     elif sub == SUB_SET_OPFIRE:
         apply_opfire_placement(s, t, a)
+    elif sub == SUB_TRANSFER:
+        apply_transfer(s, t, a)
     if s.g[G_OVER] == 0 and s.g[G_ROUND] > 0:
         if check_elimination(s, t):
             return
@@ -183,6 +191,7 @@ def new_game(s, t):
         s.u[k, U_SPEC] = t.slots[k, SL_SPEC]
         s.u[k, U_MODEL] = t.slots[k, SL_MODEL]
         s.u[k, U_DMG] = 0
+        s.u[k, U_XFER] = 0
         for f in range(t.p[P_N_FIG]):
             s.u[k, U_FIG + f] = t.slots[k, SL_FIG + f]
     s.g[G_INIT] = t.p[P_INIT]

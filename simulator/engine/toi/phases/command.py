@@ -11,8 +11,8 @@ rulings T25), initiative to the larger pool, a tie to the side without it.
 Status phase: activation tokens removed, pinned squads recover, disrupted squads become
 pinned (recover instead with an officer in the hex), units placed in op fire mode, the
 round marker advances; after the last round the game is over: more VPs wins, a tie goes
-to the side with the initiative (001 Winning the game). Squad transfers and
-reinforcements are not in the engine yet.
+to the side with the initiative (001 Winning the game). Squad transfers (4) and
+reinforcements (5) follow the op-fire placement (:mod:`.setup`, :mod:`.transfer`).
 """
 
 from __future__ import annotations
