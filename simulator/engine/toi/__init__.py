@@ -20,8 +20,9 @@ game module.
 - ``records``    the compiled batch entry (``play_chunk``) and a game's record
 - ``provisional_players``  random and greedy players until the shared players take a game
 
-Not yet: setting up squads in vehicles, concealment, smoke,
-digging entrenchments and removing wire, the medic's Heal, supporters of area attacks,
-strategy and operations cards (out of scope until their texts exist as data).
-Readings: ``docs/rulings.md``, Tide of Iron, T22-T35.
+Scenario smoke (T36), removing razor wire (T37) and the medic's Heal (T38) are played.
+Not yet: setting up squads in vehicles, concealment, digging entrenchments, supporters
+of area attacks, strategy and operations cards (out of scope until their texts exist as
+data; smoke comes only from the scenario file). Readings: ``docs/rulings.md``, Tide of
+Iron, T22-T38.
 """

@@ -47,9 +47,21 @@ from simulator.engine.toi.tables import (
     P_N_FIG,
     P_N_HEX,
     P_N_UNITS,
+    P_WIRE_AREA,
     VT_THICK,
 )
-from simulator.engine.toi.units import has_mortar, is_vehicle, normal_hits, obstacle_halves, roll, suppress
+from simulator.engine.toi.units import (
+    has_mortar,
+    is_vehicle,
+    normal_hits,
+    obstacle_halves,
+    remove_wire,
+    roll,
+    sees,
+    smoke_in,
+    suppress,
+    wire_in,
+)
 from simulator.toi.jit import (
     AREA_CLOSE,
     AREA_LONG,
@@ -84,7 +96,7 @@ def mortar_fpr(s, t, k, h, vs_vehicle):
             band = bi
     if band < 0 or fpr == 0:
         return -1, 0
-    strength = halved_fpr_jit(fpr, 1 if obstacle_halves(t, a) else 0)
+    strength = halved_fpr_jit(fpr, 1 if obstacle_halves(s, t, a) or smoke_in(s, a) else 0)   # rulings T2
     return (strength, band) if strength > 0 else (-1, 0)
 
 
@@ -98,12 +110,12 @@ def can_fire_mortars(s, t, k):
 @rule
 def sees_hex(s, t, k, h):
     """The squad's own LOS, or a non-fatigued friendly unit's (001 Mortar crew: Ballistic Fire)."""
-    if t.los[s.u[k, U_HEX], h] == 1:
+    if sees(s, t, s.u[k, U_HEX], h):
         return True
     side = s.u[k, U_SIDE]
     for j in range(t.p[P_N_UNITS]):
         if (s.u[j, U_ST] == ONMAP and s.u[j, U_SIDE] == side and s.u[j, U_TOKEN] != TOK_FATIGUED
-                and t.los[s.u[j, U_HEX], h] == 1):
+                and sees(s, t, s.u[j, U_HEX], h)):
             return True
     return False
 
@@ -126,8 +138,15 @@ def area_actions(s, t, k, out, n):
 
 @rule
 def area_attack(s, t, k, h, mode):
-    """Every unit in hex ``h`` rolls its own defence against the mortars (001 Area attacks)."""
+    """Every unit in hex ``h`` rolls its own defence against the mortars (001 Area attacks).
+    Razor wire goes with 3+ successes of the roll against the hex's first squad, or its
+    first vehicle if it holds no squad (001 Razor wire; rulings T8, T37)."""
     foe = 1 - s.u[k, U_SIDE]
+    squads = False
+    for j in range(t.p[P_N_UNITS]):
+        if s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == h and not is_vehicle(s, j):
+            squads = True
+    decided = not wire_in(s, h)
     for j in range(t.p[P_N_UNITS]):
         if s.u[j, U_ST] != ONMAP or s.u[j, U_HEX] != h or s.u[j, U_SIDE] != foe:
             continue
@@ -144,6 +163,10 @@ def area_attack(s, t, k, h, mode):
             red += 1
         hits = net_hits_jit(black, red)
         log(s, EV_FIRE, k, j, mode + 2, strength, cover, hits)    # mode + 2: an area attack
+        if not decided and (not vehicle or not squads):
+            decided = True
+            if black >= t.p[P_WIRE_AREA]:
+                remove_wire(s, h)
         if hits > 0:
             if mode == MODE_NORMAL:
                 normal_hits(s, t, j, hits)

@@ -33,6 +33,9 @@ _EVENTS = """
     EV_DAMAGE       vehicle damage (a: 1 light, 2 heavy)
     EV_TRANSPORT    into (b 1) or out of (b 0) a vehicle (a: the vehicle)
     EV_OVERRUN      pinned by an overrun (a: the squad, b: the hex)
+    EV_SMOKE_GONE   smoke removed in the status phase (a: hex; 001 Status phase, 2)
+    EV_WIRE_GONE    razor wire removed (a: hex)
+    EV_HEAL         medic's Heal (a: the squad healed, b: the die, c: 1 a figure placed)
     EV_TRANSFER     squad transfer: one figure given (a: to squad, b: figure type, c: figures left, 0: base removed)
 """
 declare(globals(), _EVENTS)

@@ -50,7 +50,6 @@ from simulator.engine.toi.tables import (
     HI_MINES,
     HI_PILLBOX,
     HI_TRAP,
-    HI_WIRE,
     P_AT_FPR,
     P_AT_RANGE,
     P_CONC_FPR,
@@ -64,6 +63,7 @@ from simulator.engine.toi.tables import (
     P_MEDIC_COVER,
     P_N_FIG,
     P_N_UNITS,
+    P_SMOKE_COVER,
     SPEC_ANTI_TANK,
     SPEC_FLAMETHROWER,
     VT_ARMOUR,
@@ -85,7 +85,10 @@ from simulator.engine.toi.units import (
     medic_in_hex,
     officer_in_hex,
     roll,
+    sees,
+    smoke_in,
     suppress,
+    wire_in,
 )
 from simulator.toi.jit import (
     RED_SUCCESS_FROM,
@@ -115,7 +118,7 @@ def halvings_of(s, t, k, role, how):
     """How often unit ``k``'s FPR is halved in this attack, -1 when it may not fire at all:
     pinned (only with an officer's Rally, leading a concentrated attack) or disrupted
     (001 Squad conditions); supporting (001 Combined fire); Fire & Movement; in a minefield
-    (all units) or razor wire (squads) (rulings T2)."""
+    (all units) or razor wire (squads), smoke (all units) (rulings T2, T36)."""
     a = s.u[k, U_HEX]
     halvings = 0
     cond = s.u[k, U_COND]
@@ -129,7 +132,7 @@ def halvings_of(s, t, k, role, how):
         halvings += 1
     if how == HOW_FIREMOVE:
         halvings += 1
-    if t.hexi[a, HI_MINES] == 1 or (t.hexi[a, HI_WIRE] == 1 and not is_vehicle(s, k)):
+    if t.hexi[a, HI_MINES] == 1 or (wire_in(s, a) and not is_vehicle(s, k)) or smoke_in(s, a):
         halvings += 1
     return halvings
 
@@ -148,7 +151,7 @@ def share(s, t, k, target, role, how):
     """
     a = s.u[k, U_HEX]
     b = s.u[target, U_HEX]
-    if t.los[a, b] == 0:                          # 001 Combat: range and LOS
+    if not sees(s, t, a, b):                      # 001 Combat: range and LOS; 001 Smoke: blocking
         return -1, 0
     halvings = halvings_of(s, t, k, role, how)
     if halvings < 0:
@@ -263,6 +266,8 @@ def cover_dice(s, t, target, mode, cut):
     flamethrower, not below 0, rulings T5); a vehicle's armour is added after (T7)."""
     h = s.u[target, U_HEX]
     cover = t.hexi[h, HI_COVER]
+    if smoke_in(s, h):
+        cover += t.p[P_SMOKE_COVER]               # 001 Smoke: +2 cover, vehicles too (rulings T7)
     if is_vehicle(s, target):                     # AV, -1 when damaged, + terrain cover (rulings T7)
         armour = max(t.vt[s.u[target, U_MODEL], VT_ARMOUR] - (1 if s.u[target, U_DMG] > 0 else 0), 0)
         return max(cover - cut, 0) + armour

@@ -159,7 +159,7 @@ class State:
         if name == "step":
             h = int(self.s.u[unit, S.U_HEX])
             return f"{who}: step to {sc.hex_name(int(self.game.tables.side6[h, arg, 0]))}"
-        if name in ("enter the vehicle", "exit the vehicle"):
+        if name in ("enter the vehicle", "exit the vehicle", "heal"):
             return f"{who}: {name} ({sc.squad_label(arg)})"
         if name == "place":
             return f"{who}: place {sc.hex_name(arg >> 1)}" + (" in its fortification" if arg & 1 else "")

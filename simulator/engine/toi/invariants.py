@@ -48,7 +48,7 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray)
             out.append(f"unit {k} ({S.STATUS_NAMES[st]}) still in hex {h}")
         if st == S.CARRIED:
             out += carried_problems(s, t, k)
-        out += transfer_problems(s, t, k)
+        out += figure_problems(s, t, k)
         if (s.u[k, S.U_FIG:S.U_FIG + nf] < 0).any():
             out.append(f"unit {k} has a negative figure count")
         if s.u[k, S.U_COND] not in (S.COND_NORMAL, S.COND_PINNED, S.COND_DISRUPTED):
@@ -60,16 +60,18 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray)
     return out
 
 
-def transfer_problems(s: S.GameState, t: T.Tables, k: int) -> list[str]:
+def figure_problems(s: S.GameState, t: T.Tables, k: int) -> list[str]:
     """Squad transfers (001 Status phase, 4; rulings T35): a specialised squad or a vehicle
-    never gains figures, an emptied base holds none, no squad both gave and received one
-    figure type in one status phase."""
+    never gains figures but by Heal (T38), an emptied base holds none, no squad both gave
+    and received one figure type in one status phase; wounds are never negative."""
     nf = int(t.p[T.P_N_FIG])
     figs = s.u[k, S.U_FIG:S.U_FIG + nf]
     out = []
     if s.u[k, S.U_ST] == S.EMPTIED and figs.sum() != 0:
         out.append(f"emptied squad {k} still holds figures")
-    if (s.u[k, S.U_SPEC] != T.SPEC_NONE or s.u[k, S.U_VEHICLE]) and (figs > t.slots[k, T.SL_FIG:T.SL_FIG + nf]).any():
+    if s.u[k, S.U_WOUNDS] < 0:
+        out.append(f"squad {k} has negative wounds")
+    if (s.u[k, S.U_SPEC] != T.SPEC_NONE or s.u[k, S.U_VEHICLE]) and figs.sum() > t.slots[k, T.SL_FIG:T.SL_FIG + nf].sum():
         out.append(f"unit {k} (specialised or a vehicle) gained figures")
     x = int(s.u[k, S.U_XFER])
     if any((x >> (2 * f)) & 3 == 3 for f in range(nf)):
@@ -119,6 +121,23 @@ def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) 
         out.append(f"more squads in fortifications than markers in hexes {over.tolist()}")
     if s.g[S.G_MP] < 0:
         out.append(f"negative movement points {s.g[S.G_MP]}")
+    return out + marker_problems(s, t)
+
+
+def marker_problems(s: S.GameState, t: T.Tables) -> list[str]:
+    """Smoke (001 Smoke; rulings T36): at most one marker a hex, never on a building, only the
+    scenario's, all of them or none (the line of sight table assumes so); razor wire only
+    where the scenario put it (removed, never added: rulings T37)."""
+    out = []
+    smoke = s.hx[:, S.HX_SMOKE]
+    if not np.isin(smoke, (0, 1)).all() or (smoke > t.hexi[:, T.HI_SMOKE]).any():
+        out.append("a smoke marker the scenario did not place, or two in a hex")
+    if (smoke & t.hexi[:, T.HI_NO_SMOKE]).any():
+        out.append("smoke on a building hex")
+    if int(smoke.sum()) != int(s.g[S.G_SMOKE]) or s.g[S.G_SMOKE] not in (0, int(t.hexi[:, T.HI_SMOKE].sum())):
+        out.append(f"smoke count {int(s.g[S.G_SMOKE])} disagrees with the markers")
+    if not np.isin(s.hx[:, S.HX_WIRE], (0, 1)).all() or (s.hx[:, S.HX_WIRE] > t.hexi[:, T.HI_WIRE]).any():
+        out.append("razor wire where the scenario put none")
     return out
 
 

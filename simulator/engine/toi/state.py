@@ -48,6 +48,7 @@ U_FIELDS = declare(globals(), """
     U_MODEL         its vehicle model, -1 for a squad
     U_RAPID*4       bits: the units this squad has op-fired at with its MG crews alone this round (001 MG crew: Rapid Op Fire)
     U_DMG           a vehicle's damage: DMG_NONE, DMG_LIGHT, DMG_HEAVY (001 Normal attack results)
+    U_WOUNDS        figures the squad has lost to hits and not got back by Heal (001 Medic: Heal; rulings T38)
     U_XFER          bits: the figure types it gave (bit 2f) or received (bit 2f+1) in this status phase's transfers (001 Status phase, 4; rulings T35)
     U_FIG*8         U_FIG + figure type: figures of that type in the squad (001 Setup: build squads)
 """)
@@ -88,6 +89,7 @@ G_FIELDS = declare(globals(), """
     G_OPN               hexes in aux[AUX_OPHEX]
     G_DMG0              the active vehicle's damage when its activation began
     G_STURDY            1: its damage since came lightly from op fire, and it is Sturdy (001 Tanks)
+    G_SMOKE             smoke markers on the map (rulings T36: the scenario's, until the first status phase)
 """)
 
 _STATUS = """
@@ -170,6 +172,8 @@ _KINDS = """
     K_EMBARK        enter the vehicle
     K_DISEMBARK     exit the vehicle
     K_AREA          area attack
+    K_CUT_WIRE      remove the razor wire
+    K_HEAL          heal
     K_TRANSFER      transfer a figure
     K_TRANSFER_DONE squad transfers done
 """
@@ -177,6 +181,7 @@ declare(globals(), _KINDS)
 KIND_NAMES = labels(_KINDS)
 # K_FIRE, K_SHOOT, K_OPFIRE: arg = target unit | mode << 8 | support << 9 (fire_arg);
 # K_AREA: arg = hex * 2 + mode (001 Area attacks; Mortar crew)
+# K_HEAL: arg = the wounded squad (the medic squad itself or one in its hex)
 # K_TRANSFER: unit = the squad giving, arg = the squad receiving | figure type << 8 (transfer_arg)
 # K_OPFIRE's arg | FIRE_RAPID: the MG crews alone fire, and the squad stays in op fire mode (Rapid Op Fire)
 MODE_NORMAL, MODE_SUPPRESSIVE = 0, 1            # 001 step 3: declare attack type
@@ -195,6 +200,8 @@ MAX_PATH = 32
 HX_FIELDS = declare(globals(), """
     HX_OCC*2        HX_OCC + side: units of that side in the hex (stacking, 001 Setup)
     HX_VEH*2        HX_VEH + side: vehicles of that side in the hex (two at most)
+    HX_SMOKE        1: a smoke marker (001 Smoke; from the scenario, rulings T36)
+    HX_WIRE         1: razor wire (001 Razor wire; removed by engineers and tanks, rulings T37)
 """)
 DMG_NONE, DMG_LIGHT, DMG_HEAVY = 0, 1, 2     # indices into simulator.toi.results.VEHICLE_STEPS
 

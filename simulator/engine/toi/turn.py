@@ -49,9 +49,12 @@ from simulator.engine.toi.state import (
     G_PLACER,
     G_ROUND,
     G_ROUND_LIMIT,
+    G_SMOKE,
     G_SUB,
     G_UNIT,
     G_WINNER,
+    HX_SMOKE,
+    HX_WIRE,
     SUB_ADVANCE,
     SUB_AFTER_MOVE,
     SUB_ASSAULT,
@@ -75,12 +78,16 @@ from simulator.engine.toi.state import (
     U_ST,
     U_TOKEN,
     U_VEHICLE,
+    U_WOUNDS,
     U_XFER,
     U_ZONE,
 )
 from simulator.engine.toi.tables import (
+    HI_SMOKE,
+    HI_WIRE,
     P_INIT,
     P_N_FIG,
+    P_N_HEX,
     P_N_UNITS,
     P_ROUNDS,
     SL_ARRIVE,
@@ -192,6 +199,7 @@ def new_game(s, t):
         s.u[k, U_MODEL] = t.slots[k, SL_MODEL]
         s.u[k, U_DMG] = 0
         s.u[k, U_XFER] = 0
+        s.u[k, U_WOUNDS] = 0
         for f in range(t.p[P_N_FIG]):
             s.u[k, U_FIG + f] = t.slots[k, SL_FIG + f]
     s.g[G_INIT] = t.p[P_INIT]
@@ -199,6 +207,10 @@ def new_game(s, t):
     s.g[G_ADV_HEX] = -1
     s.g[G_WINNER] = -2
     s.g[G_ROUND_LIMIT] = t.p[P_ROUNDS]
+    for h in range(t.p[P_N_HEX]):                     # the scenario's markers that can go (rulings T36, T37)
+        s.hx[h, HX_WIRE] = t.hexi[h, HI_WIRE]
+        s.hx[h, HX_SMOKE] = t.hexi[h, HI_SMOKE]
+        s.g[G_SMOKE] += t.hexi[h, HI_SMOKE]
     start_setup(s, t)
     set_decider(s)
 

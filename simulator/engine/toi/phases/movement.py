@@ -51,6 +51,7 @@ from simulator.engine.toi.state import (
     G_UNIT,
     HX_OCC,
     K_ASSAULT,
+    K_CUT_WIRE,
     K_DISEMBARK,
     K_EMBARK,
     K_FIREMOVE,
@@ -96,13 +97,13 @@ from simulator.engine.toi.state import (
 from simulator.engine.toi.tables import (
     HI_HAS_TRAP,
     HI_MINES,
-    HI_WIRE,
     P_ENG_MINES,
     P_FORT_MP,
     P_MINE_DICE,
     P_MINE_FROM,
     P_N_UNITS,
     P_TRANSPORT_MP,
+    P_WIRE_MP,
     S6_COST,
     S6_NBR,
     S6_VCOST,
@@ -120,9 +121,11 @@ from simulator.engine.toi.units import (
     normal_hits,
     over_stacked,
     put,
+    remove_wire,
     roll,
     room_for,
     set_condition,
+    wire_in,
 )
 
 
@@ -224,9 +227,24 @@ def move_actions(s, t, out):
             n = push(out, n, action(K_FORT_OUT, k, 0))
         elif fort_free(s, t, h) > 0 and may_stop(s, t, k) and not is_vehicle(s, k):   # vehicles cannot enter
             n = push(out, n, action(K_FORT_IN, k, 0))
+    if can_cut_wire(s, t, k):
+        n = push(out, n, action(K_CUT_WIRE, k, 0))
     if s.g[G_ACTION] == K_FIREMOVE and s.g[G_FIRED] == 0 and s.g[G_MOVED] == 0:
         n = shoot_actions(s, t, k, out, n)          # fire first, then move
     return n
+
+
+@rule
+def can_cut_wire(s, t, k):
+    """001 Razor wire: during its Advance, Fire & Movement or Assault action (any move), an
+    engineer squad (not pinned or disrupted) or a tank spends 2 MP to remove the wire in its
+    hex (rulings T37: not in a hex it is overrunning)."""
+    h = s.u[k, U_HEX]
+    if s.u[k, U_ST] != ONMAP or not wire_in(s, h) or s.g[G_MP] < t.p[P_WIRE_MP] or enemy_in(s, h, s.u[k, U_SIDE]):
+        return False
+    if is_vehicle(s, k):
+        return t.vt[s.u[k, U_MODEL], VT_LIGHT] == 0          # 001 Tanks: heavy vehicles
+    return ability(s, k, SPEC_ENGINEER)
 
 
 @rule
@@ -280,12 +298,12 @@ def apply_step(s, t, k, d):
     log(s, EV_MOVE, k, h, y, s.g[G_MP], 0, 0)
     if t.hexi[h, HI_MINES] == 1:
         s.g[G_MP] = 0                               # 001 Minefields: out of one only to an adjacent hex
-    if t.hexi[y, HI_WIRE] == 1 and not ability(s, k, SPEC_ENGINEER) \
+    if wire_in(s, y) and not ability(s, k, SPEC_ENGINEER) \
             and (not is_vehicle(s, k) or t.vt[s.u[k, U_MODEL], VT_LIGHT] == 1):
         s.g[G_MP] = 0                               # 001 Razor wire: non-engineer squads, light vehicles stop
     if t.hexi[y, HI_HAS_TRAP] == 1 and is_vehicle(s, k):
         s.g[G_MP] = 0                               # 001 Tank traps: a vehicle ends its move
-    if t.hexi[y, HI_WIRE] == 1:
+    if wire_in(s, y):
         s.g[G_NO_ASSAULT] = 1                       # 002 first list (engineers too)
     if t.hexi[y, HI_MINES] == 1:                    # 001 Minefields: stop, fatigued, roll (rulings T16)
         s.g[G_MP] = 0
@@ -413,6 +431,10 @@ def apply_move(s, t, a):
         put(s, k, s.u[v, U_HEX])
         log(s, EV_TRANSPORT, k, v, 0, 0, 0, 0)
         opfire_check(s, t, k)
+        return
+    if kind == K_CUT_WIRE:                           # 001 Razor wire: 2 MP; the move goes on
+        s.g[G_MP] -= t.p[P_WIRE_MP]
+        remove_wire(s, s.u[k, U_HEX])
         return
     if kind == K_FORT_IN:
         s.g[G_MP] -= t.p[P_FORT_MP]
