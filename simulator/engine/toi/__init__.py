@@ -20,9 +20,10 @@ game module.
 - ``records``    the compiled batch entry (``play_chunk``) and a game's record
 - ``provisional_players``  random and greedy players until the shared players take a game
 
-Scenario smoke (T36), removing razor wire (T37) and the medic's Heal (T38) are played.
-Not yet: setting up squads in vehicles, concealment, digging entrenchments, supporters
-of area attacks, strategy and operations cards (out of scope until their texts exist as
-data; smoke comes only from the scenario file). Readings: ``docs/rulings.md``, Tide of
-Iron, T22-T38.
+Squad transfers (T35), scenario smoke (T36), removing razor wire (T37), the medic's
+Heal (T38) and scenario concealment (T39) are played. Not yet: setting up squads in
+vehicles, digging entrenchments, supporters of area attacks, moving through hexes of
+concealed enemy squads, strategy and operations cards (out of scope until their texts
+exist as data; smoke and concealment come only from the scenario file). Readings:
+``docs/rulings.md``, Tide of Iron, T22-T39.
 """

@@ -13,11 +13,10 @@ razor wire on 3 successes, mortars in op fire (they never op fire, 001 No Op Fir
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
-from simulator.engine.toi.events import EV_FIRE, log
+from simulator.engine.toi.events import EV_FIRE, REVEAL_FIRED, log
 from simulator.engine.toi.fire import cover_dice
 from simulator.engine.toi.state import (
     COND_NORMAL,
-    HX_OCC,
     K_AREA,
     MODE_NORMAL,
     MODE_SUPPRESSIVE,
@@ -52,14 +51,17 @@ from simulator.engine.toi.tables import (
 )
 from simulator.engine.toi.units import (
     has_mortar,
+    hidden,
     is_vehicle,
     normal_hits,
     obstacle_halves,
     remove_wire,
+    reveal,
     roll,
     sees,
     smoke_in,
     suppress,
+    visible_in,
     wire_in,
 )
 from simulator.toi.jit import (
@@ -126,7 +128,7 @@ def area_actions(s, t, k, out, n):
         return n
     foe = 1 - s.u[k, U_SIDE]
     for h in range(t.p[P_N_HEX]):
-        if s.hx[h, HX_OCC + foe] == 0:
+        if not visible_in(s, t, h, foe):            # 001 Concealed squads: not affected (rulings T39)
             continue
         if mortar_fpr(s, t, k, h, False)[0] <= 0 and mortar_fpr(s, t, k, h, True)[0] <= 0:
             continue
@@ -148,7 +150,7 @@ def area_attack(s, t, k, h, mode):
             squads = True
     decided = not wire_in(s, h)
     for j in range(t.p[P_N_UNITS]):
-        if s.u[j, U_ST] != ONMAP or s.u[j, U_HEX] != h or s.u[j, U_SIDE] != foe:
+        if s.u[j, U_ST] != ONMAP or s.u[j, U_HEX] != h or s.u[j, U_SIDE] != foe or hidden(s, j):
             continue
         vehicle = is_vehicle(s, j)
         if vehicle and mode != MODE_NORMAL:
@@ -173,6 +175,7 @@ def area_attack(s, t, k, h, mode):
             else:
                 suppress(s, t, j, hits)
     s.u[k, U_TOKEN] = TOK_FATIGUED
+    reveal(s, k, REVEAL_FIRED)                         # 001 Concealed squads: firing reveals
 
 
 int64_constants(globals())

@@ -17,7 +17,7 @@ hex (``K_ENTER`` / ``K_STAY``). Everyone who took part is fatigued (002 step 11)
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
-from simulator.engine.toi.events import EV_ADVANCE, EV_ASSAULT, EV_RETREAT, log
+from simulator.engine.toi.events import EV_ADVANCE, EV_ASSAULT, EV_RETREAT, REVEAL_ASSAULTED, REVEAL_FIRED, log
 from simulator.engine.toi.state import (
     AUX_ATT,
     AUX_COND,
@@ -90,9 +90,11 @@ from simulator.engine.toi.units import (
     obstacle_halves,
     officer_in_hex,
     put,
+    reveal,
     roll,
     room_for,
     smoke_in,
+    visible_in,
 )
 from simulator.toi.jit import (
     ASSAULT_FROM,
@@ -133,7 +135,7 @@ def start_assault_choice(s, t, k):
     h = s.u[k, U_HEX]
     for d in range(6):
         y = t.side6[h, d, S6_NBR]
-        if (y >= 0 and s.hx[y, HX_OCC + 1 - s.u[k, U_SIDE]] > 0 and not heavy_vehicle_in(s, t, y, 1 - s.u[k, U_SIDE])
+        if (y >= 0 and visible_in(s, t, y, 1 - s.u[k, U_SIDE]) and not heavy_vehicle_in(s, t, y, 1 - s.u[k, U_SIDE])
                 and active_halvings(s, t, k, y) < 2):
             s.g[G_SUB] = SUB_ASSAULT
             return True
@@ -166,8 +168,8 @@ def assault_actions(s, t, out):
     n = push(out, 0, action(K_NO_ASSAULT, k, 0))
     for d in range(6):
         y = t.side6[h, d, S6_NBR]
-        if (y < 0 or s.hx[y, HX_OCC + 1 - side] == 0 or heavy_vehicle_in(s, t, y, 1 - side)
-                or active_halvings(s, t, k, y) >= 2):
+        if (y < 0 or not visible_in(s, t, y, 1 - side) or heavy_vehicle_in(s, t, y, 1 - side)
+                or active_halvings(s, t, k, y) >= 2):     # rulings T39: not a hex of concealed squads only
             continue
         n = push(out, n, action(K_ATTACK_HEX, k, y * 2))
         for j in range(t.p[P_N_UNITS]):
@@ -347,6 +349,11 @@ def resolve_assault(s, t, k, target, support):
     d_hits = roll(s, dstrength, ASSAULT_FROM)        # 002 step 5
     success = assault_succeeds_jit(a_hits, d_hits)   # 002 steps 8-9
     log(s, EV_ASSAULT, k, target, strength, cover, dstrength, a_hits * 100 + d_hits)
+    for i in range(3):                               # 001 Concealed squads: all who fought are revealed
+        if s.aux[AUX_ATT, i] >= 0:
+            reveal(s, s.aux[AUX_ATT, i], REVEAL_FIRED)
+        if i < nd:
+            reveal(s, s.aux[AUX_DEF, i], REVEAL_ASSAULTED)
     attacker_losses(s, t, d_hits)
     defender_losses(s, t, target, foe, nd, a_hits, success)
     att = s.aux[AUX_ATT]

@@ -9,7 +9,7 @@ at whom from the state and applies the result to it.
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
-from simulator.engine.toi.events import EV_FIRE, EV_OPFIRE, log
+from simulator.engine.toi.events import EV_FIRE, EV_OPFIRE, REVEAL_FIRED, log
 from simulator.engine.toi.state import (
     COND_DISRUPTED,
     COND_NORMAL,
@@ -80,10 +80,12 @@ from simulator.engine.toi.units import (
     damage,
     has_mortar,
     has_officer,
+    hidden,
     is_vehicle,
     lose_figures,
     medic_in_hex,
     officer_in_hex,
+    reveal,
     roll,
     sees,
     smoke_in,
@@ -151,6 +153,8 @@ def share(s, t, k, target, role, how):
     """
     a = s.u[k, U_HEX]
     b = s.u[target, U_HEX]
+    if hidden(s, target):                         # 001 Concealed squads: never fired upon (rulings T39)
+        return -1, 0
     if not sees(s, t, a, b):                      # 001 Combat: range and LOS; 001 Smoke: blocking
         return -1, 0
     halvings = halvings_of(s, t, k, role, how)
@@ -304,6 +308,7 @@ def attack(s, t, lead, target, mode, support, how):
                     if bd > band:
                         band = bd             # 001 Combined fire: the least favourable range
                     s.u[k, U_TOKEN] = TOK_FATIGUED
+                    reveal(s, k, REVEAL_FIRED)    # 001 Concealed squads: supporting reveals
     cover = cover_dice(s, t, target, mode, t.p[P_FLAME_CUT] if flames else 0)
     black = roll(s, strength, success_from(band))
     red = roll(s, cover, RED_SUCCESS_FROM)
@@ -311,6 +316,7 @@ def attack(s, t, lead, target, mode, support, how):
         red += 1                                  # 001 Tanks: Thick Armor (rulings T9)
     hits = net_hits_jit(black, red)
     log(s, EV_OPFIRE if how >= HOW_OPFIRE else EV_FIRE, lead, target, mode, strength, cover, hits)
+    reveal(s, lead, REVEAL_FIRED)                 # 001 Concealed squads: firing reveals
     if how == HOW_RAPID:                          # stays in op fire mode; this target is used up
         s.u[lead, U_RAPID + (target >> 6)] |= 1 << (target & 63)
     else:

@@ -191,7 +191,8 @@ class State:
             bits = [f"  {sc.squad_label(k):<40}", S.STATUS_NAMES[st]]
             if st == S.ONMAP:
                 state = (("undamaged", "light damage", "heavy damage")[int(s.u[k, S.U_DMG])] if s.u[k, S.U_VEHICLE]
-                         else S.COND_NAMES[int(s.u[k, S.U_COND])] + (" (dug in)" if s.u[k, S.U_IN] else ""))
+                         else S.COND_NAMES[int(s.u[k, S.U_COND])] + (" (dug in)" if s.u[k, S.U_IN] else "")
+                         + (" (concealed)" if s.u[k, S.U_HIDDEN] else ""))
                 bits += [sc.hex_name(int(s.u[k, S.U_HEX])), state, S.TOKEN_NAMES[int(s.u[k, S.U_TOKEN])]]
             lines.append("  ".join(bits))
         return "\n".join(lines)

@@ -121,7 +121,27 @@ def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) 
         out.append(f"more squads in fortifications than markers in hexes {over.tolist()}")
     if s.g[S.G_MP] < 0:
         out.append(f"negative movement points {s.g[S.G_MP]}")
-    return out + marker_problems(s, t)
+    return out + marker_problems(s, t) + concealment_problems(s, t)
+
+
+def concealment_problems(s: S.GameState, t: T.Tables) -> list[str]:
+    """001 Concealed squads (rulings T39): only squads are concealed, and none stays so in an
+    enemy unit's line of sight outside cover-providing terrain."""
+    out = []
+    los = t.los_smoke if s.g[S.G_SMOKE] else t.los
+    on = [k for k in range(int(t.p[T.P_N_UNITS])) if s.u[k, S.U_ST] == S.ONMAP]
+    for k in range(int(t.p[T.P_N_UNITS])):
+        if not s.u[k, S.U_HIDDEN]:
+            continue
+        if s.u[k, S.U_VEHICLE]:
+            out.append(f"vehicle {k} concealed")
+        if s.u[k, S.U_ST] != S.ONMAP:
+            continue
+        h = int(s.u[k, S.U_HEX])
+        seen = [e for e in on if s.u[e, S.U_SIDE] != s.u[k, S.U_SIDE] and los[int(s.u[e, S.U_HEX]), h]]
+        if t.hexi[h, T.HI_COVER] == 0 and seen:
+            out.append(f"squad {k} concealed in the open in sight of unit {seen[0]}")
+    return out
 
 
 def marker_problems(s: S.GameState, t: T.Tables) -> list[str]:

@@ -6,10 +6,13 @@ elevation), the objectives with their command and victory points (001 Command ph
 the rounds and the actions per player turn (001 Action phase), which side starts with
 the initiative (001 Setup), and each side's deployment zones and squads, each squad
 written as its figures (``"3regular+officer"``, 001 Setup: build squads; the figure
-names of ``units.toml``).
+names of ``units.toml``; ``concealed = true`` for a squad concealed from the set-up,
+rulings T39), markers (``[[markers]]``, rulings T27) and smoke markers for the first
+round (``smoke = ["3,0"]``, rulings T36).
 
 Checks raise :class:`~simulator.errors.InputError` naming the file and key. The line of
-sight of every two hexes is computed here once (001 Line of sight, rulings T23), with
+sight of every two hexes is computed here once (001 Line of sight, rulings T23; again
+with the smoke markers as blocking terrain when the scenario places any), with
 the core's exact line tracer :func:`simulator.engine.core.los.line_steps`.
 """
 
@@ -61,6 +64,7 @@ class SquadSpec(_Strict):
     zone: str
     arrives_after_round: int = Field(default=0, ge=0, le=30)   # 001 Status phase, 5: reinforcements
     specialisation: str | None = None                          # 001 Specialized squads
+    concealed: bool = False                                    # 001 Concealed squads (rulings T39)
 
 
 class VehicleSpec(_Strict):
@@ -349,6 +353,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
             for _ in range(sq.count):
                 row = np.zeros(T.SL_FIELDS, dtype=np.int64)
                 row[T.SL_SPEC] = spec_id
+                row[T.SL_HIDDEN] = int(sq.concealed)
                 row[T.SL_SIDE] = si
                 row[T.SL_ZONE] = zone_ids[(si, sq.zone)]
                 row[T.SL_ARRIVE] = sq.arrives_after_round

@@ -48,6 +48,7 @@ U_FIELDS = declare(globals(), """
     U_MODEL         its vehicle model, -1 for a squad
     U_RAPID*4       bits: the units this squad has op-fired at with its MG crews alone this round (001 MG crew: Rapid Op Fire)
     U_DMG           a vehicle's damage: DMG_NONE, DMG_LIGHT, DMG_HEAVY (001 Normal attack results)
+    U_HIDDEN        1: concealed (001 Concealed squads; set by the scenario, rulings T39)
     U_WOUNDS        figures the squad has lost to hits and not got back by Heal (001 Medic: Heal; rulings T38)
     U_XFER          bits: the figure types it gave (bit 2f) or received (bit 2f+1) in this status phase's transfers (001 Status phase, 4; rulings T35)
     U_FIG*8         U_FIG + figure type: figures of that type in the squad (001 Setup: build squads)

@@ -87,6 +87,7 @@ SL_FIELDS = declare(globals(), """
     SL_SPEC         its specialisation: SPEC_NONE, SPEC_ENGINEER, SPEC_ANTI_TANK, SPEC_FLAMETHROWER, SPEC_MEDIC
     SL_VEHICLE      1: a vehicle (SL_MODEL says which), 0 a squad
     SL_MODEL        the vehicle model (a row of vt), -1 for a squad
+    SL_HIDDEN       1: a concealed squad (the scenario's ``concealed``; 001 Concealed squads; rulings T39)
     SL_ARRIVE       0: on the map from the set-up; r: a reinforcement placed in the status phase of round r (001 Status phase, 5)
     SL_FIG*8        SL_FIG + figure type: figures of that type (001 Setup: build squads)
 """)

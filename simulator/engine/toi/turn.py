@@ -71,6 +71,7 @@ from simulator.engine.toi.state import (
     U_DMG,
     U_FIG,
     U_HEX,
+    U_HIDDEN,
     U_MODEL,
     U_OPHEX,
     U_SIDE,
@@ -92,12 +93,14 @@ from simulator.engine.toi.tables import (
     P_ROUNDS,
     SL_ARRIVE,
     SL_FIG,
+    SL_HIDDEN,
     SL_MODEL,
     SL_SIDE,
     SL_SPEC,
     SL_VEHICLE,
     SL_ZONE,
 )
+from simulator.engine.toi.units import reveal_scan
 
 MAX_ACTIONS = 2048
 
@@ -169,6 +172,8 @@ def apply_action(s, t, a):
         apply_opfire_placement(s, t, a)
     elif sub == SUB_TRANSFER:
         apply_transfer(s, t, a)
+    if s.g[G_OVER] == 0:
+        reveal_scan(s, t, False)                      # 001 Concealed squads: "at any time" (rulings T39)
     if s.g[G_OVER] == 0 and s.g[G_ROUND] > 0:
         if check_elimination(s, t):
             return
@@ -200,6 +205,7 @@ def new_game(s, t):
         s.u[k, U_DMG] = 0
         s.u[k, U_XFER] = 0
         s.u[k, U_WOUNDS] = 0
+        s.u[k, U_HIDDEN] = t.slots[k, SL_HIDDEN]
         for f in range(t.p[P_N_FIG]):
             s.u[k, U_FIG + f] = t.slots[k, SL_FIG + f]
     s.g[G_INIT] = t.p[P_INIT]

@@ -4,7 +4,18 @@ build squads; Movement; Combat; Squad conditions), and the dice."""
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
-from simulator.engine.toi.events import EV_CONDITION, EV_DAMAGE, EV_DESTROYED, EV_FIGURES, EV_HEAL, EV_WIRE_GONE, log
+from simulator.engine.toi.events import (
+    EV_CONDITION,
+    EV_DAMAGE,
+    EV_DESTROYED,
+    EV_FIGURES,
+    EV_HEAL,
+    EV_REVEALED,
+    EV_WIRE_GONE,
+    REVEAL_ADJACENT,
+    REVEAL_SEEN,
+    log,
+)
 from simulator.engine.toi.state import (
     CARRIED,
     COND_DISRUPTED,
@@ -28,6 +39,7 @@ from simulator.engine.toi.state import (
     U_DMG,
     U_FIG,
     U_HEX,
+    U_HIDDEN,
     U_IN,
     U_MODEL,
     U_SIDE,
@@ -44,6 +56,7 @@ from simulator.engine.toi.tables import (
     FT_LOSS_ORDER,
     FT_MOVE,
     FT_OFFICER,
+    HI_COVER,
     HI_FORT,
     HI_MINES,
     HI_STAND,
@@ -251,6 +264,50 @@ def fort_free(s, t, h):
 def wire_in(s, h):
     """Razor wire in hex ``h`` (001 Razor wire; the scenario's markers, less those removed)."""
     return s.hx[h, HX_WIRE] == 1
+
+
+@rule_inlined
+def hidden(s, k):
+    """A concealed squad (001 Concealed squads; rulings T39)."""
+    return s.u[k, U_HIDDEN] == 1
+
+
+@rule
+def reveal(s, k, why):
+    if s.u[k, U_HIDDEN] == 1:
+        s.u[k, U_HIDDEN] = 0
+        log(s, EV_REVEALED, k, why, 0, 0, 0, 0)
+
+
+@rule
+def visible_in(s, t, h, side):
+    """A unit of ``side`` in hex ``h`` that is not concealed (001 Concealed squads: the others
+    cannot be fired upon or affected by area attacks; rulings T39)."""
+    for j in range(t.p[P_N_UNITS]):
+        if s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == h and s.u[j, U_SIDE] == side and not hidden(s, j):
+            return True
+    return False
+
+
+@rule
+def reveal_scan(s, t, adjacent):
+    """001 Concealed squads: a concealed squad in an enemy unit's line of sight is revealed
+    unless its hex's terrain gives cover (smoke does not count); with ``adjacent`` (the end
+    of the status phase) one next to an enemy unit is revealed too (rulings T39)."""
+    for k in range(t.p[P_N_UNITS]):
+        if s.u[k, U_ST] != ONMAP or not hidden(s, k):
+            continue
+        h = s.u[k, U_HEX]
+        for e in range(t.p[P_N_UNITS]):
+            if s.u[e, U_ST] != ONMAP or s.u[e, U_SIDE] == s.u[k, U_SIDE]:
+                continue
+            x = s.u[e, U_HEX]
+            if adjacent and t.dist[x, h] <= 1:
+                reveal(s, k, REVEAL_ADJACENT)
+                break
+            if t.hexi[h, HI_COVER] == 0 and sees(s, t, x, h):
+                reveal(s, k, REVEAL_SEEN)
+                break
 
 
 @rule

@@ -16,7 +16,16 @@ from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
 from simulator.engine.toi.assault import start_assault_choice
-from simulator.engine.toi.events import EV_BACK, EV_FORT, EV_MINES, EV_MOVE, EV_OVERRUN, EV_TRANSPORT, log
+from simulator.engine.toi.events import (
+    EV_BACK,
+    EV_FORT,
+    EV_MINES,
+    EV_MOVE,
+    EV_OVERRUN,
+    EV_TRANSPORT,
+    REVEAL_OBJECTIVE,
+    log,
+)
 from simulator.engine.toi.fire import (
     HOW_FIREMOVE,
     HOW_OPFIRE,
@@ -97,6 +106,7 @@ from simulator.engine.toi.state import (
 from simulator.engine.toi.tables import (
     HI_HAS_TRAP,
     HI_MINES,
+    HI_OBJ,
     P_ENG_MINES,
     P_FORT_MP,
     P_MINE_DICE,
@@ -117,11 +127,14 @@ from simulator.engine.toi.units import (
     carried_by,
     enemy_in,
     fort_free,
+    hidden,
     is_vehicle,
     normal_hits,
     over_stacked,
     put,
     remove_wire,
+    reveal,
+    reveal_scan,
     roll,
     room_for,
     set_condition,
@@ -296,6 +309,9 @@ def apply_step(s, t, k, d):
     s.g[G_PATHN] += 1
     s.g[G_MOVED] = 1
     log(s, EV_MOVE, k, h, y, s.g[G_MP], 0, 0)
+    if t.hexi[y, HI_OBJ] >= 0:
+        reveal(s, k, REVEAL_OBJECTIVE)              # 001 Concealed squads: into an objective hex
+    reveal_scan(s, t, False)                        # in sight in the open, before any op fire (rulings T39)
     if t.hexi[h, HI_MINES] == 1:
         s.g[G_MP] = 0                               # 001 Minefields: out of one only to an adjacent hex
     if wire_in(s, y) and not ability(s, k, SPEC_ENGINEER) \
@@ -360,8 +376,8 @@ def overrun_pins(s, t, k, h):
     foe = 1 - s.u[k, U_SIDE]
     for j in range(t.p[P_N_UNITS]):
         if (s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == h and s.u[j, U_SIDE] == foe and not is_vehicle(s, j)
-                and s.u[j, U_IN] == 0 and s.u[j, U_COND] == COND_NORMAL):
-            set_condition(s, j, COND_PINNED)
+                and s.u[j, U_IN] == 0 and s.u[j, U_COND] == COND_NORMAL and not hidden(s, j)):
+            set_condition(s, j, COND_PINNED)        # 001 Concealed squads: unaffected by Overrun
             log(s, EV_OVERRUN, k, j, h, 0, 0, 0)
 
 

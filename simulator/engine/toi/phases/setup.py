@@ -49,7 +49,7 @@ from simulator.engine.toi.state import (
     action,
 )
 from simulator.engine.toi.tables import HI_ZONE, P_N_HEX, P_N_UNITS
-from simulator.engine.toi.units import enemy_in, fort_free, is_vehicle, put, room_for
+from simulator.engine.toi.units import enemy_in, fort_free, is_vehicle, put, reveal_scan, room_for
 
 
 @rule
@@ -91,6 +91,7 @@ def setup_step(s, t):
             return
         s.g[G_PLACER] = 1 - s.g[G_PLACER]
     if s.g[G_ROUND] > 0:                      # reinforcements placed: the next round
+        reveal_scan(s, t, True)               # 001 Concealed squads: next to an enemy at the status phase's end
         next_round(s, t)
         start_action_phase(s, t)
         return
