@@ -204,3 +204,19 @@ def test_figures_lost_to_hits_are_wounds():
         assert st.s.u[B0, S.U_WOUNDS] == lost
         seen += lost > 0
     assert seen
+
+
+def test_a_tank_removes_razor_wire_a_light_vehicle_does_not():
+    from tests.toi_engine.test_toi_vehicles import HALFTRACK, SHERMAN
+    from tests.toi_engine.test_toi_vehicles import deployed as deployed_vehicles
+    st = deployed_vehicles()
+    h = int(st.s.u[SHERMAN, S.U_HEX])
+    st.s.hx[h, S.HX_WIRE] = 1                                 # as if the scenario had wire there
+    st.s.hx[int(st.s.u[HALFTRACK, S.U_HEX]), S.HX_WIRE] = 1
+    st.apply_action(find(st, S.K_ADVANCE, HALFTRACK))
+    assert S.K_CUT_WIRE not in {kind_of(a) for a in st.legal_actions()}   # a light vehicle
+    st.apply_action(find(st, S.K_STOP))
+    st.apply_action(find(st, S.K_ADVANCE, SHERMAN))
+    mp = int(st.s.g[S.G_MP])
+    st.apply_action(find(st, S.K_CUT_WIRE, SHERMAN))
+    assert st.s.g[S.G_MP] == mp - 2 and st.s.hx[h, S.HX_WIRE] == 0     # 001 Razor wire: a tank, 2 MP
