@@ -6,8 +6,9 @@ away (Minimum Distance), not from a building or a pillbox, with its own line of 
 one of a non-fatigued friendly unit (Ballistic Fire); black dice succeed on 5-6, 6 at
 long range (``simulator.toi.attack.AREA_BAND_SUCCESS_FROM``). Every unit in the hex rolls
 its own defence dice and takes its own result; a suppressive area attack leaves the
-vehicles alone (001 step 3). Not yet: supporters, strategy-card area attacks, removing
-razor wire on 3 successes, mortars in op fire (they never op fire, 001 No Op Fire).
+vehicles alone (001 step 3); 3+ successes remove razor wire (rulings T37); concealed
+squads are left alone (T39). Not yet: supporters, strategy-card area attacks (mortars
+never op fire, 001 No Op Fire).
 """
 
 from __future__ import annotations

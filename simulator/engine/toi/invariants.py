@@ -74,7 +74,7 @@ def figure_problems(s: S.GameState, t: T.Tables, k: int) -> list[str]:
     if (s.u[k, S.U_SPEC] != T.SPEC_NONE or s.u[k, S.U_VEHICLE]) and figs.sum() > t.slots[k, T.SL_FIG:T.SL_FIG + nf].sum():
         out.append(f"unit {k} (specialised or a vehicle) gained figures")
     x = int(s.u[k, S.U_XFER])
-    if any((x >> (2 * f)) & 3 == 3 for f in range(nf)):
+    if any(x & S.gave_bit.py_func(f) and x & S.got_bit.py_func(f) for f in range(nf)):
         out.append(f"squad {k} gave and received one figure type in one status phase (rulings T35)")
     return out
 
