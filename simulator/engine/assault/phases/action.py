@@ -218,7 +218,7 @@ def begin_activation(s, t, u, kind, arg):
     log_event(s, EV_ACTIVATE, s.u[u, U_SIDE], u, kind, arg, NIL, NIL)
 
 
-@rule_inlined
+@rule
 def apply_select(s, t, a):
     k = a_kind(a)
     u = a_unit(a)

@@ -69,7 +69,7 @@ from simulator.engine.assault.tables import (
 from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
 
 
-@rule_inlined
+@rule
 def start_fallback(s, t):
     """13.3: the next queued unit falls back, a fast-action move away from the enemy."""
     n = s.g[G_QN]
@@ -125,7 +125,7 @@ def end_fallback(s, t):
     s.g[G_SUB] = s.g[G_FB_ORIGIN]
 
 
-@rule_inlined
+@rule
 def apply_fallback_step(s, t, a):
     v = s.g[G_FB_UNIT]
     d = a_arg(a)

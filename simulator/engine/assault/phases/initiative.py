@@ -27,7 +27,7 @@ from simulator.engine.assault.tables import (
     P_CP_RULE,
     P_INITIATIVE,
 )
-from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.core.compiling import int64_constants, rule
 from simulator.rng import below
 
 
@@ -46,7 +46,7 @@ def roll_off(s):
             return 0 if a > b else 1
 
 
-@rule_inlined
+@rule
 def turn_start(s, t):
     """6.1 initiative, then planning (6.2.2) or straight to the action phase (6.4)."""
     s.g[G_TURN] += 1

@@ -98,7 +98,7 @@ from simulator.engine.assault.tables import (
     slot,
     vic,
 )
-from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.core.compiling import int64_constants, rule
 
 
 @rule
@@ -195,7 +195,7 @@ def end_game(s, winner, reason):
     log_event(s, EV_VICTORY, winner, reason, NIL, NIL, NIL, NIL)
 
 
-@rule_inlined
+@rule
 def organisation(s, t):
     """6.5 organisation, 6.6 victory check, 6.7 reinforcements."""
     s.g[G_PHASE] = PH_ORGANISATION

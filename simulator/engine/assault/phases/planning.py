@@ -6,10 +6,10 @@ from simulator.engine.assault.events import EV_CP, log_event
 from simulator.engine.assault.phases.command import cp_available, units_of_type
 from simulator.engine.assault.phases.support import start_support_or_action
 from simulator.engine.assault.state import G_DECIDER, G_FIRST, G_STAGE, K_CP, NIL, a_arg, action
-from simulator.engine.core.compiling import int64_constants, push, rule_inlined
+from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
 
 
-@rule_inlined
+@rule
 def plan_step(s, t):
     """6.2.2: the starting player, then the other, assign all their command points.
     Returns True when a decision is pending."""

@@ -111,7 +111,7 @@ def react_or_end(s, t, u, back):
         s.g[G_SUB] = back
 
 
-@rule_inlined
+@rule
 def apply_react(s, t, a):
     k = a_kind(a)
     back = s.g[G_REACT_BACK]

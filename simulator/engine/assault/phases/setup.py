@@ -130,7 +130,7 @@ def next_to_place(s, side):
     return -1
 
 
-@rule_inlined
+@rule
 def apply_place(s, t, a):
     """5.8: place a unit in a hex of its set-up (or entry) zone, facing a vertex."""
     u = a_unit(a)
@@ -156,7 +156,7 @@ def apply_place(s, t, a):
         s.g[G_SUB] = SUB_TURN_START
 
 
-@rule_inlined
+@rule
 def place_step(s, t):
     """A placement decision is pending unless the unit has nowhere to go: a reinforcement
     with its entry hexes all taken waits for the next turn (reading)."""

@@ -146,7 +146,7 @@ def support_actions(s, t, side, out, n):
     return n
 
 
-@rule_inlined
+@rule
 def support_step(s, t):
     """6.3: the players take turns until both have passed; a player with nothing to do
     passes. Returns True when a decision is pending."""
@@ -230,7 +230,7 @@ def smoke_hex_actions(s, t, out, n):
     return n
 
 
-@rule_inlined
+@rule
 def apply_smoke_hex(s, t, a):
     u = s.g[G_SMK_UNIT]
     if a_kind(a) == K_SMOKE_HEX:
