@@ -1,0 +1,85 @@
+"""Tide of Iron's what-if keys (``lanchester toi scenario --vary KEY=V1,V2 / --tune KEY``):
+a variant is the scenario file with a value overridden before it is compiled, played on
+the main run's seeds by the shared what-ifs (:func:`simulator.engine.core.balance.paired_variants`,
+:func:`~simulator.engine.core.balance.tune_scan`).
+
+Keys (the scenario file's own, 001 Setup and Action phase):
+
+- ``rounds=N``: the rounds of the game (the file's ``rounds``);
+- ``actions=N``: the actions per player turn (``actions_per_turn``);
+- ``initiative=SIDE``: the side that starts with the initiative token (``initiative``).
+
+Bad keys and values raise :class:`~simulator.errors.InputError` naming ``--vary`` (or
+``--tune``) and the key: one line, exit status 2.
+"""
+
+from __future__ import annotations
+
+from simulator.engine.toi.scenario import Scenario, ScenarioFile, compile_scenario
+from simulator.errors import InputError
+
+KEYS = {"rounds": "rounds", "actions": "actions_per_turn", "initiative": "initiative"}   # key -> file field
+NUMBER_KEYS = ("rounds", "actions")
+TUNE_KEYS = NUMBER_KEYS
+
+
+def _limits(field: str) -> tuple[int, int]:
+    """The file's own bounds of a numeric field (its pydantic ``ge`` and ``le``)."""
+    meta = ScenarioFile.model_fields[field].metadata
+    lo = next(m.ge for m in meta if hasattr(m, "ge"))
+    hi = next(m.le for m in meta if hasattr(m, "le"))
+    return lo, hi
+
+
+def parse_vary(items, scenario: Scenario, option: str = "--vary") -> list[tuple[str, list]]:
+    """``["rounds=4,6", "initiative=german"]`` -> ``[(key, [value, ...]), ...]``, each
+    value checked by compiling its variant (a value the scenario cannot take fails here,
+    before any game is played)."""
+    out = []
+    for item in items:
+        key, sep, values = item.partition("=")
+        key = key.strip()
+        vals = [v.strip() for v in values.split(",") if v.strip()]
+        if not sep or not vals:
+            raise InputError(option, "", f"write KEY=V1,V2,... (got {item!r})")
+        parsed = [parse_value(key, v, scenario, option) for v in vals]
+        for v in parsed:
+            variant(scenario, key, v, option)
+        out.append((key, parsed))
+    return out
+
+
+def parse_value(key: str, value: str, scenario: Scenario, option: str = "--vary"):
+    if key not in KEYS:
+        raise InputError(option, key, f"unknown key ({', '.join(KEYS)})")
+    if key == "initiative":
+        if value not in scenario.side_names:
+            raise InputError(option, key, f"{value!r} is not a side ({', '.join(scenario.side_names)})")
+        return value
+    try:
+        v = int(value)
+    except ValueError:
+        raise InputError(option, key, f"{value!r} is not a whole number") from None
+    lo, hi = _limits(KEYS[key])
+    if not lo <= v <= hi:
+        raise InputError(option, key, f"{v} is out of range ({lo}-{hi})")
+    return v
+
+
+def variant(scenario: Scenario, key: str, value, option: str = "--vary") -> Scenario:
+    """The scenario with ``key`` set to ``value``, compiled (the file's checks apply)."""
+    spec = scenario.spec.model_copy(update={KEYS[key]: value})
+    try:
+        return compile_scenario(spec, scenario.path, scenario.game)
+    except InputError as e:
+        raise InputError(option, f"{key}={value}", e.problem) from None
+
+
+def tune_values(key: str, scenario: Scenario) -> list[int]:
+    """The values ``--tune KEY`` scans: around the scenario's own, within the file's bounds."""
+    if key not in TUNE_KEYS:
+        raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)}")
+    lo, hi = _limits(KEYS[key])
+    now = int(getattr(scenario.spec, KEYS[key]))
+    span = 4 if key == "rounds" else 2
+    return list(range(max(lo, now - span), min(hi, now + span) + 1))
