@@ -152,7 +152,7 @@ def units_report(frame: pd.DataFrame, *, units_file=None, terrain_file=None) -> 
 def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwargs):
     """``lanchester toi scenario --out DIR`` and ``lanchester demo``: Assault's bundle
     (:func:`reports.assault.balance_bundle`) for a Tide of Iron scenario. Plays
-    :func:`simulator.toi.cli_scenario.toi_balance` into ``folder`` (records,
+    :func:`simulator.engine.toi.balance.toi_balance` into ``folder`` (records,
     ``balance.json``, ``balance.txt``); returns the JSON summary and the report that
     completes the folder (and the run with ``with_result``): win rates, how the games end,
     the first player, losses per unit, the map with the set-up zones, the what-ifs."""
@@ -160,9 +160,9 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     from reports.provenance import toi_scenario_data
     from reports.scenario_text import report_table
     from simulator.engine.core.balance import report_frames
+    from simulator.engine.toi.balance import toi_balance
     from simulator.engine.toi.board import draw_toi_map
     from simulator.output import atomic_write_text, to_json
-    from simulator.toi.cli_scenario import toi_balance
 
     folder = Path(folder)
     report, result = toi_balance(name, out_dir=str(folder), **kwargs)

@@ -7,12 +7,11 @@ runner (:func:`simulator.engine.core.balance.play_balance`) with the provisional
 ``games.parquet``, ``games.csv``, ``balance.json``, ``balance.txt``, ``index.html`` with
 its CSV tables and PNG charts. ``--vary`` and ``--tune`` take the game's own keys
 (:mod:`simulator.engine.toi.variants`: ``rounds``, ``actions``, ``initiative``), played
-with common random numbers as Assault's what-ifs. Not yet for Tide of Iron: ``--ladder``.
+with common random numbers as Assault's what-ifs (:mod:`simulator.engine.toi.balance`). Not yet for Tide of Iron: ``--ladder``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import click
@@ -69,6 +68,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
     kwargs = dict(games=games, seed=seed, players=players, options=run_options, vary=tuple(vary), tune=tune,
                   target=target)
     if out is None:
+        from simulator.engine.toi.balance import toi_balance
         report, _ = toi_balance(name, **kwargs)
     else:
         from reports.bundle import fill, staging
@@ -78,39 +78,3 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
             fill(tmp, bundle)
         click.echo(f"report written to {Path(out) / 'index.html'}", err=True)
     emit(to_json(report) if fmt == "json" else report_table(report), None)
-
-
-def toi_balance(name: str, *, games: int | None, seed: int, players: str = "greedy,greedy", options=None,
-                out_dir=None, progress: bool = True, vary: tuple[str, ...] = (), tune: str | None = None,
-                target: float = 0.5, warm=None):
-    """The balance report of a Tide of Iron scenario (the JSON of ``assault scenario``)
-    and its main run: ``(report, RunResult)``. ``vary``/``tune``: the game's own keys
-    (:mod:`simulator.engine.toi.variants`), checked before anything is played; every
-    variant plays as many games as the main run, on its seeds. ``warm``: a background
-    compile to wait for first (the demo's)."""
-    from simulator.engine.core.balance import check_target, paired_variants, play_balance, tune_scan
-    from simulator.engine.core.batch import player_kinds, run_games
-    from simulator.engine.toi import provisional_players
-    from simulator.engine.toi import variants as V
-    from simulator.engine.toi.game import Game
-
-    pl = player_kinds(players, players=provisional_players)
-    game = Game(name)
-    variants = V.parse_vary(vary, game.scenario)          # bad what-ifs fail before anything is played
-    tune_vals = V.tune_values(tune, game.scenario) if tune else []
-    if tune:
-        check_target(target)
-    report, result = play_balance(game, games=games, seed=seed, players=pl, out_dir=out_dir, progress=progress,
-                                  options=options, warm=warm)
-    sides = list(game.sides)
-    report["sides"] = sides
-    sub = dataclasses.replace(options, precision=None) if options is not None else None
-
-    def play(key, value):
-        return run_games(Game(V.variant(game.scenario, key, value)), games=result.tally.games, seed=seed,
-                         players=pl, options=sub, progress=f"{key}={value}" if progress else None)
-    if variants:
-        report["what_if"] = paired_variants(variants, result.tally.outcome_array(), report, sides, play)
-    if tune:
-        report["tune"] = tune_scan(tune, tune_vals, target, sides[0], lambda v: play(tune, v))
-    return report, result

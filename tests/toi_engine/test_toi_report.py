@@ -55,3 +55,12 @@ def test_toi_bundle_with_what_ifs(tmp_path):
 def test_toi_bad_what_ifs(args, message):
     res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "3", *args])
     assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output, res.output
+
+
+def test_toi_tune_actions():
+    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "20", "--seed", "1", "--workers", "1",
+                                    "--tune", "actions", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    tune = json.loads(res.output[res.output.index("{"):])["tune"]
+    assert tune["key"] == "actions" and [r["value"] for r in tune["values"]] == [1, 2, 3, 4]
+    assert tune["side"] == "american" and tune["best"]["value"] in (1, 2, 3, 4)
