@@ -38,7 +38,7 @@ def toi() -> None:
       lanchester toi units
       lanchester toi scenario two-farms --games 2000 --seed 7
       lanchester toi replay two-farms --seed 7 --game 12
-      lanchester toi check my-map.scenario.toml
+      lanchester toi check two-farms
       lanchester toi map two-farms --los-from 1,4
       lanchester toi los two-farms 0,6 5,1
     """

@@ -70,6 +70,8 @@ def random_game(game: Game, seed: int, rng: random.Random, pass_weight: float = 
             acts = [a for a in acts if kind_of(a) not in (S.K_PASS, S.K_NO_OPFIRE)] or acts
         if st.s.g[S.G_SUB] == S.SUB_SET_OPFIRE and rng.random() < 0.6:
             acts = [a for a in acts if kind_of(a) == S.K_OPFIRE_DONE]
+        if st.s.g[S.G_SUB] == S.SUB_TRANSFER and rng.random() < 0.7:     # a few squad transfers
+            acts = [a for a in acts if kind_of(a) == S.K_TRANSFER_DONE]
         if boldness and rng.random() < boldness:
             acts = bold(st, acts, rng)
         a = rng.choice(acts)
@@ -93,9 +95,11 @@ def random_game(game: Game, seed: int, rng: random.Random, pass_weight: float = 
 
 def test_no_random_game_reaches_an_illegal_state():
     rng = random.Random(3)
+    from tests.toi_engine.test_toi_concealed import HIDDEN
+    from tests.toi_engine.test_toi_markers import SMOKE
     from tests.toi_engine.test_toi_vehicles import VEHICLES
     for game, n in ((tiny_game(), 20), (tiny_game(MARKED), 20), (tiny_game(VEHICLES), 25), (Game("two-farms"), 12),
-                    (Game("ridge-line"), 6)):
+                    (Game("ridge-line"), 6), (tiny_game(SMOKE), 10), (tiny_game(HIDDEN), 10)):
         reasons = set()
         for seed in range(n):
             st = random_game(game, seed, rng, boldness=0.5 * (seed % 2))

@@ -180,7 +180,7 @@ from simulator.engine.assault.tables import (
     dist,
     passenger_fire_key,
 )
-from simulator.engine.core.compiling import int64_constants, push, rule
+from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
 from simulator.engine.core.hexgrid import areas_of_impact
 from simulator.rng import sum_rolls
 
@@ -601,7 +601,7 @@ def enter_on(s, t, u, g, e, fighting, into):  # noqa: C901 - entering a hex's ca
         fight_v1(s, t, u, last, KIND_REIN)
 
 
-@rule
+@rule_inlined
 def fire_at_passengers(s, t, u, v):
     """Revised 12.4: before its passengers' emergency disembark, the assault unit ``u``
     fires the strongest die of its range-0 attack at each unit vehicle ``v`` carries, which

@@ -65,7 +65,7 @@ from simulator.engine.assault.tables import (
     icc_keep,
 )
 from simulator.engine.assault.tables import geo as geo_of
-from simulator.engine.core.compiling import int64_constants, rule
+from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.rng import below, sum_rolls
 
 # which case of 10.11 a fire is
@@ -183,7 +183,7 @@ def fire_into(s, t, f, v, fh, fs):
     return e
 
 
-@rule
+@rule_inlined
 def roll_with_friendly(s, t, f, v, w, ak, dk, fdk):
     """10.11, second case: the roll at enemy vehicle ``v``, noting which attack dice showed
     a success symbol; after its result, those dice rolled again at friendly vehicle ``w``

@@ -281,7 +281,7 @@ def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
     return count
 
 
-@rule
+@rule_inlined
 def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C901 - one search loop over a vehicle's positions
     """:func:`reach` over a vehicle's states (hex, facing, turned here), label-setting:
     states are expanded once, from the most points left down (turns may cost nothing).

@@ -41,7 +41,7 @@ from simulator.engine.assault.state import (
     U_TYPE,
 )
 from simulator.engine.assault.tables import PO_EXTRA, PO_N, UT_KIND, last_shot_key
-from simulator.engine.core.compiling import int64_constants, rule
+from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.rng import sum_rolls
 
 NO_POOL = -1
@@ -71,7 +71,7 @@ def may_last_shot(s, gun):
     return s.u[gun, U_MORALE] == STEADY and act != ACT_FAST and act != ACT_DELAYED
 
 
-@rule
+@rule_inlined
 def last_shot(s, t, gun, tank):
     """The gun's last shot at the tank (9.10.3) with the game's dice. Returns True if it
     stopped the tank (suppressed, in fallback, immobilised or destroyed)."""

@@ -218,7 +218,7 @@ def best_destination(s, t, u, h, mode, mp, steps, w, fire_after):
     return top, dest
 
 
-@rule
+@rule_inlined
 def best_half_moves(s, t, u, h, mp, w):
     """Move and fire and fire and move share their movement rules (half the allowance,
     no close combat, 9.3): one reach gives both their best end hexes. Returns

@@ -234,7 +234,7 @@ def cc_value(s, t, wt, u, g):
     return best
 
 
-@rule
+@rule_inlined
 def overrun_value(s, t, wt, u, gun, g):
     """Overrunning ``gun`` in ``g`` (9.10.3): the gun's worth if the last shot does not
     stop the vehicle, less the vehicle's expected loss, and the hex (exact odds of the
@@ -283,7 +283,7 @@ def threat_at(s, t, wt, u, h):
     return total
 
 
-@rule
+@rule_inlined
 def dismount_value(s, t, wt, u, d):
     """9.11.3: getting out of the vehicle into the hex across side ``d``: the position
     there against riding on (objectives and cover of the vehicle's hex, no fire), less a

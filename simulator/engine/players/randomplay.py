@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from simulator.engine.core.compiling import int64_constants, rule
+from simulator.engine.core.compiling import int64_constants, rule_inlined
 from simulator.engine.players.base import legal_for, own_below
 
 
-@rule
+@rule_inlined
 def random_choice(s, t, side, params, buf):
     n = legal_for(s, t, side, params, buf)
     return buf[own_below(s, side, n)]

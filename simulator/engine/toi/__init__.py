@@ -8,7 +8,8 @@ game module.
                  movement costs, objectives, markers, squads, vehicles)
 - ``turn``       the game API: ``new_game``, ``legal_actions``, ``apply_action``
 - ``view``       read-only accessors for players and reports
-- ``phases/``    ``setup`` (deployment, op-fire placement, reinforcements), ``action``
+- ``phases/``    ``setup`` (deployment, op-fire placement, squad transfers and
+                 reinforcements), ``transfer`` (the transfers' rules), ``action``
                  (the action phase), ``movement`` (moves, op fire, fortifications,
                  transport), ``command`` (command and status phases, the end)
 - ``fire``, ``area``, ``assault``   the attacks, on :mod:`simulator.toi.jit`
@@ -22,8 +23,10 @@ game module.
                  line of sight with its reasons, checking a file, a batch game decision by
                  decision (``lanchester toi map | los | check | replay``)
 
-Not yet: setting up squads in vehicles, squad transfers, concealment, smoke,
-digging entrenchments and removing wire, the medic's Heal, supporters of area attacks,
-strategy and operations cards (out of scope until their texts exist as data).
-Readings: ``docs/rulings.md``, Tide of Iron, T22-T34.
+Squad transfers (T35), scenario smoke (T36), removing razor wire (T37), the medic's
+Heal (T38) and scenario concealment (T39) are played. Not yet: setting up squads in
+vehicles, digging entrenchments, supporters of area attacks, moving through hexes of
+concealed enemy squads, strategy and operations cards (out of scope until their texts
+exist as data; smoke and concealment come only from the scenario file). Readings:
+``docs/rulings.md``, Tide of Iron, T22-T39.
 """

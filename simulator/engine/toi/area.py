@@ -6,18 +6,18 @@ away (Minimum Distance), not from a building or a pillbox, with its own line of 
 one of a non-fatigued friendly unit (Ballistic Fire); black dice succeed on 5-6, 6 at
 long range (``simulator.toi.attack.AREA_BAND_SUCCESS_FROM``). Every unit in the hex rolls
 its own defence dice and takes its own result; a suppressive area attack leaves the
-vehicles alone (001 step 3). Not yet: supporters, strategy-card area attacks, removing
-razor wire on 3 successes, mortars in op fire (they never op fire, 001 No Op Fire).
+vehicles alone (001 step 3); 3+ successes remove razor wire (rulings T37); concealed
+squads are left alone (T39). Not yet: supporters, strategy-card area attacks (mortars
+never op fire, 001 No Op Fire).
 """
 
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
-from simulator.engine.toi.events import EV_FIRE, log
+from simulator.engine.toi.events import EV_FIRE, REVEAL_FIRED, log
 from simulator.engine.toi.fire import cover_dice
 from simulator.engine.toi.state import (
     COND_NORMAL,
-    HX_OCC,
     K_AREA,
     MODE_NORMAL,
     MODE_SUPPRESSIVE,
@@ -47,9 +47,24 @@ from simulator.engine.toi.tables import (
     P_N_FIG,
     P_N_HEX,
     P_N_UNITS,
+    P_WIRE_AREA,
     VT_THICK,
 )
-from simulator.engine.toi.units import has_mortar, is_vehicle, normal_hits, obstacle_halves, roll, suppress
+from simulator.engine.toi.units import (
+    has_mortar,
+    hidden,
+    is_vehicle,
+    normal_hits,
+    obstacle_halves,
+    remove_wire,
+    reveal,
+    roll,
+    sees,
+    smoke_in,
+    suppress,
+    visible_in,
+    wire_in,
+)
 from simulator.toi.jit import (
     AREA_CLOSE,
     AREA_LONG,
@@ -84,7 +99,7 @@ def mortar_fpr(s, t, k, h, vs_vehicle):
             band = bi
     if band < 0 or fpr == 0:
         return -1, 0
-    strength = halved_fpr_jit(fpr, 1 if obstacle_halves(t, a) else 0)
+    strength = halved_fpr_jit(fpr, 1 if obstacle_halves(s, t, a) or smoke_in(s, a) else 0)   # rulings T2
     return (strength, band) if strength > 0 else (-1, 0)
 
 
@@ -98,12 +113,12 @@ def can_fire_mortars(s, t, k):
 @rule
 def sees_hex(s, t, k, h):
     """The squad's own LOS, or a non-fatigued friendly unit's (001 Mortar crew: Ballistic Fire)."""
-    if t.los[s.u[k, U_HEX], h] == 1:
+    if sees(s, t, s.u[k, U_HEX], h):
         return True
     side = s.u[k, U_SIDE]
     for j in range(t.p[P_N_UNITS]):
         if (s.u[j, U_ST] == ONMAP and s.u[j, U_SIDE] == side and s.u[j, U_TOKEN] != TOK_FATIGUED
-                and t.los[s.u[j, U_HEX], h] == 1):
+                and sees(s, t, s.u[j, U_HEX], h)):
             return True
     return False
 
@@ -114,7 +129,7 @@ def area_actions(s, t, k, out, n):
         return n
     foe = 1 - s.u[k, U_SIDE]
     for h in range(t.p[P_N_HEX]):
-        if s.hx[h, HX_OCC + foe] == 0:
+        if not visible_in(s, t, h, foe):            # 001 Concealed squads: not affected (rulings T39)
             continue
         if mortar_fpr(s, t, k, h, False)[0] <= 0 and mortar_fpr(s, t, k, h, True)[0] <= 0:
             continue
@@ -126,10 +141,17 @@ def area_actions(s, t, k, out, n):
 
 @rule
 def area_attack(s, t, k, h, mode):
-    """Every unit in hex ``h`` rolls its own defence against the mortars (001 Area attacks)."""
+    """Every unit in hex ``h`` rolls its own defence against the mortars (001 Area attacks).
+    Razor wire goes with 3+ successes of the roll against the hex's first squad, or its
+    first vehicle if it holds no squad (001 Razor wire; rulings T8, T37)."""
     foe = 1 - s.u[k, U_SIDE]
+    squads = False
     for j in range(t.p[P_N_UNITS]):
-        if s.u[j, U_ST] != ONMAP or s.u[j, U_HEX] != h or s.u[j, U_SIDE] != foe:
+        if s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == h and not is_vehicle(s, j):
+            squads = True
+    decided = not wire_in(s, h)
+    for j in range(t.p[P_N_UNITS]):
+        if s.u[j, U_ST] != ONMAP or s.u[j, U_HEX] != h or s.u[j, U_SIDE] != foe or hidden(s, j):
             continue
         vehicle = is_vehicle(s, j)
         if vehicle and mode != MODE_NORMAL:
@@ -144,12 +166,17 @@ def area_attack(s, t, k, h, mode):
             red += 1
         hits = net_hits_jit(black, red)
         log(s, EV_FIRE, k, j, mode + 2, strength, cover, hits)    # mode + 2: an area attack
+        if not decided and (not vehicle or not squads):
+            decided = True
+            if black >= t.p[P_WIRE_AREA]:
+                remove_wire(s, h)
         if hits > 0:
             if mode == MODE_NORMAL:
                 normal_hits(s, t, j, hits)
             else:
                 suppress(s, t, j, hits)
     s.u[k, U_TOKEN] = TOK_FATIGUED
+    reveal(s, k, REVEAL_FIRED)                         # 001 Concealed squads: firing reveals
 
 
 int64_constants(globals())

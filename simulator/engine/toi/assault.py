@@ -16,8 +16,8 @@ hex (``K_ENTER`` / ``K_STAY``). Everyone who took part is fatigued (002 step 11)
 
 from __future__ import annotations
 
-from simulator.engine.core.compiling import int64_constants, push, rule
-from simulator.engine.toi.events import EV_ADVANCE, EV_ASSAULT, EV_RETREAT, log
+from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
+from simulator.engine.toi.events import EV_ADVANCE, EV_ASSAULT, EV_RETREAT, REVEAL_ASSAULTED, REVEAL_FIRED, log
 from simulator.engine.toi.state import (
     AUX_ATT,
     AUX_COND,
@@ -69,6 +69,8 @@ from simulator.engine.toi.tables import (
     P_MEDIC_COVER,
     P_N_FIG,
     P_N_UNITS,
+    P_SMOKE_ASSAULT,
+    P_SMOKE_COVER,
     P_STACK,
     S6_NBR,
     SPEC_FLAMETHROWER,
@@ -88,8 +90,11 @@ from simulator.engine.toi.units import (
     obstacle_halves,
     officer_in_hex,
     put,
+    reveal,
     roll,
     room_for,
+    smoke_in,
+    visible_in,
 )
 from simulator.toi.jit import (
     ASSAULT_FROM,
@@ -130,7 +135,8 @@ def start_assault_choice(s, t, k):
     h = s.u[k, U_HEX]
     for d in range(6):
         y = t.side6[h, d, S6_NBR]
-        if y >= 0 and s.hx[y, HX_OCC + 1 - s.u[k, U_SIDE]] > 0 and not heavy_vehicle_in(s, t, y, 1 - s.u[k, U_SIDE]):
+        if (y >= 0 and visible_in(s, t, y, 1 - s.u[k, U_SIDE]) and not heavy_vehicle_in(s, t, y, 1 - s.u[k, U_SIDE])
+                and active_halvings(s, t, k, y) < 2):
             s.g[G_SUB] = SUB_ASSAULT
             return True
     return False
@@ -143,7 +149,15 @@ def supporter_ok(s, t, k, side, target_hex, active):
     return (k != active and s.u[k, U_ST] == ONMAP and s.u[k, U_SIDE] == side and not is_vehicle(s, k)
             and s.u[k, U_COND] == COND_NORMAL and not has_heavy(s, t, k)
             and t.dist[s.u[k, U_HEX], target_hex] == 1
-            and not obstacle_halves(t, s.u[k, U_HEX]))        # halved twice (rulings T1, T18)
+            and not obstacle_halves(s, t, s.u[k, U_HEX])       # halved twice (rulings T1, T18)
+            and not smoke_in(s, target_hex))                   # 001 Smoke: not against a smoke hex (T10)
+
+
+@rule_inlined
+def active_halvings(s, t, k, target):
+    """The active squad's halvings: wire or mines in its hex (rulings T18), a smoke target hex;
+    smoke in its own hex does not halve it (001 Smoke; rulings T10). Two: no assault (T1)."""
+    return (1 if obstacle_halves(s, t, s.u[k, U_HEX]) else 0) + (1 if smoke_in(s, target) else 0)
 
 
 @rule
@@ -154,7 +168,8 @@ def assault_actions(s, t, out):
     n = push(out, 0, action(K_NO_ASSAULT, k, 0))
     for d in range(6):
         y = t.side6[h, d, S6_NBR]
-        if y < 0 or s.hx[y, HX_OCC + 1 - side] == 0 or heavy_vehicle_in(s, t, y, 1 - side):
+        if (y < 0 or not visible_in(s, t, y, 1 - side) or heavy_vehicle_in(s, t, y, 1 - side)
+                or active_halvings(s, t, k, y) >= 2):     # rulings T39: not a hex of concealed squads only
             continue
         n = push(out, n, action(K_ATTACK_HEX, k, y * 2))
         for j in range(t.p[P_N_UNITS]):
@@ -191,7 +206,7 @@ def attackers(s, t, k, target, support):
     for i in range(3):
         att[i] = -1
     att[0] = k
-    strength = halved_fpr_jit(infantry_fpr(s, t, k), 1 if obstacle_halves(t, s.u[k, U_HEX]) else 0)
+    strength = max(halved_fpr_jit(infantry_fpr(s, t, k), active_halvings(s, t, k, target)), 0)
     if support == 1:
         for slot in range(1, 1 + t.p[P_MAX_SUPPORT]):
             best, best_f = -1, -1
@@ -213,6 +228,8 @@ def assault_cover(s, t, target, foe, nd):
     T11), the medic's Bandage as ``P_MEDIC_ASSAULT`` says; less 5 (not below 0) if a
     flamethrower squad attacks (rulings T5)."""
     cover = t.hexi[target, HI_COVER]
+    if smoke_in(s, target) and t.p[P_SMOKE_ASSAULT] == 1:
+        cover += t.p[P_SMOKE_COVER]                  # 001 Smoke: a defender in smoke, once (rulings T10, T11)
     medic = medic_in_hex(s, t, target, foe)
     if medic and t.p[P_MEDIC_ASSAULT] == 1:
         cover += t.p[P_MEDIC_COVER]
@@ -244,13 +261,14 @@ def defenders(s, t, target, foe):
             defs[nd] = j
             nd += 1
             if is_vehicle(s, j):                     # 002 step 3: light vehicles add their FPR
-                halvings = (1 if t.hexi[target, HI_MINES] == 1 else 0) + (1 if s.u[j, U_DMG] == DMG_HEAVY else 0)
+                halvings = ((1 if t.hexi[target, HI_MINES] == 1 or smoke_in(s, target) else 0)
+                            + (1 if s.u[j, U_DMG] == DMG_HEAVY else 0))
                 strength += max(halved_fpr_jit(t.vt[s.u[j, U_MODEL], VT_IFPR], halvings), 0)
                 continue
             c = s.u[j, U_COND]
             if c == COND_DISRUPTED:
                 continue
-            halvings = 1 if obstacle_halves(t, target) else 0     # rulings T12
+            halvings = 1 if obstacle_halves(s, t, target) or smoke_in(s, target) else 0     # rulings T12
             if c == COND_PINNED and not officer:
                 halvings += 1
             strength += max(halved_fpr_jit(infantry_fpr(s, t, j), halvings), 0)
@@ -331,6 +349,11 @@ def resolve_assault(s, t, k, target, support):
     d_hits = roll(s, dstrength, ASSAULT_FROM)        # 002 step 5
     success = assault_succeeds_jit(a_hits, d_hits)   # 002 steps 8-9
     log(s, EV_ASSAULT, k, target, strength, cover, dstrength, a_hits * 100 + d_hits)
+    for i in range(3):                               # 001 Concealed squads: all who fought are revealed
+        if s.aux[AUX_ATT, i] >= 0:
+            reveal(s, s.aux[AUX_ATT, i], REVEAL_FIRED)
+        if i < nd:
+            reveal(s, s.aux[AUX_DEF, i], REVEAL_ASSAULTED)
     attacker_losses(s, t, d_hits)
     defender_losses(s, t, target, foe, nd, a_hits, success)
     att = s.aux[AUX_ATT]

@@ -33,9 +33,24 @@ _EVENTS = """
     EV_DAMAGE       vehicle damage (a: 1 light, 2 heavy)
     EV_TRANSPORT    into (b 1) or out of (b 0) a vehicle (a: the vehicle)
     EV_OVERRUN      pinned by an overrun (a: the squad, b: the hex)
+    EV_SMOKE_GONE   smoke removed in the status phase (a: hex; 001 Status phase, 2)
+    EV_WIRE_GONE    razor wire removed (a: hex)
+    EV_REVEALED     a concealed squad revealed (a: why, REVEAL_*)
+    EV_HEAL         medic's Heal (a: the squad healed, b: the die, c: 1 a figure placed)
+    EV_TRANSFER     squad transfer: one figure given (a: to squad, b: figure type, c: figures left, 0: base removed)
 """
 declare(globals(), _EVENTS)
 EVENT_NAMES = labels(_EVENTS)
+
+_REVEAL = """
+    REVEAL_FIRED        it fired or supported an attack
+    REVEAL_OBJECTIVE    it moved into an objective hex
+    REVEAL_SEEN         in an enemy unit's line of sight outside cover-providing terrain
+    REVEAL_ADJACENT     next to an enemy unit at the end of the status phase
+    REVEAL_ASSAULTED    it defended in an assault
+"""
+declare(globals(), _REVEAL)                 # EV_REVEALED's a (001 Concealed squads; rulings T39)
+REVEAL_NAMES = labels(_REVEAL)
 
 
 @rule_inlined

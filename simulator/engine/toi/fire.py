@@ -9,7 +9,7 @@ at whom from the state and applies the result to it.
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
-from simulator.engine.toi.events import EV_FIRE, EV_OPFIRE, log
+from simulator.engine.toi.events import EV_FIRE, EV_OPFIRE, REVEAL_FIRED, log
 from simulator.engine.toi.state import (
     COND_DISRUPTED,
     COND_NORMAL,
@@ -50,7 +50,6 @@ from simulator.engine.toi.tables import (
     HI_MINES,
     HI_PILLBOX,
     HI_TRAP,
-    HI_WIRE,
     P_AT_FPR,
     P_AT_RANGE,
     P_CONC_FPR,
@@ -64,6 +63,7 @@ from simulator.engine.toi.tables import (
     P_MEDIC_COVER,
     P_N_FIG,
     P_N_UNITS,
+    P_SMOKE_COVER,
     SPEC_ANTI_TANK,
     SPEC_FLAMETHROWER,
     VT_ARMOUR,
@@ -80,12 +80,17 @@ from simulator.engine.toi.units import (
     damage,
     has_mortar,
     has_officer,
+    hidden,
     is_vehicle,
     lose_figures,
     medic_in_hex,
     officer_in_hex,
+    reveal,
     roll,
+    sees,
+    smoke_in,
     suppress,
+    wire_in,
 )
 from simulator.toi.jit import (
     RED_SUCCESS_FROM,
@@ -115,7 +120,7 @@ def halvings_of(s, t, k, role, how):
     """How often unit ``k``'s FPR is halved in this attack, -1 when it may not fire at all:
     pinned (only with an officer's Rally, leading a concentrated attack) or disrupted
     (001 Squad conditions); supporting (001 Combined fire); Fire & Movement; in a minefield
-    (all units) or razor wire (squads) (rulings T2)."""
+    (all units) or razor wire (squads), smoke (all units) (rulings T2, T36)."""
     a = s.u[k, U_HEX]
     halvings = 0
     cond = s.u[k, U_COND]
@@ -129,7 +134,7 @@ def halvings_of(s, t, k, role, how):
         halvings += 1
     if how == HOW_FIREMOVE:
         halvings += 1
-    if t.hexi[a, HI_MINES] == 1 or (t.hexi[a, HI_WIRE] == 1 and not is_vehicle(s, k)):
+    if t.hexi[a, HI_MINES] == 1 or (wire_in(s, a) and not is_vehicle(s, k)) or smoke_in(s, a):
         halvings += 1
     return halvings
 
@@ -148,7 +153,9 @@ def share(s, t, k, target, role, how):
     """
     a = s.u[k, U_HEX]
     b = s.u[target, U_HEX]
-    if t.los[a, b] == 0:                          # 001 Combat: range and LOS
+    if hidden(s, target):                         # 001 Concealed squads: never fired upon (rulings T39)
+        return -1, 0
+    if not sees(s, t, a, b):                      # 001 Combat: range and LOS; 001 Smoke: blocking
         return -1, 0
     halvings = halvings_of(s, t, k, role, how)
     if halvings < 0:
@@ -263,6 +270,8 @@ def cover_dice(s, t, target, mode, cut):
     flamethrower, not below 0, rulings T5); a vehicle's armour is added after (T7)."""
     h = s.u[target, U_HEX]
     cover = t.hexi[h, HI_COVER]
+    if smoke_in(s, h):
+        cover += t.p[P_SMOKE_COVER]               # 001 Smoke: +2 cover, vehicles too (rulings T7)
     if is_vehicle(s, target):                     # AV, -1 when damaged, + terrain cover (rulings T7)
         armour = max(t.vt[s.u[target, U_MODEL], VT_ARMOUR] - (1 if s.u[target, U_DMG] > 0 else 0), 0)
         return max(cover - cut, 0) + armour
@@ -299,6 +308,7 @@ def attack(s, t, lead, target, mode, support, how):
                     if bd > band:
                         band = bd             # 001 Combined fire: the least favourable range
                     s.u[k, U_TOKEN] = TOK_FATIGUED
+                    reveal(s, k, REVEAL_FIRED)    # 001 Concealed squads: supporting reveals
     cover = cover_dice(s, t, target, mode, t.p[P_FLAME_CUT] if flames else 0)
     black = roll(s, strength, success_from(band))
     red = roll(s, cover, RED_SUCCESS_FROM)
@@ -306,6 +316,7 @@ def attack(s, t, lead, target, mode, support, how):
         red += 1                                  # 001 Tanks: Thick Armor (rulings T9)
     hits = net_hits_jit(black, red)
     log(s, EV_OPFIRE if how >= HOW_OPFIRE else EV_FIRE, lead, target, mode, strength, cover, hits)
+    reveal(s, lead, REVEAL_FIRED)                 # 001 Concealed squads: firing reveals
     if how == HOW_RAPID:                          # stays in op fire mode; this target is used up
         s.u[lead, U_RAPID + (target >> 6)] |= 1 << (target & 63)
     else:

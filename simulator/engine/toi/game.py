@@ -171,7 +171,7 @@ class State:
         name = S.KIND_NAMES[kind]
         sc = self.game.scenario
         if name in ("end action phase", "stop", "no fire", "no op fire", "no assault", "stay",
-                    "op-fire placement done"):
+                    "op-fire placement done", "squad transfers done"):
             return name
         who = sc.squad_label(unit)
         if name in ("concentrated fire", "fire at", "op fire"):
@@ -182,7 +182,7 @@ class State:
         if name == "step":
             h = int(self.s.u[unit, S.U_HEX])
             return f"{who}: step to {sc.hex_name(int(self.game.tables.side6[h, arg, 0]))}"
-        if name in ("enter the vehicle", "exit the vehicle"):
+        if name in ("enter the vehicle", "exit the vehicle", "heal"):
             return f"{who}: {name} ({sc.squad_label(arg)})"
         if name == "place":
             return f"{who}: place {sc.hex_name(arg >> 1)}" + (" in its fortification" if arg & 1 else "")
@@ -191,6 +191,9 @@ class State:
         if name == "area attack":
             mode = "suppressive" if arg & 1 else "normal"
             return f"{who}: area attack ({mode}) on {sc.hex_name(arg >> 1)}"
+        if name == "transfer a figure":
+            fig = sc.figure_names[S.transfer_fig.py_func(arg)]
+            return f"{who}: transfer a {fig} figure to {sc.squad_label(S.transfer_to.py_func(arg))}"
         if name == "assault hex":
             return f"{who}: assault {sc.hex_name(arg >> 1)}" + (" with support" if arg & 1 else "")
         return f"{who}: {name}"
@@ -211,7 +214,8 @@ class State:
             bits = [f"  {sc.squad_label(k):<40}", S.STATUS_NAMES[st]]
             if st == S.ONMAP:
                 state = (("undamaged", "light damage", "heavy damage")[int(s.u[k, S.U_DMG])] if s.u[k, S.U_VEHICLE]
-                         else S.COND_NAMES[int(s.u[k, S.U_COND])] + (" (dug in)" if s.u[k, S.U_IN] else ""))
+                         else S.COND_NAMES[int(s.u[k, S.U_COND])] + (" (dug in)" if s.u[k, S.U_IN] else "")
+                         + (" (concealed)" if s.u[k, S.U_HIDDEN] else ""))
                 bits += [sc.hex_name(int(s.u[k, S.U_HEX])), state, S.TOKEN_NAMES[int(s.u[k, S.U_TOKEN])]]
             lines.append("  ".join(bits))
         return "\n".join(lines)

@@ -40,12 +40,15 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray)
                     out.append(f"vehicle {k}: in a fortification, with figures, or damage {s.u[k, S.U_DMG]}")
             elif figs <= 0:
                 out.append(f"unit {k} on the map with no figures")
+            elif figs > t.p[T.P_SQUAD_MAX]:
+                out.append(f"squad {k} holds {figs} figures, more than a base (rulings T17, T35)")
             if t.hexi[h, T.HI_STAND] == 0:
                 out.append(f"unit {k} in impassable hex {h}")
         elif h != -1:
             out.append(f"unit {k} ({S.STATUS_NAMES[st]}) still in hex {h}")
         if st == S.CARRIED:
             out += carried_problems(s, t, k)
+        out += figure_problems(s, t, k)
         if (s.u[k, S.U_FIG:S.U_FIG + nf] < 0).any():
             out.append(f"unit {k} has a negative figure count")
         if s.u[k, S.U_COND] not in (S.COND_NORMAL, S.COND_PINNED, S.COND_DISRUPTED):
@@ -54,6 +57,25 @@ def unit_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray)
             out.append(f"unit {k} token {s.u[k, S.U_TOKEN]}")
         if st == S.ONMAP and s.u[k, S.U_COND] != S.COND_NORMAL and s.u[k, S.U_TOKEN] == S.TOK_OPFIRE:
             out.append(f"unit {k} pinned or disrupted in op fire mode (001 Squad conditions)")
+    return out
+
+
+def figure_problems(s: S.GameState, t: T.Tables, k: int) -> list[str]:
+    """Squad transfers (001 Status phase, 4; rulings T35): a specialised squad or a vehicle
+    never gains figures but by Heal (T38), an emptied base holds none, no squad both gave
+    and received one figure type in one status phase; wounds are never negative."""
+    nf = int(t.p[T.P_N_FIG])
+    figs = s.u[k, S.U_FIG:S.U_FIG + nf]
+    out = []
+    if s.u[k, S.U_ST] == S.EMPTIED and figs.sum() != 0:
+        out.append(f"emptied squad {k} still holds figures")
+    if s.u[k, S.U_WOUNDS] < 0:
+        out.append(f"squad {k} has negative wounds")
+    if (s.u[k, S.U_SPEC] != T.SPEC_NONE or s.u[k, S.U_VEHICLE]) and figs.sum() > t.slots[k, T.SL_FIG:T.SL_FIG + nf].sum():
+        out.append(f"unit {k} (specialised or a vehicle) gained figures")
+    x = int(s.u[k, S.U_XFER])
+    if any(x & S.gave_bit.py_func(f) and x & S.got_bit.py_func(f) for f in range(nf)):
+        out.append(f"squad {k} gave and received one figure type in one status phase (rulings T35)")
     return out
 
 
@@ -99,6 +121,43 @@ def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) 
         out.append(f"more squads in fortifications than markers in hexes {over.tolist()}")
     if s.g[S.G_MP] < 0:
         out.append(f"negative movement points {s.g[S.G_MP]}")
+    return out + marker_problems(s, t) + concealment_problems(s, t)
+
+
+def concealment_problems(s: S.GameState, t: T.Tables) -> list[str]:
+    """001 Concealed squads (rulings T39): only squads are concealed, and none stays so in an
+    enemy unit's line of sight outside cover-providing terrain."""
+    out = []
+    los = t.los_smoke if s.g[S.G_SMOKE] else t.los
+    on = [k for k in range(int(t.p[T.P_N_UNITS])) if s.u[k, S.U_ST] == S.ONMAP]
+    for k in range(int(t.p[T.P_N_UNITS])):
+        if not s.u[k, S.U_HIDDEN]:
+            continue
+        if s.u[k, S.U_VEHICLE]:
+            out.append(f"vehicle {k} concealed")
+        if s.u[k, S.U_ST] != S.ONMAP:
+            continue
+        h = int(s.u[k, S.U_HEX])
+        seen = [e for e in on if s.u[e, S.U_SIDE] != s.u[k, S.U_SIDE] and los[int(s.u[e, S.U_HEX]), h]]
+        if t.hexi[h, T.HI_COVER] == 0 and seen:
+            out.append(f"squad {k} concealed in the open in sight of unit {seen[0]}")
+    return out
+
+
+def marker_problems(s: S.GameState, t: T.Tables) -> list[str]:
+    """Smoke (001 Smoke; rulings T36): at most one marker a hex, never on a building, only the
+    scenario's, all of them or none (the line of sight table assumes so); razor wire only
+    where the scenario put it (removed, never added: rulings T37)."""
+    out = []
+    smoke = s.hx[:, S.HX_SMOKE]
+    if not np.isin(smoke, (0, 1)).all() or (smoke > t.hexi[:, T.HI_SMOKE]).any():
+        out.append("a smoke marker the scenario did not place, or two in a hex")
+    if (smoke & t.hexi[:, T.HI_NO_SMOKE]).any():
+        out.append("smoke on a building hex")
+    if int(smoke.sum()) != int(s.g[S.G_SMOKE]) or s.g[S.G_SMOKE] not in (0, int(t.hexi[:, T.HI_SMOKE].sum())):
+        out.append(f"smoke count {int(s.g[S.G_SMOKE])} disagrees with the markers")
+    if not np.isin(s.hx[:, S.HX_WIRE], (0, 1)).all() or (s.hx[:, S.HX_WIRE] > t.hexi[:, T.HI_WIRE]).any():
+        out.append("razor wire where the scenario put none")
     return out
 
 

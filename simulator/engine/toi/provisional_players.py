@@ -12,7 +12,17 @@ import numba
 import numpy as np
 
 from simulator.engine.core.statecopy import copy_state, restore_state
-from simulator.engine.toi.state import G_LOG_ON, K_PASS, a_kind
+from simulator.engine.toi.state import (
+    G_LOG_ON,
+    G_SUB,
+    K_PASS,
+    K_TRANSFER,
+    SUB_TRANSFER,
+    a_arg,
+    a_kind,
+    a_unit,
+    transfer_to,
+)
 from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.engine.toi.view import (
     controller,
@@ -22,6 +32,7 @@ from simulator.engine.toi.view import (
     n_units,
     objective_hex,
     objective_vp,
+    unit_figures,
     unit_hex,
     unit_on_map,
     unit_side,
@@ -72,6 +83,21 @@ def evaluate(s, t, side):
     return score
 
 
+@numba.njit(cache=True, _nrt=False)
+def greedy_transfer(s, t, buf, n):
+    """Squad transfers (001 Status phase, 4), greedy: merge a squad of one figure into the
+    weakest squad that takes it, else done (``buf[0]``)."""
+    best = buf[0]
+    least = 99
+    for i in range(n):
+        a = buf[i]
+        if a_kind(a) == K_TRANSFER and unit_figures(s, t, a_unit(a)) == 1:
+            m = unit_figures(s, t, transfer_to(a_arg(a)))
+            if m < least:
+                least, best = m, a
+    return best
+
+
 @numba.njit(cache=True)
 def choose(s, t, kind, buf, moves, scratch):
     """The action player ``kind`` takes now."""
@@ -79,6 +105,8 @@ def choose(s, t, kind, buf, moves, scratch):
     n = legal_actions(s, t, buf)
     if kind == RANDOM or n == 1:
         return buf[below(s.rng[1 + side], n)]
+    if s.g[G_SUB] == SUB_TRANSFER:
+        return greedy_transfer(s, t, buf, n)
     best = buf[0]
     best_v = -1e18
     ties = 0

@@ -41,6 +41,7 @@ from simulator.engine.toi.state import (
     AUX_OBJ,
     CARRIED,
     DESTROYED,
+    EMPTIED,
     G_ACTIONS,
     G_ASSAULTS,
     G_INIT,
@@ -104,6 +105,8 @@ def fill_record(s, t, game, first, decisions, row):
             row[C_LOST0 + side] += 1
             row[C_SLOST0 + side] += v0
             row[N_FIXED + k] = 1
+        elif st == EMPTIED:                          # its figures went to other squads (001 Status phase, 4)
+            row[C_SLOST0 + side] += v0
         elif st == ONMAP or st == CARRIED or st == TO_PLACE:
             v = unit_value(s, t, k)
             row[C_SLOST0 + side] += v0 - v

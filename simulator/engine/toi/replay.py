@@ -137,6 +137,13 @@ def describe_event(game: Game, row) -> str:
         ev.EV_DAMAGE: lambda: f"{unit(u)}: {('no', 'light', 'heavy')[a] if 0 <= a < 3 else a} damage",
         ev.EV_TRANSPORT: lambda: f"{unit(u)} {'boards' if b else 'leaves'} {unit(a)}",
         ev.EV_OVERRUN: lambda: f"{unit(u)} overruns {hexn(b)}: {unit(a)} pinned",
+        ev.EV_SMOKE_GONE: lambda: f"smoke in {hexn(a)} removed",
+        ev.EV_WIRE_GONE: lambda: f"razor wire in {hexn(a)} removed",
+        ev.EV_REVEALED: lambda: f"{unit(u)} revealed: "
+                                f"{ev.REVEAL_NAMES[a] if 0 <= a < len(ev.REVEAL_NAMES) else a}",
+        ev.EV_HEAL: lambda: f"{unit(u)} heals {unit(a)}: rolls {b}, {'a figure back' if c else 'nothing'}",
+        ev.EV_TRANSFER: lambda: f"{unit(u)} gives a {sc.figure_names[b] if 0 <= b < len(sc.figure_names) else b} "
+                                f"figure to {unit(a)} ({c} left{', base removed' if c == 0 else ''})",
     }
     if code in texts:
         return texts[code]()

@@ -6,10 +6,13 @@ elevation), the objectives with their command and victory points (001 Command ph
 the rounds and the actions per player turn (001 Action phase), which side starts with
 the initiative (001 Setup), and each side's deployment zones and squads, each squad
 written as its figures (``"3regular+officer"``, 001 Setup: build squads; the figure
-names of ``units.toml``).
+names of ``units.toml``; ``concealed = true`` for a squad concealed from the set-up,
+rulings T39), markers (``[[markers]]``, rulings T27) and smoke markers for the first
+round (``smoke = ["3,0"]``, rulings T36).
 
 Checks raise :class:`~simulator.errors.InputError` naming the file and key. The line of
-sight of every two hexes is computed here once (001 Line of sight, rulings T23), with
+sight of every two hexes is computed here once (001 Line of sight, rulings T23; again
+with the smoke markers as blocking terrain when the scenario places any), with
 the core's exact line tracer :func:`simulator.engine.core.los.line_steps`.
 """
 
@@ -61,6 +64,7 @@ class SquadSpec(_Strict):
     zone: str
     arrives_after_round: int = Field(default=0, ge=0, le=30)   # 001 Status phase, 5: reinforcements
     specialisation: str | None = None                          # 001 Specialized squads
+    concealed: bool = False                                    # 001 Concealed squads (rulings T39)
 
 
 class VehicleSpec(_Strict):
@@ -97,6 +101,7 @@ class ScenarioFile(_Strict):
     map: MapSpec
     objectives: list[ObjectiveSpec] = Field(min_length=1)
     markers: list[MarkerSpec] = []
+    smoke: list[str] = []             # hexes with a smoke marker at the start (001 Smoke; rulings T36)
     sides: dict[str, SideSpec]
 
 
@@ -331,6 +336,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     hexi[:, T.HI_ROAD] = road
     hexi[:, T.HI_CONCUSSIVE] = [feats[t].concussive_target for t in terrain]
     hexi[:, T.HI_NO_MORTAR] = [feats[t].no_mortar_fire for t in terrain]
+    hexi[:, T.HI_NO_SMOKE] = [feats[t].no_smoke for t in terrain]
     side6 = np.full((n, 6, T.S6_FIELDS), -1, dtype=np.int64)
     for h in range(n):
         for d in range(6):
@@ -340,6 +346,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 side6[h, d, T.S6_COST] = _move_cost(h, y, terrain, elev, road, stand, game)
                 side6[h, d, T.S6_VCOST] = _move_cost(h, y, terrain, elev, road, stand, game, vehicle=True)
     _markers(spec, grid, hexi, terrain, stand, game, where)
+    _smoke(spec, grid, hexi, terrain, stand, game, where)
     # objectives (001 Command phase: objective hexes)
     obj = np.zeros((len(spec.objectives), T.OB_FIELDS), dtype=np.int64)
     for k, o in enumerate(spec.objectives):
@@ -390,6 +397,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
             for _ in range(sq.count):
                 row = np.zeros(T.SL_FIELDS, dtype=np.int64)
                 row[T.SL_SPEC] = spec_id
+                row[T.SL_HIDDEN] = int(sq.concealed)
                 row[T.SL_SIDE] = si
                 row[T.SL_ZONE] = zone_ids[(si, sq.zone)]
                 row[T.SL_ARRIVE] = sq.arrives_after_round
@@ -437,6 +445,13 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_N_UNITS], p[T.P_N_HEX], p[T.P_N_OBJ], p[T.P_N_FIG] = len(slots), n, len(obj), len(figure_names)
     p[T.P_ROUNDS], p[T.P_ACTIONS] = spec.rounds, spec.actions_per_turn
     p[T.P_INIT] = sides.index(spec.initiative)
+    p[T.P_SQUAD_MAX] = most                                    # rulings T17 (squad transfers, T35)
+    p[T.P_SMOKE_COVER] = feats["smoke"].cover_value            # 001 Smoke: +2 cover
+    p[T.P_SMOKE_ASSAULT] = int(feats["smoke"].assault_cover != "none")   # rulings T10
+    p[T.P_REGULAR] = figure_names.index("regular") if "regular" in figure_names else -1   # 001 Medic: Heal
+    p[T.P_HEAL_FROM] = 4                                       # 001 Medic: Heal succeeds on 4, 5 or 6
+    p[T.P_WIRE_MP] = 2                                         # 001 Razor wire: 2 MP to remove it
+    p[T.P_WIRE_AREA] = feats["razor_wire"].area_removal_successes.value    # 001 Razor wire: 3+ successes
     p[T.P_STACK] = 3                                           # 001 Setup: three units a hex
     p[T.P_DETERMINATION] = game.units.abilities.determination.cover_vs_suppressive.value
     p[T.P_HIGHER] = game.terrain.rules.higher_ground_range_bonus.value
@@ -468,7 +483,11 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     for a in range(n):
         for b in range(n):
             dist[a, b] = axial_distance(grid.q[a], grid.r[a], grid.q[b], grid.r[b])
-    tables = T.Tables(hexi=hexi, side6=side6, los=_line_of_sight(grid, elev, blocking), dist=dist, ft=ft, vt=vt,
+    los = _line_of_sight(grid, elev, blocking)
+    smoke_blocks = feats["smoke"].blocking.value == "yes"       # 001 Smoke: blocking terrain
+    los_smoke = (_line_of_sight(grid, elev, blocking | hexi[:, T.HI_SMOKE])
+                 if smoke_blocks and hexi[:, T.HI_SMOKE].any() else los)
+    tables = T.Tables(hexi=hexi, side6=side6, los=los, los_smoke=los_smoke, dist=dist, ft=ft, vt=vt,
                       slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
     return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names)
 
@@ -505,6 +524,22 @@ def _markers(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: Game
             hexi[h, col] = 1
             if kind == "tank_trap":
                 hexi[h, T.HI_TRAP] = feats[kind].cover_value
+
+
+def _smoke(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: GameData, where: str) -> None:
+    """Smoke markers the scenario places (rulings T36: 001 places smoke only through strategy
+    cards): one a hex, none on a building (``no_smoke``) or where no unit can be."""
+    for i, name in enumerate(spec.smoke):
+        key = f"smoke[{i}]"
+        try:
+            h = grid.index_of(name)
+        except KeyError:
+            raise InputError(where, key, f"{name!r} is not on the map") from None
+        if hexi[h, T.HI_SMOKE]:
+            raise InputError(where, key, f"at most one smoke marker a hex ({name})")
+        if hexi[h, T.HI_NO_SMOKE] or not stand[h]:
+            raise InputError(where, key, f"no smoke marker may be placed in {name} ({terrain[h]}; 001 Smoke)")
+        hexi[h, T.HI_SMOKE] = 1
 
 
 def _specialisation(sq: SquadSpec, counts: list[int], names: tuple[str, ...], game: GameData, where: str,

@@ -48,6 +48,9 @@ U_FIELDS = declare(globals(), """
     U_MODEL         its vehicle model, -1 for a squad
     U_RAPID*4       bits: the units this squad has op-fired at with its MG crews alone this round (001 MG crew: Rapid Op Fire)
     U_DMG           a vehicle's damage: DMG_NONE, DMG_LIGHT, DMG_HEAVY (001 Normal attack results)
+    U_HIDDEN        1: concealed (001 Concealed squads; set by the scenario, rulings T39)
+    U_WOUNDS        figures the squad has lost to hits and not got back by Heal (001 Medic: Heal; rulings T38)
+    U_XFER          bits: the figure types it gave (bit 2f) or received (bit 2f+1) in this status phase's transfers (001 Status phase, 4; rulings T35)
     U_FIG*8         U_FIG + figure type: figures of that type in the squad (001 Setup: build squads)
 """)
 
@@ -87,6 +90,7 @@ G_FIELDS = declare(globals(), """
     G_OPN               hexes in aux[AUX_OPHEX]
     G_DMG0              the active vehicle's damage when its activation began
     G_STURDY            1: its damage since came lightly from op fire, and it is Sturdy (001 Tanks)
+    G_SMOKE             smoke markers on the map (rulings T36: the scenario's, until the first status phase)
 """)
 
 _STATUS = """
@@ -96,6 +100,7 @@ _STATUS = """
     DESTROYED       destroyed
     LOST            lost (a reinforcement with no room)
     CARRIED         carried in a vehicle (U_CARRIER; U_HEX -1)
+    EMPTIED         removed: its base emptied by squad transfers (001 Status phase, 4)
 """
 declare(globals(), _STATUS)
 STATUS_NAMES = labels(_STATUS)
@@ -136,6 +141,7 @@ _SUBS = """
     SUB_ASSAULT     assault target
     SUB_ADVANCE     advance after assault
     SUB_ROUND_END   round end
+    SUB_TRANSFER    squad transfers
 """
 declare(globals(), _SUBS)
 SUB_NAMES = labels(_SUBS)
@@ -167,11 +173,17 @@ _KINDS = """
     K_EMBARK        enter the vehicle
     K_DISEMBARK     exit the vehicle
     K_AREA          area attack
+    K_CUT_WIRE      remove the razor wire
+    K_HEAL          heal
+    K_TRANSFER      transfer a figure
+    K_TRANSFER_DONE squad transfers done
 """
 declare(globals(), _KINDS)
 KIND_NAMES = labels(_KINDS)
 # K_FIRE, K_SHOOT, K_OPFIRE: arg = target unit | mode << 8 | support << 9 (fire_arg);
 # K_AREA: arg = hex * 2 + mode (001 Area attacks; Mortar crew)
+# K_HEAL: arg = the wounded squad (the medic squad itself or one in its hex)
+# K_TRANSFER: unit = the squad giving, arg = the squad receiving | figure type << 8 (transfer_arg)
 # K_OPFIRE's arg | FIRE_RAPID: the MG crews alone fire, and the squad stays in op fire mode (Rapid Op Fire)
 MODE_NORMAL, MODE_SUPPRESSIVE = 0, 1            # 001 step 3: declare attack type
 
@@ -189,6 +201,8 @@ MAX_PATH = 32
 HX_FIELDS = declare(globals(), """
     HX_OCC*2        HX_OCC + side: units of that side in the hex (stacking, 001 Setup)
     HX_VEH*2        HX_VEH + side: vehicles of that side in the hex (two at most)
+    HX_SMOKE        1: a smoke marker (001 Smoke; from the scenario, rulings T36)
+    HX_WIRE         1: razor wire (001 Razor wire; removed by engineers and tanks, rulings T37)
 """)
 DMG_NONE, DMG_LIGHT, DMG_HEAVY = 0, 1, 2     # indices into simulator.toi.results.VEHICLE_STEPS
 
@@ -237,6 +251,37 @@ def fire_support(arg):
 def fire_rapid(arg):
     """1: the MG crews alone fire (:data:`FIRE_RAPID`), of a K_OPFIRE's argument."""
     return (arg >> 10) & 1
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def transfer_arg(to, fig):
+    """K_TRANSFER's argument: one figure of type ``fig`` goes to squad ``to`` (001 Status
+    phase, 4: squad transfers)."""
+    return to | (fig << 8)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def transfer_to(arg):
+    """The receiving squad of a :func:`transfer_arg`."""
+    return arg & 0xFF
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def transfer_fig(arg):
+    """The figure type of a :func:`transfer_arg`."""
+    return arg >> 8
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def gave_bit(fig):
+    """U_XFER's bit: the squad gave figures of type ``fig`` in this status phase."""
+    return 1 << (2 * fig)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def got_bit(fig):
+    """U_XFER's bit: the squad received figures of type ``fig`` in this status phase."""
+    return 1 << (2 * fig + 1)
 
 
 class GameState(NamedTuple):

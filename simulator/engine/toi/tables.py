@@ -34,6 +34,8 @@ HI_FIELDS = declare(globals(), """
     HI_NO_MORTAR    1: mortars cannot fire from here (a building; 001 Mortar crew)
     HI_CONCUSSIVE   1: tanks get Concussive Firepower against squads here (a building; terrain.toml)
     HI_PILLBOX      1: its fortifications are pillboxes (Concussive Firepower against squads in them)
+    HI_NO_SMOKE     1: no smoke marker may be here (a building; terrain.toml no_smoke; 001 Smoke)
+    HI_SMOKE        1: a smoke marker at the start (the scenario's ``smoke``; 001 Smoke; rulings T36)
 """)
 
 S6_FIELDS = declare(globals(), """
@@ -85,6 +87,7 @@ SL_FIELDS = declare(globals(), """
     SL_SPEC         its specialisation: SPEC_NONE, SPEC_ENGINEER, SPEC_ANTI_TANK, SPEC_FLAMETHROWER, SPEC_MEDIC
     SL_VEHICLE      1: a vehicle (SL_MODEL says which), 0 a squad
     SL_MODEL        the vehicle model (a row of vt), -1 for a squad
+    SL_HIDDEN       1: a concealed squad (the scenario's ``concealed``; 001 Concealed squads; rulings T39)
     SL_ARRIVE       0: on the map from the set-up; r: a reinforcement placed in the status phase of round r (001 Status phase, 5)
     SL_FIG*8        SL_FIG + figure type: figures of that type (001 Setup: build squads)
 """)
@@ -119,6 +122,13 @@ P_FIELDS = declare(globals(), """
     P_MEDIC_ASSAULT how Bandage counts in an assault's cover dice: 0 none, 1 once for the hex, 2 per squad (rulings T11)
     P_CONC_FPR      Concussive Firepower: FPR bonus (units.toml)
     P_CONC_RANGE    Concussive Firepower: range bonus
+    P_SQUAD_MAX     figures a squad base holds (units.toml squads.max_figures; rulings T17)
+    P_SMOKE_COVER   cover of a smoke hex (001 Smoke, +2; terrain.toml)
+    P_SMOKE_ASSAULT 1: smoke adds its cover once to an assault's cover dice (terrain.toml assault_cover; rulings T10)
+    P_WIRE_MP       MPs an engineer or a tank pays to remove razor wire in its hex (001 Razor wire, 2)
+    P_REGULAR       the figure type Heal puts back (units.toml "regular"), -1 none (001 Medic: Heal)
+    P_HEAL_FROM     the face from which Heal's die succeeds (001 Medic: 4, 5 or 6)
+    P_WIRE_AREA     successes of an area attack that remove razor wire (001 Razor wire, 3; rulings T8)
 """)
 
 
@@ -130,6 +140,7 @@ class Tables(NamedTuple):
     hexi: np.ndarray      # int64[n, HI_FIELDS]
     side6: np.ndarray     # int64[n, 6, S6_FIELDS]
     los: np.ndarray       # int64[n, n]: 1 when a unit in a sees a unit in b (001 Line of sight)
+    los_smoke: np.ndarray  # int64[n, n]: the same while the scenario's smoke is on the map (001 Smoke: blocking)
     dist: np.ndarray      # int64[n, n]: hexes between
     ft: np.ndarray        # int64[figure types, FT_FIELDS]
     vt: np.ndarray        # int64[vehicle models, VT_FIELDS]

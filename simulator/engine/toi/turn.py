@@ -28,12 +28,14 @@ from simulator.engine.toi.phases.movement import (
 from simulator.engine.toi.phases.setup import (
     apply_opfire_placement,
     apply_place,
+    apply_transfer,
     placement_actions,
     start_setup,
 )
 from simulator.engine.toi.phases.setup import (
     opfire_actions as set_opfire_actions,
 )
+from simulator.engine.toi.phases.transfer import transfer_choices
 from simulator.engine.toi.state import (
     ABSENT,
     AUX_OBJ,
@@ -47,9 +49,12 @@ from simulator.engine.toi.state import (
     G_PLACER,
     G_ROUND,
     G_ROUND_LIMIT,
+    G_SMOKE,
     G_SUB,
     G_UNIT,
     G_WINNER,
+    HX_SMOKE,
+    HX_WIRE,
     SUB_ADVANCE,
     SUB_AFTER_MOVE,
     SUB_ASSAULT,
@@ -58,6 +63,7 @@ from simulator.engine.toi.state import (
     SUB_PLACE,
     SUB_SELECT,
     SUB_SET_OPFIRE,
+    SUB_TRANSFER,
     TO_PLACE,
     TOK_FRESH,
     U_CARRIER,
@@ -65,6 +71,7 @@ from simulator.engine.toi.state import (
     U_DMG,
     U_FIG,
     U_HEX,
+    U_HIDDEN,
     U_MODEL,
     U_OPHEX,
     U_SIDE,
@@ -72,21 +79,28 @@ from simulator.engine.toi.state import (
     U_ST,
     U_TOKEN,
     U_VEHICLE,
+    U_WOUNDS,
+    U_XFER,
     U_ZONE,
 )
 from simulator.engine.toi.tables import (
+    HI_SMOKE,
+    HI_WIRE,
     P_INIT,
     P_N_FIG,
+    P_N_HEX,
     P_N_UNITS,
     P_ROUNDS,
     SL_ARRIVE,
     SL_FIG,
+    SL_HIDDEN,
     SL_MODEL,
     SL_SIDE,
     SL_SPEC,
     SL_VEHICLE,
     SL_ZONE,
 )
+from simulator.engine.toi.units import reveal_scan
 
 MAX_ACTIONS = 2048
 
@@ -98,7 +112,7 @@ def set_decider(s):
         s.g[G_DECIDER] = -1
         return
     sub = s.g[G_SUB]
-    if sub == SUB_PLACE or sub == SUB_SET_OPFIRE:
+    if sub == SUB_PLACE or sub == SUB_SET_OPFIRE or sub == SUB_TRANSFER:
         s.g[G_DECIDER] = s.g[G_PLACER]
     elif sub == SUB_OPFIRE:
         s.g[G_DECIDER] = s.g[G_OPF_SIDE]
@@ -128,6 +142,8 @@ def legal_actions(s, t, out):
         return placement_actions(s, t, out)
     if sub == SUB_SET_OPFIRE:
         return set_opfire_actions(s, t, out)
+    if sub == SUB_TRANSFER:
+        return transfer_choices(s, t, s.g[G_PLACER], out)
     return 0
 
 
@@ -154,6 +170,10 @@ def apply_action(s, t, a):
         apply_place(s, t, a)
     elif sub == SUB_SET_OPFIRE:
         apply_opfire_placement(s, t, a)
+    elif sub == SUB_TRANSFER:
+        apply_transfer(s, t, a)
+    if s.g[G_OVER] == 0:
+        reveal_scan(s, t, False)                      # 001 Concealed squads: "at any time" (rulings T39)
     if s.g[G_OVER] == 0 and s.g[G_ROUND] > 0:
         if check_elimination(s, t):
             return
@@ -183,6 +203,9 @@ def new_game(s, t):
         s.u[k, U_SPEC] = t.slots[k, SL_SPEC]
         s.u[k, U_MODEL] = t.slots[k, SL_MODEL]
         s.u[k, U_DMG] = 0
+        s.u[k, U_XFER] = 0
+        s.u[k, U_WOUNDS] = 0
+        s.u[k, U_HIDDEN] = t.slots[k, SL_HIDDEN]
         for f in range(t.p[P_N_FIG]):
             s.u[k, U_FIG + f] = t.slots[k, SL_FIG + f]
     s.g[G_INIT] = t.p[P_INIT]
@@ -190,6 +213,10 @@ def new_game(s, t):
     s.g[G_ADV_HEX] = -1
     s.g[G_WINNER] = -2
     s.g[G_ROUND_LIMIT] = t.p[P_ROUNDS]
+    for h in range(t.p[P_N_HEX]):                     # the scenario's markers that can go (rulings T36, T37)
+        s.hx[h, HX_WIRE] = t.hexi[h, HI_WIRE]
+        s.hx[h, HX_SMOKE] = t.hexi[h, HI_SMOKE]
+        s.g[G_SMOKE] += t.hexi[h, HI_SMOKE]
     start_setup(s, t)
     set_decider(s)
 

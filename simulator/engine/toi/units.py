@@ -3,8 +3,19 @@ build squads; Movement; Combat; Squad conditions), and the dice."""
 
 from __future__ import annotations
 
-from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
-from simulator.engine.toi.events import EV_CONDITION, EV_DAMAGE, EV_DESTROYED, EV_FIGURES, log
+from simulator.engine.core.compiling import int64_constants, push, rule, rule_inlined
+from simulator.engine.toi.events import (
+    EV_CONDITION,
+    EV_DAMAGE,
+    EV_DESTROYED,
+    EV_FIGURES,
+    EV_HEAL,
+    EV_REVEALED,
+    EV_WIRE_GONE,
+    REVEAL_ADJACENT,
+    REVEAL_SEEN,
+    log,
+)
 from simulator.engine.toi.state import (
     CARRIED,
     COND_DISRUPTED,
@@ -12,9 +23,13 @@ from simulator.engine.toi.state import (
     COND_PINNED,
     DESTROYED,
     DMG_HEAVY,
+    G_SMOKE,
     G_UNIT,
     HX_OCC,
+    HX_SMOKE,
     HX_VEH,
+    HX_WIRE,
+    K_HEAL,
     ONMAP,
     TOK_FATIGUED,
     TOK_FRESH,
@@ -24,6 +39,7 @@ from simulator.engine.toi.state import (
     U_DMG,
     U_FIG,
     U_HEX,
+    U_HIDDEN,
     U_IN,
     U_MODEL,
     U_SIDE,
@@ -31,6 +47,8 @@ from simulator.engine.toi.state import (
     U_ST,
     U_TOKEN,
     U_VEHICLE,
+    U_WOUNDS,
+    action,
 )
 from simulator.engine.toi.tables import (
     FT_AREA,
@@ -38,13 +56,16 @@ from simulator.engine.toi.tables import (
     FT_LOSS_ORDER,
     FT_MOVE,
     FT_OFFICER,
+    HI_COVER,
     HI_FORT,
     HI_MINES,
     HI_STAND,
-    HI_WIRE,
+    P_HEAL_FROM,
     P_MOBILITY,
     P_N_FIG,
     P_N_UNITS,
+    P_REGULAR,
+    P_SQUAD_MAX,
     P_STACK,
     P_VEH_STACK,
     SPEC_MEDIC,
@@ -141,6 +162,31 @@ def medic_in_hex(s, t, h, side):
     return False
 
 
+@rule
+def heal_actions(s, t, k, out, n):
+    """001 Medic: Heal, an action of a fresh medic squad that may use its ability: one for
+    each wounded squad of its side in its hex, itself included, with room in its base
+    (rulings T38)."""
+    if not ability(s, k, SPEC_MEDIC) or s.u[k, U_ST] != ONMAP or t.p[P_REGULAR] < 0:
+        return n
+    for j in range(t.p[P_N_UNITS]):
+        if (s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == s.u[k, U_HEX] and s.u[j, U_SIDE] == s.u[k, U_SIDE]
+                and not is_vehicle(s, j) and s.u[j, U_WOUNDS] > 0 and figures(s, t, j) < t.p[P_SQUAD_MAX]):
+            n = push(out, n, action(K_HEAL, k, j))
+    return n
+
+
+@rule
+def heal(s, t, k, j):
+    """001 Medic: Heal: one die; on 4-6 one regular figure joins squad ``j``."""
+    die = d6(s)
+    ok = 1 if die >= t.p[P_HEAL_FROM] else 0
+    if ok == 1:
+        s.u[j, U_FIG + t.p[P_REGULAR]] += 1
+        s.u[j, U_WOUNDS] -= 1
+    log(s, EV_HEAL, k, j, die, ok, 0, 0)
+
+
 @rule_inlined
 def movement(s, t, k):
     """A squad's MPs: the lowest MV of its figures (rulings T24), +1 with an officer (001
@@ -215,10 +261,84 @@ def fort_free(s, t, h):
 
 
 @rule_inlined
-def obstacle_halves(t, h):
+def wire_in(s, h):
+    """Razor wire in hex ``h`` (001 Razor wire; the scenario's markers, less those removed)."""
+    return s.hx[h, HX_WIRE] == 1
+
+
+@rule_inlined
+def hidden(s, k):
+    """A concealed squad (001 Concealed squads; rulings T39)."""
+    return s.u[k, U_HIDDEN] == 1
+
+
+@rule
+def reveal(s, k, why):
+    if s.u[k, U_HIDDEN] == 1:
+        s.u[k, U_HIDDEN] = 0
+        log(s, EV_REVEALED, k, why, 0, 0, 0, 0)
+
+
+@rule
+def visible_in(s, t, h, side):
+    """A unit of ``side`` in hex ``h`` that is not concealed (001 Concealed squads: the others
+    cannot be fired upon or affected by area attacks; rulings T39)."""
+    for j in range(t.p[P_N_UNITS]):
+        if s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == h and s.u[j, U_SIDE] == side and not hidden(s, j):
+            return True
+    return False
+
+
+@rule
+def reveal_scan(s, t, adjacent):
+    """001 Concealed squads: a concealed squad in an enemy unit's line of sight is revealed
+    unless its hex's terrain gives cover (smoke does not count); with ``adjacent`` (the end
+    of the status phase) one next to an enemy unit is revealed too (rulings T39)."""
+    for k in range(t.p[P_N_UNITS]):
+        if s.u[k, U_ST] != ONMAP or not hidden(s, k):
+            continue
+        h = s.u[k, U_HEX]
+        for e in range(t.p[P_N_UNITS]):
+            if s.u[e, U_ST] != ONMAP or s.u[e, U_SIDE] == s.u[k, U_SIDE]:
+                continue
+            x = s.u[e, U_HEX]
+            if adjacent and t.dist[x, h] <= 1:
+                reveal(s, k, REVEAL_ADJACENT)
+                break
+            if t.hexi[h, HI_COVER] == 0 and sees(s, t, x, h):
+                reveal(s, k, REVEAL_SEEN)
+                break
+
+
+@rule
+def remove_wire(s, h):
+    """Take the razor wire marker off hex ``h`` (001 Razor wire: an engineer or a tank, 2 MP;
+    an area attack's 3+ successes)."""
+    s.hx[h, HX_WIRE] = 0
+    log(s, EV_WIRE_GONE, -1, h, 0, 0, 0, 0)
+
+
+@rule_inlined
+def smoke_in(s, h):
+    """A smoke marker in hex ``h`` (001 Smoke; rulings T36)."""
+    return s.hx[h, HX_SMOKE] == 1
+
+
+@rule_inlined
+def sees(s, t, a, b):
+    """A unit in hex ``a`` sees a unit in hex ``b`` (001 Line of sight), smoke markers being
+    blocking terrain while on the map (001 Smoke; the scenario's are all there or all gone:
+    rulings T36)."""
+    if s.g[G_SMOKE] > 0:
+        return t.los_smoke[a, b] == 1
+    return t.los[a, b] == 1
+
+
+@rule_inlined
+def obstacle_halves(s, t, h):
     """A squad in a minefield or razor wire hex fights at half FPR (001 Minefields; Razor
-    wire; rulings T2)."""
-    return t.hexi[h, HI_MINES] == 1 or t.hexi[h, HI_WIRE] == 1
+    wire; rulings T2). Smoke halves too, except in an assault from the hex: :func:`smoke_in`."""
+    return t.hexi[h, HI_MINES] == 1 or wire_in(s, h)
 
 
 @rule
@@ -254,6 +374,7 @@ def lose_figures(s, t, k, hits):
         while hits > lost and s.u[k, U_FIG + f] > 0:
             s.u[k, U_FIG + f] -= 1
             lost += 1
+    s.u[k, U_WOUNDS] += lost                     # 001 Medic: Heal puts figures back in the wounded
     left = figures(s, t, k)
     log(s, EV_FIGURES, k, lost, left, 0, 0, 0)
     if left == 0:

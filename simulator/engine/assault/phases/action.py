@@ -133,7 +133,7 @@ def fire_actions(s, t, u, v, h, kind, mp, out, n):
     return n
 
 
-@rule
+@rule_inlined
 def unit_actions(s, t, u, out, n):
     """The actions that activate ``u`` in the action phase (6.4, 9.1-9.3, 9.8.1, 10.0)."""
     ty = s.u[u, U_TYPE]

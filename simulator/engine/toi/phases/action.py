@@ -4,8 +4,9 @@ fatigued (unless it prepared op fire); a side whose actions are over leaves the 
 the other acts until it has none.
 
 Actions of a fresh unit: Advance, Concentrated Fire, Fire & Movement, Assault, Prepare Op
-Fire, Fatigue Unit (001 Action phase list); and the side may declare its actions over
-(``K_PASS``). Strategy cards and special actions are not in the engine.
+Fire, Fatigue Unit (001 Action phase list), a medic squad's Heal (001 Medic: an action);
+and the side may declare its actions over (``K_PASS``). Strategy cards and the other
+special actions are not in the engine.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from simulator.engine.toi.state import (
     K_FATIGUE,
     K_FIRE,
     K_FIREMOVE,
+    K_HEAL,
     K_PASS,
     K_PREP_OPFIRE,
     MODE_NORMAL,
@@ -71,7 +73,7 @@ from simulator.engine.toi.state import (
     fire_target,
 )
 from simulator.engine.toi.tables import P_ACTIONS, P_N_UNITS
-from simulator.engine.toi.units import can_move, fresh, has_heavy, is_vehicle, movement
+from simulator.engine.toi.units import can_move, fresh, has_heavy, heal, heal_actions, is_vehicle, movement
 
 
 @rule
@@ -163,6 +165,7 @@ def select_actions(s, t, out):
             n = push(out, n, action(K_PREP_OPFIRE, k, 0))   # 001 Squad conditions: never if pinned
         n = push(out, n, action(K_FATIGUE, k, 0))
         n = area_actions(s, t, k, out, n)          # 001 Mortar crew: area attacks
+        n = heal_actions(s, t, k, out, n)          # 001 Medic: Heal (rulings T38)
         for e in range(nu):                        # 001 Concentrated fire (Rally for a pinned squad)
             if s.u[e, U_ST] != ONMAP or s.u[e, U_SIDE] == side:
                 continue
@@ -195,6 +198,9 @@ def apply_select(s, t, a):
     elif kind == K_PREP_OPFIRE:                    # 001 Prepare op fire
         s.u[k, U_TOKEN] = TOK_OPFIRE
         log(s, EV_OPFIRE_SET, k, 0, 0, 0, 0, 0)
+        end_activation(s, t)
+    elif kind == K_HEAL:                           # 001 Medic: Heal, then fatigued
+        heal(s, t, k, a_arg(a))
         end_activation(s, t)
     elif kind == K_AREA:                           # 001 Area attacks
         area_attack(s, t, k, a_arg(a) >> 1, a_arg(a) & 1)

@@ -11,14 +11,14 @@ rulings T25), initiative to the larger pool, a tie to the side without it.
 Status phase: activation tokens removed, pinned squads recover, disrupted squads become
 pinned (recover instead with an officer in the hex), units placed in op fire mode, the
 round marker advances; after the last round the game is over: more VPs wins, a tie goes
-to the side with the initiative (001 Winning the game). Squad transfers and
-reinforcements are not in the engine yet.
+to the side with the initiative (001 Winning the game). Squad transfers (4) and
+reinforcements (5) follow the op-fire placement (:mod:`.setup`, :mod:`.transfer`).
 """
 
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, rule
-from simulator.engine.toi.events import EV_CONTROL, EV_INITIATIVE, EV_OVER, EV_POINTS, EV_ROUND, log
+from simulator.engine.toi.events import EV_CONTROL, EV_INITIATIVE, EV_OVER, EV_POINTS, EV_ROUND, EV_SMOKE_GONE, log
 from simulator.engine.toi.state import (
     ABSENT,
     AUX_OBJ,
@@ -35,10 +35,12 @@ from simulator.engine.toi.state import (
     G_POOL0,
     G_REASON,
     G_ROUND,
+    G_SMOKE,
     G_SUB,
     G_VP0,
     G_WINNER,
     HX_OCC,
+    HX_SMOKE,
     ONMAP,
     PH_COMMAND,
     PH_OVER,
@@ -55,7 +57,17 @@ from simulator.engine.toi.state import (
     U_ST,
     U_TOKEN,
 )
-from simulator.engine.toi.tables import OB_CMD, OB_HEX, OB_NATION, OB_VP, P_N_OBJ, P_N_UNITS, P_ROUNDS, SL_ARRIVE
+from simulator.engine.toi.tables import (
+    OB_CMD,
+    OB_HEX,
+    OB_NATION,
+    OB_VP,
+    P_N_HEX,
+    P_N_OBJ,
+    P_N_UNITS,
+    P_ROUNDS,
+    SL_ARRIVE,
+)
 from simulator.engine.toi.units import officer_in_hex
 
 
@@ -120,7 +132,14 @@ def command_phase(s, t):
 
 @rule
 def remove_tokens(s, t):
-    """001 Status phase, 2. Remove tokens."""
+    """001 Status phase, 2. Remove tokens; 2.4: expired markers, every smoke marker (001
+    Smoke: removed the next status phase; rulings T36)."""
+    if s.g[G_SMOKE] > 0:
+        for h in range(t.p[P_N_HEX]):
+            if s.hx[h, HX_SMOKE] == 1:
+                s.hx[h, HX_SMOKE] = 0
+                log(s, EV_SMOKE_GONE, -1, h, 0, 0, 0, 0)
+        s.g[G_SMOKE] = 0
     for k in range(t.p[P_N_UNITS]):
         if s.u[k, U_ST] == CARRIED:
             s.u[k, U_TOKEN] = TOK_FRESH               # transported squads too

@@ -16,7 +16,16 @@ from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
 from simulator.engine.toi.assault import start_assault_choice
-from simulator.engine.toi.events import EV_BACK, EV_FORT, EV_MINES, EV_MOVE, EV_OVERRUN, EV_TRANSPORT, log
+from simulator.engine.toi.events import (
+    EV_BACK,
+    EV_FORT,
+    EV_MINES,
+    EV_MOVE,
+    EV_OVERRUN,
+    EV_TRANSPORT,
+    REVEAL_OBJECTIVE,
+    log,
+)
 from simulator.engine.toi.fire import (
     HOW_FIREMOVE,
     HOW_OPFIRE,
@@ -51,6 +60,7 @@ from simulator.engine.toi.state import (
     G_UNIT,
     HX_OCC,
     K_ASSAULT,
+    K_CUT_WIRE,
     K_DISEMBARK,
     K_EMBARK,
     K_FIREMOVE,
@@ -96,13 +106,14 @@ from simulator.engine.toi.state import (
 from simulator.engine.toi.tables import (
     HI_HAS_TRAP,
     HI_MINES,
-    HI_WIRE,
+    HI_OBJ,
     P_ENG_MINES,
     P_FORT_MP,
     P_MINE_DICE,
     P_MINE_FROM,
     P_N_UNITS,
     P_TRANSPORT_MP,
+    P_WIRE_MP,
     S6_COST,
     S6_NBR,
     S6_VCOST,
@@ -116,13 +127,18 @@ from simulator.engine.toi.units import (
     carried_by,
     enemy_in,
     fort_free,
+    hidden,
     is_vehicle,
     normal_hits,
     over_stacked,
     put,
+    remove_wire,
+    reveal,
+    reveal_scan,
     roll,
     room_for,
     set_condition,
+    wire_in,
 )
 
 
@@ -224,9 +240,24 @@ def move_actions(s, t, out):
             n = push(out, n, action(K_FORT_OUT, k, 0))
         elif fort_free(s, t, h) > 0 and may_stop(s, t, k) and not is_vehicle(s, k):   # vehicles cannot enter
             n = push(out, n, action(K_FORT_IN, k, 0))
+    if can_cut_wire(s, t, k):
+        n = push(out, n, action(K_CUT_WIRE, k, 0))
     if s.g[G_ACTION] == K_FIREMOVE and s.g[G_FIRED] == 0 and s.g[G_MOVED] == 0:
         n = shoot_actions(s, t, k, out, n)          # fire first, then move
     return n
+
+
+@rule
+def can_cut_wire(s, t, k):
+    """001 Razor wire: during its Advance, Fire & Movement or Assault action (any move), an
+    engineer squad (not pinned or disrupted) or a tank spends 2 MP to remove the wire in its
+    hex (rulings T37: not in a hex it is overrunning)."""
+    h = s.u[k, U_HEX]
+    if s.u[k, U_ST] != ONMAP or not wire_in(s, h) or s.g[G_MP] < t.p[P_WIRE_MP] or enemy_in(s, h, s.u[k, U_SIDE]):
+        return False
+    if is_vehicle(s, k):
+        return t.vt[s.u[k, U_MODEL], VT_LIGHT] == 0          # 001 Tanks: heavy vehicles
+    return ability(s, k, SPEC_ENGINEER)
 
 
 @rule
@@ -278,14 +309,17 @@ def apply_step(s, t, k, d):
     s.g[G_PATHN] += 1
     s.g[G_MOVED] = 1
     log(s, EV_MOVE, k, h, y, s.g[G_MP], 0, 0)
+    if t.hexi[y, HI_OBJ] >= 0:
+        reveal(s, k, REVEAL_OBJECTIVE)              # 001 Concealed squads: into an objective hex
+    reveal_scan(s, t, False)                        # in sight in the open, before any op fire (rulings T39)
     if t.hexi[h, HI_MINES] == 1:
         s.g[G_MP] = 0                               # 001 Minefields: out of one only to an adjacent hex
-    if t.hexi[y, HI_WIRE] == 1 and not ability(s, k, SPEC_ENGINEER) \
+    if wire_in(s, y) and not ability(s, k, SPEC_ENGINEER) \
             and (not is_vehicle(s, k) or t.vt[s.u[k, U_MODEL], VT_LIGHT] == 1):
         s.g[G_MP] = 0                               # 001 Razor wire: non-engineer squads, light vehicles stop
     if t.hexi[y, HI_HAS_TRAP] == 1 and is_vehicle(s, k):
         s.g[G_MP] = 0                               # 001 Tank traps: a vehicle ends its move
-    if t.hexi[y, HI_WIRE] == 1:
+    if wire_in(s, y):
         s.g[G_NO_ASSAULT] = 1                       # 002 first list (engineers too)
     if t.hexi[y, HI_MINES] == 1:                    # 001 Minefields: stop, fatigued, roll (rulings T16)
         s.g[G_MP] = 0
@@ -342,8 +376,8 @@ def overrun_pins(s, t, k, h):
     foe = 1 - s.u[k, U_SIDE]
     for j in range(t.p[P_N_UNITS]):
         if (s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == h and s.u[j, U_SIDE] == foe and not is_vehicle(s, j)
-                and s.u[j, U_IN] == 0 and s.u[j, U_COND] == COND_NORMAL):
-            set_condition(s, j, COND_PINNED)
+                and s.u[j, U_IN] == 0 and s.u[j, U_COND] == COND_NORMAL and not hidden(s, j)):
+            set_condition(s, j, COND_PINNED)        # 001 Concealed squads: unaffected by Overrun
             log(s, EV_OVERRUN, k, j, h, 0, 0, 0)
 
 
@@ -413,6 +447,10 @@ def apply_move(s, t, a):
         put(s, k, s.u[v, U_HEX])
         log(s, EV_TRANSPORT, k, v, 0, 0, 0, 0)
         opfire_check(s, t, k)
+        return
+    if kind == K_CUT_WIRE:                           # 001 Razor wire: 2 MP; the move goes on
+        s.g[G_MP] -= t.p[P_WIRE_MP]
+        remove_wire(s, s.u[k, U_HEX])
         return
     if kind == K_FORT_IN:
         s.g[G_MP] -= t.p[P_FORT_MP]

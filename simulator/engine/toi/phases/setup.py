@@ -3,7 +3,9 @@
 In order of initiative each side places all its starting squads in its deployment
 zones, one squad a decision (a hex of its zone with room, 001 Setup: stacking); then, in
 order of initiative, each side puts any of its units in op fire mode, one a decision,
-until it says it is done. The same placement runs in every status phase.
+until it says it is done. The same placement runs in every status phase, followed by the
+squad transfers (001 Status phase, 4; :mod:`.transfer`: a side with no transfer to make is
+not asked) and the reinforcements (5).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from simulator.engine.core.compiling import int64_constants, push, rule
 from simulator.engine.toi.events import EV_OPFIRE_SET, EV_PLACE, EV_ROUND, log
 from simulator.engine.toi.phases.action import start_action_phase
 from simulator.engine.toi.phases.command import next_round
+from simulator.engine.toi.phases.transfer import any_transfer, do_transfer
 from simulator.engine.toi.state import (
     COND_NORMAL,
     G_DECIDER,
@@ -23,11 +26,13 @@ from simulator.engine.toi.state import (
     K_OPFIRE_DONE,
     K_PLACE,
     K_SET_OPFIRE,
+    K_TRANSFER,
     LOST,
     ONMAP,
     PH_SETUP,
     SUB_PLACE,
     SUB_SET_OPFIRE,
+    SUB_TRANSFER,
     TO_PLACE,
     TOK_FRESH,
     TOK_OPFIRE,
@@ -36,6 +41,7 @@ from simulator.engine.toi.state import (
     U_SIDE,
     U_ST,
     U_TOKEN,
+    U_XFER,
     U_ZONE,
     a_arg,
     a_kind,
@@ -43,7 +49,7 @@ from simulator.engine.toi.state import (
     action,
 )
 from simulator.engine.toi.tables import HI_ZONE, P_N_HEX, P_N_UNITS
-from simulator.engine.toi.units import enemy_in, fort_free, is_vehicle, put, room_for
+from simulator.engine.toi.units import enemy_in, fort_free, is_vehicle, put, reveal_scan, room_for
 
 
 @rule
@@ -85,6 +91,7 @@ def setup_step(s, t):
             return
         s.g[G_PLACER] = 1 - s.g[G_PLACER]
     if s.g[G_ROUND] > 0:                      # reinforcements placed: the next round
+        reveal_scan(s, t, True)               # 001 Concealed squads: next to an enemy at the status phase's end
         next_round(s, t)
         start_action_phase(s, t)
         return
@@ -144,9 +151,48 @@ def apply_opfire_placement(s, t, a):
         log(s, EV_ROUND, -1, 1, 0, 0, 0, 0)
         start_action_phase(s, t)
         return
+    start_transfers(s, t)                         # 001 Status phase, 4
+
+
+@rule
+def start_transfers(s, t):
+    """001 Status phase, 4: squad transfers, in order of initiative."""
+    for k in range(t.p[P_N_UNITS]):
+        s.u[k, U_XFER] = 0
+    s.g[G_SUB] = SUB_TRANSFER
+    s.g[G_PLACER] = s.g[G_INIT]
+    transfer_step(s, t)
+
+
+@rule
+def transfer_step(s, t):
+    """The placing side decides while it has a transfer to make; then the other side; then
+    the reinforcements (001 Status phase, 5)."""
+    while not any_transfer(s, t, s.g[G_PLACER]):
+        if s.g[G_PLACER] != s.g[G_INIT]:
+            end_transfers(s, t)
+            return
+        s.g[G_PLACER] = 1 - s.g[G_INIT]
+    s.g[G_DECIDER] = s.g[G_PLACER]
+
+
+@rule
+def end_transfers(s, t):
     s.g[G_SUB] = SUB_PLACE                        # 001 Status phase, 5: reinforcements
     s.g[G_PLACER] = s.g[G_INIT]
     setup_step(s, t)
+
+
+@rule
+def apply_transfer(s, t, a):
+    if a_kind(a) == K_TRANSFER:
+        do_transfer(s, t, a)
+    elif s.g[G_PLACER] == s.g[G_INIT]:            # done: the other side's transfers
+        s.g[G_PLACER] = 1 - s.g[G_INIT]
+    else:
+        end_transfers(s, t)
+        return
+    transfer_step(s, t)
 
 
 int64_constants(globals())
