@@ -6,7 +6,7 @@ runner (:func:`simulator.engine.core.balance.play_balance`) with the provisional
 ``--out DIR`` writes Assault's report bundle (:func:`reports.toi.scenario_bundle`):
 ``games.parquet``, ``games.csv``, ``balance.json``, ``balance.txt``, ``index.html`` with
 its CSV tables and PNG charts. ``--vary`` and ``--tune`` take the game's own keys
-(:mod:`simulator.engine.toi.variants`: ``rounds``, ``actions``, ``initiative``), played
+(:mod:`simulator.engine.toi.variants`: ``rounds``, ``actions``, ``initiative``, ``vp.OBJECTIVE``), played
 with common random numbers as Assault's what-ifs (:mod:`simulator.engine.toi.balance`). Not yet for Tide of Iron: ``--ladder``.
 """
 
@@ -20,7 +20,7 @@ from simulator import cliopts
 
 DEFAULT_GAMES = 10_000
 NOT_YET = "not yet for Tide of Iron (its players are random and greedy: the ladder needs a look-ahead player)"
-VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE"
+VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIVE=N (its hex or name)"
 
 
 @click.command("scenario")
@@ -38,7 +38,7 @@ VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE"
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help=f"What-if variants, played on the same seeds (repeatable): {VARY_KEYS}.")
 @click.option("--tune", default=None, metavar="KEY",
-              help="Search rounds or actions for the first side's win rate closest to --target.")
+              help="Search rounds, actions or vp.OBJECTIVE for the first side's win rate closest to --target.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @click.option("--ladder", is_flag=True, default=False, help=f"The skill ladder: {NOT_YET}.")
 def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tune, target, ladder):

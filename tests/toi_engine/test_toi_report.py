@@ -16,6 +16,7 @@ def test_toi_bundle_with_what_ifs(tmp_path):
     out = tmp_path / "rep"
     res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "40", "--seed", "3",
                                     "--workers", "1", "--vary", "rounds=3", "--vary", "initiative=german",
+                                    "--vary", "vp.east farm=0",
                                     "--out", str(out)])
     assert res.exit_code == 0, res.output
     names = {p.name for p in out.iterdir()}
@@ -34,7 +35,8 @@ def test_toi_bundle_with_what_ifs(tmp_path):
     assert "squad 0 (" in losses                      # the unit's own label, not its column name
     balance = json.loads((out / "balance.json").read_text())
     wi = balance["what_if"]
-    assert [(v["key"], v["value"]) for v in wi["variants"]] == [("rounds", 3), ("initiative", "german")]
+    assert [(v["key"], v["value"]) for v in wi["variants"]] == [("rounds", 3), ("initiative", "german"),
+                                                                     ("vp.east farm", 0)]
     for v in wi["variants"]:
         for key in ("win_rate", "ci95", "draw_rate", "change", "change_ci95", "significant", "share_decisive"):
             assert key in v, key
@@ -45,12 +47,13 @@ def test_toi_bundle_with_what_ifs(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--vary", "turns=3"], "--vary: turns: unknown key (rounds, actions, initiative)"),
+    (["--vary", "turns=3"], "--vary: turns: unknown key (rounds, actions, initiative, vp.OBJECTIVE)"),
+    (["--vary", "vp.1,1=2"], "--vary: vp.1,1: no objective '1,1' (objectives: 5,1 (north farm), 9,4 (east farm))"),
     (["--vary", "rounds=x"], "--vary: rounds: 'x' is not a whole number"),
     (["--vary", "rounds=99"], "--vary: rounds: 99 is out of range (1-30)"),
     (["--vary", "initiative=soviet"], "--vary: initiative: 'soviet' is not a side (american, german)"),
     (["--vary", "rounds"], "--vary: write KEY=V1,V2,... (got 'rounds')"),
-    (["--tune", "initiative"], "--tune: initiative: tune a number: rounds, actions"),
+    (["--tune", "initiative"], "--tune: initiative: tune a number: rounds, actions, vp.OBJECTIVE"),
 ])
 def test_toi_bad_what_ifs(args, message):
     res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "3", *args])

@@ -7,7 +7,9 @@ Keys (the scenario file's own, 001 Setup and Action phase):
 
 - ``rounds=N``: the rounds of the game (the file's ``rounds``);
 - ``actions=N``: the actions per player turn (``actions_per_turn``);
-- ``initiative=SIDE``: the side that starts with the initiative token (``initiative``).
+- ``initiative=SIDE``: the side that starts with the initiative token (``initiative``);
+- ``vp.OBJECTIVE=N``: the victory points of one objective, named by its ``hex`` as the
+  file writes it or by its ``name`` (``vp.9,4=1,3``, ``"vp.east farm=3"``).
 
 Bad keys and values raise :class:`~simulator.errors.InputError` naming ``--vary`` (or
 ``--tune``) and the key: one line, exit status 2.
@@ -15,17 +17,17 @@ Bad keys and values raise :class:`~simulator.errors.InputError` naming ``--vary`
 
 from __future__ import annotations
 
-from simulator.engine.toi.scenario import Scenario, ScenarioFile, compile_scenario
+from simulator.engine.toi.scenario import ObjectiveSpec, Scenario, ScenarioFile, compile_scenario
 from simulator.errors import InputError
 
 KEYS = {"rounds": "rounds", "actions": "actions_per_turn", "initiative": "initiative"}   # key -> file field
-NUMBER_KEYS = ("rounds", "actions")
-TUNE_KEYS = NUMBER_KEYS
+TUNE_KEYS = ("rounds", "actions", "vp.OBJECTIVE")
+KEY_LIST = "rounds, actions, initiative, vp.OBJECTIVE"
 
 
-def _limits(field: str) -> tuple[int, int]:
+def _limits(field: str, model=ScenarioFile) -> tuple[int, int]:
     """The file's own bounds of a numeric field (its pydantic ``ge`` and ``le``)."""
-    meta = ScenarioFile.model_fields[field].metadata
+    meta = model.model_fields[field].metadata
     lo = next(m.ge for m in meta if hasattr(m, "ge"))
     hi = next(m.le for m in meta if hasattr(m, "le"))
     return lo, hi
@@ -49,9 +51,23 @@ def parse_vary(items, scenario: Scenario, option: str = "--vary") -> list[tuple[
     return out
 
 
+def _objective(key: str, scenario: Scenario, option: str) -> int:
+    """The index of the objective ``vp.OBJECTIVE`` names (its hex as written, or its name)."""
+    which = key.partition(".")[2]
+    objs = scenario.spec.objectives
+    for k, o in enumerate(objs):
+        if which in (o.hex, o.name):
+            return k
+    known = ", ".join(o.hex + (f" ({o.name})" if o.name else "") for o in objs)
+    raise InputError(option, key, f"no objective {which!r} (objectives: {known})")
+
+
 def parse_value(key: str, value: str, scenario: Scenario, option: str = "--vary"):
-    if key not in KEYS:
-        raise InputError(option, key, f"unknown key ({', '.join(KEYS)})")
+    root = key.partition(".")[0]
+    if key not in KEYS and root != "vp":
+        raise InputError(option, key, f"unknown key ({KEY_LIST})")
+    if root == "vp":
+        _objective(key, scenario, option)
     if key == "initiative":
         if value not in scenario.side_names:
             raise InputError(option, key, f"{value!r} is not a side ({', '.join(scenario.side_names)})")
@@ -60,7 +76,7 @@ def parse_value(key: str, value: str, scenario: Scenario, option: str = "--vary"
         v = int(value)
     except ValueError:
         raise InputError(option, key, f"{value!r} is not a whole number") from None
-    lo, hi = _limits(KEYS[key])
+    lo, hi = _limits("vp", ObjectiveSpec) if root == "vp" else _limits(KEYS[key])
     if not lo <= v <= hi:
         raise InputError(option, key, f"{v} is out of range ({lo}-{hi})")
     return v
@@ -68,7 +84,13 @@ def parse_value(key: str, value: str, scenario: Scenario, option: str = "--vary"
 
 def variant(scenario: Scenario, key: str, value, option: str = "--vary") -> Scenario:
     """The scenario with ``key`` set to ``value``, compiled (the file's checks apply)."""
-    spec = scenario.spec.model_copy(update={KEYS[key]: value})
+    if key.startswith("vp."):
+        k = _objective(key, scenario, option)
+        objs = list(scenario.spec.objectives)
+        objs[k] = objs[k].model_copy(update={"vp": value})
+        spec = scenario.spec.model_copy(update={"objectives": objs})
+    else:
+        spec = scenario.spec.model_copy(update={KEYS[key]: value})
     try:
         return compile_scenario(spec, scenario.path, scenario.game)
     except InputError as e:
@@ -77,9 +99,13 @@ def variant(scenario: Scenario, key: str, value, option: str = "--vary") -> Scen
 
 def tune_values(key: str, scenario: Scenario) -> list[int]:
     """The values ``--tune KEY`` scans: around the scenario's own, within the file's bounds."""
-    if key not in TUNE_KEYS:
+    if key.startswith("vp."):
+        now = scenario.spec.objectives[_objective(key, scenario, "--tune")].vp
+        (lo, hi), span = _limits("vp", ObjectiveSpec), 3
+    elif key in ("rounds", "actions"):
+        lo, hi = _limits(KEYS[key])
+        now = int(getattr(scenario.spec, KEYS[key]))
+        span = 4 if key == "rounds" else 2
+    else:
         raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)}")
-    lo, hi = _limits(KEYS[key])
-    now = int(getattr(scenario.spec, KEYS[key]))
-    span = 4 if key == "rounds" else 2
     return list(range(max(lo, now - span), min(hi, now + span) + 1))
