@@ -81,8 +81,9 @@ def _play_lines(report: dict, sides) -> list[str]:
               f"{report['decided_early_rate']:.2%}; settled in the last {turn} {report['decided_last_turn_rate']:.2%}",
               f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}; "
               f"mean relative points margin {c['mean_relative_points_margin']:.3f}"]
+    labels = report.get("unit_labels", {})          # a game whose unit columns are not card names
     lines.append("mean losses per game: " + "; ".join(
-        f"{s}: " + ", ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in report["mean_losses"][s].items())
+        f"{s}: " + ", ".join(f"{labels.get(k, k.split('/')[1])} {v:.2f}" for k, v in report["mean_losses"][s].items())
         for s in sides))
     if report["formations"]:
         lines += ["", "win rates by drawn formations:"]

@@ -42,6 +42,7 @@ def test_toi_bundle_with_what_ifs(tmp_path):
             assert key in v, key
     assert "common random numbers" in wi["method"] and "closest_to_even" in wi
     text = (out / "balance.txt").read_text()
+    assert "american: squad 0 (" in text and balance["unit_labels"]["american/unit-0"].startswith("squad 0 (")
     assert "what-ifs (common random numbers" in text and "mean rounds" in text and "initiative in round 1" in text
     assert "rounds=3" in res.output
 

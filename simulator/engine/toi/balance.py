@@ -32,6 +32,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
                                   options=options, warm=warm)
     sides = list(game.sides)
     report["sides"] = sides
+    report["unit_labels"] = {c: game.card_label(c) for c in game.card_names()}   # the losses' columns, named
     sub = dataclasses.replace(options, precision=None) if options is not None else None
 
     def play(key, value):
