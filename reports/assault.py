@@ -456,7 +456,8 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
                     losses: pd.DataFrame | None = None, variants: pd.DataFrame | None = None,
                     sides: Sequence[str] | None = None, variant_side: str | None = None,
                     result: dict | None = None, games_table: bool = True,
-                    losses_measure: str = "strength points") -> Report:
+                    losses_measure: str = "strength points", turn: str = "turn",
+                    kind: str = "assault scenario") -> Report:
     """Scenario runs: win rates with intervals, convergence, turn of decision, losses by
     unit type, what-if variants.
 
@@ -466,7 +467,8 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
     still shows); ``variant_side`` is the side whose win rate the forest plot shows.
     ``games_table=False`` leaves ``games.csv`` to the caller (the scenario command
     streams its full per-game records there); ``losses_measure`` names what
-    ``mean_lost`` counts.
+    ``mean_lost`` counts; ``turn`` is the game's word for a turn (Tide of Iron's "round"),
+    ``kind`` the report's kind.
     """
     from reports import charts  # matplotlib loads only when a report is written
 
@@ -481,12 +483,13 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
                     "Win rate as games accumulate", "Running win rate at log-spaced numbers of games.",
                     chart="convergence"),
               Table("decision-turns", tidy(decision_turn_table(games), DECISION_TURN_COLUMNS),
-                    "Turn of decision", "Games decided in each turn, by winner.", chart="decision-turn")]
+                    f"{turn.capitalize()} of decision", f"Games decided in each {turn}, by winner.",
+                    chart="decision-turn")]
     chart_list = [charts.win_rate_chart(games, question=question, prov=provenance, sides=sides),
                   charts.convergence_chart(games, prov=provenance, sides=sides,
                                            question="How sure are we? The win rate as games accumulate"),
-                  charts.decision_turn_chart(games, prov=provenance, sides=sides,
-                                             question="In which turn are games decided?")]
+                  charts.decision_turn_chart(games, prov=provenance, sides=sides, turn=turn,
+                                             question=f"In which {turn} are games decided?")]
     if losses is not None:
         require(losses, LOSSES_COLUMNS, "losses table")
         tables.append(Table("losses", tidy(losses, LOSSES_COLUMNS), "Losses by unit type",
@@ -505,39 +508,46 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
     high = [(ends.get(r["side"], f"P({r['side']} wins)"),
              f"{100 * r['p']:.1f}% (95% interval {100 * r['lo']:.1f}-{100 * r['hi']:.1f}%)")
             for r in rates.to_dict("records")] + [("games", f"{len(games):,}")]
-    return Report(kind="assault scenario", question=question, provenance=provenance, tables=tables,
+    return Report(kind=kind, question=question, provenance=provenance, tables=tables,
                   charts=chart_list, highlights=high, result=result)
 
 
 def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance: Provenance,
-                   record_files: Sequence[str] = (), map_png: bytes | None = None) -> Report:
+                   record_files: Sequence[str] = (), map_png: bytes | None = None,
+                   kind: str = "assault scenario", losses_measure: str = "units eliminated",
+                   first_player: bool = False) -> Report:
     """``lanchester assault scenario --out DIR``: the balance summary of
     :func:`simulator.engine.core.balance.balance_run` with its charts (win rates, convergence,
     turn of decision, losses, what-ifs and their paired changes, each side's activity,
     the map ``map_png``) and tables; everything the terminal report says is on the page.
     The per-game records the run streamed (``record_files``, e.g. ``games.csv``,
-    ``games.parquet``) stay beside them."""
+    ``games.parquet``) stay beside them.
+
+    Game-neutral: the words come from the report (``activity_words``, its ``turn``: Tide of
+    Iron's "round"); ``frames["reasons"]`` (``reason, games, share``: how the games ended)
+    adds a table and chart, ``first_player`` the table of :func:`first_player_frame`;
+    ``report["data"]["notes"]`` are the page's notes on the data."""
     from reports import charts  # matplotlib loads only when a report is written
 
     sides = list(report["sides"])
+    turn = (report.get("activity_words") or {}).get("turn", "turn")
     players = ", ".join(f"{s} {report['players'][s]}" for s in sides)
     edition = f", close combat {report['edition']}" if report.get("edition") else ""
     question = f"Is {report['data']['name']} balanced? ({players}{edition})"
     rep = scenario_report(frames["games"], question=question, provenance=provenance, losses=frames.get("losses"),
                           variants=frames.get("variants"), sides=sides, variant_side=sides[0], result=report,
-                          games_table=False, losses_measure="units eliminated")
-    rep.kind = "assault scenario"
+                          games_table=False, losses_measure=losses_measure, turn=turn, kind=kind)
     v = report["verdict"]
     rep.highlights += [("verdict", v["text"]), ("balance test", v["test"])]
     rep.highlights += [("warning", w) for w in report.get("warnings", [])]
     rep.highlights += [
                        ("first player wins", f"{report['first_player_win_rate']:.1%}"),
-                       ("mean turns", f"{report['mean_turns']:.2f} (decided before the last turn "
-                                      f"{report['decided_early_rate']:.1%})")]
+                       (f"mean {turn}s", f"{report['mean_turns']:.2f} (decided before the last {turn} "
+                                        f"{report['decided_early_rate']:.1%})")]
     for side in sides:
         e = report["first_player_effect"][side]
         if e.get("difference") is not None:
-            rep.highlights.append((f"{side} with the initiative in turn 1",
+            rep.highlights.append((f"{side} with the initiative in {turn} 1",
                                    f"wins {e['win_rate_first']:.1%} when first, {e['win_rate_second']:.1%} "
                                    f"when second (difference {e['difference']:+.1%}, 95% interval "
                                    f"{e['ci95'][0]:+.1%} to {e['ci95'][1]:+.1%})"))
@@ -568,6 +578,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                                          f"{tu['values'][0]['value']}-{tu['values'][-1]['value']}"))
         if tu.get("bound_note"):
             rep.highlights.append(("warning", tu["bound_note"]))
+    add_endings(rep, report, frames, provenance, first_player=first_player, turn=turn)
     if map_png is not None:
         from reports.charts import Chart
         w, h = int.from_bytes(map_png[16:20], "big"), int.from_bytes(map_png[20:24], "big")
@@ -588,11 +599,60 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
         if key in report:
             add(rep, report, provenance)
     if record_files:
-        rep.notes.append("One row per game (winner, reason, turns, objectives, losses by side and unit "
+        rep.notes.append(f"One row per game (winner, reason, {turn}s, objectives, losses by side and unit "
                          "card, first player): " + ", ".join(record_files)
                          + " (columns: docs/report-columns.md, scenario records).")
+    rep.notes += list(report["data"].get("notes", []))
     rep.notes.append("Verdict: " + v["text"])
     return rep
+
+
+def add_endings(rep: Report, report: dict, frames: dict[str, pd.DataFrame], provenance: Provenance, *,
+                first_player: bool, turn: str) -> None:
+    """How the games end (``frames["reasons"]``) and, with ``first_player``, the first player's table."""
+    if "reasons" in frames:
+        add_reasons(rep, frames["reasons"], provenance)
+    if first_player:
+        rep.tables.append(Table("first-player", first_player_frame(report), "The first player",
+                                f"Each side's win rate when it had the initiative in {turn} 1 and when it did "
+                                "not, the difference with its 95% interval (empty when a side always or never "
+                                "starts: a what-if on who starts measures it then)."))
+
+
+def first_player_frame(report: dict) -> pd.DataFrame:
+    """The summary's ``first_player_effect``, one row per side."""
+    rows = []
+    for side in report["sides"]:
+        e = report["first_player_effect"][side]
+        ci = e.get("ci95") or [None, None]
+        rows.append({"side": side, "games_first": e.get("games_first"), "p_first": e.get("win_rate_first"),
+                     "games_second": e.get("games_second"), "p_second": e.get("win_rate_second"),
+                     "difference": e.get("difference"), "lo": ci[0], "hi": ci[1]})
+    return pd.DataFrame(rows, columns=["side", "games_first", "p_first", "games_second", "p_second",
+                                       "difference", "lo", "hi"])
+
+
+def reason_frame(records: pd.DataFrame) -> pd.DataFrame:
+    """How the games ended: ``reason, games, share`` from the per-game records (their
+    ``reason_name``), the most frequent first."""
+    counts = records["reason_name"].value_counts()
+    return pd.DataFrame({"reason": counts.index.astype(str), "games": counts.to_numpy(int),
+                         "share": counts.to_numpy(float) / max(len(records), 1)})
+
+
+def add_reasons(rep: Report, reasons: pd.DataFrame, provenance: Provenance) -> None:
+    """How the games ended (:func:`reason_frame`): a table and a bar chart."""
+    from reports import charts
+
+    rep.tables.append(Table("reasons", reasons, "How the games end",
+                            "Games by the reason they ended (the records' reason), with their share.",
+                            chart="reasons"))
+    rep.charts.append(charts.count_bars_chart(list(reasons["reason"]), [round(100 * float(v), 1) for v in reasons["share"]],
+                                              question="How do the games end?", xlabel="reason the game ended",
+                                              ylabel="% of games", prov=provenance, name="reasons"))
+    top = reasons.iloc[0] if len(reasons) else None
+    if top is not None:
+        rep.highlights.append(("most games end", f"{top['reason']} ({top['share']:.1%})"))
 
 
 def add_what_if(rep: Report, report: dict, provenance: Provenance) -> None:

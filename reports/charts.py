@@ -261,8 +261,9 @@ def convergence_chart(games: pd.DataFrame, *, question: str, prov: Provenance, s
 
 
 def decision_turn_chart(games: pd.DataFrame, *, question: str, prov: Provenance, sides=None,
-                        name: str = "decision-turn") -> Chart:
-    """Histogram of the turn in which games were decided, stacked by winner."""
+                        name: str = "decision-turn", turn: str = "turn") -> Chart:
+    """Histogram of the turn in which games were decided, stacked by winner (``turn``:
+    the game's word for it, Tide of Iron's "round")."""
     turns = decision_turn_table(games)
     order = sorted(turns["decided_turn"].unique())
     if order and all(float(t).is_integer() and t >= 0 for t in order):
@@ -275,12 +276,12 @@ def decision_turn_chart(games: pd.DataFrame, *, question: str, prov: Provenance,
         ax.bar([str(t) for t in order], part.to_numpy(float), 0.7, bottom=bottom, label=w,
                color=COLOURS[i % len(COLOURS)])
         bottom += part.to_numpy(float)
-    ax.set_xlabel("turn in which the game was decided (the winner did not change after it)")
+    ax.set_xlabel(f"{turn} in which the game was decided (the winner did not change after it)")
     ax.set_ylabel("share of games")
     percent_axis(ax.yaxis)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(title="winner", fontsize=8)
-    alt = ", ".join(f"turn {t}: {100 * b:.1f}%" for t, b in zip(order, bottom, strict=True))
+    alt = ", ".join(f"{turn} {t}: {100 * b:.1f}%" for t, b in zip(order, bottom, strict=True))
     return finish(fig, name, question, alt)
 
 

@@ -212,3 +212,12 @@ def toi_data(units_file=None, terrain_file=None) -> tuple[list[Source], list[Pat
     u, t = load_units(units_file), load_terrain(terrain_file)
     return ([Source("toi units", u.name, u.status), Source("toi terrain", t.name, t.status)],
             [Path(units_file or UNITS_FILE), Path(terrain_file or TERRAIN_FILE)])
+
+
+def toi_scenario_data(game) -> tuple[list[Source], list[Path]]:
+    """Sources and files of a Tide of Iron scenario run (:class:`simulator.engine.toi.game.Game`):
+    the scenario file with its source, the units and terrain it plays with."""
+    s = game.scenario
+    sources, files = toi_data()
+    return ([Source("scenario", f"{s.name} ({shown_path(s.path)})", s.spec.source or "not stated")] + sources,
+            [Path(s.path)] + files)

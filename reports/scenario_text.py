@@ -60,27 +60,30 @@ def activity_text(act: dict, words: dict | None) -> str:
 
 
 def _play_lines(report: dict, sides) -> list[str]:
-    """How the games went: activity, the first player, closeness, losses, formations."""
+    """How the games went: activity, the first player, closeness, losses, formations
+    (a turn in the game's own word: ``activity_words["turn"]``, Tide of Iron's round)."""
     lines = []
+    turn = (report.get("activity_words") or {}).get("turn", "turn")
     act = report.get("activity")
     if act:
         lines.append("activity per game, both sides: " + activity_text(act, report.get("activity_words")))
     if report.get("activity_by_side"):
         lines += activity_lines(report["activity_by_side"], sides)
     fp = report["first_player_effect"]
-    lines.append(f"first player (initiative in turn 1) wins {report['first_player_win_rate']:.2%} of games")
+    lines.append(f"first player (initiative in {turn} 1) wins {report['first_player_win_rate']:.2%} of games")
     for s in sides:
         e = fp[s]
         if e.get("difference") is not None:
             lines.append(f"  {s}: {e['win_rate_first']:.2%} when first, {e['win_rate_second']:.2%} when second "
                          f"(difference {e['difference']:+.2%} [{e['ci95'][0]:+.2%}, {e['ci95'][1]:+.2%}])")
     c = report["closeness"]
-    lines += [f"mean turns {report['mean_turns']:.2f}; decided before the last turn {report['decided_early_rate']:.2%}; "
-              f"settled in the last turn {report['decided_last_turn_rate']:.2%}",
+    lines += [f"mean {turn}s {report['mean_turns']:.2f}; decided before the last {turn} "
+              f"{report['decided_early_rate']:.2%}; settled in the last {turn} {report['decided_last_turn_rate']:.2%}",
               f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}; "
               f"mean relative points margin {c['mean_relative_points_margin']:.3f}"]
+    labels = report.get("unit_labels", {})          # a game whose unit columns are not card names
     lines.append("mean losses per game: " + "; ".join(
-        f"{s}: " + ", ".join(f"{k.split('/')[1]} {v:.2f}" for k, v in report["mean_losses"][s].items())
+        f"{s}: " + ", ".join(f"{labels.get(k, k.split('/')[1])} {v:.2f}" for k, v in report["mean_losses"][s].items())
         for s in sides))
     if report["formations"]:
         lines += ["", "win rates by drawn formations:"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -146,3 +147,47 @@ def units_report(frame: pd.DataFrame, *, units_file=None, terrain_file=None) -> 
                                        question="How much firepower does each unit have, vs infantry and vs "
                                                 "vehicles?")],
         highlights=[("units", str(len(frame)))])
+
+
+def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwargs):
+    """``lanchester toi scenario --out DIR`` and ``lanchester demo``: Assault's bundle
+    (:func:`reports.assault.balance_bundle`) for a Tide of Iron scenario. Plays
+    :func:`simulator.engine.toi.balance.toi_balance` into ``folder`` (records,
+    ``balance.json``, ``balance.txt``); returns the JSON summary and the report that
+    completes the folder (and the run with ``with_result``): win rates, how the games end,
+    the first player, losses per unit, the map with the set-up zones, the what-ifs."""
+    from reports.assault import balance_bundle, reason_frame
+    from reports.provenance import toi_scenario_data
+    from reports.scenario_text import report_table
+    from simulator.engine.core.balance import report_frames
+    from simulator.engine.toi.balance import toi_balance
+    from simulator.engine.toi.board import draw_toi_map
+    from simulator.output import atomic_write_text, to_json
+
+    folder = Path(folder)
+    report, result = toi_balance(name, out_dir=str(folder), **kwargs)
+    report["files"] = [Path(f).name for f in report["files"]]
+    sources, files = toi_scenario_data(result.game)
+    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
+                      unit="games")
+    atomic_write_text(folder / "balance.json", to_json(report), option=None)   # inside the staging folder
+    atomic_write_text(folder / "balance.txt", report_table(report), option=None)
+    scenario = result.game.scenario
+    map_png = draw_toi_map(scenario, title=f"{scenario.name}: the map and the set-up",
+                           footer="\n".join(prov.footer_lines()))
+    frames = report_frames(report, result)
+    records = _records(folder)
+    if records is not None:
+        frames["reasons"] = reason_frame(records)
+    bundle = balance_bundle(report, frames, provenance=prov, record_files=report["files"], map_png=map_png,
+                            kind="toi scenario", losses_measure="units eliminated", first_player=True)
+    return (report, bundle, result) if with_result else (report, bundle)
+
+
+def _records(folder: Path) -> pd.DataFrame | None:
+    """The reason of each game from the records the run streamed (Parquet, else CSV)."""
+    if (folder / "games.parquet").is_file():
+        return pd.read_parquet(folder / "games.parquet", columns=["reason_name"])
+    if (folder / "games.csv").is_file():
+        return pd.read_csv(folder / "games.csv", usecols=["reason_name"])
+    return None

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from simulator import cliopts
-from simulator.demo import DEMO_GAMES, DEMO_SCENARIO
+from simulator.demo import DEMO_GAMES, DEMO_SCENARIO, DEMO_TOI_GAMES
 
 
 @click.command("demo")
@@ -17,7 +17,8 @@ from simulator.demo import DEMO_GAMES, DEMO_SCENARIO
 @click.option("--trials", type=click.IntRange(min=1, max=cliopts.MAX_TRIALS), default=2_000_000, show_default=True,
               help="Monte Carlo trials of the odds and fire questions.")
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=DEMO_GAMES, show_default=True,
-              help="Games of the scenario balance report.")
+              help="Games of the scenario balance report (of the Tide of Iron one: at most "
+                   f"{DEMO_TOI_GAMES:,}).")
 def demo(out: str, seed: int, trials: int, games: int) -> None:
     """Run the bundled examples and write a report folder (open its index.html).
 
@@ -31,7 +32,9 @@ def demo(out: str, seed: int, trials: int, games: int) -> None:
     out = Path(out)
     clear_old_layout(out)
     write_collection(out, title="lanchester demo: scenario balance, dice odds, ranged fire and the matchup matrix",
-                     intro=(f"The balance of the default scenario ({games:,} games, seed {seed}), then exact "
+                     intro=(f"The balance of the default scenario ({games:,} games, seed {seed}) and of a Tide "
+                            f"of Iron scenario of the project's own design ({min(games, DEMO_TOI_GAMES):,} "
+                            "games), then exact "
                             f"answers and Monte Carlo checks ({trials:,} trials) on the bundled data: the "
                             "dice are reconstructed and the unit cards illustrative. Each report names its "
                             "data, their status, and the command that reproduces it."),

@@ -2,15 +2,19 @@
 
 The main job is the balance report of the default scenario, Infantry Training (greedy
 against greedy, 10,000 games, what-ifs on the number of turns and the close-combat
-edition), exactly as ``lanchester assault scenario ... --out`` makes it. With it: the
+edition), exactly as ``lanchester assault scenario ... --out`` makes it. Beside it, the
+Tide of Iron balance report of Two Farms (greedy against greedy, 3,000 games, a what-if
+on who starts with the initiative), as ``lanchester toi scenario ... --out`` makes it.
+With them: the
 dice-odds and ranged-fire examples (the worked example of 11.0, German Rifles '41 fire
 at Soviet Heavy Rifles '41 at range 3 in the open, pools RY against YG, and the same
 fire into forest, exactly and by Monte Carlo) and the German-against-Soviet matchup
 matrix in the open.
 
 The quick answers come first, while on a fresh machine the scenario engine compiles in
-the background on both cores (:mod:`simulator.engine.core.warmup`); the scenario is played
-once it is ready. The index still lists the main job first.
+the background on both cores (:mod:`simulator.engine.core.warmup`), and Tide of Iron's
+beside it (:mod:`simulator.engine.toi.warmup`); each scenario is played once its engine
+is ready. The index still lists the main job first.
 
 The report folder holds one report bundle per question (CSV, PNG charts,
 summary.json, index.html; see :mod:`reports.bundle`) and a top ``index.html``
@@ -44,6 +48,29 @@ DEMO_VARY = ("turns=5,7", "edition=v2")
 DEMO_GAMES = 10_000   # with the what-ifs 40,000 games: the whole demo within 3 min on a fresh 2-core machine
 
 
+DEMO_TOI_SCENARIO = "two-farms"
+DEMO_TOI_VARY = ("initiative=german",)   # the scenario gives one side the initiative: who starts, measured
+DEMO_TOI_GAMES = 3_000   # at most (the demo's --games caps it): with the what-if 6,000 games, seconds once compiled
+
+
+def toi_scenario_entry(seed: int, games: int, compiling=None):
+    """The Tide of Iron balance report of Two Farms, played into its subfolder once its
+    engine's background compile (``compiling``, :func:`simulator.engine.toi.warmup.start`)
+    is done."""
+
+    from reports.scenario_text import report_table
+    from reports.toi import scenario_bundle
+    from simulator.engine.toi import warmup
+
+    def build(folder: Path) -> Report:
+        warmup.finish(compiling)
+        report, bundle = scenario_bundle(DEMO_TOI_SCENARIO, folder, games=games, seed=seed,
+                                         players="greedy,greedy", vary=DEMO_TOI_VARY)
+        click.echo(report_table(report))
+        return bundle
+    return f"toi-scenario-{DEMO_TOI_SCENARIO}", build
+
+
 def scenario_entry(seed: int, games: int):
     """The balance report of the default scenario, played into its subfolder."""
 
@@ -60,13 +87,21 @@ def scenario_entry(seed: int, games: int):
 
 def demo_reports(seed: int, trials: int, games: int = DEMO_GAMES) -> Iterator[tuple[str, Report]]:
     """Each question's report, as (folder name, report), printing the tables as it goes:
-    the quick answers first, the scenario last (its engine compiled meanwhile)."""
+    the quick answers first, the scenarios last (their engines compiled meanwhile): Assault's,
+    then Tide of Iron's (``games`` capped at :data:`DEMO_TOI_GAMES`)."""
     from simulator.engine.core import warmup
+    from simulator.engine.toi import warmup as toi_warmup
 
     compiling = warmup.start()
-    yield from quick_reports(seed, trials)
-    warmup.finish(compiling)
-    yield scenario_entry(seed, games)
+    toi_compiling = toi_warmup.start()
+    try:
+        yield from quick_reports(seed, trials)
+        warmup.finish(compiling)
+        yield scenario_entry(seed, games)
+        yield toi_scenario_entry(seed, min(games, DEMO_TOI_GAMES), toi_compiling)
+    finally:
+        if toi_compiling is not None and toi_compiling.poll() is None:   # a demo stopped early
+            toi_compiling.kill()
 
 
 def quick_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:

@@ -22,6 +22,13 @@ def test_demo_writes_exact_and_monte_carlo_results(tmp_path):
     assert (sc / "games.parquet").is_file() and "verdict:" in res.output
     top = json.loads((tmp_path / "summary.json").read_text())
     assert top["reports"][0]["dir"] == "scenario-infantry-training"
+    # the Tide of Iron balance report (as `toi scenario --out` writes it), its games capped by --games
+    toi = tmp_path / "toi-scenario-two-farms"
+    toi_balance = json.loads((toi / "balance.json").read_text())
+    assert toi_balance["scenario"] == "two-farms" and toi_balance["games"] == 300
+    assert [v["key"] for v in toi_balance["what_if"]["variants"]] == ["initiative"]
+    assert json.loads((toi / "summary.json").read_text())["kind"] == "toi scenario"
+    assert (toi / "map.png").is_file() and "toi-scenario-two-farms/index.html" in (tmp_path / "index.html").read_text()
     odds = json.loads((tmp_path / "odds-RY-vs-YG" / "summary.json").read_text())["result"]
     exact, mc = odds["exact"], odds["monte-carlo"]
     assert exact["method"] == "exact" and mc["method"] == "monte-carlo" and mc["seed"] == 3

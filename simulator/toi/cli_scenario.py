@@ -3,9 +3,11 @@
 runner (:func:`simulator.engine.core.balance.play_balance`) with the provisional players
 (:mod:`simulator.engine.toi.provisional_players`) for now.
 
-Not yet for Tide of Iron: ``--vary``, ``--tune``, ``--ladder`` (they need the game's own
-variant keys) and the HTML report bundle: ``--out DIR`` writes ``games.parquet``,
-``games.csv``, ``balance.json`` and ``balance.txt``.
+``--out DIR`` writes Assault's report bundle (:func:`reports.toi.scenario_bundle`):
+``games.parquet``, ``games.csv``, ``balance.json``, ``balance.txt``, ``index.html`` with
+its CSV tables and PNG charts. ``--vary`` and ``--tune`` take the game's own keys
+(:mod:`simulator.engine.toi.variants`: ``rounds``, ``actions``, ``initiative``, ``vp.OBJECTIVE``), played
+with common random numbers as Assault's what-ifs (:mod:`simulator.engine.toi.balance`). Not yet for Tide of Iron: ``--ladder``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import click
 from simulator import cliopts
 
 DEFAULT_GAMES = 10_000
-NOT_YET = "not yet for Tide of Iron (issue 19: the game's own variant keys)"
+NOT_YET = "not yet for Tide of Iron (its players are random and greedy: the ladder needs a look-ahead player)"
+VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIVE=N (its hex or name)"
 
 
 @click.command("scenario")
@@ -29,10 +32,13 @@ NOT_YET = "not yet for Tide of Iron (issue 19: the game's own variant keys)"
 @click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
               help="Players of the scenario's first and second side: random, greedy (provisional players).")
 @cliopts.monte_carlo
-@cliopts.out_folder("games.parquet and games.csv, one row per game, balance.json and balance.txt")
+@cliopts.out_folder("the report bundle: index.html, CSV tables, PNG charts, games.parquet and games.csv "
+                    "(one row per game), balance.json and balance.txt")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@click.option("--vary", multiple=True, metavar="KEY=V1,V2,...", help=f"What-if variants: {NOT_YET}.")
-@click.option("--tune", default=None, metavar="KEY", help=f"Search a number for a target win rate: {NOT_YET}.")
+@click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
+              help=f"What-if variants, played on the same seeds (repeatable): {VARY_KEYS}.")
+@click.option("--tune", default=None, metavar="KEY",
+              help="Search rounds, actions or vp.OBJECTIVE for the first side's win rate closest to --target.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @click.option("--ladder", is_flag=True, default=False, help=f"The skill ladder: {NOT_YET}.")
 def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tune, target, ladder):
@@ -47,38 +53,28 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
     Examples:
       lanchester toi scenario two-farms --games 20000 --seed 7 --out report/
       lanchester toi scenario ridge-line --players random,greedy --format json
+      lanchester toi scenario two-farms --vary rounds=4,6 --vary initiative=german
+      lanchester toi scenario two-farms --tune rounds --target 0.5 --games 2000
     """
+    from reports.scenario_text import report_table
     from simulator.output import emit, to_json
     from simulator.runner import fresh_seed
 
-    for given, option in ((vary, "--vary"), (tune, "--tune"), (ladder, "--ladder")):
-        if given:
-            raise click.UsageError(f"{option} is {NOT_YET}")
+    if ladder:
+        raise click.UsageError(f"--ladder is {NOT_YET}")
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
         games = DEFAULT_GAMES
-    report = toi_balance(name, games=games, seed=seed, players=players, options=run_options, out_dir=out)
-    from reports.scenario_text import report_table
-    text = report_table(report)
-    if out is not None:
-        from simulator.output import atomic_write_bytes
-        atomic_write_bytes(Path(out) / "balance.json", to_json(report).encode(), option="--out")
-        atomic_write_bytes(Path(out) / "balance.txt", text.encode(), option="--out")
-        click.echo(f"report written to {Path(out)}", err=True)
-    emit(to_json(report) if fmt == "json" else text, None)
-
-
-def toi_balance(name: str, *, games: int | None, seed: int, players: str = "greedy,greedy", options=None,
-                out_dir=None, progress: bool = True) -> dict:
-    """The balance report of a Tide of Iron scenario (the JSON of ``assault scenario``)."""
-    from simulator.engine.core.balance import play_balance
-    from simulator.engine.core.batch import player_kinds
-    from simulator.engine.toi import provisional_players
-    from simulator.engine.toi.game import Game
-
-    pl = player_kinds(players, players=provisional_players)
-    game = Game(name)
-    report, _ = play_balance(game, games=games, seed=seed, players=pl, out_dir=out_dir, progress=progress,
-                             options=options)
-    report["sides"] = list(game.sides)
-    return report
+    kwargs = dict(games=games, seed=seed, players=players, options=run_options, vary=tuple(vary), tune=tune,
+                  target=target)
+    if out is None:
+        from simulator.engine.toi.balance import toi_balance
+        report, _ = toi_balance(name, **kwargs)
+    else:
+        from reports.bundle import fill, staging
+        from reports.toi import scenario_bundle
+        with staging(Path(out)) as tmp:
+            report, bundle = scenario_bundle(name, tmp, **kwargs)
+            fill(tmp, bundle)
+        click.echo(f"report written to {Path(out) / 'index.html'}", err=True)
+    emit(to_json(report) if fmt == "json" else report_table(report), None)

@@ -51,7 +51,7 @@ def test_make_demo_report_prints_its_path_and_every_image_loads(demo_dir, tmp_pa
     last = output.strip().splitlines()[-1]
     assert last == f"report written to {(out / 'index.html').resolve()}"
     top = json.loads((out / "summary.json").read_text())
-    assert top["kind"] == "collection" and len(top["reports"]) == 7   # scenario, 3 odds, 2 fire, matrix
+    assert top["kind"] == "collection" and len(top["reports"]) == 8   # 2 scenarios, 3 odds, 2 fire, matrix
     for entry in top["reports"]:
         sub = check_bundle(out / entry["dir"])
         assert sub["question"] == entry["question"]
@@ -60,6 +60,8 @@ def test_make_demo_report_prints_its_path_and_every_image_loads(demo_dir, tmp_pa
     fire = next(e["dir"] for e in top["reports"] if e["kind"] == "assault fire")
     sub_images = images_in_chromium(out / fire / "index.html", tmp_path / "profile")
     assert len(sub_images) == 2 and all(i["ok"] for i in sub_images), sub_images
+    toi = images_in_chromium(out / "toi-scenario-two-farms" / "index.html", tmp_path / "profile")
+    assert len(toi) >= 7 and all(i["ok"] for i in toi), toi     # Tide of Iron's page, map and reasons too
 
 
 def test_demo_report_numbers_and_rebuild(demo_dir):

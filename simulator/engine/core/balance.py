@@ -267,10 +267,11 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
                           "decided_turn": tl.decided_array().astype(np.int64)})
     n = max(tl.games, 1)
     rows = []
+    card_label = getattr(result.game, "card_label", lambda card: card.split("/", 1)[1])
     for j, card in enumerate(result.game.card_names()):
         mean = tl.losses[j] / n
         var = max(tl.losses_sq[j] / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        rows.append({"side": result.game.scenario.units[card].side, "unit_type": card.split("/", 1)[1],
+        rows.append({"side": result.game.card_side(card), "unit_type": card_label(card),
                      "mean_lost": float(mean), "se": math.sqrt(var / n)})
     frames = {"games": games, "losses": pd.DataFrame(rows)}
     variants = [("baseline", sides[0], int(tl.wins[0]), tl.games)]
@@ -296,16 +297,25 @@ def paired_change(base: np.ndarray, other: np.ndarray, side: int = 0) -> tuple[f
 
 def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,
             progress, options: RunOptions | None = None, data: dict | None = None) -> dict:
-    sides = list(scenario.sides)
+    """Assault's --vary: :func:`paired_variants` with each variant compiled from the overrides."""
+    def play(key, v):
+        over = merge_overrides(base_over, override_for(key, v, scenario))
+        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
+        return run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                         progress=f"{key}={v}" if progress else None)
+    return paired_variants(variants, base, report, list(scenario.sides), play)
+
+
+def paired_variants(variants, base, report, sides, play) -> dict:
+    """The what-ifs of any game: ``play(key, value)`` plays a variant on the main run's
+    seeds (a :class:`~simulator.engine.core.batch.RunResult`); each variant's win rates
+    and its paired change of the first side's win rate against ``base`` (the main run's
+    outcomes), and the variant closest to even."""
     rows = []
     base_p = report["win_rate"][sides[0]]["p"]
     for key, values in variants:
         for v in values:
-            over = merge_overrides(base_over, override_for(key, v, scenario))
-            game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
-            res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
-                            progress=f"{key}={v}" if progress else None)
-            out = res.tally.outcome_array()
+            out = play(key, v).tally.outcome_array()
             p = float((out == 0).mean())
             lo, hi = wilson_interval(int((out == 0).sum()), len(out))
             ch, clo, chi = paired_change(base, out)
@@ -340,18 +350,31 @@ def tune_values(key: str, scenario) -> list[int]:
 
 def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress,
                 options: RunOptions | None = None, data: dict | None = None) -> dict:
-    """Scan the values of a numeric key; the one whose first-side win rate is closest to
-    ``target`` wins (each value plays ``games`` games with the same seed)."""
-    if not 0.0 <= target <= 1.0:
-        raise InputError("--target", "", f"a win rate between 0 and 1 (got {target})")
+    """Assault's --tune: :func:`tune_scan` over :func:`tune_values`, each value compiled
+    from the overrides."""
+    check_target(target)
     values = tune_values(key, scenario)
-    side0 = next(iter(scenario.sides))
-    rows = []
-    for v in values:
+
+    def play(v):
         over = merge_overrides(base_over, override_for(key, v, scenario))
         game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
-        res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
-                        progress=f"{key}={v}" if progress else None)
+        return run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                         progress=f"{key}={v}" if progress else None)
+    return tune_scan(key, values, target, next(iter(scenario.sides)), play)
+
+
+def check_target(target: float) -> None:
+    if not 0.0 <= target <= 1.0:
+        raise InputError("--target", "", f"a win rate between 0 and 1 (got {target})")
+
+
+def tune_scan(key, values, target, side0, play) -> dict:
+    """Scan the values of a numeric key (any game: ``play(value)`` plays ``games`` games
+    with the same seed); the one whose first-side win rate is closest to ``target`` wins."""
+    check_target(target)
+    rows = []
+    for v in values:
+        res = play(v)
         wins = int(res.tally.wins[0])
         lo, hi = wilson_interval(wins, res.tally.games)
         rows.append({"value": v, "wins": wins, "win_rate": wins / res.tally.games, "ci95": [lo, hi]})

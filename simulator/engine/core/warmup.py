@@ -146,13 +146,15 @@ def start(searching: bool = False) -> subprocess.Popen | None:
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def finish(proc: subprocess.Popen | None) -> None:
-    """Wait for the background compile (saying so when it takes long). A failed one is
-    harmless: the first game then compiles what is missing itself."""
+def finish(proc: subprocess.Popen | None, *, what: str = "compiling the scenario engine",
+           estimate: str = ENGINE_COMPILE_ESTIMATE) -> None:
+    """Wait for a background compile (saying so when it takes long; ``what`` and
+    ``estimate``: the notice's words, Tide of Iron's in :mod:`simulator.engine.toi.warmup`).
+    A failed one is harmless: the first game then compiles what is missing itself."""
     if proc is None:
         return
     from simulator.notice import waiting
-    with waiting("compiling the scenario engine", ENGINE_COMPILE_ESTIMATE):
+    with waiting(what, estimate):
         proc.wait()
 
 

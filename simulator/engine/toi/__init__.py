@@ -19,6 +19,9 @@ game module.
                  ``State``, ``play_games``)
 - ``records``    the compiled batch entry (``play_chunk``) and a game's record
 - ``provisional_players``  random and greedy players until the shared players take a game
+- ``balance``, ``variants``, ``warmup``  the balance report (``lanchester toi scenario``)
+                 with the what-ifs on the game's own keys (``rounds``, ``actions``,
+                 ``initiative``, ``vp.OBJECTIVE``), and the batch entry compiled in the background (the demo)
 - ``board``, ``check``, ``replay``  the scenario tools: the map for the shared drawing and
                  line of sight with its reasons, checking a file, a batch game decision by
                  decision (``lanchester toi map | los | check | replay``)

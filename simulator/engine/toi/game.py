@@ -77,10 +77,17 @@ class Game:
     def card_side(self, card: str) -> str:
         return card.partition("/")[0]
 
+    def card_label(self, card: str) -> str:
+        """A unit column's name in the losses table: ``squad 3 (3regular+1officer)``."""
+        k = int(card.rpartition("-")[2])
+        return self.unit_label(k).removeprefix(self.card_side(card)).strip()
+
     # the summary's activity keys (core.records.ACTIVITY_KEYS) in Tide of Iron's words:
     # reaction fire is op fire, close combat the assault; nothing falls back (None: not shown)
+    # (``turn``: what the reports call a turn, Tide of Iron's round)
     activity_words = {"activations": "activations", "reaction_fires": "op fire attacks", "fallbacks": None,
-                      "close_combats": "assaults", "decisions": "decisions", "close_in": "assault"}
+                      "close_combats": "assaults", "decisions": "decisions", "close_in": "assault",
+                      "turn": "round"}
 
     def record_columns(self) -> list[str]:
         from simulator.engine.core.records import FIXED_COLUMNS
@@ -95,7 +102,18 @@ class Game:
                          "units": "scenarios/toi/units.toml", "terrain": "scenarios/toi/terrain.toml"},
                 "source": spec.source or "not given (the scenario's source key)",
                 "map_source": spec.map.source or "not given (the scenario's map.source key)",
-                "units_status": "the project's reading of the rules (docs/rulings.md)"}
+                "units_status": "the project's reading of the rules (docs/rulings.md)",
+                "notes": [self._design_note(),
+                          "Strategy and operations cards are not played (the engine has no card decks): "
+                          "command goes to the initiative pool only (docs/rulings.md T25)."]}
+
+    def _design_note(self) -> str:
+        from simulator.engine.toi.scenario import SCENARIO_DIR
+        source = self.scenario.spec.source or "not given"
+        if Path(self.scenario.path).resolve().parent == SCENARIO_DIR.resolve():
+            return ("The bundled Tide of Iron scenarios are the project's own design, not published ones "
+                    f"(the scenario book is not among our sources); this one's source: {source}.")
+        return f"Scenario source (the file's source key): {source}."
 
 
 class State:

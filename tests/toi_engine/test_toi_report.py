@@ -1,0 +1,70 @@
+"""``lanchester toi scenario --out DIR`` writes Assault's report bundle for Tide of Iron
+(issue 19, part 1), and ``--vary``/``--tune`` take the game's own keys (part 4): paired
+what-ifs on the main run's seeds, bad keys one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import main
+
+
+def test_toi_bundle_with_what_ifs(tmp_path):
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "40", "--seed", "3",
+                                    "--workers", "1", "--vary", "rounds=3", "--vary", "initiative=german",
+                                    "--vary", "vp.east farm=0",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    names = {p.name for p in out.iterdir()}
+    for f in ("index.html", "summary.json", "balance.json", "balance.txt", "games.parquet", "games.csv",
+              "win-rates.csv", "reasons.csv", "losses.csv", "what-if-changes.csv", "win-rate.png", "map.png",
+              "reasons.png", "losses.png", "decision-turn.png", "what-if-change.png"):
+        assert f in names, (f, sorted(names))
+    page = (out / "index.html").read_text()
+    assert "Two Farms" in page and "two-farms.scenario.toml" in page and "units.toml" in page
+    assert "project&#x27;s own design" in page or "project's own design" in page
+    assert "operations cards are not played" in page and "close combat" not in page
+    assert "Round of decision" in page and "mean rounds" in page and "first-player.csv" in page
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["kind"] == "toi scenario"
+    losses = (out / "losses.csv").read_text()
+    assert "squad 0 (" in losses                      # the unit's own label, not its column name
+    balance = json.loads((out / "balance.json").read_text())
+    wi = balance["what_if"]
+    assert [(v["key"], v["value"]) for v in wi["variants"]] == [("rounds", 3), ("initiative", "german"),
+                                                                     ("vp.east farm", 0)]
+    for v in wi["variants"]:
+        for key in ("win_rate", "ci95", "draw_rate", "change", "change_ci95", "significant", "share_decisive"):
+            assert key in v, key
+    assert "common random numbers" in wi["method"] and "closest_to_even" in wi
+    text = (out / "balance.txt").read_text()
+    assert "american: squad 0 (" in text and balance["unit_labels"]["american/unit-0"].startswith("squad 0 (")
+    assert "what-ifs (common random numbers" in text and "mean rounds" in text and "initiative in round 1" in text
+    assert "rounds=3" in res.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--vary", "turns=3"], "--vary: turns: unknown key (rounds, actions, initiative, vp.OBJECTIVE)"),
+    (["--vary", "vp.1,1=2"], "--vary: vp.1,1: no objective '1,1' (objectives: 5,1 (north farm), 9,4 (east farm))"),
+    (["--vary", "rounds=x"], "--vary: rounds: 'x' is not a whole number"),
+    (["--vary", "rounds=99"], "--vary: rounds: 99 is out of range (1-30)"),
+    (["--vary", "initiative=soviet"], "--vary: initiative: 'soviet' is not a side (american, german)"),
+    (["--vary", "rounds"], "--vary: write KEY=V1,V2,... (got 'rounds')"),
+    (["--tune", "initiative"], "--tune: initiative: tune a number: rounds, actions, vp.OBJECTIVE"),
+])
+def test_toi_bad_what_ifs(args, message):
+    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "3", *args])
+    assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output, res.output
+
+
+def test_toi_tune_actions():
+    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "20", "--seed", "1", "--workers", "1",
+                                    "--tune", "actions", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    tune = json.loads(res.output[res.output.index("{"):])["tune"]
+    assert tune["key"] == "actions" and [r["value"] for r in tune["values"]] == [1, 2, 3, 4]
+    assert tune["side"] == "american" and tune["best"]["value"] in (1, 2, 3, 4)
