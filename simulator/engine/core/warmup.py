@@ -51,7 +51,7 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
     from numba import typeof, types
 
     from simulator.engine.assault import turn
-    from simulator.engine.assault.phases import movement, support
+    from simulator.engine.assault.phases import movement
     from simulator.engine.players import greedy
     from simulator.engine.players.interface import DEFAULT_PARAMS, make_work
 
@@ -60,8 +60,8 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
     a = types.int64
     if part == "rules":                 # the automatic steps, then applying an action
         return [(turn.advance, (s, t)), (turn.apply_action, (s, t, a))]
-    if part == "players":               # what "rules" needs last first, then the greedy player
-        return [(movement.apply_step, (s, t, a)), (support.apply_support, (s, t, a)),
+    if part == "players":               # the step "rules" needs last, first; then the greedy player
+        return [(movement.apply_step, (s, t, a)),
                 (greedy.greedy_choice, (s, t, a, typeof(w), typeof(DEFAULT_PARAMS), typeof(w.buf)))]
     raise ValueError(f"unknown part {part!r} ({', '.join(PARTS)})")
 
