@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-# Compiled scenarios are cached on disk (simulator.engine.core.gamecache): the suite keeps
+# Compiled scenarios are cached on disk (simulator.engine.assault.gamecache): the suite keeps
 # its own cache for the run, shared by the tests and the processes they start, and
 # never reads or fills the user's.
 if "LANCHESTER_CACHE_DIR" not in os.environ:
@@ -22,9 +22,9 @@ import pytest  # noqa: E402
 def engine_compiled():
     """The scenario engine compiled on both cores before the first test that plays a
     game, the searching players' batch entry too (many tests play them:
-    :func:`simulator.engine.core.warmup.compile_engine`): None when numba's cache held it
+    :func:`simulator.engine.assault.warmup.compile_engine`): None when numba's cache held it
     already, else the parts' functions the engine called with other argument types."""
-    from simulator.engine.core import warmup
+    from simulator.engine.assault import warmup
     # Under pytest-xdist every worker asks for it: the first compiles (on both cores), the
     # others wait for it and then find the engine in numba's cache.
     lock = Path(os.environ["LANCHESTER_CACHE_DIR"]) / "engine-compile.lock"

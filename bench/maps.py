@@ -44,7 +44,7 @@ PEAK_RSS = ("import resource, subprocess, sys\n"
             "print('RSS', r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
 
 WARM = ("from simulator.engine.assault.compile import compile_game\n"
-        "from simulator.engine.core.compiled import compile_map\n"
+        "from simulator.engine.assault.compiled import compile_map\n"
         "from simulator.engine.assault.scenario import load_scenario\n"
         "import time, sys\n"
         "compile_game('infantry-training')\n"

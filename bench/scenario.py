@@ -37,6 +37,7 @@ import time
 
 from simulator.engine.assault.compile import compile_game
 from simulator.engine.core.batch import player_kinds, run_games
+from simulator.engine.players import interface
 
 TARGET_GAMES, TARGET_SECONDS = 1_000_000, 600
 
@@ -107,7 +108,7 @@ def main() -> None:
     ap.add_argument("--million", action="store_true", help="then play the million-game target through the CLI")
     args = ap.parse_args()
     games = 2_500 if args.smoke else args.games
-    players = player_kinds(args.players)
+    players = player_kinds(args.players, players=interface)
     t0 = time.perf_counter()
     game = compile_game(args.scenario)
     measure(game, min(2_048, games), args.seed, players, 1)        # warm-up: compile or load the cache

@@ -517,7 +517,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                    kind: str = "assault scenario", losses_measure: str = "units eliminated",
                    first_player: bool = False) -> Report:
     """``lanchester assault scenario --out DIR``: the balance summary of
-    :func:`simulator.engine.core.balance.balance_run` with its charts (win rates, convergence,
+    :func:`simulator.engine.assault.balance.balance_run` with its charts (win rates, convergence,
     turn of decision, losses, what-ifs and their paired changes, each side's activity,
     the map ``map_png``) and tables; everything the terminal report says is on the page.
     The per-game records the run streamed (``record_files``, e.g. ``games.csv``,
@@ -740,12 +740,13 @@ def add_restricted(rep: Report, report: dict, provenance: Provenance) -> None:
 
 def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwargs):
     """``lanchester assault scenario --out DIR`` and ``lanchester demo``: play the batch of
-    :func:`simulator.engine.core.balance.balance_run` into ``folder`` (records,
+    :func:`simulator.engine.assault.balance.balance_run` into ``folder`` (records,
     ``balance.json``); return the JSON summary and the :class:`reports.bundle.Report`
     that completes the folder (and the :class:`~simulator.engine.core.batch.RunResult` with
     ``with_result``)."""
     from reports.provenance import scenario_data
-    from simulator.engine.core.balance import balance_run, report_frames
+    from simulator.engine.assault.balance import balance_run
+    from simulator.engine.core.balance import report_frames
     from simulator.output import atomic_write_text, to_json
 
     report, result = balance_run(name, out_dir=str(folder), **kwargs)
@@ -754,7 +755,7 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
                       unit="games")
     atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
-    from simulator.engine.core.mapdraw import draw_map
+    from simulator.engine.assault.mapdraw import draw_map
     scenario = result.game.scenario
     map_png = draw_map(scenario, title=f"{scenario.name}: the map and the set-up",
                        footer="\n".join(prov.footer_lines()))

@@ -1,7 +1,7 @@
 """The scenario balance report as text, for the terminal and ``balance.txt``: the run and
 its data, win rates with intervals, the verdict, how the games went, and the what-ifs,
 tuning, skill ladder, skill curve and restricted play when they were asked for. It renders the report dictionary of
-:func:`simulator.engine.core.balance.balance_report` (the JSON) and computes nothing."""
+:func:`simulator.engine.assault.balance.balance_report` (the JSON) and computes nothing."""
 
 from __future__ import annotations
 

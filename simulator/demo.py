@@ -12,7 +12,7 @@ fire into forest, exactly and by Monte Carlo) and the German-against-Soviet matc
 matrix in the open.
 
 The quick answers come first, while on a fresh machine the scenario engine compiles in
-the background on both cores (:mod:`simulator.engine.core.warmup`), and Tide of Iron's
+the background on both cores (:mod:`simulator.engine.assault.warmup`), and Tide of Iron's
 beside it (:mod:`simulator.engine.toi.warmup`); each scenario is played once its engine
 is ready. The index still lists the main job first.
 
@@ -89,7 +89,7 @@ def demo_reports(seed: int, trials: int, games: int = DEMO_GAMES) -> Iterator[tu
     """Each question's report, as (folder name, report), printing the tables as it goes:
     the quick answers first, the scenarios last (their engines compiled meanwhile): Assault's,
     then Tide of Iron's (``games`` capped at :data:`DEMO_TOI_GAMES`)."""
-    from simulator.engine.core import warmup
+    from simulator.engine.assault import warmup
     from simulator.engine.toi import warmup as toi_warmup
 
     compiling = warmup.start()

@@ -5,6 +5,7 @@ with the imports inside functions as well as those at module level:
 
 * no module that is not a command line imports one (``reports/`` and the library
   never reach for ``simulator/cli.py``, ``simulator/*/cli_*.py``, ``simulator/cliopts.py``);
+* the engine's core imports no game (``simulator/engine/core`` is what every game shares);
 * the imports run when a module loads (module level, not inside functions, not under
   ``if TYPE_CHECKING:``) form no cycle.
 """
@@ -151,6 +152,19 @@ def test_the_library_does_not_import_the_reports():
     wrong = sorted(f"{m} imports {t}" for m in modules()
                    if m.startswith("simulator") and not is_cli(m) and m not in ABOVE_THE_REPORTS
                    for t, _ in imports(m) if t.startswith("reports"))
+    assert not wrong, "\n".join(wrong)
+
+
+GAMES = ("simulator.engine.assault", "simulator.engine.toi", "simulator.engine.players", "simulator.assault",
+         "simulator.toi")
+
+
+def test_the_engine_core_imports_no_game():
+    """What every game shares (``simulator/engine/core``) knows no game: a game module
+    builds on the core, never the other way round (Assault's warm-up, map compile, game
+    cache, map pictures and balance report are Assault's, beside its rules)."""
+    wrong = sorted(f"{m} imports {t}" for m in modules() if m.startswith("simulator.engine.core")
+                   for t, _ in imports(m) if t.startswith(GAMES))
     assert not wrong, "\n".join(wrong)
 
 

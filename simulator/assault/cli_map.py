@@ -50,8 +50,8 @@ def los_frame(scenario: str | Path, firer: str, target: str,
     JSON answer. ``data``: data files given on the command line (``{"aid": FILE}``)."""
     import pandas as pd
 
+    from simulator.engine.assault.compiled import compile_map
     from simulator.engine.assault.scenario import load_scenario
-    from simulator.engine.core.compiled import compile_map
 
     s = load_scenario(scenario, data)
     cm = compile_map(s)
@@ -139,10 +139,10 @@ def map_frame(scenario: str | Path, los_from: str | None = None,
     ``los_from``) what that hex sees. ``attrs["png"]`` holds the picture."""
     import pandas as pd
 
+    from simulator.engine.assault.compiled import compile_map
+    from simulator.engine.assault.mapdraw import draw_map
     from simulator.engine.assault.scenario import load_scenario
     from simulator.engine.core import los as L
-    from simulator.engine.core.compiled import compile_map
-    from simulator.engine.core.mapdraw import draw_map
 
     s = load_scenario(scenario, data)
     cm = compile_map(s)

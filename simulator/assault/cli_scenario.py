@@ -1,6 +1,6 @@
 """``lanchester assault scenario`` and ``lanchester assault replay``: whole games.
 
-Both are thin: they parse, call :func:`simulator.engine.core.balance.balance_report` or
+Both are thin: they parse, call :func:`simulator.engine.assault.balance.balance_report` or
 :func:`simulator.engine.assault.replay.replay_game`, and print or write the result.
 """
 
@@ -103,7 +103,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
         raise click.UsageError("--levels needs --skill-curve")
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
-        from simulator.engine.core.balance import DEFAULT_CURVE_GAMES
+        from simulator.engine.assault.balance import DEFAULT_CURVE_GAMES
         games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
@@ -112,7 +112,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
     if watch:
         raise click.exceptions.Exit(watch_scenario(name, out, watch_max_runs, **kwargs))
     if out is None:
-        from simulator.engine.core.balance import balance_report
+        from simulator.engine.assault.balance import balance_report
         report = balance_report(name, **kwargs)
     else:
         report = write_scenario_report(name, out, **kwargs)
@@ -155,7 +155,7 @@ def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
 
     def play():
         if out_dir is None:
-            from simulator.engine.core.balance import balance_run
+            from simulator.engine.assault.balance import balance_run
             return balance_run(path, **kwargs)
         return play_into_report(path, out_dir, refresh=REFRESH_SECONDS, **kwargs)
 
@@ -195,12 +195,13 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file
         replay_json,
         replay_text,
     )
+    from simulator.engine.assault.warmup import compile_engine, engine_loading
     from simulator.engine.core.batch import player_kinds
-    from simulator.engine.core.warmup import compile_engine, engine_loading
+    from simulator.engine.players import interface
     from simulator.engine.players.interface import any_searching
     from simulator.output import atomic_write_bytes
 
-    pl = player_kinds(players)
+    pl = player_kinds(players, players=interface)
     game = compile_game(name, edition=edition, data=cliopts.scenario_data(dice_file, aid_file, units_dir))
     with engine_loading():
         compile_engine(searching=any_searching(pl))     # a fresh machine: on both cores

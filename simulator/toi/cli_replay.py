@@ -40,11 +40,12 @@ def replay_command(name, seed, game_index, players, png, fmt, out):
       lanchester toi replay ridge-line --seed 3 --game 0 --png final.png
       lanchester toi replay two-farms --seed 7 --game 12 --out game12/
     """
+    from simulator.engine.core.background import loading
     from simulator.engine.core.batch import player_kinds
-    from simulator.engine.core.warmup import engine_loading
     from simulator.engine.toi import provisional_players
     from simulator.engine.toi.game import Game
     from simulator.engine.toi.replay import event_rows, final_position_png, replay_game, replay_json, replay_text
+    from simulator.engine.toi.warmup import COMPILE_ESTIMATE
     from simulator.output import atomic_write_bytes, emit, to_csv, to_json
 
     pl = player_kinds(players, players=provisional_players)
@@ -56,7 +57,7 @@ def replay_command(name, seed, game_index, players, png, fmt, out):
             raise InputError("--png", png, "give a file name ending in .png, or a folder")
         if target.suffix.lower() != ".png" or target.is_dir():
             target = target / f"{game.name}-seed-{seed}-game-{game_index}.png"
-    with engine_loading():
+    with loading(COMPILE_ESTIMATE):
         rp = replay_game(game, seed, game_index, pl)
     text = replay_text(rp)
     obj = replay_json(rp)

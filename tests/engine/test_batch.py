@@ -12,8 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.engine.assault.balance import balance_report
 from simulator.engine.assault.replay import replay_game
-from simulator.engine.core.balance import balance_report, paired_change
+from simulator.engine.core.balance import paired_change
 from simulator.engine.core.batch import GAMES_PER_CHUNK, run_games, summary
 from simulator.stats import wilson_interval
 

@@ -305,9 +305,9 @@ def test_indirect_spotting_ignores_the_spotters_adjacency(tmp_path):
 # --- reading S9 (10.7.3): the minimum of four command points, a scenario option --------
 
 def test_command_point_minimum_is_an_option_that_vary_can_change():
+    from simulator.engine.assault.balance import parse_vary
     from simulator.engine.assault.scenario import load_scenario
     from simulator.engine.assault.tables import P_CP_ALWAYS
-    from simulator.engine.core.balance import parse_vary
     assert int(compile_game("crossroads").tables.p[P_CP_ALWAYS]) == 1            # "always" (the text)
     assert int(compile_game("crossroads", overrides={"cp_minimum": "losses"}).tables.p[P_CP_ALWAYS]) == 0
     assert parse_vary(["cp_minimum=always,losses"], load_scenario("crossroads")) == \
@@ -494,8 +494,8 @@ def test_second_fallback_ever_eliminates_a_unit_that_fell_back_before(tmp_path):
 
 
 def test_second_fallback_is_a_vary_key():
+    from simulator.engine.assault.balance import parse_vary
     from simulator.engine.assault.scenario import load_scenario
-    from simulator.engine.core.balance import parse_vary
     assert parse_vary(["second_fallback=marker,ever"], load_scenario("crossroads")) == \
         [("second_fallback", ["marker", "ever"])]
 

@@ -8,9 +8,9 @@ import sys
 import numpy as np
 import pytest
 
+from simulator.engine.assault import gamecache
 from simulator.engine.assault.compile import compile_game
 from simulator.engine.assault.scenario import load_scenario
-from simulator.engine.core import gamecache
 
 MINI = """
 name = "Cache test"
@@ -117,7 +117,7 @@ def test_the_key_is_the_same_in_every_process(mini):
     """Keys must not depend on PYTHONHASHSEED (sets in the loaded data), or no other
     process would ever find an entry."""
     code = ("import sys; from simulator.engine.assault.scenario import load_scenario; "
-            "from simulator.engine.core.gamecache import game_key; "
+            "from simulator.engine.assault.gamecache import game_key; "
             "print(game_key(load_scenario(sys.argv[1]), None, {'turns': 4}))")
     keys = {subprocess.run([sys.executable, "-c", code, str(mini)], capture_output=True, text=True, check=True,
                            env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout.strip() for seed in (1, 2, 3)}

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simulator.assault.aid import load_aid
+from simulator.engine.assault.compiled import compile_map
 from simulator.engine.assault.scenario import MapSpec
 from simulator.engine.core import los as L
-from simulator.engine.core.compiled import compile_map
 from simulator.engine.core.hexgrid import HexGrid
 
 AID = load_aid()

@@ -7,8 +7,9 @@ import io
 import numpy as np
 from matplotlib import image as mpimg
 
+from simulator.engine.assault.mapdraw import draw_map
 from simulator.engine.assault.scenario import load_scenario
-from simulator.engine.core.mapdraw import FACTION_COLOURS, Piece, draw_map
+from simulator.engine.core.mapdraw import FACTION_COLOURS, Piece
 
 
 def share(png: bytes, hex_colour: str, tol: float = 0.05) -> float:

@@ -11,9 +11,10 @@ from matplotlib.figure import Figure
 
 from simulator.assault.aid import load_aid
 from simulator.datafile import SCENARIOS_DIR
+from simulator.engine.assault.compiled import compile_map
+from simulator.engine.assault.mapdraw import draw_map
 from simulator.engine.assault.scenario import load_scenario
 from simulator.engine.core import mapdraw
-from simulator.engine.core.compiled import compile_map
 
 EXTRA = """
 [terrain.canal]
@@ -96,7 +97,7 @@ def test_river_and_bridge_are_drawn_apart_and_in_the_legend(tmp_path):
     assert {"river", "bridge", "clear"} <= set(labels)
     fills = {h.get_label(): h.get_facecolor() for h in mapdraw._terrain_legend(cm)}
     assert len({fills["river"], fills["bridge"], fills["clear"]}) == 3
-    png = mapdraw.draw_map(load_scenario(river(tmp_path)))
+    png = draw_map(load_scenario(river(tmp_path)))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
 
 

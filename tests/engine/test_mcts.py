@@ -14,6 +14,7 @@ from simulator.engine.assault.compile import compile_game
 from simulator.engine.assault.game import State
 from simulator.engine.assault.state import G_EMERG, G_SUB, SUB_SELECT
 from simulator.engine.core.batch import player_kinds, run_games
+from simulator.engine.players import interface
 from simulator.engine.players.base import MC_SIMS
 from simulator.engine.players.interface import (
     DEFAULT_PARAMS,
@@ -189,8 +190,8 @@ def test_the_strength_is_read_from_the_players_names():
     kinds, params = player_setup(("mcts:400", "mcts"))
     assert list(kinds) == [MCTS, MCTS]
     assert params[MC_SIMS] == 400 and params[MC_SIMS + 1] == DEFAULT_PARAMS[MC_SIMS]
-    assert player_kinds("mcts:400,greedy") == ("mcts:400", "greedy")
+    assert player_kinds("mcts:400,greedy", players=interface) == ("mcts:400", "greedy")
     for bad, why in (("mcts:0,greedy", "mcts:N wants N"), ("mcts:many,greedy", "mcts:N wants N"),
                      ("greedy:3,greedy", "takes no strength"), ("mtcs,greedy", "did you mean 'mcts'")):
         with pytest.raises(InputError, match=why):
-            player_kinds(bad)
+            player_kinds(bad, players=interface)

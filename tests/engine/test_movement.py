@@ -28,10 +28,10 @@ from simulator.assault.transport import (
     ride_refusal,
 )
 from simulator.engine.assault.compile import compile_game
+from simulator.engine.assault.compiled import compile_map
 from simulator.engine.assault.game import State
 from simulator.engine.assault.scenario import MapSpec
 from simulator.engine.assault.state import ACT_DELAYED, ACT_FAST, G_MP, G_SUB, SUB_MOVE, U_ACT, U_HEX, decode
-from simulator.engine.core.compiled import compile_map
 from simulator.errors import InputError
 from tests.engine.test_game_move import decline, game, steps
 from tests.engine.test_game_setup import act, actions, hex_of, step_to, unit

@@ -14,10 +14,10 @@ import pytest
 from simulator.assault.aid import load_aid
 from simulator.engine.assault import compile as C
 from simulator.engine.assault.compile import compile_game, near_tables
+from simulator.engine.assault.compiled import compile_map
 from simulator.engine.assault.pooltab import GeoKey, hindrance_names
 from simulator.engine.assault.scenario import MapSpec, load_scenario
 from simulator.engine.core.batch import run_games
-from simulator.engine.core.compiled import compile_map
 
 AID = load_aid()
 SHIPPED = ["infantry-training", "vehicle-training", "crossroads"]

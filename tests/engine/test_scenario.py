@@ -5,13 +5,13 @@ import textwrap
 
 import pytest
 
+from simulator.engine.assault.compiled import compile_map
 from simulator.engine.assault.scenario import (
     check_scenario,
     load_formations,
     load_scenario,
     shipped_scenarios,
 )
-from simulator.engine.core.compiled import compile_map
 from simulator.engine.core.hexspec import parse_hex_spec
 from simulator.errors import InputError
 

@@ -75,8 +75,8 @@ def test_checkpoint_needs_a_seed(skirmish_path, tmp_path):
 
 def test_alternate_history_is_a_variant_like_any_other():
     """--vary history=alternate plays 5.3's sides-swapped version with the same seeds."""
+    from simulator.engine.assault.balance import balance_report
     from simulator.engine.assault.scenario import alternate_history, load_scenario
-    from simulator.engine.core.balance import balance_report
     rep = balance_report("infantry-training", games=300, seed=4, players="greedy,greedy", workers=2,
                          vary=("history=historical,alternate",), progress=False)
     same, alt = rep["what_if"]["variants"]
@@ -97,7 +97,7 @@ def test_skill_ladder_from_both_seats(skirmish_path):
     """--ladder: random < greedy < lookahead, each stronger player against the weaker from
     both seats, judged against the weaker player's own rate in that seat."""
     from reports.scenario_text import report_table
-    from simulator.engine.core.balance import balance_report
+    from simulator.engine.assault.balance import balance_report
     rep = balance_report(str(skirmish_path), games=200, seed=6, players="greedy,greedy", workers=2,
                          ladder=True, ladder_games=120, progress=False)
     sl = rep["skill_ladder"]

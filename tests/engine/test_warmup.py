@@ -3,8 +3,8 @@
 import subprocess
 import sys
 
+from simulator.engine.assault import warmup
 from simulator.engine.assault.compile import compile_game
-from simulator.engine.core import warmup
 from simulator.engine.core.batch import run_games
 
 
@@ -21,10 +21,10 @@ def test_the_warmup_processes_exit_cleanly_on_a_compiled_engine(engine_compiled)
     part is refused."""
     assert warmup.engine_is_compiled(searching=True)          # the suite's warm-up compiled both entries
     for args in ([], ["--searching"], ["--part", "players"], ["--part", "search"]):
-        proc = subprocess.run([sys.executable, "-m", "simulator.engine.core.warmup", *args], capture_output=True,
+        proc = subprocess.run([sys.executable, "-m", "simulator.engine.assault.warmup", *args], capture_output=True,
                               text=True, timeout=900)
         assert proc.returncode == 0, (args, proc.stderr[-2000:])
-    bad = subprocess.run([sys.executable, "-m", "simulator.engine.core.warmup", "--part", "tanks"], capture_output=True,
+    bad = subprocess.run([sys.executable, "-m", "simulator.engine.assault.warmup", "--part", "tanks"], capture_output=True,
                          text=True, timeout=900)
     assert bad.returncode != 0 and "unknown part 'tanks'" in bad.stderr
 

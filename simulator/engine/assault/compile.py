@@ -42,6 +42,7 @@ from simulator.assault.support import load_support
 from simulator.assault.vehicle_terrain import terrain_pools
 from simulator.engine.assault import closecombat as ccm
 from simulator.engine.assault import tables as tables_mod
+from simulator.engine.assault.compiled import CompiledMap, compile_map
 from simulator.engine.assault.pooltab import GeoKey, UnitType, can_overrun, hindrance_names, tabulate_fire
 from simulator.engine.assault.scenario import Scenario, alternate_history, load_scenario
 from simulator.engine.assault.state import NO_WINNER, R_TRUNCATED, REASON_NAMES, GameState, empty_state
@@ -191,7 +192,6 @@ from simulator.engine.assault.tables import (
     Tables,
 )
 from simulator.engine.core import hexgrid, los
-from simulator.engine.core.compiled import CompiledMap, compile_map
 from simulator.engine.core.hexgrid import parse_facing
 from simulator.engine.core.hexspec import expand_hexes
 from simulator.errors import InputError
@@ -1002,9 +1002,9 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
     :func:`simulator.engine.assault.scenario.load_scenario`.
 
     A scenario compiled before with the same data, code and overrides is read back
-    from the disk cache (:mod:`simulator.engine.core.gamecache`).
+    from the disk cache (:mod:`simulator.engine.assault.gamecache`).
     """
-    from simulator.engine.core.gamecache import cached
+    from simulator.engine.assault.gamecache import cached
 
     scenario = scenario or load_scenario(name_or_path, data)
     overrides = dict(overrides or {})

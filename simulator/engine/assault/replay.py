@@ -279,10 +279,11 @@ def replay_text(st: State, players: tuple[str, str]) -> str:
 
 
 def final_position_png(st: State, dpi: int = 110, footer: str | None = None) -> bytes:
-    """The final position: the scenario map (:func:`simulator.engine.core.mapdraw.draw_map`)
+    """The final position: the scenario map (:func:`simulator.engine.assault.mapdraw.draw_map`)
     with every unit still on it, objectives in their holder's colour, smoke markers."""
+    from simulator.engine.assault.mapdraw import draw_map
     from simulator.engine.assault.state import HX_SMOKE
-    from simulator.engine.core.mapdraw import Piece, draw_map
+    from simulator.engine.core.mapdraw import Piece
 
     g = st.game
     cm = g.cm

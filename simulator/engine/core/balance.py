@@ -1,259 +1,45 @@
-"""The balance report of a scenario: verdict, what-ifs, tuning and the skill ladder.
+"""The game-neutral part of a balance report, for every game on the engine: play a run
+and summarise it (:func:`play_balance`), the tidy tables of a report
+(:func:`report_frames`, :func:`balance_frame`), what-ifs and tuning with common random
+numbers (:func:`paired_variants`, :func:`paired_change`, :func:`tune_scan`), the skill
+curve's rows and convergence, and the verdict naming the strength it was made at.
 
-:func:`balance_report` plays a scenario (:func:`simulator.engine.core.batch.run_games`) and
-returns the JSON summary, with optionally:
-
-- ``vary``: variants (``turns=5,7``, ``edition=v2``, ``cp.german=6``,
-  ``count.german.rifles-41=3``, ``experience.soviet.mmg-maxim=veteran``,
-  ``initiative=german``, ``sudden_death=1``, ``history=alternate``) played with common random numbers (the
-  same seed, so game ``k`` of every variant starts from the same streams): the change
-  of the first side's win rate, with a 95% interval from the paired games, and the
-  variant closest to even;
-- ``tune``: a numeric key searched over its values for the first side's win rate
-  closest to a target;
-- ``ladder``: random < greedy < look-ahead from both seats;
-- ``skill_curve``: both sides at each level of a rising ladder of strengths
-  (``levels``), each side's win rate per level and whether the curve has converged;
-  the report's verdict is then made at the strongest level and names it;
-- ``restrict`` / ``restrict_all``: restricted play (Jaffe et al., AIIDE 2012), a side
-  denied one kind of choice, played with common random numbers: the change of that
-  side's win rate with its paired interval.
-
-:func:`balance_frame` gives the same as a tidy DataFrame (one row per side and
-variant), the shape every command also returns to Python.
+Each game's balance report is built on these: Assault's is
+:mod:`simulator.engine.assault.balance`, Tide of Iron's :mod:`simulator.engine.toi.balance`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from functools import partial
 
 import numpy as np
 import pandas as pd
 
-from simulator.engine.assault.activity import SAMPLE_GAMES, side_activity
-from simulator.engine.assault.compile import compile_game
-from simulator.engine.assault.restrictions import Asked, every_restriction, parse_restriction, restricted_params
-from simulator.engine.assault.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
-from simulator.engine.core.batch import RunResult, player_kinds, run_games, summary
-from simulator.engine.core.warmup import compile_engine, engine_loading
-from simulator.engine.players.interface import DEFAULT_PARAMS, any_searching, parse_player
+from simulator.engine.core.background import FIRST_RUN_ESTIMATE, loading
+from simulator.engine.core.batch import RunResult, run_games, summary
 from simulator.errors import InputError
-from simulator.notice import waiting
 from simulator.runner import RunOptions
 from simulator.stats import wilson_interval
-from simulator.vocabulary import EDITIONS, EXPERIENCE_LEVELS
 
-TUNE_KEYS = ("turns", "cp", "count")
 Z95 = 1.959963984540054
-
-
-
-
-def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, list]]:
-    """``["turns=5,7", "cp.german=4,6"]`` -> ``[(key, [value, ...]), ...]`` (checked)."""
-    out = []
-    for item in items:
-        key, sep, values = item.partition("=")
-        key = key.strip()
-        if not sep or not values.strip():
-            raise InputError("--vary", "", f"write KEY=V1,V2,... (got {item!r})")
-        vals = [v.strip() for v in values.split(",") if v.strip()]
-        out.append((key, [parse_value(key, v, scenario) for v in vals]))
-    return out
-
-
-_WORD_CHOICES = {   # --vary keys that take one of a few words: the words, the error ({value!r})
-    "edition": (EDITIONS, "unknown edition {value!r} (v1 or v2)"),
-    "history": (("historical", "alternate"), "{value!r}: historical or alternate (5.3)"),
-    "cp_minimum": (("always", "losses"), "{value!r}: always or losses (10.7.3, reading S9)"),
-    "second_fallback": (("marker", "ever"), "{value!r}: marker or ever (13.3, reading S22)"),
-}
-
-
-def parse_value(key: str, value: str, scenario):
-    root = key.split(".")[0]
-    if root in ("turns", "cp", "count"):
-        return _parse_number(key, root, value, scenario)
-    if root in _WORD_CHOICES:
-        words, message = _WORD_CHOICES[root]
-        if value not in words:
-            raise InputError("--vary", key, message.format(value=value))
-        return value
-    if root == "experience":
-        if value not in EXPERIENCE_LEVELS:
-            raise InputError("--vary", key, f"unknown experience {value!r}")
-        override_for(key, value, scenario)
-        return value
-    if root == "initiative":
-        if value != "roll" and value not in scenario.sides:
-            raise InputError("--vary", key, f"{value!r} is not a side (or roll)")
-        return value
-    if root == "sudden_death":
-        if value not in ("0", "1", "true", "false"):
-            raise InputError("--vary", key, "give 0 or 1")
-        return value in ("1", "true")
-    raise InputError("--vary", key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
-                     "experience.SIDE.UNIT, initiative, sudden_death, history, cp_minimum, second_fallback)")
-
-
-def _parse_number(key: str, root: str, value: str, scenario) -> int:
-    """turns, cp.SIDE, count.SIDE.UNIT: a whole number in range (checked against the scenario)."""
-    try:
-        v = int(value)
-    except ValueError:
-        raise InputError("--vary", key, f"{value!r} is not a whole number") from None
-    if v < (1 if root != "cp" else 0):
-        raise InputError("--vary", key, f"{v} is too small")
-    most = {"turns": MAX_TURNS, "count": MAX_COUNT, "cp": MAX_NUMBER}[root]
-    if v > most:
-        raise InputError("--vary", key, f"{v} is too large (at most {most})")
-    override_for(key, v, scenario)
-    return v
-
-
-def override_for(key: str, value, scenario) -> dict:
-    """The compile override for one ``--vary``/``--tune`` key and value."""
-    parts = key.split(".")
-    root = parts[0]
-    if root in ("turns", "edition", "initiative", "sudden_death", "history", "cp_minimum", "second_fallback"):
-        return {root: value}
-    if root == "cp":
-        if len(parts) != 2 or parts[1] not in scenario.sides:
-            raise InputError("--vary", key, f"write cp.SIDE (sides: {', '.join(scenario.sides)})")
-        return {"cp": {parts[1]: value}}
-    if root in ("count", "experience"):
-        if len(parts) != 3 or parts[1] not in scenario.sides:
-            raise InputError("--vary", key, f"write {root}.SIDE.UNIT, e.g. {root}.{next(iter(scenario.sides))}.rifles-41")
-        side, unit = parts[1], parts[2]
-        uid = unit if "/" in unit else f"{side}/{unit}"
-        if uid not in scenario.units:
-            raise InputError("--vary", key, f"unknown unit {unit!r} of {side}")
-        return {(root, side, uid): value}
-    raise InputError("--vary", key, "unknown key")
-
-
-def merge_overrides(a: dict, b: dict) -> dict:
-    out = dict(a)
-    for k, v in b.items():
-        if k == "cp" and "cp" in out:
-            out["cp"] = {**out["cp"], **v}
-        else:
-            out[k] = v
-    return out
-
-
-def _edition_of(over: dict, edition: str | None):
-    return over.get("edition", edition)
 
 
 def play_balance(game, *, games: int | None, seed: int, players: tuple[str, str], workers: int | None = None,
                  out_dir=None, progress: bool = True, options: RunOptions | None = None,
-                 warm=None, label: str | None = None) -> tuple[dict, RunResult]:
+                 warm=None, label: str | None = None, estimate: str = FIRST_RUN_ESTIMATE) -> tuple[dict, RunResult]:
     """The game-neutral part of a balance report: compile the game's batch entry (one
     game, so games per second is play only; ``warm`` first: a game's own background
     compile), play the run (:func:`~simulator.engine.core.batch.run_games`), summarise it
     (:func:`~simulator.engine.core.batch.summary`). Any game on the engine. ``label``:
-    what the progress line calls the run (default the game's name)."""
-    with engine_loading():
+    what the progress line calls the run (default the game's name); ``estimate``: the
+    loading notice's word on how long a first compile takes."""
+    with loading(estimate):
         if warm is not None:
             warm()                                       # a fresh machine: on both cores
         run_games(game, games=1, seed=seed, players=players, workers=1)   # compile first: games/s is play only
     result = run_games(game, games=games, seed=seed, players=players, workers=workers, out_dir=out_dir,
                        progress=(label or game.name) if progress else None, options=options)
     return summary(result), result
-
-
-def balance_report(name: str, **kwargs) -> dict:
-    """Play the scenario and report its balance (see the module docstring); the
-    arguments are those of :func:`balance_run`."""
-    return balance_run(name, **kwargs)[0]
-
-
-def balance_run(name: str, *, games: int | None, seed: int, players: str | None = None,
-                workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
-                vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
-                ladder: bool = False, ladder_games: int = 200, progress: bool = True,
-                overrides: dict | None = None, options: RunOptions | None = None,
-                data: dict | None = None, activity_games: int = SAMPLE_GAMES,
-                skill_curve: bool = False, levels: str | None = None,
-                restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = ()) -> tuple[dict, RunResult]:
-    """Play the scenario and report its balance: ``(JSON summary, the main run)``.
-
-    ``skill_curve``: the main run is played by the strongest of ``levels`` (default
-    :data:`DEFAULT_LEVELS`) on both sides, then every lower level with as many games
-    (``games`` is per level); ``players`` is not used. ``restrict``
-    (``"german:close-combat"``, ``"soviet:unit=rifles-41"``) and ``restrict_all``
-    (sides) play the main run's players again, one restriction at a time, on the
-    same seeds.
-
-    ``options`` (workers, Dask, checkpoint, precision) apply to the main run; with a
-    precision, ``games`` caps it and the what-ifs and tuning then play as many games
-    as the main run needed (paired games need equal numbers). ``data``: data files given
-    on the command line (``{"aid": "my-aid.toml"}``), beating the scenario's ``[data]``.
-    ``activity_games``: how many of the first games are replayed to count each side's
-    activity (:func:`simulator.engine.assault.activity.side_activity`; 0: none).
-    """
-    curve_levels = parse_levels(levels) if skill_curve else []
-    if levels is not None and not skill_curve:
-        raise InputError("--levels", "", "give --skill-curve too (--levels chooses its levels)")
-    p1, p2 = (curve_levels[-1],) * 2 if skill_curve else player_kinds(players)
-    base_over = dict(overrides or {})
-    scenario = load_scenario(name, data)
-    variants = parse_vary(vary, scenario)             # bad what-ifs fail before anything is compiled
-    if tune:
-        tune_values(tune, scenario)
-    asked = [parse_restriction(r, scenario) for r in restrict]     # and bad restrictions
-    for side in restrict_all:
-        every_restriction(scenario, side)
-    if skill_curve and activity_games:
-        activity_games = min(activity_games, CURVE_ACTIVITY_GAMES)
-    with waiting(f"tabulating {scenario.name}'s pools, map and units"):
-        game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario, data=data)
-    asked += [a for side in restrict_all for a in every_restriction(scenario, side, game.card_names())]
-    for a in asked:                                      # a card the scenario does not field fails here
-        restricted_params(a, game.card_names(), DEFAULT_PARAMS)
-    label = f"{game.name} at {p1} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve else None
-    report, result = play_balance(game, games=games, seed=seed, players=(p1, p2), workers=workers,
-                                  out_dir=out_dir, progress=progress, options=options,
-                                  warm=partial(compile_engine, searching=any_searching((p1, p2, *curve_levels))),
-                                  label=label)
-    if not skill_curve:
-        report["verdict"] = verdict_with_players(report["verdict"], report["players"])
-    games = result.tally.games
-    if activity_games and games:
-        with waiting(f"replaying {min(games, activity_games):,} games to count each side's activity"):
-            report["activity_by_side"] = side_activity(game, seed, (p1, p2), min(games, activity_games))
-    sub = dataclasses.replace(options, precision=None) if options is not None else None
-    base = result.tally.outcome_array()
-    sides = list(game.sides)
-    if vary:
-        report["what_if"] = what_if(name, game.scenario, variants, base, report,
-                                    games=games, seed=seed, players=(p1, p2), workers=workers, edition=edition,
-                                    base_over=base_over, progress=progress, options=sub, data=data)
-    if tune:
-        report["tune"] = tune_search(name, game.scenario, tune, target, games=games, seed=seed,
-                                     players=(p1, p2), workers=workers, edition=edition, base_over=base_over,
-                                     progress=progress, options=sub, data=data)
-    if ladder:
-        report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
-                                              edition=edition, overrides=base_over, progress=progress,
-                                              options=sub, data=data)
-    if skill_curve:
-        rows = skill_curve_levels(game, curve_levels[:-1], games=games, seed=seed, workers=workers,
-                                  progress=progress, options=sub)
-        rows.append(curve_row(curve_levels[-1], result.tally.wins, games, sides))
-        report["skill_curve"] = rows
-        report["converged"] = curve_converged(rows, sides)
-        report["skill_curve_test"] = CONVERGED_TEST
-        report["verdict"] = verdict_at_strength(report["verdict"], curve_levels[-1], report["converged"])
-    if asked:
-        report["restricted"] = restricted_play(game, asked, base, games=games, seed=seed, players=(p1, p2),
-                                               workers=workers, progress=progress, options=sub)
-        report["restricted_method"] = RESTRICTED_METHOD
-    report["sides"] = sides
-    return report, result
 
 
 def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
@@ -295,17 +81,6 @@ def paired_change(base: np.ndarray, other: np.ndarray, side: int = 0) -> tuple[f
     return mean, mean - Z95 * se, mean + Z95 * se
 
 
-def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,
-            progress, options: RunOptions | None = None, data: dict | None = None) -> dict:
-    """Assault's --vary: :func:`paired_variants` with each variant compiled from the overrides."""
-    def play(key, v):
-        over = merge_overrides(base_over, override_for(key, v, scenario))
-        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
-        return run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
-                         progress=f"{key}={v}" if progress else None)
-    return paired_variants(variants, base, report, list(scenario.sides), play)
-
-
 def paired_variants(variants, base, report, sides, play) -> dict:
     """The what-ifs of any game: ``play(key, value)`` plays a variant on the main run's
     seeds (a :class:`~simulator.engine.core.batch.RunResult`); each variant's win rates
@@ -334,33 +109,6 @@ def paired_variants(variants, base, report, sides, play) -> dict:
             "variants": rows,
             "closest_to_even": None if best is None else {"key": best["key"], "value": best["value"],
                                                           "win_rate": best["win_rate"]}}
-
-
-def tune_values(key: str, scenario) -> list[int]:
-    root = key.split(".")[0]
-    if root == "turns":
-        t = scenario.turns or 6
-        return list(range(max(1, t - 4), t + 5))
-    if root == "cp":
-        return list(range(1, 13))
-    if root == "count":
-        return [1, 2, 3, 4, 5]
-    raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)} (cp.SIDE, count.SIDE.UNIT)")
-
-
-def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress,
-                options: RunOptions | None = None, data: dict | None = None) -> dict:
-    """Assault's --tune: :func:`tune_scan` over :func:`tune_values`, each value compiled
-    from the overrides."""
-    check_target(target)
-    values = tune_values(key, scenario)
-
-    def play(v):
-        over = merge_overrides(base_over, override_for(key, v, scenario))
-        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
-        return run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
-                         progress=f"{key}={v}" if progress else None)
-    return tune_scan(key, values, target, next(iter(scenario.sides)), play)
 
 
 def check_target(target: float) -> None:
@@ -404,73 +152,10 @@ def tune_bound(rows: list[dict], best: dict, target: float, key: str) -> dict:
                           f"a value beyond the search may come closer"}
 
 
-def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
-                 overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None,
-                 data: dict | None = None) -> dict:
-    """random < greedy < look-ahead, from both seats: the stronger player's win rate
-    against the weaker one in each seat (skill matters when both exceed the weaker's)."""
-    game = compile_game(name, edition=edition, overrides=overrides or {}, data=data)
-    sides = list(game.sides)
-    rungs = []
-    for weak, strong in (("random", "greedy"), ("greedy", "lookahead")):
-        seats = []
-        for seat in (0, 1):
-            pl = (strong, weak) if seat == 0 else (weak, strong)
-            res = run_games(game, games=games, seed=seed, players=pl, workers=workers, options=options,
-                            progress=f"{pl[0]} v {pl[1]}" if progress else None)
-            wins = int(res.tally.wins[seat])
-            lo, hi = wilson_interval(wins, res.tally.games)
-            # the weaker player's rate in the same seat, for comparison (weak v weak)
-            seats.append({"strong_side": sides[seat], "players": {sides[0]: pl[0], sides[1]: pl[1]},
-                          "strong_win_rate": wins / res.tally.games, "ci95": [lo, hi]})
-        res = run_games(game, games=games, seed=seed, players=(weak, weak), workers=workers, options=options,
-                        progress=f"{weak} v {weak}" if progress else None)
-        base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
-        for seat, b in zip(seats, base, strict=True):
-            # better: the interval lies above the weaker player's rate in that seat; a seat the
-            # weaker player already wins every time cannot show more (at the ceiling)
-            seat["at_ceiling"] = bool(b >= 0.995 and seat["strong_win_rate"] >= 0.995)
-            seat["better"] = bool(seat["ci95"][0] > b or seat["at_ceiling"])
-        better = all(seat["better"] for seat in seats) and any(not seat["at_ceiling"] for seat in seats)
-        rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
-                      "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
-                      "stronger_wins_more_from_both_seats": bool(better)})
-    return {"games_per_match": games, "rungs": rungs,
-            "skill_matters": all(r["stronger_wins_more_from_both_seats"] for r in rungs)}
-
-
 # --- the skill curve -----------------------------------------------------------------
 
-# both sides at each level, weakest first. The default curve of Infantry Training, 200 games a
-# level (1,000 games), took 5 min 11 s on this 2-core machine with other jobs on it (load 4-8);
-# most of it is the two tree-search levels (measured on 2026-11-26, seed 1)
-DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:16", "mcts:64")
-DEFAULT_CURVE_GAMES = 200       # games per level when --games is not given
-CURVE_ACTIVITY_GAMES = 20       # games replayed to count each side's activity at the top level (search is slow)
 CONVERGED_TEST = ("converged when, for every side, the win rates at the two strongest levels each lie in "
                   "the other's 95% Wilson interval")
-
-
-def parse_levels(text: str | None) -> list[str]:
-    """``"random,greedy,mcts:64"`` -> the levels, weakest first (default
-    :data:`DEFAULT_LEVELS`): player names as ``--players`` takes them, at least two,
-    none twice. Raises InputError (one line)."""
-    if text is None:
-        return list(DEFAULT_LEVELS)
-    names = [p.strip() for p in text.split(",") if p.strip()]
-    for n in names:
-        try:
-            parse_player(n)
-        except ValueError as e:
-            raise InputError("--levels", n, f"{e} (levels are players: random, greedy, lookahead, mcts, "
-                                            "mcts:N)") from None
-    if len(names) < 2:
-        raise InputError("--levels", text, "give at least two levels, weakest first "
-                                           "(e.g. random,greedy,lookahead,mcts:64)")
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        raise InputError("--levels", text, f"level {twice[0]!r} is given twice")
-    return names
 
 
 def curve_row(level: str, wins: np.ndarray, games: int, sides: list[str]) -> dict:
@@ -481,19 +166,6 @@ def curve_row(level: str, wins: np.ndarray, games: int, sides: list[str]) -> dic
         rates[s] = {"p": float(wins[i] / games) if games else 0.0, "ci95": [lo, hi]}
     return {"level": level, "games": int(games), "win_rate": rates,
             "draw_rate": float(wins[2] / games) if games else 0.0}
-
-
-def skill_curve_levels(game, levels: list[str], *, games: int, seed: int, workers: int | None,
-                       progress: bool = True, options: RunOptions | None = None) -> list[dict]:
-    """:func:`curve_row` of each of ``levels`` (both sides that player), ``games`` games
-    each on the same seeds."""
-    rows = []
-    sides = list(game.sides)
-    for k, level in enumerate(levels):
-        res = run_games(game, games=games, seed=seed, players=(level, level), workers=workers, options=options,
-                        progress=f"{game.name} at {level} (level {k + 1} of {len(levels) + 1})" if progress else None)
-        rows.append(curve_row(level, res.tally.wins, res.tally.games, sides))
-    return rows
 
 
 def curve_converged(rows: list[dict], sides: list[str]) -> bool:
@@ -532,46 +204,6 @@ def verdict_at_strength(v: dict, level: str, converged: bool) -> dict:
 
 
 # --- restricted play ---------------------------------------------------------------
-
-RESTRICTED_METHOD = ("restricted play (Jaffe et al., AIIDE 2012): the side is denied one kind of choice and "
-                     "plays the same seeds as the main run (common random numbers); the change is the "
-                     "paired per-game difference of that side's wins, with its 95% interval; a decision "
-                     "where the restriction would leave nothing legal keeps every action")
-
-
-def restricted_play(game, asked: list[Asked], base: np.ndarray, *, games: int, seed: int, players: tuple[str, str],
-                    workers: int | None, progress: bool = True, options: RunOptions | None = None) -> list[dict]:
-    """Each restriction of ``asked`` played on the main run's seeds (``base``: its
-    outcomes): the restricted side's win rate and its change with the paired interval."""
-    cards = game.card_names()
-    params = [restricted_params(a, cards, DEFAULT_PARAMS) for a in asked]    # every card checked first
-    rows = []
-    for k, (a, par) in enumerate(zip(asked, params, strict=True)):
-        res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
-                        params=par, progress=f"restricted {a.label} ({k + 1} of {len(asked)})" if progress else None)
-        out = res.tally.outcome_array()
-        wins = int((out == a.side).sum())
-        lo, hi = wilson_interval(wins, len(out))
-        ch, clo, chi = paired_change(base, out, a.side)
-        rows.append({"side": a.side_name, "restriction": a.what, "win_rate": wins / len(out),
-                     "win_rate_ci95": [lo, hi], "base_win_rate": float((base == a.side).mean()),
-                     "change": ch, "ci95": [clo, chi], "games": len(out), "wins": wins,
-                     "significant": bool(clo > 0 or chi < 0)})
-    return rows
-
-
-def scenario_balance(name: str, *, games: int = 10_000, seed: int = 0, players: str = "greedy,greedy",
-                     workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
-                     vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
-                     ladder: bool = False, skill_curve: bool = False, levels: str | None = None,
-                     restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = ()) -> pd.DataFrame:
-    """``lanchester assault scenario`` as a Python function: one row per side (and
-    variant), the whole report in ``df.attrs`` (``skill_curve``, ``restricted`` when
-    asked)."""
-    return balance_frame(balance_report(name, games=games, seed=seed, players=players, workers=workers,
-                                        out_dir=out_dir, edition=edition, vary=vary, tune=tune,
-                                        target=target, ladder=ladder, progress=False, skill_curve=skill_curve,
-                                        levels=levels, restrict=restrict, restrict_all=restrict_all))
 
 
 def balance_frame(report: dict) -> pd.DataFrame:

@@ -80,12 +80,11 @@ MAX_DECISIONS = 20000   # decisions a game may take; one not over by then is rec
 # ======================================================================================
 
 
-def player_kinds(text: str | None, default: str = "greedy,greedy", players=None) -> tuple[str, str]:
+def player_kinds(text: str | None, default: str = "greedy,greedy", *, players) -> tuple[str, str]:
     """``"greedy,random"`` -> the players of the first and second side (a name may carry
     a strength: ``mcts:400``, see :func:`~simulator.engine.players.interface.parse_player`),
-    checked by ``players`` (a game's players module, default the shared players)."""
-    if players is None:
-        from simulator.engine.players import interface as players
+    checked by ``players`` (the game's players module: its ``PLAYER_NAMES`` and
+    ``parse_player``)."""
     PLAYER_NAMES, parse_player = players.PLAYER_NAMES, players.parse_player
     names = [p.strip() for p in (text or default).split(",")]
     if len(names) == 1:

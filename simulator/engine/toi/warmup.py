@@ -1,5 +1,5 @@
 """Compiling Tide of Iron's batch entry ahead, in the background, as
-:mod:`simulator.engine.core.warmup` does for Assault's engine: :func:`start` begins it in
+:mod:`simulator.engine.assault.warmup` does for Assault's engine: :func:`start` begins it in
 a child process (``lanchester demo`` answers other questions meanwhile), which fills
 numba's disk cache by playing one game; :func:`finish` waits for it. When the entry is
 in the cache already nothing is started.
@@ -41,9 +41,9 @@ def start() -> subprocess.Popen | None:
 
 
 def finish(proc: subprocess.Popen | None) -> None:
-    """Wait for the background compile (:func:`simulator.engine.core.warmup.finish`)."""
-    from simulator.engine.core.warmup import finish as core_finish
-    core_finish(proc, what="compiling the Tide of Iron engine", estimate=COMPILE_ESTIMATE)
+    """Wait for the background compile (:func:`simulator.engine.core.background.finish`)."""
+    from simulator.engine.core.background import finish as wait_for
+    wait_for(proc, what="compiling the Tide of Iron engine", estimate=COMPILE_ESTIMATE)
 
 
 if __name__ == "__main__":

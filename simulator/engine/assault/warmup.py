@@ -1,4 +1,4 @@
-"""Compiling the scenario engine ahead, on both cores.
+"""Compiling Assault's scenario engine ahead, on both cores.
 
 On a fresh machine numba compiles the engine on its first game: minutes of one core,
 because a compile is one thread. :func:`compile_engine` cuts it in two: the players'
@@ -17,15 +17,17 @@ wait for it.
 meanwhile); :func:`finish` waits for it. When the engine is already compiled nothing
 is started.
 
-    python -m simulator.engine.core.warmup                # compile the engine now, both parts
-    python -m simulator.engine.core.warmup --searching    # and the searching players' entry
-    python -m simulator.engine.core.warmup --part rules   # one part only, in this process
+    python -m simulator.engine.assault.warmup                # compile the engine now, both parts
+    python -m simulator.engine.assault.warmup --searching    # and the searching players' entry
+    python -m simulator.engine.assault.warmup --part rules   # one part only, in this process
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
+
+from simulator.engine.core import background
 
 ENGINE_COMPILE_ESTIMATE = "compiled on the first run only, on both cores: about 2 min"
 WARMUP_SCENARIO = "infantry-training"   # every scenario compiles to arrays of the same types
@@ -92,7 +94,7 @@ def compile_top(game=None, players: tuple[str, str] = ("greedy", "greedy")) -> N
 
 
 def _part_process(part: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "simulator.engine.core.warmup", "--part", part],
+    return subprocess.Popen([sys.executable, "-m", "simulator.engine.assault.warmup", "--part", part],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -142,26 +144,18 @@ def start(searching: bool = False) -> subprocess.Popen | None:
     compile."""
     if engine_is_compiled(searching):
         return None
-    return subprocess.Popen([sys.executable, "-m", "simulator.engine.core.warmup"] + (["--searching"] if searching else []),
+    return subprocess.Popen([sys.executable, "-m", "simulator.engine.assault.warmup"] + (["--searching"] if searching else []),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def finish(proc: subprocess.Popen | None, *, what: str = "compiling the scenario engine",
-           estimate: str = ENGINE_COMPILE_ESTIMATE) -> None:
-    """Wait for a background compile (saying so when it takes long; ``what`` and
-    ``estimate``: the notice's words, Tide of Iron's in :mod:`simulator.engine.toi.warmup`).
-    A failed one is harmless: the first game then compiles what is missing itself."""
-    if proc is None:
-        return
-    from simulator.notice import waiting
-    with waiting(what, estimate):
-        proc.wait()
+def finish(proc: subprocess.Popen | None) -> None:
+    """Wait for the background compile (:func:`simulator.engine.core.background.finish`)."""
+    background.finish(proc, what="compiling the scenario engine", estimate=ENGINE_COMPILE_ESTIMATE)
 
 
 def engine_loading():
     """The notice over a wait that may compile the engine (seconds when it is cached)."""
-    from simulator.notice import waiting
-    return waiting("loading the scenario engine", ENGINE_COMPILE_ESTIMATE)
+    return background.loading(ENGINE_COMPILE_ESTIMATE)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -171,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     elif argv in ([], ["--searching"]):
         compile_engine(searching=bool(argv))
     else:
-        sys.exit(f"usage: python -m simulator.engine.core.warmup [--searching | --part {'|'.join(PARTS + (SEARCH_PART,))}]")
+        sys.exit(f"usage: python -m simulator.engine.assault.warmup [--searching | --part {'|'.join(PARTS + (SEARCH_PART,))}]")
 
 
 if __name__ == "__main__":
