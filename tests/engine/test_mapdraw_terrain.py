@@ -106,7 +106,7 @@ def test_terrains_a_designer_adds_are_drawn_apart(tmp_path):
     fills = {h.get_label(): h.get_facecolor() for h in mapdraw._terrain_legend(cm)}
     assert {"canal", "causeway", "clear"} <= set(fills)
     assert len({fills["canal"], fills["causeway"], fills["clear"]}) == 3
-    assert mapdraw.draw_map(load_scenario(canal(tmp_path)))[:4] == b"\x89PNG"
+    assert draw_map(load_scenario(canal(tmp_path)))[:4] == b"\x89PNG"
 
 
 def test_rows_and_columns_are_labelled_as_the_file_numbers_them(tmp_path):
