@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -107,6 +107,29 @@ class Problem:
 
     def line(self, where: str) -> str:
         return f"{self.severity}: {InputError(where, self.key, self.message).one_line()}"
+
+
+@dataclass
+class CheckResult:
+    """What a scenario check found (``lanchester assault check``, ``lanchester toi check``):
+    the problems of one file (``where``) and the scenario when it loaded (the game's own
+    ``Scenario``)."""
+
+    where: str
+    problems: list[Problem] = field(default_factory=list)
+    scenario: object | None = None
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
 
 
 def model_problems(exc: pydantic.ValidationError, prefix: str = "",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from simulator.assault.aid import Aid, load_aid
 from simulator.assault.cards import NAME_PATTERN, UnitCard, load_units
 from simulator.assault.dice import DiceSet, load_dice
-from simulator.datafile import SCENARIOS_DIR, Problem, file_digest, model_problems, read_toml
+from simulator.datafile import SCENARIOS_DIR, CheckResult, Problem, file_digest, model_problems, read_toml
 from simulator.engine.core.hexgrid import HexGrid, parse_facing, parse_hex_name, too_many_hexes, vertex_names
 from simulator.engine.core.hexspec import expand_hexes, parse_hex_spec
 from simulator.errors import InputError
@@ -450,25 +450,6 @@ def parse_terrain(value: str, aid: Aid) -> tuple[str, bool]:
 # --- hex lists ------------------------------------------------------------------------
 
 # --- problems -------------------------------------------------------------------------
-
-@dataclass
-class CheckResult:
-    where: str
-    problems: list[Problem] = field(default_factory=list)
-    scenario: Scenario | None = None
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
 
 class _Report:
     def __init__(self) -> None:

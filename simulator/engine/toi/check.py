@@ -10,35 +10,12 @@ zone where no unit can stand, an objective no unit can enter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import pydantic
 
-from simulator.datafile import Problem, model_problems, read_toml
+from simulator.datafile import CheckResult, Problem, model_problems, read_toml
 from simulator.engine.toi import tables as T
 from simulator.engine.toi.scenario import Scenario, ScenarioFile, load_scenario, scenario_path
 from simulator.errors import InputError
-
-
-@dataclass
-class CheckResult:
-    """The problems of one file (``where``) and the scenario when it loaded."""
-
-    where: str
-    problems: list[Problem] = field(default_factory=list)
-    scenario: Scenario | None = None
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
 
 
 def check_toi_scenario(name: str) -> CheckResult:
