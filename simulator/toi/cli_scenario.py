@@ -1,7 +1,7 @@
 """``lanchester toi scenario``: whole Tide of Iron games and their balance, as
 ``lanchester assault scenario`` (same options, same JSON keys), played by the shared
 runner (:func:`simulator.engine.core.balance.play_balance`) with the provisional players
-(:mod:`simulator.engine.toi.provisional_players`) for now.
+(:mod:`simulator.engine.toi.greedy`) for now.
 
 ``--out DIR`` writes Assault's report bundle (:func:`reports.toi.scenario_bundle`):
 ``games.parquet``, ``games.csv``, ``balance.json``, ``balance.txt``, ``index.html`` with

@@ -18,11 +18,11 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     compile to wait for first (the demo's)."""
     from simulator.engine.core.balance import check_target, paired_variants, play_balance, tune_scan
     from simulator.engine.core.batch import player_kinds, run_games
-    from simulator.engine.toi import provisional_players
+    from simulator.engine.toi import greedy
     from simulator.engine.toi import variants as V
     from simulator.engine.toi.game import Game
 
-    pl = player_kinds(players, players=provisional_players)
+    pl = player_kinds(players, players=greedy)
     game = Game(name)
     variants = V.parse_vary(vary, game.scenario)          # bad what-ifs fail before anything is played
     tune_vals = V.tune_values(tune, game.scenario) if tune else []

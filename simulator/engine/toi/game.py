@@ -19,7 +19,7 @@ from simulator.engine.core.seeding import seed_run_game
 from simulator.engine.toi import state as S
 from simulator.engine.toi import tables as T
 from simulator.engine.toi.events import EVENT_NAMES
-from simulator.engine.toi.provisional_players import PLAYER_NAMES, play, work
+from simulator.engine.toi.greedy import PLAYER_NAMES, play, work
 from simulator.engine.toi.scenario import Scenario, load_scenario
 from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions, new_game
 
@@ -66,8 +66,8 @@ class Game:
 
     @property
     def players(self):
-        from simulator.engine.toi import provisional_players
-        return provisional_players
+        from simulator.engine.toi import greedy
+        return greedy
 
     def card_names(self) -> list[str]:
         """One record column per unit: ``SIDE/unit-K`` (lost or not)."""

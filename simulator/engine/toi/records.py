@@ -36,7 +36,7 @@ from simulator.engine.core.records import (
     N_FIXED,
 )
 from simulator.engine.core.seeding import seed_game
-from simulator.engine.toi.provisional_players import play
+from simulator.engine.toi.greedy import play
 from simulator.engine.toi.state import (
     AUX_OBJ,
     CARRIED,

@@ -6,7 +6,7 @@
 decision limit) with the event log on gives the game's final state. To tell which
 decision caused which events, it then walks the same game one decision at a time with
 the same compiled functions the loop calls (the player's
-:func:`~simulator.engine.toi.provisional_players.choose`, the rules'
+:func:`~simulator.engine.toi.greedy.choose`, the rules'
 :func:`~simulator.engine.toi.turn.apply_action`) and checks that the walk ends in
 exactly the batch's final state (every array, the log included); a difference raises.
 """
@@ -24,7 +24,7 @@ from simulator.engine.toi import state as S
 from simulator.engine.toi import tables as T
 from simulator.engine.toi.events import EVENT_NAMES
 from simulator.engine.toi.game import LOG_CAP, Game, State
-from simulator.engine.toi.provisional_players import choose, work
+from simulator.engine.toi.greedy import choose, work
 from simulator.engine.toi.turn import apply_action, new_game
 
 
@@ -71,7 +71,7 @@ def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str]
     st = _wrap(game, s)
     out: list[dict] = []
     d = 0
-    while not s.g[S.G_OVER] and d < max_decisions:       # provisional_players.play's loop, a step at a time
+    while not s.g[S.G_OVER] and d < max_decisions:       # greedy.play's loop, a step at a time
         side = int(s.g[S.G_DECIDER])
         a = int(choose(s, t, kinds[side], buf, moves, scratch))
         text = st.action_to_string(a)

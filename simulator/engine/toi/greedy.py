@@ -1,4 +1,4 @@
-"""PROVISIONAL players for the Tide of Iron module's own tests and speed figure: a uniform
+"""Tide of Iron's players (PROVISIONAL until the shared players take the game, issue 19): a uniform
 random player and a one-ply greedy player over the game API (``legal_actions``,
 ``apply_action``) and :mod:`.view`. The shared players of ``simulator.engine.players``
 are Assault-shaped today; these go once they are generalised (issue 19).
