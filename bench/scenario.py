@@ -11,6 +11,10 @@ ten minutes on this 2-core machine: 1,667 games/s, about 850 per core.
     python bench/scenario.py [--scenario infantry-training] [--players greedy,greedy]
                              [--games 20000] [--seed 1] [--smoke] [--million]
     python bench/scenario.py --players mcts,greedy --games 20     # the tree search: a few games
+    python bench/scenario.py --game toi                           # Tide of Iron's Two Farms
+
+``--game toi`` measures Tide of Iron (default scenario ``two-farms``; issue 19's target:
+500 games a second per core with the default players, greedy against greedy).
 
 Then every player (random, greedy, lookahead, mcts at its default budget), both sides
 the same player, on 1 worker: games per second per core and decisions per second, each
@@ -35,7 +39,6 @@ import sys
 import tempfile
 import time
 
-from simulator.engine.assault.compile import compile_game
 from simulator.engine.core.batch import player_kinds, run_games
 from simulator.engine.players import interface
 
@@ -97,9 +100,19 @@ def million(scenario: str, players: str, seed: int) -> None:
           f"{report['win_rate'][report['sides'][0]]['ci95'][1]:.2%}]")
 
 
+def load_game(kind: str, scenario: str):
+    """The scenario compiled for the engine: Assault's or Tide of Iron's game."""
+    if kind == "toi":
+        from simulator.engine.toi.game import Game
+        return Game(scenario)
+    from simulator.engine.assault.compile import compile_game
+    return compile_game(scenario)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--scenario", default="infantry-training")
+    ap.add_argument("--game", choices=("assault", "toi"), default="assault")
+    ap.add_argument("--scenario", default=None, help="default: infantry-training (assault), two-farms (toi)")
     ap.add_argument("--players", default="greedy,greedy")
     ap.add_argument("--games", type=int, default=20_000, help="games per measurement")
     ap.add_argument("--seed", type=int, default=1)
@@ -110,12 +123,13 @@ def main() -> None:
     games = 2_500 if args.smoke else args.games
     players = player_kinds(args.players, players=interface)
     t0 = time.perf_counter()
-    game = compile_game(args.scenario)
+    args.scenario = args.scenario or ("two-farms" if args.game == "toi" else "infantry-training")
+    game = load_game(args.game, args.scenario)
     measure(game, min(2_048, games), args.seed, players, 1)        # warm-up: compile or load the cache
     warm = time.perf_counter() - t0
     one = measure(game, games, args.seed, players, 1)
     two = measure(game, 2 * games, args.seed, players, 2)
-    print(f"scenario {args.scenario}, players {players[0]} v {players[1]}, {games:,} / {2 * games:,} games")
+    print(f"{args.game} scenario {args.scenario}, players {players[0]} v {players[1]}, {games:,} / {2 * games:,} games")
     print(f"warm-up (compile or load the numba cache): {warm:.1f} s")
     print(f"1 worker : {one:10,.0f} games/s  ({one:,.0f} per core)")
     print(f"2 workers: {two:10,.0f} games/s  ({two / 2:,.0f} per core)")
@@ -124,7 +138,7 @@ def main() -> None:
     print(f"1,000,000 games on 2 workers: {TARGET_GAMES / two / 60:.1f} min "
           f"(target {TARGET_SECONDS / 60:.0f} min = {need:,.0f} games/s, {need / 2:,.0f} per core)")
     per_player(game, games, 8 if args.smoke else args.search_games, args.seed)
-    if args.million:
+    if args.million and args.game == "assault":
         million(args.scenario, args.players, args.seed)
 
 

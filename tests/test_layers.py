@@ -168,6 +168,17 @@ def test_the_engine_core_imports_no_game():
     assert not wrong, "\n".join(wrong)
 
 
+def test_the_shared_players_import_no_game():
+    """The players every game shares (``simulator/engine/players``) are written against the
+    game API (``simulator/engine/core/gameapi.py``): they import no game; each game's
+    ``playerapi`` module registers its side of the API (issue 19)."""
+    games = tuple(g for g in GAMES if g != "simulator.engine.players")
+    wrong = sorted(f"{m} imports {t}" for m in modules() if m.startswith("simulator.engine.players")
+                   for t, _ in imports(m) if t.startswith(games))
+    assert not wrong, "\n".join(wrong)
+    assert any(m.startswith("simulator.engine.players") for m in modules())
+
+
 def test_no_import_cycles_at_load_time():
     found = cycles(load_graph())
     assert not found, "modules that import one another when they load:\n" + "\n".join(

@@ -103,7 +103,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
         raise click.UsageError("--levels needs --skill-curve")
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
-        from simulator.engine.assault.balance import DEFAULT_CURVE_GAMES
+        from simulator.engine.core.balance import DEFAULT_CURVE_GAMES
         games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,

@@ -11,8 +11,9 @@ balance report):
   seeding every game's streams (``seeding``), copying a state (``statecopy``), the batch
   runner and its records (``batch``, taking a game object; ``records``: the shared
   columns), the game-neutral balance report (``balance``: a run and its summary,
-  what-ifs and tuning with common random numbers, the skill curve's rows, verdicts) and
-  waiting on a background compile (``background``).
+  what-ifs and tuning with common random numbers, the skill ladder and the skill curve,
+  verdicts), waiting on a background compile (``background``) and the game API the
+  players are written against (``gameapi``: each game registers its side of it).
 - :mod:`simulator.engine.assault`: the Assault game: its state layout (``state``), the
   scenario format and compile (``scenario``, ``compile``, ``tables``), the game API
   (``turn``: ``new_game``, ``legal_actions``, ``apply_action``, ``advance``; ``game``:
@@ -23,18 +24,23 @@ balance report):
   its map as arrays and its pictures (``compiled``, ``mapdraw``), the compiled-scenario
   cache (``gamecache``), the ahead-of-time compile (``warmup``) and its balance report
   (``balance``: what-ifs, tuning, the ladder, the skill curve, restricted play).
-- :mod:`simulator.engine.players`: the computer players, one module each, behind one
-  interface.
+  Its greedy player and what the shared players ask of it (``greedy``,
+  ``greedy_values``, ``playerapi``).
+- :mod:`simulator.engine.players`: the computer players every game shares (random, the
+  look-ahead, the tree search, whole-game loops), one module each, behind one interface,
+  written against ``core.gameapi``: they import no game.
 
-- :mod:`simulator.engine.toi`: the Tide of Iron game, in the same shape, with its own
-  (provisional) players.
+- :mod:`simulator.engine.toi`: the Tide of Iron game, in the same shape, with its greedy
+  player and its ``playerapi``.
 
 The seam between a game and the core is a game object (OpenSpiel's ``Game``):
 Assault's :class:`~simulator.engine.assault.compile.Game` and Tide of Iron's
 :class:`~simulator.engine.toi.game.Game` give the batch runner and the balance report
 what they need (tables, ``new_state``, the compiled batch entry for the players
 (``chunk_entry(kinds)``, from ``<game>/records.py``), record columns, sides, players; see
-:mod:`simulator.engine.core.batch`). Still Assault's: the players of
-``simulator.engine.players`` (Tide of Iron has its own provisional ones). numba's disk
-caches are dropped per game package (``core.compiling.CACHE_GROUPS``).
+:mod:`simulator.engine.core.batch`). The seam between a game and its players is the
+game API (:mod:`simulator.engine.core.gameapi`, OpenSpiel's ``State``): each game's
+``playerapi`` registers its rules' entry points, its greedy player and its position
+value for its ``GameState``, and the shared players reach them by the state's type.
+numba's disk caches are dropped per game package (``core.compiling.CACHE_GROUPS``).
 """

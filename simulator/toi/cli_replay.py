@@ -42,13 +42,13 @@ def replay_command(name, seed, game_index, players, png, fmt, out):
     """
     from simulator.engine.core.background import loading
     from simulator.engine.core.batch import player_kinds
-    from simulator.engine.toi import greedy
+    from simulator.engine.players import interface
     from simulator.engine.toi.game import Game
     from simulator.engine.toi.replay import event_rows, final_position_png, replay_game, replay_json, replay_text
     from simulator.engine.toi.warmup import COMPILE_ESTIMATE
     from simulator.output import atomic_write_bytes, emit, to_csv, to_json
 
-    pl = player_kinds(players, players=greedy)
+    pl = player_kinds(players, players=interface)
     game = Game(name)
     target = None
     if png:                 # checked before the game is played

@@ -1,13 +1,15 @@
 """``lanchester toi scenario``: whole Tide of Iron games and their balance, as
 ``lanchester assault scenario`` (same options, same JSON keys), played by the shared
-runner (:func:`simulator.engine.core.balance.play_balance`) with the provisional players
-(:mod:`simulator.engine.toi.greedy`) for now.
+runner (:func:`simulator.engine.core.balance.play_balance`) with the shared players
+(:mod:`simulator.engine.players`: random, greedy, lookahead, mcts[:N]; Tide of Iron's
+greedy is :mod:`simulator.engine.toi.greedy`).
 
 ``--out DIR`` writes Assault's report bundle (:func:`reports.toi.scenario_bundle`):
 ``games.parquet``, ``games.csv``, ``balance.json``, ``balance.txt``, ``index.html`` with
 its CSV tables and PNG charts. ``--vary`` and ``--tune`` take the game's own keys
 (:mod:`simulator.engine.toi.variants`: ``rounds``, ``actions``, ``initiative``, ``vp.OBJECTIVE``), played
-with common random numbers as Assault's what-ifs (:mod:`simulator.engine.toi.balance`). Not yet for Tide of Iron: ``--ladder``.
+with common random numbers as Assault's what-ifs (:mod:`simulator.engine.toi.balance`);
+``--ladder`` and ``--skill-curve`` as Assault's.
 """
 
 from __future__ import annotations
@@ -19,18 +21,19 @@ import click
 from simulator import cliopts
 
 DEFAULT_GAMES = 10_000
-NOT_YET = "not yet for Tide of Iron (its players are random and greedy: the ladder needs a look-ahead player)"
 VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIVE=N (its hex or name)"
 
 
 @click.command("scenario")
 @click.argument("name")
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=None, metavar="N",
-              help="Games to play [default: 10000; with --precision: the most to play; "
+              help="Games to play [default: 10000; with --skill-curve: games per level, default "
+                   "200; with --precision: the most to play; "
                    f"at most {cliopts.MAX_GAMES}].")
 @cliopts.seed
 @click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
-              help="Players of the scenario's first and second side: random, greedy (provisional players).")
+              help="Players of the scenario's first and second side: random, greedy, lookahead, mcts or mcts:N "
+                   "(N simulations per decision).")
 @cliopts.monte_carlo
 @cliopts.out_folder("the report bundle: index.html, CSV tables, PNG charts, games.parquet and games.csv "
                     "(one row per game), balance.json and balance.txt")
@@ -40,8 +43,21 @@ VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIV
 @click.option("--tune", default=None, metavar="KEY",
               help="Search rounds, actions or vp.OBJECTIVE for the first side's win rate closest to --target.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
-@click.option("--ladder", is_flag=True, default=False, help=f"The skill ladder: {NOT_YET}.")
-def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tune, target, ladder):
+@click.option("--ladder", is_flag=True, default=False,
+              help="Also play the skill ladder: random < greedy < lookahead from both seats.")
+@click.option("--ladder-games", type=click.IntRange(min=10, max=cliopts.MAX_GAMES), default=200, show_default=True,
+              metavar="N")
+@click.option("--skill-curve", is_flag=True, default=False,
+              help="Play both sides at each level of a rising ladder of strengths (--levels) and report "
+                   "each side's win rate per level and whether the curve has converged (the top two "
+                   "levels agree within their 95% intervals); the verdict is made at the strongest "
+                   "level and names it. --games is games per level (default 200). Example: "
+                   "lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --out out/curve")
+@click.option("--levels", default=None, metavar="L1,L2,...",
+              help="With --skill-curve: the levels, weakest first, as --players names them "
+                   "[default: random,greedy,lookahead,mcts:16,mcts:64].")
+def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tune, target, ladder, ladder_games,
+                     skill_curve, levels):
     """Play Tide of Iron scenario NAME many times with computer players and report its
     balance.
 
@@ -55,18 +71,25 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
       lanchester toi scenario ridge-line --players random,greedy --format json
       lanchester toi scenario two-farms --vary rounds=4,6 --vary initiative=german
       lanchester toi scenario two-farms --tune rounds --target 0.5 --games 2000
+      lanchester toi scenario two-farms --players mcts:32,greedy --games 200
+      lanchester toi scenario two-farms --ladder --ladder-games 100
+      lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --games 100
     """
     from reports.scenario_text import report_table
     from simulator.output import emit, to_json
     from simulator.runner import fresh_seed
 
-    if ladder:
-        raise click.UsageError(f"--ladder is {NOT_YET}")
+    source = click.get_current_context().get_parameter_source
+    if skill_curve and source("players") != click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--players and --skill-curve: the curve chooses the players (--levels)")
+    if levels is not None and not skill_curve:
+        raise click.UsageError("--levels needs --skill-curve")
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
-        games = DEFAULT_GAMES
+        from simulator.engine.core.balance import DEFAULT_CURVE_GAMES
+        games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, options=run_options, vary=tuple(vary), tune=tune,
-                  target=target)
+                  target=target, ladder=ladder, ladder_games=ladder_games, skill_curve=skill_curve, levels=levels)
     if out is None:
         from simulator.engine.toi.balance import toi_balance
         report, _ = toi_balance(name, **kwargs)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import simulator.engine.assault.fire as fire
-import simulator.engine.players.greedy_values as players
+import simulator.engine.assault.greedy_values as players
 from simulator.engine.core.compiling import HOT_LOOPS, _into_hot_loops
 
 

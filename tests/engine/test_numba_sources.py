@@ -17,8 +17,7 @@ def test_compiled_sources_are_told_from_pure_python():
                  "statecopy.py"):
         assert name in compiled, name
     players = {p.name for p in (ENGINE / "players").glob("*.py") if compiling._is_compiled(p)}
-    assert players == {"base.py", "randomplay.py", "greedy_values.py", "greedy.py", "lookahead.py", "mcts.py",
-                       "interface.py"}
+    assert players == {"base.py", "randomplay.py", "lookahead.py", "mcts.py", "interface.py"}
     for name in ("balance.py", "replay.py", "gamecache.py", "compile.py", "warmup.py", "mapdraw.py", "batch.py",
                  "hexspec.py"):
         assert name not in compiled, name
@@ -27,14 +26,16 @@ def test_compiled_sources_are_told_from_pure_python():
 SOURCES = {"engine/core/los.py": "@rule\ndef f(): pass\n",
            "engine/core/batch.py": "# the Python side only\n",
            "engine/assault/turn.py": "@rule\ndef g(): pass\n",
-           "engine/players/greedy.py": "@rule\ndef h(): pass\n",
+           "engine/assault/greedy.py": "@rule\ndef h(): pass\n",
+           "engine/players/mcts.py": "@rule\ndef m(): pass\n",
            "engine/toi/turn.py": "@rule\ndef k(): pass\n",
            "toi/jit.py": "x = numba.njit(cache=True)(y)\n",
            "toi/attack.py": "def band_index(d): return d\n",       # compiled into toi by jit.py
            "rng.py": "@numba.njit\ndef below(): pass\n"}
 CACHES = {"core": ("engine/__pycache__", "engine/core/__pycache__"),
-          "assault": ("engine/assault/__pycache__", "engine/assault/phases/__pycache__", "engine/players/__pycache__"),
-          "toi": ("engine/toi/__pycache__", "engine/toi/phases/__pycache__")}
+          "assault": ("engine/assault/__pycache__", "engine/assault/phases/__pycache__"),
+          "toi": ("engine/toi/__pycache__", "engine/toi/phases/__pycache__"),
+          "players": ("engine/players/__pycache__",)}     # the shared players: compiled into every game's code
 
 
 def _tree(root):
@@ -86,18 +87,32 @@ def test_a_toi_change_keeps_assaults_caches(tmp_path):
         _change(tmp_path, rel)
         assert compiling._refresh_numba_cache(tmp_path) == ["toi"], rel
         assert _left(tmp_path, "toi") == ["toi/__pycache__/kernels.f.nbi"], rel
-        assert len(_left(tmp_path, "assault")) == 6 and len(_left(tmp_path, "core")) == 4, rel
+        assert _left(tmp_path, "players") == [], rel
+        assert len(_left(tmp_path, "assault")) == 4 and len(_left(tmp_path, "core")) == 4, rel
 
 
 def test_an_assault_change_keeps_tois_caches(tmp_path):
     _tree(tmp_path)
     compiling._refresh_numba_cache(tmp_path)
-    for rel in ("engine/assault/turn.py", "engine/players/greedy.py"):
+    for rel in ("engine/assault/turn.py", "engine/assault/greedy.py"):
         _fill(tmp_path)
         _change(tmp_path, rel)
         assert compiling._refresh_numba_cache(tmp_path) == ["assault"], rel
-        assert _left(tmp_path, "assault") == [], rel
+        assert _left(tmp_path, "assault") == [] and _left(tmp_path, "players") == [], rel
         assert len(_left(tmp_path, "toi")) == 6 and len(_left(tmp_path, "core")) == 4, rel
+
+
+def test_a_shared_players_change_drops_every_games_caches(tmp_path):
+    """The shared players are compiled into each game's batch entry: both games' caches
+    go, the core's stay."""
+    _tree(tmp_path)
+    compiling._refresh_numba_cache(tmp_path)
+    _fill(tmp_path)
+    _change(tmp_path, "engine/players/mcts.py")
+    assert compiling._refresh_numba_cache(tmp_path) == ["assault", "toi"]
+    assert _left(tmp_path, "assault") == [] and _left(tmp_path, "players") == []
+    assert _left(tmp_path, "toi") == ["toi/__pycache__/kernels.f.nbi"]
+    assert len(_left(tmp_path, "core")) == 4
 
 
 def test_a_core_change_drops_every_cache(tmp_path):

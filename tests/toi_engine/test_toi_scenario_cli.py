@@ -26,5 +26,9 @@ def test_toi_scenario_command(tmp_path):
     assert {"balance.json", "balance.txt", "games.csv", "games.parquet", "index.html"} <= {p.name for p in out.iterdir()}
     text = (out / "balance.txt").read_text()
     assert text.startswith("Two Farms (two-farms): 30 games") and "close combat" not in text   # Assault's editions only
-    bad = CliRunner().invoke(toi, ["scenario", "two-farms", "--games", "3", "--ladder"])
-    assert bad.exit_code == 2 and "not yet for Tide of Iron" in bad.output
+    bad = CliRunner().invoke(toi, ["scenario", "two-farms", "--games", "3", "--levels", "random,greedy"])
+    assert bad.exit_code == 2 and "--levels needs --skill-curve" in bad.output
+    from simulator.cli import main
+    bad = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "3", "--skill-curve", "--levels",
+                                    "greedy,chess"])
+    assert bad.exit_code == 2 and "unknown player 'chess'" in bad.output

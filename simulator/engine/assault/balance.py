@@ -32,22 +32,20 @@ from simulator.engine.assault.compile import compile_game
 from simulator.engine.assault.restrictions import Asked, every_restriction, parse_restriction, restricted_params
 from simulator.engine.assault.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
 from simulator.engine.assault.warmup import ENGINE_COMPILE_ESTIMATE, compile_engine
+from simulator.engine.core import balance as core_balance
 from simulator.engine.core.balance import (
-    CONVERGED_TEST,
+    add_skill_curve,
     balance_frame,
     check_target,
-    curve_converged,
-    curve_row,
     paired_change,
     paired_variants,
     play_balance,
     tune_scan,
-    verdict_at_strength,
     verdict_with_players,
 )
 from simulator.engine.core.batch import RunResult, player_kinds, run_games
 from simulator.engine.players import interface
-from simulator.engine.players.interface import DEFAULT_PARAMS, any_searching, parse_player
+from simulator.engine.players.interface import DEFAULT_PARAMS, any_searching
 from simulator.errors import InputError
 from simulator.notice import waiting
 from simulator.runner import RunOptions
@@ -230,13 +228,8 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                                               edition=edition, overrides=base_over, progress=progress,
                                               options=sub, data=data)
     if skill_curve:
-        rows = skill_curve_levels(game, curve_levels[:-1], games=games, seed=seed, workers=workers,
-                                  progress=progress, options=sub)
-        rows.append(curve_row(curve_levels[-1], result.tally.wins, games, sides))
-        report["skill_curve"] = rows
-        report["converged"] = curve_converged(rows, sides)
-        report["skill_curve_test"] = CONVERGED_TEST
-        report["verdict"] = verdict_at_strength(report["verdict"], curve_levels[-1], report["converged"])
+        add_skill_curve(report, game, curve_levels, result, seed=seed, workers=workers, progress=progress,
+                        options=sub)
     if asked:
         report["restricted"] = restricted_play(game, asked, base, games=games, seed=seed, players=(p1, p2),
                                                workers=workers, progress=progress, options=sub)
@@ -286,83 +279,18 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
 def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
                  overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None,
                  data: dict | None = None) -> dict:
-    """random < greedy < look-ahead, from both seats: the stronger player's win rate
-    against the weaker one in each seat (skill matters when both exceed the weaker's)."""
+    """:func:`simulator.engine.core.balance.skill_ladder` on scenario ``name`` compiled
+    with ``edition``, ``overrides`` and ``data``."""
     game = compile_game(name, edition=edition, overrides=overrides or {}, data=data)
-    sides = list(game.sides)
-    rungs = []
-    for weak, strong in (("random", "greedy"), ("greedy", "lookahead")):
-        seats = []
-        for seat in (0, 1):
-            pl = (strong, weak) if seat == 0 else (weak, strong)
-            res = run_games(game, games=games, seed=seed, players=pl, workers=workers, options=options,
-                            progress=f"{pl[0]} v {pl[1]}" if progress else None)
-            wins = int(res.tally.wins[seat])
-            lo, hi = wilson_interval(wins, res.tally.games)
-            # the weaker player's rate in the same seat, for comparison (weak v weak)
-            seats.append({"strong_side": sides[seat], "players": {sides[0]: pl[0], sides[1]: pl[1]},
-                          "strong_win_rate": wins / res.tally.games, "ci95": [lo, hi]})
-        res = run_games(game, games=games, seed=seed, players=(weak, weak), workers=workers, options=options,
-                        progress=f"{weak} v {weak}" if progress else None)
-        base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
-        for seat, b in zip(seats, base, strict=True):
-            # better: the interval lies above the weaker player's rate in that seat; a seat the
-            # weaker player already wins every time cannot show more (at the ceiling)
-            seat["at_ceiling"] = bool(b >= 0.995 and seat["strong_win_rate"] >= 0.995)
-            seat["better"] = bool(seat["ci95"][0] > b or seat["at_ceiling"])
-        better = all(seat["better"] for seat in seats) and any(not seat["at_ceiling"] for seat in seats)
-        rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
-                      "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
-                      "stronger_wins_more_from_both_seats": bool(better)})
-    return {"games_per_match": games, "rungs": rungs,
-            "skill_matters": all(r["stronger_wins_more_from_both_seats"] for r in rungs)}
-
-
-# both sides at each level, weakest first. The default curve of Infantry Training, 200 games a
-# level (1,000 games), took 5 min 11 s on this 2-core machine with other jobs on it (load 4-8);
-# most of it is the two tree-search levels (measured on 2026-11-26, seed 1)
-DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:16", "mcts:64")
-
-
-DEFAULT_CURVE_GAMES = 200       # games per level when --games is not given
+    return core_balance.skill_ladder(game, games=games, seed=seed, workers=workers, progress=progress, options=options)
 
 
 CURVE_ACTIVITY_GAMES = 20       # games replayed to count each side's activity at the top level (search is slow)
 
 
 def parse_levels(text: str | None) -> list[str]:
-    """``"random,greedy,mcts:64"`` -> the levels, weakest first (default
-    :data:`DEFAULT_LEVELS`): player names as ``--players`` takes them, at least two,
-    none twice. Raises InputError (one line)."""
-    if text is None:
-        return list(DEFAULT_LEVELS)
-    names = [p.strip() for p in text.split(",") if p.strip()]
-    for n in names:
-        try:
-            parse_player(n)
-        except ValueError as e:
-            raise InputError("--levels", n, f"{e} (levels are players: random, greedy, lookahead, mcts, "
-                                            "mcts:N)") from None
-    if len(names) < 2:
-        raise InputError("--levels", text, "give at least two levels, weakest first "
-                                           "(e.g. random,greedy,lookahead,mcts:64)")
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        raise InputError("--levels", text, f"level {twice[0]!r} is given twice")
-    return names
-
-
-def skill_curve_levels(game, levels: list[str], *, games: int, seed: int, workers: int | None,
-                       progress: bool = True, options: RunOptions | None = None) -> list[dict]:
-    """:func:`curve_row` of each of ``levels`` (both sides that player), ``games`` games
-    each on the same seeds."""
-    rows = []
-    sides = list(game.sides)
-    for k, level in enumerate(levels):
-        res = run_games(game, games=games, seed=seed, players=(level, level), workers=workers, options=options,
-                        progress=f"{game.name} at {level} (level {k + 1} of {len(levels) + 1})" if progress else None)
-        rows.append(curve_row(level, res.tally.wins, res.tally.games, sides))
-    return rows
+    """:func:`simulator.engine.core.balance.parse_levels` with the shared players."""
+    return core_balance.parse_levels(text, players=interface)
 
 
 RESTRICTED_METHOD = ("restricted play (Jaffe et al., AIIDE 2012): the side is denied one kind of choice and "

@@ -286,6 +286,12 @@ class Game:
         from simulator.engine.players import interface
         return interface
 
+    def player_work(self, weights=None):
+        """The players' scratch for one worker
+        (:func:`simulator.engine.assault.playerapi.make_work`)."""
+        from simulator.engine.assault.playerapi import make_work
+        return make_work(self, weights)
+
     def card_side(self, card: str) -> str:
         return self.scenario.units[card].side
 

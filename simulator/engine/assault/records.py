@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numba
 
+from simulator.engine.assault import playerapi  # noqa: F401  (registers Assault's game API for the players)
 from simulator.engine.assault.state import (
     AUX_FST,
     AUX_OBJ,

@@ -52,9 +52,8 @@ def part_units(part: str, game) -> list[tuple[object, tuple]]:
     calls it with (numba compiles one version per argument types)."""
     from numba import typeof, types
 
-    from simulator.engine.assault import turn
+    from simulator.engine.assault import greedy, turn
     from simulator.engine.assault.phases import movement
-    from simulator.engine.players import greedy
     from simulator.engine.players.interface import DEFAULT_PARAMS, make_work
 
     w = make_work(game)

@@ -35,14 +35,16 @@ CACHE_GROUPS = {
     # the shared core and rng: every game's code is compiled on top of them
     "core": (("engine/*.py", "engine/core/**/*.py", "rng.py"), ("engine/core/records.py",),   # its constants
              ("engine/__pycache__/*.nb[ic]", "engine/core/**/__pycache__/*.nb[ic]")),
+    # the shared players are compiled into each game's code: in every game's group
     "assault": (("engine/assault/**/*.py", "engine/players/**/*.py"),
                 ("assault/damage.py", "assault/kernels.py", "assault/compare.py", "assault/melee/damage.py",
                  "assault/melee/kernels.py", "assault/melee/fight.py", "assault/melee/policies.py",
                  "assault/melee/tables.py", "assault/vehicle_terrain.py", "assault/transport.py"),
                 ("engine/assault/**/__pycache__/*.nb[ic]", "engine/players/**/__pycache__/*.nb[ic]")),
-    "toi": (("engine/toi/**/*.py",),
+    "toi": (("engine/toi/**/*.py", "engine/players/**/*.py"),
             ("toi/jit.py", "toi/attack.py", "toi/results.py", "toi/assault.py"),
-            ("engine/toi/**/__pycache__/*.nb[ic]", "toi/__pycache__/jit.*.nb[ic]")),
+            ("engine/toi/**/__pycache__/*.nb[ic]", "toi/__pycache__/jit.*.nb[ic]",
+             "engine/players/**/__pycache__/*.nb[ic]")),
 }
 SHARED_GROUP = "core"     # a change here drops every group's caches
 

@@ -1,19 +1,24 @@
-"""The computer players, one module each, behind one interface (numba).
+"""The computer players every game shares, one module each, behind one interface
+(numba), written against the game API (:mod:`simulator.engine.core.gameapi`), never a
+game's internals: a game that registers the API (Assault's
+:mod:`simulator.engine.assault.playerapi`, Tide of Iron's
+:mod:`simulator.engine.toi.playerapi`) gets every one of them unchanged.
 
 - :mod:`.interface`: the dispatch by kind (:func:`~.interface.choice`, for Python
   :func:`~.interface.choose`), whole games (:func:`~.interface.play`),
-  :data:`~.interface.PLAYER_NAMES`, the scratch and memory :class:`~.interface.Work`
-  and the parameters (what a player may read, draw and keep is documented there);
-- :mod:`.base`: what every player shares (its own random stream, the parameters' layout);
+  :data:`~.interface.PLAYER_NAMES`, the players' scratch (:func:`~.interface.make_work`:
+  the game's ``Work``) and the parameters (what a player may read, draw and keep is
+  documented there);
+- :mod:`.base`: what every player shares (its own random stream, the parameters' layout,
+  the actions restricted play leaves it);
 - :mod:`.randomplay`: ``random``, uniform over the legal actions;
-- :mod:`.greedy_values` and :mod:`.greedy`: ``greedy``, the best action by exact odds
-  and the value of hexes;
+- ``greedy``: the game's own (Assault's :mod:`simulator.engine.assault.greedy`, the
+  best action by exact odds and the value of hexes; Tide of Iron's
+  :mod:`simulator.engine.toi.greedy`, one ply on sampled dice);
 - :mod:`.lookahead`: ``lookahead``, flat Monte Carlo over greedy's best actions;
-- :mod:`.mcts`: ``mcts``, open-loop Monte Carlo tree search over the game API, greedy
-  ordering its candidates and playing its playouts.
+- :mod:`.mcts`: ``mcts``, open-loop Monte Carlo tree search, greedy ordering its
+  candidates and playing its playouts.
 
-The players read the game through :mod:`simulator.engine.assault.view`.
-
-Their numba cache is dropped with the engine's when any compiled source changes
-(:mod:`simulator.engine.core.compiling`).
+Their numba caches are compiled into each game's code: they are dropped with any game's
+when a compiled source changes (:mod:`simulator.engine.core.compiling`).
 """

@@ -5,6 +5,9 @@ A player draws only from its side's stream ``s.rng[1 + side]`` (through
 :func:`own_below` and :func:`own_uniform`); ``s.rng[0]`` is the dice, which a player
 must never draw from (it would change the game's rolls).
 
+Players are written against the game API (:mod:`simulator.engine.core.gameapi`), not
+a game's internals: every game that registers it gets them.
+
 Every player, and every playout inside a player, gets its choices from
 :func:`legal_for`: the game's legal actions less what restricted play forbids the
 deciding side (``params[RS_*]``; none by default).
@@ -12,10 +15,9 @@ deciding side (``params[RS_*]``; none by default).
 
 from __future__ import annotations
 
-from simulator.engine.assault.restrict import forbidden
-from simulator.engine.assault.state import a_kind
-from simulator.engine.assault.turn import legal_actions
+from simulator.engine.core.actions import a_kind
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.core.gameapi import forbidden, legal_actions
 from simulator.rng import below, uniform
 
 NEG = -1.0e9            # a score below any real one
@@ -57,8 +59,8 @@ def copy_own_stream(s, side, out):
 @rule_inlined
 def legal_for(s, t, side, params, buf):
     """Fill ``buf`` with the actions ``side``'s player may choose from and return how
-    many: the legal actions (:func:`~simulator.engine.assault.turn.legal_actions`) less
-    those ``side``'s restriction forbids (:func:`~simulator.engine.assault.restrict.forbidden`),
+    many: the game's legal actions less those ``side``'s restriction forbids (the
+    game's ``forbidden``; :mod:`simulator.engine.core.gameapi`),
     in the legal order. When the restriction would forbid every legal action (a pass
     is always left, but a decision such as a fallback step or a forced close-combat
     choice may have no other), all the legal actions stay allowed: a restriction

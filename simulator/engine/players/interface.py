@@ -5,16 +5,19 @@ A player is a function ``(s, t, side, w, params) -> action`` (or a subset of tho
 arguments) that returns one of :func:`~simulator.engine.players.base.legal_for`'s actions for the
 decision pending in ``s`` (``side`` decides). It
 
-- reads the game state ``s`` and the scenario's tables ``t`` through
-  :mod:`simulator.engine.assault.view` (and the rules' own read-only helpers, such as the
-  exact fire odds), and leaves ``s`` as it found it (the game is the rules' to
-  change: :func:`play` applies the action; greedy turns an artillery unit to weigh a
-  facing and turns it back);
+- reads the game through the game API (:mod:`simulator.engine.core.gameapi`): the
+  shared players here (random, the look-ahead, the tree search, and the loops that
+  play whole games) know no game, and any game that registers the API gets them; a
+  game's greedy player is the game's own (Assault's :mod:`simulator.engine.assault.greedy`
+  reads its state through :mod:`simulator.engine.assault.view`, Tide of Iron's
+  :mod:`simulator.engine.toi.greedy` through its ``view``). A player leaves ``s`` as it
+  found it (the game is the rules' to change: :func:`play` applies the action; Assault's
+  greedy turns an artillery unit to weigh a facing and turns it back);
 - draws random numbers only from its side's own stream ``s.rng[1 + side]``
   (:func:`~simulator.engine.players.base.own_below`, ``own_uniform``); ``s.rng[0]`` is
   the dice, which a player never draws from;
-- keeps its memory and settings in its own parameters: ``w`` (:class:`Work`: scratch
-  arrays, ``w.weights`` the greedy weights, ``w.plan[side]`` greedy's planned hex, a
+- keeps its memory and settings in its own parameters: ``w`` (the game's ``Work``, :func:`make_work`: scratch
+  arrays, in Assault ``w.weights`` the greedy weights, ``w.plan[side]`` greedy's planned hex, a
   spare state for playouts, ``w.tree`` the tree search's tree) and ``params`` (int64,
   ``base.LA_*``: the look-ahead's settings, ``base.MC_*``: the tree search's,
   ``base.RS_*``: restricted play), never in ``s`` or ``t``;
@@ -32,14 +35,10 @@ player's name may carry its strength, ``mcts:400`` (:func:`parse_player`,
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
-from simulator.engine.assault.state import GameState
-from simulator.engine.assault.turn import MAX_ACTIONS, apply_action
-from simulator.engine.assault.view import decider, is_over
 from simulator.engine.core.compiling import entry, int64_constants, rule_inlined
+from simulator.engine.core.gameapi import apply_action, decider, greedy_choice, is_over
 from simulator.engine.players.base import (
     LA_CANDIDATES,
     LA_EXTRA_TURNS,
@@ -54,10 +53,8 @@ from simulator.engine.players.base import (
     MC_WIDTH,
     N_PARAMS,
 )
-from simulator.engine.players.greedy import greedy_choice
-from simulator.engine.players.greedy_values import DEFAULT_WEIGHTS
 from simulator.engine.players.lookahead import lookahead_choice
-from simulator.engine.players.mcts import MAX_SIMS, Tree, make_tree, mcts_choice
+from simulator.engine.players.mcts import MAX_SIMS, mcts_choice
 from simulator.engine.players.randomplay import random_choice
 
 RANDOM, GREEDY, LOOKAHEAD, MCTS = 0, 1, 2, 3
@@ -109,40 +106,15 @@ def player_setup(players, params: np.ndarray | None = None) -> tuple[np.ndarray,
     return kinds, params
 
 
-class Work(NamedTuple):
-    """A player's scratch arrays, memory and weights (numba code under the game must not
-    allocate). One per worker thread, shared by both sides' players."""
-
-    buf: np.ndarray      # int64[MAX_ACTIONS] legal actions
-    pbuf: np.ndarray     # int64[MAX_ACTIONS] legal actions inside look-ahead playouts
-    pos: np.ndarray      # float64[hexes] position values
-    best: np.ndarray     # int64[hexes] reach: points left
-    first: np.ndarray    # int64[hexes] reach: first step
-    stack: np.ndarray    # int64[48 * hexes + 8] reach scratch
-    val: np.ndarray      # float64[8] greedy: a unit's best moves, values
-    idx: np.ndarray      # int64[8] and their hexes
-    scores: np.ndarray   # float64[MAX_ACTIONS] greedy's score of each legal action
-    dests: np.ndarray    # int64[MAX_ACTIONS] the hex a move action is planned to end in (-1 none)
-    cands: np.ndarray    # int64[16] look-ahead candidates
-    plans: np.ndarray    # int64[16] their planned end hexes
-    stream: np.ndarray   # uint64[4] the playouts' stream (common to every candidate)
-    cheap: np.ndarray    # float64[hexes] the quick part of a position value
-    play: GameState      # a spare state for playouts
-    tree: Tree           # the tree search's nodes
-    weights: np.ndarray  # float64[16] greedy's weights (greedy_values.W_*)
-    plan: np.ndarray     # int64[2] greedy's memory per side: the hex its moving unit heads for, + 1 (0 none)
-
-
-def make_work(game, weights: np.ndarray | None = None) -> Work:
-    """Scratch for the players of one worker (one per thread), with greedy's ``weights``
-    (default :data:`DEFAULT_WEIGHTS`) and no memory (a game's start)."""
-    nh = game.cm.n
-    w = DEFAULT_WEIGHTS if weights is None else weights
-    return Work(np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS, np.int64), np.zeros(nh),
-                np.zeros(nh, np.int64), np.zeros(nh, np.int64), np.zeros(48 * nh + 8, np.int64),
-                np.zeros(8), np.zeros(8, np.int64), np.zeros(MAX_ACTIONS), np.zeros(MAX_ACTIONS, np.int64),
-                np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(4, np.uint64), np.zeros(nh),
-                game.new_state(), make_tree(), np.array(w, dtype=np.float64), np.zeros(2, np.int64))
+def make_work(game, weights: np.ndarray | None = None):
+    """Scratch for the players of one worker (one per thread) of ``game``: its game's
+    ``Work`` (``game.player_work(weights)``; Assault's
+    :func:`simulator.engine.assault.playerapi.make_work`), with no memory (a game's
+    start). Every ``Work`` has the fields the shared players use: ``buf``, ``pbuf``,
+    ``scores``, ``dests``, ``cands``, ``plans``, ``stream``, ``play`` (a spare state),
+    ``tree`` (:class:`~simulator.engine.players.mcts.Tree`), ``plan`` (int64[2]: the
+    greedy player's memory per side, 0 none)."""
+    return game.player_work(weights)
 
 
 @rule_inlined
@@ -162,7 +134,7 @@ def choice(s, t, kind, side, w, params):
     if kind == GREEDY:
         return greedy_choice(s, t, side, w, params, w.buf)
     if kind != RANDOM:
-        raise ValueError("a searching player in a quick batch entry (see chunk_entry, simulator/engine/assault/records.py)")
+        raise ValueError("a searching player in a quick batch entry (see a game's chunk_entry)")
     return random_choice(s, t, side, params, w.buf)
 
 

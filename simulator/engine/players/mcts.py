@@ -6,12 +6,13 @@ player's own stream (open loop: the tree's nodes are sequences of actions, not
 positions, and each simulation samples the chance events anew, so the player never
 sees the game's future rolls), walks down the tree choosing by UCT, adds one node,
 plays on with greedy players and scores the position it reaches
-(:func:`~simulator.engine.players.lookahead.evaluate`, squashed to [0, 1]; a game
+(the game's ``evaluate``, squashed to [0, 1]; a game
 over scores 1, 0 or one half for a draw). The action taken is the root's most
 visited one.
 
 What the tree searches (``params[MC_EVERY]``): by default only the decisions that
-matter, the activations (6.4: which unit acts, and how, as greedy's scores rank them,
+matter, the activations (the game's ``is_activation``; Assault's 6.4: which unit acts,
+and how, as greedy's scores rank them,
 with greedy's plan for a move), to a depth of ``params[MC_DEPTH]`` searched decisions
 (below it the opponent is greedy, as the look-ahead assumes); the steps inside an activation (where to go on the
 way, whom to fire at) are greedy's, in the tree as in the playouts, and so are the
@@ -36,10 +37,13 @@ to the range the search has seen so far (the values of positions a few decisions
 differ little, and the exploration term must not drown them). In a simulation whose dice led elsewhere (another
 side to decide, a candidate no longer legal) the walk down stops there and plays out.
 
-The search reads the game through its API (``legal_actions``, ``apply_action``,
-who decides, over, winner, a copy of the state); what it knows of Assault beyond that
-is in the functions of the section "the game" below: how a simulation starts,
-which decisions are searched, the order of the candidates, and the playout and its value.
+The search reads the game through its API (:mod:`simulator.engine.core.gameapi`:
+``legal_actions``, ``apply_action``, who decides, over, winner, a copy of the state,
+and what the game's own players know: its greedy choice and scores, its position
+value, which decisions are activations); any game that registers the API gets it
+unchanged. How it uses them is in the section "the game" below: how a simulation
+starts, which decisions are searched, the order of the candidates, and the playout
+and its value.
 """
 
 from __future__ import annotations
@@ -49,10 +53,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simulator.engine.assault.state import G_LOG_ON, SUB_SELECT
-from simulator.engine.assault.turn import apply_action
-from simulator.engine.assault.view import decider, emergency_waiting, is_over, pending, turn_number, winner
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.core.gameapi import (
+    apply_action,
+    decider,
+    evaluate,
+    greedy_choice,
+    greedy_scores,
+    is_activation,
+    is_over,
+    log_off,
+    turn_number,
+    winner,
+)
 from simulator.engine.core.statecopy import restore_state
 from simulator.engine.players.base import (
     MC_C,
@@ -65,8 +78,7 @@ from simulator.engine.players.base import (
     legal_for,
     own_below,
 )
-from simulator.engine.players.greedy import greedy_choice, greedy_scores
-from simulator.engine.players.lookahead import MAX_PLAYOUT_DECISIONS, best_candidates, evaluate, reseed
+from simulator.engine.players.lookahead import MAX_PLAYOUT_DECISIONS, best_candidates, reseed
 
 MAX_SIMS = 10_000          # the most simulations a decision may be given
 MAX_CHILDREN = 16          # candidates a node keeps (greedy's best)
@@ -97,7 +109,7 @@ def make_tree() -> Tree:
 
 
 # ======================================================================================
-# the game: what the search knows beyond the game API
+# the game: how the search uses the game API
 # ======================================================================================
 
 
@@ -106,14 +118,8 @@ def begin(play, s, stream):
     """A simulation's start: ``play`` a copy of ``s`` without the event log, with fresh
     dice and players' streams drawn from ``stream`` (the searching player's own)."""
     restore_state(play, s)
-    play.g[G_LOG_ON] = 0
+    log_off(play)
     reseed(play, stream)
-
-
-@rule_inlined
-def is_activation(play):
-    """6.4: the pending decision is which unit acts next (not an emergency's)."""
-    return pending(play) == SUB_SELECT and not emergency_waiting(play)
 
 
 @rule_inlined
@@ -175,7 +181,7 @@ def playout_value(play, t, w, params, rollout, horizon, scale):
         if wn == 1:
             return 0.0
         return 0.5
-    return 1.0 / (1.0 + math.exp(-evaluate(play, t, w.weights, 0) / scale))
+    return 1.0 / (1.0 + math.exp(-evaluate(play, t, w, 0) / scale))
 
 
 # ======================================================================================

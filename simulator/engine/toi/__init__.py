@@ -18,7 +18,9 @@ game module.
 - ``game``       the Python side (``Game``: also the shared batch runner's game object;
                  ``State``, ``play_games``)
 - ``records``    the compiled batch entry (``play_chunk``) and a game's record
-- ``greedy``  random and greedy players until the shared players take a game
+- ``greedy``, ``playerapi``  its greedy player (one ply on sampled dice) and its side of
+                 the game API, through which the shared players (random, lookahead,
+                 mcts) play it
 - ``balance``, ``variants``, ``warmup``  the balance report (``lanchester toi scenario``)
                  with the what-ifs on the game's own keys (``rounds``, ``actions``,
                  ``initiative``, ``vp.OBJECTIVE``), and the batch entry compiled in the background (the demo)

@@ -19,7 +19,6 @@ from simulator.engine.core.seeding import seed_run_game
 from simulator.engine.toi import state as S
 from simulator.engine.toi import tables as T
 from simulator.engine.toi.events import EVENT_NAMES
-from simulator.engine.toi.greedy import PLAYER_NAMES, play, work
 from simulator.engine.toi.scenario import Scenario, load_scenario
 from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions, new_game
 
@@ -60,14 +59,21 @@ class Game:
         return int(self.tables.p[T.P_ROUNDS])
 
     def chunk_entry(self, kinds):
-        """The compiled batch entry (one for every player: the provisional players are all quick)."""
-        from simulator.engine.toi.records import play_chunk
-        return play_chunk
+        """The compiled batch entry for players ``kinds``
+        (:func:`simulator.engine.toi.records.chunk_entry`)."""
+        from simulator.engine.toi.records import chunk_entry
+        return chunk_entry(kinds)
 
     @property
     def players(self):
-        from simulator.engine.toi import greedy
-        return greedy
+        """The shared players (:mod:`simulator.engine.players.interface`)."""
+        from simulator.engine.players import interface
+        return interface
+
+    def player_work(self, weights=None):
+        """The players' scratch for one worker (:func:`simulator.engine.toi.playerapi.make_work`)."""
+        from simulator.engine.toi.playerapi import make_work
+        return make_work(self, weights)
 
     def card_names(self) -> list[str]:
         """One record column per unit: ``SIDE/unit-K`` (lost or not)."""
@@ -158,9 +164,19 @@ class State:
         return other
 
     def play(self, players: tuple[str, str] = ("random", "random"), max_decisions: int = 100_000) -> int:
-        """Play on to the end with the provisional players; return the decisions taken."""
-        k0, k1 = (PLAYER_NAMES.index(p) for p in players)
-        return int(play(self.s, self.game.tables, k0, k1, max_decisions, *work(self.s)))
+        """Play on to the end with the shared players ``players`` (``"mcts:50"``...), a
+        decision at a time through :func:`simulator.engine.players.interface.choose`; return
+        the decisions taken."""
+        from simulator.engine.players.interface import choose, make_work, player_setup
+        kinds, params = player_setup(players)
+        w = make_work(self.game)
+        t = self.game.tables
+        d = 0
+        while not self.is_terminal() and d < max_decisions:
+            side = self.current_player()
+            apply_action(self.s, t, choose(self.s, t, kinds[side], side, w, params))
+            d += 1
+        return d
 
     @property
     def winner(self) -> int:
@@ -243,7 +259,7 @@ class Record:
 
 def play_games(scenario: str, n: int, seed: int = 0, players: tuple[str, str] = ("random", "random"),
                start: int = 0) -> list[Record]:
-    """``n`` whole games with the provisional players (tests and the speed figure)."""
+    """``n`` whole games with the shared players (tests)."""
     game = Game(scenario)
     out = []
     for i in range(start, start + n):

@@ -1,9 +1,14 @@
-"""Tide of Iron's players (PROVISIONAL until the shared players take the game, issue 19): a uniform
-random player and a one-ply greedy player over the game API (``legal_actions``,
-``apply_action``) and :mod:`.view`. The shared players of ``simulator.engine.players``
-are Assault-shaped today; these go once they are generalised (issue 19).
+"""Tide of Iron's ``greedy`` player (numba): one ply over the rules' own entry points
+(``legal_actions``, ``apply_action``) and :mod:`.view`. Each legal action is played on a
+copy of the state with fresh dice, ``SAMPLES`` times, and the position it leads to is
+scored by :func:`evaluate`; the best mean is taken (ties broken from its own stream).
 
-Each player draws from its own stream ``s.rng[1 + side]``, never the dice's.
+It is the game's own knowledge behind the game API (:mod:`.playerapi`): the shared
+players (:mod:`simulator.engine.players`: random, the look-ahead, the tree search) rank
+their candidates by :func:`greedy_scores`, play their playouts with
+:func:`greedy_choice` and value positions with :func:`evaluate`.
+
+It draws from its own stream ``s.rng[1 + side]`` only, never the dice's.
 """
 
 from __future__ import annotations
@@ -11,7 +16,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from simulator.engine.core.statecopy import copy_state, restore_state
+from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.statecopy import restore_state
+from simulator.engine.players.base import legal_for
 from simulator.engine.toi.state import (
     G_LOG_ON,
     G_SUB,
@@ -23,10 +30,9 @@ from simulator.engine.toi.state import (
     a_unit,
     transfer_to,
 )
-from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
+from simulator.engine.toi.turn import apply_action
 from simulator.engine.toi.view import (
     controller,
-    decider,
     is_over,
     n_objectives,
     n_units,
@@ -42,9 +48,7 @@ from simulator.engine.toi.view import (
 )
 from simulator.rng import below, next_u64
 
-RANDOM, GREEDY = 0, 1
 SAMPLES = 3                 # dice samples per action the greedy player averages
-PLAYER_NAMES = ("random", "greedy")
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -98,24 +102,16 @@ def greedy_transfer(s, t, buf, n):
     return best
 
 
-@numba.njit(cache=True)
-def choose(s, t, kind, buf, moves, scratch):
-    """The action player ``kind`` takes now."""
-    side = decider(s)
-    n = legal_actions(s, t, buf)
-    if kind == RANDOM or n == 1:
-        return buf[below(s.rng[1 + side], n)]
-    if s.g[G_SUB] == SUB_TRANSFER:
-        return greedy_transfer(s, t, buf, n)
-    best = buf[0]
-    best_v = -1e18
-    ties = 0
-    keep = scratch[0]
-    trial = scratch[1]
+@numba.njit(cache=True, _nrt=False)
+def greedy_scores(s, t, side, w, buf, n):
+    """The mean value to ``side`` (:func:`evaluate`) of each of the ``n`` actions in
+    ``buf``, each played ``SAMPLES`` times on fresh dice from ``side``'s own stream, into
+    ``w.scores`` (a pass a point less: act while it can); no planned hexes
+    (``w.dests`` -1). ``s`` is left as it was (the trials play on ``w.trial``)."""
+    keep = w.keep
+    trial = w.trial
     restore_state(keep, s)
     keep.g[G_LOG_ON] = 0                            # trials never log (their log is one row): a replay plays as the batch
-    for i in range(n):
-        moves[i] = buf[i]
     for i in range(n):
         v = 0.0
         for _ in range(SAMPLES):                    # fresh dice from its own stream: it never reads the game's
@@ -123,53 +119,39 @@ def choose(s, t, kind, buf, moves, scratch):
             for j in range(4):
                 trial.rng[0, j] = next_u64(s.rng[1 + side])
             trial.rng[0, 0] |= np.uint64(1)
-            apply_action(trial, t, moves[i])
+            apply_action(trial, t, buf[i])
             v += evaluate(trial, t, side)
         v /= SAMPLES
-        if a_kind(moves[i]) == K_PASS:
+        if a_kind(buf[i]) == K_PASS:
             v -= 1.0                                # keep the tempo: act while it can
+        w.scores[i] = v
+        w.dests[i] = -1
+
+
+@numba.njit(cache=True, _nrt=False)
+def greedy_choice(s, t, side, w, params, buf):
+    """The action greedy takes for ``side`` among those it may choose
+    (:func:`~simulator.engine.players.base.legal_for`): the best by
+    :func:`greedy_scores`, a tie broken at random from its own stream; squad transfers by
+    :func:`greedy_transfer`."""
+    n = legal_for(s, t, side, params, buf)
+    if n == 1:
+        return buf[0]
+    if s.g[G_SUB] == SUB_TRANSFER:
+        return greedy_transfer(s, t, buf, n)
+    greedy_scores(s, t, side, w, buf, n)
+    best = buf[0]
+    best_v = -1e18
+    ties = 0
+    for i in range(n):
+        v = w.scores[i]
         if v > best_v + 1e-9:
-            best_v, best, ties = v, moves[i], 1
+            best_v, best, ties = v, buf[i], 1
         elif v > best_v - 1e-9:
             ties += 1
             if below(s.rng[1 + side], ties) == 0:
-                best = moves[i]
+                best = buf[i]
     return best
 
 
-def work(s) -> tuple:
-    """Scratch for :func:`play`: two action buffers and two states shaped like ``s``."""
-    return np.empty(MAX_ACTIONS, dtype=np.int64), np.empty(MAX_ACTIONS, dtype=np.int64), (copy_state(s), copy_state(s))
-
-
-@numba.njit(cache=True)
-def play(s, t, kind0, kind1, max_decisions, buf, moves, scratch):
-    """Play the game in ``s`` to its end (or ``max_decisions``); return the decisions taken."""
-    d = 0
-    while not is_over(s) and d < max_decisions:
-        kind = kind0 if decider(s) == 0 else kind1
-        a = choose(s, t, kind, buf, moves, scratch)
-        apply_action(s, t, a)
-        d += 1
-    return d
-
-
-# --- the shared batch runner's player API (as simulator.engine.players.interface) -------
-
-def parse_player(text: str) -> tuple[int, None]:
-    """``"greedy"`` -> (GREEDY, None); raises ValueError with a one-line reason."""
-    name = text.strip()
-    if name not in PLAYER_NAMES:
-        raise ValueError(f"unknown player {name!r}")
-    return PLAYER_NAMES.index(name), None
-
-
-def player_setup(players, params: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The kinds (int64[2]) of two players; no parameters (an empty array)."""
-    kinds = np.array([parse_player(p)[0] for p in players], dtype=np.int64)
-    return kinds, np.zeros(0, np.int64) if params is None else params
-
-
-def make_work(game) -> tuple:
-    """Scratch for one worker: :func:`work` on a fresh state of ``game``."""
-    return work(game.new_state())
+int64_constants(globals())

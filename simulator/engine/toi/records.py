@@ -1,6 +1,7 @@
 """Tide of Iron's compiled batch entry, as Assault's
 (:mod:`simulator.engine.assault.records`): :func:`play_chunk` plays a chunk of games with
-the rules and the provisional players and writes one integer record per game
+the rules and the shared players (:mod:`simulator.engine.players`, through
+:mod:`.playerapi`) and writes one integer record per game
 (:func:`fill_record`): the shared columns
 (:data:`simulator.engine.core.records.FIXED_COLUMNS`, read by
 :class:`simulator.engine.core.batch.Tally`), then per unit
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import numba
 
-from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.compiling import int64_constants, rule_inlined
 from simulator.engine.core.records import (
     C_ACTIVATIONS,
     C_CCS,
@@ -36,7 +37,8 @@ from simulator.engine.core.records import (
     N_FIXED,
 )
 from simulator.engine.core.seeding import seed_game
-from simulator.engine.toi.greedy import play
+from simulator.engine.players.interface import forget, play, play_searching, searches
+from simulator.engine.toi import playerapi  # noqa: F401  (registers Tide of Iron's game API for the players)
 from simulator.engine.toi.state import (
     AUX_OBJ,
     CARRIED,
@@ -119,20 +121,43 @@ def fill_record(s, t, game, first, decisions, row):
     row[C_DECISIONS] = decisions
 
 
-@numba.njit(cache=True, nogil=True)
+@rule_inlined
+def begin(s, t, w, key, game, log):
+    """Game ``game`` of a chunk: its streams, the set-up, no players' memory."""
+    seed_game(key, game, s.rng)
+    s.g[G_LOG_ON] = log
+    new_game(s, t)
+    s.g[G_LOG_ON] = log
+    forget(w)
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
 def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
-    """Play games ``first_game ..`` of a chunk and write their records into ``out`` (the
-    signature of every game's entry: :mod:`simulator.engine.core.batch`; ``params`` is
-    unused, the provisional players take none)."""
-    buf, moves, scratch = w
+    """Play games ``first_game ..`` of a chunk with the quick players ``kinds`` (random,
+    greedy) and write their records into ``out`` (the signature of every game's entry:
+    :mod:`simulator.engine.core.batch`); with ``log`` 1 the event log records them."""
     for i in range(n_games):
-        seed_game(key, first_game + i, s.rng)
-        s.g[G_LOG_ON] = log
-        new_game(s, t)
-        s.g[G_LOG_ON] = log
+        begin(s, t, w, key, first_game + i, log)
         first = s.g[G_INIT]
-        d = play(s, t, kinds[0], kinds[1], max_decisions, buf, moves, scratch)
+        d = play(s, t, kinds, params, w, max_decisions)
         fill_record(s, t, first_game + i, first, d, out[i])
+
+
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def play_chunk_searching(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
+    """:func:`play_chunk` with players of every kind, the searching ones too (look-ahead,
+    tree search): compiled the first time such players play."""
+    for i in range(n_games):
+        begin(s, t, w, key, first_game + i, log)
+        first = s.g[G_INIT]
+        d = play_searching(s, t, kinds, params, w, max_decisions)
+        fill_record(s, t, first_game + i, first, d, out[i])
+
+
+def chunk_entry(kinds):
+    """The batch entry for players ``kinds``: :func:`play_chunk_searching` when one of them
+    searches, else :func:`play_chunk`. Both play the same games for the same players."""
+    return play_chunk_searching if searches(kinds) else play_chunk
 
 
 int64_constants(globals())

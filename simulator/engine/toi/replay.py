@@ -5,8 +5,8 @@
 (:func:`simulator.engine.core.batch.play_alone`, same streams, same players, same
 decision limit) with the event log on gives the game's final state. To tell which
 decision caused which events, it then walks the same game one decision at a time with
-the same compiled functions the loop calls (the player's
-:func:`~simulator.engine.toi.greedy.choose`, the rules'
+the same compiled functions the loop calls (the players'
+:func:`~simulator.engine.players.interface.choose`, the rules'
 :func:`~simulator.engine.toi.turn.apply_action`) and checks that the walk ends in
 exactly the batch's final state (every array, the log included); a difference raises.
 """
@@ -19,12 +19,12 @@ import numpy as np
 
 from simulator.engine.core.batch import MAX_DECISIONS, play_alone
 from simulator.engine.core.seeding import seed_run_game
+from simulator.engine.players.interface import choose, make_work
 from simulator.engine.toi import events as ev
 from simulator.engine.toi import state as S
 from simulator.engine.toi import tables as T
 from simulator.engine.toi.events import EVENT_NAMES
 from simulator.engine.toi.game import LOG_CAP, Game, State
-from simulator.engine.toi.greedy import choose, work
 from simulator.engine.toi.turn import apply_action, new_game
 
 
@@ -67,13 +67,13 @@ def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str]
     s.g[S.G_LOG_ON] = 1
     new_game(s, t)
     s.g[S.G_LOG_ON] = 1
-    buf, moves, scratch = work(s)
+    w = make_work(game)
     st = _wrap(game, s)
     out: list[dict] = []
     d = 0
-    while not s.g[S.G_OVER] and d < max_decisions:       # greedy.play's loop, a step at a time
+    while not s.g[S.G_OVER] and d < max_decisions:       # the batch's loop (players.interface.play), a step at a time
         side = int(s.g[S.G_DECIDER])
-        a = int(choose(s, t, kinds[side], buf, moves, scratch))
+        a = int(choose(s, t, kinds[side], side, w, params))
         text = st.action_to_string(a)
         turn, n0 = int(s.g[S.G_ROUND]), int(s.g[S.G_LOGN])
         apply_action(s, t, np.int64(a))

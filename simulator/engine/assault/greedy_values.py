@@ -16,7 +16,7 @@ from simulator.engine.assault.fire import expected_fire, expected_fire_any
 from simulator.engine.assault.intocc import in_close_combat, into_cc_odds
 from simulator.engine.assault.overrun import overrun_gun, overrun_odds
 from simulator.engine.assault.pooltab import FS_FIRING
-from simulator.engine.assault.state import FALSE
+from simulator.engine.assault.state import CARRIED, FALSE, ONMAP, PENDING
 from simulator.engine.assault.support import expected_indirect
 from simulator.engine.assault.tables import (
     OB_HEX,
@@ -44,6 +44,7 @@ from simulator.engine.assault.view import (
     holder_of,
     is_done,
     is_on_map,
+    is_over,
     morale_of,
     move_allowance,
     n_objectives,
@@ -53,9 +54,11 @@ from simulator.engine.assault.view import (
     overruns,
     points_of,
     side_of,
+    status_of,
     turn_number,
     type_of,
     unit_strength,
+    winner,
 )
 from simulator.engine.core.compiling import int64_constants, rule, rule_hot, rule_inlined
 from simulator.engine.players.base import NEG, own_uniform
@@ -325,6 +328,39 @@ def screen_values(s, t, wt, side, out):
 def hex_is_free(s, g, side):
     """No unit of either side stands in ``g``."""
     return occ(s, g, side) == 0 and occ(s, g, 1 - side) == 0
+
+
+@rule
+def evaluate(s, t, wt, side):
+    """A position's worth to ``side``: strength points left times worth, objectives held,
+    and a win or a loss."""
+    if is_over(s):
+        w = winner(s)
+        if w == side:
+            return 100.0
+        if w >= 0:
+            return -100.0
+    val = 0.0
+    for u in range(n_slots(s)):
+        st = status_of(s, u)
+        if st == ONMAP or st == CARRIED or st == PENDING:
+            ty = type_of(s, u)
+            left = (unit_strength(t, ty) - damage_of(s, u)) / unit_strength(t, ty)
+            v = worth(t, ty) * (0.4 + 0.6 * left)
+            val += v if side_of(s, u) == side else -v
+    for k in range(n_objectives(t)):
+        if objective_relevant(t, k):
+            o = holder_of(s, k)
+            value = obj(t, k, OB_VALUE) * 1.5
+            if o == side:
+                val += value
+            elif o >= 0:
+                val -= value
+    for u in range(n_slots(s)):              # where the units stand, as greedy sees it
+        if is_on_map(s, u):
+            v = objective_value(s, t, wt, side_of(s, u), hex_of(s, u))
+            val += v if side_of(s, u) == side else -v
+    return val
 
 
 int64_constants(globals())

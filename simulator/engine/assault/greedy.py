@@ -2,7 +2,7 @@
 small random tie-break from its own stream.
 
 A fire scores the exact odds of the tabulated pools times what the target is worth; a
-move scores the value of the hex it ends in (:mod:`~simulator.engine.players.greedy_values`:
+move scores the value of the hex it ends in (:mod:`~simulator.engine.assault.greedy_values`:
 objectives still to take or to hold, the terrain's cover, the fire the enemy could pour
 into it and the fire the unit could deal from it) against the hex it leaves. A move is
 planned to its end when chosen; the plan (the hex heading for, + 1, 0 none) is the
@@ -28,6 +28,27 @@ from simulator.engine.assault.closecombat import (
     tracks_option,
 )
 from simulator.engine.assault.fire import unit_hex
+from simulator.engine.assault.greedy_values import (
+    W_COVER,
+    W_DIG,
+    W_FAST,
+    W_PASS,
+    W_REACT,
+    best_fire_from,
+    cc_value,
+    dismount_value,
+    fire_value,
+    hex_is_free,
+    indirect_value,
+    into_cc_value,
+    nearest_to_take,
+    noise,
+    position_value,
+    quick_value,
+    screen_values,
+    target_value,
+    threat_at,
+)
 from simulator.engine.assault.intocc import in_close_combat
 from simulator.engine.assault.moves import TURN, reach
 from simulator.engine.assault.phases.movement import allowance
@@ -126,27 +147,6 @@ from simulator.engine.assault.view import (
 )
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.players.base import NEG, find_kind, legal_for, own_below
-from simulator.engine.players.greedy_values import (
-    W_COVER,
-    W_DIG,
-    W_FAST,
-    W_PASS,
-    W_REACT,
-    best_fire_from,
-    cc_value,
-    dismount_value,
-    fire_value,
-    hex_is_free,
-    indirect_value,
-    into_cc_value,
-    nearest_to_take,
-    noise,
-    position_value,
-    quick_value,
-    screen_values,
-    target_value,
-    threat_at,
-)
 
 PREFILTER = 6        # hexes a move looks at closely: the best by objectives and cover
 SMOKE_SCREEN = 0.4   # what a smoke hex is worth per unit of enemy fire value along lines through it

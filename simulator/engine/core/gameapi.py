@@ -1,0 +1,183 @@
+"""The game API the shared players are written against (numba): what a player may ask of
+any game on the engine, as OpenSpiel's ``State`` (``legal_actions``, ``apply_action``,
+``current_player``, ``is_terminal``, ``returns``), plus what the game's own players know
+(its greedy policy, its position value) that the searching players build on.
+
+Each function here is a stub that compiled code calls with a game's state ``s`` first;
+numba picks the game's own implementation by the type of ``s`` (its ``GameState``
+class, registered with :func:`register` by the game's ``playerapi`` module) and calls
+it (an ordinary call, not inlined: numba's inlining through the overloads changed the
+value Assault's ``evaluate`` returned inside the look-ahead, as its golden games showed).
+A game registers, in its own words behind these names:
+
+the rules
+    ``legal_actions(s, t, buf) -> n``, ``apply_action(s, t, a)``, ``decider(s)`` (the side
+    to decide), ``is_over(s)``, ``winner(s)`` (-1: none), ``turn_number(s)`` (Assault's
+    turn, Tide of Iron's round), ``log_off(s)`` (a playout's copy keeps no event log),
+    ``forbidden(s, t, a, kinds, cards)`` (restricted play: whether restriction
+    ``(kinds, cards)`` forbids the legal action ``a``);
+the game's own players
+    ``is_activation(s)`` (the decision pending is one a search weighs: which unit acts,
+    and how), ``greedy_choice(s, t, side, w, params, buf)`` (its greedy player's
+    action), ``greedy_scores(s, t, side, w, buf, n)`` (greedy's score of each of the
+    ``n`` actions in ``buf`` into ``w.scores``, the hex it plans a move to end in into
+    ``w.dests``, -1 none), ``evaluate(s, t, w, side)`` (a position's worth to
+    ``side``, a few points a unit).
+
+``w`` is the game's players' scratch (its ``Work``: at least ``buf``, ``pbuf``,
+``scores``, ``dests``, ``cands``, ``plans``, ``stream``, ``play``, ``tree``, ``plan``,
+see :mod:`simulator.engine.players.interface`).
+"""
+
+from __future__ import annotations
+
+from numba.core.errors import TypingError
+from numba.extending import overload
+
+_GAMES: dict[type, object] = {}      # a game's GameState class -> its playerapi module
+
+HOOKS = ("legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "log_off", "forbidden",
+         "is_activation", "greedy_choice", "greedy_scores", "evaluate")
+
+
+def register(state_class: type, api) -> None:
+    """Make ``api`` (a module or namespace with every name of :data:`HOOKS`) the game
+    API of states of ``state_class``."""
+    missing = [h for h in HOOKS if not hasattr(api, h)]
+    if missing:
+        raise TypeError(f"{getattr(api, '__name__', api)} lacks the game API's {', '.join(missing)}")
+    _GAMES[state_class] = api
+
+
+def _of(s, name):
+    """The registered implementation of hook ``name`` for the state type ``s``."""
+    api = _GAMES.get(getattr(s, "instance_class", None))
+    if api is None:
+        raise TypingError(f"no game registered its API for a state of type {s} (simulator.engine.core.gameapi)")
+    return getattr(api, name)
+
+
+def _python_call(name):
+    raise NotImplementedError(f"gameapi.{name} is called from compiled code only")
+
+
+# --- the stubs (one each: numba types an overload by its Python signature) ------------
+
+def legal_actions(s, t, buf):
+    _python_call("legal_actions")
+
+
+def apply_action(s, t, a):
+    _python_call("apply_action")
+
+
+def decider(s):
+    _python_call("decider")
+
+
+def is_over(s):
+    _python_call("is_over")
+
+
+def winner(s):
+    _python_call("winner")
+
+
+def turn_number(s):
+    _python_call("turn_number")
+
+
+def log_off(s):
+    _python_call("log_off")
+
+
+def forbidden(s, t, a, kinds, cards):
+    _python_call("forbidden")
+
+
+def is_activation(s):
+    _python_call("is_activation")
+
+
+def greedy_choice(s, t, side, w, params, buf):
+    _python_call("greedy_choice")
+
+
+def greedy_scores(s, t, side, w, buf, n):
+    _python_call("greedy_scores")
+
+
+def evaluate(s, t, w, side):
+    _python_call("evaluate")
+
+
+@overload(legal_actions)
+def _legal_actions(s, t, buf):
+    f = _of(s, "legal_actions")
+    return lambda s, t, buf: f(s, t, buf)
+
+
+@overload(apply_action)
+def _apply_action(s, t, a):
+    f = _of(s, "apply_action")
+    return lambda s, t, a: f(s, t, a)
+
+
+@overload(decider)
+def _decider(s):
+    f = _of(s, "decider")
+    return lambda s: f(s)
+
+
+@overload(is_over)
+def _is_over(s):
+    f = _of(s, "is_over")
+    return lambda s: f(s)
+
+
+@overload(winner)
+def _winner(s):
+    f = _of(s, "winner")
+    return lambda s: f(s)
+
+
+@overload(turn_number)
+def _turn_number(s):
+    f = _of(s, "turn_number")
+    return lambda s: f(s)
+
+
+@overload(log_off)
+def _log_off(s):
+    f = _of(s, "log_off")
+    return lambda s: f(s)
+
+
+@overload(forbidden)
+def _forbidden(s, t, a, kinds, cards):
+    f = _of(s, "forbidden")
+    return lambda s, t, a, kinds, cards: f(s, t, a, kinds, cards)
+
+
+@overload(is_activation)
+def _is_activation(s):
+    f = _of(s, "is_activation")
+    return lambda s: f(s)
+
+
+@overload(greedy_choice)
+def _greedy_choice(s, t, side, w, params, buf):
+    f = _of(s, "greedy_choice")
+    return lambda s, t, side, w, params, buf: f(s, t, side, w, params, buf)
+
+
+@overload(greedy_scores)
+def _greedy_scores(s, t, side, w, buf, n):
+    f = _of(s, "greedy_scores")
+    return lambda s, t, side, w, buf, n: f(s, t, side, w, buf, n)
+
+
+@overload(evaluate)
+def _evaluate(s, t, w, side):
+    f = _of(s, "evaluate")
+    return lambda s, t, w, side: f(s, t, w, side)
