@@ -155,27 +155,35 @@ class Abilities(_Strict):
     minimum_distance: MinimumDistance
 
 
-class Engineer(_Strict):
+class _Specialisation(_Strict):
+    """What every specialisation may say: its name, and whether it may dig entrenchments
+    (001 Engineer: Dig Entrenchment; the whole-game engine, rulings T40)."""
+
     name: str
+    dig_entrenchment: Flag | None = None
+
+    @property
+    def digs(self) -> bool:
+        return self.dig_entrenchment is not None and self.dig_entrenchment.value
+
+
+class Engineer(_Specialisation):
     minefield_exempt: Flag
 
 
-class AntiTank(_Strict):
-    name: str
+class AntiTank(_Specialisation):
     vehicle_range: Stat
     vehicle_fpr_bonus: Stat
 
 
-class Flamethrower(_Strict):
-    name: str
+class Flamethrower(_Specialisation):
     fpr_bonus: Stat
     cover_reduction: Stat
     max_distance: Stat
     when_supporting: Flag
 
 
-class Medic(_Strict):
-    name: str
+class Medic(_Specialisation):
     cover_vs_normal: Stat
     assault_cover: CoverCount
 
@@ -220,6 +228,7 @@ class Feature(_Strict):
     concussive_target: bool = False
     no_mortar_fire: bool = False
     no_smoke: bool = False
+    no_dig: bool = False                # no entrenchment may be dug here (001 Engineer: Dig Entrenchment)
     closed_to: Literal["none", "vehicles", "all"] = "none"
     entry_dice: Stat | None = None
     entry_success_from: Stat | None = None

@@ -97,9 +97,10 @@ def test_no_random_game_reaches_an_illegal_state():
     rng = random.Random(3)
     from tests.toi_engine.test_toi_concealed import HIDDEN
     from tests.toi_engine.test_toi_markers import SMOKE
+    from tests.toi_engine.test_toi_more_rules import MORE
     from tests.toi_engine.test_toi_vehicles import VEHICLES
     for game, n in ((tiny_game(), 20), (tiny_game(MARKED), 20), (tiny_game(VEHICLES), 25), (Game("two-farms"), 12),
-                    (Game("ridge-line"), 6), (tiny_game(SMOKE), 10), (tiny_game(HIDDEN), 10)):
+                    (Game("ridge-line"), 6), (tiny_game(SMOKE), 10), (tiny_game(HIDDEN), 10), (tiny_game(MORE), 15)):
         reasons = set()
         for seed in range(n):
             st = random_game(game, seed, rng, boldness=0.5 * (seed % 2))

@@ -39,10 +39,11 @@ def test_two_vehicles_a_hex_at_most():
     game = tiny_game(VEHICLES)
     st = State(game, 0)
     h = hex_of(game, "0,0")
-    st.apply_action(find(st, S.K_PLACE, SQ, 2 * hex_of(game, "1,1")))
-    st.apply_action(find(st, S.K_PLACE, SHERMAN, 2 * h))
+    st.apply_action(find(st, S.K_PLACE, SHERMAN, 2 * h))                        # vehicles first (rulings T41)
     st.apply_action(find(st, S.K_PLACE, SHERMAN2, 2 * h))
     assert 2 * h not in {arg_of(a) for a in st.legal_actions()}                  # the half-track may not
+    st.apply_action(find(st, S.K_PLACE, HALFTRACK, 2 * hex_of(game, "1,1")))
+    assert 2 * h in {arg_of(a) for a in st.legal_actions() if unit_of(a) == SQ}  # a squad may: three units
     assert st.s.hx[h, S.HX_VEH] == 2
 
 

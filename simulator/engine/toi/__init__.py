@@ -29,9 +29,9 @@ game module.
                  decision (``lanchester toi map | los | check | replay``)
 
 Squad transfers (T35), scenario smoke (T36), removing razor wire (T37), the medic's
-Heal (T38) and scenario concealment (T39) are played. Not yet: setting up squads in
-vehicles, digging entrenchments, supporters of area attacks, moving through hexes of
-concealed enemy squads, strategy and operations cards (out of scope until their texts
-exist as data; smoke and concealment come only from the scenario file). Readings:
-``docs/rulings.md``, Tide of Iron, T22-T39.
+Heal (T38), scenario concealment (T39), digging entrenchments (T40), setting up squads
+in vehicles (T41), supporters of area attacks (T42) and moving through hexes of
+concealed enemy squads (T43) are played. Not yet: strategy and operations cards (out of
+scope until their texts exist as data; smoke and concealment come only from the
+scenario file). Readings: ``docs/rulings.md``, Tide of Iron, T22-T43.
 """

@@ -7,15 +7,18 @@ one of a non-fatigued friendly unit (Ballistic Fire); black dice succeed on 5-6,
 long range (``simulator.toi.attack.AREA_BAND_SUCCESS_FROM``). Every unit in the hex rolls
 its own defence dice and takes its own result; a suppressive area attack leaves the
 vehicles alone (001 step 3); 3+ successes remove razor wire (rulings T37); concealed
-squads are left alone (T39). Not yet: supporters, strategy-card area attacks (mortars
-never op fire, 001 No Op Fire).
+squads are left alone (T39). The attack may be supported (001 Combined fire; rulings T8,
+T42): every other fresh friendly unit that can attack a unit of the hex adds half its FPR
+against it (mortar squads with their mortars, Ballistic Fire included; the others as in
+combined fire), the least favourable range sets the band, all who add are fatigued and
+revealed. Not yet: strategy-card area attacks (mortars never op fire, 001 No Op Fire).
 """
 
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
 from simulator.engine.toi.events import EV_FIRE, REVEAL_FIRED, log
-from simulator.engine.toi.fire import cover_dice
+from simulator.engine.toi.fire import HOW_CONCENTRATED, ROLE_SUPPORT, can_support, cover_dice, flame_reaches, share
 from simulator.engine.toi.state import (
     COND_NORMAL,
     K_AREA,
@@ -27,11 +30,13 @@ from simulator.engine.toi.state import (
     U_FIG,
     U_HEX,
     U_IN,
+    U_MARK,
     U_MODEL,
     U_SIDE,
     U_ST,
     U_TOKEN,
     action,
+    area_arg,
 )
 from simulator.engine.toi.tables import (
     FT_AREA,
@@ -42,6 +47,7 @@ from simulator.engine.toi.tables import (
     HI_ELEV,
     HI_NO_MORTAR,
     HI_PILLBOX,
+    P_FLAME_CUT,
     P_HIGHER,
     P_MORTAR_MIN,
     P_N_FIG,
@@ -78,8 +84,15 @@ from simulator.toi.jit import (
 
 @rule
 def mortar_fpr(s, t, k, h, vs_vehicle):
-    """``(strength, band)`` of the squad's mortar figures against hex ``h`` (strength -1 if
-    they cannot reach it)."""
+    """``(strength, band)`` of the squad's mortar figures leading an attack on hex ``h``."""
+    return mortar_share(s, t, k, h, vs_vehicle, 0)
+
+
+@rule
+def mortar_share(s, t, k, h, vs_vehicle, halvings):
+    """``(strength, band)`` of the squad's mortar figures against hex ``h`` with ``halvings``
+    (1 supporting, 001 Combined fire) besides an obstacle or smoke in its own hex (rulings
+    T2); strength -1 if they cannot reach it or are halved twice (rulings #15, T1)."""
     a = s.u[k, U_HEX]
     d = t.dist[a, h]
     if d < t.p[P_MORTAR_MIN]:
@@ -99,7 +112,7 @@ def mortar_fpr(s, t, k, h, vs_vehicle):
             band = bi
     if band < 0 or fpr == 0:
         return -1, 0
-    strength = halved_fpr_jit(fpr, 1 if obstacle_halves(s, t, a) or smoke_in(s, a) else 0)   # rulings T2
+    strength = halved_fpr_jit(fpr, halvings + (1 if obstacle_halves(s, t, a) or smoke_in(s, a) else 0))   # T2
     return (strength, band) if strength > 0 else (-1, 0)
 
 
@@ -124,6 +137,41 @@ def sees_hex(s, t, k, h):
 
 
 @rule
+def attackable(s, t, j, foe, mode):
+    """Unit ``j`` is one the area attack on its hex attacks: an enemy, not concealed (rulings
+    T39), not a vehicle when the attack is suppressive (001 step 3)."""
+    return s.u[j, U_SIDE] == foe and not hidden(s, j) and not (is_vehicle(s, j) and mode != MODE_NORMAL)
+
+
+@rule
+def support_share(s, t, j, h, target):
+    """``(strength, band)`` supporter ``j`` adds against unit ``target`` of hex ``h``
+    (rulings T42): a mortar squad with its mortars (Minimum Distance, not from a building or
+    pillbox, Ballistic Fire) at half FPR, any other unit as in combined fire."""
+    if has_mortar(s, t, j):
+        if not can_fire_mortars(s, t, j) or not sees_hex(s, t, j, h):
+            return -1, 0
+        return mortar_share(s, t, j, h, is_vehicle(s, target), 1)
+    return share(s, t, j, target, ROLE_SUPPORT, HOW_CONCENTRATED)
+
+
+@rule
+def area_supporters_exist(s, t, k, h, mode):
+    """Another fresh friendly unit that can add to mortar squad ``k``'s area attack on hex
+    ``h`` against one of the units it attacks (001 Combined fire; rulings T42)."""
+    side = s.u[k, U_SIDE]
+    for i in range(t.p[P_N_UNITS]):
+        if s.u[i, U_ST] != ONMAP or s.u[i, U_HEX] != h or not attackable(s, t, i, 1 - side, mode):
+            continue
+        if mortar_fpr(s, t, k, h, is_vehicle(s, i))[0] <= 0:
+            continue
+        for j in range(t.p[P_N_UNITS]):
+            if j != k and can_support(s, j, side, HOW_CONCENTRATED) and support_share(s, t, j, h, i)[0] > 0:
+                return True
+    return False
+
+
+@rule
 def area_actions(s, t, k, out, n):
     if not can_fire_mortars(s, t, k):
         return n
@@ -134,14 +182,39 @@ def area_actions(s, t, k, out, n):
         if mortar_fpr(s, t, k, h, False)[0] <= 0 and mortar_fpr(s, t, k, h, True)[0] <= 0:
             continue
         if sees_hex(s, t, k, h):
-            n = push(out, n, action(K_AREA, k, h * 2 + MODE_NORMAL))
-            n = push(out, n, action(K_AREA, k, h * 2 + MODE_SUPPRESSIVE))
+            for mode in range(MODE_NORMAL, MODE_SUPPRESSIVE + 1):
+                n = push(out, n, action(K_AREA, k, area_arg(h, mode, 0)))
+                if area_supporters_exist(s, t, k, h, mode):     # rulings T42: none or every one
+                    n = push(out, n, action(K_AREA, k, area_arg(h, mode, 1)))
     return n
 
 
 @rule
-def area_attack(s, t, k, h, mode):
-    """Every unit in hex ``h`` rolls its own defence against the mortars (001 Area attacks).
+def add_supporters(s, t, k, h, j, strength, band):
+    """Every eligible supporter's share against unit ``j`` of hex ``h`` added to the lead's
+    ``strength`` (001 Combined fire: the least favourable range sets the ``band``); marks
+    them (``U_MARK``) to be fatigued once the attack is over. Returns ``(strength, band,
+    flames)``, ``flames`` when a supporting flamethrower cuts the cover (rulings T4, T5, T42)."""
+    side = s.u[k, U_SIDE]
+    flames = False
+    for i in range(t.p[P_N_UNITS]):
+        if i == k or not can_support(s, i, side, HOW_CONCENTRATED):
+            continue
+        st, bd = support_share(s, t, i, h, j)
+        if st > 0:
+            strength += st
+            if bd > band:
+                band = bd
+            if not has_mortar(s, t, i) and flame_reaches(s, t, i, t.dist[s.u[i, U_HEX], h], ROLE_SUPPORT):
+                flames = True
+            s.u[i, U_MARK] = 1
+    return strength, band, flames
+
+
+@rule
+def area_attack(s, t, k, h, mode, support):
+    """Every unit in hex ``h`` rolls its own defence against the mortars (001 Area attacks),
+    with every eligible supporter's half FPR against it if ``support`` (rulings T42).
     Razor wire goes with 3+ successes of the roll against the hex's first squad, or its
     first vehicle if it holds no squad (001 Razor wire; rulings T8, T37)."""
     foe = 1 - s.u[k, U_SIDE]
@@ -151,15 +224,16 @@ def area_attack(s, t, k, h, mode):
             squads = True
     decided = not wire_in(s, h)
     for j in range(t.p[P_N_UNITS]):
-        if s.u[j, U_ST] != ONMAP or s.u[j, U_HEX] != h or s.u[j, U_SIDE] != foe or hidden(s, j):
-            continue
+        if s.u[j, U_ST] != ONMAP or s.u[j, U_HEX] != h or not attackable(s, t, j, foe, mode):
+            continue                                   # concealed squads; vehicles against suppressive
         vehicle = is_vehicle(s, j)
-        if vehicle and mode != MODE_NORMAL:
-            continue                                   # vehicles are immune to suppressive attacks
         strength, band = mortar_fpr(s, t, k, h, vehicle)
         if strength <= 0:
             continue
-        cover = cover_dice(s, t, j, mode, 0)
+        flames = False
+        if support == 1:                               # 001 Combined fire (rulings T42)
+            strength, band, flames = add_supporters(s, t, k, h, j, strength, band)
+        cover = cover_dice(s, t, j, mode, t.p[P_FLAME_CUT] if flames else 0)
         black = roll(s, strength, AREA_CLOSE if band == 0 else (AREA_NORMAL if band == 1 else AREA_LONG))
         red = roll(s, cover, RED_SUCCESS_FROM)
         if vehicle and t.vt[s.u[j, U_MODEL], VT_THICK] == 1 and red < cover:
@@ -175,6 +249,11 @@ def area_attack(s, t, k, h, mode):
                 normal_hits(s, t, j, hits)
             else:
                 suppress(s, t, j, hits)
+    for i in range(t.p[P_N_UNITS]):                    # the supporters: fatigued, revealed
+        if s.u[i, U_MARK] == 1:
+            s.u[i, U_MARK] = 0
+            s.u[i, U_TOKEN] = TOK_FATIGUED
+            reveal(s, i, REVEAL_FIRED)
     s.u[k, U_TOKEN] = TOK_FATIGUED
     reveal(s, k, REVEAL_FIRED)                         # 001 Concealed squads: firing reveals
 

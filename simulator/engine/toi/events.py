@@ -38,6 +38,8 @@ _EVENTS = """
     EV_REVEALED     a concealed squad revealed (a: why, REVEAL_*)
     EV_HEAL         medic's Heal (a: the squad healed, b: the die, c: 1 a figure placed)
     EV_TRANSFER     squad transfer: one figure given (a: to squad, b: figure type, c: figures left, 0: base removed)
+    EV_DUG          an entrenchment dug (a: hex, b: 1 the squad entered it, c: markers now in the hex; rulings T40)
+    EV_PLACE_IN     set up in a vehicle (a: the vehicle; 001 Setup; rulings T41)
 """
 declare(globals(), _EVENTS)
 EVENT_NAMES = labels(_EVENTS)

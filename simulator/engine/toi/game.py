@@ -205,8 +205,13 @@ class State:
         if name == "advance into the hex":
             return f"{who}: {name} {sc.hex_name(arg)}"
         if name == "area attack":
-            mode = "suppressive" if arg & 1 else "normal"
-            return f"{who}: area attack ({mode}) on {sc.hex_name(arg >> 1)}"
+            mode = "suppressive" if S.area_mode.py_func(arg) == S.MODE_SUPPRESSIVE else "normal"
+            sup = ", supported" if S.area_support.py_func(arg) else ""
+            return f"{who}: area attack ({mode}{sup}) on {sc.hex_name(S.area_hex.py_func(arg))}"
+        if name == "dig an entrenchment":
+            return f"{who}: {name}" + (" and enter it" if arg else "")
+        if name == "place in a vehicle":
+            return f"{who}: place in {sc.squad_label(arg)}"
         if name == "transfer a figure":
             fig = sc.figure_names[S.transfer_fig.py_func(arg)]
             return f"{who}: transfer a {fig} figure to {sc.squad_label(S.transfer_to.py_func(arg))}"

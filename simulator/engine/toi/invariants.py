@@ -80,9 +80,12 @@ def figure_problems(s: S.GameState, t: T.Tables, k: int) -> list[str]:
 
 
 def carried_problems(s: S.GameState, t: T.Tables, k: int) -> list[str]:
-    """A transported squad is in a friendly vehicle on the map, within its capacity (001
-    Transporting squads in vehicles)."""
+    """A transported squad (carried since the set-up, rulings T41, or boarded, T32) is in a
+    friendly vehicle on the map, within its capacity, and in no fortification (001
+    Transporting squads in vehicles; Setup)."""
     v = int(s.u[k, S.U_CARRIER])
+    if s.u[k, S.U_IN] or s.u[k, S.U_VEHICLE]:
+        return [f"unit {k} carried while in a fortification, or a carried vehicle"]
     if not (0 <= v < len(s.u) and s.u[v, S.U_ST] == S.ONMAP and s.u[v, S.U_VEHICLE]
             and s.u[v, S.U_SIDE] == s.u[k, S.U_SIDE]):
         return [f"squad {k} carried by {v}, not a friendly vehicle on the map"]
@@ -109,19 +112,50 @@ def hex_problems(s: S.GameState, t: T.Tables, occ: np.ndarray, veh: np.ndarray) 
             vextra = extra if extra and s.u[moving, S.U_VEHICLE] else 0
             if veh[h, side] - vextra > int(t.p[T.P_VEH_STACK]):
                 out.append(f"hex {h}: {veh[h, side]} vehicles of side {side} (stacking)")
-        overrun = moving >= 0 and s.u[moving, S.U_HEX] == h and s.u[moving, S.U_VEHICLE]
-        if occ[h, 0] and occ[h, 1] and not (overrun and occ[h, int(s.u[moving, S.U_SIDE])] == 1):
+        if occ[h, 0] and occ[h, 1] and not passing(s, moving, h, occ, veh):
             out.append(f"hex {h} holds both sides")
     inside = np.zeros(n_hex, dtype=np.int64)
     for k in range(int(t.p[T.P_N_UNITS])):
         if s.u[k, S.U_ST] == S.ONMAP and s.u[k, S.U_IN] == 1:
             inside[int(s.u[k, S.U_HEX])] += 1
-    over = np.nonzero(inside > t.hexi[:, T.HI_FORT])[0]
+    over = np.nonzero(inside > s.hx[:, S.HX_FORT])[0]
     if len(over):
         out.append(f"more squads in fortifications than markers in hexes {over.tolist()}")
     if s.g[S.G_MP] < 0:
         out.append(f"negative movement points {s.g[S.G_MP]}")
-    return out + marker_problems(s, t) + concealment_problems(s, t)
+    return out + marker_problems(s, t) + concealment_problems(s, t) + fortification_problems(s, t)
+
+
+def passing(s: S.GameState, moving: int, h: int, occ: np.ndarray, veh: np.ndarray) -> bool:
+    """The mover alone of its side in an enemy hex it is passing through: a vehicle (an
+    overrun, 001 Tanks; or concealed squads, rulings T43), or a squad among enemy squads
+    (vehicles are never concealed: such a hex held only concealed squads when it entered)."""
+    if moving < 0 or s.u[moving, S.U_HEX] != h:
+        return False
+    side = int(s.u[moving, S.U_SIDE])
+    return occ[h, side] == 1 and (bool(s.u[moving, S.U_VEHICLE]) or veh[h, 1 - side] == 0)
+
+
+def fortification_problems(s: S.GameState, t: T.Tables) -> list[str]:
+    """001 Entrenchments & pillboxes; Engineer: Dig Entrenchment (rulings T40): no hex holds
+    more than 3 fortification markers, none is ever taken away, and entrenchments are dug
+    only where the terrain allows and no pillbox stands; the area-attack scratch marks are
+    clear between decisions (rulings T42)."""
+    out = []
+    forts, base = s.hx[:, S.HX_FORT], t.hexi[:, T.HI_FORT]
+    if (forts > t.p[T.P_FORT_MAX]).any():
+        out.append(f"more than {int(t.p[T.P_FORT_MAX])} fortification markers in hexes "
+                   f"{np.nonzero(forts > t.p[T.P_FORT_MAX])[0].tolist()}")
+    if (forts < base).any():
+        out.append("a scenario fortification marker has gone")
+    dug = forts > base
+    bad = dug & ((t.hexi[:, T.HI_NO_DIG] == 1) | ((base > 0) & (t.hexi[:, T.HI_PILLBOX] == 1))
+                 | (t.hexi[:, T.HI_STAND] == 0))
+    if bad.any():
+        out.append(f"an entrenchment dug where none may be, hexes {np.nonzero(bad)[0].tolist()}")
+    if (s.u[:, S.U_MARK] != 0).any():
+        out.append("an area-attack supporter mark left set")
+    return out
 
 
 def concealment_problems(s: S.GameState, t: T.Tables) -> list[str]:

@@ -142,6 +142,9 @@ def describe_event(game: Game, row) -> str:
         ev.EV_REVEALED: lambda: f"{unit(u)} revealed: "
                                 f"{ev.REVEAL_NAMES[a] if 0 <= a < len(ev.REVEAL_NAMES) else a}",
         ev.EV_HEAL: lambda: f"{unit(u)} heals {unit(a)}: rolls {b}, {'a figure back' if c else 'nothing'}",
+        ev.EV_DUG: lambda: f"{unit(u)} digs an entrenchment in {hexn(a)}{' and enters it' if b else ''} "
+                           f"({c} fortification marker{'s' if c != 1 else ''} there)",
+        ev.EV_PLACE_IN: lambda: f"{unit(u)} set up in {unit(a)}",
         ev.EV_TRANSFER: lambda: f"{unit(u)} gives a {sc.figure_names[b] if 0 <= b < len(sc.figure_names) else b} "
                                 f"figure to {unit(a)} ({c} left{', base removed' if c == 0 else ''})",
     }

@@ -89,6 +89,7 @@ class MarkerSpec(_Strict):
 
 
 MARKERS = ("entrenchment", "pillbox", "minefield", "razor_wire", "tank_trap")
+FORT_MAX = 3        # 001 Entrenchments & pillboxes; Engineer: at most 3 fortification markers a hex
 
 
 class ScenarioFile(_Strict):
@@ -337,6 +338,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     hexi[:, T.HI_CONCUSSIVE] = [feats[t].concussive_target for t in terrain]
     hexi[:, T.HI_NO_MORTAR] = [feats[t].no_mortar_fire for t in terrain]
     hexi[:, T.HI_NO_SMOKE] = [feats[t].no_smoke for t in terrain]
+    hexi[:, T.HI_NO_DIG] = [feats[t].no_dig for t in terrain]            # rulings T40
     side6 = np.full((n, 6, T.S6_FIELDS), -1, dtype=np.int64)
     for h in range(n):
         for d in range(6):
@@ -346,6 +348,8 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 side6[h, d, T.S6_COST] = _move_cost(h, y, terrain, elev, road, stand, game)
                 side6[h, d, T.S6_VCOST] = _move_cost(h, y, terrain, elev, road, stand, game, vehicle=True)
     _markers(spec, grid, hexi, terrain, stand, game, where)
+    dug = feats["entrenchment"].cover_value              # rulings T40: what a dug entrenchment gives
+    hexi[:, T.HI_FORT_COVER] = np.where(hexi[:, T.HI_FORT] > 0, hexi[:, T.HI_FORT_COVER], dug)
     _smoke(spec, grid, hexi, terrain, stand, game, where)
     # objectives (001 Command phase: objective hexes)
     obj = np.zeros((len(spec.objectives), T.OB_FIELDS), dtype=np.int64)
@@ -453,6 +457,9 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_WIRE_MP] = 2                                         # 001 Razor wire: 2 MP to remove it
     p[T.P_WIRE_AREA] = feats["razor_wire"].area_removal_successes.value    # 001 Razor wire: 3+ successes
     p[T.P_STACK] = 3                                           # 001 Setup: three units a hex
+    p[T.P_FORT_MAX] = FORT_MAX                                 # 001 Entrenchments & pillboxes; Engineer
+    p[T.P_DIG_SPECS] = sum(1 << i for i, name in enumerate(T.SPEC_NAMES)   # rulings T40
+                           if getattr(game.units.specialisations, name).digs)
     p[T.P_DETERMINATION] = game.units.abilities.determination.cover_vs_suppressive.value
     p[T.P_HIGHER] = game.terrain.rules.higher_ground_range_bonus.value
     p[T.P_MOBILITY] = 1                                        # 001 Officer: Increased Mobility (+1)
@@ -515,8 +522,8 @@ def _markers(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: Game
             hexi[h, T.HI_FORT] += m.count
             hexi[h, T.HI_FORT_COVER] = cover
             hexi[h, T.HI_PILLBOX] = int(feats[kind].concussive_target)
-            if hexi[h, T.HI_FORT] > 3:
-                raise InputError(where, f"{key}.count", f"more than 3 fortification markers in {m.hex}")
+            if hexi[h, T.HI_FORT] > FORT_MAX:
+                raise InputError(where, f"{key}.count", f"more than {FORT_MAX} fortification markers in {m.hex}")
         else:
             col = {"minefield": T.HI_MINES, "razor_wire": T.HI_WIRE, "tank_trap": T.HI_HAS_TRAP}[kind]
             if hexi[h, col] or m.count != 1:

@@ -51,6 +51,7 @@ U_FIELDS = declare(globals(), """
     U_HIDDEN        1: concealed (001 Concealed squads; set by the scenario, rulings T39)
     U_WOUNDS        figures the squad has lost to hits and not got back by Heal (001 Medic: Heal; rulings T38)
     U_XFER          bits: the figure types it gave (bit 2f) or received (bit 2f+1) in this status phase's transfers (001 Status phase, 4; rulings T35)
+    U_MARK          1: supports the area attack being resolved (scratch, 0 between decisions; rulings T42)
     U_FIG*8         U_FIG + figure type: figures of that type in the squad (001 Setup: build squads)
 """)
 
@@ -177,11 +178,15 @@ _KINDS = """
     K_HEAL          heal
     K_TRANSFER      transfer a figure
     K_TRANSFER_DONE squad transfers done
+    K_DIG           dig an entrenchment
+    K_PLACE_IN      place in a vehicle
 """
 declare(globals(), _KINDS)
 KIND_NAMES = labels(_KINDS)
 # K_FIRE, K_SHOOT, K_OPFIRE: arg = target unit | mode << 8 | support << 9 (fire_arg);
-# K_AREA: arg = hex * 2 + mode (001 Area attacks; Mortar crew)
+# K_AREA: arg = hex * 2 + mode, | AREA_SUPPORT when supported (area_arg; 001 Area attacks; Mortar crew; rulings T42)
+# K_DIG: arg 1: the squad also enters the entrenchment it dug (001 Engineer: Dig Entrenchment; rulings T40)
+# K_PLACE_IN: unit = the squad, arg = the vehicle it sets up in (001 Setup; rulings T41)
 # K_HEAL: arg = the wounded squad (the medic squad itself or one in its hex)
 # K_TRANSFER: unit = the squad giving, arg = the squad receiving | figure type << 8 (transfer_arg)
 # K_OPFIRE's arg | FIRE_RAPID: the MG crews alone fire, and the squad stays in op fire mode (Rapid Op Fire)
@@ -203,6 +208,7 @@ HX_FIELDS = declare(globals(), """
     HX_VEH*2        HX_VEH + side: vehicles of that side in the hex (two at most)
     HX_SMOKE        1: a smoke marker (001 Smoke; from the scenario, rulings T36)
     HX_WIRE         1: razor wire (001 Razor wire; removed by engineers and tanks, rulings T37)
+    HX_FORT         fortification markers: the scenario's, and entrenchments dug since (001 Engineer: Dig Entrenchment; rulings T40)
 """)
 DMG_NONE, DMG_LIGHT, DMG_HEAVY = 0, 1, 2     # indices into simulator.toi.results.VEHICLE_STEPS
 
@@ -227,6 +233,32 @@ def fire_arg(target, mode, support):
 
 
 FIRE_RAPID = 1 << 10        # in a K_OPFIRE's argument: the MG crews alone fire (Rapid Op Fire)
+AREA_SUPPORT = 1 << 20      # in a K_AREA's argument: every eligible friendly unit supports (rulings T42)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def area_arg(h, mode, support):
+    """K_AREA's argument: the target hex, normal or suppressive, and whether every eligible
+    friendly unit supports (001 Area attacks; Combined fire; rulings T42)."""
+    return h * 2 + mode + support * AREA_SUPPORT
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def area_hex(arg):
+    """The target hex of an :func:`area_arg`."""
+    return (arg % AREA_SUPPORT) >> 1
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def area_mode(arg):
+    """MODE_NORMAL or MODE_SUPPRESSIVE, of an :func:`area_arg`."""
+    return arg & 1
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+def area_support(arg):
+    """1: supported, of an :func:`area_arg`."""
+    return 1 if arg >= AREA_SUPPORT else 0
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)

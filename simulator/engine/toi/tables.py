@@ -25,8 +25,8 @@ HI_FIELDS = declare(globals(), """
     HI_ZONE         bit per deployment zone the hex belongs to (001 Setup)
     HI_STAND        1: a squad may be in the hex (001 Terrain: pond, flooded stream impassable)
     HI_ROAD         1: a road runs through it (001 Terrain: Road)
-    HI_FORT         fortification markers (entrenchments or pillboxes), one squad each (001 Entrenchments & pillboxes)
-    HI_FORT_COVER   the cover a squad in one of them adds (entrenchment 2, pillbox 6; terrain.toml)
+    HI_FORT         the scenario's fortification markers (entrenchments or pillboxes), one squad each (001 Entrenchments & pillboxes; the state's HX_FORT adds those dug)
+    HI_FORT_COVER   the cover a squad in one of them adds (entrenchment 2, pillbox 6; terrain.toml); an entrenchment's where the scenario puts none (one may be dug, rulings T40)
     HI_MINES        1: a minefield (001 Minefields)
     HI_WIRE         1: razor wire (001 Razor wire)
     HI_TRAP         the cover a tank trap gives squads here, 0 none (001 Tank traps)
@@ -36,6 +36,7 @@ HI_FIELDS = declare(globals(), """
     HI_PILLBOX      1: its fortifications are pillboxes (Concussive Firepower against squads in them)
     HI_NO_SMOKE     1: no smoke marker may be here (a building; terrain.toml no_smoke; 001 Smoke)
     HI_SMOKE        1: a smoke marker at the start (the scenario's ``smoke``; 001 Smoke; rulings T36)
+    HI_NO_DIG       1: no entrenchment may be dug here (terrain.toml no_dig; 001 Engineer: Dig Entrenchment; rulings T40)
 """)
 
 S6_FIELDS = declare(globals(), """
@@ -54,7 +55,7 @@ FT_FIELDS = declare(globals(), """
     FT_OFFICER      1: an officer (001 Officer abilities)
     FT_HARDENED     cover per figure against suppressive fire (001 Elite: Battle-Hardened)
     FT_RAPID        1: Rapid Op Fire (001 Machine gun crew)
-    FT_AREA         1: fires area attacks only (001 Mortar crew; not yet in the engine: never fires)
+    FT_AREA         1: fires area attacks only (001 Mortar crew; rulings T34, T42)
     FT_LOSS_ORDER   row i: the i-th figure type a squad loses to hits (rulings T24)
 """)
 
@@ -129,6 +130,8 @@ P_FIELDS = declare(globals(), """
     P_REGULAR       the figure type Heal puts back (units.toml "regular"), -1 none (001 Medic: Heal)
     P_HEAL_FROM     the face from which Heal's die succeeds (001 Medic: 4, 5 or 6)
     P_WIRE_AREA     successes of an area attack that remove razor wire (001 Razor wire, 3; rulings T8)
+    P_DIG_SPECS     bit per specialisation (SPEC_*) whose squads may dig entrenchments (units.toml dig_entrenchment; 001 Engineer; rulings T40)
+    P_FORT_MAX      fortification markers a hex may hold (001 Entrenchments & pillboxes; Engineer: 3)
 """)
 
 

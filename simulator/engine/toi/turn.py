@@ -53,6 +53,7 @@ from simulator.engine.toi.state import (
     G_SUB,
     G_UNIT,
     G_WINNER,
+    HX_FORT,
     HX_SMOKE,
     HX_WIRE,
     SUB_ADVANCE,
@@ -84,6 +85,7 @@ from simulator.engine.toi.state import (
     U_ZONE,
 )
 from simulator.engine.toi.tables import (
+    HI_FORT,
     HI_SMOKE,
     HI_WIRE,
     P_INIT,
@@ -213,8 +215,9 @@ def new_game(s, t):
     s.g[G_ADV_HEX] = -1
     s.g[G_WINNER] = -2
     s.g[G_ROUND_LIMIT] = t.p[P_ROUNDS]
-    for h in range(t.p[P_N_HEX]):                     # the scenario's markers that can go (rulings T36, T37)
+    for h in range(t.p[P_N_HEX]):                     # the scenario's markers that can change (rulings T36, T37)
         s.hx[h, HX_WIRE] = t.hexi[h, HI_WIRE]
+        s.hx[h, HX_FORT] = t.hexi[h, HI_FORT]         # and those dug later (rulings T40)
         s.hx[h, HX_SMOKE] = t.hexi[h, HI_SMOKE]
         s.g[G_SMOKE] += t.hexi[h, HI_SMOKE]
     start_setup(s, t)

@@ -8,6 +8,7 @@ from simulator.engine.toi.events import (
     EV_CONDITION,
     EV_DAMAGE,
     EV_DESTROYED,
+    EV_DUG,
     EV_FIGURES,
     EV_HEAL,
     EV_REVEALED,
@@ -25,10 +26,12 @@ from simulator.engine.toi.state import (
     DMG_HEAVY,
     G_SMOKE,
     G_UNIT,
+    HX_FORT,
     HX_OCC,
     HX_SMOKE,
     HX_VEH,
     HX_WIRE,
+    K_DIG,
     K_HEAL,
     ONMAP,
     TOK_FATIGUED,
@@ -57,9 +60,12 @@ from simulator.engine.toi.tables import (
     FT_MOVE,
     FT_OFFICER,
     HI_COVER,
-    HI_FORT,
     HI_MINES,
+    HI_NO_DIG,
+    HI_PILLBOX,
     HI_STAND,
+    P_DIG_SPECS,
+    P_FORT_MAX,
     P_HEAL_FROM,
     P_MOBILITY,
     P_N_FIG,
@@ -187,6 +193,47 @@ def heal(s, t, k, j):
     log(s, EV_HEAL, k, j, die, ok, 0, 0)
 
 
+@rule
+def can_dig(s, t, k):
+    """001 Engineer: Dig Entrenchment, read as rulings T40: a fresh squad on the map whose
+    specialisation digs (``P_DIG_SPECS``, units.toml) and may use it (not pinned or
+    disrupted, 001 Specialized squads), in a hex whose terrain allows it (not a stream, pond
+    or building: terrain.toml ``no_dig``), holding fewer than 3 fortification markers, none
+    of them pillboxes (the engine keeps one kind of fortification a hex, rulings T27)."""
+    spec = s.u[k, U_SPEC]
+    if spec < 0 or (t.p[P_DIG_SPECS] >> spec) & 1 == 0 or not ability(s, k, spec):
+        return False
+    if s.u[k, U_ST] != ONMAP or s.u[k, U_TOKEN] != TOK_FRESH:
+        return False
+    h = s.u[k, U_HEX]
+    if t.hexi[h, HI_NO_DIG] == 1 or s.hx[h, HX_FORT] >= t.p[P_FORT_MAX]:
+        return False
+    return not (s.hx[h, HX_FORT] > 0 and t.hexi[h, HI_PILLBOX] == 1)
+
+
+@rule
+def dig_actions(s, t, k, out, n):
+    """The Dig Entrenchment actions of squad ``k``: dig (arg 0), or dig and enter the new
+    entrenchment as part of the action (arg 1) when not already in one (001 Engineer)."""
+    if not can_dig(s, t, k):
+        return n
+    n = push(out, n, action(K_DIG, k, 0))
+    if s.u[k, U_IN] == 0:
+        n = push(out, n, action(K_DIG, k, 1))
+    return n
+
+
+@rule
+def dig(s, t, k, enter):
+    """001 Engineer: Dig Entrenchment: one more entrenchment marker in the squad's hex, the
+    squad in it if ``enter``; the squad is fatigued by its action's end (rulings T40)."""
+    h = s.u[k, U_HEX]
+    s.hx[h, HX_FORT] += 1
+    if enter == 1:
+        s.u[k, U_IN] = 1
+    log(s, EV_DUG, k, h, enter, s.hx[h, HX_FORT], 0, 0)
+
+
 @rule_inlined
 def movement(s, t, k):
     """A squad's MPs: the lowest MV of its figures (rulings T24), +1 with an officer (001
@@ -252,8 +299,8 @@ def put(s, k, h):
 @rule
 def fort_free(s, t, h):
     """Fortification markers of hex ``h`` no squad occupies (001 Entrenchments & pillboxes:
-    one squad each)."""
-    n = t.hexi[h, HI_FORT]
+    one squad each; the scenario's and those dug, rulings T40)."""
+    n = s.hx[h, HX_FORT]
     for k in range(t.p[P_N_UNITS]):
         if s.u[k, U_ST] == ONMAP and s.u[k, U_HEX] == h and s.u[k, U_IN] == 1:
             n -= 1

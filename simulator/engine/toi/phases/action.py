@@ -4,8 +4,9 @@ fatigued (unless it prepared op fire); a side whose actions are over leaves the 
 the other acts until it has none.
 
 Actions of a fresh unit: Advance, Concentrated Fire, Fire & Movement, Assault, Prepare Op
-Fire, Fatigue Unit (001 Action phase list), a medic squad's Heal (001 Medic: an action);
-and the side may declare its actions over (``K_PASS``). Strategy cards and the other
+Fire, Fatigue Unit (001 Action phase list), a medic squad's Heal (001 Medic: an action),
+an engineer's Dig Entrenchment (001 Engineer: an action; rulings T40); and the side may
+declare its actions over (``K_PASS``). Strategy cards and the other
 special actions are not in the engine.
 """
 
@@ -41,6 +42,7 @@ from simulator.engine.toi.state import (
     K_ADVANCE,
     K_AREA,
     K_ASSAULT,
+    K_DIG,
     K_FATIGUE,
     K_FIRE,
     K_FIREMOVE,
@@ -67,13 +69,26 @@ from simulator.engine.toi.state import (
     a_kind,
     a_unit,
     action,
+    area_hex,
+    area_mode,
+    area_support,
     fire_arg,
     fire_mode,
     fire_support,
     fire_target,
 )
 from simulator.engine.toi.tables import P_ACTIONS, P_N_UNITS
-from simulator.engine.toi.units import can_move, fresh, has_heavy, heal, heal_actions, is_vehicle, movement
+from simulator.engine.toi.units import (
+    can_move,
+    dig,
+    dig_actions,
+    fresh,
+    has_heavy,
+    heal,
+    heal_actions,
+    is_vehicle,
+    movement,
+)
 
 
 @rule
@@ -166,6 +181,7 @@ def select_actions(s, t, out):
         n = push(out, n, action(K_FATIGUE, k, 0))
         n = area_actions(s, t, k, out, n)          # 001 Mortar crew: area attacks
         n = heal_actions(s, t, k, out, n)          # 001 Medic: Heal (rulings T38)
+        n = dig_actions(s, t, k, out, n)           # 001 Engineer: Dig Entrenchment (rulings T40)
         for e in range(nu):                        # 001 Concentrated fire (Rally for a pinned squad)
             if s.u[e, U_ST] != ONMAP or s.u[e, U_SIDE] == side:
                 continue
@@ -202,8 +218,12 @@ def apply_select(s, t, a):
     elif kind == K_HEAL:                           # 001 Medic: Heal, then fatigued
         heal(s, t, k, a_arg(a))
         end_activation(s, t)
-    elif kind == K_AREA:                           # 001 Area attacks
-        area_attack(s, t, k, a_arg(a) >> 1, a_arg(a) & 1)
+    elif kind == K_DIG:                            # 001 Engineer: Dig Entrenchment, then fatigued
+        dig(s, t, k, a_arg(a))
+        end_activation(s, t)
+    elif kind == K_AREA:                           # 001 Area attacks (supported: rulings T42)
+        arg = a_arg(a)
+        area_attack(s, t, k, area_hex(arg), area_mode(arg), area_support(arg))
         end_activation(s, t)
     elif kind == K_FIRE:                           # 001 Concentrated fire
         arg = a_arg(a)

@@ -4,7 +4,10 @@
 A move is one hex a decision (``K_STEP`` to a neighbour) until the mover stops, has no
 MPs for any neighbour, or is stopped by op fire. A squad may not enter a hex with enemy
 units and may pass through full friendly hexes but not stop in one; a mover stopped in
-a full hex goes back to the last hex of its path with room (001 Setup: stacking).
+a full hex goes back to the last hex of its path with room (001 Setup: stacking). Every
+unit may pass through a hex holding only concealed enemy squads, at no extra cost and
+without stopping there; one forced to end its move there goes back to the last hex of its
+path without enemy units (001 Concealed squads; rulings T43).
 After each hex entered the enemy may attack the mover with one unit in op fire mode,
 supported by its other units in op fire mode; at most once per hex (001 Opportunity
 fire; Moving and op fire). A mover pinned, disrupted or destroyed by it stops and is
@@ -154,12 +157,26 @@ def step_ok(s, t, k, d):
         return False                                    # 001 Tank traps: only from its start hex
     if cost < 0 or s.g[G_PATHN] >= MAX_PATH or s.u[k, U_IN] == 1:
         return False                                    # a squad leaves its fortification first
-    foes = s.hx[y, HX_OCC + 1 - s.u[k, U_SIDE]]
+    foes = visible_foes(s, t, y, 1 - s.u[k, U_SIDE])
     if foes > 0:                                        # no hex with an enemy unit, but a tank's overrun
         if not overruns(s, t, k):
             return False
         cost += foes                                    # 001 Tanks: Overrun, +1 MP each enemy unit
-    return cost <= s.g[G_MP]
+    return cost <= s.g[G_MP]                            # only concealed squads: passed through (rulings T43)
+
+
+@rule
+def visible_foes(s, t, h, foe):
+    """Units of side ``foe`` in hex ``h`` that are not concealed: those that close the hex to
+    the enemy and that an overrun pays for (001 Concealed squads: enemy units move through
+    hexes holding only concealed squads, tank movement is unaffected; rulings T43)."""
+    if s.hx[h, HX_OCC + foe] == 0:
+        return 0
+    n = 0
+    for j in range(t.p[P_N_UNITS]):
+        if s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == h and s.u[j, U_SIDE] == foe and not hidden(s, j):
+            n += 1
+    return n
 
 
 @rule
@@ -238,7 +255,8 @@ def move_actions(s, t, out):
     if s.g[G_MP] >= t.p[P_FORT_MP]:
         if s.u[k, U_IN] == 1:
             n = push(out, n, action(K_FORT_OUT, k, 0))
-        elif fort_free(s, t, h) > 0 and may_stop(s, t, k) and not is_vehicle(s, k):   # vehicles cannot enter
+        elif (fort_free(s, t, h) > 0 and may_stop(s, t, k) and not is_vehicle(s, k)   # vehicles cannot enter
+              and not enemy_in(s, h, s.u[k, U_SIDE])):          # not where it may not stop (rulings T43)
             n = push(out, n, action(K_FORT_IN, k, 0))
     if can_cut_wire(s, t, k):
         n = push(out, n, action(K_CUT_WIRE, k, 0))
@@ -301,8 +319,8 @@ def apply_step(s, t, k, d):
     h = s.u[k, U_HEX]
     y = t.side6[h, d, S6_NBR]
     s.g[G_MP] -= t.side6[h, d, S6_VCOST] if is_vehicle(s, k) else t.side6[h, d, S6_COST]
-    s.g[G_MP] -= s.hx[y, HX_OCC + 1 - s.u[k, U_SIDE]]     # an overrun's +1 MP each enemy unit
-    if enemy_in(s, h, s.u[k, U_SIDE]):
+    s.g[G_MP] -= visible_foes(s, t, y, 1 - s.u[k, U_SIDE])   # an overrun's +1 MP each enemy unit (rulings T43)
+    if enemy_in(s, h, s.u[k, U_SIDE]) and overruns(s, t, k):
         overrun_pins(s, t, k, h)                    # 001 Tanks: Overrun, after leaving the hex
     put(s, k, y)
     s.aux[AUX_PATH, s.g[G_PATHN]] = y
@@ -385,7 +403,8 @@ def overrun_pins(s, t, k, h):
 def back_to_room(s, t, k):
     """001 Setup: a unit stopped in a full hex returns to the last hex it moved from with room;
     001 Tanks: a tank forced to end its move in an enemy hex, to its last enemy-free hex
-    (no MP, fatigued, nobody pinned)."""
+    (no MP, fatigued, nobody pinned); so does any unit forced to end its move in a hex of
+    concealed enemy squads it was passing through (001 Concealed squads; rulings T43)."""
     if enemy_in(s, s.u[k, U_HEX], s.u[k, U_SIDE]):
         for i in range(s.g[G_PATHN] - 2, -1, -1):
             h = s.aux[AUX_PATH, i]

@@ -1,7 +1,9 @@
 """Set-up (001 Setup) and the op-fire placement (001 Setup, last step; Status phase, 3).
 
 In order of initiative each side places all its starting squads in its deployment
-zones, one squad a decision (a hex of its zone with room, 001 Setup: stacking); then, in
+zones, one squad a decision (a hex of its zone with room, 001 Setup: stacking), its
+vehicles first so that a squad may set up inside a friendly transport standing in its
+zone (001 Setup: squads may start deployed in transport vehicles; rulings T41); then, in
 order of initiative, each side puts any of its units in op fire mode, one a decision,
 until it says it is done. The same placement runs in every status phase, followed by the
 squad transfers (001 Status phase, 4; :mod:`.transfer`: a side with no transfer to make is
@@ -11,11 +13,12 @@ not asked) and the reinforcements (5).
 from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
-from simulator.engine.toi.events import EV_OPFIRE_SET, EV_PLACE, EV_ROUND, log
+from simulator.engine.toi.events import EV_OPFIRE_SET, EV_PLACE, EV_PLACE_IN, EV_ROUND, log
 from simulator.engine.toi.phases.action import start_action_phase
 from simulator.engine.toi.phases.command import next_round
 from simulator.engine.toi.phases.transfer import any_transfer, do_transfer
 from simulator.engine.toi.state import (
+    CARRIED,
     COND_NORMAL,
     G_DECIDER,
     G_INIT,
@@ -25,6 +28,7 @@ from simulator.engine.toi.state import (
     G_SUB,
     K_OPFIRE_DONE,
     K_PLACE,
+    K_PLACE_IN,
     K_SET_OPFIRE,
     K_TRANSFER,
     LOST,
@@ -36,8 +40,11 @@ from simulator.engine.toi.state import (
     TO_PLACE,
     TOK_FRESH,
     TOK_OPFIRE,
+    U_CARRIER,
     U_COND,
+    U_HEX,
     U_IN,
+    U_MODEL,
     U_SIDE,
     U_ST,
     U_TOKEN,
@@ -48,8 +55,8 @@ from simulator.engine.toi.state import (
     a_unit,
     action,
 )
-from simulator.engine.toi.tables import HI_ZONE, P_N_HEX, P_N_UNITS
-from simulator.engine.toi.units import enemy_in, fort_free, is_vehicle, put, reveal_scan, room_for
+from simulator.engine.toi.tables import HI_ZONE, P_N_HEX, P_N_UNITS, VT_TRANSPORT
+from simulator.engine.toi.units import carried_by, enemy_in, fort_free, is_vehicle, put, reveal_scan, room_for
 
 
 @rule
@@ -62,14 +69,47 @@ def can_place(s, t, k, h):
 
 
 @rule
+def can_place_in(s, t, k, v):
+    """001 Setup: squad ``k`` may start deployed in vehicle ``v``: a friendly transport on the
+    map with room left (Transport (N)), in a hex of the squad's zone with no enemy unit; only
+    in the set-up (rulings T41: reinforcements come on foot)."""
+    if s.g[G_ROUND] != 0 or is_vehicle(s, k) or v == k or not is_vehicle(s, v):
+        return False
+    if s.u[v, U_ST] != ONMAP or s.u[v, U_SIDE] != s.u[k, U_SIDE]:
+        return False
+    if carried_by(s, v) >= t.vt[s.u[v, U_MODEL], VT_TRANSPORT]:
+        return False
+    h = s.u[v, U_HEX]
+    return (t.hexi[h, HI_ZONE] >> s.u[k, U_ZONE]) & 1 == 1 and not enemy_in(s, h, s.u[k, U_SIDE])
+
+
+@rule
+def placeable(s, t, k):
+    """A hex or, in the set-up, a vehicle for unit ``k``."""
+    for h in range(t.p[P_N_HEX]):
+        if can_place(s, t, k, h):
+            return True
+    for v in range(t.p[P_N_UNITS]):
+        if can_place_in(s, t, k, v):
+            return True
+    return False
+
+
+@rule
 def next_to_place(s, t, side):
-    """The side's next unit to place; a reinforcement with no hex to go to is lost (001
-    Placing reinforcements: missed reinforcements remain lost)."""
-    for k in range(t.p[P_N_UNITS]):
-        if s.u[k, U_ST] == TO_PLACE and s.u[k, U_SIDE] == side:
-            for h in range(t.p[P_N_HEX]):
-                if can_place(s, t, k, h):
-                    return k
+    """The side's next unit to place, its vehicles first in the set-up (rulings T41); a
+    reinforcement with no hex to go to is lost (001 Placing reinforcements: missed
+    reinforcements remain lost)."""
+    for rank in range(2):
+        for k in range(t.p[P_N_UNITS]):
+            if s.u[k, U_ST] != TO_PLACE or s.u[k, U_SIDE] != side:
+                continue
+            if s.g[G_ROUND] == 0 and rank == 0 and not is_vehicle(s, k):
+                continue                          # the set-up: vehicles first
+            if rank == 1 and (s.g[G_ROUND] != 0 or is_vehicle(s, k)):
+                continue                          # already seen in the first pass
+            if placeable(s, t, k):
+                return k
             s.u[k, U_ST] = LOST
     return -1
 
@@ -109,12 +149,23 @@ def placement_actions(s, t, out):
             n = push(out, n, action(K_PLACE, k, 2 * h))
             if fort_free(s, t, h) > 0 and not is_vehicle(s, k):   # set up in a fortification of the hex
                 n = push(out, n, action(K_PLACE, k, 2 * h + 1))
+    for v in range(t.p[P_N_UNITS]):               # 001 Setup: in a transport vehicle (rulings T41)
+        if can_place_in(s, t, k, v):
+            n = push(out, n, action(K_PLACE_IN, k, v))
     return n
 
 
 @rule
 def apply_place(s, t, a):
     k = a_unit(a)
+    if a_kind(a) == K_PLACE_IN:                   # carried from the start (rulings T41)
+        v = a_arg(a)
+        s.u[k, U_ST] = CARRIED
+        s.u[k, U_CARRIER] = v
+        s.u[k, U_HEX] = -1
+        log(s, EV_PLACE_IN, k, v, 0, 0, 0, 0)
+        setup_step(s, t)
+        return
     put(s, k, a_arg(a) >> 1)
     s.u[k, U_IN] = a_arg(a) & 1
     s.u[k, U_ST] = ONMAP
