@@ -26,6 +26,7 @@ from simulator.engine.toi.state import (
     K_AREA,
     K_ASSAULT,
     K_CUT_WIRE,
+    K_DIG,
     K_FATIGUE,
     K_FIRE,
     K_FIREMOVE,
@@ -42,7 +43,7 @@ __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "tur
 
 # the action kinds that activate a unit (001 Action phase: the actions a player takes)
 ACTIVATING = ((1 << K_ADVANCE) | (1 << K_FIRE) | (1 << K_FIREMOVE) | (1 << K_ASSAULT) | (1 << K_PREP_OPFIRE)
-              | (1 << K_FATIGUE) | (1 << K_AREA) | (1 << K_CUT_WIRE) | (1 << K_HEAL))
+              | (1 << K_FATIGUE) | (1 << K_AREA) | (1 << K_CUT_WIRE) | (1 << K_HEAL) | (1 << K_DIG))
 
 
 @rule_inlined
