@@ -105,23 +105,28 @@ def greedy_transfer(s, t, buf, n):
 @numba.njit(cache=True, _nrt=False)
 def greedy_scores(s, t, side, w, buf, n):
     """The mean value to ``side`` (:func:`evaluate`) of each of the ``n`` actions in
-    ``buf``, each played ``SAMPLES`` times on fresh dice from ``side``'s own stream, into
-    ``w.scores`` (a pass a point less: act while it can); no planned hexes
-    (``w.dests`` -1). ``s`` is left as it was (the trials play on ``w.trial``)."""
-    keep = w.keep
+    ``buf``, each played up to ``SAMPLES`` times on fresh dice from ``side``'s own stream,
+    into ``w.scores`` (a pass a point less: act while it can); no planned hexes
+    (``w.dests`` -1). An action whose first trial rolled no die (its dice stream did not
+    move: a move nobody fires at, a pass) would give the same position every time: it is
+    tried once. ``s`` is left as it was (the trials play on ``w.trial``)."""
     trial = w.trial
-    restore_state(keep, s)
-    keep.g[G_LOG_ON] = 0                            # trials never log (their log is one row): a replay plays as the batch
     for i in range(n):
         v = 0.0
+        m = 0
         for _ in range(SAMPLES):                    # fresh dice from its own stream: it never reads the game's
-            restore_state(trial, keep)
+            restore_state(trial, s)
+            trial.g[G_LOG_ON] = 0                   # trials never log (their log is one row): a replay plays as the batch
             for j in range(4):
                 trial.rng[0, j] = next_u64(s.rng[1 + side])
             trial.rng[0, 0] |= np.uint64(1)
+            d0, d1, d2, d3 = trial.rng[0, 0], trial.rng[0, 1], trial.rng[0, 2], trial.rng[0, 3]
             apply_action(trial, t, buf[i])
             v += evaluate(trial, t, side)
-        v /= SAMPLES
+            m += 1
+            if trial.rng[0, 0] == d0 and trial.rng[0, 1] == d1 and trial.rng[0, 2] == d2 and trial.rng[0, 3] == d3:
+                break                               # no die rolled: the other trials would end the same
+        v /= m
         if a_kind(buf[i]) == K_PASS:
             v -= 1.0                                # keep the tempo: act while it can
         w.scores[i] = v

@@ -83,7 +83,7 @@ def evaluate(s, t, w, side):
 class Work(NamedTuple):
     """The players' scratch for one worker (numba code under the game must not allocate):
     the fields every shared player uses (:func:`simulator.engine.players.interface.make_work`)
-    and greedy's two trial states."""
+    and greedy's trial state."""
 
     buf: np.ndarray      # int64[MAX_ACTIONS] legal actions
     pbuf: np.ndarray     # int64[MAX_ACTIONS] legal actions inside playouts
@@ -95,8 +95,7 @@ class Work(NamedTuple):
     play: GameState      # a spare state for playouts
     tree: Tree           # the tree search's nodes
     plan: np.ndarray     # int64[2] the players' memory per side (unused by Tide of Iron's greedy)
-    keep: GameState      # greedy: the position it weighs (without the event log)
-    trial: GameState     # greedy: an action tried on it
+    trial: GameState     # greedy: an action tried on a copy of the position
 
 
 def make_work(game, weights=None) -> Work:
@@ -104,8 +103,7 @@ def make_work(game, weights=None) -> Work:
     s = game.new_state()
     return Work(np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS),
                 np.full(MAX_ACTIONS, -1, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
-                np.zeros(4, np.uint64), copy_state(s), make_tree(), np.zeros(2, np.int64), copy_state(s),
-                copy_state(s))
+                np.zeros(4, np.uint64), copy_state(s), make_tree(), np.zeros(2, np.int64), copy_state(s))
 
 
 int64_constants(globals())
