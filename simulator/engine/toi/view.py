@@ -12,7 +12,6 @@ from simulator.engine.toi.state import (
     G_MOVED,
     G_MP,
     G_OVER,
-    G_PHASE,
     G_ROUND,
     G_SUB,
     G_UNIT,
@@ -20,7 +19,6 @@ from simulator.engine.toi.state import (
     G_WINNER,
     HX_OCC,
     ONMAP,
-    PH_ACTION,
     SUB_MOVE,
     SUB_OPFIRE,
     TOK_OPFIRE,
@@ -125,12 +123,6 @@ def unit_value(s, t, k):
 def initiative(s):
     """The side holding the initiative (001: it wins a tie in victory points)."""
     return s.g[G_INIT]
-
-
-@rule_inlined
-def in_action_phase(s):
-    """Whether the game is in an action phase (not set-up, command or status)."""
-    return s.g[G_PHASE] == PH_ACTION
 
 
 @rule_inlined
