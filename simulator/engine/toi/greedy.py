@@ -23,6 +23,7 @@ from simulator.engine.toi.state import (
     G_LOG_ON,
     G_SUB,
     K_PASS,
+    K_STOP,
     K_TRANSFER,
     SUB_TRANSFER,
     a_arg,
@@ -32,15 +33,28 @@ from simulator.engine.toi.state import (
 )
 from simulator.engine.toi.turn import apply_action
 from simulator.engine.toi.view import (
+    active_unit,
     controller,
+    has_stepped,
+    hex_cover,
+    hex_units,
+    initiative,
     is_over,
+    moving,
+    mp_left,
     n_objectives,
     n_units,
     objective_hex,
     objective_vp,
+    round_now,
+    rounds,
+    unit_condition,
     unit_figures,
+    unit_fresh,
     unit_hex,
+    unit_in_fort,
     unit_on_map,
+    unit_opfire,
     unit_side,
     unit_value,
     vp,
@@ -49,42 +63,117 @@ from simulator.engine.toi.view import (
 from simulator.rng import below, next_u64
 
 SAMPLES = 3                 # dice samples per action the greedy player averages
+# evaluate's weights, in the score's units (a figure is W_UNIT)
+W_VP = 12.0                 # a victory point of the projected final margin
+TIE = 0.5                   # the initiative breaks a tie in VPs: half a point
+HOLD = 2.0                  # an objective controlled (command, initiative) beyond its VPs
+GUARD = 1.0                 # each of the first two units standing on a held objective
+W_UNIT = 3.0                # a figure, or half a vehicle's damage step
+W_COND = 1.0                # per condition step: pinned 1, disrupted 2
+W_COVER = 0.3               # per cover die of the unit's hex
+W_FORT = 0.8                # in a fortification
+W_OPFIRE = 0.7              # in op fire mode: it may fire in the enemy's turn
+W_FRESH = 1.0               # a unit free to act: an action still to take (more than op fire)
+REACH = 0.5                 # a mover's share of an enemy-free objective within its MPs
+W_DIST = 0.5                # per hex from the nearest objective the side does not hold
+MP_CREDIT = 0.8             # per MP of a move begun (no step yet): progress it promises
+W_NEAR = 0.1                # per hex from the nearest objective at all (up to 6)
+STOP_BONUS = 0.05           # stop rather than wander when no step gains
+PASS_PENALTY = 1.0          # ending the action phase with units left
 
 
 @numba.njit(cache=True, _nrt=False)
 def evaluate(s, t, side):
-    """A rough score for ``side``: the result if over, else VPs, objectives held, figures
-    and nearness of its squads to the objectives it does not hold."""
+    """A rough score for ``side`` (001 Winning the game: more VPs at the end, a tie to the
+    initiative): the VP margin projected to the last round, objectives counted for the side
+    that will control them at the next command phase (a side alone in the hex takes it);
+    then the units (figures, vehicle steps, less when pinned or disrupted, more in op fire
+    mode or in cover), units standing on held objectives, and the distance of the side's
+    units to the objectives it does not hold (a moving unit's MPs left count as progress)."""
     if is_over(s):
         w = winner(s)
         return 1e6 if w == side else (-1e6 if w >= 0 else 0.0)
-    score = 20.0 * (vp(s, side) - vp(s, 1 - side))
+    left = max(rounds(t) - round_now(s) + 1, 1)     # command phases still to come, this round's too
+    margin = float(vp(s, side) - vp(s, 1 - side))
+    margin += TIE if initiative(s) == side else -TIE
+    score = 0.0
     for o in range(n_objectives(t)):
-        c = controller(s, o)
-        if c == side:
-            score += 6.0 * (1 + objective_vp(t, o))
-        elif c == 1 - side:
-            score -= 6.0 * (1 + objective_vp(t, o))
-        h = objective_hex(t, o)
-        if s.hx[h, side] > 0 and c != side:
-            score += 4.0                    # about to take it at the command phase
-        elif s.hx[h, 1 - side] > 0 and c == side:
-            score -= 4.0
+        p = next_controller(s, t, o)
+        if p >= 0:
+            sign = 1.0 if p == side else -1.0
+            margin += sign * objective_vp(t, o) * left
+            score += sign * (HOLD + GUARD * min(hex_units(s, objective_hex(t, o), p), 2))
+    score += W_VP * margin
+    mover = active_unit(s) if moving(s) else -1
     for k in range(n_units(t)):
         if not unit_on_map(s, k):
             continue
-        sign = 1.0 if unit_side(s, k) == side else -1.0
-        score += sign * 3.0 * unit_value(s, t, k)
-        if sign > 0:
-            best = 99
-            for o in range(n_objectives(t)):
-                if controller(s, o) != side:
-                    d = t.dist[unit_hex(s, k), objective_hex(t, o)]
-                    if d < best:
-                        best = d
-            if best < 99:
-                score -= 0.5 * best
+        h = unit_hex(s, k)
+        v = W_UNIT * unit_value(s, t, k) - W_COND * unit_condition(s, k)
+        v += W_COVER * hex_cover(t, h) + W_FORT * unit_in_fort(s, k)
+        if unit_opfire(s, k):
+            v += W_OPFIRE
+        elif unit_fresh(s, k):
+            v += W_FRESH                            # free to act: an action still to take
+        if unit_side(s, k) != side:
+            score -= v
+            continue
+        score += v
+        best, near = objective_distances(s, t, side, h)
+        if best < 99:
+            dd = float(best)
+            if k == mover:
+                if not has_stepped(s):
+                    dd -= MP_CREDIT * mp_left(s)    # a move begun: the progress its MPs promise
+                score += REACH * reachable_gain(s, t, side, h, mp_left(s), left)
+            score -= W_DIST * dd
+        if near < 99:
+            score -= W_NEAR * min(near, 6)
     return score
+
+
+@numba.njit(cache=True, _nrt=False)
+def next_controller(s, t, o):
+    """Who controls objective ``o`` after the next command phase if nobody moves: a side
+    alone in its hex, else its controller now (-1 nobody; 001 Determine control)."""
+    h = objective_hex(t, o)
+    a = hex_units(s, h, 0)
+    b = hex_units(s, h, 1)
+    if a > 0 and b == 0:
+        return 0
+    if b > 0 and a == 0:
+        return 1
+    return controller(s, o)
+
+
+@numba.njit(cache=True, _nrt=False)
+def reachable_gain(s, t, side, h, mp, left):
+    """The most a mover in hex ``h`` with ``mp`` MPs left gains by stepping into an
+    objective free of enemies that ``side`` does not control (a swing of its VPs to the
+    end), if one is near enough; 0 if none."""
+    gain = 0.0
+    for o in range(n_objectives(t)):
+        oh = objective_hex(t, o)
+        c = controller(s, o)
+        if c == side or hex_units(s, oh, 1 - side) > 0 or t.dist[h, oh] > mp:
+            continue
+        g = W_VP * objective_vp(t, o) * left * (2.0 if c >= 0 else 1.0) + HOLD
+        gain = max(gain, g)
+    return gain
+
+
+@numba.njit(cache=True, _nrt=False)
+def objective_distances(s, t, side, h):
+    """Hexes from ``h`` to the nearest objective ``side`` will not control at the next
+    command phase, and to the nearest objective at all (99: none)."""
+    best = 99
+    near = 99
+    for o in range(n_objectives(t)):
+        d = t.dist[h, objective_hex(t, o)]
+        near = min(near, d)
+        if d < best and next_controller(s, t, o) != side:
+            best = d
+    return best, near
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -106,11 +195,16 @@ def greedy_transfer(s, t, buf, n):
 def greedy_scores(s, t, side, w, buf, n):
     """The mean value to ``side`` (:func:`evaluate`) of each of the ``n`` actions in
     ``buf``, each played up to ``SAMPLES`` times on fresh dice from ``side``'s own stream,
-    into ``w.scores`` (a pass a point less: act while it can); no planned hexes
+    into ``w.scores`` (a pass less ``PASS_PENALTY`` and each unit it leaves free to act,
+    a stop a little more than a step that gains nothing); no planned hexes
     (``w.dests`` -1). An action whose first trial rolled no die (its dice stream did not
     move: a move nobody fires at, a pass) would give the same position every time: it is
     tried once. ``s`` is left as it was (the trials play on ``w.trial``)."""
     trial = w.trial
+    fresh_left = 0
+    for k in range(n_units(t)):
+        if unit_side(s, k) == side and unit_fresh(s, k):
+            fresh_left += 1
     for i in range(n):
         v = 0.0
         m = 0
@@ -128,7 +222,9 @@ def greedy_scores(s, t, side, w, buf, n):
                 break                               # no die rolled: the other trials would end the same
         v /= m
         if a_kind(buf[i]) == K_PASS:
-            v -= 1.0                                # keep the tempo: act while it can
+            v -= PASS_PENALTY + W_FRESH * fresh_left  # its units stay fresh, yet can no longer act
+        elif a_kind(buf[i]) == K_STOP:
+            v += STOP_BONUS                         # a step that gains nothing: stop instead
         w.scores[i] = v
         w.dests[i] = -1
 
