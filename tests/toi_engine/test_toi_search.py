@@ -1,0 +1,81 @@
+"""The shared search players play Tide of Iron through the game API (issue 19): the
+look-ahead and the tree search are the same code as Assault's (simulator/engine/players,
+which imports no game), reproducible for a seed whatever the number of workers, blind
+to the game's next dice; ``toi scenario`` gets the skill ladder and the skill curve."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simulator.engine.core.batch import SEARCH_PIECE_GAMES, run_games
+from simulator.engine.players.interface import GREEDY, LOOKAHEAD, MCTS, choose, make_work, player_setup
+from simulator.engine.toi.game import Game, State
+
+N = SEARCH_PIECE_GAMES + 4         # two pieces: with two workers each plays one
+
+
+def test_search_players_give_the_same_records_on_one_and_two_workers(tmp_path):
+    game = Game("two-farms")
+    runs = [run_games(game, games=N, seed=5, players=("mcts:8", "lookahead"), workers=w, out_dir=tmp_path / str(w))
+            for w in (1, 2)]
+    a, b = (pd.read_parquet(tmp_path / str(w) / "games.parquet") for w in (1, 2))
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == N and runs[0].tally.games == N
+    assert (runs[0].tally.outcome_array() == runs[1].tally.outcome_array()).all()
+    assert a["activations"].min() > 0                     # whole games were played
+    greedy = run_games(game, games=N, seed=5, players=("greedy", "lookahead"), workers=1)
+    assert (greedy.tally.stats != runs[0].tally.stats).any()     # the tree search is not greedy under another name
+
+
+def _midgame(seed: int = 3, decisions: int = 12) -> State:
+    st = State(Game("two-farms"), seed, 0, log=False)
+    kinds, params = player_setup(("greedy", "greedy"))
+    w = make_work(st.game)
+    for _ in range(decisions):
+        side = st.current_player()
+        st.apply_action(int(choose(st.s, st.game.tables, kinds[side], side, w, params)))
+    return st
+
+
+@pytest.mark.parametrize("kind", [GREEDY, LOOKAHEAD, MCTS])
+def test_a_player_never_reads_the_games_next_dice(kind):
+    """Its choice is the same whatever the game's dice stream holds (it draws its trials'
+    dice from its own stream), and choosing leaves the game's dice where they were."""
+    st = _midgame()
+    _, params = player_setup(("mcts:16", "mcts:16"))
+    side = st.current_player()
+    picks = set()
+    for dice in range(4):
+        s = st.clone().s
+        s.rng[0, :] = np.array([11 + dice, 2 * dice + 1, 7, 99 + dice], dtype=np.uint64)
+        before = s.rng[0].copy()
+        picks.add(int(choose(s, st.game.tables, kind, side, make_work(st.game), params)))
+        assert (s.rng[0] == before).all()
+    assert len(picks) == 1, picks
+
+
+def test_toi_scenario_plays_the_ladder_and_the_skill_curve(tmp_path):
+    from simulator.cli import main
+    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "8", "--seed", "3", "--ladder",
+                                    "--ladder-games", "10", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output[res.output.index("{"):])
+    ladder = report["skill_ladder"]
+    assert [(r["weaker"], r["stronger"]) for r in ladder["rungs"]] == [("random", "greedy"), ("greedy", "lookahead")]
+    assert all(len(r["seats"]) == 2 for r in ladder["rungs"]) and ladder["games_per_match"] == 10
+    out = tmp_path / "curve"
+    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "10", "--seed", "3", "--skill-curve",
+                                    "--levels", "random,greedy,mcts:4", "--out", str(out), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output[res.output.index("{"):])
+    curve = report["skill_curve"]
+    assert [row["level"] for row in curve] == ["random", "greedy", "mcts:4"]
+    assert all(row["games"] == 10 and set(row["win_rate"]) == {"american", "german"} for row in curve)
+    assert isinstance(report["converged"], bool) and report["verdict"]["strength"] == "mcts:4"
+    assert report["players"] == {"american": "mcts:4", "german": "mcts:4"}
+    assert "skill" in (out / "index.html").read_text().lower()
