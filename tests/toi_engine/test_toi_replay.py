@@ -74,3 +74,13 @@ def test_replay_command(tmp_path):
     bad = CliRunner().invoke(main, ["toi", "replay", "two-farms", "--seed", "5", "--game", "2",
                                     "--png", str(tmp_path / "end.jpg")])
     assert bad.exit_code == 2 and "--png" in bad.output and not (tmp_path / "end.jpg").exists()
+
+
+def test_an_area_attacks_mode_is_told_in_words():
+    """area.py logs an area attack's mode + 2: the text says area attack, and which mode."""
+    from simulator.engine.toi import events as ev
+    from simulator.engine.toi.replay import describe_event
+    game = Game("two-farms")
+    texts = [describe_event(game, (ev.EV_FIRE, 1, 0, 5, m, 4, 1, 2)) for m in range(4)]
+    assert ["(normal)" in texts[0], "(suppressive)" in texts[1]] == [True, True]
+    assert "(normal area attack)" in texts[2] and "(suppressive area attack)" in texts[3]

@@ -104,7 +104,9 @@ def describe_event(game: Game, row) -> str:
         return sides[k] if 0 <= k < 2 else "nobody"
 
     def mode(m: int) -> str:
-        return "suppressive" if m == S.MODE_SUPPRESSIVE else "normal"
+        # an area attack logs its mode + 2 (simulator/engine/toi/area.py)
+        what = "suppressive" if m % 2 == S.MODE_SUPPRESSIVE else "normal"
+        return f"{what} area attack" if m >= 2 else what
 
     texts = {
         ev.EV_PLACE: lambda: f"{unit(u)} placed in {hexn(a)}",
