@@ -72,7 +72,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
       lanchester toi scenario two-farms --vary rounds=4,6 --vary initiative=german
       lanchester toi scenario two-farms --tune rounds --target 0.5 --games 2000
       lanchester toi scenario two-farms --players mcts:32,greedy --games 200
-      lanchester toi scenario two-farms --ladder --ladder-games 100
+      lanchester toi scenario two-farms --games 2000 --ladder --ladder-games 100
       lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --games 100
     """
     from reports.scenario_text import report_table
