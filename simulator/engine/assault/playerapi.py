@@ -36,7 +36,7 @@ def is_activation(s):
     return pending(s) == SUB_SELECT and not emergency_waiting(s)
 
 
-@rule          # not inlined: numba's inlining of it through the game API's overload changed its value
+@rule
 def evaluate(s, t, w, side):
     """A position's worth to ``side``: :func:`simulator.engine.assault.greedy_values.evaluate`
     with greedy's weights ``w.weights``."""

@@ -14,12 +14,13 @@ from numba.core.registry import CPUDispatcher
 
 from simulator.rng import next_u64 as _next
 
-_JIT_MARK = re.compile(rb"^@(rule\w*|entry|numba\.\w+|n?jit)\b|numba\.njit\(", re.MULTILINE)
+_JIT_MARK = re.compile(rb"^@(rule\w*|entry|numba\.\w+|n?jit|overload)\b|numba\.njit\(", re.MULTILINE)
 
 
 def _is_compiled(path) -> bool:
-    """Whether a source holds numba code (pure-Python modules beside it, such as the
-    batch's bookkeeping or the balance report, do not touch the compiled engine)."""
+    """Whether a source holds numba code, overloads included (``core/gameapi.py``: what
+    they pick is compiled into their callers); pure-Python modules beside it, such as the
+    batch's bookkeeping or the balance report, do not touch the compiled engine."""
     return bool(_JIT_MARK.search(path.read_bytes()))
 
 

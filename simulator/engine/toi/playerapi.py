@@ -74,7 +74,7 @@ def forbidden(s, t, a, kinds, cards):
     return cards != 0 and (ACTIVATING >> k) & 1 != 0 and a_unit(a) < 63 and (cards >> a_unit(a)) & 1 != 0
 
 
-@rule          # not inlined (see simulator.engine.assault.playerapi.evaluate)
+@rule
 def evaluate(s, t, w, side):
     """A position's worth to ``side``: :func:`simulator.engine.toi.greedy.evaluate`."""
     return value_to(s, t, side)
