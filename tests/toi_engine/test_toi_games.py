@@ -139,7 +139,7 @@ def win_rate(scenario: str, players: tuple[str, str], seat: int, n: int = 40) ->
     return sum(r.winner == seat for r in play_games(scenario, n, seed=21, players=players)) / n
 
 
-def test_the_provisional_greedy_player_does_at_least_as_well_as_random_in_every_seat():
+def test_the_greedy_player_does_at_least_as_well_as_random_in_every_seat_of_the_tiny_field():
     from tests.toi_engine.util import TINY
     tiny = str(TINY)
     rr_b = win_rate(tiny, ("random", "random"), 1)
