@@ -9,17 +9,17 @@ import json
 
 import numpy as np
 import pandas as pd
-import pytest
 from click.testing import CliRunner
 
 from simulator.engine.core.batch import SEARCH_PIECE_GAMES, run_games
-from simulator.engine.players.interface import GREEDY, LOOKAHEAD, MCTS, choose, make_work, player_setup
+from simulator.engine.players.interface import GREEDY, choose_quick, make_work, player_setup
 from simulator.engine.toi.game import Game, State
 
 N = SEARCH_PIECE_GAMES + 4         # two pieces: with two workers each plays one
 
 
-def test_search_players_give_the_same_records_on_one_and_two_workers(tmp_path):
+def test_search_players_give_the_same_records_on_one_and_two_workers_and_the_ladder_and_curve(tmp_path):
+    """One test, so that the searching batch entry compiles once (on one test worker)."""
     game = Game("two-farms")
     runs = [run_games(game, games=N, seed=5, players=("mcts:8", "lookahead"), workers=w, out_dir=tmp_path / str(w))
             for w in (1, 2)]
@@ -30,6 +30,7 @@ def test_search_players_give_the_same_records_on_one_and_two_workers(tmp_path):
     assert a["activations"].min() > 0                     # whole games were played
     greedy = run_games(game, games=N, seed=5, players=("greedy", "lookahead"), workers=1)
     assert (greedy.tally.stats != runs[0].tally.stats).any()     # the tree search is not greedy under another name
+    ladder_and_skill_curve(tmp_path)
 
 
 def _midgame(seed: int = 3, decisions: int = 12) -> State:
@@ -38,28 +39,33 @@ def _midgame(seed: int = 3, decisions: int = 12) -> State:
     w = make_work(st.game)
     for _ in range(decisions):
         side = st.current_player()
-        st.apply_action(int(choose(st.s, st.game.tables, kinds[side], side, w, params)))
+        st.apply_action(int(choose_quick(st.s, st.game.tables, kinds[side], side, w, params)))
     return st
 
 
-@pytest.mark.parametrize("kind", [GREEDY, LOOKAHEAD, MCTS])
-def test_a_player_never_reads_the_games_next_dice(kind):
-    """Its choice is the same whatever the game's dice stream holds (it draws its trials'
-    dice from its own stream), and choosing leaves the game's dice where they were."""
+def test_greedy_never_reads_the_games_next_dice():
+    """Tide of Iron's greedy (whose scores rank the searches' candidates and whose choices
+    play their playouts) chooses alike whatever the game's dice stream holds: its trials'
+    dice come from its own stream; and choosing leaves the game's dice where they were.
+    The searches' own blindness is the shared code's, tested on Assault
+    (tests/engine/test_mcts.py)."""
+    kind = GREEDY
     st = _midgame()
-    _, params = player_setup(("mcts:16", "mcts:16"))
+    _, params = player_setup(("greedy", "greedy"))
     side = st.current_player()
     picks = set()
     for dice in range(4):
         s = st.clone().s
         s.rng[0, :] = np.array([11 + dice, 2 * dice + 1, 7, 99 + dice], dtype=np.uint64)
         before = s.rng[0].copy()
-        picks.add(int(choose(s, st.game.tables, kind, side, make_work(st.game), params)))
+        picks.add(int(choose_quick(s, st.game.tables, kind, side, make_work(st.game), params)))
         assert (s.rng[0] == before).all()
     assert len(picks) == 1, picks
 
 
-def test_toi_scenario_plays_the_ladder_and_the_skill_curve(tmp_path):
+def ladder_and_skill_curve(tmp_path):
+    """``toi scenario --ladder`` and ``--skill-curve``: JSON keys, the verdict's strength,
+    the report page."""
     from simulator.cli import main
     res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "8", "--seed", "3", "--ladder",
                                     "--ladder-games", "10", "--format", "json"])

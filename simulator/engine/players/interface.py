@@ -157,6 +157,20 @@ def choose(s, t, kind, side, w, params):
     return search_choice(s, t, kind, side, w, params)
 
 
+@entry
+def choose_quick(s, t, kind, side, w, params):
+    """:func:`choice` (random, greedy), for Python callers: unlike :func:`choose` it
+    compiles no searching player (a replay or a test of quick players does not wait for
+    the look-ahead and the tree search to compile)."""
+    return choice(s, t, kind, side, w, params)
+
+
+def chooser(kinds):
+    """The Python entry for one decision of players ``kinds``: :func:`choose_quick`
+    unless one of them searches, then :func:`choose`. Both choose alike."""
+    return choose if searches(kinds) else choose_quick
+
+
 @rule_inlined
 def play(s, t, kinds, params, w, max_decisions):
     """Play from ``s`` to the end of the game with the quick players ``kinds[side]``

@@ -165,10 +165,11 @@ class State:
 
     def play(self, players: tuple[str, str] = ("random", "random"), max_decisions: int = 100_000) -> int:
         """Play on to the end with the shared players ``players`` (``"mcts:50"``...), a
-        decision at a time through :func:`simulator.engine.players.interface.choose`; return
-        the decisions taken."""
-        from simulator.engine.players.interface import choose, make_work, player_setup
+        decision at a time through :func:`simulator.engine.players.interface.chooser`'s
+        entry; return the decisions taken."""
+        from simulator.engine.players.interface import chooser, make_work, player_setup
         kinds, params = player_setup(players)
+        choose = chooser(kinds)
         w = make_work(self.game)
         t = self.game.tables
         d = 0

@@ -6,7 +6,7 @@
 decision limit) with the event log on gives the game's final state. To tell which
 decision caused which events, it then walks the same game one decision at a time with
 the same compiled functions the loop calls (the players'
-:func:`~simulator.engine.players.interface.choose`, the rules'
+:func:`~simulator.engine.players.interface.chooser`'s entry, the rules'
 :func:`~simulator.engine.toi.turn.apply_action`) and checks that the walk ends in
 exactly the batch's final state (every array, the log included); a difference raises.
 """
@@ -19,7 +19,7 @@ import numpy as np
 
 from simulator.engine.core.batch import MAX_DECISIONS, play_alone
 from simulator.engine.core.seeding import seed_run_game
-from simulator.engine.players.interface import choose, make_work
+from simulator.engine.players.interface import chooser, make_work
 from simulator.engine.toi import events as ev
 from simulator.engine.toi import state as S
 from simulator.engine.toi import tables as T
@@ -68,6 +68,7 @@ def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str]
     new_game(s, t)
     s.g[S.G_LOG_ON] = 1
     w = make_work(game)
+    choose = chooser(kinds)
     st = _wrap(game, s)
     out: list[dict] = []
     d = 0
