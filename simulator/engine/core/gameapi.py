@@ -35,11 +35,6 @@ from __future__ import annotations
 from numba.core.errors import TypingError
 from numba.extending import overload
 
-# the wrappers (each overload's impl, a call of the game's function): called from compiled
-# code only, so no CPython wrapper, and no reference counting of the state's arrays (as the
-# rules' own functions, simulator.engine.core.compiling.rule)
-WRAPPER = {"no_cpython_wrapper": True, "_nrt": False}
-
 _GAMES: dict[type, object] = {}      # a game's GameState class -> its playerapi module
 
 HOOKS = ("legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "log_off", "forbidden",
@@ -117,73 +112,73 @@ def evaluate(s, t, w, side):
     _python_call("evaluate")
 
 
-@overload(legal_actions, jit_options=WRAPPER)
+@overload(legal_actions)
 def _legal_actions(s, t, buf):
     f = _of(s, "legal_actions")
     return lambda s, t, buf: f(s, t, buf)
 
 
-@overload(apply_action, jit_options=WRAPPER)
+@overload(apply_action)
 def _apply_action(s, t, a):
     f = _of(s, "apply_action")
     return lambda s, t, a: f(s, t, a)
 
 
-@overload(decider, jit_options=WRAPPER)
+@overload(decider)
 def _decider(s):
     f = _of(s, "decider")
     return lambda s: f(s)
 
 
-@overload(is_over, jit_options=WRAPPER)
+@overload(is_over)
 def _is_over(s):
     f = _of(s, "is_over")
     return lambda s: f(s)
 
 
-@overload(winner, jit_options=WRAPPER)
+@overload(winner)
 def _winner(s):
     f = _of(s, "winner")
     return lambda s: f(s)
 
 
-@overload(turn_number, jit_options=WRAPPER)
+@overload(turn_number)
 def _turn_number(s):
     f = _of(s, "turn_number")
     return lambda s: f(s)
 
 
-@overload(log_off, jit_options=WRAPPER)
+@overload(log_off)
 def _log_off(s):
     f = _of(s, "log_off")
     return lambda s: f(s)
 
 
-@overload(forbidden, jit_options=WRAPPER)
+@overload(forbidden)
 def _forbidden(s, t, a, kinds, cards):
     f = _of(s, "forbidden")
     return lambda s, t, a, kinds, cards: f(s, t, a, kinds, cards)
 
 
-@overload(is_activation, jit_options=WRAPPER)
+@overload(is_activation)
 def _is_activation(s):
     f = _of(s, "is_activation")
     return lambda s: f(s)
 
 
-@overload(greedy_choice, jit_options=WRAPPER)
+@overload(greedy_choice)
 def _greedy_choice(s, t, side, w, params, buf):
     f = _of(s, "greedy_choice")
     return lambda s, t, side, w, params, buf: f(s, t, side, w, params, buf)
 
 
-@overload(greedy_scores, jit_options=WRAPPER)
+@overload(greedy_scores)
 def _greedy_scores(s, t, side, w, buf, n):
     f = _of(s, "greedy_scores")
     return lambda s, t, side, w, buf, n: f(s, t, side, w, buf, n)
 
 
-@overload(evaluate, jit_options=WRAPPER)
+@overload(evaluate)
 def _evaluate(s, t, w, side):
     f = _of(s, "evaluate")
     return lambda s, t, w, side: f(s, t, w, side)
