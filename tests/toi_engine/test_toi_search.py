@@ -85,3 +85,35 @@ def ladder_and_skill_curve(tmp_path):
     assert isinstance(report["converged"], bool) and report["verdict"]["strength"] == "mcts:4"
     assert report["players"] == {"american": "mcts:4", "german": "mcts:4"}
     assert "skill" in (out / "index.html").read_text().lower()
+
+
+def test_restricted_play_forbids_exactly_what_it_names():
+    """Tide of Iron's side of restricted play (playerapi.forbidden, through the shared
+    legal_for): a unit denied (RS_CARDS) never gets an action of the action phase, a kind
+    denied (RS_KINDS) is never taken; the same random stream, unrestricted, does both."""
+    from simulator.engine.core.actions import decode
+    from simulator.engine.players.base import RS_CARDS, RS_KINDS
+    from simulator.engine.players.interface import RANDOM
+    from simulator.engine.toi.state import G_SUB, K_ADVANCE, K_PASS, SUB_SELECT
+
+    st = _midgame()
+    assert int(st.s.g[G_SUB]) == SUB_SELECT
+    side = st.current_player()
+    units = {decode(a)[1] for a in st.legal_actions() if decode(a)[0] != K_PASS}
+    denied = min(units)
+    _, free = player_setup(("random", "random"))
+    no_unit, no_kind = free.copy(), free.copy()
+    no_unit[RS_CARDS + side] = 1 << denied
+    no_kind[RS_KINDS + side] = 1 << K_ADVANCE
+    seen = {"free": set(), "unit": set(), "kind": set()}
+    streams = np.random.default_rng(9).integers(1, 2**63, size=(200, 4), dtype=np.uint64)   # the player's stream
+    for draw in range(200):
+        for name, params in (("free", free), ("unit", no_unit), ("kind", no_kind)):
+            s = st.clone().s
+            s.rng[1 + side] = streams[draw]
+            a = int(choose_quick(s, st.game.tables, RANDOM, side, make_work(st.game), params))
+            seen[name].add(decode(a)[:2])
+    assert any(u == denied for _, u in seen["free"]), seen["free"]
+    assert any(k == K_ADVANCE for k, _ in seen["free"]), seen["free"]
+    assert seen["unit"] and all(u != denied for k, u in seen["unit"] if k != K_PASS)
+    assert seen["kind"] and all(k != K_ADVANCE for k, _ in seen["kind"])

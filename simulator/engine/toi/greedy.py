@@ -19,6 +19,7 @@ import numpy as np
 from simulator.engine.core.compiling import int64_constants
 from simulator.engine.core.statecopy import restore_state
 from simulator.engine.players.base import legal_for
+from simulator.engine.toi.phases.command import control_after
 from simulator.engine.toi.state import (
     G_LOG_ON,
     G_SUB,
@@ -98,7 +99,7 @@ def evaluate(s, t, side):
     margin += TIE if initiative(s) == side else -TIE
     score = 0.0
     for o in range(n_objectives(t)):
-        p = next_controller(s, t, o)
+        p = control_after(s, t, o)
         if p >= 0:
             sign = 1.0 if p == side else -1.0
             margin += sign * objective_vp(t, o) * left
@@ -133,20 +134,6 @@ def evaluate(s, t, side):
 
 
 @numba.njit(cache=True, _nrt=False)
-def next_controller(s, t, o):
-    """Who controls objective ``o`` after the next command phase if nobody moves: a side
-    alone in its hex, else its controller now (-1 nobody; 001 Determine control)."""
-    h = objective_hex(t, o)
-    a = hex_units(s, h, 0)
-    b = hex_units(s, h, 1)
-    if a > 0 and b == 0:
-        return 0
-    if b > 0 and a == 0:
-        return 1
-    return controller(s, o)
-
-
-@numba.njit(cache=True, _nrt=False)
 def reachable_gain(s, t, side, h, mp, left):
     """The most a mover in hex ``h`` with ``mp`` MPs left gains by stepping into an
     objective free of enemies that ``side`` does not control (a swing of its VPs to the
@@ -171,7 +158,7 @@ def objective_distances(s, t, side, h):
     for o in range(n_objectives(t)):
         d = t.dist[h, objective_hex(t, o)]
         near = min(near, d)
-        if d < best and next_controller(s, t, o) != side:
+        if d < best and control_after(s, t, o) != side:
             best = d
     return best, near
 

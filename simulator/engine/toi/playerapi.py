@@ -22,16 +22,7 @@ from simulator.engine.toi.greedy import greedy_choice, greedy_scores
 from simulator.engine.toi.state import (
     G_LOG_ON,
     G_SUB,
-    K_ADVANCE,
-    K_AREA,
-    K_ASSAULT,
-    K_CUT_WIRE,
-    K_DIG,
-    K_FATIGUE,
-    K_FIRE,
-    K_FIREMOVE,
-    K_HEAL,
-    K_PREP_OPFIRE,
+    K_PASS,
     SUB_SELECT,
     GameState,
 )
@@ -40,11 +31,6 @@ from simulator.engine.toi.view import decider, is_over, round_now, winner
 
 __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "forbidden",
            "greedy_choice", "greedy_scores", "log_off", "is_activation", "evaluate", "Work", "make_work"]
-
-# the action kinds that activate a unit (001 Action phase: the actions a player takes)
-ACTIVATING = ((1 << K_ADVANCE) | (1 << K_FIRE) | (1 << K_FIREMOVE) | (1 << K_ASSAULT) | (1 << K_PREP_OPFIRE)
-              | (1 << K_FATIGUE) | (1 << K_AREA) | (1 << K_CUT_WIRE) | (1 << K_HEAL) | (1 << K_DIG))
-
 
 @rule_inlined
 def turn_number(s):
@@ -67,11 +53,14 @@ def is_activation(s):
 @rule_inlined
 def forbidden(s, t, a, kinds, cards):
     """Restricted play: ``kinds`` a bit per action kind never taken; ``cards`` a bit per
-    unit (the game's record columns ``SIDE/unit-K``: unit ``K``) never activated."""
+    unit (the game's record columns ``SIDE/unit-K``: unit ``K``) never activated: none of
+    the actions the action phase offers it (001 Action phase; every choice of
+    :func:`is_activation` but the pass is one unit's action)."""
     k = a_kind(a)
     if (kinds >> k) & 1:
         return True
-    return cards != 0 and (ACTIVATING >> k) & 1 != 0 and a_unit(a) < 63 and (cards >> a_unit(a)) & 1 != 0
+    return (cards != 0 and is_activation(s) and k != K_PASS and a_unit(a) < 63
+            and (cards >> a_unit(a)) & 1 != 0)
 
 
 @rule

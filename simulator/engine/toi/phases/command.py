@@ -17,7 +17,7 @@ reinforcements (5) follow the op-fire placement (:mod:`.setup`, :mod:`.transfer`
 
 from __future__ import annotations
 
-from simulator.engine.core.compiling import int64_constants, rule
+from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.toi.events import EV_CONTROL, EV_INITIATIVE, EV_OVER, EV_POINTS, EV_ROUND, EV_SMOKE_GONE, log
 from simulator.engine.toi.state import (
     ABSENT,
@@ -99,15 +99,29 @@ def check_elimination(s, t):
     return False
 
 
+@rule_inlined
+def control_after(s, t, o):
+    """Who controls objective ``o`` once the command phase has determined control (001
+    Command phase, 1): a side alone in its hex takes it, else its controller stays (-1
+    nobody). The greedy player reads it too (who will hold it if nobody moves)."""
+    h = t.obj[o, OB_HEX]
+    a = s.hx[h, HX_OCC]
+    b = s.hx[h, HX_OCC + 1]
+    if a > 0 and b == 0:
+        return 0
+    if b > 0 and a == 0:
+        return 1
+    return s.aux[AUX_OBJ, o]
+
+
 @rule
 def command_phase(s, t):
     s.g[G_PHASE] = PH_COMMAND
     for o in range(t.p[P_N_OBJ]):                 # 1. determine control over objectives
-        h = t.obj[o, OB_HEX]
-        for side in range(2):
-            if s.hx[h, HX_OCC + side] > 0 and s.hx[h, HX_OCC + 1 - side] == 0 and s.aux[AUX_OBJ, o] != side:
-                s.aux[AUX_OBJ, o] = side
-                log(s, EV_CONTROL, -1, o, side, 0, 0, 0)
+        side = control_after(s, t, o)
+        if side != s.aux[AUX_OBJ, o]:
+            s.aux[AUX_OBJ, o] = side
+            log(s, EV_CONTROL, -1, o, side, 0, 0, 0)
     for o in range(t.p[P_N_OBJ]):                 # 2. receive command and victory points
         side = s.aux[AUX_OBJ, o]
         if side < 0:
