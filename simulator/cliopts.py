@@ -2,7 +2,8 @@
 
 ``--trials`` / ``--exact``, ``--seed``, ``--workers`` (:func:`monte_carlo`), ``--format``,
 ``--out``, ``--dice``, ``--aid``, ``--units-dir`` (:func:`data_files`), ``--units-file``,
-``--terrain-file`` (:func:`toi_data_files`). Use them as decorators: ``@cliopts.seed``.
+``--terrain-file`` (:func:`toi_data_files`), the skill ladder and curve (:func:`skill`). Use them
+as decorators: ``@cliopts.seed``.
 
 ``--out PATH`` has one meaning on every command: it writes there instead of printing.
 A name with a file extension is one file (the ``--format`` text, or the picture for
@@ -28,6 +29,8 @@ from __future__ import annotations
 import click
 
 from simulator.vocabulary import (  # noqa: F401 - what a run can hold
+    DEFAULT_CURVE_GAMES,
+    DEFAULT_LEVELS,
     FORMATS,
     MAX_GAMES,
     MAX_TRIALS,
@@ -240,6 +243,44 @@ def _label(ctx: click.Context) -> str:
     import json
     asked = {k: v for k, v in ctx.params.items() if k not in RUN_CONTROL_PARAMS}
     return f"{ctx.command_path} {json.dumps(asked, sort_keys=True, default=str)}"
+
+
+def skill(example: str):
+    """``--ladder``, ``--ladder-games``, ``--skill-curve`` and ``--levels`` of a scenario
+    command (``example``: its ``--skill-curve`` example); the command receives ``ladder``,
+    ``ladder_games``, ``skill_curve`` and ``levels`` and checks them with
+    :func:`check_skill`."""
+    options = (
+        click.option("--ladder", is_flag=True, default=False,
+                     help="Also play the skill ladder: random < greedy < lookahead from both seats."),
+        click.option("--ladder-games", type=click.IntRange(min=10, max=MAX_GAMES), default=200, show_default=True,
+                     metavar="N"),
+        click.option("--skill-curve", is_flag=True, default=False,
+                     help="Play both sides at each level of a rising ladder of strengths (--levels) and report "
+                          "each side's win rate per level and whether the curve has converged (the top two "
+                          "levels agree within their 95% intervals); the verdict is made at the strongest "
+                          f"level and names it. --games is games per level (default {DEFAULT_CURVE_GAMES}). "
+                          f"Example: {example}"),
+        click.option("--levels", default=None, metavar="L1,L2,...",
+                     help="With --skill-curve: the levels, weakest first, as --players names them "
+                          f"[default: {','.join(DEFAULT_LEVELS)}]."),
+    )
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return decorate
+
+
+def check_skill(skill_curve: bool, levels: str | None) -> None:
+    """The skill curve chooses the players (not ``--players``), and ``--levels`` needs it:
+    a click usage error (exit 2) otherwise."""
+    source = click.get_current_context().get_parameter_source
+    if skill_curve and source("players") != click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--players and --skill-curve: the curve chooses the players (--levels)")
+    if levels is not None and not skill_curve:
+        raise click.UsageError("--levels needs --skill-curve")
 
 
 def monte_carlo(f):

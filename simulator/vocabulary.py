@@ -15,6 +15,13 @@ MAX_GAMES = 100_000_000       # a scenario batch keeps a few bytes per game in m
 OUT_FILE_SUFFIXES = (".json", ".csv", ".txt", ".tsv", ".md")   # --out NAME.json: the --format text, one file
 OUT_PICTURE_SUFFIXES = (".png",)                                  # --out NAME.png: one picture
 
+# --- the skill curve (simulator.engine.core.balance): both sides at each level, weakest
+# first. The default curve of Infantry Training, 200 games a level (1,000 games), took
+# 5 min 11 s on this 2-core machine with other jobs on it (load 4-8); most of it is the
+# two tree-search levels (measured on 2026-11-26, seed 1)
+DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:16", "mcts:64")
+DEFAULT_CURVE_GAMES = 200       # games per level when --games is not given
+
 # --- Assault ----------------------------------------------------------------------------
 EXPERIENCE_LEVELS = ("recruit", "regular", "hardened", "veteran", "elite")   # 4.2.3
 EDITIONS = ("v1", "v2")       # close combat: rule book 1.0 chapter 12, or the revised chapter (004)

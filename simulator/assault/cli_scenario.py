@@ -39,18 +39,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
               help="Search a number (turns, cp.SIDE, count.SIDE.UNIT) for the first side's win rate "
                    "closest to --target.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
-@click.option("--ladder", is_flag=True, default=False,
-              help="Also play the skill ladder: random < greedy < lookahead from both seats.")
-@click.option("--ladder-games", type=click.IntRange(min=10, max=cliopts.MAX_GAMES), default=200, show_default=True, metavar="N")
-@click.option("--skill-curve", is_flag=True, default=False,
-              help="Play both sides at each level of a rising ladder of strengths (--levels) and report "
-                   "each side's win rate per level and whether the curve has converged (the top two "
-                   "levels agree within their 95% intervals); the verdict is made at the strongest "
-                   "level and names it. --games is games per level (default 200). Example: "
-                   "lanchester assault scenario infantry-training --skill-curve --out out/curve")
-@click.option("--levels", default=None, metavar="L1,L2,...",
-              help="With --skill-curve: the levels, weakest first, as --players names them "
-                   "[default: random,greedy,lookahead,mcts:16,mcts:64].")
+@cliopts.skill("lanchester assault scenario infantry-training --skill-curve --out out/curve")
 @click.option("--restrict", multiple=True, metavar="SIDE:WHAT",
               help="Restricted play: play the side again denied one kind of choice, same seeds, and "
                    "report the change of its win rate with its paired 95% interval. WHAT is "
@@ -96,14 +85,10 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
 
     if watch_max_runs is not None and not watch:
         raise click.UsageError("--watch-max-runs needs --watch")
-    source = click.get_current_context().get_parameter_source
-    if skill_curve and source("players") != click.core.ParameterSource.DEFAULT:
-        raise click.UsageError("--players and --skill-curve: the curve chooses the players (--levels)")
-    if levels is not None and not skill_curve:
-        raise click.UsageError("--levels needs --skill-curve")
+    cliopts.check_skill(skill_curve, levels)
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
-        from simulator.engine.core.balance import DEFAULT_CURVE_GAMES
+        from simulator.vocabulary import DEFAULT_CURVE_GAMES
         games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,

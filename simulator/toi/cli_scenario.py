@@ -43,19 +43,7 @@ VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIV
 @click.option("--tune", default=None, metavar="KEY",
               help="Search rounds, actions or vp.OBJECTIVE for the first side's win rate closest to --target.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
-@click.option("--ladder", is_flag=True, default=False,
-              help="Also play the skill ladder: random < greedy < lookahead from both seats.")
-@click.option("--ladder-games", type=click.IntRange(min=10, max=cliopts.MAX_GAMES), default=200, show_default=True,
-              metavar="N")
-@click.option("--skill-curve", is_flag=True, default=False,
-              help="Play both sides at each level of a rising ladder of strengths (--levels) and report "
-                   "each side's win rate per level and whether the curve has converged (the top two "
-                   "levels agree within their 95% intervals); the verdict is made at the strongest "
-                   "level and names it. --games is games per level (default 200). Example: "
-                   "lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --out out/curve")
-@click.option("--levels", default=None, metavar="L1,L2,...",
-              help="With --skill-curve: the levels, weakest first, as --players names them "
-                   "[default: random,greedy,lookahead,mcts:16,mcts:64].")
+@cliopts.skill("lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --out out/curve")
 def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tune, target, ladder, ladder_games,
                      skill_curve, levels):
     """Play Tide of Iron scenario NAME many times with computer players and report its
@@ -79,14 +67,10 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
     from simulator.output import emit, to_json
     from simulator.runner import fresh_seed
 
-    source = click.get_current_context().get_parameter_source
-    if skill_curve and source("players") != click.core.ParameterSource.DEFAULT:
-        raise click.UsageError("--players and --skill-curve: the curve chooses the players (--levels)")
-    if levels is not None and not skill_curve:
-        raise click.UsageError("--levels needs --skill-curve")
+    cliopts.check_skill(skill_curve, levels)
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
-        from simulator.engine.core.balance import DEFAULT_CURVE_GAMES
+        from simulator.vocabulary import DEFAULT_CURVE_GAMES
         games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, options=run_options, vary=tuple(vary), tune=tune,
                   target=target, ladder=ladder, ladder_games=ladder_games, skill_curve=skill_curve, levels=levels)

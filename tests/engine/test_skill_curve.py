@@ -14,14 +14,13 @@ from simulator.cli import main
 from simulator.engine.assault.balance import parse_levels
 from simulator.engine.assault.restrictions import RESTRICTIONS
 from simulator.engine.core.balance import (
-    DEFAULT_CURVE_GAMES,
-    DEFAULT_LEVELS,
     curve_converged,
     curve_row,
     verdict_at_strength,
     verdict_with_players,
 )
 from simulator.errors import InputError
+from simulator.vocabulary import DEFAULT_CURVE_GAMES, DEFAULT_LEVELS
 
 SIDES = ["german", "soviet"]
 

@@ -20,6 +20,7 @@ from simulator.engine.core.batch import RunResult, run_games, summary
 from simulator.errors import InputError
 from simulator.runner import RunOptions
 from simulator.stats import wilson_interval
+from simulator.vocabulary import DEFAULT_LEVELS
 
 Z95 = 1.959963984540054
 
@@ -185,15 +186,6 @@ def skill_ladder(game, *, games: int, seed: int, workers: int | None, progress: 
                       "stronger_wins_more_from_both_seats": bool(better)})
     return {"games_per_match": games, "rungs": rungs,
             "skill_matters": all(r["stronger_wins_more_from_both_seats"] for r in rungs)}
-
-
-# both sides at each level, weakest first. The default curve of Infantry Training, 200 games a
-# level (1,000 games), took 5 min 11 s on this 2-core machine with other jobs on it (load 4-8);
-# most of it is the two tree-search levels (measured on 2026-11-26, seed 1)
-DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:16", "mcts:64")
-
-
-DEFAULT_CURVE_GAMES = 200       # games per level when --games is not given
 
 
 def parse_levels(text: str | None, *, players) -> list[str]:
