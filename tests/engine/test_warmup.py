@@ -39,3 +39,20 @@ def test_each_part_compiles_the_version_the_engine_calls(engine_compiled):
             cached = {key[0] for key in dispatcher._cache._cache_file._load_index()}
             assert cached == {tuple(signature)}, (part, dispatcher.py_func.__name__, cached)
     assert engine_compiled in (None, [])      # compiled in this session: the top used every part
+
+
+def test_the_warmup_compiles_choose_for_the_types_its_callers_give(engine_compiled):
+    """The decision-by-decision entry ``choose`` is compiled by the warm-up, for exactly
+    the argument types a test or a replay calls it with (else each test worker would
+    compile it again, the better part of a minute)."""
+    import numpy as np
+    from numba import typeof
+
+    from simulator.engine.assault.game import State
+    from simulator.engine.players.interface import DEFAULT_PARAMS, GREEDY, choose, make_work
+    game = warmup.warmup_game()
+    st = State(game, seed=1, log=True)
+    args = (st.s, game.tables, np.int64(GREEDY), np.int64(st.current_player()), make_work(game), DEFAULT_PARAMS)
+    assert tuple(typeof(a) for a in args) == warmup.choose_signature(game)
+    assert {key[0] for key in choose._cache._cache_file._load_index()} == {warmup.choose_signature(game)}
+    assert choose(*args) in st.legal_actions()

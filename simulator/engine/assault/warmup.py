@@ -92,6 +92,26 @@ def compile_top(game=None, players: tuple[str, str] = ("greedy", "greedy")) -> N
     run_games(game, games=1, seed=0, players=players, workers=1)
 
 
+def compile_choose(game=None) -> None:
+    """Compile (or load) the players' one-decision Python entry,
+    :func:`simulator.engine.players.interface.choose`, with the argument types its
+    callers give it (a replay or a test playing decision by decision): its compile
+    takes the better part of a minute, which each test worker would otherwise spend."""
+    from simulator.engine.players.interface import choose
+    choose.compile(choose_signature(warmup_game() if game is None else game))
+
+
+def choose_signature(game) -> tuple:
+    """The argument types of ``choose(s, t, kind, side, w, params)`` as its callers give
+    them: a state's arrays, the tables, two ``np.int64``, the players' ``Work`` and
+    parameters."""
+    from numba import typeof, types
+
+    from simulator.engine.players.interface import DEFAULT_PARAMS, make_work
+    return (typeof(game.new_state()), typeof(game.tables), types.int64, types.int64, typeof(make_work(game)),
+            typeof(DEFAULT_PARAMS))
+
+
 def _part_process(part: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "simulator.engine.assault.warmup", "--part", part],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -112,7 +132,8 @@ def compile_engine(searching: bool = False) -> list[str] | None:
     (started once the map's code is compiled, so that it is compiled once); with
     ``searching`` the searching players' batch entry too, in a second child beside this
     process's quick entry (both on the greedy player the first child left in the
-    cache). A failed child is harmless: what it did not compile is compiled here.
+    cache), and here, while that child still compiles, the one-decision entry
+    :func:`compile_choose`. A failed child is harmless: what it did not compile is compiled here.
 
     Returns None when the engine was compiled already; otherwise the parts' functions
     that the engine did not call with exactly the argument types :func:`part_units`
@@ -132,6 +153,8 @@ def compile_engine(searching: bool = False) -> list[str] | None:
     search = _part_process(SEARCH_PART) if searching else None
     try:
         compile_top(game)
+        if searching:                        # while the searching entry compiles beside it
+            compile_choose(game)
     finally:
         _finish(search)
     return [f"{d.py_func.__module__}.{d.py_func.__name__}" for part in PARTS
