@@ -19,7 +19,7 @@ OUT_PICTURE_SUFFIXES = (".png",)                                  # --out NAME.p
 # first. The default curve of Infantry Training, 200 games a level (1,000 games), took
 # 5 min 11 s on this 2-core machine with other jobs on it (load 4-8); most of it is the
 # two tree-search levels (measured on 2026-11-26, seed 1)
-DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:16", "mcts:64")
+DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:64", "mcts:256")
 DEFAULT_CURVE_GAMES = 200       # games per level when --games is not given
 
 # --- Assault ----------------------------------------------------------------------------

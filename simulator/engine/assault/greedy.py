@@ -189,8 +189,6 @@ def best_destination(s, t, u, h, mode, mp, steps, w, fire_after):
     """The best hex to end a move in (value and hex), from ``reach``. ``pos`` caches
     position values (NaN: not computed); ``fire_after``: add the best fire from there
     (move and fire, 9.3)."""
-    wt = w.weights
-    pos = w.pos
     best = w.best
     reach(s, t, u, h, mode, mp, steps, best, w.first, w.stack)
     prefilter(s, t, u, h, w)
@@ -198,24 +196,75 @@ def best_destination(s, t, u, h, mode, mp, steps, w, fire_after):
     top = NEG
     dest = -1
     for g in range(best.shape[0]):
-        if best[g] < 0 or g == h:
-            continue
-        if occ(s, g, 1 - side) > 0:
-            if mode != MODE_NORMAL and mode != MODE_FAST:
-                continue
-            v = cc_value(s, t, wt, u, g)
-        else:
-            if occ(s, g, side) > 0 or np.isnan(w.cheap[g]):
-                continue
-            if np.isnan(pos[g]):
-                pos[g] = position_value(s, t, wt, u, g)
-            v = pos[g]
-            if fire_after != 0:
-                v += best_fire_from(s, t, wt, u, g, FS_MOVE)
+        v = destination_value(s, t, u, h, g, side, mode, w, fire_after)
         if v > top:
             top = v
             dest = g
     return top, dest
+
+
+@rule_inlined
+def destination_value(s, t, u, h, g, side, mode, w, fire_after):
+    """Greedy's value of ending ``u``'s move (from ``h``) in ``g``, NEG when it cannot or
+    will not end there: after ``reach`` and ``prefilter`` (``w.pos`` caches position
+    values)."""
+    if w.best[g] < 0 or g == h:
+        return NEG
+    if occ(s, g, 1 - side) > 0:
+        if mode != MODE_NORMAL and mode != MODE_FAST:
+            return NEG
+        return cc_value(s, t, w.weights, u, g)
+    if occ(s, g, side) > 0 or np.isnan(w.cheap[g]):
+        return NEG
+    if np.isnan(w.pos[g]):
+        w.pos[g] = position_value(s, t, w.weights, u, g)
+    v = w.pos[g]
+    if fire_after != 0:
+        v += best_fire_from(s, t, w.weights, u, g, FS_MOVE)
+    return v
+
+
+@rule
+def other_destinations(s, t, w, a, plan, out, k_max):
+    """Up to ``k_max`` hexes other than ``plan`` where move action ``a`` (a move or a fast
+    move, 6.4) could take its unit, best first by greedy's value (into ``out``); returns
+    how many. The tree search weighs them as other plans of the same action, which
+    greedy then follows step by step (:func:`greedy_step`). Other actions: none."""
+    k = a_kind(a)
+    if k != K_MOVE and k != K_FAST:
+        return 0
+    u = a_unit(a)
+    h = hex_of(s, u)
+    mode = MODE_NORMAL if k == K_MOVE else MODE_FAST
+    mp = allowance(s, t, u) + (0 if k == K_MOVE else 1)
+    w.pos[:] = np.nan
+    reach(s, t, u, h, mode, mp, NIL, w.best, w.first, w.stack)
+    prefilter(s, t, u, h, w)
+    side = side_of(s, u)
+    m = 0
+    while m < k_max:
+        top = NEG
+        dest = -1
+        for g in range(w.best.shape[0]):
+            if g == plan or already(out, m, g):
+                continue
+            v = destination_value(s, t, u, h, g, side, mode, w, FALSE)
+            if v > top:
+                top = v
+                dest = g
+        if dest < 0:
+            break
+        out[m] = dest
+        m += 1
+    return m
+
+
+@rule_inlined
+def already(out, m, g):
+    for i in range(m):
+        if out[i] == g:
+            return True
+    return False
 
 
 @rule_inlined

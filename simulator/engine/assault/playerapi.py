@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simulator.engine.assault.greedy import greedy_choice, greedy_scores
+from simulator.engine.assault.greedy import other_destinations as other_plans
 from simulator.engine.assault.greedy_values import DEFAULT_WEIGHTS
 from simulator.engine.assault.greedy_values import evaluate as weighed_value
 from simulator.engine.assault.restrict import forbidden
@@ -22,7 +23,8 @@ from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.players.mcts import Tree, make_tree
 
 __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "forbidden",
-           "greedy_choice", "greedy_scores", "log_off", "is_activation", "evaluate", "Work", "make_work"]
+           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "Work",
+           "make_work"]
 
 
 @rule_inlined

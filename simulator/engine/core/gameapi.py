@@ -22,7 +22,10 @@ the game's own players
     and how), ``greedy_choice(s, t, side, w, params, buf)`` (its greedy player's
     action), ``greedy_scores(s, t, side, w, buf, n)`` (greedy's score of each of the
     ``n`` actions in ``buf`` into ``w.scores``, the hex it plans a move to end in into
-    ``w.dests``, -1 none), ``evaluate(s, t, w, side)`` (a position's worth to
+    ``w.dests``, -1 none), ``other_plans(s, t, w, a, plan, out, k_max)`` (up to ``k_max``
+    other hexes than ``plan`` where greedy could take action ``a``'s unit, best first,
+    into ``out``; how many: the tree search weighs them as other plans of the action,
+    0 when the game has none), ``evaluate(s, t, w, side)`` (a position's worth to
     ``side``, a few points a unit).
 
 ``w`` is the game's players' scratch (its ``Work``: at least ``buf``, ``pbuf``,
@@ -38,7 +41,7 @@ from numba.extending import overload
 _GAMES: dict[type, object] = {}      # a game's GameState class -> its playerapi module
 
 HOOKS = ("legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "log_off", "forbidden",
-         "is_activation", "greedy_choice", "greedy_scores", "evaluate")
+         "is_activation", "greedy_choice", "greedy_scores", "other_plans", "evaluate")
 
 
 def register(state_class: type, api) -> None:
@@ -106,6 +109,10 @@ def greedy_choice(s, t, side, w, params, buf):
 
 def greedy_scores(s, t, side, w, buf, n):
     _python_call("greedy_scores")
+
+
+def other_plans(s, t, w, a, plan, out, k_max):
+    _python_call("other_plans")
 
 
 def evaluate(s, t, w, side):
@@ -176,6 +183,12 @@ def _greedy_choice(s, t, side, w, params, buf):
 def _greedy_scores(s, t, side, w, buf, n):
     f = _of(s, "greedy_scores")
     return lambda s, t, side, w, buf, n: f(s, t, side, w, buf, n)
+
+
+@overload(other_plans)
+def _other_plans(s, t, w, a, plan, out, k_max):
+    f = _of(s, "other_plans")
+    return lambda s, t, w, a, plan, out, k_max: f(s, t, w, a, plan, out, k_max)
 
 
 @overload(evaluate)

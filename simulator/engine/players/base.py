@@ -34,7 +34,8 @@ MC_EVERY = 12           # 1: every decision is a node of its tree; 0: only the a
 MC_POOL = 13            # dice of its simulations: a pool of this many, reused in turn (0: fresh every time)
 MC_WIDTH = 14           # the most candidates a node of its tree keeps (0: mcts.MAX_CHILDREN)
 MC_DEPTH = 15           # the deepest its tree grows, in searched decisions (0: no limit; 1: the root's only)
-N_PARAMS = 16
+MC_PLANS = 16           # other plans its tree weighs for each of its candidate moves (the game's other_plans)
+N_PARAMS = 17
 
 
 @rule

@@ -46,6 +46,7 @@ from simulator.engine.players.base import (
     MC_C,
     MC_DEPTH,
     MC_EVERY,
+    MC_PLANS,
     MC_POOL,
     MC_ROLLOUT,
     MC_SCALE,
@@ -60,7 +61,7 @@ from simulator.engine.players.randomplay import random_choice
 RANDOM, GREEDY, LOOKAHEAD, MCTS = 0, 1, 2, 3
 PLAYER_NAMES = ("random", "greedy", "lookahead", "mcts")
 SEARCHING = (LOOKAHEAD, MCTS)      # the players that search (a game each takes 0.1-1 s)
-DEFAULT_MCTS_SIMS = 64                  # a plain ``mcts``'s simulations per decision (bench/scenario.py: its speed)
+DEFAULT_MCTS_SIMS = 256                 # a plain ``mcts``'s simulations per decision (bench/scenario.py: its speed)
 
 DEFAULT_PARAMS = np.zeros(N_PARAMS, dtype=np.int64)
 DEFAULT_PARAMS[LA_CANDIDATES] = 4       # greedy's best actions the look-ahead plays out
@@ -68,12 +69,13 @@ DEFAULT_PARAMS[LA_PLAYOUTS] = 8         # playouts of each
 DEFAULT_PARAMS[LA_EXTRA_TURNS] = 0      # turns played out past the current one
 DEFAULT_PARAMS[MC_SIMS:MC_SIMS + 2] = DEFAULT_MCTS_SIMS
 DEFAULT_PARAMS[MC_ROLLOUT] = -1         # the tree search's playouts: to the end of the turn (r >= 0: r decisions)
-DEFAULT_PARAMS[MC_C] = 30               # its UCT exploration constant, hundredths
+DEFAULT_PARAMS[MC_C] = 100              # its UCT exploration constant, hundredths
 DEFAULT_PARAMS[MC_SCALE] = 3000         # its evaluation's scale, hundredths (a unit is worth a few points)
 DEFAULT_PARAMS[MC_EVERY] = 0            # its tree: the activations (6.4), greedy the steps inside them
-DEFAULT_PARAMS[MC_POOL] = 8             # its simulations' dice: a pool of 8 (common random numbers)
-DEFAULT_PARAMS[MC_WIDTH] = 4            # candidates a node keeps (greedy's best 4, as the look-ahead)
+DEFAULT_PARAMS[MC_POOL] = 0             # its simulations' dice: fresh every time (n > 0: a pool of n, reused)
+DEFAULT_PARAMS[MC_WIDTH] = 6            # candidates a node keeps (greedy's best 6; the look-ahead's 4)
 DEFAULT_PARAMS[MC_DEPTH] = 1            # its tree: its own activation (the opponent greedy below; 2: its reply too)
+DEFAULT_PARAMS[MC_PLANS] = 2            # and for each candidate move, greedy's next best 2 hexes to end it in
 
 
 def parse_player(text: str) -> tuple[int, int | None]:

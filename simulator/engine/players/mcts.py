@@ -13,7 +13,9 @@ visited one.
 What the tree searches (``params[MC_EVERY]``): by default only the decisions that
 matter, the activations (the game's ``is_activation``; Assault's 6.4: which unit acts,
 and how, as greedy's scores rank them,
-with greedy's plan for a move), to a depth of ``params[MC_DEPTH]`` searched decisions
+with greedy's plan for a move, and for a move ``params[MC_PLANS]`` other plans: the
+game's ``other_plans``, in Assault greedy's next best hexes to end it in, which greedy
+then walks to), to a depth of ``params[MC_DEPTH]`` searched decisions
 (below it the opponent is greedy, as the look-ahead assumes); the steps inside an activation (where to go on the
 way, whom to fire at) are greedy's, in the tree as in the playouts, and so are the
 player's own (the look-ahead's split). With ``MC_EVERY`` 1 every decision is a node.
@@ -26,8 +28,9 @@ player's own stream.
 
 The tree lives in preallocated arrays (:class:`Tree`): a node per row, with the side
 that decided there, its visits, its candidate actions best first (greedy's order:
-an activation's choices by greedy's scores, any other decision greedy's choice first
-then the rest in the legal order) and greedy's planned hex for each, the node each
+an activation's choices by greedy's scores, then the other plans of its moves; any
+other decision greedy's choice first then the rest in the legal order) and the planned
+hex of each (the same move may be a candidate more than once, to other hexes), the node each
 candidate leads to (0: none yet)
 and, per node, the sum of the values of the simulations through it from the point of
 view of the side that chose the action leading to it. A node opens its candidates one
@@ -63,6 +66,7 @@ from simulator.engine.core.gameapi import (
     is_activation,
     is_over,
     log_off,
+    other_plans,
     turn_number,
     winner,
 )
@@ -71,6 +75,7 @@ from simulator.engine.players.base import (
     MC_C,
     MC_DEPTH,
     MC_EVERY,
+    MC_PLANS,
     MC_POOL,
     MC_SCALE,
     MC_WIDTH,
@@ -142,6 +147,7 @@ def rank(play, t, side, w, params, buf, n, tree, nd, width):
         for j in range(m):
             row[ND_CAND + j] = w.cands[j]
             row[ND_PLAN + j] = w.plans[j]
+        m = add_other_plans(play, t, w, params[MC_PLANS], row, m)
     if m == 0:
         g = greedy_choice(play, t, side, w, params, w.pbuf)
         row[ND_CAND] = g
@@ -158,6 +164,25 @@ def rank(play, t, side, w, params, buf, n, tree, nd, width):
         row[ND_CHILD + j] = 0
     row[ND_SIDE] = side
     row[ND_NCAND] = m
+
+
+@rule_inlined
+def add_other_plans(play, t, w, per_move, row, m):
+    """Append to the ``m`` candidates of ``row`` greedy's other plans (up to ``per_move``
+    each, the game's ``other_plans``) for those with a plan, while the row has room;
+    returns the candidates now."""
+    if per_move <= 0:
+        return m
+    total = m
+    for j in range(m):
+        if row[ND_PLAN + j] < 0:
+            continue
+        k = other_plans(play, t, w, row[ND_CAND + j], row[ND_PLAN + j], w.pbuf, min(per_move, MAX_CHILDREN - total))
+        for i in range(k):
+            row[ND_CAND + total] = row[ND_CAND + j]
+            row[ND_PLAN + total] = w.pbuf[i]
+            total += 1
+    return total
 
 
 @rule_inlined

@@ -30,7 +30,8 @@ from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.engine.toi.view import decider, is_over, round_now, winner
 
 __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "forbidden",
-           "greedy_choice", "greedy_scores", "log_off", "is_activation", "evaluate", "Work", "make_work"]
+           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "Work",
+           "make_work"]
 
 @rule_inlined
 def turn_number(s):
@@ -41,6 +42,13 @@ def turn_number(s):
 @rule_inlined
 def log_off(s):
     s.g[G_LOG_ON] = 0
+
+
+@rule_inlined
+def other_plans(s, t, w, a, plan, out, k_max):
+    """Greedy's other plans for an action: Tide of Iron's greedy plans none (an action
+    is the tree search's candidate once)."""
+    return 0
 
 
 @rule_inlined
