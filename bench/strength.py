@@ -1,0 +1,86 @@
+"""Benchmark: how much stronger one player is than another, from both seats, paired.
+
+Issue 18's measure of strength. Plays a scenario with ``--against`` on both sides (the
+baseline), then with ``--player`` in each seat against ``--against``, on the same seeds
+(game k of each run starts from the same dice: common random numbers, so the change is
+paired game by game), and prints for each seat the change of that side's win rate and of
+its score (a win 1, a draw one half) with their 95% intervals. ``--baseline`` compares
+against another player in the same seat instead of ``--against`` (a larger budget
+against a smaller one: ``--player mcts --baseline mcts:64``).
+
+    python bench/strength.py --scenario infantry-training --games 1000 --seed 11
+    python bench/strength.py --scenario river-and-bridge --games 1000 --player mcts --baseline mcts:64
+    python bench/strength.py --game toi --scenario two-farms --games 400 --player mcts
+
+Every figure of the README's "How strong the players are" is one of these runs. A change
+whose interval holds zero is not shown by the run: play more games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+from simulator.engine.core.batch import run_games
+
+
+def score(outcomes: np.ndarray, side: int) -> np.ndarray:
+    """A game's score for ``side``: 1 a win, 0 a loss, one half anything else (a draw)."""
+    decided = (outcomes == 0) | (outcomes == 1)
+    return np.where(outcomes == side, 1.0, np.where(decided, 0.0, 0.5))
+
+
+def paired(new: np.ndarray, old: np.ndarray) -> tuple[float, float]:
+    """The mean change game by game and its 95% half-interval (normal, 1.96 standard errors)."""
+    d = new - old
+    return float(d.mean()), 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d))
+
+
+def outcomes(game, players: tuple[str, str], games: int, seed: int) -> tuple[np.ndarray, float]:
+    t0 = time.perf_counter()
+    r = run_games(game, games=games, seed=seed, players=players, workers=2)
+    return r.tally.outcome_array(), time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", choices=("assault", "toi"), default="assault")
+    ap.add_argument("--scenario", default=None, help="default: infantry-training (assault), two-farms (toi)")
+    ap.add_argument("--player", default="mcts", help="the player measured (default mcts, at its default budget)")
+    ap.add_argument("--against", default="lookahead", help="its opponent, and the baseline on both sides")
+    ap.add_argument("--baseline", default=None, help="compare with this player in the same seat (default: --against)")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=11)
+    args = ap.parse_args()
+    from scenario import load_game  # bench/scenario.py, beside this script
+    args.scenario = args.scenario or ("two-farms" if args.game == "toi" else "infantry-training")
+    game = load_game(args.game, args.scenario)
+    sides = list(game.sides)
+    print(f"{args.game} {args.scenario}: {args.player} against {args.against}, compared with "
+          f"{args.baseline or args.against} in the same seat; {args.games:,} games, seed {args.seed}, paired")
+    if args.baseline is None:
+        mirror, secs = outcomes(game, (args.against, args.against), args.games, args.seed)
+        print(f"  baseline {args.against} v {args.against} ({secs:.0f} s): "
+              + ", ".join(f"{s} wins {np.mean(mirror == i):.1%}" for i, s in enumerate(sides))
+              + f", other {np.mean((mirror != 0) & (mirror != 1)):.1%}")
+    for seat in (0, 1):
+        pair = [args.against, args.against]
+        pair[seat] = args.player
+        new, secs = outcomes(game, tuple(pair), args.games, args.seed)
+        if args.baseline is None:
+            old = mirror
+        else:
+            pair[seat] = args.baseline
+            old, _ = outcomes(game, tuple(pair), args.games, args.seed)
+        dw, hw = paired((new == seat).astype(float), (old == seat).astype(float))
+        ds, hs = paired(score(new, seat), score(old, seat))
+        print(f"  {sides[seat]:8s} seat: wins {np.mean(new == seat):.1%} (was {np.mean(old == seat):.1%}), "
+              f"change {dw:+.3f} +-{hw:.3f}; score change {ds:+.3f} +-{hs:.3f}"
+              f"{'  (outside the interval)' if dw - hw > 0 else ''} ({secs:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
