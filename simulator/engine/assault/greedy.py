@@ -146,7 +146,7 @@ from simulator.engine.assault.view import (
     type_of,
 )
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
-from simulator.engine.players.base import NEG, find_kind, legal_for, own_below
+from simulator.engine.players.base import NEG, among, find_kind, legal_for, own_below
 
 PREFILTER = 6        # hexes a move looks at closely: the best by objectives and cover
 SMOKE_SCREEN = 0.4   # what a smoke hex is worth per unit of enemy fire value along lines through it
@@ -246,7 +246,7 @@ def other_destinations(s, t, w, a, plan, out, k_max):
         top = NEG
         dest = -1
         for g in range(w.best.shape[0]):
-            if g == plan or already(out, m, g):
+            if g == plan or among(g, out, m):
                 continue
             v = destination_value(s, t, u, h, g, side, mode, w, FALSE)
             if v > top:
@@ -257,14 +257,6 @@ def other_destinations(s, t, w, a, plan, out, k_max):
         out[m] = dest
         m += 1
     return m
-
-
-@rule_inlined
-def already(out, m, g):
-    for i in range(m):
-        if out[i] == g:
-            return True
-    return False
 
 
 @rule_inlined

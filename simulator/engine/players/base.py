@@ -84,6 +84,15 @@ def legal_for(s, t, side, params, buf):
 
 
 @rule
+def among(a, buf, n):
+    """Whether ``a`` is one of the ``n`` actions (or hexes) in ``buf``."""
+    for i in range(n):
+        if buf[i] == a:
+            return True
+    return False
+
+
+@rule
 def find_kind(buf, n, k):
     """The first of the ``n`` actions in ``buf`` of kind ``k``, else the first one."""
     for i in range(n):

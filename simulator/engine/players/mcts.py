@@ -79,6 +79,7 @@ from simulator.engine.players.base import (
     MC_POOL,
     MC_SCALE,
     MC_WIDTH,
+    among,
     copy_own_stream,
     legal_for,
     own_below,
@@ -224,14 +225,6 @@ def new_node(tree, nd):
 
 
 @rule
-def is_legal(a, buf, n):
-    for i in range(n):
-        if buf[i] == a:
-            return True
-    return False
-
-
-@rule
 def select(tree, nd, buf, n, uct_c):
     """The candidate of node ``nd`` to follow (its index), among those legal in ``buf``:
     the first one not tried yet while progressive widening allows one more, else the
@@ -246,7 +239,7 @@ def select(tree, nd, buf, n, uct_c):
     top = -1.0
     k = 0
     for j in range(row[ND_NCAND]):
-        if not is_legal(row[ND_CAND + j], buf, n):
+        if not among(row[ND_CAND + j], buf, n):
             continue
         c = row[ND_CHILD + j]
         if c == 0 or tree.node[c, ND_VISITS] == 0:
