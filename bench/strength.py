@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from simulator.engine.core.balance import Z95, paired_change
 from simulator.engine.core.batch import run_games
 
 
@@ -33,10 +34,11 @@ def score(outcomes: np.ndarray, side: int) -> np.ndarray:
     return np.where(outcomes == side, 1.0, np.where(decided, 0.0, 0.5))
 
 
-def paired(new: np.ndarray, old: np.ndarray) -> tuple[float, float]:
-    """The mean change game by game and its 95% half-interval (normal, 1.96 standard errors)."""
-    d = new - old
-    return float(d.mean()), 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d))
+def score_change(new: np.ndarray, old: np.ndarray, side: int) -> tuple[float, float]:
+    """The change of ``side``'s score game by game and its 95% half-interval (the win
+    rate's is :func:`simulator.engine.core.balance.paired_change`)."""
+    d = score(new, side) - score(old, side)
+    return float(d.mean()), Z95 * float(d.std(ddof=1)) / math.sqrt(len(d))
 
 
 def outcomes(game, players: tuple[str, str], games: int, seed: int) -> tuple[np.ndarray, float]:
@@ -75,11 +77,12 @@ def main() -> None:
         else:
             pair[seat] = args.baseline
             old, _ = outcomes(game, tuple(pair), args.games, args.seed)
-        dw, hw = paired((new == seat).astype(float), (old == seat).astype(float))
-        ds, hs = paired(score(new, seat), score(old, seat))
+        dw, lo, hi = paired_change(old, new, seat)
+        hw = (hi - lo) / 2
+        ds, hs = score_change(new, old, seat)
         print(f"  {sides[seat]:8s} seat: wins {np.mean(new == seat):.1%} (was {np.mean(old == seat):.1%}), "
               f"change {dw:+.3f} +-{hw:.3f}; score change {ds:+.3f} +-{hs:.3f}"
-              f"{'  (outside the interval)' if dw - hw > 0 else ''} ({secs:.0f} s)")
+              f"{'  (outside the interval)' if lo > 0 else ''} ({secs:.0f} s)")
 
 
 if __name__ == "__main__":
