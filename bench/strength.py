@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 
 import numpy as np
@@ -41,10 +42,18 @@ def score_change(new: np.ndarray, old: np.ndarray, side: int) -> tuple[float, fl
     return float(d.mean()), Z95 * float(d.std(ddof=1)) / math.sqrt(len(d))
 
 
-def outcomes(game, players: tuple[str, str], games: int, seed: int) -> tuple[np.ndarray, float]:
+def outcomes(game, players: tuple[str, str], games: int, seed: int, save: tuple[str, str] | None = None) -> tuple[np.ndarray, float]:
+    """Each game's outcome (0 or 1 the winning side, else a draw) and the seconds taken;
+    with ``save`` (a folder and the scenario's name) also written to
+    ``FOLDER/SCENARIO_SEED_GAMES_P1_P2.npy``."""
     t0 = time.perf_counter()
     r = run_games(game, games=games, seed=seed, players=players, workers=2)
-    return r.tally.outcome_array(), time.perf_counter() - t0
+    out = r.tally.outcome_array()
+    if save:
+        folder, name = save
+        os.makedirs(folder, exist_ok=True)
+        np.save(os.path.join(folder, f"{name}_{seed}_{games}_{players[0]}_{players[1]}.npy".replace(":", "-")), out)
+    return out, time.perf_counter() - t0
 
 
 def main() -> None:
@@ -56,27 +65,30 @@ def main() -> None:
     ap.add_argument("--baseline", default=None, help="compare with this player in the same seat (default: --against)")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--save", default=None, metavar="DIR",
+                    help="also save each run's outcomes (one .npy per run) in DIR, to pool seeds later")
     args = ap.parse_args()
     from scenario import load_game  # bench/scenario.py, beside this script
     args.scenario = args.scenario or ("two-farms" if args.game == "toi" else "infantry-training")
     game = load_game(args.game, args.scenario)
+    save = (args.save, args.scenario) if args.save else None
     sides = list(game.sides)
     print(f"{args.game} {args.scenario}: {args.player} against {args.against}, compared with "
           f"{args.baseline or args.against} in the same seat; {args.games:,} games, seed {args.seed}, paired")
     if args.baseline is None:
-        mirror, secs = outcomes(game, (args.against, args.against), args.games, args.seed)
+        mirror, secs = outcomes(game, (args.against, args.against), args.games, args.seed, save)
         print(f"  baseline {args.against} v {args.against} ({secs:.0f} s): "
               + ", ".join(f"{s} wins {np.mean(mirror == i):.1%}" for i, s in enumerate(sides))
               + f", other {np.mean((mirror != 0) & (mirror != 1)):.1%}")
     for seat in (0, 1):
         pair = [args.against, args.against]
         pair[seat] = args.player
-        new, secs = outcomes(game, tuple(pair), args.games, args.seed)
+        new, secs = outcomes(game, tuple(pair), args.games, args.seed, save)
         if args.baseline is None:
             old = mirror
         else:
             pair[seat] = args.baseline
-            old, _ = outcomes(game, tuple(pair), args.games, args.seed)
+            old, _ = outcomes(game, tuple(pair), args.games, args.seed, save)
         dw, lo, hi = paired_change(old, new, seat)
         hw = (hi - lo) / 2
         ds, hs = score_change(new, old, seat)
