@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 import numpy as np
@@ -139,14 +139,22 @@ class DiceSet:
     def letters(self) -> str:
         return "".join(d.letter for d in self.dice)
 
+    @cached_property
+    def by_letter(self) -> dict[str, Die]:
+        """Each die by its letter (built once: pools are sorted by rank millions of times
+        when a scenario is compiled)."""
+        return {d.letter: d for d in self.dice}
+
+    @cached_property
+    def ranks(self) -> dict[str, int]:
+        """Each letter's rank, 0 the strongest."""
+        return {d.letter: d.rank for d in self.dice}
+
     def die(self, letter: str) -> Die:
-        for d in self.dice:
-            if d.letter == letter:
-                return d
-        raise KeyError(letter)
+        return self.by_letter[letter]
 
     def rank(self, letter: str) -> int:
-        return self.die(letter).rank
+        return self.ranks[letter]
 
     @property
     def label(self) -> str:
@@ -236,7 +244,7 @@ def parse_pool_at(text: str, dice: DiceSet, where: str, key: str) -> Pool:
 
 def normalise(letters, dice: DiceSet) -> Pool:
     """Sort die letters strongest first."""
-    return tuple(sorted(letters, key=dice.rank))
+    return tuple(sorted(letters, key=dice.ranks.__getitem__))
 
 
 def format_pool(pool: Pool) -> str:
