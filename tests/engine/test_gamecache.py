@@ -144,3 +144,53 @@ def test_data_given_on_the_command_line_is_part_of_the_key(tmp_path):
         'name = "', 'name = "copy of ', 1))
     changed = gamecache.game_key(load_scenario("infantry-training", {"aid": str(other)}), None, {})
     assert same != changed != gamecache.game_key(load_scenario("infantry-training"), None, {})
+
+
+def test_two_compiles_of_one_scenario_at_once_compile_it_once(cache, mini, monkeypatch):
+    """The second asker waits on the entry's lock while the first compiles, then reads
+    the first's entry (two test workers, two commands started together)."""
+    import threading
+    import time
+
+    from simulator.engine.assault import compile as C
+    compiled, first_inside, second_missed = [], threading.Event(), threading.Event()
+    real_compile, real_load = C._compile, gamecache._load
+
+    def slow_compile(*args):
+        compiled.append(threading.current_thread().name)
+        if len(compiled) == 1:
+            first_inside.set()
+            assert second_missed.wait(10)
+            time.sleep(0.3)               # the second has missed the cache and now asks for the lock
+        return real_compile(*args)
+
+    def load(path):
+        game = real_load(path)
+        if threading.current_thread().name == "second" and game is None:
+            second_missed.set()
+        return game
+
+    monkeypatch.setattr(C, "_compile", slow_compile)
+    monkeypatch.setattr(gamecache, "_load", load)
+    games = {}
+    first = threading.Thread(target=lambda: games.update(first=compile_game(str(mini))), name="first")
+    second = threading.Thread(target=lambda: games.update(second=compile_game(str(mini))), name="second")
+    first.start()
+    assert first_inside.wait(10)
+    second.start()
+    first.join(30)
+    second.join(30)
+    assert compiled == ["first"]
+    assert same_tables(games["first"], games["second"])
+    assert [p.suffix for p in sorted(cache.iterdir()) if not p.name.startswith(".")] == [".lock", ".pickle"]
+
+
+def test_the_scenarios_own_edition_by_name_is_the_same_entry(cache, mini):
+    """``--edition v2`` on a v2 scenario compiles the same game as no edition: one entry."""
+    own = load_scenario(str(mini)).edition
+    other = "v1" if own == "v2" else "v2"
+    compile_game(str(mini))
+    assert compile_game(str(mini), edition=own).edition == own
+    assert len(list(cache.glob("*.pickle"))) == 1
+    assert compile_game(str(mini), edition=other).edition == other
+    assert len(list(cache.glob("*.pickle"))) == 2

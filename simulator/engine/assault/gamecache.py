@@ -9,7 +9,7 @@ disk under a key made of
   digest, the dice, aid and support digests, the unit and formation cards as loaded;
 - every file of the shipped data (``scenarios/assault``);
 - the source of every module of ``simulator`` that compiles or plays a game;
-- the close-combat edition and the overrides.
+- the close-combat edition played (the scenario's own when none is asked for) and the overrides.
 
 Any change to one of them gives another key, so a stale entry is never used; old
 entries are pruned (the newest :data:`KEEP` stay). An entry that cannot be read back
@@ -27,6 +27,7 @@ import hashlib
 import json
 import os
 import pickle
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -96,7 +97,9 @@ def game_key(scenario, edition: str | None, overrides: dict) -> str:
         "formations": _stable(scenario._formations),
         "dice": _stable(scenario._dice),
         "aid": _stable(scenario._aid),
-        "edition": edition,
+        # the edition played (None: the scenario's own), so that asking for the scenario's
+        # edition by name reads back the same entry (the compiled game is the same)
+        "edition": edition or overrides.get("edition") or scenario.edition,
         "overrides": sorted((repr(k), repr(v)) for k, v in overrides.items()),
     }
     return hashlib.sha256(_stable(parts).encode()).hexdigest()
@@ -115,9 +118,35 @@ def cached(scenario, edition: str | None, overrides: dict, compile_: Callable[[]
     game = _load(path)
     if game is not None:
         return game
-    game = compile_()
-    _store(path, game)
+    with _compiling(path):                  # another process compiling it: wait, then read its entry
+        game = _load(path)
+        if game is None:
+            game = compile_()
+            _store(path, game)
     return game
+
+
+@contextmanager
+def _compiling(path: Path):
+    """Hold the entry's lock file (``KEY.lock`` beside it) while it is compiled, so two
+    processes asking for the same scenario at once compile it once (the test suite's
+    workers, two commands started together). Without a lock (no ``fcntl``, a folder
+    that cannot be written) each compiles on its own, as before."""
+    held = None
+    try:
+        import fcntl
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        held = open(path.with_suffix(".lock"), "w")
+        fcntl.flock(held, fcntl.LOCK_EX)
+    except (ImportError, OSError):
+        if held is not None:
+            held.close()
+        held = None
+    try:
+        yield
+    finally:
+        if held is not None:
+            held.close()                    # closing releases the lock
 
 
 def _load(path: Path):
@@ -162,6 +191,7 @@ def _prune(folder: Path) -> None:
         return
     for p in entries[KEEP:]:
         _remove(p)
+        _remove(p.with_suffix(".lock"))
 
 
 def _remove(path: Path) -> None:
