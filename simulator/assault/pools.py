@@ -429,6 +429,16 @@ def last_shot_pools(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Ai
     return FirePools(a.pool, d.pool, None, None, 1.0, "all", 0, tuple(steps))
 
 
+def canonical_situation(s: FireSituation) -> FireSituation:
+    """``s`` with the fire status's canonical name and the statuses as frozensets (``s``
+    itself when it has them already: compiling a scenario asks for pools 150,000 times)."""
+    name = fire_status_name(s.fire_status)
+    if name == s.fire_status and type(s.target_status) is frozenset and type(s.firer_status) is frozenset:
+        return s
+    return replace(s, fire_status=name, target_status=frozenset(s.target_status),
+                   firer_status=frozenset(s.firer_status))
+
+
 def fire_pools(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Aid, *,
                units: Mapping[str, UnitCard] | None = None, support: Support | None = None) -> FirePools:
     """Attack and defence pools of one ranged fire, with every step that built them.
@@ -437,8 +447,7 @@ def fire_pools(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Aid, *,
     carrier, friendly vehicle; default: the shipped cards); ``support`` the chapter 7
     data (default: the shipped ``support.toml``).
     """
-    s = replace(s, fire_status=fire_status_name(s.fire_status), target_status=frozenset(s.target_status),
-                firer_status=frozenset(s.firer_status))
+    s = canonical_situation(s)
     support = as_support(support, aid)
     others = other_units(s, units, aid.dice)
     check_situation(firer, target, s, aid, support, others)
