@@ -9,8 +9,15 @@ against another player in the same seat instead of ``--against`` (a larger budge
 against a smaller one: ``--player mcts --baseline mcts:64``).
 
     python bench/strength.py --scenario infantry-training --games 1000 --seed 11
+    python bench/strength.py --scenario river-and-bridge --games 1000 --player mcts --against mcts:64
     python bench/strength.py --scenario river-and-bridge --games 1000 --player mcts --baseline mcts:64
+    python bench/strength.py --scenario infantry-training --games 1000 --seed 12 --seat soviet --save runs/
     python bench/strength.py --game toi --scenario two-farms --games 400 --player mcts
+
+(The second: the larger budget against the smaller, head to head, compared with the
+smaller on both sides; the third: both against ``lookahead``. ``--seat`` measures one
+seat; ``--save`` keeps every run's outcomes, so runs on other seeds can be pooled game by
+game.)
 
 Every figure of the README's "How strong the players are" is one of these runs. A change
 whose interval holds zero is not shown by the run: play more games.
@@ -65,6 +72,7 @@ def main() -> None:
     ap.add_argument("--baseline", default=None, help="compare with this player in the same seat (default: --against)")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--seat", default=None, help="measure this side's seat only (default: both)")
     ap.add_argument("--save", default=None, metavar="DIR",
                     help="also save each run's outcomes (one .npy per run) in DIR, to pool seeds later")
     args = ap.parse_args()
@@ -73,6 +81,8 @@ def main() -> None:
     game = load_game(args.game, args.scenario)
     save = (args.save, args.scenario) if args.save else None
     sides = list(game.sides)
+    if args.seat is not None and args.seat not in sides:
+        ap.error(f"--seat: {args.seat!r} is not a side of {args.scenario} ({', '.join(sides)})")
     print(f"{args.game} {args.scenario}: {args.player} against {args.against}, compared with "
           f"{args.baseline or args.against} in the same seat; {args.games:,} games, seed {args.seed}, paired")
     if args.baseline is None:
@@ -80,7 +90,7 @@ def main() -> None:
         print(f"  baseline {args.against} v {args.against} ({secs:.0f} s): "
               + ", ".join(f"{s} wins {np.mean(mirror == i):.1%}" for i, s in enumerate(sides))
               + f", other {np.mean((mirror != 0) & (mirror != 1)):.1%}")
-    for seat in (0, 1):
+    for seat in ((0, 1) if args.seat is None else (sides.index(args.seat),)):
         pair = [args.against, args.against]
         pair[seat] = args.player
         new, secs = outcomes(game, tuple(pair), args.games, args.seed, save)
