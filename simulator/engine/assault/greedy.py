@@ -235,8 +235,7 @@ def other_destinations(s, t, w, a, plan, out, k_max):
         return 0
     u = a_unit(a)
     h = hex_of(s, u)
-    mode = MODE_NORMAL if k == K_MOVE else MODE_FAST
-    mp = allowance(s, t, u) + (0 if k == K_MOVE else 1)
+    mode, mp = slot_movement(move_slot(k), allowance(s, t, u))
     w.pos[:] = np.nan
     reach(s, t, u, h, mode, mp, NIL, w.best, w.first, w.stack)
     prefilter(s, t, u, h, w)
@@ -311,23 +310,31 @@ def move_slot(k):
 
 
 @rule_inlined
+def slot_movement(slot, mp):
+    """The movement mode and allowance of a move planned in ``slot`` by a unit of
+    allowance ``mp``: a move its allowance, a fast move and a withdrawal one more, move
+    and fire (fire and move) and reversing half of it, rounded up (6.4, 9.3)."""
+    if slot == SLOT_MOVE:
+        return MODE_NORMAL, mp
+    if slot == SLOT_FAST:
+        return MODE_FAST, mp + 1
+    if slot == SLOT_WITHDRAW:
+        return MODE_WITHDRAW, mp + 1
+    if slot == SLOT_REVERSE:
+        return MODE_REVERSE, (mp + 1) // 2
+    return MODE_MOVEFIRE, (mp + 1) // 2
+
+
+@rule_inlined
 def plan_moves(s, t, u, h, slot, w):
     """Work out ``u``'s best move of ``slot`` (SLOT_HALF_FIRE fills SLOT_HALF too)."""
     bv = w.val
     bd = w.idx
-    mp = allowance(s, t, u)
-    if slot == SLOT_MOVE:
-        bv[SLOT_MOVE], bd[SLOT_MOVE] = best_destination(s, t, u, h, MODE_NORMAL, mp, NIL, w, FALSE)
-    elif slot == SLOT_FAST:
-        bv[SLOT_FAST], bd[SLOT_FAST] = best_destination(s, t, u, h, MODE_FAST, mp + 1, NIL, w, FALSE)
-    elif slot == SLOT_HALF_FIRE:
-        bv[SLOT_HALF_FIRE], bd[SLOT_HALF_FIRE], bv[SLOT_HALF], bd[SLOT_HALF] = \
-            best_half_moves(s, t, u, h, (mp + 1) // 2, w)
-    elif slot == SLOT_WITHDRAW:
-        bv[SLOT_WITHDRAW], bd[SLOT_WITHDRAW] = best_destination(s, t, u, h, MODE_WITHDRAW, mp + 1, NIL, w, FALSE)
+    mode, mp = slot_movement(slot, allowance(s, t, u))
+    if slot == SLOT_HALF_FIRE:
+        bv[SLOT_HALF_FIRE], bd[SLOT_HALF_FIRE], bv[SLOT_HALF], bd[SLOT_HALF] = best_half_moves(s, t, u, h, mp, w)
     else:
-        bv[SLOT_REVERSE], bd[SLOT_REVERSE] = best_destination(s, t, u, h, MODE_REVERSE, (mp + 1) // 2, NIL, w,
-                                                              FALSE)
+        bv[slot], bd[slot] = best_destination(s, t, u, h, mode, mp, NIL, w, FALSE)
 
 
 @rule_inlined
