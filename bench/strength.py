@@ -49,7 +49,8 @@ def score_change(new: np.ndarray, old: np.ndarray, side: int) -> tuple[float, fl
     return float(d.mean()), Z95 * float(d.std(ddof=1)) / math.sqrt(len(d))
 
 
-def outcomes(game, players: tuple[str, str], games: int, seed: int, save: tuple[str, str] | None = None) -> tuple[np.ndarray, float]:
+def outcomes(game, players: tuple[str, str], games: int, seed: int,
+             save: tuple[str, str] | None = None) -> tuple[np.ndarray, float]:
     """Each game's outcome (0 or 1 the winning side, else a draw) and the seconds taken;
     with ``save`` (a folder and the scenario's name) also written to
     ``FOLDER/SCENARIO_SEED_GAMES_P1_P2.npy``."""

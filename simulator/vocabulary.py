@@ -17,8 +17,8 @@ OUT_PICTURE_SUFFIXES = (".png",)                                  # --out NAME.p
 
 # --- the skill curve (simulator.engine.core.balance): both sides at each level, weakest
 # first. The default curve of Infantry Training, 200 games a level (1,000 games), took
-# 5 min 11 s on this 2-core machine with other jobs on it (load 4-8); most of it is the
-# two tree-search levels (measured on 2026-11-26, seed 1)
+# 63 s on this 2-core machine (these levels; measured on 2026-11-27, seed 1); most of it
+# is the two tree-search levels
 DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:64", "mcts:256")
 DEFAULT_CURVE_GAMES = 200       # games per level when --games is not given
 
