@@ -116,24 +116,43 @@ class FirePools:
     friendly_defence: Pool | None = None   # 10.11: the friendly vehicle's defence
 
 
+class Unexplained(list):
+    """A list of steps that keeps none: for pools wanted without their ``--explain``
+    (compiling a scenario builds some 400,000 of them)."""
+
+    def append(self, step) -> None:
+        pass
+
+
+def steps_for(explain: bool) -> list[Step]:
+    """Where a pool's steps go: a list, or with ``explain`` False nowhere."""
+    return [] if explain else Unexplained()
+
+
 class PoolBuilder:
-    """Adds and removes dice on one pool, recording each step."""
+    """Adds and removes dice on one pool, recording each step (unless ``steps`` is
+    :class:`Unexplained`)."""
 
     def __init__(self, side: str, dice: DiceSet, steps: list[Step]):
         self.side, self.dice, self.steps, self.pool = side, dice, steps, ()
+        self.explain = not isinstance(steps, Unexplained)
 
     def add(self, pool: Pool, section: str, reason: str) -> None:
         if pool:
             self.pool = normalise((*self.pool, *pool), self.dice)
-            self.steps.append(Step(self.side, section, reason, "+" + format_pool(pool), format_pool(self.pool)))
+            if self.explain:
+                self.steps.append(Step(self.side, section, reason, "+" + format_pool(pool), format_pool(self.pool)))
 
     def note(self, section: str, reason: str, change: str = "none") -> None:
         """A rule that applies but changes no die (shown so --explain names it)."""
-        self.steps.append(Step(self.side, section, reason, change, format_pool(self.pool)))
+        if self.explain:
+            self.steps.append(Step(self.side, section, reason, change, format_pool(self.pool)))
 
     def lose_weakest(self, section: str, reason: str) -> None:
         before = self.pool
         self.pool = without_weakest(self.pool, self.dice)
+        if not self.explain:
+            return
         change = (f"-{weakest_die(before, self.dice)}" if self.pool != before
                   else "none (keeps at least one die)")
         self.steps.append(Step(self.side, section, reason, change, format_pool(self.pool)))
@@ -440,8 +459,10 @@ def canonical_situation(s: FireSituation) -> FireSituation:
 
 
 def fire_pools(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Aid, *,
-               units: Mapping[str, UnitCard] | None = None, support: Support | None = None) -> FirePools:
-    """Attack and defence pools of one ranged fire, with every step that built them.
+               units: Mapping[str, UnitCard] | None = None, support: Support | None = None,
+               explain: bool = True) -> FirePools:
+    """Attack and defence pools of one ranged fire, with every step that built them
+    (none with ``explain`` False: the same pools, quicker).
 
     ``units`` holds the cards of the other units the situation names (spotter,
     carrier, friendly vehicle; default: the shipped cards); ``support`` the chapter 7
@@ -451,7 +472,7 @@ def fire_pools(firer: UnitCard, target: UnitCard, s: FireSituation, aid: Aid, *,
     support = as_support(support, aid)
     others = other_units(s, units, aid.dice)
     check_situation(firer, target, s, aid, support, others)
-    steps: list[Step] = []
+    steps = steps_for(explain)
     if s.overrun:
         return last_shot_pools(firer, target, s, aid, steps)
     attack = attack_pool(firer, target, s, aid, steps)

@@ -30,7 +30,7 @@ from simulator.assault.dice import DiceSet, Pool, format_pool
 from simulator.assault.melee.fortifications import Fortification, fortification, strongest
 from simulator.assault.melee.policies import TRACKS_NEVER, TRACKS_WHILE_MOBILE, attacks_tracks
 from simulator.assault.pools import PoolBuilder as FirePoolBuilder
-from simulator.assault.pools import Step
+from simulator.assault.pools import Step, steps_for
 from simulator.errors import InputError
 from simulator.vocabulary import AREAS, EDITIONS  # noqa: E402 - one definition
 
@@ -265,12 +265,13 @@ def _rules(edition: str):
     return v1 if edition == "v1" else v2
 
 
-def direction_pools(d: Direction) -> DirectionPools:
+def direction_pools(d: Direction, explain: bool = True) -> DirectionPools:
     """``d.x``'s attack on ``d.y`` in a round of kind ``d.kind``: the one close-combat
-    pool assembly (12.7, 12.8; revised 12.1.2, 12.1.3)."""
+    pool assembly (12.7, 12.8; revised 12.1.2, 12.1.3), with the steps that built it
+    (none with ``explain`` False: the same pools, quicker)."""
     rules = _rules(d.cast.edition)
     dice = d.cast.dice
-    steps: list[Step] = []
+    steps = steps_for(explain)
     atk = PoolBuilder(f"{d.cast.label(d.x)} attack", dice, steps)
     dfn = PoolBuilder(f"{d.cast.label(d.y)} defence", dice, steps)
     section = rules.TRACKS_SECTION

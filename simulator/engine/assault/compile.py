@@ -904,7 +904,7 @@ class _CCTabulation:
         if dk not in self.dirs:
             p = direction_pools(Direction(
                 cast, xs, ys, kind, bool(half), bool(x_imm), bool(y_imm),
-                bool(tracks)))
+                bool(tracks)), explain=False)
             k = (p.attack, p.defence, p.doubles, p.extra_supp,
                  p.attack_rerolls, p.defence_rerolls, p.adrenaline,
                  p.tracks, p.prereq)

@@ -251,7 +251,7 @@ def _attack_table(types, aid, support, attack: _Pools, n_bands: int) -> np.ndarr
                                           firer_damage=f.card.half_strength_threshold if half else 0,
                                           firer_experience=f.experience, target_experience=g.experience,
                                           firer_attack_die_minus_one=bool(minus))
-                        p = fire_pools(f.card, g.card, s, aid, support=support)
+                        p = fire_pools(f.card, g.card, s, aid, support=support, explain=False)
                         atk_key[i, j, b_i, half, minus] = attack.id(p.attack, p.doubles, p.extra_supp)
     return atk_key
 
@@ -279,7 +279,7 @@ def _defence_table(types, geos, aid, support, defence: _Pools, n_smoke: int, n_a
                                               fire_status=FIRE_STATUS_NAMES[fs], spot="failed",
                                               target_status=status, target_facing=area,
                                               target_experience=g.experience)
-                            p = fire_pools(firer, g.card, s, aid, support=support)
+                            p = fire_pools(firer, g.card, s, aid, support=support, explain=False)
                             def_key[j, k, smoke, fs, st, a_i, 0] = defence.id(p.defence)
                             if p.defence_unspotted is not None:
                                 def_key[j, k, smoke, fs, st, a_i, 1] = defence.id(p.defence_unspotted)
@@ -315,7 +315,7 @@ def _rider_table(types, aid, support, defence: _Pools, riders) -> np.ndarray:
         if firer is None:
             continue
         s = FireSituation(range=r, riding_on=carrier.id, target_experience=g.experience)
-        p = fire_pools(firer, g.card, s, aid, units={carrier.id: carrier}, support=support)
+        p = fire_pools(firer, g.card, s, aid, units={carrier.id: carrier}, support=support, explain=False)
         out[j] = defence.id(p.defence)
     return out
 
@@ -336,7 +336,8 @@ def _last_shot_table(types, aid, support, attack: _Pools, defence: _Pools) -> np
             if not can_overrun(tank.card, gun.card):
                 continue
             try:
-                p = fire_pools(gun.card, tank.card, FireSituation(range=0, overrun=True), aid, support=support)
+                p = fire_pools(gun.card, tank.card, FireSituation(range=0, overrun=True), aid, support=support,
+                               explain=False)
             except InputError:
                 continue
             out[i, j] = attack.id(p.attack, p.doubles, p.extra_supp), defence.id(p.defence)
@@ -391,7 +392,7 @@ def _support_tables(types, aid, support, attack: _Pools, defence: _Pools, terrai
                     s = FireSituation(range=c.indirect_fire.min, indirect=True, firer_damage=dmg,
                                       firer_experience=f.experience, target_experience=g.experience,
                                       firer_attack_die_minus_one=bool(minus))
-                    p = fire_pools(c, g.card, s, aid, support=support)
+                    p = fire_pools(c, g.card, s, aid, support=support, explain=False)
                     ind_atk[i, j, half, minus] = attack.id(p.attack, p.doubles, p.extra_supp, p.reroll)
                 if c.smoke:
                     pool, doubles, _ = smoke_pool(c, aid, support, firer_damage=dmg, firer_experience=f.experience,
@@ -410,7 +411,7 @@ def _support_tables(types, aid, support, attack: _Pools, defence: _Pools, terrai
                     status = status_set(st)
                     s = FireSituation(range=firer.indirect_fire.min, terrain=terrain, hill=bool(hill), indirect=True,
                                       spot="failed", target_status=status, target_experience=g.experience)
-                    p = fire_pools(firer, g.card, s, aid, support=support)
+                    p = fire_pools(firer, g.card, s, aid, support=support, explain=False)
                     ind_def[j, k, hill, st, 0] = defence.id(p.defence)
                     if p.defence_unspotted is not None:
                         ind_def[j, k, hill, st, 1] = defence.id(p.defence_unspotted)
@@ -548,7 +549,7 @@ def _into_cc_table(types, geos, aid, support, attack: _Pools, defence: _Pools, n
                                           smoke=smoke, fire_status=FIRE_STATUS_NAMES[fs], spot="failed",
                                           target_status=status_set(st), target_experience=g.experience,
                                           into_close_combat=True)
-                        p = fire_pools(firer, g.card, s, aid, support=support)
+                        p = fire_pools(firer, g.card, s, aid, support=support, explain=False)
                         inf[j, k, smoke, fs, st, 0] = defence.id(p.defence)
                         if p.defence_unspotted is not None:
                             inf[j, k, smoke, fs, st, 1] = defence.id(p.defence_unspotted)
@@ -565,7 +566,7 @@ def _into_cc_table(types, geos, aid, support, attack: _Pools, defence: _Pools, n
                                           smoke=smoke, fire_status=FIRE_STATUS_NAMES[fs], target_facing="front",
                                           into_close_combat=True, friendly_vehicle=g.card.id,
                                           friendly_facing=area)
-                        p = fire_pools(firer, enemy, s, aid, units={g.card.id: g.card}, support=support)
+                        p = fire_pools(firer, enemy, s, aid, units={g.card.id: g.card}, support=support, explain=False)
                         fr[j, k, smoke, fs, a_i] = defence.id(p.friendly_defence)
     return IntoCloseCombat(inf, fr)
 
