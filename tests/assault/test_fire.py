@@ -243,3 +243,19 @@ def test_two_hexes_of_the_same_hindering_terrain_are_two_hindrances():
     res = CliRunner().invoke(main, ["assault", "fire", RIFLES, HEAVY, "--range", "3",
                                     "--hindrance", "brush", "--hindrance", "brush", "--smoke", "1"])
     assert res.exit_code == 2 and "three or more block LOS" in res.output
+
+
+@pytest.mark.parametrize("kw", [
+    dict(terrain="forest", spot="failed", target_status={"dug-in"}, hindrances=("brush",)),
+    dict(range=2, fire_status="move-fire", target_status={"fast", "suppressed"}, firer_damage=2),
+    dict(indirect=True, target_experience="recruit", smoke=1),
+], ids=["spotting-failed-dug-in", "move-fire-at-a-fast-target", "indirect"])
+def test_pools_without_their_steps_are_the_same_pools(kw):
+    """Compiling a scenario asks for the pools without ``--explain``'s steps: the same
+    dice, the steps left out."""
+    firer = "german/mortar-81mm" if kw.get("indirect") else RIFLES
+    kw = {"range": 3, **kw}
+    explained = fire_pools(UNITS[firer], UNITS[HEAVY], FireSituation(**kw), AID)
+    quiet = fire_pools(UNITS[firer], UNITS[HEAVY], FireSituation(**kw), AID, explain=False)
+    assert explained.steps and quiet.steps == ()
+    assert quiet == explained.__class__(**{**explained.__dict__, "steps": ()})
