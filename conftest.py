@@ -26,8 +26,44 @@ def engine_compiled():
     already, else the parts' functions the engine called with other argument types."""
     from simulator.engine.assault import warmup
     # Under pytest-xdist every worker asks for it: the first compiles (on both cores), the
-    # others wait for it and then find the engine in numba's cache.
+    # others wait for it and then find the engine in numba's cache. A worker that would
+    # wait does what later tests will want meanwhile (:func:`_while_the_engine_compiles`):
+    # the engine's compile leaves a core idle for part of its two or three minutes.
     lock = Path(os.environ["LANCHESTER_CACHE_DIR"]) / "engine-compile.lock"
     with open(lock, "w") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
+        if not _try_lock(held):
+            _while_the_engine_compiles(held)
+            fcntl.flock(held, fcntl.LOCK_EX)
         return warmup.compile_engine(searching=True)
+
+
+def _try_lock(held) -> bool:
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _while_the_engine_compiles(engine_lock) -> None:
+    """What later tests want compiled, done by one waiting worker while another compiles
+    the engine (each only if that compile still holds ``engine_lock``): Tide of Iron's
+    quick and searching batch entries (numba) and Crossroads in both close-combat
+    editions (the largest scenario compile, into the suite's scenario cache)."""
+    from simulator.engine.assault.compile import compile_game
+    from simulator.engine.core.batch import run_games
+    from simulator.engine.toi import warmup
+    from simulator.engine.toi.game import Game
+    jobs = (warmup.compile_entry,
+            lambda: run_games(Game(warmup.WARMUP_SCENARIO), games=1, seed=0, players=("lookahead", "greedy"),
+                              workers=1),
+            lambda: compile_game("crossroads"),
+            lambda: compile_game("crossroads", edition="v1"))
+    with open(Path(os.environ["LANCHESTER_CACHE_DIR"]) / "while-the-engine-compiles.lock", "w") as held:
+        if not _try_lock(held):
+            return                       # another waiting worker does them
+        for job in jobs:
+            if _try_lock(engine_lock):   # the engine is compiled: the jobs' tests compile what is left
+                fcntl.flock(engine_lock, fcntl.LOCK_UN)
+                return
+            job()
