@@ -11,13 +11,16 @@ against a smaller one: ``--player mcts --baseline mcts:64``).
     python bench/strength.py --scenario infantry-training --games 1000 --seed 11
     python bench/strength.py --scenario river-and-bridge --games 1000 --player mcts --against mcts:64
     python bench/strength.py --scenario river-and-bridge --games 1000 --player mcts --baseline mcts:64
-    python bench/strength.py --scenario infantry-training --games 1000 --seed 12 --seat soviet --save runs/
+    python bench/strength.py --scenario infantry-training --games 1000 --seed 11-18 --seat soviet --save runs/
     python bench/strength.py --game toi --scenario two-farms --games 400 --player mcts
 
 (The second: the larger budget against the smaller, head to head, compared with the
 smaller on both sides; the third: both against ``lookahead``. ``--seat`` measures one
-seat; ``--save`` keeps every run's outcomes, so runs on other seeds can be pooled game by
-game.)
+seat. ``--seed`` takes several seeds, ``11-18`` or ``11,12``: ``--games`` games on each,
+pooled game by game. ``--save DIR`` keeps every run's outcomes, one file per seed and
+pair of players, and reads a run from there instead of playing it again: a later run
+with more seeds plays only the new ones. The files do not name the revision that played
+them: after a change to the players or the rules, use a new DIR.)
 
 Every figure of the README's "How strong the players are" is one of these runs. A change
 whose interval holds zero is not shown by the run: play more games.
@@ -49,19 +52,36 @@ def score_change(new: np.ndarray, old: np.ndarray, side: int) -> tuple[float, fl
     return float(d.mean()), Z95 * float(d.std(ddof=1)) / math.sqrt(len(d))
 
 
-def outcomes(game, players: tuple[str, str], games: int, seed: int,
+def seeds_of(text: str) -> list[int]:
+    """``"11"`` -> [11]; ``"11-14"`` -> [11, 12, 13, 14]; ``"11,13"`` -> [11, 13]."""
+    seeds = []
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        seeds += list(range(int(first), int(last or first) + 1))
+    return seeds
+
+
+def outcomes(game, players: tuple[str, str], games: int, seeds: list[int],
              save: tuple[str, str] | None = None) -> tuple[np.ndarray, float]:
-    """Each game's outcome (0 or 1 the winning side, else a draw) and the seconds taken;
-    with ``save`` (a folder and the scenario's name) also written to
-    ``FOLDER/SCENARIO_SEED_GAMES_P1_P2.npy``."""
+    """Each game's outcome (0 or 1 the winning side, else a draw), ``games`` games on each
+    of ``seeds`` one after the other, and the seconds taken; with ``save`` (a folder and the
+    scenario's name) each seed's run is kept in ``FOLDER/SCENARIO_SEED_GAMES_P1_P2.npy``,
+    and read from there when it is there already."""
     t0 = time.perf_counter()
-    r = run_games(game, games=games, seed=seed, players=players, workers=2)
-    out = r.tally.outcome_array()
-    if save:
-        folder, name = save
-        os.makedirs(folder, exist_ok=True)
-        np.save(os.path.join(folder, f"{name}_{seed}_{games}_{players[0]}_{players[1]}.npy".replace(":", "-")), out)
-    return out, time.perf_counter() - t0
+    runs = []
+    for seed in seeds:
+        path = None
+        if save:
+            folder, name = save
+            path = os.path.join(folder, f"{name}_{seed}_{games}_{players[0]}_{players[1]}.npy".replace(":", "-"))
+            if os.path.exists(path):
+                runs.append(np.load(path))
+                continue
+        runs.append(run_games(game, games=games, seed=seed, players=players, workers=2).tally.outcome_array())
+        if path:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            np.save(path, runs[-1])
+    return np.concatenate(runs), time.perf_counter() - t0
 
 
 def main() -> None:
@@ -72,11 +92,15 @@ def main() -> None:
     ap.add_argument("--against", default="lookahead", help="its opponent, and the baseline on both sides")
     ap.add_argument("--baseline", default=None, help="compare with this player in the same seat (default: --against)")
     ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--seed", default="11", help="a seed, or several: 11-18, 11,12 (--games games each, pooled)")
     ap.add_argument("--seat", default=None, help="measure this side's seat only (default: both)")
     ap.add_argument("--save", default=None, metavar="DIR",
-                    help="also save each run's outcomes (one .npy per run) in DIR, to pool seeds later")
+                    help="keep each run's outcomes in DIR (one .npy per seed and players), and read them from there")
     args = ap.parse_args()
+    try:
+        seeds = seeds_of(args.seed)
+    except ValueError:
+        ap.error(f"--seed: {args.seed!r} is not a seed, a range (11-18) or a list (11,12)")
     from scenario import load_game  # bench/scenario.py, beside this script
     args.scenario = args.scenario or ("two-farms" if args.game == "toi" else "infantry-training")
     game = load_game(args.game, args.scenario)
@@ -85,21 +109,22 @@ def main() -> None:
     if args.seat is not None and args.seat not in sides:
         ap.error(f"--seat: {args.seat!r} is not a side of {args.scenario} ({', '.join(sides)})")
     print(f"{args.game} {args.scenario}: {args.player} against {args.against}, compared with "
-          f"{args.baseline or args.against} in the same seat; {args.games:,} games, seed {args.seed}, paired")
+          f"{args.baseline or args.against} in the same seat; {args.games * len(seeds):,} games, "
+          f"seed{'s' if len(seeds) > 1 else ''} {args.seed}, paired")
     if args.baseline is None:
-        mirror, secs = outcomes(game, (args.against, args.against), args.games, args.seed, save)
+        mirror, secs = outcomes(game, (args.against, args.against), args.games, seeds, save)
         print(f"  baseline {args.against} v {args.against} ({secs:.0f} s): "
               + ", ".join(f"{s} wins {np.mean(mirror == i):.1%}" for i, s in enumerate(sides))
               + f", other {np.mean((mirror != 0) & (mirror != 1)):.1%}")
     for seat in ((0, 1) if args.seat is None else (sides.index(args.seat),)):
         pair = [args.against, args.against]
         pair[seat] = args.player
-        new, secs = outcomes(game, tuple(pair), args.games, args.seed, save)
+        new, secs = outcomes(game, tuple(pair), args.games, seeds, save)
         if args.baseline is None:
             old = mirror
         else:
             pair[seat] = args.baseline
-            old, _ = outcomes(game, tuple(pair), args.games, args.seed, save)
+            old, _ = outcomes(game, tuple(pair), args.games, seeds, save)
         dw, lo, hi = paired_change(old, new, seat)
         hw = (hi - lo) / 2
         ds, hs = score_change(new, old, seat)
