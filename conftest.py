@@ -51,12 +51,9 @@ def _while_the_engine_compiles(engine_lock) -> None:
     quick and searching batch entries (numba) and Crossroads in both close-combat
     editions (the largest scenario compile, into the suite's scenario cache)."""
     from simulator.engine.assault.compile import compile_game
-    from simulator.engine.core.batch import run_games
-    from simulator.engine.toi import warmup
-    from simulator.engine.toi.game import Game
-    jobs = (warmup.compile_entry,
-            lambda: run_games(Game(warmup.WARMUP_SCENARIO), games=1, seed=0, players=("lookahead", "greedy"),
-                              workers=1),
+    from simulator.engine.toi import warmup as toi_warmup
+    jobs = (toi_warmup.compile_entry,
+            lambda: toi_warmup.compile_entry(("lookahead", "greedy")),
             lambda: compile_game("crossroads"),
             lambda: compile_game("crossroads", edition="v1"))
     with open(Path(os.environ["LANCHESTER_CACHE_DIR"]) / "while-the-engine-compiles.lock", "w") as held:

@@ -1,5 +1,6 @@
 """Ranged fire (chapter 10): the 11.0 example, every modifier's pool, exact vs Monte Carlo."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -258,4 +259,4 @@ def test_pools_without_their_steps_are_the_same_pools(kw):
     explained = fire_pools(UNITS[firer], UNITS[HEAVY], FireSituation(**kw), AID)
     quiet = fire_pools(UNITS[firer], UNITS[HEAVY], FireSituation(**kw), AID, explain=False)
     assert explained.steps and quiet.steps == ()
-    assert quiet == explained.__class__(**{**explained.__dict__, "steps": ()})
+    assert quiet == dataclasses.replace(explained, steps=())

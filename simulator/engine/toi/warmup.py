@@ -25,11 +25,12 @@ def is_compiled() -> bool:
         return False
 
 
-def compile_entry() -> None:
-    """Compile (or load) the batch entry by playing one game with the greedy players."""
+def compile_entry(players: tuple[str, str] = ("greedy", "greedy")) -> None:
+    """Compile (or load) the batch entry of ``players`` by playing one game with them (the
+    searching players' entry with ``("lookahead", "greedy")``)."""
     from simulator.engine.core.batch import run_games
     from simulator.engine.toi.game import Game
-    run_games(Game(WARMUP_SCENARIO), games=1, seed=0, players=("greedy", "greedy"), workers=1)
+    run_games(Game(WARMUP_SCENARIO), games=1, seed=0, players=players, workers=1)
 
 
 def start() -> subprocess.Popen | None:
