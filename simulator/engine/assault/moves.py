@@ -234,90 +234,138 @@ def can_turn(s, t, u, h, mp):
     return turn_cost(s, t, u, h, (f + 1) % 6, mp) >= 0 or turn_cost(s, t, u, h, (f + 5) % 6, mp) >= 0
 
 
+@rule_inlined
+def join_sweep(queue, q, k, x):
+    """Put ``x`` into the part ``queue[q:k]`` of a sweep still to come, in its ascending
+    place (a scan over every state meets ``x`` later in the same sweep); returns ``k + 1``."""
+    i = k
+    while i > q and queue[i - 1] > x:
+        queue[i] = queue[i - 1]
+        i -= 1
+    queue[i] = x
+    return k + 1
+
+
+@rule_inlined
+def level_queue(value, done, touched, n_touched, level, queue):
+    """The states of a label-setting search still to expand at ``level`` (``value ==
+    level``, not ``done``), ascending into ``queue`` (the order a scan over every state
+    would meet them in); returns how many. ``touched``: the ``n_touched`` states that
+    have a value at all."""
+    k = 0
+    for i in range(n_touched):
+        x = touched[i]
+        if value[x] == level and done[x] == 0:
+            k = join_sweep(queue, 0, k, x)
+    return k
+
+
 @rule
 def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
     """Hexes ``u`` can end a move in from ``h0`` with ``mp`` points (players' planning).
 
     ``best[h]``: most points left on arrival (-1 unreachable); ``first[h]``: the first
     action on a best route (a side to step across, or ``TURN + facing`` for a vehicle's
-    turn); ``stack``: scratch of at least ``6 * hexes + 8`` (``48 * hexes + 8`` for
-    vehicles). Close-combat entries are reachable ends; crossing friends is allowed
-    (9.0). Returns the number of hexes.
+    turn); ``stack``: scratch of at least ``3 * hexes`` (``72 * hexes`` for vehicles).
+    Close-combat entries are reachable ends; crossing friends is allowed (9.0). Returns
+    the number of hexes.
+
+    Label-setting from the most points left down: at each level the hexes reached with
+    that many points are expanded once each, in the order of a scan over the map (hex
+    index ascending; a hex reached at the same level during the scan is expanded in that
+    scan only if the scan has not passed it yet). Only the hexes reached are looked at,
+    never the whole map: the order, and so ``first`` on equal routes, is the scan's.
     """
     if turning_unit(s, t, u) and t.ut[s.u[u, U_TYPE], UT_KIND] == VEHICLE:
         return reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack)
     n = best.shape[0]
-    if stack.shape[0] < n:
-        raise ValueError("reach scratch too small: Work.stack holds fewer entries than the map has hexes")
+    if stack.shape[0] < 3 * n:
+        raise ValueError("reach scratch too small: Work.stack holds fewer than 3 entries per hex")
+    done = stack[:n]
+    touched = stack[n:2 * n]                 # the hexes reached, in the order reached
+    queue = stack[2 * n:3 * n]
     for i in range(n):
         best[i] = -1
         first[i] = -1
-        stack[i] = 0                      # expanded
+        done[i] = 0
     best[h0] = mp
+    touched[0] = h0
     count = 1
     side = s.u[u, U_SIDE]
     units, hx, ut, side6, pp, pair = s.u, s.hx, t.ut, t.side6, t.p, t.hexi
     face0 = s.u[u, U_FACE]
-    # label-setting: each hex is expanded once, from the most points left down
     for level in range(mp, 0, -1):
-        for h in range(n):
-            if best[h] != level or stack[h] == 1:
-                continue
-            stack[h] = 1
+        k = level_queue(best, done, touched, count, level, queue)
+        q = 0
+        while q < k:
+            h = queue[q]
+            q += 1
+            done[h] = 1
             if h != h0 and hx[h, HX_OCC + 1 - side] > 0:
                 continue                  # a close combat ends the move
             steps = steps0 if h == h0 else steps0 + 1
             for d in range(6):
-                k, c = step_core(units, hx, ut, side6, pp, pair, u, h, face0, d, mode, level, steps)
-                if k == STEP_NO:
+                kind, c = step_core(units, hx, ut, side6, pp, pair, u, h, face0, d, mode, level, steps)
+                if kind == STEP_NO:
                     continue
                 g = t.side6[h, d, S6_NBR]
-                rest = 0 if k == STEP_HARSH else level - c
+                rest = 0 if kind == STEP_HARSH else level - c
                 if rest > best[g]:
                     if best[g] < 0:
+                        touched[count] = g
                         count += 1
                     best[g] = rest
                     first[g] = d if h == h0 else first[h]
+                    if rest == level and g > h:
+                        k = join_sweep(queue, q, k, g)
     return count
 
 
 @rule_inlined
 def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C901 - one search loop over a vehicle's positions
     """:func:`reach` over a vehicle's states (hex, facing, turned here), label-setting:
-    states are expanded once, from the most points left down (turns may cost nothing).
-    ``stack`` holds per state the points left, the first action of its route (+1) and
-    whether it was expanded."""
+    states are expanded once, from the most points left down, each level in sweeps in
+    state order until none is left (turns may cost nothing, so a level may grow while it
+    is swept). ``stack`` holds per state the points left, the first action of its route
+    (+1), whether it was expanded, and the search's lists (states reached, this sweep,
+    the next)."""
     n = best.shape[0]
     for i in range(n):
         best[i] = -1
         first[i] = -1
     states = n * 12
-    if stack.shape[0] < 3 * states:
-        raise ValueError("reach scratch too small: Work.stack holds fewer than 36 entries per hex (vehicles)")
-    o_code = states
-    o_done = 2 * states
+    if stack.shape[0] < 6 * states:
+        raise ValueError("reach scratch too small: Work.stack holds fewer than 72 entries per hex (vehicles)")
+    value = stack[:states]
+    code = stack[states:2 * states]
+    done = stack[2 * states:3 * states]
+    touched = stack[3 * states:4 * states]
+    queue = stack[4 * states:5 * states]
+    later = stack[5 * states:6 * states]
     for i in range(states):
-        stack[i] = -1
-        stack[o_code + i] = 0
-        stack[o_done + i] = 0
+        value[i] = -1
+        code[i] = 0
+        done[i] = 0
     f0 = s.u[u, U_FACE]
     side = s.u[u, U_SIDE]
     held = s.g[G_FACES]
     units, hx, ut, side6, pp, pair = s.u, s.hx, t.ut, t.side6, t.p, t.hexi
     s0 = (h0 * 6 + f0) * 2 + (1 if s.g[G_TURNED] == 1 else 0)
-    stack[s0] = mp
+    value[s0] = mp
+    touched[0] = s0
+    n_touched = 1
     best[h0] = mp
     count = 1
     for level in range(mp, -1, -1):
-        again = True
-        while again:
-            again = False
-            for st in range(states):
-                if stack[st] != level or stack[o_done + st] == 1:
-                    continue
-                stack[o_done + st] = 1
-                again = True
-                code0 = stack[o_code + st]
+        k = level_queue(value, done, touched, n_touched, level, queue)
+        while k > 0:                              # a sweep
+            m = 0                                 # states for the next sweep
+            q = 0
+            while q < k:
+                st = queue[q]
+                q += 1
+                done[st] = 1
+                code0 = code[st]
                 tflag = st % 2
                 f = (st // 2) % 6
                 h = st // 12
@@ -333,9 +381,18 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C
                     if rest < 0:
                         continue
                     ns = (h * 6 + nf) * 2 + (tflag if free else 1)
-                    if rest > stack[ns]:
-                        stack[ns] = rest
-                        stack[o_code + ns] = (TURN + nf + 1) if code0 == 0 else code0
+                    if rest > value[ns]:
+                        if value[ns] < 0:
+                            touched[n_touched] = ns
+                            n_touched += 1
+                        value[ns] = rest
+                        code[ns] = (TURN + nf + 1) if code0 == 0 else code0
+                        if rest == level:
+                            if ns > st:
+                                k = join_sweep(queue, q, k, ns)
+                            else:
+                                later[m] = ns
+                                m += 1
                 if level == 0:
                     continue
                 d0 = (f + 3) % 6 if mode == MODE_REVERSE else f
@@ -345,21 +402,33 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C
                     sides = 6
                 for dd in range(sides):          # 9.10: the two frontal (rear) sides only
                     d = (d0 + dd) % 6
-                    k, c = step_core(units, hx, ut, side6, pp, pair, u, h, f, d, mode, level, steps)
-                    if k == STEP_NO:
+                    kind, c = step_core(units, hx, ut, side6, pp, pair, u, h, f, d, mode, level, steps)
+                    if kind == STEP_NO:
                         continue
                     g = t.side6[h, d, S6_NBR]
-                    rest = 0 if k == STEP_HARSH else level - c
-                    code = (d + 1) if code0 == 0 else code0
+                    rest = 0 if kind == STEP_HARSH else level - c
+                    cd = (d + 1) if code0 == 0 else code0
                     if rest > best[g]:
                         if best[g] < 0:
                             count += 1
                         best[g] = rest
-                        first[g] = code - 1
+                        first[g] = cd - 1
                     ns = (g * 6 + f) * 2
-                    if k != STEP_HARSH and k != STEP_ENEMY and k != STEP_OVERRUN and rest > stack[ns]:
-                        stack[ns] = rest
-                        stack[o_code + ns] = code
+                    if kind != STEP_HARSH and kind != STEP_ENEMY and kind != STEP_OVERRUN and rest > value[ns]:
+                        if value[ns] < 0:
+                            touched[n_touched] = ns
+                            n_touched += 1
+                        value[ns] = rest
+                        code[ns] = cd
+                        if rest == level:
+                            if ns > st:
+                                k = join_sweep(queue, q, k, ns)
+                            else:
+                                later[m] = ns
+                                m += 1
+            k = 0
+            for i in range(m):
+                k = join_sweep(queue, 0, k, later[i])
     return count
 
 

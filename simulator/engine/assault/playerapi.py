@@ -54,7 +54,7 @@ class Work(NamedTuple):
     pos: np.ndarray      # float64[hexes] position values
     best: np.ndarray     # int64[hexes] reach: points left
     first: np.ndarray    # int64[hexes] reach: first step
-    stack: np.ndarray    # int64[48 * hexes + 8] reach scratch
+    stack: np.ndarray    # int64[72 * hexes] reach scratch (moves.reach)
     val: np.ndarray      # float64[8] greedy: a unit's best moves, values
     idx: np.ndarray      # int64[8] and their hexes
     scores: np.ndarray   # float64[MAX_ACTIONS] greedy's score of each legal action
@@ -75,7 +75,7 @@ def make_work(game, weights: np.ndarray | None = None) -> Work:
     nh = game.cm.n
     w = DEFAULT_WEIGHTS if weights is None else weights
     return Work(np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS, np.int64), np.zeros(nh),
-                np.zeros(nh, np.int64), np.zeros(nh, np.int64), np.zeros(48 * nh + 8, np.int64),
+                np.zeros(nh, np.int64), np.zeros(nh, np.int64), np.zeros(72 * nh, np.int64),
                 np.zeros(8), np.zeros(8, np.int64), np.zeros(MAX_ACTIONS), np.zeros(MAX_ACTIONS, np.int64),
                 np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(4, np.uint64), np.zeros(nh),
                 game.new_state(), make_tree(), np.array(w, dtype=np.float64), np.zeros(2, np.int64))
