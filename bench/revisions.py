@@ -21,7 +21,10 @@ compares ``main`` with the working tree's ``HEAD``; ``--new`` takes several revi
 (to find which change moved a figure):
 
     python bench/revisions.py [--old main] [--new HEAD [REV ...]] [--scenario infantry-training]
-                              [--games 4000] [--workers 1] [--repeat 3]
+                              [--players greedy,greedy] [--games 4000] [--workers 1] [--repeat 3]
+
+``--players`` measures other players (the search players compile their own entry, so
+their cold run is longer): ``--scenario crossroads --players mcts:64,mcts:64 --games 8``.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ def run(tree: Path, args: argparse.Namespace, games: int | None = None) -> tuple
     JSON, and its user-space instructions (None without ``perf``)."""
     cmd = [sys.executable, "-m", "simulator", "assault", "scenario", args.scenario, "--games",
            str(args.games if games is None else games), "--seed", "1", "--workers", str(args.workers),
-           "--format", "json"]
+           "--players", args.players, "--format", "json"]
     counts = None
     if PERF:
         counts = tree / "perf.stat"
@@ -105,6 +108,7 @@ def main() -> None:
     ap.add_argument("--old", default="main")
     ap.add_argument("--new", nargs="+", default=["HEAD"])
     ap.add_argument("--scenario", default="infantry-training")
+    ap.add_argument("--players", default="greedy,greedy")
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
@@ -112,7 +116,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="lanchester-revisions-") as tmp:
         old = measure(args.old, Path(tmp), args)
         news = [measure(rev, Path(tmp), args) for rev in args.new]
-    print(f"\n{args.scenario}, {args.games:,} games a run, {args.workers} worker(s), seed 1")
+    print(f"\n{args.scenario}, {args.players}, {args.games:,} games a run, {args.workers} worker(s), seed 1")
     print(f"{'':26} {'cold wall s':>12} {'cold CPU s':>11} {'games/s':>9}   ratios to {args.old}: wall, CPU, games/s")
     for r in [old] + news:
         print(f"{r['rev'] + ' (' + r['hash'] + ')':26} {r['cold_wall']:12.1f} {r['cold_cpu']:11.1f} "
