@@ -103,6 +103,11 @@ def measure(rev: str, work: Path, args: argparse.Namespace) -> dict:
             "win_rate": first["win_rate"], "cold_ins": cold_ins, "game_ins": per_game}
 
 
+def rate(games_per_second: float) -> str:
+    """Games per second as printed: whole above 100, else two decimals (the search players)."""
+    return f"{games_per_second:,.0f}" if games_per_second >= 100 else f"{games_per_second:.2f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--old", default="main")
@@ -120,7 +125,7 @@ def main() -> None:
     print(f"{'':26} {'cold wall s':>12} {'cold CPU s':>11} {'games/s':>9}   ratios to {args.old}: wall, CPU, games/s")
     for r in [old] + news:
         print(f"{r['rev'] + ' (' + r['hash'] + ')':26} {r['cold_wall']:12.1f} {r['cold_cpu']:11.1f} "
-              f"{r['games_per_second']:9,.0f}   {r['cold_wall'] / old['cold_wall']:.2f}, "
+              f"{rate(r['games_per_second']):>9}   {r['cold_wall'] / old['cold_wall']:.2f}, "
               f"{r['cold_cpu'] / old['cold_cpu']:.2f}, {r['games_per_second'] / old['games_per_second']:.2f}"
               + ("" if r["win_rate"] == old["win_rate"] else "   (different games: win rates differ)"))
     if old["cold_ins"] is None or old["game_ins"] is None:
