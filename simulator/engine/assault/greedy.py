@@ -175,13 +175,34 @@ def prefilter(s, t, u, h, w):
             count += 1
         else:
             w.cheap[g] = np.nan
-    while count > PREFILTER:                   # drop the worst until PREFILTER are left
-        worst = -1
+    if count <= PREFILTER:
+        return
+    # keep the PREFILTER best by (quick value, hex): on equal values the later hex stays
+    # (the first lowest goes first); find the last one kept, then drop all below it
+    last_v = np.inf
+    last_g = w.cheap.shape[0]
+    for _ in range(PREFILTER):
+        top_v = -np.inf
+        top_g = -1
         for g in range(w.cheap.shape[0]):
-            if not np.isnan(w.cheap[g]) and (worst < 0 or w.cheap[g] < w.cheap[worst]):
-                worst = g
-        w.cheap[worst] = np.nan
-        count -= 1
+            c = w.cheap[g]
+            if np.isnan(c) or not below(c, g, last_v, last_g):
+                continue
+            if top_g < 0 or below(top_v, top_g, c, g):
+                top_v = c
+                top_g = g
+        last_v = top_v
+        last_g = top_g
+    for g in range(w.cheap.shape[0]):
+        if not np.isnan(w.cheap[g]) and below(w.cheap[g], g, last_v, last_g):
+            w.cheap[g] = np.nan
+
+
+@rule_inlined
+def below(v, g, v2, g2):
+    """(value, hex) ``(v, g)`` ranks below ``(v2, g2)``: a lower value, or the same and an
+    earlier hex."""
+    return v < v2 or (v == v2 and g < g2)
 
 
 @rule

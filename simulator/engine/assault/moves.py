@@ -322,6 +322,29 @@ def reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
 
 
 @rule_inlined
+def improve(value, code, touched, n_touched, queue, q, k, later, m, level, st, ns, rest, cd):
+    """:func:`reach_vehicle`: give state ``ns`` ``rest`` points left and the first action
+    ``cd`` of its route if that is more than it has; a state reached for the first time
+    joins ``touched``, one at the level being swept joins this sweep (past ``st``, the
+    state expanded now) or the next. Returns the lists' lengths (touched, this sweep,
+    the next)."""
+    if rest <= value[ns]:
+        return n_touched, k, m
+    if value[ns] < 0:
+        touched[n_touched] = ns
+        n_touched += 1
+    value[ns] = rest
+    code[ns] = cd
+    if rest == level:
+        if ns > st:
+            k = join_sweep(queue, q, k, ns)
+        else:
+            later[m] = ns
+            m += 1
+    return n_touched, k, m
+
+
+@rule_inlined
 def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C901 - one search loop over a vehicle's positions
     """:func:`reach` over a vehicle's states (hex, facing, turned here), label-setting:
     states are expanded once, from the most points left down, each level in sweeps in
@@ -381,18 +404,9 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C
                     if rest < 0:
                         continue
                     ns = (h * 6 + nf) * 2 + (tflag if free else 1)
-                    if rest > value[ns]:
-                        if value[ns] < 0:
-                            touched[n_touched] = ns
-                            n_touched += 1
-                        value[ns] = rest
-                        code[ns] = (TURN + nf + 1) if code0 == 0 else code0
-                        if rest == level:
-                            if ns > st:
-                                k = join_sweep(queue, q, k, ns)
-                            else:
-                                later[m] = ns
-                                m += 1
+                    cd = (TURN + nf + 1) if code0 == 0 else code0
+                    n_touched, k, m = improve(value, code, touched, n_touched, queue, q, k, later, m, level, st,
+                                              ns, rest, cd)
                 if level == 0:
                     continue
                 d0 = (f + 3) % 6 if mode == MODE_REVERSE else f
@@ -414,18 +428,9 @@ def reach_vehicle(s, t, u, h0, mode, mp, steps0, best, first, stack):  # noqa: C
                         best[g] = rest
                         first[g] = cd - 1
                     ns = (g * 6 + f) * 2
-                    if kind != STEP_HARSH and kind != STEP_ENEMY and kind != STEP_OVERRUN and rest > value[ns]:
-                        if value[ns] < 0:
-                            touched[n_touched] = ns
-                            n_touched += 1
-                        value[ns] = rest
-                        code[ns] = cd
-                        if rest == level:
-                            if ns > st:
-                                k = join_sweep(queue, q, k, ns)
-                            else:
-                                later[m] = ns
-                                m += 1
+                    if kind != STEP_HARSH and kind != STEP_ENEMY and kind != STEP_OVERRUN:
+                        n_touched, k, m = improve(value, code, touched, n_touched, queue, q, k, later, m, level, st,
+                                                  ns, rest, cd)
             k = 0
             for i in range(m):
                 k = join_sweep(queue, 0, k, later[i])

@@ -1,4 +1,4 @@
-"""The players' movement planner ``moves.reach`` against the plain definition of its
+"""The players' movement planner. ``moves.reach`` against the plain definition of its
 search: label-setting from the most points left down, each level swept over every hex
 (every state of a vehicle: hex, facing, turned here) in index order, a vehicle's level
 swept again until nothing is left in it. ``reach`` looks only at what it has reached;
@@ -8,6 +8,10 @@ for every unit, kind of move and allowance.
 
 The definition is written here in Python over the engine's own step rule
 (``moves.step_core``), so only the order of the search is checked, not the rules.
+
+And greedy's ``prefilter`` (the few hexes a move looks at closely) against its
+definition: of the hexes reached, free and not the start, drop the one with the lowest
+quick value (the first such hex on a tie) until ``PREFILTER`` are left.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import pytest
 
 from simulator.engine.assault.compile import compile_game
 from simulator.engine.assault.game import State
+from simulator.engine.assault.greedy import PREFILTER, prefilter
+from simulator.engine.assault.greedy_values import hex_is_free, quick_value
 from simulator.engine.assault.moves import (
     MODE_FALLBACK,
     STEP_ENEMY,
@@ -53,6 +59,16 @@ def call_reach(s, t, u, h0, mode, mp, steps0, best, first, stack):
 @numba.njit(cache=True)
 def call_step(s, t, u, h, face, d, mode, mp, steps):
     return step_core(s.u, s.hx, t.ut, t.side6, t.p, t.hexi, u, h, face, d, mode, mp, steps)
+
+
+@numba.njit(cache=True)
+def call_prefilter(s, t, u, h, w):
+    prefilter(s, t, u, h, w)
+
+
+@numba.njit(cache=True)
+def quick(s, t, wt, u, g):
+    return quick_value(s, t, wt, u, g) if hex_is_free(s, g, s.u[u, U_SIDE]) else np.nan
 
 
 @numba.njit(cache=True)
@@ -147,6 +163,16 @@ def expand_vehicle(s, t, u, h0, mode, steps0, level, st, h, f, turned, best, fir
             value[ns], code[ns] = rest, cd
 
 
+def prefiltered(s, t, w, u, h):
+    """The definition: the hexes kept (a boolean per hex)."""
+    values = {g: quick(s, t, w.weights, u, g) for g in range(len(w.best)) if w.best[g] >= 0 and g != h}
+    kept = {g: v for g, v in values.items() if not np.isnan(v)}
+    while len(kept) > PREFILTER:
+        low = min(kept.values())
+        del kept[min(g for g, v in kept.items() if v == low)]
+    return np.isin(np.arange(len(w.best)), list(kept))
+
+
 def positions(scenario, games, every):
     """Every ``every``-th position of ``games`` greedy games."""
     g = compile_game(scenario)
@@ -186,5 +212,7 @@ def test_reach_finds_what_a_scan_over_the_map_finds(scenario, games, every, kind
                     assert (w.best == best).all(), (scenario, u, mode, mp)
                     assert (w.first == first).all(), (scenario, u, mode, mp)
                     assert count == (best >= 0).sum()
+                    call_prefilter(s, t, u, h0, w)
+                    assert (~np.isnan(w.cheap) == prefiltered(s, t, w, u, h0)).all(), (scenario, u, mode, mp)
                     checked["vehicle" if vehicle else "infantry"] += 1
     assert all(checked[kind] >= 50 for kind in kinds), checked
