@@ -189,8 +189,8 @@ def positions(scenario, games, every):
             k += 1
 
 
-@pytest.mark.parametrize("scenario, games, every, kinds", [("crossroads", 1, 60, ("infantry", "vehicle")),
-                                                           ("vehicle-training", 1, 15, ("vehicle",))])
+@pytest.mark.parametrize("scenario, games, every, kinds", [("crossroads", 1, 90, ("infantry", "vehicle")),
+                                                           ("vehicle-training", 1, 25, ("vehicle",))])
 def test_reach_finds_what_a_scan_over_the_map_finds(scenario, games, every, kinds):
     checked = {"infantry": 0, "vehicle": 0}
     for g, s in positions(scenario, games, every):
