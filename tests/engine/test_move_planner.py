@@ -7,7 +7,10 @@ position of real games (Crossroads and Vehicle Training: infantry, guns, trucks,
 for every unit, kind of move and allowance.
 
 The definition is written here in Python over the engine's own step rule
-(``moves.step_core``), so only the order of the search is checked, not the rules.
+(``moves.step_core``); a vehicle's turns (9.10: the first vertex in a hex free, then a
+point each, free on a road, not back to a facing held) are written out as
+``reach_vehicle`` takes them, so what is checked is the order of the search, not the
+movement rules.
 
 And greedy's ``prefilter`` (the few hexes a move looks at closely) against its
 definition: of the hexes reached, free and not the start, drop the one with the lowest
