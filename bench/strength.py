@@ -13,6 +13,7 @@ against a smaller one: ``--player mcts --baseline mcts:64``).
     python bench/strength.py --scenario river-and-bridge --games 1000 --player mcts --baseline mcts:64
     python bench/strength.py --scenario infantry-training --games 1000 --seed 11-18 --seat soviet --save runs/
     python bench/strength.py --game toi --scenario two-farms --games 400 --player mcts
+    python bench/strength.py --scenario crossroads --games 192 --seed 21-24 --seat german --set MC_ROLLOUT=-2
 
 (The second: the larger budget against the smaller, head to head, compared with the
 smaller on both sides; the third: both against ``lookahead``. ``--seat`` measures one
@@ -20,7 +21,11 @@ seat. ``--seed`` takes several seeds, ``11-18`` or ``11,12``: ``--games`` games 
 pooled game by game. ``--save DIR`` keeps every run's outcomes, one file per seed and
 pair of players, and reads a run from there instead of playing it again: a later run
 with more seeds plays only the new ones. The files do not name the revision that played
-them: after a change to the players or the rules, use a new DIR.)
+them: after a change to the players or the rules, use a new DIR. ``--set NAME=VALUE``
+(again for more) measures a player setting before it becomes the default: a parameter
+of :mod:`simulator.engine.players.base`, ``MC_*`` the tree search's, ``LA_*`` the
+look-ahead's, for every player of that kind in the call; a saved run's file names the
+settings that reached its players.)
 
 Every figure of the README's "How strong the players are" is one of these runs. A change
 whose interval holds zero is not shown by the run: play more games.
@@ -61,23 +66,67 @@ def seeds_of(text: str) -> list[int]:
     return seeds
 
 
+def settings_of(items: list[str]) -> dict[str, int]:
+    """``["MC_ROLLOUT=-2"]`` -> {"MC_ROLLOUT": -2}: player parameters by their names in
+    :mod:`simulator.engine.players.base`. Raises ValueError with a one-line reason."""
+    from simulator.engine.players import base
+    settings = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        name = name.strip().upper()
+        if not eq or not name.startswith(SETTING_PREFIXES) or not hasattr(base, name):
+            raise ValueError(f"{item!r}: want NAME=VALUE, NAME a player parameter of simulator/engine/players/base.py "
+                             f"({', '.join(p + '*' for p in SETTING_PREFIXES)})")
+        try:
+            settings[name] = int(value)
+        except ValueError:
+            raise ValueError(f"{item!r}: the value must be a whole number") from None
+    return settings
+
+
+SETTING_PREFIXES = ("MC_", "LA_")
+PLAYER_OF_PREFIX = {"MC_": "mcts", "LA_": "lookahead"}     # the players a setting reaches
+
+
+def settings_reaching(players: tuple[str, str], settings: dict[str, int]) -> str:
+    """The settings that reach one of ``players`` (a tree search's ``MC_*``, a
+    look-ahead's ``LA_*``), as a file-name part: "" when none does."""
+    kinds = {p.partition(":")[0] for p in players}
+    return "".join(f"_{k}={v}" for k, v in sorted(settings.items()) if PLAYER_OF_PREFIX[k[:3]] in kinds)
+
+
+def params_with(settings: dict[str, int]) -> np.ndarray:
+    """The players' default parameters with ``settings`` on top."""
+    from simulator.engine.players import base
+    from simulator.engine.players.interface import DEFAULT_PARAMS
+    params = DEFAULT_PARAMS.copy()
+    for name, value in settings.items():
+        params[getattr(base, name)] = value
+    return params
+
+
 def outcomes(game, players: tuple[str, str], games: int, seeds: list[int],
-             save: tuple[str, str] | None = None) -> tuple[np.ndarray, float]:
+             save: tuple[str, str] | None = None, settings: dict[str, int] | None = None) -> tuple[np.ndarray, float]:
     """Each game's outcome (0 or 1 the winning side, else a draw), ``games`` games on each
     of ``seeds`` one after the other, and the seconds taken; with ``save`` (a folder and the
-    scenario's name) each seed's run is kept in ``FOLDER/SCENARIO_SEED_GAMES_P1_P2.npy``,
-    and read from there when it is there already."""
+    scenario's name) each seed's run is kept in ``FOLDER/SCENARIO_SEED_GAMES_P1_P2.npy``
+    (with ``_NAME=VALUE`` for each of ``settings`` that reaches the players), and read
+    from there when it is there already."""
+    settings = settings or {}
+    params = params_with(settings) if settings else None
+    reaching = settings_reaching(players, settings)
     t0 = time.perf_counter()
     runs = []
     for seed in seeds:
         path = None
         if save:
             folder, name = save
-            path = os.path.join(folder, f"{name}_{seed}_{games}_{players[0]}_{players[1]}.npy".replace(":", "-"))
+            path = os.path.join(folder, f"{name}_{seed}_{games}_{players[0]}_{players[1]}{reaching}.npy".replace(":", "-"))
             if os.path.exists(path):
                 runs.append(np.load(path))
                 continue
-        runs.append(run_games(game, games=games, seed=seed, players=players, workers=2).tally.outcome_array())
+        runs.append(run_games(game, games=games, seed=seed, players=players, workers=2,
+                              params=params).tally.outcome_array())
         if path:
             os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
             np.save(path, runs[-1])
@@ -96,7 +145,13 @@ def main() -> None:
     ap.add_argument("--seat", default=None, help="measure this side's seat only (default: both)")
     ap.add_argument("--save", default=None, metavar="DIR",
                     help="keep each run's outcomes in DIR (one .npy per seed and players), and read them from there")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a player parameter (simulator/engine/players/base.py, MC_* or LA_*), e.g. MC_ROLLOUT=-2")
     args = ap.parse_args()
+    try:
+        settings = settings_of(args.set)
+    except ValueError as e:
+        ap.error(f"--set: {e}")
     try:
         seeds = seeds_of(args.seed)
     except ValueError:
@@ -110,21 +165,22 @@ def main() -> None:
         ap.error(f"--seat: {args.seat!r} is not a side of {args.scenario} ({', '.join(sides)})")
     print(f"{args.game} {args.scenario}: {args.player} against {args.against}, compared with "
           f"{args.baseline or args.against} in the same seat; {args.games * len(seeds):,} games, "
-          f"seed{'s' if len(seeds) > 1 else ''} {args.seed}, paired")
+          f"seed{'s' if len(seeds) > 1 else ''} {args.seed}, paired"
+          + "".join(f"; {k}={v}" for k, v in settings.items()))
     if args.baseline is None:
-        mirror, secs = outcomes(game, (args.against, args.against), args.games, seeds, save)
+        mirror, secs = outcomes(game, (args.against, args.against), args.games, seeds, save, settings)
         print(f"  baseline {args.against} v {args.against} ({secs:.0f} s): "
               + ", ".join(f"{s} wins {np.mean(mirror == i):.1%}" for i, s in enumerate(sides))
               + f", other {np.mean((mirror != 0) & (mirror != 1)):.1%}")
     for seat in ((0, 1) if args.seat is None else (sides.index(args.seat),)):
         pair = [args.against, args.against]
         pair[seat] = args.player
-        new, secs = outcomes(game, tuple(pair), args.games, seeds, save)
+        new, secs = outcomes(game, tuple(pair), args.games, seeds, save, settings)
         if args.baseline is None:
             old = mirror
         else:
             pair[seat] = args.baseline
-            old, _ = outcomes(game, tuple(pair), args.games, seeds, save)
+            old, _ = outcomes(game, tuple(pair), args.games, seeds, save, settings)
         dw, lo, hi = paired_change(old, new, seat)
         hw = (hi - lo) / 2
         ds, hs = score_change(new, old, seat)
