@@ -13,7 +13,7 @@ against a smaller one: ``--player mcts --baseline mcts:64``).
     python bench/strength.py --scenario river-and-bridge --games 1000 --player mcts --baseline mcts:64
     python bench/strength.py --scenario infantry-training --games 1000 --seed 11-18 --seat soviet --save runs/
     python bench/strength.py --game toi --scenario two-farms --games 400 --player mcts
-    python bench/strength.py --scenario crossroads --games 192 --seed 21-24 --seat german --set MC_ROLLOUT=-2
+    python bench/strength.py --scenario crossroads --games 192 --seed 33-44 --seat german --set MC_PLANS=0
 
 (The second: the larger budget against the smaller, head to head, compared with the
 smaller on both sides; the third: both against ``lookahead``. ``--seat`` measures one
