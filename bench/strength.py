@@ -66,6 +66,10 @@ def seeds_of(text: str) -> list[int]:
     return seeds
 
 
+PLAYER_OF_PREFIX = {"MC_": "mcts", "LA_": "lookahead"}     # --set: the prefixes of player settings, and whom they reach
+SETTING_PREFIXES = tuple(PLAYER_OF_PREFIX)
+
+
 def settings_of(items: list[str]) -> dict[str, int]:
     """``["MC_ROLLOUT=-2"]`` -> {"MC_ROLLOUT": -2}: player parameters by their names in
     :mod:`simulator.engine.players.base`. Raises ValueError with a one-line reason."""
@@ -82,10 +86,6 @@ def settings_of(items: list[str]) -> dict[str, int]:
         except ValueError:
             raise ValueError(f"{item!r}: the value must be a whole number") from None
     return settings
-
-
-SETTING_PREFIXES = ("MC_", "LA_")
-PLAYER_OF_PREFIX = {"MC_": "mcts", "LA_": "lookahead"}     # the players a setting reaches
 
 
 def settings_reaching(players: tuple[str, str], settings: dict[str, int]) -> str:
