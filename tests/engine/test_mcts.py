@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 import pytest
 
@@ -17,7 +18,7 @@ from simulator.engine.assault.state import G_EMERG, G_SUB, K_FAST, K_MOVE, SUB_M
 from simulator.engine.core.actions import decode
 from simulator.engine.core.batch import player_kinds, run_games
 from simulator.engine.players import interface
-from simulator.engine.players.base import MC_PLANS, MC_POOL, MC_SIMS, MC_WIDTH
+from simulator.engine.players.base import MC_GATE, MC_PLANS, MC_POOL, MC_SIMS, MC_WIDTH
 from simulator.engine.players.interface import (
     DEFAULT_PARAMS,
     GREEDY,
@@ -28,6 +29,7 @@ from simulator.engine.players.interface import (
     parse_player,
     player_setup,
 )
+from simulator.engine.players.mcts import ND_CHILD, ND_NCAND, ND_OWN, ND_VISITS, make_tree, root_choice
 from simulator.errors import InputError
 from tests.engine.test_game_setup import tiny
 
@@ -148,8 +150,9 @@ def test_mcts_weighs_other_plans_of_a_move_and_greedy_carries_them_out():
     params = params_with(48)
     params[MC_WIDTH] = 1
     params[MC_POOL] = 0
-    for plans in (0, 3):
+    for plans, gate in ((0, 0), (3, 0), (3, 10**6)):
         params[MC_PLANS] = plans
+        params[MC_GATE] = gate
         other = arrived = 0
         for seed in (1, 2):
             for st in decision_points(game, seed, 40, every=1):
@@ -169,12 +172,41 @@ def test_mcts_weighs_other_plans_of_a_move_and_greedy_carries_them_out():
                 while st.s.g[G_SUB] == SUB_MOVE and not st.is_terminal():
                     st.apply_action(int(choose(st.s, t, np.int64(GREEDY), np.int64(st.current_player()), w, params)))
                 arrived += int(st.s.u[u, U_HEX]) == plan
-        if plans == 0:
-            assert other == 0
+        if plans == 0 or gate > 0:
+            assert other == 0, gate          # none, or none shown better than greedy's plan
         else:
             # measured: another plan taken 3 times, the unit in that hex after each (reaction
             # fire may stop a move short)
             assert other >= 2 and arrived >= other - 1, (other, arrived)
+
+
+@numba.njit
+def chosen_at_root(tree, gate):
+    return root_choice(tree, gate)          # a compiled rule has no Python wrapper
+
+
+def test_an_other_plan_is_played_on_evidence_only_with_a_gate():
+    """``MC_GATE``: the root's most visited candidate is played, unless it is an other
+    plan of a move (not one of greedy's own candidates) whose mean value does not beat
+    the most visited of greedy's own by the gate's standard errors (Welch's); then that
+    one. Hand-built root: candidates 0 and 1 greedy's own, 2 an other plan."""
+    def root(other_mean):
+        tree = make_tree()
+        row = tree.node[0]
+        row[ND_NCAND], row[ND_OWN] = 3, 2
+        rng = np.random.default_rng(5)
+        for j, (visits, mean) in enumerate(((10, 0.5), (5, 0.45), (20, other_mean))):
+            c = j + 1
+            row[ND_CHILD + j] = c
+            values = mean + 0.1 * rng.standard_normal(visits)
+            tree.node[c, ND_VISITS] = visits
+            tree.value[c], tree.value2[c] = values.sum(), (values ** 2).sum()
+        return tree
+    close, far = root(0.52), root(0.70)         # 2 beats 0 by about a half and about 5 standard errors
+    assert chosen_at_root(close, 0.0) == 2 and chosen_at_root(far, 0.0) == 2     # no gate: the most visited
+    assert chosen_at_root(close, 2.0) == 0          # not shown better: greedy's own most visited
+    assert chosen_at_root(far, 2.0) == 2
+    assert chosen_at_root(far, 50.0) == 0
 
 
 def test_mcts_games_are_reproducible_for_a_seed(training):

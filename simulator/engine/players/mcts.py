@@ -8,7 +8,9 @@ sees the game's future rolls), walks down the tree choosing by UCT, adds one nod
 plays on with greedy players and scores the position it reaches
 (the game's ``evaluate``, squashed to [0, 1]; a game
 over scores 1, 0 or one half for a draw). The action taken is the root's most
-visited one.
+visited one; with ``params[MC_GATE]`` an other plan of a move (below) only when its
+mean value beats that of greedy's own most visited candidate by that many standard
+errors (hundredths), else greedy's (:func:`root_choice`).
 
 What the tree searches (``params[MC_EVERY]``): by default only the decisions that
 matter, the activations (the game's ``is_activation``; Assault's 6.4: which unit acts,
@@ -75,6 +77,7 @@ from simulator.engine.players.base import (
     MC_C,
     MC_DEPTH,
     MC_EVERY,
+    MC_GATE,
     MC_PLANS,
     MC_POOL,
     MC_SCALE,
@@ -93,7 +96,8 @@ MAX_DEPTH = 128            # nodes on a walk down the tree
 # evaluate() -> [0, 1]: 1 / (1 + exp(-value / scale)), are params[MC_C], params[MC_SCALE])
 
 # a node's row of Tree.node
-ND_SIDE, ND_VISITS, ND_NCAND, ND_CAND = 0, 1, 2, 3      # ND_NCAND -1: candidates not ranked yet
+ND_SIDE, ND_VISITS, ND_NCAND, ND_OWN, ND_CAND = 0, 1, 2, 3, 4    # ND_NCAND -1: candidates not ranked yet
+# (ND_OWN: how many of the candidates are greedy's own, the rest other plans of its moves)
 ND_CHILD = ND_CAND + MAX_CHILDREN
 ND_PLAN = ND_CHILD + MAX_CHILDREN                     # greedy's planned end hex of each candidate (-1 none)
 ND_FIELDS = ND_PLAN + MAX_CHILDREN
@@ -104,14 +108,15 @@ class Tree(NamedTuple):
 
     node: np.ndarray     # int64[MAX_SIMS + 1, ND_FIELDS] one row per node, the root row 0
     value: np.ndarray    # float64[MAX_SIMS + 1] value sum, for the side that chose the action into the node
+    value2: np.ndarray   # float64[MAX_SIMS + 1] and the sum of the values' squares
     path: np.ndarray     # int64[MAX_DEPTH] the nodes of the current walk down
     bounds: np.ndarray   # float64[2] the lowest and highest simulation value (side 0's) of the search
     stream0: np.ndarray  # uint64[4] the simulations' stream at the search's start (the dice pool's)
 
 
 def make_tree() -> Tree:
-    return Tree(np.zeros((MAX_SIMS + 1, ND_FIELDS), np.int64), np.zeros(MAX_SIMS + 1), np.zeros(MAX_DEPTH, np.int64),
-                np.zeros(2), np.zeros(4, np.uint64))
+    return Tree(np.zeros((MAX_SIMS + 1, ND_FIELDS), np.int64), np.zeros(MAX_SIMS + 1), np.zeros(MAX_SIMS + 1),
+                np.zeros(MAX_DEPTH, np.int64), np.zeros(2), np.zeros(4, np.uint64))
 
 
 # ======================================================================================
@@ -148,6 +153,7 @@ def rank(play, t, side, w, params, buf, n, tree, nd, width):
         for j in range(m):
             row[ND_CAND + j] = w.cands[j]
             row[ND_PLAN + j] = w.plans[j]
+        row[ND_OWN] = m
         m = add_other_plans(play, t, w, params[MC_PLANS], row, m)
     if m == 0:
         g = greedy_choice(play, t, side, w, params, w.pbuf)
@@ -161,6 +167,7 @@ def rank(play, t, side, w, params, buf, n, tree, nd, width):
                 row[ND_CAND + m] = buf[i]
                 row[ND_PLAN + m] = -1
                 m += 1
+        row[ND_OWN] = m
     for j in range(m):
         row[ND_CHILD + j] = 0
     row[ND_SIDE] = side
@@ -222,6 +229,7 @@ def new_node(tree, nd):
     row[ND_VISITS] = 0
     row[ND_NCAND] = -1
     tree.value[nd] = 0.0
+    tree.value2[nd] = 0.0
 
 
 @rule
@@ -265,17 +273,20 @@ def backup(tree, depth, v0):
         tree.node[nd, ND_VISITS] += 1
         if i > 0:
             chooser = tree.node[tree.path[i - 1], ND_SIDE]
-            tree.value[nd] += v0 if chooser == 0 else 1.0 - v0
+            v = v0 if chooser == 0 else 1.0 - v0
+            tree.value[nd] += v
+            tree.value2[nd] += v * v
 
 
 @rule
-def most_visited(tree):
-    """The root's candidate with the most visits (the better mean on a tie): its index."""
+def most_visited(tree, first, last):
+    """The root's candidate among ``first .. last - 1`` with the most visits (the better
+    mean on a tie): its index (-1 when none was visited)."""
     row = tree.node[0]
-    best = 0
-    bv = -1
+    best = -1
+    bv = 0
     bm = -1.0
-    for j in range(row[ND_NCAND]):
+    for j in range(first, min(last, row[ND_NCAND])):
         c = row[ND_CHILD + j]
         if c == 0:
             continue
@@ -286,6 +297,39 @@ def most_visited(tree):
             bm = m
             best = j
     return best
+
+
+@rule
+def beats(tree, a, b, z):
+    """Whether node ``a``'s mean value is above node ``b``'s by more than ``z`` standard
+    errors of the difference (Welch's; two visits each at least)."""
+    na = tree.node[a, ND_VISITS]
+    nb = tree.node[b, ND_VISITS]
+    if na < 2 or nb < 2:
+        return False
+    ma = tree.value[a] / na
+    mb = tree.value[b] / nb
+    va = max(tree.value2[a] / na - ma * ma, 0.0) * na / (na - 1)
+    vb = max(tree.value2[b] / nb - mb * mb, 0.0) * nb / (nb - 1)
+    return ma - mb > z * math.sqrt(va / na + vb / nb + 1e-18)
+
+
+@rule
+def root_choice(tree, gate):
+    """The root's candidate played (its index): the most visited; with ``gate > 0`` an
+    other plan of a move (not greedy's own candidate) only when its mean value beats
+    the most visited of greedy's own by more than ``gate`` standard errors, else that
+    one (so a plan other than greedy's is played on evidence, not on the noise of the
+    fresh dice among many candidates)."""
+    row = tree.node[0]
+    j = most_visited(tree, 0, row[ND_NCAND])
+    own = row[ND_OWN]
+    if gate <= 0.0 or j < own:
+        return max(j, 0)
+    g = most_visited(tree, 0, own)
+    if g < 0 or beats(tree, row[ND_CHILD + j], row[ND_CHILD + g], gate):
+        return j
+    return g
 
 
 # ======================================================================================
@@ -380,7 +424,7 @@ def mcts_choice(s, t, side, w, tree, params, sims, rollout):
     w.plan[1] = plan1
     if tree.node[0, ND_NCAND] <= 0:              # no simulation (sims 0): greedy's choice
         return greedy_choice(s, t, side, w, params, w.buf)
-    j = most_visited(tree)
+    j = root_choice(tree, params[MC_GATE] / 100.0)
     if every == 0:
         w.plan[side] = tree.node[0, ND_PLAN + j] + 1     # greedy's plan for the unit it activates
     return tree.node[0, ND_CAND + j]
