@@ -77,7 +77,7 @@ DEFAULT_PARAMS[MC_POOL] = 0             # its simulations' dice: fresh every tim
 DEFAULT_PARAMS[MC_WIDTH] = 6            # candidates a node keeps (greedy's best 6; the look-ahead's 4)
 DEFAULT_PARAMS[MC_DEPTH] = 1            # its tree: its own activation (the opponent greedy below; 2: its reply too)
 DEFAULT_PARAMS[MC_PLANS] = 2            # and for each candidate move, greedy's next best 2 hexes to end it in
-DEFAULT_PARAMS[MC_GATE] = 0             # an other plan played when it is the most visited (n > 0: and beats greedy's by n/100 standard errors)
+DEFAULT_PARAMS[MC_GATE] = 100           # an other plan played when most visited and 1 standard error better than greedy's (0: when most visited)
 
 
 def parse_player(text: str) -> tuple[int, int | None]:
