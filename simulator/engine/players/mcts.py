@@ -279,14 +279,14 @@ def backup(tree, depth, v0):
 
 
 @rule
-def most_visited(tree, first, last):
-    """The root's candidate among ``first .. last - 1`` with the most visits (the better
+def most_visited(tree, last):
+    """The root's candidate among its first ``last`` with the most visits (the better
     mean on a tie): its index (-1 when none was visited)."""
     row = tree.node[0]
     best = -1
     bv = 0
     bm = -1.0
-    for j in range(first, min(last, row[ND_NCAND])):
+    for j in range(min(last, row[ND_NCAND])):
         c = row[ND_CHILD + j]
         if c == 0:
             continue
@@ -322,11 +322,11 @@ def root_choice(tree, gate):
     one (so a plan other than greedy's is played on evidence, not on the noise of the
     fresh dice among many candidates)."""
     row = tree.node[0]
-    j = most_visited(tree, 0, row[ND_NCAND])
+    j = most_visited(tree, row[ND_NCAND])
     own = row[ND_OWN]
     if gate <= 0.0 or j < own:
         return max(j, 0)
-    g = most_visited(tree, 0, own)
+    g = most_visited(tree, own)
     if g < 0 or beats(tree, row[ND_CHILD + j], row[ND_CHILD + g], gate):
         return j
     return g
