@@ -14,7 +14,8 @@ import pytest
 
 from simulator.engine.assault.compile import compile_game
 from simulator.engine.assault.game import State
-from simulator.engine.assault.state import G_EMERG, G_SUB, K_FAST, K_MOVE, SUB_MOVE, SUB_SELECT, U_HEX
+from simulator.engine.assault.state import G_EMERG, G_SUB, G_TURN, K_FAST, K_MOVE, SUB_MOVE, SUB_SELECT, U_HEX
+from simulator.engine.core import gameapi
 from simulator.engine.core.actions import decode
 from simulator.engine.core.batch import player_kinds, run_games
 from simulator.engine.players import interface
@@ -207,6 +208,35 @@ def test_an_other_plan_is_played_on_evidence_only_with_a_gate():
     assert chosen_at_root(close, 2.0) == 0          # not shown better: greedy's own most visited
     assert chosen_at_root(far, 2.0) == 2
     assert chosen_at_root(far, 50.0) == 0
+
+
+@numba.njit
+def outlook_of(s, t, side):
+    return gameapi.outlook(s, t, side)      # a compiled hook has no Python wrapper
+
+
+@pytest.mark.parametrize("name", ["infantry-training", "river-and-bridge", "vehicle-training", "crossroads"])
+def test_the_outlook_is_the_games_own_victory_check(name):
+    """``outlook`` (the tree search's ``MC_VICTORY`` term) says how the game would end now
+    by the game's own victory check (6.6, 3.1): at the end of every game (greedy against
+    greedy, three seeds, whatever decided it: the last turn, sudden death or the
+    ``if_neither`` rule) its sign is the winner's, +1 German, -1 Soviet, 0 a draw, and its
+    size the share of the turns played, both sides seeing it the other way round."""
+    game = compile_game(name)
+    t = game.tables
+    w = make_work(game)
+    ends = set()
+    for seed in range(3):
+        st = State(game, seed=seed, log=False)
+        while not st.is_terminal():
+            side = st.current_player()
+            st.apply_action(int(choose(st.s, t, np.int64(GREEDY), np.int64(side), w, DEFAULT_PARAMS)))
+        share = min(1.0, st.s.g[G_TURN] / game.turns)
+        german, soviet = outlook_of(st.s, t, 0), outlook_of(st.s, t, 1)
+        expected = {0: share, 1: -share, -1: 0.0}[st.winner]
+        assert german == pytest.approx(expected) and soviet == pytest.approx(-expected), (seed, st.winner)
+        ends.add(st.winner)
+    assert ends
 
 
 def test_mcts_games_are_reproducible_for_a_seed(training):

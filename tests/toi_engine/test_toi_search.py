@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 
+import numba
 import numpy as np
 import pandas as pd
 from click.testing import CliRunner
 
+from simulator.engine.core import gameapi
 from simulator.engine.core.batch import SEARCH_PIECE_GAMES, run_games
 from simulator.engine.players.interface import GREEDY, choose_quick, make_work, player_setup
 from simulator.engine.toi.game import Game, State
+from simulator.engine.toi.state import G_INIT, G_ROUND, G_VP0
 
 N = SEARCH_PIECE_GAMES + 4         # two pieces: with two workers each plays one
 
@@ -41,6 +44,39 @@ def _midgame(seed: int = 3, decisions: int = 12) -> State:
         side = st.current_player()
         st.apply_action(int(choose_quick(st.s, st.game.tables, kinds[side], side, w, params)))
     return st
+
+
+@numba.njit
+def outlook_of(s, t, side):
+    return gameapi.outlook(s, t, side)      # a compiled hook has no Python wrapper
+
+
+def test_the_outlook_is_the_games_own_victory_check():
+    """``outlook`` (the tree search's ``MC_VICTORY`` term): before every decision of three
+    greedy games of Two Farms, +-(the share of the rounds begun) for the side with more
+    VPs, a tie to the side with the initiative (001 Winning the game); when the game is
+    over, for its winner (by VPs after the last round or by elimination)."""
+    game = Game("two-farms")
+    t = game.tables
+    kinds, params = player_setup(("greedy", "greedy"))
+    w = make_work(game)
+    decisions = 0
+    for seed in range(3):
+        st = State(game, seed, 0, log=False)
+        while not st.is_terminal():
+            g = st.s.g
+            v0, v1 = g[G_VP0], g[G_VP0 + 1]
+            leader = 0 if v0 > v1 else (1 if v1 > v0 else g[G_INIT])
+            share = min(1.0, g[G_ROUND] / game.turns)
+            for side in (0, 1):
+                assert outlook_of(st.s, t, side) == (share if side == leader else -share)
+            decisions += 1
+            side = st.current_player()
+            st.apply_action(int(choose_quick(st.s, t, kinds[side], side, w, params)))
+        share = min(1.0, st.s.g[G_ROUND] / game.turns)
+        assert st.winner >= 0 and outlook_of(st.s, t, st.winner) == share > 0
+        assert outlook_of(st.s, t, 1 - st.winner) == -share
+    assert decisions > 100
 
 
 def test_greedy_never_reads_the_games_next_dice():

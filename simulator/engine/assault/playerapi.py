@@ -12,8 +12,9 @@ import numpy as np
 
 from simulator.engine.assault.greedy import greedy_choice, greedy_scores
 from simulator.engine.assault.greedy import other_destinations as other_plans
-from simulator.engine.assault.greedy_values import DEFAULT_WEIGHTS
+from simulator.engine.assault.greedy_values import DEFAULT_WEIGHTS, turn_fraction
 from simulator.engine.assault.greedy_values import evaluate as weighed_value
+from simulator.engine.assault.phases.organisation import outcome_now
 from simulator.engine.assault.restrict import forbidden
 from simulator.engine.assault.state import G_LOG_ON, SUB_SELECT, GameState
 from simulator.engine.assault.turn import MAX_ACTIONS, apply_action, legal_actions
@@ -23,7 +24,7 @@ from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.players.mcts import Tree, make_tree
 
 __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "forbidden",
-           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "Work",
+           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "outlook", "Work",
            "make_work"]
 
 
@@ -43,6 +44,18 @@ def evaluate(s, t, w, side):
     """A position's worth to ``side``: :func:`simulator.engine.assault.greedy_values.evaluate`
     with greedy's weights ``w.weights``."""
     return weighed_value(s, t, w.weights, side)
+
+
+@rule
+def outlook(s, t, side):
+    """How the game would end for ``side`` now (6.6, 3.1: the victory check of the
+    organisation phase, :func:`~simulator.engine.assault.phases.organisation.outcome_now`,
+    on the objectives as held now; a game over: its winner): +1 a win, -1 a loss, 0 a
+    draw, times the share of the game's turns begun."""
+    w = winner(s) if is_over(s) else outcome_now(s, t)[0]
+    if w < 0:
+        return 0.0
+    return turn_fraction(s, t) * (1.0 if w == side else -1.0)
 
 
 class Work(NamedTuple):

@@ -26,7 +26,9 @@ the game's own players
     other hexes than ``plan`` where greedy could take action ``a``'s unit, best first,
     into ``out``; how many: the tree search weighs them as other plans of the action,
     0 when the game has none), ``evaluate(s, t, w, side)`` (a position's worth to
-    ``side``, a few points a unit).
+    ``side``, a few points a unit), ``outlook(s, t, side)`` (how the game would end for
+    ``side`` if it ended now, by the game's own victory rule: +1 a win, -1 a loss, 0
+    neither, times the share of the game played so far, 0 to 1).
 
 ``w`` is the game's players' scratch (its ``Work``: at least ``buf``, ``pbuf``,
 ``scores``, ``dests``, ``cands``, ``plans``, ``stream``, ``play``, ``tree``, ``plan``,
@@ -41,7 +43,7 @@ from numba.extending import overload
 _GAMES: dict[type, object] = {}      # a game's GameState class -> its playerapi module
 
 HOOKS = ("legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "log_off", "forbidden",
-         "is_activation", "greedy_choice", "greedy_scores", "other_plans", "evaluate")
+         "is_activation", "greedy_choice", "greedy_scores", "other_plans", "evaluate", "outlook")
 
 
 def register(state_class: type, api) -> None:
@@ -117,6 +119,10 @@ def other_plans(s, t, w, a, plan, out, k_max):
 
 def evaluate(s, t, w, side):
     _python_call("evaluate")
+
+
+def outlook(s, t, side):
+    _python_call("outlook")
 
 
 @overload(legal_actions)
@@ -195,3 +201,9 @@ def _other_plans(s, t, w, a, plan, out, k_max):
 def _evaluate(s, t, w, side):
     f = _of(s, "evaluate")
     return lambda s, t, w, side: f(s, t, w, side)
+
+
+@overload(outlook)
+def _outlook(s, t, side):
+    f = _of(s, "outlook")
+    return lambda s, t, side: f(s, t, side)

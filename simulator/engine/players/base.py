@@ -36,7 +36,8 @@ MC_WIDTH = 14           # the most candidates a node of its tree keeps (0: mcts.
 MC_DEPTH = 15           # the deepest its tree grows, in searched decisions (0: no limit; 1: the root's only)
 MC_PLANS = 16           # other plans its tree weighs for each of its candidate moves (the game's other_plans)
 MC_GATE = 17            # an other plan is played only when its mean beats greedy's plans' by this many standard errors, hundredths (0: no gate)
-N_PARAMS = 18
+MC_VICTORY = 18         # its evaluation: plus this many hundredths of a point times the game's outlook (gameapi.outlook)
+N_PARAMS = 19
 
 
 @rule

@@ -6,8 +6,9 @@ player's own stream (open loop: the tree's nodes are sequences of actions, not
 positions, and each simulation samples the chance events anew, so the player never
 sees the game's future rolls), walks down the tree choosing by UCT, adds one node,
 plays on with greedy players and scores the position it reaches
-(the game's ``evaluate``, squashed to [0, 1]; a game
-over scores 1, 0 or one half for a draw). The action taken is the root's most
+(the game's ``evaluate`` plus ``params[MC_VICTORY]`` hundredths times the game's
+``outlook``, how the game would end now weighed by the share of it played, squashed
+to [0, 1]; a game over scores 1, 0 or one half for a draw). The action taken is the root's most
 visited one; with ``params[MC_GATE]`` an other plan of a move (below) only when its
 mean value beats that of greedy's own most visited candidate by that many standard
 errors (hundredths), else greedy's (:func:`root_choice`).
@@ -45,7 +46,7 @@ side to decide, a candidate no longer legal) the walk down stops there and plays
 The search reads the game through its API (:mod:`simulator.engine.core.gameapi`:
 ``legal_actions``, ``apply_action``, who decides, over, winner, a copy of the state,
 and what the game's own players know: its greedy choice and scores, its position
-value, which decisions are activations); any game that registers the API gets it
+value and outlook, which decisions are activations); any game that registers the API gets it
 unchanged. How it uses them is in the section "the game" below: how a simulation
 starts, which decisions are searched, the order of the candidates, and the playout
 and its value.
@@ -69,6 +70,7 @@ from simulator.engine.core.gameapi import (
     is_over,
     log_off,
     other_plans,
+    outlook,
     turn_number,
     winner,
 )
@@ -81,6 +83,7 @@ from simulator.engine.players.base import (
     MC_PLANS,
     MC_POOL,
     MC_SCALE,
+    MC_VICTORY,
     MC_WIDTH,
     among,
     copy_own_stream,
@@ -197,7 +200,8 @@ def add_other_plans(play, t, w, per_move, row, m):
 def playout_value(play, t, w, params, rollout, horizon, scale):
     """Play on with greedy players, ``rollout`` decisions more or with ``rollout < 0`` to
     the end of turn ``horizon`` (sooner when the game ends), and score the position
-    for side 0 in [0, 1]."""
+    for side 0 in [0, 1]: the game's ``evaluate`` plus ``params[MC_VICTORY]``/100 times
+    its ``outlook`` (how the game would end now, by the share played)."""
     steps = 0
     while not is_over(play) and steps < MAX_PLAYOUT_DECISIONS:
         if rollout >= 0 and steps >= rollout:
@@ -214,7 +218,10 @@ def playout_value(play, t, w, params, rollout, horizon, scale):
         if wn == 1:
             return 0.0
         return 0.5
-    return 1.0 / (1.0 + math.exp(-evaluate(play, t, w, 0) / scale))
+    value = evaluate(play, t, w, 0)
+    if params[MC_VICTORY] != 0:
+        value += params[MC_VICTORY] / 100.0 * outlook(play, t, 0)
+    return 1.0 / (1.0 + math.exp(-value / scale))
 
 
 # ======================================================================================

@@ -19,6 +19,7 @@ from simulator.engine.core.statecopy import copy_state
 from simulator.engine.players.mcts import Tree, make_tree
 from simulator.engine.toi.greedy import evaluate as value_to
 from simulator.engine.toi.greedy import greedy_choice, greedy_scores
+from simulator.engine.toi.phases.command import leader_now
 from simulator.engine.toi.state import (
     G_LOG_ON,
     G_SUB,
@@ -26,11 +27,12 @@ from simulator.engine.toi.state import (
     SUB_SELECT,
     GameState,
 )
+from simulator.engine.toi.tables import P_ROUNDS
 from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.engine.toi.view import decider, is_over, round_now, winner
 
 __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "forbidden",
-           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "Work",
+           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "outlook", "Work",
            "make_work"]
 
 @rule_inlined
@@ -75,6 +77,18 @@ def forbidden(s, t, a, kinds, cards):
 def evaluate(s, t, w, side):
     """A position's worth to ``side``: :func:`simulator.engine.toi.greedy.evaluate`."""
     return value_to(s, t, side)
+
+
+@rule
+def outlook(s, t, side):
+    """How the game would end for ``side`` now (001 Winning the game,
+    :func:`~simulator.engine.toi.phases.command.leader_now`; a game over: its winner,
+    elimination too): +1 a win, -1 a loss, times the share of the game's rounds begun."""
+    share = min(1.0, round_now(s) / max(1.0, t.p[P_ROUNDS] * 1.0))
+    w = winner(s) if is_over(s) else leader_now(s)
+    if w < 0:
+        return 0.0
+    return share if w == side else -share
 
 
 class Work(NamedTuple):

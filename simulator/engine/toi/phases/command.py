@@ -170,11 +170,18 @@ def remove_tokens(s, t):
 
 
 @rule
-def end_of_game(s, t):
-    """001 Winning the game: more VPs; a tie to the side with the initiative."""
+def leader_now(s):
+    """001 Winning the game: the side that would win if the game ended now (more VPs; a
+    tie to the side with the initiative)."""
     v0 = s.g[G_VP0]
     v1 = s.g[G_VP0 + 1]
-    game_over(s, 0 if v0 > v1 else (1 if v1 > v0 else s.g[G_INIT]), R_VICTORY_POINTS)
+    return 0 if v0 > v1 else (1 if v1 > v0 else s.g[G_INIT])
+
+
+@rule
+def end_of_game(s, t):
+    """001 Winning the game: :func:`leader_now` wins."""
+    game_over(s, leader_now(s), R_VICTORY_POINTS)
 
 
 @rule
