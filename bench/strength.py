@@ -185,8 +185,9 @@ def main() -> None:
         hw = (hi - lo) / 2
         ds, hs = score_change(new, old, seat)
         print(f"  {sides[seat]:8s} seat: wins {np.mean(new == seat):.1%} (was {np.mean(old == seat):.1%}), "
-              f"change {dw:+.3f} +-{hw:.3f}; score change {ds:+.3f} +-{hs:.3f}"
-              f"{'  (outside the interval)' if lo > 0 else ''} ({secs:.0f} s)")
+              f"change {dw:+.3f} +-{hw:.3f}{' (shown)' if lo > 0 else ''}; "
+              f"{sides[1 - seat]} wins {np.mean(new == 1 - seat):.1%} (was {np.mean(old == 1 - seat):.1%}); "
+              f"score change {ds:+.3f} +-{hs:.3f}{' (shown)' if ds - hs > 0 else ''} ({secs:.0f} s)")
 
 
 if __name__ == "__main__":
