@@ -78,7 +78,7 @@ DEFAULT_PARAMS[MC_POOL] = 0             # its simulations' dice: fresh every tim
 DEFAULT_PARAMS[MC_WIDTH] = 6            # candidates a node keeps (greedy's best 6; the look-ahead's 4)
 DEFAULT_PARAMS[MC_DEPTH] = 1            # its tree: its own activation (the opponent greedy below; 2: its reply too)
 DEFAULT_PARAMS[MC_PLANS] = 2            # and for each candidate move, greedy's next best 2 hexes to end it in
-DEFAULT_PARAMS[MC_VICTORY] = 0          # its evaluation: plus this (hundredths) times how the game would end now, by the share played
+DEFAULT_PARAMS[MC_VICTORY] = 2000       # its evaluation: plus 20 points times how the game would end now, by the share played
 DEFAULT_PARAMS[MC_GATE] = 100           # an other plan played when most visited and 1 standard error better than greedy's (0: when most visited)
 
 
