@@ -27,9 +27,8 @@ from simulator.engine.toi.state import (
     SUB_SELECT,
     GameState,
 )
-from simulator.engine.toi.tables import P_ROUNDS
 from simulator.engine.toi.turn import MAX_ACTIONS, apply_action, legal_actions
-from simulator.engine.toi.view import decider, is_over, round_now, winner
+from simulator.engine.toi.view import decider, is_over, round_now, rounds, winner
 
 __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "forbidden",
            "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "outlook", "Work",
@@ -84,7 +83,7 @@ def outlook(s, t, side):
     """How the game would end for ``side`` now (001 Winning the game,
     :func:`~simulator.engine.toi.phases.command.leader_now`; a game over: its winner,
     elimination too): +1 a win, -1 a loss, times the share of the game's rounds begun."""
-    share = min(1.0, round_now(s) / max(1.0, t.p[P_ROUNDS] * 1.0))
+    share = min(1.0, round_now(s) / max(1.0, rounds(t) * 1.0))
     w = winner(s) if is_over(s) else leader_now(s)
     if w < 0:
         return 0.0
