@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-# Compiled scenarios are cached on disk (simulator.engine.assault.gamecache): the suite keeps
+# Compiled scenarios are cached on disk (simulator.games.assault.game.gamecache): the suite keeps
 # its own cache for the run, shared by the tests and the processes they start, and
 # never reads or fills the user's.
 if "LANCHESTER_CACHE_DIR" not in os.environ:
@@ -22,9 +22,9 @@ import pytest  # noqa: E402
 def engine_compiled():
     """The scenario engine compiled on both cores before the first test that plays a
     game, the searching players' batch entry too (many tests play them:
-    :func:`simulator.engine.assault.warmup.compile_engine`): None when numba's cache held it
+    :func:`simulator.games.assault.game.warmup.compile_engine`): None when numba's cache held it
     already, else the parts' functions the engine called with other argument types."""
-    from simulator.engine.assault import warmup
+    from simulator.games.assault.game import warmup
     # Under pytest-xdist every worker asks for it: the first compiles (on both cores), the
     # others wait for it and then find the engine in numba's cache. A worker that would
     # wait does what later tests will want meanwhile (:func:`_while_the_engine_compiles`):
@@ -50,8 +50,8 @@ def _while_the_engine_compiles(engine_lock) -> None:
     the engine (each only if that compile still holds ``engine_lock``): Tide of Iron's
     quick and searching batch entries (numba) and Crossroads in both close-combat
     editions (the largest scenario compile, into the suite's scenario cache)."""
-    from simulator.engine.assault.compile import compile_game
-    from simulator.engine.toi import warmup as toi_warmup
+    from simulator.games.assault.game.compile import compile_game
+    from simulator.games.toi.game import warmup as toi_warmup
     jobs = (toi_warmup.compile_entry,
             lambda: toi_warmup.compile_entry(("lookahead", "greedy")),
             lambda: compile_game("crossroads"),

@@ -28,7 +28,7 @@ from revisions import PERF, export, instructions
 CHILD = """
 import json, os, sys, tempfile, time
 os.environ["LANCHESTER_CACHE_DIR"] = tempfile.mkdtemp()
-from simulator.engine.assault.compile import compile_game
+from simulator.games.assault.game.compile import compile_game
 compile_game("infantry-training")
 cpu = {}
 for spec in filter(None, sys.argv[1].split(",")):

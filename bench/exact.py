@@ -3,9 +3,9 @@
 Each question (an attack pool against a defence pool, a doubles rule, extra
 suppression) is answered twice from scratch:
 
-* ``simulator.assault.exact.roll_outcome`` (numpy: pool distributions built die by
+* ``simulator.games.assault.rules.exact.roll_outcome`` (numpy: pool distributions built die by
   die, then every attack total against every defence total through the one
-  cancellation rule of ``simulator.assault.compare``), and
+  cancellation rule of ``simulator.games.assault.rules.compare``), and
 * icepool (an independent exact dice engine: dice with vector outcomes, summed, then
   ``icepool.map`` of the same cancellation rule over attack and defence totals),
 
@@ -23,9 +23,9 @@ import time
 
 import numpy as np
 
-from simulator.assault import exact
-from simulator.assault.compare import uncancelled
-from simulator.assault.dice import DiceSet, load_dice, parse_pool, single_symbol
+from simulator.games.assault.rules import exact
+from simulator.games.assault.rules.compare import uncancelled
+from simulator.games.assault.rules.dice import DiceSet, load_dice, parse_pool, single_symbol
 
 # (attack, defence, doubles, extra_supp)
 QUESTIONS = [

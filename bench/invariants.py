@@ -2,7 +2,7 @@
 
 Plays games ``0 .. N-1`` of a seed the way ``lanchester assault scenario`` does (same
 streams: a violation is replayed with ``lanchester assault replay NAME --seed S --game
-K``), checks :mod:`simulator.engine.assault.invariants` after every action and prints the
+K``), checks :mod:`simulator.games.assault.game.invariants` after every action and prints the
 violations found per check, with the first game of each.
 
     python bench/invariants.py [--scenario vehicle-training] [--games 10000] [--seed 3]
@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from simulator.engine.assault.compile import compile_game
-from simulator.engine.assault.invariants import CHECKS, check_games
+from simulator.games.assault.game.compile import compile_game
+from simulator.games.assault.game.invariants import CHECKS, check_games
 
 
 def main() -> None:

@@ -43,9 +43,9 @@ PEAK_RSS = ("import resource, subprocess, sys\n"
             "sys.stdout.write(r.stderr.strip().splitlines()[-1] + '\\n' if r.returncode else '')\n"
             "print('RSS', r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
 
-WARM = ("from simulator.engine.assault.compile import compile_game\n"
-        "from simulator.engine.assault.compiled import compile_map\n"
-        "from simulator.engine.assault.scenario import load_scenario\n"
+WARM = ("from simulator.games.assault.game.compile import compile_game\n"
+        "from simulator.games.assault.game.compiled import compile_map\n"
+        "from simulator.games.assault.game.scenario import load_scenario\n"
         "import time, sys\n"
         "compile_game('infantry-training')\n"
         "compile_map(load_scenario('infantry-training'))._full\n")

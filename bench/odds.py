@@ -2,9 +2,9 @@
 
 Runs the same Monte Carlo question (default ``RY`` against ``YG``) with
 
-* the numba kernel (``simulator.assault.kernels``) on 1 worker and on all cores: it
+* the numba kernel (``simulator.games.assault.rules.kernels``) on 1 worker and on all cores: it
   rolls four dice per 32-bit draw from tables of group sums
-  (``simulator.rng.group_tables``), two trials per 64-bit draw, and cancels and counts
+  (``simulator.run.rng.group_tables``), two trials per 64-bit draw, and cancels and counts
   trials in blocks of 256;
 * a plain vectorised numpy implementation, the baseline of the target (``>= 15x``):
   ``numpy.random.Generator.integers`` for each die's face, the same packed face table
@@ -14,7 +14,7 @@ Runs the same Monte Carlo question (default ``RY`` against ``YG``) with
   the grouping, which numpy can use too, and how much is compiling,
 
 in one run, and prints resolutions per second and their ratios. All three sample the
-same distribution (``tests/assault/test_grouped_dice.py``).
+same distribution (``tests/games/assault/rules/test_grouped_dice.py``).
 
     python bench/odds.py [--attack RY] [--defence YG] [--trials 50000000] [--repeat 3] [--smoke]
 """
@@ -28,12 +28,12 @@ from functools import partial
 
 import numpy as np
 
-from simulator import runner
-from simulator.assault.compare import uncancelled
-from simulator.assault.dice import load_dice, parse_pool
-from simulator.assault.exact import pool_distribution
-from simulator.assault.kernels import FIELD_BITS, FIELD_MAX, packed_faces, uncancelled_chunk
-from simulator.rng import group_tables
+from simulator.games.assault.rules.compare import uncancelled
+from simulator.games.assault.rules.dice import load_dice, parse_pool
+from simulator.games.assault.rules.exact import pool_distribution
+from simulator.games.assault.rules.kernels import FIELD_BITS, FIELD_MAX, packed_faces, uncancelled_chunk
+from simulator.run import runner
+from simulator.run.rng import group_tables
 
 
 def count_outcomes(total: np.ndarray, shape) -> np.ndarray:

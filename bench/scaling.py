@@ -1,7 +1,7 @@
 """Benchmark: scaling of the shared runner from 1 to 2 workers, locally and through Dask.
 
-The same Monte Carlo question (``simulator.assault.odds``'s kernel, default
-``RY`` against ``YG``) is run through ``simulator.runner.execute`` with
+The same Monte Carlo question (``simulator.games.assault.questions.odds``'s kernel, default
+``RY`` against ``YG``) is run through ``simulator.run.runner.execute`` with
 
 * local threads (the default backend for nogil numba kernels), 1 and 2 workers;
 * local processes, 1 and 2 workers;
@@ -24,10 +24,10 @@ from functools import partial
 
 import numpy as np
 
-from simulator import runner
-from simulator.assault.dice import load_dice, parse_pool
-from simulator.assault.exact import pool_distribution
-from simulator.assault.kernels import packed_faces, uncancelled_chunk
+from simulator.games.assault.rules.dice import load_dice, parse_pool
+from simulator.games.assault.rules.exact import pool_distribution
+from simulator.games.assault.rules.kernels import packed_faces, uncancelled_chunk
+from simulator.run import runner
 
 
 def rate(task, trials: int, options: runner.RunOptions) -> tuple[float, np.ndarray]:
@@ -50,7 +50,7 @@ def best(task, trials: int, configs: dict[str, runner.RunOptions], repeat: int) 
 
 
 def dask_rates(task, trials: int, repeat: int) -> dict[int, tuple[float, np.ndarray]]:
-    from simulator.dask_backend import local_cluster
+    from simulator.run.dask_backend import local_cluster
     out = {}
     for n in (1, 2):
         with local_cluster(n) as cluster:

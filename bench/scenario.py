@@ -103,9 +103,9 @@ def million(scenario: str, players: str, seed: int) -> None:
 def load_game(kind: str, scenario: str):
     """The scenario compiled for the engine: Assault's or Tide of Iron's game."""
     if kind == "toi":
-        from simulator.engine.toi.game import Game
+        from simulator.games.toi.game.game import Game
         return Game(scenario)
-    from simulator.engine.assault.compile import compile_game
+    from simulator.games.assault.game.compile import compile_game
     return compile_game(scenario)
 
 

@@ -7,10 +7,10 @@ Modules:
 - :mod:`reports.charts`: matplotlib charts (Agg), each titled with its question, with a provenance footer.
 - :mod:`reports.html`: the offline ``index.html``.
 - :mod:`reports.bundle`: ``write_bundle(DIR, report)`` (atomic folder), :func:`emit_report`, ``rebuild``.
-- :mod:`reports.assault`, :mod:`reports.toi`: which tables and charts each command's report has.
-- :mod:`reports.text`, :mod:`reports.toi_text`: the terminal text and JSON of the Assault and Tide of
+- :mod:`simulator.games.assault.report.bundles`, :mod:`simulator.games.toi.report.bundles`: which tables and charts each command's report has.
+- :mod:`simulator.games.assault.report.text`, :mod:`simulator.games.toi.report.text`: the terminal text and JSON of the Assault and Tide of
   Iron answers (no heavy imports at module level: a command's ``--help`` stays quick).
-- :mod:`reports.cli`: ``lanchester report DIR``.
+- :mod:`simulator.cli_report`: ``lanchester report DIR``.
 
 Wiring a command to ``--out DIR`` (three lines). Give it ``@cliopts.out`` (the one
 meaning of ``--out``: :mod:`simulator.cliopts`) and replace
@@ -28,14 +28,14 @@ writes the ``--format`` text.
 
 Ready-made reports:
 
-- ``lanchester assault fire``: ``reports.assault.fire_report(frames, terrain=..., dice=..., aid=...,
+- ``lanchester assault fire``: ``simulator.games.assault.report.bundles.fire_report(frames, terrain=..., dice=..., aid=...,
   units_dir=..., support=...)``.
-- ``lanchester assault resolve``, ``smoke``, ``terrain-damage``: ``reports.assault.resolve_report``,
+- ``lanchester assault resolve``, ``smoke``, ``terrain-damage``: ``simulator.games.assault.report.bundles.resolve_report``,
   ``smoke_report``, ``terrain_damage_report``.
-- close combat: ``reports.assault.close_combat_report(end_states, question=..., provenance=...)`` with
+- close combat: ``simulator.games.assault.report.bundles.close_combat_report(end_states, question=..., provenance=...)`` with
   ``end_states`` columns ``edition, end_state, p[, se]``; ``lanchester assault melee`` builds them
-  with ``reports.assault.melee_report`` (who holds the hex, one edition or both).
-- scenarios: ``reports.assault.scenario_report(games, question=..., provenance=..., losses=...,
+  with ``simulator.games.assault.report.bundles.melee_report`` (who holds the hex, one edition or both).
+- scenarios: ``reports.balance.scenario_report(games, question=..., provenance=..., losses=...,
   variants=..., sides=...)`` with ``games`` columns ``game, winner, decided_turn``, ``losses``
   columns ``side, unit_type, mean_lost[, se]``, ``variants`` columns ``variant, side, wins, games``.
 

@@ -9,7 +9,7 @@
     DIR/<chart>.png     the charts
 
 The folder is built as ``DIR.tmp-PID-xxxx`` beside DIR, every file written with
-:func:`simulator.output.atomic_write_bytes`, then renamed to DIR: DIR is complete or
+:func:`simulator.run.output.atomic_write_bytes`, then renamed to DIR: DIR is complete or
 absent. An existing DIR is replaced only if it is empty or a lanchester report.
 
 Commands call :func:`emit_report`: without ``--out`` (or with ``--out FILE.json``
@@ -27,12 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-import click
-
-from simulator.errors import InputError, os_input_error
-from simulator.output import (
+from simulator.run.errors import InputError, os_input_error
+from simulator.run.output import (
     atomic_write_bytes,
     atomic_write_text,
+    echo,
     emit,
     make_parents,
     out_kind,
@@ -83,7 +82,7 @@ class Report:
 
 def wants_bundle(out: str | Path | None) -> bool:
     """``--out DIR`` writes a bundle: a name without a file extension, or a folder that
-    exists (:func:`simulator.output.out_kind`); no ``--out``, ``-``, or a file name
+    exists (:func:`simulator.run.output.out_kind`); no ``--out``, ``-``, or a file name
     (``x.json``, an existing file) prints or writes the ``--format`` text."""
     return out_kind(out) == "folder"
 
@@ -114,7 +113,7 @@ def emit_report(fmt: str, out: str | Path | None, *, table: str,
     if rep.result is None:
         rep.result = obj
     path = write_bundle(out, rep)
-    click.echo(f"report written to {path / 'index.html'}", err=True)
+    echo(f"report written to {path / 'index.html'}", err=True)
     return path
 
 
@@ -215,7 +214,7 @@ def read_csv_text(text: str) -> pd.DataFrame:
 
 
 def is_report(folder: Path) -> bool:
-    from simulator.datafile import read_regular
+    from simulator.run.datafile import read_regular
     try:
         summary = json.loads(read_regular(folder / "summary.json", MAX_REPORT_FILE_BYTES, "a report file"))
     except (InputError, ValueError, RecursionError):
@@ -229,7 +228,7 @@ class staging:
     A refusal of the file system (no space, the file-size limit, permission, a file
     where a folder should be) is the one-line error naming ``--out`` and DIR, with the
     staging folder and any folder created for it removed. Temporaries a killed run
-    left for DIR are removed first (:func:`simulator.output.remove_stale`)."""
+    left for DIR are removed first (:func:`simulator.run.output.remove_stale`)."""
 
     def __init__(self, out: Path, option: str = "--out"):
         self.shown = str(out)
@@ -390,7 +389,7 @@ def _inside(folder: Path, name: str, where: str, key: str) -> Path:
 
 def read_summary(folder: Path) -> tuple[Path, dict]:
     """A report folder's summary.json, checked (see above)."""
-    from simulator.datafile import read_regular, validate
+    from simulator.run.datafile import read_regular, validate
     summary_file = folder / "summary.json"
     if not summary_file.exists():
         raise InputError(str(folder), "", "not a lanchester report (no summary.json)")
@@ -417,7 +416,7 @@ def rebuild(folder: str | Path, *, inner: bool = False) -> Path:
 
     Reads and writes only inside ``folder``; a collection's reports are its direct
     subfolders (a report inside a collection is not itself a collection)."""
-    from simulator.datafile import read_regular
+    from simulator.run.datafile import read_regular
     folder = Path(folder)
     summary_file, summary = read_summary(folder)
     where = str(summary_file)

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from reports.tables import COLUMN_HELP
-from simulator.output import SE_LEGEND
+from simulator.run.output import SE_LEGEND
 
 MAX_ROWS = 25    # rows of a table shown on the page; a longer one is a chart (its CSV has every row)
 

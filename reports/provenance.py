@@ -2,7 +2,7 @@
 
 Every chart footer, every ``summary.json`` and every ``index.html`` carries one
 :class:`Provenance`: the data sets used with their status ("dice: assault-default,
-reconstructed"), a short hash of the data files (:func:`simulator.datafile.file_digest`),
+reconstructed"), a short hash of the data files (:func:`simulator.run.datafile.file_digest`),
 exact or Monte Carlo (seed, trials), the lanchester version, and the command line that
 reproduces the report.
 
@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 import click
 
-from simulator.datafile import REPO_ROOT, file_digest
+from simulator.run.datafile import REPO_ROOT, file_digest
 
 COMMAND_KEY = "lanchester.argv"   # click ctx.meta key: the argument list as typed
 
@@ -135,89 +135,3 @@ def method_of(attrs_list: Iterable[dict[str, Any]]) -> tuple[str, int | None, in
     seed = mc[0].get("seed") if mc else None
     trials = mc[0].get("trials") if mc else None
     return " + ".join(methods), seed, trials
-
-
-# --- the data of each game system -------------------------------------------------
-
-def assault_data(*, dice=None, aid=None, units_dir=None, support=None, parts: Iterable[str] = ("dice",)
-                 ) -> tuple[list[Source], list[Path]]:
-    """Sources and files of the Assault data in use (``parts``: dice, aid, units, support).
-
-    ``dice``/``aid``/``units_dir``/``support`` are what the command was given (objects,
-    files or ``None`` for the shipped data).
-    """
-    from simulator.assault.aid import Aid, load_aid
-    from simulator.assault.cards import DEFAULT_UNITS_DIR, load_units
-    from simulator.assault.dice import as_dice
-
-    parts = set(parts)
-    dice = as_dice(dice)
-    sources, files = [Source("dice", data_name(dice.name, dice.path), dice.status)], [Path(dice.path)]
-    if "aid" in parts:
-        a = aid if isinstance(aid, Aid) else load_aid(aid, dice)
-        sources.append(Source("aid", data_name(a.name, a.path), a.status))
-        files.append(Path(a.path))
-    if "units" in parts:
-        d = Path(units_dir) if units_dir is not None else DEFAULT_UNITS_DIR
-        cards = load_units(d, dice).values()
-        sides = ", ".join(sorted({c.side for c in cards}))
-        sources.append(Source("units", f"{shown_path(d)} ({sides})",
-                              ", ".join(sorted({c.status for c in cards}))))
-        files += sorted(d.glob("*.toml"))
-    if "support" in parts:
-        from simulator.assault.support import as_support
-        sup = as_support(support, a if "aid" in parts else load_aid(aid, dice))
-        sources.append(Source("support", sup.name, sup.status))
-        files.append(Path(sup.path))
-    return sources, files
-
-
-def data_name(name: str, path: str | Path) -> str:
-    """A data set's name as reports print it: the name alone for the shipped file
-    (``assault-default``), else with the file actually used (``assault-default
-    (my-aid.toml)``): a copy of the shipped aid keeps its name but not its values."""
-    from simulator.assault.aid import DEFAULT_AID_FILE
-    from simulator.assault.dice import DEFAULT_DICE_FILE
-
-    p = Path(path).resolve()
-    if p in (DEFAULT_AID_FILE.resolve(), DEFAULT_DICE_FILE.resolve()):
-        return name
-    return f"{name} ({shown_path(p)})"
-
-
-def scenario_data(game) -> tuple[list[Source], list[Path]]:
-    """Sources and files of a compiled scenario (:class:`simulator.engine.assault.compile.Game`):
-    the scenario file with its own account of what is stated and what is designed,
-    the dice and aid, the unit cards and formation cards it plays with."""
-    s = game.scenario
-    cards = [s.units[c] for c in game.card_names()]
-    from simulator.engine.assault.tables import P_N_FORMS
-    forms = list(s.formation_cards.values()) if game.tables.p[P_N_FORMS] > 0 else []
-    sources = [Source("scenario", f"{s.name} ({shown_path(s.path)})", s.source or "not stated"),
-               Source("dice", data_name(s.dice.name, s.dice.path), s.dice.status),
-               Source("aid", data_name(s.aid.name, s.aid.path), s.aid.status),
-               Source("units", ", ".join(c.id for c in cards), ", ".join(sorted({c.status for c in cards})))]
-    files = [Path(s.path), Path(s.dice.path), Path(s.aid.path)]
-    files += sorted({Path(c.path) for c in cards})
-    if forms:
-        sources.append(Source("formations", f"{len(forms)} cards", ", ".join(sorted({f.status for f in forms}))))
-        files += sorted({Path(f.path) for f in forms if f.path})
-    return sources, files
-
-
-def toi_data(units_file=None, terrain_file=None) -> tuple[list[Source], list[Path]]:
-    """Sources and files of the Tide of Iron data in use."""
-    from simulator.toi.data import TERRAIN_FILE, UNITS_FILE, load_terrain, load_units
-
-    u, t = load_units(units_file), load_terrain(terrain_file)
-    return ([Source("toi units", u.name, u.status), Source("toi terrain", t.name, t.status)],
-            [Path(units_file or UNITS_FILE), Path(terrain_file or TERRAIN_FILE)])
-
-
-def toi_scenario_data(game) -> tuple[list[Source], list[Path]]:
-    """Sources and files of a Tide of Iron scenario run (:class:`simulator.engine.toi.game.Game`):
-    the scenario file with its source, the units and terrain it plays with."""
-    s = game.scenario
-    sources, files = toi_data()
-    return ([Source("scenario", f"{s.name} ({shown_path(s.path)})", s.spec.source or "not stated")] + sources,
-            [Path(s.path)] + files)

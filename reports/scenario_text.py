@@ -1,11 +1,9 @@
 """The scenario balance report as text, for the terminal and ``balance.txt``: the run and
 its data, win rates with intervals, the verdict, how the games went, and the what-ifs,
 tuning, skill ladder, skill curve and restricted play when they were asked for. It renders the report dictionary of
-:func:`simulator.engine.assault.balance.balance_report` (the JSON) and computes nothing."""
+:func:`simulator.games.assault.game.balance.balance_report` (the JSON) and computes nothing."""
 
 from __future__ import annotations
-
-from simulator.engine.assault.activity import MEASURES
 
 
 def report_table(report: dict) -> str:
@@ -171,5 +169,5 @@ def activity_lines(activity: dict, sides: list[str]) -> list[str]:
     lines = [f"activity per game by side ({activity['sample']}):"]
     for s in sides:
         a = activity[s]
-        lines.append(f"  {s}: " + ", ".join(f"{m.replace('_', ' ')} {a[m]:.2f}" for m in MEASURES))
+        lines.append(f"  {s}: " + ", ".join(f"{m.replace('_', ' ')} {a[m]:.2f}" for m in a))   # the game's measures, in its order
     return lines

@@ -16,8 +16,8 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from simulator.errors import InputError
-from simulator.stats import at_least, proportion_se, wilson_interval
+from simulator.run.errors import InputError
+from simulator.run.stats import at_least, proportion_se, wilson_interval
 
 # --- odds and fire ------------------------------------------------------------------
 LADDER_COLUMNS = ["series", "level", "outcome", "p_exactly", "p_at_least", "se_exactly", "se_at_least"]

@@ -12,8 +12,8 @@ import sys
 
 import click
 
-from simulator.errors import InputError, os_input_error
-from simulator.lazy import LazyGroup
+from simulator.cli_lazy import LazyGroup
+from simulator.run.errors import InputError, os_input_error
 
 
 class LanchesterGroup(LazyGroup):
@@ -65,11 +65,11 @@ def one_line(text: str) -> str:
 
 
 COMMANDS = {
-    "assault": ("simulator.assault.cli:assault",
+    "assault": ("simulator.games.assault.cli:assault",
                 "Assault Red Horizon '41: dice odds, ranged fire, close combat, scenarios."),
-    "toi": ("simulator.toi.cli:toi", "Tide of Iron: odds of ranged fire, assaults and minefields."),
+    "toi": ("simulator.games.toi.cli:toi", "Tide of Iron: odds of ranged fire, assaults and minefields."),
     "demo": ("simulator.cli_demo:demo", "Run the bundled examples and write a report folder."),
-    "report": ("reports.cli:report", "Rebuild DIRECTORY/index.html from its summary.json and tables."),
+    "report": ("simulator.cli_report:report", "Rebuild DIRECTORY/index.html from its summary.json and tables."),
 }
 
 

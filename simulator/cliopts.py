@@ -10,7 +10,7 @@ A name with a file extension is one file (the ``--format`` text, or the picture 
 ``.png``); a name without one is a report folder (tables as CSV, charts as PNG,
 ``summary.json``, ``index.html``). A name that exists keeps what it is (a folder
 ``old.v1`` is a folder, a file ``notes`` a file) unless it ends in an extension
-lanchester writes; ``-`` prints (:func:`simulator.output.out_kind`). Every ``--out``
+lanchester writes; ``-`` prints (:func:`simulator.run.output.out_kind`). Every ``--out``
 comes from one of four factories, which differ only in what the command can write:
 
 * :data:`out` - a file (``.json``, ``.csv``, ``.txt``, ``.tsv``, ``.md``) or a folder;
@@ -20,7 +20,7 @@ comes from one of four factories, which differ only in what the command can writ
 
 A name the command cannot write (a folder name where it writes one file, a file name
 where it writes folders, an extension it does not write) is refused before anything
-runs: the one-line :class:`~simulator.errors.InputError` naming ``--out`` and the name,
+runs: the one-line :class:`~simulator.run.errors.InputError` naming ``--out`` and the name,
 exit status 2.
 """
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import click
 
-from simulator.vocabulary import (  # noqa: F401 - what a run can hold
+from simulator.run.vocabulary import (  # noqa: F401 - what a run can hold
     DEFAULT_CURVE_GAMES,
     DEFAULT_LEVELS,
     FORMATS,
@@ -64,10 +64,10 @@ def _names(suffixes: tuple[str, ...]) -> str:
 def out_problem(name, *, files: tuple[str, ...] = OUT_FILE_SUFFIXES, folder: bool = True) -> str | None:
     """What is wrong with ``--out NAME`` for a command that writes the file extensions
     ``files`` (none: it writes folders only) and, when ``folder``, a report folder; None
-    when nothing is. What a name means: :func:`simulator.output.out_kind`."""
+    when nothing is. What a name means: :func:`simulator.run.output.out_kind`."""
     from pathlib import Path
 
-    from simulator.output import extension, out_kind
+    from simulator.run.output import extension, out_kind
 
     kind = out_kind(name)
     if kind is None:
@@ -88,7 +88,7 @@ def out_problem(name, *, files: tuple[str, ...] = OUT_FILE_SUFFIXES, folder: boo
 
 def _out(*, files: tuple[str, ...], folder: bool, metavar: str, help: str, default: str | None = None):
     def check(ctx, param, value):
-        from simulator.errors import InputError
+        from simulator.run.errors import InputError
 
         problem = out_problem(value, files=files, folder=folder)
         if problem:
@@ -217,8 +217,8 @@ RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out"
 def _dask_address(ctx, param, value):
     if value is None:
         return None
-    from simulator.dask_backend import check_address
-    from simulator.errors import InputError
+    from simulator.run.dask_backend import check_address
+    from simulator.run.errors import InputError
     try:
         return check_address(value)
     except InputError as exc:
@@ -286,15 +286,15 @@ def check_skill(skill_curve: bool, levels: str | None) -> None:
 def monte_carlo(f):
     """``--workers``, ``--dask``, ``--checkpoint``, ``--precision`` in one decorator.
 
-    The command receives ``run_options``, a :class:`simulator.runner.RunOptions`, instead
-    of the four values; pass it on to the library call (see ``simulator/runner.py``).
+    The command receives ``run_options``, a :class:`simulator.run.runner.RunOptions`, instead
+    of the four values; pass it on to the library call (see ``simulator/run/runner.py``).
     Use it in place of ``@cliopts.workers``.
     """
     import functools
 
     @functools.wraps(f)
     def command(*args, workers, dask, checkpoint, precision, **kwargs):
-        from simulator.runner import RunOptions  # numpy: when the command runs, not for --help
+        from simulator.run.runner import RunOptions  # numpy: when the command runs, not for --help
 
         ctx = click.get_current_context()
         if checkpoint and "seed" in ctx.params and ctx.params["seed"] is None:
@@ -321,7 +321,7 @@ def run_arguments(exact_flag: bool, trials_n: int | None, seed_n: int | None, ru
     ``--seed`` and :func:`monte_carlo`'s ``run_options``: ``trials`` None for an exact
     answer; Monte Carlo without ``--seed`` gets a fresh seed (reported in the output, and
     one seed for every target of an area attack)."""
-    from simulator.runner import fresh_seed
+    from simulator.run.runner import fresh_seed
 
     mc = wants_monte_carlo(exact_flag, trials_n, run_options)
     if mc and seed_n is None:

@@ -12,8 +12,8 @@ fire into forest, exactly and by Monte Carlo) and the German-against-Soviet matc
 matrix in the open.
 
 The quick answers come first, while on a fresh machine the scenario engine compiles in
-the background on both cores (:mod:`simulator.engine.assault.warmup`), and Tide of Iron's
-beside it (:mod:`simulator.engine.toi.warmup`); each scenario is played once its engine
+the background on both cores (:mod:`simulator.games.assault.game.warmup`), and Tide of Iron's
+beside it (:mod:`simulator.games.toi.game.warmup`); each scenario is played once its engine
 is ready. The index still lists the main job first.
 
 The report folder holds one report bundle per question (CSV, PNG charts,
@@ -55,12 +55,12 @@ DEMO_TOI_GAMES = 3_000   # at most (the demo's --games caps it): with the what-i
 
 def toi_scenario_entry(seed: int, games: int, compiling=None):
     """The Tide of Iron balance report of Two Farms, played into its subfolder once its
-    engine's background compile (``compiling``, :func:`simulator.engine.toi.warmup.start`)
+    engine's background compile (``compiling``, :func:`simulator.games.toi.game.warmup.start`)
     is done."""
 
     from reports.scenario_text import report_table
-    from reports.toi import scenario_bundle
-    from simulator.engine.toi import warmup
+    from simulator.games.toi.game import warmup
+    from simulator.games.toi.report.bundles import scenario_bundle
 
     def build(folder: Path) -> Report:
         warmup.finish(compiling)
@@ -74,8 +74,8 @@ def toi_scenario_entry(seed: int, games: int, compiling=None):
 def scenario_entry(seed: int, games: int):
     """The balance report of the default scenario, played into its subfolder."""
 
-    from reports.assault import scenario_bundle
     from reports.scenario_text import report_table
+    from simulator.games.assault.report.bundles import scenario_bundle
 
     def build(folder: Path) -> Report:
         report, bundle = scenario_bundle(DEMO_SCENARIO, folder, games=games, seed=seed, players="greedy,greedy",
@@ -89,8 +89,8 @@ def demo_reports(seed: int, trials: int, games: int = DEMO_GAMES) -> Iterator[tu
     """Each question's report, as (folder name, report), printing the tables as it goes:
     the quick answers first, the scenarios last (their engines compiled meanwhile): Assault's,
     then Tide of Iron's (``games`` capped at :data:`DEMO_TOI_GAMES`)."""
-    from simulator.engine.assault import warmup
-    from simulator.engine.toi import warmup as toi_warmup
+    from simulator.games.assault.game import warmup
+    from simulator.games.toi.game import warmup as toi_warmup
 
     compiling = warmup.start()
     toi_compiling = toi_warmup.start()
@@ -106,12 +106,12 @@ def demo_reports(seed: int, trials: int, games: int = DEMO_GAMES) -> Iterator[tu
 
 def quick_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
     """The odds, fire and matrix questions (seconds each)."""
-    from reports.assault import fire_report, matrix_report, odds_report
-    from reports.text import fire_json, fire_table, odds_json, odds_table
-    from simulator.assault.fire import fire
-    from simulator.assault.matrix import matchup_matrix
-    from simulator.assault.odds import odds
-    from simulator.assault.pools import FireSituation
+    from simulator.games.assault.questions.matrix import matchup_matrix
+    from simulator.games.assault.questions.odds import odds
+    from simulator.games.assault.report.bundles import fire_report, matrix_report, odds_report
+    from simulator.games.assault.report.text import fire_json, fire_table, odds_json, odds_table
+    from simulator.games.assault.rules.fire import fire
+    from simulator.games.assault.rules.pools import FireSituation
 
     for attack, defence in DEMO_QUESTIONS:
         frames = [odds(attack, defence), odds(attack, defence, trials=trials, seed=seed, progress="demo")]

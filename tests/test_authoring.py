@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from simulator.assault.cli_author import schema_text
 from simulator.cli import main
-from simulator.engine.assault.scenario import check_scenario, shipped_scenarios
+from simulator.games.assault.cli.author import schema_text
+from simulator.games.assault.game.scenario import check_scenario, shipped_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_FILE = ROOT / "docs" / "scenario.schema.json"

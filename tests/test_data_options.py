@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
-from simulator.datafile import SCENARIOS_DIR
+from simulator.run.datafile import SCENARIOS_DIR
 
 SHIPPED_AID = SCENARIOS_DIR / "assault" / "aid.toml"
 
@@ -105,7 +105,7 @@ DATA_COMMANDS = {   # command -> the data options it takes
 def test_data_options_are_named_the_same_everywhere(name):
     import click
 
-    from simulator.assault.cli import assault
+    from simulator.games.assault.cli import assault
 
     command = assault.get_command(click.Context(assault), name)
     opts = {o for p in command.params for o in p.opts}

@@ -1,13 +1,23 @@
-"""Layers that point one way (issue 17, item 4): CLI -> reports -> library, never back.
+"""The folders point one way (issue 42, item 1; ``docs/design.md``, the layout).
 
 The import graph of ``simulator/`` and ``reports/`` is read from the source (``ast``),
-with the imports inside functions as well as those at module level:
+with the imports inside functions as well as those at module level, and every module is
+placed in a layer by its folder:
 
-* no module that is not a command line imports one (``reports/`` and the library
-  never reach for ``simulator/cli.py``, ``simulator/*/cli_*.py``, ``simulator/cliopts.py``);
-* the engine's core imports no game (``simulator/engine/core`` is what every game shares);
-* the imports run when a module loads (module level, not inside functions, not under
-  ``if TYPE_CHECKING:``) form no cycle.
+* ``run``: ``simulator/run`` (runner, checkpoints, statistics, output ...): imports only itself;
+* ``core``: ``simulator/engine/core`` (and the ``engine`` package): the run utilities;
+* ``players``: ``simulator/engine/players``: the core and the run utilities;
+* a game's ``rules``: the run utilities and the engine core only;
+* its ``questions``: its rules (the calculators' answers);
+* its ``game``: its rules, the engine (core and players), the run utilities;
+* its ``report``: the shared ``reports/``, its game, rules and questions;
+* ``reports`` (shared rendering): the run utilities only;
+* command lines (a game's ``cli/``, ``simulator/cli*.py``, ``simulator/__main__.py``,
+  ``simulator/demo.py``): anything but another game's modules.
+
+No game imports another, only command lines import click (``reports.provenance`` reads the
+running command's click context, and says so), and the imports run when a module loads
+form no cycle.
 """
 
 from __future__ import annotations
@@ -28,13 +38,6 @@ def module_name(path: Path) -> str:
 @cache
 def modules() -> dict[str, Path]:
     return {module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
-
-
-def is_cli(module: str) -> bool:
-    """A command-line module: ``cli.py``, ``cli_*.py`` (the click commands),
-    ``cliopts.py`` (their shared click options) and ``__main__.py`` (``python -m``)."""
-    last = module.rsplit(".", 1)[-1]
-    return last in ("cli", "cliopts", "__main__") or last.startswith("cli_")
 
 
 def known(name: str) -> str | None:
@@ -117,72 +120,108 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+ROOT_CLI = {"simulator.cli", "simulator.cliopts", "simulator.cli_lazy", "simulator.cli_demo",
+            "simulator.cli_report", "simulator.__main__", "simulator.demo"}
+GAME_PARTS = ("rules", "questions", "game", "report", "cli")
+# what each layer may import (besides itself)
+ALLOWED = {"run": set(), "core": {"run"}, "players": {"run", "core"},
+           "rules": {"run", "core"}, "questions": {"run", "core", "rules"},
+           "game": {"run", "core", "players", "rules"},
+           "report": {"run", "core", "reports", "rules", "questions", "game", "package"},
+           "reports": {"run"}, "package": {"run", "core", "rules", "questions", "game"}}
+CLICK_READERS = {"reports.provenance"}   # reads the running command line from click's context
+
+
+def layer(module: str) -> tuple[str, str | None]:
+    """``(layer, game)`` of one of our modules, by its folder."""
+    if module in ROOT_CLI:
+        return "cli", None
+    parts = module.split(".")
+    if parts[:2] == ["simulator", "games"] and len(parts) > 2:
+        part = parts[3] if len(parts) > 3 else "package"
+        return (part if part in GAME_PARTS else "package"), parts[2]
+    if parts[:2] == ["simulator", "run"]:
+        return "run", None
+    if parts[:3] == ["simulator", "engine", "players"]:
+        return "players", None
+    if parts[:2] == ["simulator", "engine"]:
+        return "core", None
+    if parts[0] == "reports":
+        return "reports", None
+    return "root", None
+
+
+def is_cli(module: str) -> bool:
+    return layer(module)[0] == "cli"
+
+
+def test_every_module_has_a_layer():
+    stray = sorted(m for m in modules() if layer(m)[0] == "root" and m not in ("simulator", "simulator.games"))
+    assert not stray, f"modules outside the layout's folders: {stray}"
+
+
 def test_the_scan_sees_the_modules_and_their_imports():
     mods = modules()
-    assert {"simulator.cli", "simulator.cliopts", "simulator.assault.cli_fire", "reports.assault",
-            "reports.text", "simulator.demo"} <= set(mods)
-    assert is_cli("simulator.assault.cli_odds") and is_cli("simulator.cliopts") and is_cli("reports.cli")
-    assert not is_cli("simulator.demo") and not is_cli("reports.text") and not is_cli("simulator.assault.fire")
-    fire_cli = dict(imports("simulator.assault.cli_fire"))
-    assert fire_cli["reports.text"] is True                        # module level
-    assert fire_cli["simulator.assault.fire"] is False             # inside the command
-    assert ("reports.bundle", False) in imports("simulator.demo")  # TYPE_CHECKING and function level
+    assert {"simulator.cli", "simulator.cliopts", "simulator.games.assault.cli.fire", "simulator.games.assault.report.bundles",
+            "simulator.games.assault.report.text", "simulator.demo", "reports.balance"} <= set(mods)
+    assert layer("simulator.games.assault.cli.odds") == ("cli", "assault") and is_cli("simulator.cliopts")
+    assert layer("simulator.games.toi.game.turn") == ("game", "toi")
+    assert layer("simulator.engine.core.batch") == ("core", None) and layer("reports.text" if "reports.text" in mods
+                                                                            else "reports.tables") == ("reports", None)
+    assert not is_cli("simulator.games.assault.rules.fire") and not is_cli("reports.bundle")
+    fire_cli = dict(imports("simulator.games.assault.cli.fire"))
+    assert fire_cli["simulator.games.assault.report.text"] is True      # module level
+    assert fire_cli["simulator.games.assault.rules.fire"] is False      # inside the command
+    assert ("reports.bundle", False) in imports("simulator.demo")      # TYPE_CHECKING and function level
 
 
-def test_cliopts_is_used_by_command_lines_only():
-    """``simulator/cliopts.py`` holds click options: only the command lines use it."""
-    users = sorted(m for m in modules() if any(t == "simulator.cliopts" for t, _ in imports(m)))
-    assert users and all(is_cli(m) for m in users), users
+def _arrow_allowed(source: str, target: str) -> bool:
+    (ls, gs), (lt, gt) = layer(source), layer(target)
+    if gs and gt and gs != gt:
+        return False                                   # no game imports another
+    if ls in ("cli", "root"):
+        return True
+    if ls == lt and (gs == gt):
+        return True
+    return lt in ALLOWED[ls]
 
 
-def test_nothing_below_the_command_line_imports_it():
-    wrong = sorted(f"{m} imports {t}" + ("" if at_load else " (inside a function)")
-                   for m in modules() if not is_cli(m)
-                   for t, at_load in imports(m) if is_cli(t))
-    assert not wrong, "CLI -> reports -> library, never back:\n" + "\n".join(wrong)
+def test_every_import_follows_the_folders():
+    wrong = sorted(f"{m} ({'/'.join(filter(None, layer(m)[::-1]))}) imports {t} "
+                   f"({'/'.join(filter(None, layer(t)[::-1]))})" + ("" if at_load else ", inside a function")
+                   for m in modules() for t, at_load in imports(m) if not _arrow_allowed(m, t))
+    assert not wrong, "imports against the layout (docs/design.md):\n" + "\n".join(wrong)
 
 
-# Modules under simulator/ that sit above the reports: ``lanchester demo``'s job is to
-# write report bundles (its click command is simulator/cli_demo.py).
-ABOVE_THE_REPORTS = {"simulator.demo"}
+def test_the_layer_rules_catch_a_wrong_arrow():
+    assert not _arrow_allowed("simulator.games.toi.report.bundles", "simulator.games.assault.report.bundles")
+    assert not _arrow_allowed("simulator.games.assault.rules.fire", "simulator.games.assault.game.turn")
+    assert not _arrow_allowed("simulator.engine.core.batch", "simulator.games.assault.game.turn")
+    assert not _arrow_allowed("simulator.engine.players.mcts", "simulator.games.toi.game.view")
+    assert not _arrow_allowed("reports.bundle", "simulator.games.assault.rules.dice")
+    assert not _arrow_allowed("simulator.run.runner", "simulator.engine.core.batch")
+    assert _arrow_allowed("simulator.games.assault.game.turn", "simulator.engine.players.interface")
+    assert _arrow_allowed("simulator.games.assault.cli.fire", "reports.bundle")
 
 
-def test_the_library_does_not_import_the_reports():
-    """``simulator`` (outside its command lines and the demo) computes; ``reports`` presents."""
-    wrong = sorted(f"{m} imports {t}" for m in modules()
-                   if m.startswith("simulator") and not is_cli(m) and m not in ABOVE_THE_REPORTS
-                   for t, _ in imports(m) if t.startswith("reports"))
-    assert not wrong, "\n".join(wrong)
-
-
-GAMES = ("simulator.engine.assault", "simulator.engine.toi", "simulator.engine.players", "simulator.assault",
-         "simulator.toi")
-
-
-def test_the_engine_core_imports_no_game():
-    """What every game shares (``simulator/engine/core``) knows no game: a game module
-    builds on the core, never the other way round (Assault's warm-up, map compile, game
-    cache, map pictures and balance report are Assault's, beside its rules)."""
-    wrong = sorted(f"{m} imports {t}" for m in modules() if m.startswith("simulator.engine.core")
-                   for t, _ in imports(m) if t.startswith(GAMES))
-    assert not wrong, "\n".join(wrong)
-
-
-def test_the_shared_players_import_no_game():
-    """The players every game shares (``simulator/engine/players``) are written against the
-    game API (``simulator/engine/core/gameapi.py``): they import no game; each game's
-    ``playerapi`` module registers its side of the API (issue 19)."""
-    games = tuple(g for g in GAMES if g != "simulator.engine.players")
-    wrong = sorted(f"{m} imports {t}" for m in modules() if m.startswith("simulator.engine.players")
-                   for t, _ in imports(m) if t.startswith(games))
-    assert not wrong, "\n".join(wrong)
-    assert any(m.startswith("simulator.engine.players") for m in modules())
+def test_only_command_lines_import_click():
+    import re
+    users = sorted(m for m, p in modules().items()
+                   if re.search(r"^\s*(import click|from click)", p.read_text(encoding="utf-8"), re.M))
+    assert users and all(is_cli(m) or m in CLICK_READERS for m in users), users
 
 
 def test_no_import_cycles_at_load_time():
     found = cycles(load_graph())
     assert not found, "modules that import one another when they load:\n" + "\n".join(
         " <-> ".join(c) for c in found)
+
+
+def test_no_import_cycles_at_all():
+    """Counting the imports inside functions too: no two modules lean on each other."""
+    graph = {m: {t for t, _ in imports(m)} for m in modules()}
+    found = cycles(graph)
+    assert not found, "modules that import one another:\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
 def test_the_cycle_finder_finds_cycles():

@@ -3,13 +3,13 @@
 import os
 import stat
 
-from simulator.output import atomic_write_text
+from simulator.run.output import atomic_write_text
 
 
 def test_atomic_writes_follow_the_umask(tmp_path):
     old = os.umask(0o022)
     try:
-        import simulator.output as output
+        import simulator.run.output as output
         mask, output._UMASK = output._UMASK, 0o022
         try:
             atomic_write_text(tmp_path / "a.csv", "x\n")

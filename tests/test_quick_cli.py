@@ -72,9 +72,9 @@ def _command(path):
 
 
 def test_the_package_exports_the_odds_function_whatever_was_imported_first():
-    code = ("import simulator.assault.odds\n"
-            "from simulator.assault.odds import simulate_outcome\n"
-            "from simulator.assault import odds\n"
+    code = ("import simulator.games.assault.questions.odds\n"
+            "from simulator.games.assault.questions.odds import simulate_outcome\n"
+            "from simulator.games.assault import odds\n"
             "assert callable(odds) and odds.__name__ == 'odds', odds\n"
             "print(odds('RY', 'YG').attrs['summary']['mean_damage'])\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulator.assault.melee.kernels import MELEE_CHUNK_TRIALS
 from simulator.cli import main
-from simulator.precision import PrecisionPlan, interval_width
-from simulator.runner import DEFAULT_CHUNK_TRIALS
+from simulator.games.assault.rules.melee.kernels import MELEE_CHUNK_TRIALS
+from simulator.run.precision import PrecisionPlan, interval_width
+from simulator.run.runner import DEFAULT_CHUNK_TRIALS
 
 FIRE = ["assault", "fire", "german/rifles-41", "soviet/heavy-rifles-41", "--range", "3"]
 # indirect fire at a vehicle (7.3): the general kernel, counts [event, target, friendly]

@@ -14,7 +14,7 @@ import threading
 import time
 from pathlib import Path
 
-from simulator.assault import watch
+from simulator.games.assault.cli import watch
 
 ROOT = Path(__file__).resolve().parent.parent
 

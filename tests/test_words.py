@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
-from simulator.output import SE_LEGEND
+from simulator.run.output import SE_LEGEND
 
 
 def run(*args):
@@ -18,13 +18,13 @@ def run(*args):
 
 @pytest.mark.parametrize("trials", [0, -5])
 def test_odds_with_no_trials_is_a_clear_value_error(trials):
-    from simulator.assault import odds
+    from simulator.games.assault import odds
     with pytest.raises(ValueError, match=rf"trials must be at least 1 \(got {trials}\)"):
         odds("RY", "YG", trials=trials, seed=1)
 
 
 def test_odds_with_trials_that_are_not_a_number_is_a_value_error():
-    from simulator.assault import odds
+    from simulator.games.assault import odds
     with pytest.raises(ValueError, match="trials must be a whole number"):
         odds("RY", "YG", trials=2.5, seed=1)
 
@@ -151,8 +151,8 @@ def test_fire_labels_say_what_suppressed_or_worse_counts():
     assert res.exit_code == 0, res.output
     assert "P(suppressed, fallback or eliminated)" in res.output and "or worse" not in res.output
     # and the number is the sum of exactly those states
-    from simulator.assault.fire import fire
-    from simulator.assault.pools import FireSituation
+    from simulator.games.assault.rules.fire import fire
+    from simulator.games.assault.rules.pools import FireSituation
     df = fire("german/rifles-41", "soviet/rifles-41", FireSituation(range=2))
     counted = df[df["eliminated"] | df["suppressed"] | df["fallback"]]["p"].sum()
     assert df.attrs["summary"]["p_suppressed_or_worse"] == pytest.approx(counted)

@@ -14,7 +14,7 @@ balance report):
   what-ifs and tuning with common random numbers, the skill ladder and the skill curve,
   verdicts), waiting on a background compile (``background``) and the game API the
   players are written against (``gameapi``: each game registers its side of it).
-- :mod:`simulator.engine.assault`: the Assault game: its state layout (``state``), the
+- :mod:`simulator.games.assault.game`: the Assault game: its state layout (``state``), the
   scenario format and compile (``scenario``, ``compile``, ``tables``), the game API
   (``turn``: ``new_game``, ``legal_actions``, ``apply_action``, ``advance``; ``game``:
   the same in Python, OpenSpiel style), the sequence of play by phase (``phases``), and
@@ -30,12 +30,12 @@ balance report):
   look-ahead, the tree search, whole-game loops), one module each, behind one interface,
   written against ``core.gameapi``: they import no game.
 
-- :mod:`simulator.engine.toi`: the Tide of Iron game, in the same shape, with its greedy
+- :mod:`simulator.games.toi.game`: the Tide of Iron game, in the same shape, with its greedy
   player and its ``playerapi``.
 
 The seam between a game and the core is a game object (OpenSpiel's ``Game``):
-Assault's :class:`~simulator.engine.assault.compile.Game` and Tide of Iron's
-:class:`~simulator.engine.toi.game.Game` give the batch runner and the balance report
+Assault's :class:`~simulator.games.assault.game.scenario_game.Game` and Tide of Iron's
+:class:`~simulator.games.toi.game.game.Game` give the batch runner and the balance report
 what they need (tables, ``new_state``, the compiled batch entry for the players
 (``chunk_entry(kinds)``, from ``<game>/records.py``), record columns, sides, players; see
 :mod:`simulator.engine.core.batch`). The seam between a game and its players is the

@@ -12,7 +12,7 @@ from reports import bundle
 from reports.bundle import Report, Table, emit_report, rebuild, wants_bundle, write_bundle
 from reports.tables import ladder
 from simulator.cli import main
-from simulator.errors import InputError
+from simulator.run.errors import InputError
 
 
 def small_report(with_chart=True):

@@ -8,7 +8,7 @@ from report_helpers import check_chart_png, colour_share, pixels, sample_provena
 
 from reports import charts
 from reports.tables import ladder
-from simulator.errors import InputError
+from simulator.run.errors import InputError
 
 PROV = sample_provenance()
 
@@ -71,7 +71,7 @@ def test_close_combat_chart_shows_both_editions_side_by_side():
 
 
 def test_close_combat_chart_names_a_missing_column():
-    from reports.assault import close_combat_report
+    from simulator.games.assault.report.bundles import close_combat_report
     with pytest.raises(InputError, match="end_state"):
         close_combat_report(pd.DataFrame({"edition": ["1.0"], "p": [1.0]}), question="?", provenance=PROV)
 
@@ -111,7 +111,7 @@ def test_matrix_heatmap_marks_cells_that_cannot_fire():
 
 
 def test_unit_range_and_firepower_charts():
-    from simulator.assault.cards import units_frame
+    from simulator.games.assault.rules.cards import units_frame
     cards = units_frame().attrs["cards"]
     check_chart(charts.unit_range_chart(cards, question="How many attack dice at each range?", prov=PROV),
                 colours=(charts.CANNOT_FIRE,))

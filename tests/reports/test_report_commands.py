@@ -10,11 +10,11 @@ from click.testing import CliRunner
 from report_helpers import check_bundle, check_chart_png
 
 from reports.tables import LADDER_COLUMNS, ODDS_OUTCOME_COLUMNS
-from simulator.assault.fire import fire
-from simulator.assault.matrix import MATRIX_COLUMNS, matchup_matrix, parse_ranges
-from simulator.assault.odds import odds
-from simulator.assault.pools import FireSituation
 from simulator.cli import main
+from simulator.games.assault.questions.matrix import MATRIX_COLUMNS, matchup_matrix, parse_ranges
+from simulator.games.assault.questions.odds import odds
+from simulator.games.assault.rules.fire import fire
+from simulator.games.assault.rules.pools import FireSituation
 
 
 def bundle_of(tmp_path, *args):
@@ -171,8 +171,8 @@ def test_toi_assault_replay_and_units_reports(tmp_path):
 
 
 def test_fire_report_ready_for_the_fire_command(tmp_path):
-    from reports.assault import fire_report
     from reports.bundle import write_bundle
+    from simulator.games.assault.report.bundles import fire_report
     situation = FireSituation(range=3, terrain="forest")
     frame = fire("german/rifles-41", "soviet/heavy-rifles-41", situation)
     out = write_bundle(tmp_path / "fire", fire_report([frame], terrain="forest"))
@@ -191,8 +191,9 @@ def test_fire_report_ready_for_the_fire_command(tmp_path):
 def test_close_combat_and_scenario_reports_write_bundles(tmp_path):
     from report_helpers import sample_provenance
 
-    from reports.assault import close_combat_report, scenario_report
+    from reports.balance import scenario_report
     from reports.bundle import write_bundle
+    from simulator.games.assault.report.bundles import close_combat_report
     prov = sample_provenance()
     end = pd.DataFrame({"edition": ["1.0", "1.0", "revised", "revised"],
                         "end_state": ["attacker wins", "defender holds"] * 2, "p": [0.6, 0.4, 0.45, 0.55]})

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from reports.bundle import rebuild
 from simulator.cli import main
-from simulator.errors import InputError
+from simulator.run.errors import InputError
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from report_helpers import check_bundle, images_in_chromium
 
 from simulator.cli import main
-from tests.engine.test_players import SKIRMISH
+from tests.games.assault.game.test_players import SKIRMISH
 
 GAMES = 400
 

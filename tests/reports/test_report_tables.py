@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from reports import tables
-from simulator.assault.matrix import MATRIX_COLUMNS
-from simulator.stats import wilson_interval
+from simulator.games.assault.questions.matrix import MATRIX_COLUMNS
+from simulator.run.stats import wilson_interval
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "report-columns.md").read_text()
 
@@ -62,7 +62,7 @@ def test_matrix_columns_are_stable_and_documented():
 
 
 def test_units_columns_documented():
-    from simulator.assault.cards import UNITS_COLUMNS
+    from simulator.games.assault.rules.cards import UNITS_COLUMNS
     section = DOC[DOC.index("## Rosters"):DOC.index("## Close combat")]
     assert all(f"`{c}`" in section for c in UNITS_COLUMNS)
 

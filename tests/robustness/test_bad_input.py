@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from simulator.assault.aid import DEFAULT_AID_FILE
 from simulator.cli import main
-from simulator.datafile import SCENARIOS_DIR
+from simulator.games.assault.rules.aid import DEFAULT_AID_FILE
+from simulator.run.datafile import SCENARIOS_DIR
 
 from .tomlw import dumps
 

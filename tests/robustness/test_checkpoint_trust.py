@@ -162,9 +162,9 @@ RUN_KEY = """
 import sys
 from functools import partial
 import numpy as np
-from simulator.checkpoint import run_key
+from simulator.run.checkpoint import run_key
 from simulator.engine.core.batch import PIECE_GAMES, chunk_task
-from simulator.engine.assault.compile import compile_game
+from simulator.games.assault.game.compile import compile_game
 from simulator.engine.players.interface import DEFAULT_PARAMS
 game = compile_game("infantry-training")
 task = partial(chunk_task, game, np.array([1, 1], np.int64), DEFAULT_PARAMS, PIECE_GAMES)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.assault.dice import load_dice
+from simulator.games.assault.rules.dice import load_dice
 
 _spec = importlib.util.spec_from_file_location(
     "bench_exact", Path(__file__).resolve().parents[2] / "bench" / "exact.py")

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.assault.aid import DEFAULT_AID_FILE, load_aid
-from simulator.assault.cards import DEFAULT_UNITS_DIR, load_unit_file
-from simulator.assault.dice import DEFAULT_DICE_FILE, format_pool, load_dice, parse_pool
-from simulator.errors import InputError
+from simulator.games.assault.rules.aid import DEFAULT_AID_FILE, load_aid
+from simulator.games.assault.rules.cards import DEFAULT_UNITS_DIR, load_unit_file
+from simulator.games.assault.rules.dice import DEFAULT_DICE_FILE, format_pool, load_dice, parse_pool
+from simulator.run.errors import InputError
 
 from .tomlw import dumps
 

@@ -82,7 +82,7 @@ def test_the_largest_number_of_trials_streams_its_chunk_plan():
 
 
 def test_a_chunk_plan_is_lazy():
-    from simulator import runner
+    from simulator.run import runner
     plan = runner.plan_chunks(10**18, seed=4)
     assert len(plan) == -(-10**18 // runner.DEFAULT_CHUNK_TRIALS)
     last = plan[-1]
@@ -96,7 +96,7 @@ def big_map_scenario(cols: int, rows: int, path) -> None:
     import random
     import re
 
-    from simulator.datafile import REPO_ROOT
+    from simulator.run.datafile import REPO_ROOT
     src = (REPO_ROOT / "scenarios" / "assault" / "infantry-training.scenario.toml").read_text()
     m = re.search(r"rows = \[\n(.*?)\n\]", src, re.S)
     orig = re.findall(r'"([^"]*)"', m.group(1))
@@ -136,7 +136,7 @@ def test_over_the_memory_limit_is_one_line(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from simulator.cli import main
-    from simulator.engine.assault import compile as C
+    from simulator.games.assault.game import compile as C
     path = tmp_path / "big.scenario.toml"
     big_map_scenario(60, 40, path)
     monkeypatch.setattr(C, "NEAR_TABLES_BYTES", 1 << 20)

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from simulator import runner
-from simulator.assault.dice import load_dice, parse_pool
-from simulator.assault.exact import roll_outcome
-from simulator.assault.kernels import packed_faces, uncancelled_chunk
-from simulator.rng import below, seed_state
+from simulator.games.assault.rules.dice import load_dice, parse_pool
+from simulator.games.assault.rules.exact import roll_outcome
+from simulator.games.assault.rules.kernels import packed_faces, uncancelled_chunk
+from simulator.run import runner
+from simulator.run.rng import below, seed_state
 
 RUNS = 300
 TRIALS = 4000

@@ -1,7 +1,7 @@
 """The action encoding every game on the engine shares: one int64 per action, its kind in
 the low 8 bits, the acting unit in the next 8 and the kind's argument above them
 (``action(kind, unit, arg)``; ``a_kind``, ``a_unit``, ``a_arg`` take it apart). What the
-kinds and arguments mean is each game's (``simulator/engine/<game>/state.py``), as are
+kinds and arguments mean is each game's (``simulator/games/<game>/game/state.py``), as are
 the argument packers such as Assault's ``place_arg`` or Tide of Iron's ``fire_arg``."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Waiting on a background compile, for any game: the notice a designer sees while the
-engine loads or compiles (:mod:`simulator.notice`). Each game's warm-up
-(``simulator/engine/<game>/warmup.py``) starts its own compile and waits with these."""
+engine loads or compiles (:mod:`simulator.run.notice`). Each game's warm-up
+(``simulator/games/<game>/game/warmup.py``) starts its own compile and waits with these."""
 
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ def finish(proc: subprocess.Popen | None, *, what: str, estimate: str) -> None:
     compiles what is missing itself."""
     if proc is None:
         return
-    from simulator.notice import waiting
+    from simulator.run.notice import waiting
     with waiting(what, estimate):
         proc.wait()
 
 
 def loading(estimate: str = FIRST_RUN_ESTIMATE):
     """The notice over a wait that may compile a game's engine (seconds when it is cached)."""
-    from simulator.notice import waiting
+    from simulator.run.notice import waiting
     return waiting("loading the scenario engine", estimate)

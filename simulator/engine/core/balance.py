@@ -5,7 +5,7 @@ numbers (:func:`paired_variants`, :func:`paired_change`, :func:`tune_scan`), the
 curve's rows and convergence, and the verdict naming the strength it was made at.
 
 Each game's balance report is built on these: Assault's is
-:mod:`simulator.engine.assault.balance`, Tide of Iron's :mod:`simulator.engine.toi.balance`.
+:mod:`simulator.games.assault.game.balance`, Tide of Iron's :mod:`simulator.games.toi.game.balance`.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import pandas as pd
 
 from simulator.engine.core.background import FIRST_RUN_ESTIMATE, loading
 from simulator.engine.core.batch import RunResult, run_games, summary
-from simulator.errors import InputError
-from simulator.runner import RunOptions
-from simulator.stats import wilson_interval
-from simulator.vocabulary import DEFAULT_LEVELS
+from simulator.run.errors import InputError
+from simulator.run.runner import RunOptions
+from simulator.run.stats import wilson_interval
+from simulator.run.vocabulary import DEFAULT_LEVELS
 
 Z95 = 1.959963984540054
 

@@ -1,9 +1,9 @@
 """Playing a scenario many times: per-game records, streamed, and their summary.
 
 A game's compiled batch entry (Assault's
-:func:`~simulator.engine.assault.records.play_chunk`; numba, releases the GIL) plays
+:func:`~simulator.games.assault.game.records.play_chunk`; numba, releases the GIL) plays
 one chunk of games and writes one fixed-width integer record per game. :func:`run_games` plays a run through the shared
-runner, :func:`simulator.runner.execute` (pieces of ``PIECE_GAMES`` games, ``SEARCH_PIECE_GAMES``
+runner, :func:`simulator.run.runner.execute` (pieces of ``PIECE_GAMES`` games, ``SEARCH_PIECE_GAMES``
 with a search player; workers,
 Dask, checkpoints and ``--precision`` as for every simulating command), streams the
 records to Parquet and CSV while they come in, and keeps only counts in memory
@@ -15,8 +15,8 @@ Game ``k`` of a run with seed ``S`` is game ``k % GAMES_PER_CHUNK`` of chunk
 rebuilds it exactly for a replay.
 
 The runner is game-neutral: it takes a *game* object (Assault's
-:class:`simulator.engine.assault.compile.Game`, Tide of Iron's
-:class:`simulator.engine.toi.game.Game`) providing
+:class:`simulator.games.assault.game.scenario_game.Game`, Tide of Iron's
+:class:`simulator.games.toi.game.game.Game`) providing
 
 - ``name``, ``edition``, ``sides``, ``turns``, ``tables``, ``new_state(log_cap)``;
 - ``chunk_entry(kinds)``: its compiled batch entry for players ``kinds``, called as
@@ -42,7 +42,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simulator import runner
 from simulator.engine.core.compiling import int64_constants
 from simulator.engine.core.records import (
     ACTIVITY_KEYS,
@@ -67,10 +66,11 @@ from simulator.engine.core.records import (
     N_FIXED,
 )
 from simulator.engine.core.seeding import GAMES_PER_CHUNK, chunk_key
-from simulator.errors import InputError
-from simulator.stats import wilson_interval
-from simulator.suggest import did_you_mean
-from simulator.vocabulary import MAX_GAMES
+from simulator.run import runner
+from simulator.run.errors import InputError
+from simulator.run.stats import wilson_interval
+from simulator.run.suggest import did_you_mean
+from simulator.run.vocabulary import MAX_GAMES
 
 MAX_DECISIONS = 20000   # decisions a game may take; one not over by then is recorded as truncated
 
@@ -319,7 +319,7 @@ class RecordWriter:
 
 
 def _temp(directory: Path, name: str) -> str:
-    from simulator.output import temp_file
+    from simulator.run.output import temp_file
     return temp_file(directory, name)
 
 
@@ -342,7 +342,7 @@ def run_games(game, *, games: int | None, seed: int, players: tuple[str, str] = 
               params: np.ndarray | None = None, options: runner.RunOptions | None = None,
               max_decisions: int = MAX_DECISIONS) -> RunResult:
     """Play ``games`` games of a compiled scenario through the shared runner
-    (:func:`simulator.runner.execute`: workers, Dask, checkpoints and ``--precision``
+    (:func:`simulator.run.runner.execute`: workers, Dask, checkpoints and ``--precision``
     from ``options``), folding each piece's records into a :class:`Tally` and streaming
     them to ``out_dir`` as they come in, in game order.
 

@@ -12,7 +12,7 @@ import numpy as np
 from numba.core import types
 from numba.core.registry import CPUDispatcher
 
-from simulator.rng import next_u64 as _next
+from simulator.run.rng import next_u64 as _next
 
 _JIT_MARK = re.compile(rb"^@(rule\w*|entry|numba\.\w+|n?jit|overload)\b|numba\.njit\(", re.MULTILINE)
 
@@ -30,21 +30,21 @@ def _is_compiled(path) -> bool:
 # Globs keep only the files holding numba code (pure-Python modules beside them, such as
 # the batch's bookkeeping or the balance report, do not touch the compiled engine); the
 # files named one by one are all kept: their Python rules are compiled into the group's
-# code (``simulator/toi/jit.py`` compiles ``attack``, ``results`` and ``assault``).
+# code (``simulator/games/toi/rules/jit.py`` compiles ``attack``, ``results`` and ``assault``).
 #   group: (globs, files, caches dropped)
 CACHE_GROUPS = {
     # the shared core and rng: every game's code is compiled on top of them
-    "core": (("engine/*.py", "engine/core/**/*.py", "rng.py"), ("engine/core/records.py",),   # its constants
+    "core": (("engine/*.py", "engine/core/**/*.py", "run/rng.py"), ("engine/core/records.py",),   # its constants
              ("engine/__pycache__/*.nb[ic]", "engine/core/**/__pycache__/*.nb[ic]")),
     # the shared players are compiled into each game's code: in every game's group
-    "assault": (("engine/assault/**/*.py", "engine/players/**/*.py"),
-                ("assault/damage.py", "assault/kernels.py", "assault/compare.py", "assault/melee/damage.py",
-                 "assault/melee/kernels.py", "assault/melee/fight.py", "assault/melee/policies.py",
-                 "assault/melee/tables.py", "assault/vehicle_terrain.py", "assault/transport.py"),
-                ("engine/assault/**/__pycache__/*.nb[ic]", "engine/players/**/__pycache__/*.nb[ic]")),
-    "toi": (("engine/toi/**/*.py", "engine/players/**/*.py"),
-            ("toi/jit.py", "toi/attack.py", "toi/results.py", "toi/assault.py"),
-            ("engine/toi/**/__pycache__/*.nb[ic]", "toi/__pycache__/jit.*.nb[ic]",
+    "assault": (("games/assault/game/**/*.py", "engine/players/**/*.py"),
+                tuple(f"games/assault/rules/{f}.py" for f in (
+                    "damage", "kernels", "compare", "melee/damage", "melee/kernels", "melee/fight",
+                    "melee/policies", "melee/tables", "vehicle_terrain", "transport")),
+                ("games/assault/game/**/__pycache__/*.nb[ic]", "engine/players/**/__pycache__/*.nb[ic]")),
+    "toi": (("games/toi/game/**/*.py", "engine/players/**/*.py"),
+            tuple(f"games/toi/rules/{f}.py" for f in ("jit", "attack", "results", "assault")),
+            ("games/toi/game/**/__pycache__/*.nb[ic]", "games/toi/rules/__pycache__/jit.*.nb[ic]",
              "engine/players/**/__pycache__/*.nb[ic]")),
 }
 SHARED_GROUP = "core"     # a change here drops every group's caches
@@ -105,7 +105,7 @@ def push(out, n, a):
     if n < out.shape[0]:
         out[n] = a
     elif out.shape[0] > 0:
-        raise ValueError("legal actions buffer full: more than MAX_ACTIONS actions (simulator/engine/assault/turn.py)")
+        raise ValueError("legal actions buffer full: more than MAX_ACTIONS actions (simulator/games/assault/game/turn.py)")
     return n + 1
 
 

@@ -1,6 +1,6 @@
 """The event log every game on the engine keeps for its replays: an int64 array of rows
 ``(code, time, f1, ..., f6)`` (``time`` the game's turn or round; what the six fields
-mean is the event's, listed in ``simulator/engine/<game>/events.py``). A game's state
+mean is the event's, listed in ``simulator/games/<game>/game/events.py``). A game's state
 counts the rows written and says whether logging is on; this appends one row."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ A block is one name a line, optionally with how many consecutive numbers it take
 Each name is set in the module to its number, in order from ``start``; the call returns
 the next free number (the width of the array). A name declared twice, a malformed line
 or a block that does not start at ``start`` raises at import. Numba reads the names as
-the module's global constants (:func:`simulator.engine.assault.state.int64_constants` makes
+the module's global constants (:func:`simulator.games.assault.game.state.int64_constants` makes
 them int64 at the end of the module).
 """
 

@@ -40,7 +40,7 @@ import re
 import numpy as np
 from numba import njit
 
-from simulator.errors import InputError
+from simulator.run.errors import InputError
 
 ORIENTATIONS = ("flat", "pointy")
 

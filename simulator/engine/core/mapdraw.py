@@ -2,10 +2,10 @@
 
 :func:`draw_board` draws hexes in their terrain colours with their names, hills with
 their elevation, row and column numbers, the terrain legend and the line-of-sight
-shading; a game draws its own things over it (Assault: :mod:`simulator.engine.assault.mapdraw`,
-Tide of Iron: :mod:`simulator.engine.toi.board`), with the shared pieces here: units
+shading; a game draws its own things over it (Assault: :mod:`simulator.games.assault.game.mapdraw`,
+Tide of Iron: :mod:`simulator.games.toi.game.board`), with the shared pieces here: units
 (:class:`Piece`, a position), smoke markers, faction colours. Returns PNG bytes: write
-them with :func:`simulator.output.atomic_write_bytes`.
+them with :func:`simulator.run.output.atomic_write_bytes`.
 """
 
 from __future__ import annotations
@@ -75,8 +75,8 @@ def draw_board(board, *, title: str, sub: str, seen=None, los_from: str | None =
     ``board`` is game-neutral: anything with ``n``, ``cols``, ``rows``, ``orientation``
     (``flat``/``pointy``), ``names`` (hex names), ``terrain_of(h)``, ``terrain_names``,
     ``hill`` and ``elevation`` (per hex) and ``index_of(name)`` (Assault's
-    :class:`~simulator.engine.assault.compiled.CompiledMap`, Tide of Iron's
-    :class:`simulator.engine.toi.board.Board`)."""
+    :class:`~simulator.games.assault.game.compiled.CompiledMap`, Tide of Iron's
+    :class:`simulator.games.toi.game.board.Board`)."""
     cm = board
     palette = TERRAIN_COLOURS if palette is None else palette
     size = 1.0

@@ -1,6 +1,6 @@
 """The record every game's batch entry writes per game, first columns shared: the batch
 runner (:mod:`simulator.engine.core.batch`) reads these by index. Each game says what
-they mean for it (``simulator/engine/<game>/records.py``) and adds its own columns
+they mean for it (``simulator/games/<game>/game/records.py``) and adds its own columns
 after ``N_FIXED`` (units lost per unit card or per unit)."""
 
 from __future__ import annotations

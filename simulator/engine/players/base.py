@@ -18,7 +18,7 @@ from __future__ import annotations
 from simulator.engine.core.actions import a_kind
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.core.gameapi import forbidden, legal_actions
-from simulator.rng import below, uniform
+from simulator.run.rng import below, uniform
 
 NEG = -1.0e9            # a score below any real one
 

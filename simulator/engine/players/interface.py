@@ -8,9 +8,9 @@ decision pending in ``s`` (``side`` decides). It
 - reads the game through the game API (:mod:`simulator.engine.core.gameapi`): the
   shared players here (random, the look-ahead, the tree search, and the loops that
   play whole games) know no game, and any game that registers the API gets them; a
-  game's greedy player is the game's own (Assault's :mod:`simulator.engine.assault.greedy`
-  reads its state through :mod:`simulator.engine.assault.view`, Tide of Iron's
-  :mod:`simulator.engine.toi.greedy` through its ``view``). A player leaves ``s`` as it
+  game's greedy player is the game's own (Assault's :mod:`simulator.games.assault.game.greedy`
+  reads its state through :mod:`simulator.games.assault.game.view`, Tide of Iron's
+  :mod:`simulator.games.toi.game.greedy` through its ``view``). A player leaves ``s`` as it
   found it (the game is the rules' to change: :func:`play` applies the action; Assault's
   greedy turns an artillery unit to weigh a facing and turns it back);
 - draws random numbers only from its side's own stream ``s.rng[1 + side]``
@@ -115,7 +115,7 @@ def player_setup(players, params: np.ndarray | None = None) -> tuple[np.ndarray,
 def make_work(game, weights: np.ndarray | None = None):
     """Scratch for the players of one worker (one per thread) of ``game``: its game's
     ``Work`` (``game.player_work(weights)``; Assault's
-    :func:`simulator.engine.assault.playerapi.make_work`), with no memory (a game's
+    :func:`simulator.games.assault.game.playerapi.make_work`), with no memory (a game's
     start). Every ``Work`` has the fields the shared players use: ``buf``, ``pbuf``,
     ``scores``, ``dests``, ``cands``, ``plans``, ``stream``, ``play`` (a spare state),
     ``tree`` (:class:`~simulator.engine.players.mcts.Tree`), ``plan`` (int64[2]: the
@@ -181,7 +181,7 @@ def chooser(kinds):
 def play(s, t, kinds, params, w, max_decisions):
     """Play from ``s`` to the end of the game with the quick players ``kinds[side]``
     (random, greedy: :func:`choice`; inlined into
-    :func:`simulator.engine.assault.records.play_chunk`); returns the decisions taken.
+    :func:`simulator.games.assault.game.records.play_chunk`); returns the decisions taken.
     The players' memory is ``w``'s: :func:`forget` it at a game's start."""
     n = 0
     while not is_over(s) and n < max_decisions:
@@ -194,7 +194,7 @@ def play(s, t, kinds, params, w, max_decisions):
 @rule_inlined
 def play_searching(s, t, kinds, params, w, max_decisions):
     """:func:`play` with players of every kind (:func:`search_choice`; inlined into
-    :func:`simulator.engine.assault.records.play_chunk_searching`)."""
+    :func:`simulator.games.assault.game.records.play_chunk_searching`)."""
     n = 0
     while not is_over(s) and n < max_decisions:
         side = decider(s)

@@ -1,0 +1,324 @@
+"""The balance report of a scenario run, shared by every game: its tables, charts and
+highlights (win rates, convergence, decision turns, losses, what-ifs, the skill ladder and
+curve, restricted play, how games end)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pandas as pd
+
+from reports.bundle import Report, Table
+from reports.provenance import Provenance
+from reports.scenario_text import activity_text
+from reports.tables import (
+    CONVERGENCE_COLUMNS,
+    DECISION_TURN_COLUMNS,
+    GAMES_INPUT_COLUMNS,
+    LOSSES_COLUMNS,
+    RESTRICTED_COLUMNS,
+    SIDE_ACTIVITY_COLUMNS,
+    SKILL_CURVE_COLUMNS,
+    VARIANT_COLUMNS,
+    WHAT_IF_CHANGE_COLUMNS,
+    WIN_RATE_COLUMNS,
+    convergence_table,
+    decision_turn_table,
+    require,
+    tidy,
+    variant_table,
+    win_rate_table,
+)
+
+# --- scenarios ------------------------------------------------------------------------
+
+def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenance,
+                    losses: pd.DataFrame | None = None, variants: pd.DataFrame | None = None,
+                    sides: Sequence[str] | None = None, variant_side: str | None = None,
+                    result: dict | None = None, games_table: bool = True,
+                    losses_measure: str = "strength points", turn: str = "turn",
+                    kind: str = "assault scenario") -> Report:
+    """Scenario runs: win rates with intervals, convergence, turn of decision, losses by
+    unit type, what-if variants.
+
+    ``games``: one row per game (``game, winner, decided_turn``); ``losses``: ``side,
+    unit_type, mean_lost[, se]``; ``variants``: ``variant, side, wins, games``
+    (docs/report-columns.md). ``sides`` lists every side (so a side that never won
+    still shows); ``variant_side`` is the side whose win rate the forest plot shows.
+    ``games_table=False`` leaves ``games.csv`` to the caller (the scenario command
+    streams its full per-game records there); ``losses_measure`` names what
+    ``mean_lost`` counts; ``turn`` is the game's word for a turn (Tide of Iron's "round"),
+    ``kind`` the report's kind.
+    """
+    from reports import charts  # matplotlib loads only when a report is written
+
+    require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
+    rates = win_rate_table(games, sides)
+    tables = [Table("games", tidy(games, GAMES_INPUT_COLUMNS), "Games", "One row per game played.",
+                    chart="decision-turn")] \
+        if games_table else []
+    tables += [Table("win-rates", tidy(rates, WIN_RATE_COLUMNS), "Win rate per side",
+                    "Wins over all games, with the 95% Wilson interval."),
+              Table("convergence", tidy(convergence_table(games, sides), CONVERGENCE_COLUMNS),
+                    "Win rate as games accumulate", "Running win rate at log-spaced numbers of games.",
+                    chart="convergence"),
+              Table("decision-turns", tidy(decision_turn_table(games), DECISION_TURN_COLUMNS),
+                    f"{turn.capitalize()} of decision", f"Games decided in each {turn}, by winner.",
+                    chart="decision-turn")]
+    chart_list = [charts.win_rate_chart(games, question=question, prov=provenance, sides=sides),
+                  charts.convergence_chart(games, prov=provenance, sides=sides,
+                                           question="How sure are we? The win rate as games accumulate"),
+                  charts.decision_turn_chart(games, prov=provenance, sides=sides, turn=turn,
+                                             question=f"In which {turn} are games decided?")]
+    if losses is not None:
+        require(losses, LOSSES_COLUMNS, "losses table")
+        tables.append(Table("losses", tidy(losses, LOSSES_COLUMNS), "Losses by unit type",
+                            f"Mean {losses_measure} lost per game, by side and unit type.", chart="losses"))
+        chart_list.append(charts.losses_chart(losses, prov=provenance, measure=losses_measure,
+                                              question="What does each side lose, by unit type?"))
+    if variants is not None:
+        vt = variant_table(variants, variant_side)
+        tables.append(Table("variants", tidy(vt, VARIANT_COLUMNS), "What-if variants",
+                            "One side's win rate under each variant, with the 95% Wilson interval.",
+                            chart="what-if"))
+        chart_list.append(charts.what_if_chart(variants, side=variant_side, prov=provenance,
+                                               question=f"Which variants change {vt['side'].iloc[0]}'s "
+                                                        "chance to win?"))
+    ends = {"draw": "P(draw)", "truncated": "P(cut short, no winner)"}
+    high = [(ends.get(r["side"], f"P({r['side']} wins)"),
+             f"{100 * r['p']:.1f}% (95% interval {100 * r['lo']:.1f}-{100 * r['hi']:.1f}%)")
+            for r in rates.to_dict("records")] + [("games", f"{len(games):,}")]
+    return Report(kind=kind, question=question, provenance=provenance, tables=tables,
+                  charts=chart_list, highlights=high, result=result)
+
+
+def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance: Provenance,
+                   record_files: Sequence[str] = (), map_png: bytes | None = None,
+                   kind: str = "assault scenario", losses_measure: str = "units eliminated",
+                   first_player: bool = False) -> Report:
+    """``lanchester assault scenario --out DIR``: the balance summary of
+    :func:`simulator.games.assault.game.balance.balance_run` with its charts (win rates, convergence,
+    turn of decision, losses, what-ifs and their paired changes, each side's activity,
+    the map ``map_png``) and tables; everything the terminal report says is on the page.
+    The per-game records the run streamed (``record_files``, e.g. ``games.csv``,
+    ``games.parquet``) stay beside them.
+
+    Game-neutral: the words come from the report (``activity_words``, its ``turn``: Tide of
+    Iron's "round"); ``frames["reasons"]`` (``reason, games, share``: how the games ended)
+    adds a table and chart, ``first_player`` the table of :func:`first_player_frame`;
+    ``report["data"]["notes"]`` are the page's notes on the data."""
+    from reports import charts  # matplotlib loads only when a report is written
+
+    sides = list(report["sides"])
+    turn = (report.get("activity_words") or {}).get("turn", "turn")
+    players = ", ".join(f"{s} {report['players'][s]}" for s in sides)
+    edition = f", close combat {report['edition']}" if report.get("edition") else ""
+    question = f"Is {report['data']['name']} balanced? ({players}{edition})"
+    rep = scenario_report(frames["games"], question=question, provenance=provenance, losses=frames.get("losses"),
+                          variants=frames.get("variants"), sides=sides, variant_side=sides[0], result=report,
+                          games_table=False, losses_measure=losses_measure, turn=turn, kind=kind)
+    v = report["verdict"]
+    rep.highlights += [("verdict", v["text"]), ("balance test", v["test"])]
+    rep.highlights += [("warning", w) for w in report.get("warnings", [])]
+    rep.highlights += [
+                       ("first player wins", f"{report['first_player_win_rate']:.1%}"),
+                       (f"mean {turn}s", f"{report['mean_turns']:.2f} (decided before the last {turn} "
+                                        f"{report['decided_early_rate']:.1%})")]
+    for side in sides:
+        e = report["first_player_effect"][side]
+        if e.get("difference") is not None:
+            rep.highlights.append((f"{side} with the initiative in {turn} 1",
+                                   f"wins {e['win_rate_first']:.1%} when first, {e['win_rate_second']:.1%} "
+                                   f"when second (difference {e['difference']:+.1%}, 95% interval "
+                                   f"{e['ci95'][0]:+.1%} to {e['ci95'][1]:+.1%})"))
+    c = report["closeness"]
+    rep.highlights.append(("closeness", f"final objectives within one in {c['objective_margin_at_most_1']:.1%} "
+                                        f"of games; mean relative points margin "
+                                        f"{c['mean_relative_points_margin']:.3f}"))
+    act = report.get("activity")
+    if act:
+        rep.highlights.append(("activity per game, both sides", activity_text(act, report.get("activity_words"))))
+    by_side = report.get("activity_by_side")
+    if by_side:
+        frame = tidy(activity_frame(by_side, sides), SIDE_ACTIVITY_COLUMNS)
+        for side in sides:
+            rep.highlights.append((f"{side} per game", ", ".join(
+                f"{m.replace('_', ' ')} {v:.2f}" for m, v in by_side[side].items())))
+        rep.tables.append(Table("activity-by-side", frame, "What each side does per game",
+                                f"Per game, on average, over {by_side['sample']}: activations, shots "
+                                "(ranged attack rolls, reaction fire included), reaction fires, moves "
+                                "(hexes entered), close combats started.", chart="activity"))
+        rep.charts.append(charts.activity_chart(frame, prov=provenance, question="What does each side do in a game?",
+                                                xlabel=f"per game, on average ({by_side['sample']})"))
+    if "tune" in report:
+        tu = report["tune"]
+        rep.highlights.append(("tuning", f"{tu['key']} for {tu['side']} winning {tu['target']:.0%}: best "
+                                         f"{tu['best']['value']} ({tu['best']['win_rate']:.1%}), searched "
+                                         f"{tu['values'][0]['value']}-{tu['values'][-1]['value']}"))
+        if tu.get("bound_note"):
+            rep.highlights.append(("warning", tu["bound_note"]))
+    add_endings(rep, report, frames, provenance, first_player=first_player, turn=turn)
+    if map_png is not None:
+        from reports.charts import Chart
+        w, h = int.from_bytes(map_png[16:20], "big"), int.from_bytes(map_png[20:24], "big")
+        rep.charts.insert(1, Chart("map", f"The map of {report['data']['name']}",
+                                   f"map of {report['data']['name']}: terrain, objectives and set-up",
+                                   map_png, w, h))
+    if report.get("games_per_second"):
+        rep.highlights.append(("speed", f"{report['games_per_second']:,.0f} games/s with "
+                                        f"{report['workers']} worker(s)"))
+    if report.get("formations"):
+        rep.tables.append(Table("formations", pd.DataFrame(
+            [{"side": f["side"], "formations": " + ".join(f["formations"]), "games": f["games"],
+              "p": f["win_rate"], "lo": f["ci95"][0], "hi": f["ci95"][1]} for f in report["formations"]]),
+            "Win rate by drawn formations", "Each side's win rate in the games where it drew these "
+            "formation cards (5.6, 5.7), with the 95% Wilson interval."))
+    for key, add in (("what_if", add_what_if), ("skill_ladder", add_skill_ladder),
+                     ("skill_curve", add_skill_curve), ("restricted", add_restricted)):
+        if key in report:
+            add(rep, report, provenance)
+    if record_files:
+        rep.notes.append(f"One row per game (winner, reason, {turn}s, objectives, losses by side and unit "
+                         "card, first player): " + ", ".join(record_files)
+                         + " (columns: docs/report-columns.md, scenario records).")
+    rep.notes += list(report["data"].get("notes", []))
+    rep.notes.append("Verdict: " + v["text"])
+    return rep
+
+
+def add_endings(rep: Report, report: dict, frames: dict[str, pd.DataFrame], provenance: Provenance, *,
+                first_player: bool, turn: str) -> None:
+    """How the games end (``frames["reasons"]``) and, with ``first_player``, the first player's table."""
+    if "reasons" in frames:
+        add_reasons(rep, frames["reasons"], provenance)
+    if first_player:
+        rep.tables.append(Table("first-player", first_player_frame(report), "The first player",
+                                f"Each side's win rate when it had the initiative in {turn} 1 and when it did "
+                                "not, the difference with its 95% interval (empty when a side always or never "
+                                "starts: a what-if on who starts measures it then)."))
+
+
+def first_player_frame(report: dict) -> pd.DataFrame:
+    """The summary's ``first_player_effect``, one row per side."""
+    rows = []
+    for side in report["sides"]:
+        e = report["first_player_effect"][side]
+        ci = e.get("ci95") or [None, None]
+        rows.append({"side": side, "games_first": e.get("games_first"), "p_first": e.get("win_rate_first"),
+                     "games_second": e.get("games_second"), "p_second": e.get("win_rate_second"),
+                     "difference": e.get("difference"), "lo": ci[0], "hi": ci[1]})
+    return pd.DataFrame(rows, columns=["side", "games_first", "p_first", "games_second", "p_second",
+                                       "difference", "lo", "hi"])
+
+
+def reason_frame(records: pd.DataFrame) -> pd.DataFrame:
+    """How the games ended: ``reason, games, share`` from the per-game records (their
+    ``reason_name``), the most frequent first."""
+    counts = records["reason_name"].value_counts()
+    return pd.DataFrame({"reason": counts.index.astype(str), "games": counts.to_numpy(int),
+                         "share": counts.to_numpy(float) / max(len(records), 1)})
+
+
+def add_reasons(rep: Report, reasons: pd.DataFrame, provenance: Provenance) -> None:
+    """How the games ended (:func:`reason_frame`): a table and a bar chart."""
+    from reports import charts
+
+    rep.tables.append(Table("reasons", reasons, "How the games end",
+                            "Games by the reason they ended (the records' reason), with their share.",
+                            chart="reasons"))
+    rep.charts.append(charts.count_bars_chart(list(reasons["reason"]), [round(100 * float(v), 1) for v in reasons["share"]],
+                                              question="How do the games end?", xlabel="reason the game ended",
+                                              ylabel="% of games", prov=provenance, name="reasons"))
+    top = reasons.iloc[0] if len(reasons) else None
+    if top is not None:
+        rep.highlights.append(("most games end", f"{top['reason']} ({top['share']:.1%})"))
+
+
+def add_what_if(rep: Report, report: dict, provenance: Provenance) -> None:
+    """--vary: each variant's paired change as a table and a forest plot."""
+    from reports import charts
+
+    sides = list(report["sides"])
+    wi = report["what_if"]
+    changes = pd.DataFrame([{"variant": f"{r['key']}={r['value']}", "side": sides[0],
+                             "p": r["win_rate"][sides[0]], "other_p": r["win_rate"][sides[1]],
+                             "draw_rate": r["draw_rate"], "change": r["change"],
+                             "change_lo": r["change_ci95"][0], "change_hi": r["change_ci95"][1],
+                             "significant": r["significant"]} for r in wi["variants"]],
+                           columns=WHAT_IF_CHANGE_COLUMNS)
+    rep.tables.append(Table("what-if-changes", changes, "What-if changes",
+                            f"Each variant's change of {sides[0]}'s win rate against the baseline: "
+                            + wi["method"] + "; significant when the 95% interval excludes 0.",
+                            chart="what-if-change"))
+    rep.charts.append(charts.change_chart(changes, side=sides[0], prov=provenance,
+                                          question=f"How much does each variant change {sides[0]}'s "
+                                                   "chance to win?"))
+    n_sig = int(changes["significant"].sum())
+    rep.highlights.append(("what-ifs", f"{len(changes)} variant(s); {n_sig} change {sides[0]}'s win rate "
+                                       "beyond the 95% interval of the paired games"))
+    if wi["closest_to_even"]:
+        even = wi["closest_to_even"]
+        rep.highlights.append(("closest to even of the variants", f"{even['key']}={even['value']}: " + ", ".join(
+            f"{s} {even['win_rate'][s]:.1%}" for s in sides)))
+
+
+def add_skill_ladder(rep: Report, report: dict, provenance: Provenance) -> None:
+    """--ladder: the stronger player's win rate in each seat, as a table."""
+    rows = [{"stronger": r["stronger"], "weaker": r["weaker"], "side": seat["strong_side"],
+             "p": seat["strong_win_rate"], "lo": seat["ci95"][0], "hi": seat["ci95"][1],
+             "weaker_p": r["weaker_same_seat_win_rate"][seat["strong_side"]], "better": seat["better"]}
+            for r in report["skill_ladder"]["rungs"] for seat in r["seats"]]
+    rep.tables.append(Table("skill-ladder", pd.DataFrame(rows), "Skill ladder",
+                            "The stronger player's win rate in each seat against the weaker one, "
+                            "beside the weaker player's own rate in that seat."))
+
+
+def add_skill_curve(rep: Report, report: dict, provenance: Provenance) -> None:
+    """--skill-curve: the curve's table and chart, and whether it has converged."""
+    from reports import charts
+
+    sides = list(report["sides"])
+    rows = [{"level": r["level"], "side": s, "p": r["win_rate"][s]["p"], "lo": r["win_rate"][s]["ci95"][0],
+             "hi": r["win_rate"][s]["ci95"][1], "games": r["games"]}
+            for r in report["skill_curve"] for s in sides]
+    frame = pd.DataFrame(rows, columns=SKILL_CURVE_COLUMNS)
+    top = report["skill_curve"][-1]["level"]
+    rep.tables.append(Table("skill-curve", frame, "Skill curve",
+                            "Each side's win rate with both sides played at each level, weakest first, "
+                            "with the 95% Wilson interval. " + report["skill_curve_test"] + ".",
+                            chart="skill-curve"))
+    rep.charts.append(charts.skill_curve_chart(frame, prov=provenance,
+                                               question="Does the balance hold as the players get stronger?"))
+    rep.highlights.append(("skill curve", (
+        f"converged: the two strongest levels agree; the verdict is made at {top}" if report["converged"] else
+        f"NOT converged: the win rates still move between the two strongest levels; the verdict, made at "
+        f"{top}, may change with stronger players")))
+
+
+def add_restricted(rep: Report, report: dict, provenance: Provenance) -> None:
+    """--restrict / --restrict-all: each restriction's paired change, sorted, as a table
+    and a forest plot."""
+    from reports import charts
+
+    rows = sorted(report["restricted"], key=lambda r: r["change"])
+    frame = pd.DataFrame([{"variant": f"{r['side']}:{r['restriction']}", "side": r["side"], "p": r["win_rate"],
+                           "base_p": r["base_win_rate"], "change": r["change"], "change_lo": r["ci95"][0],
+                           "change_hi": r["ci95"][1], "significant": r["significant"]} for r in rows],
+                         columns=RESTRICTED_COLUMNS)
+    rep.tables.append(Table("restricted", frame, "Restricted play",
+                            "Each restriction's win rate of the restricted side and its change against the "
+                            "unrestricted run: " + report["restricted_method"] + ".", chart="restricted"))
+    rep.charts.append(charts.change_chart(
+        frame, side="the restricted side", prov=provenance, name="restricted", ylabel="side:restriction",
+        xlabel="change of the restricted side's win rate, paired 95% interval (* red: the interval excludes 0)",
+        question="What is each unit and kind of action worth? The win rate lost without it"))
+    n_sig = int(frame["significant"].sum())
+    rep.highlights.append(("restricted play", f"{len(frame)} restriction(s); {n_sig} change the restricted "
+                                              "side's win rate beyond the 95% interval of the paired games"))
+
+
+def activity_frame(activity: dict, sides: list[str]) -> pd.DataFrame:
+    """``side, measure, per_game``: each side's activity per game as a tidy table (the
+    game's measures, in its order)."""
+    return pd.DataFrame([{"side": s, "measure": m, "per_game": activity[s][m]} for s in sides for m in activity[s]],
+                        columns=["side", "measure", "per_game"])

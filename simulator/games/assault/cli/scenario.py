@@ -1,0 +1,211 @@
+"""``lanchester assault scenario`` and ``lanchester assault replay``: whole games.
+
+Both are thin: they parse, call :func:`simulator.games.assault.game.balance.balance_report` or
+:func:`simulator.games.assault.game.replay.replay_game`, and print or write the result.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from simulator import cliopts
+from simulator.run.vocabulary import EDITIONS
+
+edition_option = click.option("--edition", type=click.Choice(EDITIONS), default=None,
+                              help="Close-combat edition (default: the scenario's).")
+players_option = click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
+                              help="Players of the scenario's first and second side: random, greedy, lookahead, "
+                                   "mcts (tree search; mcts:N for N simulations per decision).")
+
+
+@click.command("scenario")
+@click.argument("name")
+@click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=None, metavar="N",
+              help="Games to play [default: 10000; with --skill-curve: games per level, default "
+                   "200; with --precision: the most to play; "
+                   f"at most {cliopts.MAX_GAMES}].")
+@cliopts.seed
+@players_option
+@cliopts.monte_carlo
+@cliopts.out_folder(cliopts.FOLDER_FILES + "; also games.parquet and games.csv, one row per game, and balance.json")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@edition_option
+@click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
+              help="What-if variants, same seeds: turns, edition, cp.SIDE, count.SIDE.UNIT, "
+                   "experience.SIDE.UNIT, initiative, sudden_death, history=alternate (5.3). Repeatable.")
+@click.option("--tune", default=None, metavar="KEY",
+              help="Search a number (turns, cp.SIDE, count.SIDE.UNIT) for the first side's win rate "
+                   "closest to --target.")
+@click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
+@cliopts.skill("lanchester assault scenario infantry-training --skill-curve --out out/curve")
+@click.option("--restrict", multiple=True, metavar="SIDE:WHAT",
+              help="Restricted play: play the side again denied one kind of choice, same seeds, and "
+                   "report the change of its win rate with its paired 95% interval. WHAT is "
+                   "unit=CARD (that card's units never activated) or close-combat, fast-move, dig-in, "
+                   "indirect-fire, smoke, move, move-and-fire, fire-and-move, fire, turret-fire, "
+                   "reaction-fire, reverse, overrun, withdraw, load, dismount, turn-artillery. "
+                   "Repeatable. Example: --restrict german:close-combat --restrict soviet:unit=rifles-41")
+@click.option("--restrict-all", multiple=True, metavar="SIDE",
+              help="Restricted play for every unit card of SIDE and every kind of choice its cards can "
+                   "make, one at a time. Repeatable.")
+@cliopts.data_files(scenario=True)
+@click.option("--watch", is_flag=True, default=False,
+              help="Check and play the scenario again each time the file (or a data file it uses) is "
+                   "saved, with the same seed; rewrite --out DIR (its page reloads itself) and print "
+                   "one line with the change of the verdict. Ctrl-C stops. Example: "
+                   "lanchester assault scenario my.scenario.toml --watch --games 2000 --out out/")
+@click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --watch: stop after N runs (a save that fails its check counts).")
+def scenario_command(name, games, seed, players, run_options, out, fmt, edition, vary, tune, target,
+                     ladder, ladder_games, skill_curve, levels, restrict, restrict_all, dice_file, aid_file,
+                     units_dir, watch, watch_max_runs):
+    """Play scenario NAME many times with computer players and report its balance.
+
+    With --precision X the batch stops once the first side's win rate has a 95%
+    interval at most X wide. --checkpoint DIR lets a killed batch resume; --dask runs
+    it on a cluster (docs/cluster.md). The numbers depend only on the seed.
+
+    \b
+    Examples:
+      lanchester assault scenario infantry-training --games 20000 --seed 7 --out report/
+      lanchester assault scenario infantry-training --players random,greedy --format json
+      lanchester assault scenario infantry-training --vary turns=5,7 --vary edition=v2
+      lanchester assault scenario infantry-training --tune turns --target 0.5 --games 2000
+      lanchester assault scenario infantry-training --skill-curve --out out/curve
+      lanchester assault scenario infantry-training --skill-curve --levels greedy,mcts:16 --games 100
+      lanchester assault scenario infantry-training --restrict-all german --games 2000
+      lanchester assault scenario infantry-training --precision 0.01 --seed 3 --checkpoint ckpt/
+      lanchester assault scenario my.scenario.toml --aid my-aid.toml --games 2000
+      lanchester assault scenario my.scenario.toml --watch --games 2000 --out out/my
+    """
+    from simulator.run.output import emit, to_json
+    from simulator.run.runner import fresh_seed
+
+    if watch_max_runs is not None and not watch:
+        raise click.UsageError("--watch-max-runs needs --watch")
+    cliopts.check_skill(skill_curve, levels)
+    seed = fresh_seed() if seed is None else seed
+    if games is None and run_options.precision is None:
+        from simulator.run.vocabulary import DEFAULT_CURVE_GAMES
+        games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
+    kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
+                  target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
+                  data=cliopts.scenario_data(dice_file, aid_file, units_dir), skill_curve=skill_curve,
+                  levels=levels, restrict=tuple(restrict), restrict_all=tuple(restrict_all))
+    if watch:
+        raise click.exceptions.Exit(watch_scenario(name, out, watch_max_runs, **kwargs))
+    if out is None:
+        from simulator.games.assault.game.balance import balance_report
+        report = balance_report(name, **kwargs)
+    else:
+        report = write_scenario_report(name, out, **kwargs)
+    from reports.scenario_text import report_table
+    emit(to_json(report) if fmt == "json" else report_table(report), None)
+
+
+DEFAULT_GAMES = 10_000
+
+
+def write_scenario_report(name: str, out_dir, *, refresh: int | None = None, **kwargs) -> dict:
+    """Play the batch with its records streamed into a staging folder, then add the
+    charts, tables and page there and rename it to ``out_dir`` (complete or absent).
+    ``refresh``: the page reloads itself every so many seconds (``--watch``)."""
+    return play_into_report(name, out_dir, refresh=refresh, **kwargs)[0]
+
+
+def play_into_report(name: str, out_dir, *, refresh: int | None = None, **kwargs):
+    """:func:`write_scenario_report`, returning ``(report, RunResult)``."""
+    from reports.bundle import fill, staging
+    from simulator.games.assault.report.bundles import scenario_bundle
+
+    with staging(Path(out_dir)) as tmp:
+        report, bundle, result = scenario_bundle(name, tmp, with_result=True, **kwargs)
+        fill(tmp, bundle)
+        if refresh:
+            from reports.html import add_refresh
+            page = tmp / "index.html"
+            page.write_text(add_refresh(page.read_text(), refresh))
+    click.echo(f"report written to {Path(out_dir) / 'index.html'}", err=True)
+    return report, result
+
+
+def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
+    """The ``--watch`` loop (:mod:`simulator.games.assault.cli.watch`); returns the exit status."""
+    from simulator.games.assault.cli.watch import REFRESH_SECONDS, Watch
+    from simulator.games.assault.game.scenario import resolve_scenario
+
+    path = str(resolve_scenario(name))      # a missing file is the one-line error, exit 2
+
+    def play():
+        if out_dir is None:
+            from simulator.games.assault.game.balance import balance_run
+            return balance_run(path, **kwargs)
+        return play_into_report(path, out_dir, refresh=REFRESH_SECONDS, **kwargs)
+
+    return Watch(path, play, max_runs=max_runs).loop()
+
+
+@click.command("replay")
+@click.argument("name")
+@click.option("--seed", type=click.IntRange(min=0), required=True, metavar="S", help="Seed of the batch.")
+@click.option("--game", "game_index", type=click.IntRange(min=0), required=True, metavar="K",
+              help="Which game of the batch (0 is the first).")
+@players_option
+@edition_option
+@click.option("--png", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also draw the final position.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+@cliopts.data_files(scenario=True)
+@cliopts.out
+def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file, aid_file, units_dir, out):
+    """Play game K of a batch again and print it turn by turn (activations, rolls, results).
+
+    Same seed, players and edition as the batch give exactly the same game.
+
+    \b
+    Examples:
+      lanchester assault replay infantry-training --seed 7 --game 12
+      lanchester assault replay infantry-training --seed 7 --game 12 --png game12.png
+      lanchester assault replay infantry-training --seed 7 --game 12 --out game12/
+      lanchester assault replay my.scenario.toml --aid my-aid.toml --seed 7 --game 12
+    """
+    from reports.bundle import emit_report
+    from simulator.engine.core.batch import player_kinds
+    from simulator.engine.players import interface
+    from simulator.engine.players.interface import any_searching
+    from simulator.games.assault.game.compile import compile_game
+    from simulator.games.assault.game.replay import (
+        events_frame,
+        final_position_png,
+        replay_game,
+        replay_json,
+        replay_text,
+    )
+    from simulator.games.assault.game.warmup import compile_engine, engine_loading
+    from simulator.run.output import atomic_write_bytes
+
+    pl = player_kinds(players, players=interface)
+    game = compile_game(name, edition=edition, data=cliopts.scenario_data(dice_file, aid_file, units_dir))
+    with engine_loading():
+        compile_engine(searching=any_searching(pl))     # a fresh machine: on both cores
+        st = replay_game(game, seed, game_index, pl)
+    frame = events_frame(st)
+    obj = replay_json(st, frame, seed, game_index, pl)
+
+    def report():
+        from reports.provenance import provenance
+        from simulator.games.assault.report.bundles import replay_report
+        from simulator.games.assault.report.provenance import scenario_data
+        sources, files = scenario_data(game)
+        prov = provenance(sources, files, method=f"replay of game {game_index} of a batch", seed=seed)
+        from simulator.games.assault.game.activity import turn_activity
+        return replay_report(frame, final_png=lambda footer: final_position_png(st, footer=footer),
+                             provenance=prov, result={k: v for k, v in obj.items() if k not in ("events", "final")},
+                             turns=turn_activity(st))
+
+    emit_report(fmt, out, table=replay_text(st, pl), frame=frame, obj=obj, report=report)
+    if png:
+        atomic_write_bytes(png, final_position_png(st), option="--png")
+        click.echo(f"wrote {png}", err=True)

@@ -1,0 +1,334 @@
+"""Assault's balance report: :func:`balance_report` / :func:`balance_run` play a scenario and
+summarise it through the game-neutral :mod:`simulator.engine.core.balance`, with
+optionally:
+
+- ``vary``: variants (``turns=5,7``, ``edition=v2``, ``cp.german=6``,
+  ``count.german.rifles-41=3``, ``experience.soviet.mmg-maxim=veteran``,
+  ``initiative=german``, ``sudden_death=1``, ``history=alternate``) played with common random numbers (the
+  same seed, so game ``k`` of every variant starts from the same streams): the change
+  of the first side's win rate, with a 95% interval from the paired games, and the
+  variant closest to even;
+- ``tune``: a numeric key searched over its values for the first side's win rate
+  closest to a target;
+- ``ladder``: random < greedy < look-ahead from both seats;
+- ``skill_curve``: both sides at each level of a rising ladder of strengths
+  (``levels``), each side's win rate per level and whether the curve has converged;
+  the report's verdict is then made at the strongest level and names it;
+- ``restrict`` / ``restrict_all``: restricted play (Jaffe et al., AIIDE 2012), a side
+  denied one kind of choice, played with common random numbers: the change of that
+  side's win rate with its paired interval.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from simulator.engine.core import balance as core_balance
+from simulator.engine.core.balance import (
+    add_skill_curve,
+    balance_frame,
+    check_target,
+    paired_change,
+    paired_variants,
+    play_balance,
+    tune_scan,
+    verdict_with_players,
+)
+from simulator.engine.core.batch import RunResult, player_kinds, run_games
+from simulator.engine.players import interface
+from simulator.engine.players.interface import DEFAULT_PARAMS, any_searching
+from simulator.games.assault.game.activity import SAMPLE_GAMES, side_activity
+from simulator.games.assault.game.compile import compile_game
+from simulator.games.assault.game.restrictions import Asked, every_restriction, parse_restriction, restricted_params
+from simulator.games.assault.game.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
+from simulator.games.assault.game.warmup import ENGINE_COMPILE_ESTIMATE, compile_engine
+from simulator.run.errors import InputError
+from simulator.run.notice import waiting
+from simulator.run.runner import RunOptions
+from simulator.run.stats import wilson_interval
+from simulator.run.vocabulary import EDITIONS, EXPERIENCE_LEVELS
+
+TUNE_KEYS = ("turns", "cp", "count")
+
+
+def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, list]]:
+    """``["turns=5,7", "cp.german=4,6"]`` -> ``[(key, [value, ...]), ...]`` (checked)."""
+    out = []
+    for item in items:
+        key, sep, values = item.partition("=")
+        key = key.strip()
+        if not sep or not values.strip():
+            raise InputError("--vary", "", f"write KEY=V1,V2,... (got {item!r})")
+        vals = [v.strip() for v in values.split(",") if v.strip()]
+        out.append((key, [parse_value(key, v, scenario) for v in vals]))
+    return out
+
+
+_WORD_CHOICES = {   # --vary keys that take one of a few words: the words, the error ({value!r})
+    "edition": (EDITIONS, "unknown edition {value!r} (v1 or v2)"),
+    "history": (("historical", "alternate"), "{value!r}: historical or alternate (5.3)"),
+    "cp_minimum": (("always", "losses"), "{value!r}: always or losses (10.7.3, reading S9)"),
+    "second_fallback": (("marker", "ever"), "{value!r}: marker or ever (13.3, reading S22)"),
+}
+
+
+def parse_value(key: str, value: str, scenario):
+    root = key.split(".")[0]
+    if root in ("turns", "cp", "count"):
+        return _parse_number(key, root, value, scenario)
+    if root in _WORD_CHOICES:
+        words, message = _WORD_CHOICES[root]
+        if value not in words:
+            raise InputError("--vary", key, message.format(value=value))
+        return value
+    if root == "experience":
+        if value not in EXPERIENCE_LEVELS:
+            raise InputError("--vary", key, f"unknown experience {value!r}")
+        override_for(key, value, scenario)
+        return value
+    if root == "initiative":
+        if value != "roll" and value not in scenario.sides:
+            raise InputError("--vary", key, f"{value!r} is not a side (or roll)")
+        return value
+    if root == "sudden_death":
+        if value not in ("0", "1", "true", "false"):
+            raise InputError("--vary", key, "give 0 or 1")
+        return value in ("1", "true")
+    raise InputError("--vary", key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
+                     "experience.SIDE.UNIT, initiative, sudden_death, history, cp_minimum, second_fallback)")
+
+
+def _parse_number(key: str, root: str, value: str, scenario) -> int:
+    """turns, cp.SIDE, count.SIDE.UNIT: a whole number in range (checked against the scenario)."""
+    try:
+        v = int(value)
+    except ValueError:
+        raise InputError("--vary", key, f"{value!r} is not a whole number") from None
+    if v < (1 if root != "cp" else 0):
+        raise InputError("--vary", key, f"{v} is too small")
+    most = {"turns": MAX_TURNS, "count": MAX_COUNT, "cp": MAX_NUMBER}[root]
+    if v > most:
+        raise InputError("--vary", key, f"{v} is too large (at most {most})")
+    override_for(key, v, scenario)
+    return v
+
+
+def override_for(key: str, value, scenario) -> dict:
+    """The compile override for one ``--vary``/``--tune`` key and value."""
+    parts = key.split(".")
+    root = parts[0]
+    if root in ("turns", "edition", "initiative", "sudden_death", "history", "cp_minimum", "second_fallback"):
+        return {root: value}
+    if root == "cp":
+        if len(parts) != 2 or parts[1] not in scenario.sides:
+            raise InputError("--vary", key, f"write cp.SIDE (sides: {', '.join(scenario.sides)})")
+        return {"cp": {parts[1]: value}}
+    if root in ("count", "experience"):
+        if len(parts) != 3 or parts[1] not in scenario.sides:
+            raise InputError("--vary", key, f"write {root}.SIDE.UNIT, e.g. {root}.{next(iter(scenario.sides))}.rifles-41")
+        side, unit = parts[1], parts[2]
+        uid = unit if "/" in unit else f"{side}/{unit}"
+        if uid not in scenario.units:
+            raise InputError("--vary", key, f"unknown unit {unit!r} of {side}")
+        return {(root, side, uid): value}
+    raise InputError("--vary", key, "unknown key")
+
+
+def merge_overrides(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for k, v in b.items():
+        if k == "cp" and "cp" in out:
+            out["cp"] = {**out["cp"], **v}
+        else:
+            out[k] = v
+    return out
+
+
+def _edition_of(over: dict, edition: str | None):
+    return over.get("edition", edition)
+
+
+def balance_report(name: str, **kwargs) -> dict:
+    """Play the scenario and report its balance (see the module docstring); the
+    arguments are those of :func:`balance_run`."""
+    return balance_run(name, **kwargs)[0]
+
+
+def balance_run(name: str, *, games: int | None, seed: int, players: str | None = None,
+                workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
+                vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
+                ladder: bool = False, ladder_games: int = 200, progress: bool = True,
+                overrides: dict | None = None, options: RunOptions | None = None,
+                data: dict | None = None, activity_games: int = SAMPLE_GAMES,
+                skill_curve: bool = False, levels: str | None = None,
+                restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = ()) -> tuple[dict, RunResult]:
+    """Play the scenario and report its balance: ``(JSON summary, the main run)``.
+
+    ``skill_curve``: the main run is played by the strongest of ``levels`` (default
+    :data:`DEFAULT_LEVELS`) on both sides, then every lower level with as many games
+    (``games`` is per level); ``players`` is not used. ``restrict``
+    (``"german:close-combat"``, ``"soviet:unit=rifles-41"``) and ``restrict_all``
+    (sides) play the main run's players again, one restriction at a time, on the
+    same seeds.
+
+    ``options`` (workers, Dask, checkpoint, precision) apply to the main run; with a
+    precision, ``games`` caps it and the what-ifs and tuning then play as many games
+    as the main run needed (paired games need equal numbers). ``data``: data files given
+    on the command line (``{"aid": "my-aid.toml"}``), beating the scenario's ``[data]``.
+    ``activity_games``: how many of the first games are replayed to count each side's
+    activity (:func:`simulator.games.assault.game.activity.side_activity`; 0: none).
+    """
+    curve_levels = parse_levels(levels) if skill_curve else []
+    if levels is not None and not skill_curve:
+        raise InputError("--levels", "", "give --skill-curve too (--levels chooses its levels)")
+    p1, p2 = (curve_levels[-1],) * 2 if skill_curve else player_kinds(players, players=interface)
+    base_over = dict(overrides or {})
+    scenario = load_scenario(name, data)
+    variants = parse_vary(vary, scenario)             # bad what-ifs fail before anything is compiled
+    if tune:
+        tune_values(tune, scenario)
+    asked = [parse_restriction(r, scenario) for r in restrict]     # and bad restrictions
+    for side in restrict_all:
+        every_restriction(scenario, side)
+    if skill_curve and activity_games:
+        activity_games = min(activity_games, CURVE_ACTIVITY_GAMES)
+    with waiting(f"tabulating {scenario.name}'s pools, map and units"):
+        game = compile_game(name, edition=edition, overrides=base_over, scenario=scenario, data=data)
+    asked += [a for side in restrict_all for a in every_restriction(scenario, side, game.card_names())]
+    for a in asked:                                      # a card the scenario does not field fails here
+        restricted_params(a, game.card_names(), DEFAULT_PARAMS)
+    label = f"{game.name} at {p1} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve else None
+    report, result = play_balance(game, games=games, seed=seed, players=(p1, p2), workers=workers,
+                                  out_dir=out_dir, progress=progress, options=options,
+                                  warm=partial(compile_engine, searching=any_searching((p1, p2, *curve_levels))),
+                                  label=label, estimate=ENGINE_COMPILE_ESTIMATE)
+    if not skill_curve:
+        report["verdict"] = verdict_with_players(report["verdict"], report["players"])
+    games = result.tally.games
+    if activity_games and games:
+        with waiting(f"replaying {min(games, activity_games):,} games to count each side's activity"):
+            report["activity_by_side"] = side_activity(game, seed, (p1, p2), min(games, activity_games))
+    sub = dataclasses.replace(options, precision=None) if options is not None else None
+    base = result.tally.outcome_array()
+    sides = list(game.sides)
+    if vary:
+        report["what_if"] = what_if(name, game.scenario, variants, base, report,
+                                    games=games, seed=seed, players=(p1, p2), workers=workers, edition=edition,
+                                    base_over=base_over, progress=progress, options=sub, data=data)
+    if tune:
+        report["tune"] = tune_search(name, game.scenario, tune, target, games=games, seed=seed,
+                                     players=(p1, p2), workers=workers, edition=edition, base_over=base_over,
+                                     progress=progress, options=sub, data=data)
+    if ladder:
+        report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
+                                              edition=edition, overrides=base_over, progress=progress,
+                                              options=sub, data=data)
+    if skill_curve:
+        add_skill_curve(report, game, curve_levels, result, seed=seed, workers=workers, progress=progress,
+                        options=sub)
+    if asked:
+        report["restricted"] = restricted_play(game, asked, base, games=games, seed=seed, players=(p1, p2),
+                                               workers=workers, progress=progress, options=sub)
+        report["restricted_method"] = RESTRICTED_METHOD
+    report["sides"] = sides
+    return report, result
+
+
+def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,
+            progress, options: RunOptions | None = None, data: dict | None = None) -> dict:
+    """Assault's --vary: :func:`paired_variants` with each variant compiled from the overrides."""
+    def play(key, v):
+        over = merge_overrides(base_over, override_for(key, v, scenario))
+        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
+        return run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                         progress=f"{key}={v}" if progress else None)
+    return paired_variants(variants, base, report, list(scenario.sides), play)
+
+
+def tune_values(key: str, scenario) -> list[int]:
+    root = key.split(".")[0]
+    if root == "turns":
+        t = scenario.turns or 6
+        return list(range(max(1, t - 4), t + 5))
+    if root == "cp":
+        return list(range(1, 13))
+    if root == "count":
+        return [1, 2, 3, 4, 5]
+    raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)} (cp.SIDE, count.SIDE.UNIT)")
+
+
+def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress,
+                options: RunOptions | None = None, data: dict | None = None) -> dict:
+    """Assault's --tune: :func:`tune_scan` over :func:`tune_values`, each value compiled
+    from the overrides."""
+    check_target(target)
+    values = tune_values(key, scenario)
+
+    def play(v):
+        over = merge_overrides(base_over, override_for(key, v, scenario))
+        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
+        return run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                         progress=f"{key}={v}" if progress else None)
+    return tune_scan(key, values, target, next(iter(scenario.sides)), play)
+
+
+def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
+                 overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None,
+                 data: dict | None = None) -> dict:
+    """:func:`simulator.engine.core.balance.skill_ladder` on scenario ``name`` compiled
+    with ``edition``, ``overrides`` and ``data``."""
+    game = compile_game(name, edition=edition, overrides=overrides or {}, data=data)
+    return core_balance.skill_ladder(game, games=games, seed=seed, workers=workers, progress=progress, options=options)
+
+
+CURVE_ACTIVITY_GAMES = 20       # games replayed to count each side's activity at the top level (search is slow)
+
+
+def parse_levels(text: str | None) -> list[str]:
+    """:func:`simulator.engine.core.balance.parse_levels` with the shared players."""
+    return core_balance.parse_levels(text, players=interface)
+
+
+RESTRICTED_METHOD = ("restricted play (Jaffe et al., AIIDE 2012): the side is denied one kind of choice and "
+                     "plays the same seeds as the main run (common random numbers); the change is the "
+                     "paired per-game difference of that side's wins, with its 95% interval; a decision "
+                     "where the restriction would leave nothing legal keeps every action")
+
+
+def restricted_play(game, asked: list[Asked], base: np.ndarray, *, games: int, seed: int, players: tuple[str, str],
+                    workers: int | None, progress: bool = True, options: RunOptions | None = None) -> list[dict]:
+    """Each restriction of ``asked`` played on the main run's seeds (``base``: its
+    outcomes): the restricted side's win rate and its change with the paired interval."""
+    cards = game.card_names()
+    params = [restricted_params(a, cards, DEFAULT_PARAMS) for a in asked]    # every card checked first
+    rows = []
+    for k, (a, par) in enumerate(zip(asked, params, strict=True)):
+        res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                        params=par, progress=f"restricted {a.label} ({k + 1} of {len(asked)})" if progress else None)
+        out = res.tally.outcome_array()
+        wins = int((out == a.side).sum())
+        lo, hi = wilson_interval(wins, len(out))
+        ch, clo, chi = paired_change(base, out, a.side)
+        rows.append({"side": a.side_name, "restriction": a.what, "win_rate": wins / len(out),
+                     "win_rate_ci95": [lo, hi], "base_win_rate": float((base == a.side).mean()),
+                     "change": ch, "ci95": [clo, chi], "games": len(out), "wins": wins,
+                     "significant": bool(clo > 0 or chi < 0)})
+    return rows
+
+
+def scenario_balance(name: str, *, games: int = 10_000, seed: int = 0, players: str = "greedy,greedy",
+                     workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
+                     vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
+                     ladder: bool = False, skill_curve: bool = False, levels: str | None = None,
+                     restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = ()) -> pd.DataFrame:
+    """``lanchester assault scenario`` as a Python function: one row per side (and
+    variant), the whole report in ``df.attrs`` (``skill_curve``, ``restricted`` when
+    asked)."""
+    return balance_frame(balance_report(name, games=games, seed=seed, players=players, workers=workers,
+                                        out_dir=out_dir, edition=edition, vary=vary, tune=tune,
+                                        target=target, ladder=ladder, progress=False, skill_curve=skill_curve,
+                                        levels=levels, restrict=restrict, restrict_all=restrict_all))

@@ -1,0 +1,201 @@
+"""A compiled scenario kept on disk, so the second run of a scenario starts at once.
+
+Compiling a scenario (:func:`simulator.games.assault.game.compile.compile_game`) is pure Python
+work over every pair of unit types, terrain and range: about half a minute for
+Crossroads. Its result depends only on the data and on the code, so it is kept on
+disk under a key made of
+
+- the scenario as validated (every key, after ``--vary`` style overrides), the file's
+  digest, the dice, aid and support digests, the unit and formation cards as loaded;
+- every file of the shipped data (``scenarios/assault``);
+- the source of every module of ``simulator`` that compiles or plays a game;
+- the close-combat edition played (the scenario's own when none is asked for) and the overrides.
+
+Any change to one of them gives another key, so a stale entry is never used; old
+entries are pruned (the newest :data:`KEEP` stay). An entry that cannot be read back
+(damaged, truncated, from another Python) is removed and the scenario compiled again.
+
+The folder is ``$LANCHESTER_CACHE_DIR``, else ``$XDG_CACHE_HOME/lanchester``, else
+``~/.cache/lanchester``; ``LANCHESTER_CACHE_DIR=off`` turns the cache off. Entries are
+pickles, like numba's own cache: the folder is the user's own (created private), and
+nothing is read from a report or checkpoint folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from simulator.run.datafile import SCENARIOS_DIR
+
+KEEP = 32                   # entries kept; the oldest beyond are removed
+FORMAT = 1                  # bumped when the entry layout changes
+_PACKAGE = Path(__file__).resolve().parents[3]      # simulator/
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when the cache is off."""
+    own = os.environ.get("LANCHESTER_CACHE_DIR")
+    if own:
+        return None if own.lower() in ("off", "0", "none") else Path(own)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "lanchester"
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """The source of the modules a compiled game is made by (all of ``simulator``: the
+    loaders, the assault rules and the engine)."""
+    return _tree_digest(_PACKAGE, "*.py")
+
+
+def _tree_digest(folder: Path, pattern: str = "*") -> str:
+    """A SHA-256 of the files under ``folder`` matching ``pattern``: names and bytes."""
+    h = hashlib.sha256()
+    if folder.is_dir():
+        for p in sorted(folder.rglob(pattern)):
+            if p.is_file():
+                h.update(str(p.relative_to(folder)).encode())
+                h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def _stable(obj) -> str:
+    """A text of a loaded object that does not depend on the process: ``repr`` with the
+    sets and frozensets sorted (their order follows PYTHONHASHSEED)."""
+    return json.dumps(obj, sort_keys=True, default=_plain)
+
+
+def _plain(obj):
+    import dataclasses
+    if isinstance(obj, (set, frozenset)):
+        return sorted(_stable(x) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json")
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    return repr(obj)
+
+
+def game_key(scenario, edition: str | None, overrides: dict) -> str:
+    """The key of a compiled game (see the module docstring)."""
+    parts = {
+        "format": FORMAT,
+        "code": code_digest(),
+        "shipped": _tree_digest(SCENARIOS_DIR / "assault"),
+        "scenario": scenario.model_dump(mode="json"),
+        "files": scenario.data_files(),
+        "units": _stable(scenario._units),
+        "formations": _stable(scenario._formations),
+        "dice": _stable(scenario._dice),
+        "aid": _stable(scenario._aid),
+        # the edition played (None: the scenario's own), so that asking for the scenario's
+        # edition by name reads back the same entry (the compiled game is the same)
+        "edition": edition or overrides.get("edition") or scenario.edition,
+        "overrides": sorted((repr(k), repr(v)) for k, v in overrides.items()),
+    }
+    return hashlib.sha256(_stable(parts).encode()).hexdigest()
+
+
+def cached(scenario, edition: str | None, overrides: dict, compile_: Callable[[], object]):
+    """The compiled game from the cache, else ``compile_()`` (then kept)."""
+    folder = cache_dir()
+    if folder is None:
+        return compile_()
+    try:
+        key = game_key(scenario, edition, overrides)
+    except (TypeError, ValueError, OSError):
+        return compile_()
+    path = folder / "games" / f"{key}.pickle"
+    game = _load(path)
+    if game is not None:
+        return game
+    with _compiling(path):                  # another process compiling it: wait, then read its entry
+        game = _load(path)
+        if game is None:
+            game = compile_()
+            _store(path, game)
+    return game
+
+
+@contextmanager
+def _compiling(path: Path):
+    """Hold the entry's lock file (``KEY.lock`` beside it) while it is compiled, so two
+    processes asking for the same scenario at once compile it once (the test suite's
+    workers, two commands started together). Without a lock (no ``fcntl``, a folder
+    that cannot be written) each compiles on its own, as before."""
+    held = None
+    try:
+        import fcntl
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        held = open(path.with_suffix(".lock"), "w")
+        fcntl.flock(held, fcntl.LOCK_EX)
+    except (ImportError, OSError):
+        if held is not None:
+            held.close()
+        held = None
+    try:
+        yield
+    finally:
+        if held is not None:
+            held.close()                    # closing releases the lock
+
+
+def _load(path: Path):
+    from simulator.games.assault.game.scenario_game import Game
+    try:
+        with open(path, "rb") as f:
+            game = pickle.load(f)
+    except FileNotFoundError:
+        return None
+    except Exception:                                   # damaged or foreign: compile again
+        _remove(path)
+        return None
+    if not isinstance(game, Game):
+        _remove(path)
+        return None
+    try:
+        os.utime(path)                                  # recently used: kept by the pruning
+    except OSError:
+        pass
+    return game
+
+
+def _store(path: Path, game) -> None:
+    """Write the entry through a temporary beside it; a cache that cannot be written
+    (read-only home, full disk) is skipped silently: it only saves time."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with open(tmp, "wb") as f:
+            pickle.dump(game, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        _remove(tmp)
+        return
+    _prune(path.parent)
+
+
+def _prune(folder: Path) -> None:
+    try:
+        entries = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for p in entries[KEEP:]:
+        _remove(p)
+        _remove(p.with_suffix(".lock"))
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass

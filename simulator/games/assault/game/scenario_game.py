@@ -1,0 +1,132 @@
+"""A compiled Assault scenario as the batch runner, the players and the reports see it:
+:class:`Game` (the tables, the names a report or a replay needs, the players' entry
+points) and the :class:`Slot` of each unit it may put on the map. Built by
+:func:`simulator.games.assault.game.compile.compile_game`; kept apart from the compile so
+that the compiled-scenario cache can read one back without importing the compile."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simulator.games.assault.game.compiled import CompiledMap
+from simulator.games.assault.game.pooltab import UnitType
+from simulator.games.assault.game.scenario import Scenario
+from simulator.games.assault.game.state import NO_WINNER, R_TRUNCATED, REASON_NAMES, GameState, empty_state
+from simulator.games.assault.game.tables import (
+    P_TURNS,
+    Tables,
+)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One unit the scenario may put on the map."""
+
+    side: int
+    unit: str            # card id
+    experience: str
+    hex: int = -1
+    zone: int = -1
+    facing: int = -1
+    carrier: int = -1
+    arrive: int = 0
+    entry: int = -1
+    formation: int = -1
+    roll: int = 0
+    group: int = -1
+
+
+@dataclass
+class Game:
+    """A compiled scenario: the tables, and the names a report or a replay needs."""
+
+    scenario: Scenario
+    cm: CompiledMap
+    tables: Tables
+    sides: tuple[str, str]
+    types: list[UnitType]
+    slots: list[Slot]
+    formations: list[str]
+    zones: list[str]
+    edition: str
+    overrides: dict = field(default_factory=dict)
+    fire_pools: tuple = ()
+    defence_pools: tuple = ()
+    cc_pools: tuple = ()        # the melee package's DirectionPools, by close-combat pool id
+
+    @property
+    def name(self) -> str:
+        return self.scenario.id
+
+    @property
+    def n_units(self) -> int:
+        return len(self.slots)
+
+    def unit_label(self, u: int) -> str:
+        sl = self.slots[u]
+        same = [i for i, x in enumerate(self.slots) if x.unit == sl.unit and x.side == sl.side]
+        card = self.scenario.units[sl.unit]
+        suffix = f" #{same.index(u) + 1}" if len(same) > 1 else ""
+        exp = "" if sl.experience == "regular" else f" ({sl.experience})"
+        return f"{card.name}{exp}{suffix}"
+
+    def card_names(self) -> list[str]:
+        """The unit cards (by id) in the order of ``UT_CARD``."""
+        return list(dict.fromkeys(t.card.id for t in self.types))
+
+    def new_state(self, log_cap: int = 1) -> GameState:
+        return empty_state(len(self.slots), self.cm.n, len(self.scenario.objective_list), len(self.types),
+                           max(1, len(self.formations)), log_cap)
+
+    # --- the shared batch runner's game API (simulator.engine.core.batch) -------------
+    reason_names = REASON_NAMES
+    no_winner = NO_WINNER
+    r_truncated = R_TRUNCATED
+
+    @property
+    def turns(self) -> int:
+        return int(self.tables.p[P_TURNS])
+
+    def chunk_entry(self, kinds):
+        """Assault's compiled batch entry for players ``kinds``
+        (:func:`simulator.games.assault.game.records.chunk_entry`)."""
+        from simulator.games.assault.game.records import chunk_entry
+        return chunk_entry(kinds)
+
+    @property
+    def players(self):
+        """The players (:mod:`simulator.engine.players.interface`)."""
+        from simulator.engine.players import interface
+        return interface
+
+    def player_work(self, weights=None):
+        """The players' scratch for one worker
+        (:func:`simulator.games.assault.game.playerapi.make_work`)."""
+        from simulator.games.assault.game.playerapi import make_work
+        return make_work(self, weights)
+
+    def card_side(self, card: str) -> str:
+        return self.scenario.units[card].side
+
+    # the summary's activity keys (core.records.ACTIVITY_KEYS) in Assault's words, and
+    # what "closing in" is (the warning when the players hardly do it)
+    activity_words = {"activations": "activations", "reaction_fires": "reaction fires", "fallbacks": "fallbacks",
+                      "close_combats": "close combats", "decisions": "decisions", "close_in": "enter close combat"}
+
+    def record_columns(self) -> list[str]:
+        """The shared columns, then ``lost_<side>_<unit>`` per unit card."""
+        from simulator.engine.core.records import FIXED_COLUMNS
+        return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in self.card_names()]
+
+    def describe(self) -> dict:
+        s = self.scenario
+        return {"scenario": s.id, "name": s.name, "edition": self.edition, "sides": list(self.sides),
+                "turns": int(self.tables.p[P_TURNS]), "overrides": dict(self.overrides),
+                "data": s.data_files(), "source": s.source or "not given (the scenario's source key)",
+                "map_source": s.map.source or "not given (the scenario's map.source key)",
+                "units_status": next(iter(s.units.values())).status if s.units else ""}
+
+
+# ======================================================================================
+# the pieces
+# ======================================================================================

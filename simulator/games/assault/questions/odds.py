@@ -1,0 +1,204 @@
+"""The odds question: what does this attack pool do against that defence pool?
+
+``odds("RY", "YG")`` returns a tidy DataFrame, one row per outcome (uncancelled
+``crit``, ``hit``, ``supp``) with its probability ``p`` (and ``se`` by Monte
+Carlo). What the question was, and the summary a designer reads, are in
+``df.attrs``. Notebooks call it directly; the CLI calls :func:`odds_outcomes`, the
+same answer as :class:`Outcomes` (numpy columns), and builds the DataFrame only when
+it writes a table, so a text answer starts without pandas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from simulator.games.assault.rules.dice import DOUBLES_MODES, DiceSet, as_dice, format_pool, parse_pool
+from simulator.games.assault.rules.exact import pool_shape, roll_outcome
+from simulator.run.errors import InputError
+from simulator.run.stats import at_least, mean_se, proportion_se, quantile
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from simulator.run import runner
+
+# The Monte Carlo path (numba kernels, the shared runner) is imported where it runs, so an
+# exact answer starts without numba (``assault odds RY YG`` within a second).
+
+MAX_EXTRA_SUPP = 100   # fixed suppression symbols added to a roll (a recruit target adds one)
+QUANTILES = ((0.05, "unlucky"), (0.20, ""), (0.50, "median"), (0.80, ""), (0.95, "lucky"))
+
+
+@dataclass
+class Outcomes:
+    """The answer to an odds question: numpy columns ``crit``, ``hit``, ``supp``, ``p``
+    (and ``se`` by Monte Carlo), one row per outcome, and the question and summary in
+    ``attrs``. Columns are read by name (``out["p"]``) as in the DataFrame of
+    :meth:`frame`."""
+
+    columns: dict[str, np.ndarray]
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.columns[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.columns
+
+    def frame(self) -> pd.DataFrame:
+        """The tidy DataFrame :func:`odds` returns."""
+        import pandas as pd
+        df = pd.DataFrame(self.columns)
+        df.attrs.update(self.attrs)
+        return df
+
+
+def outcome_columns(dist: np.ndarray, trials: int | None = None) -> dict[str, np.ndarray]:
+    """The non-zero outcomes of a ``[crit, hit, supp]`` distribution as columns, sorted
+    by crit, then hit, then supp (``np.nonzero`` walks the array in that order)."""
+    c, h, s = np.nonzero(dist)
+    cols = {"crit": c, "hit": h, "supp": s, "p": dist[c, h, s]}
+    if trials is not None:
+        cols["se"] = proportion_se(cols["p"], trials)
+    return cols
+
+
+def outcome_frame(dist: np.ndarray, trials: int | None = None) -> pd.DataFrame:
+    """Tidy table of a ``[crit, hit, supp]`` distribution (non-zero rows only)."""
+    return Outcomes(outcome_columns(dist, trials)).frame()
+
+
+def damage_pmf(frame) -> np.ndarray:
+    """Distribution of damage points (crit + hit, 10.7.3) from an outcome table
+    (:class:`Outcomes` or its DataFrame)."""
+    dmg = np.asarray(frame["crit"]) + np.asarray(frame["hit"])
+    return np.bincount(dmg, weights=np.asarray(frame["p"]), minlength=1)
+
+
+def summarise(frame, trials: int | None = None) -> dict[str, Any]:
+    """The summary block: chance of any effect, means, damage 'at least' and quantiles
+    (of :class:`Outcomes` or its DataFrame)."""
+    p = np.asarray(frame["p"])
+    crit, hit, supp = (np.asarray(frame[k]) for k in ("crit", "hit", "supp"))
+    dmg = crit + hit
+    pmf = damage_pmf(frame)
+    summary: dict[str, Any] = {
+        "p_any": float(p[(crit + hit + supp) > 0].sum()),
+        "mean_crit": float((crit * p).sum()),
+        "mean_hit": float((hit * p).sum()),
+        "mean_damage": float((dmg * p).sum()),
+        "p_supp": float(p[supp > 0].sum()),
+        "p_damage_at_least": [float(x) for x in at_least(pmf)],
+        "damage_quantiles": {f"{int(q * 100)}%": quantile(pmf, q) for q, _ in QUANTILES},
+    }
+    if trials is not None:
+        summary["se"] = {
+            "p_any": float(proportion_se(summary["p_any"], trials)),
+            "mean_crit": mean_se(crit, p, trials),
+            "mean_hit": mean_se(hit, p, trials),
+            "mean_damage": mean_se(dmg, p, trials),
+            "p_supp": float(proportion_se(summary["p_supp"], trials)),
+            "p_damage_at_least": [float(x) for x in proportion_se(at_least(pmf), trials)],
+        }
+    return summary
+
+
+def check_question(doubles: str, extra_supp: int) -> None:
+    if doubles not in DOUBLES_MODES:
+        raise InputError("--doubles", "", f"unknown mode {doubles!r} (one of {', '.join(DOUBLES_MODES)})")
+    if extra_supp < 0:
+        raise InputError("--extra-supp", "", f"must be 0 or more (got {extra_supp})")
+    if extra_supp > MAX_EXTRA_SUPP:
+        raise InputError("--extra-supp", "", f"at most {MAX_EXTRA_SUPP} (got {extra_supp})")
+
+
+def any_effect(counts: np.ndarray) -> int:
+    """Trials with at least one uncancelled symbol: the odds headline, P(any effect)."""
+    return int(counts.sum() - counts[0, 0, 0])
+
+
+def simulate_run(attack, defence, dice: DiceSet, *, doubles: str, extra_supp: int,
+                 trials: int | None, seed: int, workers: int | None = None, progress: str | None = None,
+                 chunk_trials: int | None = None,
+                 options: runner.RunOptions | None = None) -> runner.RunResult:
+    """Monte Carlo run of the question; ``.value`` is the counts of uncancelled
+    ``[crit, hit, supp]`` (same shape as exact), ``.trials`` the trials run."""
+    from simulator.games.assault.rules.kernels import packed_faces, uncancelled_chunk
+    from simulator.run import runner
+
+    chunk_trials = runner.DEFAULT_CHUNK_TRIALS if chunk_trials is None else chunk_trials
+    shape = pool_shape(attack, dice, doubles, extra_supp)
+    task = partial(uncancelled_chunk, packed_faces(attack, defence, dice, doubles), extra_supp, shape)
+    return runner.execute(task, trials, seed=seed, options=options, workers=workers, progress=progress,
+                          chunk_trials=chunk_trials, headline=runner.Headline("P(any effect)", any_effect))
+
+
+def simulate_outcome(attack, defence, dice: DiceSet, *, doubles: str, extra_supp: int,
+                     trials: int, seed: int, workers: int | None = None,
+                     progress: str | None = None,
+                     chunk_trials: int | None = None) -> np.ndarray:
+    """Monte Carlo counts of uncancelled ``[crit, hit, supp]`` (same shape as exact)."""
+    return simulate_run(attack, defence, dice, doubles=doubles, extra_supp=extra_supp, trials=trials,
+                        seed=seed, workers=workers, progress=progress, chunk_trials=chunk_trials).value
+
+
+def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = None,
+         seed: int | None = None, doubles: str = "all", extra_supp: int = 0,
+         dice: DiceSet | str | Path | None = None, workers: int | None = None,
+         progress: str | None = None, options: runner.RunOptions | None = None) -> pd.DataFrame:
+    """Outcome distribution of ``attack`` rolled against ``defence`` (10.7.2), as a tidy
+    DataFrame: :func:`odds_outcomes` (same arguments) as a table.
+
+    >>> odds("RY", "YG").attrs["summary"]["mean_damage"]  # doctest: +SKIP
+    """
+    return odds_outcomes(attack, defence, exact=exact, trials=trials, seed=seed, doubles=doubles,
+                         extra_supp=extra_supp, dice=dice, workers=workers, progress=progress,
+                         options=options).frame()
+
+
+def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int | None = None,
+                  seed: int | None = None, doubles: str = "all", extra_supp: int = 0,
+                  dice: DiceSet | str | Path | None = None, workers: int | None = None,
+                  progress: str | None = None, options: runner.RunOptions | None = None) -> Outcomes:
+    """Outcome distribution of ``attack`` rolled against ``defence`` (10.7.2).
+
+    Exact by default; with ``trials`` (or ``exact=False``) by Monte Carlo.
+    ``options`` says how to run it (workers, Dask, checkpoint, precision: see
+    :mod:`simulator.run.runner`); with ``options.precision`` the run picks its trials.
+    ``doubles`` is how the attacker's double successes count (rulings.md #2);
+    ``extra_supp`` adds suppression symbols to the attack (recruit target, 4.2.3).
+    """
+    dice = as_dice(dice)
+    check_question(doubles, extra_supp)
+    atk = parse_pool(attack, dice, "ATTACK")
+    dfn = parse_pool(defence, dice, "DEFENCE")
+    from simulator.run import runner
+    method = runner.choose_method(exact, trials, seed, options, 1_000_000)
+    run = None
+    n = None
+    if method.monte_carlo:
+        run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=method.trials,
+                           seed=method.seed, workers=workers, progress=progress, options=options)
+        n = run.trials
+        frame = Outcomes(outcome_columns(run.value / n, n))
+    else:
+        frame = Outcomes(outcome_columns(roll_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp)))
+    frame.attrs.update({
+        **method.header(n),
+        "dice": dice.name,
+        "dice_status": dice.status,
+        "dice_file": dice.path,
+        "dice_digest": dice.digest,
+        "attack": format_pool(atk),
+        "defence": format_pool(dfn),
+        "doubles": doubles,
+        "extra_supp": extra_supp,
+        "summary": summarise(frame, n),
+        "run": run.describe() if run is not None else None,
+    })
+    return frame

@@ -1,0 +1,290 @@
+"""Terminal text and JSON of the Assault answers: what ``lanchester assault odds``,
+``fire``, ``resolve``, ``smoke``, ``terrain-damage`` and ``units`` print (``--format
+table`` and ``json``), and ``lanchester demo`` with them.
+
+Presentation only: each function takes what the library computed (a DataFrame or
+:class:`~simulator.games.assault.questions.odds.Outcomes`, with ``.attrs``) and returns text or a dict.
+No module-level imports, so ``--help`` and an exact
+``lanchester assault odds`` load neither numba nor pandas; heavy modules are imported
+inside the functions.
+"""
+
+from __future__ import annotations
+
+# --- odds (10.7.2) ---------------------------------------------------------------------
+
+def rows(frame, keys: list[str]) -> list[dict]:
+    """The outcome rows of an odds answer (:class:`~simulator.games.assault.questions.odds.Outcomes` or its
+    DataFrame) as dicts of ``keys``."""
+    import numpy as np
+    cols = [np.asarray(frame[k]).tolist() for k in keys]
+    return [dict(zip(keys, values, strict=True)) for values in zip(*cols, strict=True)]
+
+
+def odds_json(frame) -> dict:
+    a = frame.attrs
+    keys = ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])
+    return {
+        "method": a["method"], "trials": a["trials"], "seed": a["seed"],
+        "dice": a["dice"], "dice_status": a["dice_status"], "dice_digest": a["dice_digest"],
+        "attack": a["attack"], "defence": a["defence"],
+        "doubles": a["doubles"], "extra_supp": a["extra_supp"],
+        "outcomes": [{k: (int(r[k]) if k in ("crit", "hit", "supp") else float(r[k])) for k in keys}
+                     for r in rows(frame, keys)],
+        "summary": a["summary"],
+    }
+
+
+def odds_table(frame) -> str:
+    from simulator.games.assault.questions.odds import QUANTILES, damage_pmf
+    from simulator.run.output import pct
+    from simulator.run.stats import proportion_se
+
+    a, s = frame.attrs, frame.attrs["summary"]
+    mc = a["method"] == "monte-carlo"
+    se = s.get("se", {})
+    how = f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if mc else "exact"
+    lines = [f"{a['attack']} attacks {a['defence']}  ({how}; doubles: {a['doubles']}"
+             + (f"; +{a['extra_supp']} supp" if a["extra_supp"] else "") + ")",
+             f"dice: {a['dice']}, {a['dice_status']}", "",
+             "uncancelled        P(exactly)", "crit  hit  supp"]
+    for r in rows(frame, ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])):
+        lines.append(f"{r['crit']:4d} {r['hit']:4d} {r['supp']:5d}    "
+                     f"{pct(r['p'], r.get('se') if mc else None)}")
+    pmf = damage_pmf(frame)
+    at_least = s["p_damage_at_least"]
+    lines += ["", "damage (crit + hit)   P(exactly)        P(at least)"]
+    for k, p in enumerate(pmf):
+        e1 = float(proportion_se(p, a["trials"])) if mc else None
+        e2 = se["p_damage_at_least"][k] if mc else None
+        lines.append(f"{k:6d}                {pct(p, e1):16s}  {pct(at_least[k], e2)}")
+    q = s["damage_quantiles"]
+    lines += ["", "damage quantiles: " + "  ".join(
+        f"{int(p * 100)}%{' (' + name + ')' if name else ''}: {q[f'{int(p * 100)}%']}" for p, name in QUANTILES)]
+    lines += [f"P(any effect) {pct(s['p_any'], se.get('p_any'))}   "
+              f"P(supp symbol left) {pct(s['p_supp'], se.get('p_supp'))}",
+              f"mean crit {s['mean_crit']:.4f}  mean hit {s['mean_hit']:.4f}  "
+              f"mean damage {s['mean_damage']:.4f}"
+              + (f" ±{se['mean_damage']:.4f}" if mc else "")]
+    return "\n".join(lines) + "\n"
+
+
+# --- fire and resolve (chapter 10) -----------------------------------------------------
+
+def state_label(r: dict) -> str:
+    if r["eliminated"]:
+        return "eliminated"
+    parts = [f"{r['damage']} damage" + (" (half strength)" if r["half_strength"] else "")]
+    parts += [w for w in ("fallback", "suppressed", "immobilised") if r[w]]
+    return ", ".join(parts)
+
+
+def fire_json(frame) -> dict:
+    from simulator.games.assault.rules.target_states import STATE_COLUMNS
+
+    a = frame.attrs
+    keys = STATE_COLUMNS + ["p"] + (["se"] if "se" in frame else [])
+    states = [state_json(r, keys) for r in frame.to_dict("records")]
+    friendly = a.get("friendly_vehicle")
+    if friendly:
+        friendly = {**friendly, "states": [state_json(r, list(r)) for r in friendly["states"]]}
+    return {k: a[k] for k in ("method", "trials", "seed", "firer", "target", "range", "attack_pool",
+                              "defence_pool", "defence_pool_unspotted", "doubles", "extra_supp",
+                              "target_strength", "p_spotted", "spot_number", "dice", "dice_status",
+                              "aid", "aid_status", "support", "support_status", "indirect", "overrun",
+                              "smoke_markers", "spotter", "riding_on", "reroll", "passengers",
+                              "p_emergency_disembark", "p_emergency_disembark_se", "disembark_markers")} | {
+        "states": states, "summary": a["summary"], "friendly_vehicle": friendly, "explain": a["explain"]}
+
+
+def state_json(r: dict, keys) -> dict:
+    from simulator.games.assault.rules.target_states import STATE_COLUMNS
+
+    return {k: (bool(r[k]) if k in STATE_COLUMNS and k != "damage" else
+                int(r[k]) if k == "damage" else float(r[k])) for k in keys}
+
+
+def explain_text(frame) -> str:
+    lines = ["How the pools were built:"]
+    for s in frame.attrs["explain"]:
+        if s["side"] == "spotting":
+            lines.append(f"  spotting   {s['reason']}")
+        else:
+            lines.append(f"  {s['side']:<26} {s['change']:<12} -> {s['pool']:<8} {s['reason']} ({s['section']})")
+    return "\n".join(lines) + "\n\n"
+
+
+def fire_table(frame, explain: bool) -> str:
+    from simulator.run.output import pct
+
+    a, s = frame.attrs, frame.attrs["summary"]
+    mc = a["method"] == "monte-carlo"
+    se = s.get("se", {})
+    how = f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if mc else "exact"
+    kind = "last shot at" if a.get("overrun") else "fires indirectly at" if a.get("indirect") else "fires at"
+    head = [f"{a['firer']} {kind} {a['target']}, range {a['range']}  ({how})",
+            f"attack {a['attack_pool']}  vs  defence {a['defence_pool']}"
+            + (f"  (spotting failed: {a['defence_pool_unspotted']})" if a["defence_pool_unspotted"] else "")
+            + f"   P(spotted) {pct(a['p_spotted'])}",
+            f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
+    body = [explain_text(frame)] if explain else []
+    rows = ["target afterwards                          P"]
+    for r in frame.to_dict("records"):
+        rows.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
+    tail = ["", f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
+                f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}   "
+                f"P(fallback) {pct(s['p_fallback'], se.get('p_fallback'))}",
+            f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
+    return "\n".join(head + body + rows + tail + extra_lines(frame)) + "\n"
+
+
+def extra_lines(frame) -> list[str]:
+    """Overrun, passengers, tank riders and the friendly vehicle of 10.11, when asked."""
+    from simulator.run.output import pct
+
+    a, s = frame.attrs, frame.attrs["summary"]
+    mc = a["method"] == "monte-carlo"
+    se = s.get("se", {})
+    out = []
+    if a.get("overrun"):
+        out.append(f"P(gun overrun) {pct(s['p_artillery_overrun'], se.get('p_artillery_overrun'))}   (9.10.3)")
+    if a.get("passengers"):
+        out += ["", "passengers (10.10.2, 10.10.3)",
+                f"  {'unit':<30} {'aboard':>8} {'disembark':>10} {'flipped':>8} {'eliminated':>10}  marker"]
+        for p in a["passengers"]:
+            out.append(f"  {p['unit'] + (' (half)' if p['half_strength_before'] else ''):<30} "
+                       f"{pct(p['p_aboard']):>8} {pct(p['p_emergency_disembark']):>10} "
+                       f"{pct(p['p_flipped_to_half']):>8} {pct(p['p_eliminated']):>10}  {p['disembark_marker']}")
+        out.append(f"P(emergency disembark) {pct(a['p_emergency_disembark'], a['p_emergency_disembark_se'])}")
+    if a.get("riding_on"):
+        m = a["disembark_markers"]
+        out += ["", f"tank riders on {a['riding_on']} (10.10.1): P(emergency disembark) "
+                    f"{pct(a['p_emergency_disembark'], a['p_emergency_disembark_se'])}  "
+                    f"(fast action {pct(m['fast action'])}, stays suppressed {pct(m['suppressed'])}, "
+                    f"fallback {pct(m['fallback'])})"]
+    f = a.get("friendly_vehicle")
+    if f:
+        fs = f["summary"]
+        out += ["", f"friendly vehicle {f['unit']} ({f['facing']}, defence {f['defence_pool']}) "
+                    "hit by the success dice (10.11):"]
+        for r in f["states"]:
+            out.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
+        out.append(f"P(friendly eliminated) {pct(fs['p_eliminated'], fs.get('se', {}).get('p_eliminated'))}   "
+                   f"P(friendly suppressed, fallback or eliminated) {pct(fs['p_suppressed_or_worse'])}")
+    return out
+
+
+# --- smoke (7.5) -------------------------------------------------------------------
+
+def how(a: dict) -> str:
+    return f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if a["method"] == "monte-carlo" else "exact"
+
+
+def smoke_json(frame) -> dict:
+    a = frame.attrs
+    keys = ["hex1", "hex2", "hex3", "p"] + (["se"] if "se" in frame else [])
+    outcomes = [{k: (int(r[k]) if k.startswith("hex") else float(r[k])) for k in keys}
+                for r in frame.to_dict("records")]
+    return {k: a[k] for k in ("method", "trials", "seed", "firer", "smoke_pool", "doubles", "hexes",
+                              "max_markers_per_hex", "range", "dice", "dice_status", "aid", "aid_status",
+                              "support", "support_status")} | {
+        "per_hex": a["per_hex"], "outcomes": outcomes, "summary": a["summary"], "explain": a["explain"]}
+
+
+def smoke_table(frame, explain: bool, top: int = 10) -> str:
+    from simulator.run.output import pct
+
+    a = frame.attrs
+    mc = a["method"] == "monte-carlo"
+    cap = a["max_markers_per_hex"]
+    lines = [f"{a['firer']} fires smoke with {a['smoke_pool']} into up to {a['hexes']} hexes  ({how(a)})",
+             f"dice: {a['dice']}, {a['dice_status']}; support: {a['support']}, {a['support_status']}", ""]
+    if explain:
+        lines.append(explain_text(frame).rstrip("\n") + "\n")
+    lines.append("hex           " + "".join(f"{k} markers".rjust(11) for k in range(cap + 1))
+                 + "       mean   LOS hindered  LOS blocked (10.3)")
+    for h in a["per_hex"]:
+        se = h.get("se", {})
+        lines.append(f"{h['hex']} {h['name']:<11} " + "".join(f"{pct(p):>11}" for p in h["p_markers"])
+                     + f"   {h['mean_markers']:.3f}" + (f"±{se['mean_markers']:.3f}" if mc else "")
+                     + f"  {pct(h['p_los_hindered']):>11}  {pct(h['p_los_blocked'], se.get('p_los_blocked'))}")
+    s = a["summary"]
+    lines += ["", f"mean markers in all {a['hexes']} hexes {s['mean_total_markers']:.3f}   "
+                  f"P(no smoke at all) {pct(s['p_no_smoke'])}   P(every hex smoked) {pct(s['p_every_hex_smoked'])}",
+              "", "most likely placements (markers in hex 1, 2, 3):"]
+    for r in frame.sort_values("p", ascending=False).head(top).to_dict("records"):
+        lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct(r['p'], r.get('se') if mc else None)}")
+    return "\n".join(lines) + "\n"
+
+
+# --- terrain damage (9.10.1, 9.10.2) -----------------------------------------------------
+
+def terrain_damage_json(frame) -> dict:
+    a = frame.attrs
+    keys = [c for c in frame.columns]
+    return {k: a[k] for k in ("method", "trials", "seed", "vehicle", "terrain", "hill", "attack_pool",
+                              "defence_pool", "damage_before", "experience", "crit_is_damage",
+                              "vehicle_strength", "dice", "dice_status", "aid", "aid_status")} | {
+        "states": [state_json(r, keys) for r in frame.to_dict("records")],
+        "summary": a["summary"], "explain": a["explain"]}
+
+
+def terrain_damage_table(frame, explain: bool) -> str:
+    from simulator.run.output import pct
+
+    a, s = frame.attrs, frame.attrs["summary"]
+    mc = a["method"] == "monte-carlo"
+    se = s.get("se", {})
+    lines = [f"{a['vehicle']} enters {a['terrain']}{' on a hill' if a['hill'] else ''}  ({how(a)})",
+             f"terrain rolls {a['attack_pool']}  vs  {a['defence_pool']} (strongest card die)",
+             f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
+    if explain:
+        lines.append(explain_text(frame).rstrip("\n") + "\n")
+    lines.append("vehicle afterwards                         P")
+    for r in frame.to_dict("records"):
+        lines.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
+    lines += ["", f"P(immobilised) {pct(s['p_immobilised'], se.get('p_immobilised'))}   "
+                  f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
+                  f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}",
+              f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
+    return "\n".join(lines) + "\n"
+
+
+# --- the unit cards (4.2) -------------------------------------------------------------
+
+UNITS_TABLE_COLUMNS = ["id", "type", "armoured", "strength", "movement", "ranges", "close_combat",
+                       "defence", "abilities", "points", "class", "source"]
+
+
+def units_table(frame) -> str:
+    a = frame.attrs
+    shown = frame.assign(movement=frame["movement"].astype(str) + " " + frame["movement_type"])
+    body = shown[UNITS_TABLE_COLUMNS].to_string(index=False)
+    return "\n".join([
+        f"unit cards: {show_path(a['units_dir'])} ({a['units_status']}); "
+        f"dice: {a['dice']}, {a['dice_status']}",
+        "ranges and close_combat: dice vs armoured vehicles / vs infantry and artillery (4.2.2)",
+        "",
+        body,
+        "",
+        "source: 'illustrative' values are the project's choice; 'rulebook' names the sections "
+        "that state some values (see the 'stated' column of --format csv/json).",
+    ]) + "\n"
+
+
+def show_path(path: str) -> str:
+    from pathlib import Path
+
+    from simulator.run.datafile import REPO_ROOT
+
+    try:
+        return str(Path(path).resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return path
+
+
+def units_json(frame) -> dict:
+    a = frame.attrs
+    return {"dice": a["dice"], "dice_status": a["dice_status"], "dice_digest": a["dice_digest"],
+            "units_dir": a["units_dir"], "units_digest": a["units_digest"],
+            "units_status": a["units_status"], "units": a["cards"]}

@@ -1,0 +1,385 @@
+"""The ranged-fire question: what happens when this unit fires at that one here?
+
+``fire("german/rifles-41", "soviet/heavy-rifles-41", FireSituation(range=3))``
+returns a tidy DataFrame of the target's states afterwards (one row per state with
+its probability; ``se`` by Monte Carlo), with the pools, the explanation and the
+summary in ``df.attrs``. Exact and Monte Carlo share :func:`fire_pools` (the dice)
+and :func:`after_fire` (the damage rules); the spotting roll and the critical-hit
+roll are part of the exact computation, not sampled.
+
+The same question covers indirect fire (7.1-7.4, with the two-stage roll against
+vehicles of 7.3), smoke on the LOS (10.3), the overrun last shot (9.10.3), passengers
+and tank riders (10.10: ``attrs["passengers"]``, ``p_emergency_disembark``) and fire
+into a close combat at an enemy vehicle (10.11: ``attrs["friendly_vehicle"]``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cache, partial
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simulator.games.assault.rules.aid import Aid, load_aid
+from simulator.games.assault.rules.cards import UnitCard, find_unit, load_units
+from simulator.games.assault.rules.damage import (
+    ARTILLERY,
+    CRIT_ATTACK_DIE,
+    CRIT_DEFENCE_DIE,
+    FALLBACK,
+    INFANTRY,
+    STEADY,
+    SUPPRESSED,
+    VEHICLE,
+    after_fire,
+    state_count,
+    state_index,
+    strongest_symbol,
+    unpack_state,
+)
+from simulator.games.assault.rules.dice import DiceSet, Pool, as_dice, format_pool
+from simulator.games.assault.rules.exact import pool_distribution, roll_outcome, uncancelled_distribution
+from simulator.games.assault.rules.fire_kernel import ONCE, REROLL_DAMAGE, REROLL_SUCCESS, fire_outcome_chunk
+from simulator.games.assault.rules.kernels import crit_roll_tables, fire_chunk, packed_faces
+from simulator.games.assault.rules.pools import (
+    REROLL_DAMAGE_DICE,
+    REROLL_SUCCESS_DICE,
+    ROLL_ONCE,
+    FirePools,
+    FireSituation,
+    fire_pools,
+)
+from simulator.games.assault.rules.set_aside import (
+    KEEP_DAMAGE,
+    KEEP_SUCCESS,
+    keep_table,
+    kept_distribution,
+    split_distribution,
+)
+from simulator.games.assault.rules.support import Support, as_support
+from simulator.games.assault.rules.target_states import state_frame, summarise_states
+from simulator.games.assault.rules.transport import (
+    CARRIED,
+    DISEMBARK,
+    N_EVENTS,
+    NO_PASSENGERS,
+    RIDERS_TARGETED,
+    Passenger,
+    check_load,
+    check_riders,
+    p_any_disembark,
+    passenger_outcomes,
+    transport_event,
+)
+from simulator.games.assault.rules.vehicle_terrain import overrun_succeeds
+from simulator.run import runner
+from simulator.run.stats import proportion_se
+
+_KERNEL_MODE = {REROLL_DAMAGE_DICE: REROLL_DAMAGE, REROLL_SUCCESS_DICE: REROLL_SUCCESS}
+_KEEP_RULE = {REROLL_DAMAGE_DICE: KEEP_DAMAGE, REROLL_SUCCESS_DICE: KEEP_SUCCESS}
+
+
+@dataclass(frozen=True)
+class Target:
+    """The target's rules constants and its state before the fire, as ints."""
+
+    kind: int
+    strength: int
+    ignores_supp: int
+    delayed: int
+    damage: int
+    morale: int
+    immobilised: int
+
+    @property
+    def index(self) -> int:
+        """Its state before the fire, as a histogram index."""
+        return state_index(0, self.damage, self.morale, self.immobilised)
+
+    def as_array(self) -> np.ndarray:
+        return np.array([self.kind, self.strength, self.ignores_supp, self.delayed, self.damage,
+                         self.morale, self.immobilised], dtype=np.int64)
+
+
+def kind_of(card: UnitCard) -> int:
+    """The unit kind the damage rules distinguish (10.7.5 vs 10.7.6; artillery 10.7.3)."""
+    return VEHICLE if card.is_vehicle else ARTILLERY if card.is_artillery else INFANTRY
+
+
+def target_of(card: UnitCard, s: FireSituation, aid: Aid) -> Target:
+    kind = kind_of(card)
+    status = set(s.target_status)
+    morale = FALLBACK if "fallback" in status else SUPPRESSED if "suppressed" in status else STEADY
+    return Target(kind, card.strength, int(aid.experience(s.target_experience).ignores_supp),
+                  int("delayed" in status), s.target_damage, morale, int("immobilised" in status))
+
+
+def friendly_of(card: UnitCard, s: FireSituation) -> Target:
+    """The friendly vehicle of 10.11: steady, regular, with its given damage."""
+    return Target(VEHICLE, card.strength, 0, 0, s.friendly_damage, STEADY, 0)
+
+
+@cache
+def _crit_symbol_probs(n: int, dice: DiceSet) -> tuple[tuple[int, float], ...]:
+    """Distribution of the strongest symbol of n green against n blue (10.7.5)."""
+    dist = roll_outcome((CRIT_ATTACK_DIE,) * n, (CRIT_DEFENCE_DIE,) * n, dice)
+    probs: dict[int, float] = {}
+    for (c, h, s), p in zip(zip(*np.nonzero(dist), strict=True), dist[np.nonzero(dist)], strict=True):
+        sym = strongest_symbol(int(c), int(h), int(s))
+        probs[sym] = probs.get(sym, 0.0) + float(p)
+    return tuple(probs.items())
+
+
+def resolved(unc: np.ndarray, t: Target, dice: DiceSet):
+    """Each (uncancelled symbols, critical-hit roll) outcome and the state it leaves:
+    yields ``(c, h, s, eliminated, damage, morale, immobilised, p)`` (10.7.3-10.7.6)."""
+    for (c, h, s) in zip(*np.nonzero(unc), strict=True):
+        c, h, s = int(c), int(h), int(s)
+        p = float(unc[c, h, s])
+        symbols = _crit_symbol_probs(c, dice) if c > 0 and t.damage + c + h < t.strength else ((0, 1.0),)
+        for symbol, q in symbols:
+            e, d, m, i = after_fire(t.kind, t.strength, t.ignores_supp, t.delayed, t.damage, t.morale,
+                                    t.immobilised, c, h, s, symbol)
+            yield c, h, s, e, d, m, i, p * q
+
+
+def state_distribution(attack: Pool, defence: Pool, t: Target, dice: DiceSet, doubles: str = "all",
+                       extra_supp: int = 0) -> np.ndarray:
+    """Exact distribution of a unit's state after one roll of ``attack`` at it."""
+    out = np.zeros(state_count(t.strength))
+    unc = roll_outcome(attack, defence, dice, doubles=doubles, extra_supp=extra_supp)
+    for *_, e, d, m, i, p in resolved(unc, t, dice):
+        out[state_index(e, d, m, i)] += p
+    return out
+
+
+def attack_cases(pools: FirePools, dice: DiceSet):
+    """The attack rolls to resolve: ``(kept dice, totals distribution or None, weight)``.
+
+    Rolled once: one case. 7.3: one case per set of dice kept by the first roll,
+    whose re-roll is the attack (``None``: nothing kept, no effect). 10.11: one case
+    per set of success dice, with the joint distribution of the roll's totals.
+    """
+    if pools.reroll == REROLL_DAMAGE_DICE:
+        for kept, q in kept_distribution(pools.attack, dice, KEEP_DAMAGE, pools.doubles).items():
+            yield kept, (pool_distribution(kept, dice, pools.doubles, pools.extra_supp) if kept else None), q
+    elif pools.reroll == REROLL_SUCCESS_DICE:
+        for kept, dist in split_distribution(pools.attack, dice, KEEP_SUCCESS, pools.doubles,
+                                             pools.extra_supp).items():
+            yield kept, dist, 1.0
+    else:
+        yield (), pool_distribution(pools.attack, dice, pools.doubles, pools.extra_supp), 1.0
+
+
+def exact_outcomes(pools: FirePools, t: Target, dice: DiceSet, passenger_mode: int = NO_PASSENGERS,
+                   friendly: Target | None = None) -> np.ndarray:
+    """Exact joint distribution ``[passenger event, target state, friendly state]``."""
+    n_f = state_count(friendly.strength) if friendly else 1
+    f0 = friendly.index if friendly else 0
+    out = np.zeros((N_EVENTS, state_count(t.strength), n_f))
+    branches = [(pools.p_spotted, pools.defence)]
+    if pools.p_spotted < 1:
+        branches.append((1 - pools.p_spotted, pools.defence_unspotted))
+    for p_branch, defence in branches:
+        if p_branch == 0:
+            continue
+        if defence is None:   # a vehicle (or its riders) not spotted cannot be fired at (10.5)
+            out[0, t.index, f0] += p_branch
+            continue
+        ddist = pool_distribution(defence, dice)
+        for kept, adist, weight in attack_cases(pools, dice):
+            if adist is None:   # 7.3: no die kept, the attack has no effect
+                out[0, t.index, f0] += p_branch * weight
+                continue
+            unc = uncancelled_distribution(adist, ddist)
+            fdist = (state_distribution(kept, pools.friendly_defence, friendly, dice, pools.doubles)
+                     if friendly else None)
+            for c, h, s, e, d, m, i, p in resolved(unc, t, dice):
+                event = transport_event(passenger_mode, c, h, s, e, d, m, i, t.damage, t.morale, t.immobilised)
+                w = p_branch * weight * p
+                if fdist is None:
+                    out[event, state_index(e, d, m, i), f0] += w
+                else:
+                    out[event, state_index(e, d, m, i), :] += w * fdist
+    return out
+
+
+def exact_states(pools: FirePools, t: Target, dice: DiceSet) -> np.ndarray:
+    """Exact distribution over target states (indexed by ``state_index``)."""
+    return exact_outcomes(pools, t, dice).sum(axis=(0, 2))
+
+
+def eliminated(counts: np.ndarray) -> float:
+    """Trials that eliminated the target (state index 0): the fire headline, P(eliminated).
+
+    ``counts`` are the runner's merged counts: over target states (the lean kernel) or
+    ``[passenger event, target state, friendly state]``.
+    """
+    return float(counts[0] if counts.ndim == 1 else counts[:, 0, :].sum())
+
+
+def simulate_run(pools: FirePools, t: Target, dice: DiceSet, *, trials: int | None, seed: int,
+                 passenger_mode: int = NO_PASSENGERS, friendly: Target | None = None,
+                 workers: int | None = None, progress: str | None = None,
+                 chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS,
+                 options: runner.RunOptions | None = None) -> runner.RunResult:
+    """Monte Carlo run of the question through :func:`simulator.run.runner.execute`;
+    ``.value`` has the shape and indexing of :func:`exact_outcomes`, ``.trials`` the
+    trials run (chosen by the run with ``options.precision``, headline P(eliminated)).
+
+    A plain roll with no passengers and no friendly vehicle runs the lean kernel of
+    :mod:`~simulator.games.assault.rules.kernels`; everything else runs :mod:`~simulator.games.assault.rules.fire_kernel`.
+    """
+    run = partial(runner.execute, trials=trials, seed=seed, options=options, workers=workers,
+                  progress=progress, chunk_trials=chunk_trials,
+                  headline=runner.Headline("P(eliminated)", eliminated))
+    max_crits = sum(max(f[0] for f in dice.die(x).faces) for x in pools.attack)
+    crit_g, crit_b = crit_roll_tables(max_crits, dice)
+    spot_need = 0 if pools.spot_number is None else pools.spot_number
+    if pools.reroll == ROLL_ONCE and passenger_mode == NO_PASSENGERS and friendly is None:
+        spotted = packed_faces(pools.attack, pools.defence, dice, pools.doubles)
+        unspotted = (packed_faces(pools.attack, pools.defence_unspotted, dice, pools.doubles)
+                     if pools.defence_unspotted is not None else spotted)
+        args = (spot_need, spotted, unspotted, int(pools.defence_unspotted is not None), pools.extra_supp,
+                crit_g, crit_b, t.kind, t.strength, t.ignores_supp, t.delayed, t.damage, t.morale, t.immobilised)
+        result = run(partial(fire_chunk, args, state_count(t.strength)))
+        counts = result.value
+        out = np.zeros((N_EVENTS, len(counts), 1), dtype=counts.dtype)
+        out[0, :, 0] = counts
+        return dataclasses.replace(result, value=out)
+    attack = packed_faces(pools.attack, (), dice, pools.doubles)
+    keep = keep_table(pools.attack, dice, _KEEP_RULE.get(pools.reroll, KEEP_DAMAGE), pools.doubles)
+    spotted = packed_faces((), pools.defence, dice, pools.doubles)
+    unspotted = (packed_faces((), pools.defence_unspotted, dice, pools.doubles)
+                 if pools.defence_unspotted is not None else spotted)
+    friendly_def = packed_faces((), pools.friendly_defence or (), dice, pools.doubles)
+    f = friendly or Target(VEHICLE, 1, 0, 0, 0, STEADY, 0)
+    args = (_KERNEL_MODE.get(pools.reroll, ONCE), spot_need, int(pools.defence_unspotted is not None),
+            attack, keep, spotted, unspotted, pools.extra_supp, crit_g, crit_b, t.as_array(),
+            passenger_mode, friendly_def, f.as_array(), friendly.index if friendly else 0)
+    shape = (N_EVENTS, state_count(t.strength), state_count(friendly.strength) if friendly else 1)
+    return run(partial(fire_outcome_chunk, args, shape))
+
+
+def simulate_outcomes(pools: FirePools, t: Target, dice: DiceSet, *, trials: int, seed: int,
+                      passenger_mode: int = NO_PASSENGERS, friendly: Target | None = None,
+                      workers: int | None = None, progress: str | None = None,
+                      chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS) -> np.ndarray:
+    """Monte Carlo counts, same shape and indexing as :func:`exact_outcomes` (:func:`simulate_run`)."""
+    return simulate_run(pools, t, dice, trials=trials, seed=seed, passenger_mode=passenger_mode,
+                        friendly=friendly, workers=workers, progress=progress, chunk_trials=chunk_trials).value
+
+
+def simulate_states(pools: FirePools, t: Target, dice: DiceSet, *, trials: int, seed: int,
+                    workers: int | None = None, progress: str | None = None,
+                    chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS) -> np.ndarray:
+    """Monte Carlo counts over target states (same indexing as :func:`exact_states`)."""
+    return simulate_outcomes(pools, t, dice, trials=trials, seed=seed, workers=workers, progress=progress,
+                             chunk_trials=chunk_trials).sum(axis=(0, 2))
+
+
+def _se(p: float, trials: int | None) -> float | None:
+    return None if trials is None else float(proportion_se(p, trials))
+
+
+def _rider_outcomes(joint: np.ndarray, card: UnitCard, trials: int | None) -> dict:
+    """10.10.1, 10.10.3: the riders targeted disembark after any uncancelled symbol; a
+    suppressed rider stays marked suppressed instead of fast action."""
+    markers = {"fast action": 0.0, "suppressed": 0.0, "fallback": 0.0}
+    for i in np.nonzero(joint[DISEMBARK].sum(axis=1))[0]:
+        if i == 0:          # eliminated riders do not disembark
+            continue
+        st = unpack_state(int(i), card.strength, card.half_strength_threshold)
+        key = "fallback" if st["fallback"] else "suppressed" if st["suppressed"] else "fast action"
+        markers[key] += float(joint[DISEMBARK, i].sum())
+    p = sum(markers.values())
+    return {"p_emergency_disembark": p, "p_emergency_disembark_se": _se(p, trials),
+            "disembark_markers": markers}
+
+
+def _transport_attrs(joint: np.ndarray, mode: int, target: UnitCard, passengers: list[Passenger],
+                     trials: int | None) -> dict:
+    if mode == RIDERS_TARGETED:
+        return {"passengers": [], **_rider_outcomes(joint, target, trials)}
+    p_event = [float(x) for x in joint.sum(axis=(1, 2))]
+    p = p_any_disembark(p_event, passengers) if mode == CARRIED else None
+    return {"passengers": passenger_outcomes(p_event, passengers) if mode == CARRIED else [],
+            "p_emergency_disembark": p, "p_emergency_disembark_se": None if p is None else _se(p, trials),
+            "disembark_markers": None}
+
+
+def _friendly_attrs(dist: np.ndarray, card: UnitCard, pools: FirePools, s: FireSituation,
+                    trials: int | None) -> dict:
+    frame = state_frame(dist, card.strength, card.half_strength_threshold, trials)
+    return {"unit": card.id, "facing": s.friendly_facing, "defence_pool": format_pool(pools.friendly_defence),
+            "damage_before": s.friendly_damage, "states": frame.to_dict("records"),
+            "summary": summarise_states(frame, s.friendly_damage, trials)}
+
+
+def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = True,
+         trials: int | None = None, seed: int | None = None, workers: int | None = None,
+         dice: DiceSet | str | Path | None = None, aid: Aid | str | Path | None = None,
+         units_dir: str | Path | None = None, support: Support | str | Path | None = None,
+         progress: str | None = None, options: runner.RunOptions | None = None) -> pd.DataFrame:
+    """Distribution of the target's state after ``firer`` fires at it (chapters 7, 10; 9.10.3).
+
+    Exact by default; with ``trials`` (or ``exact=False``) by Monte Carlo. ``options``
+    says how to run it (workers, Dask, checkpoint, precision: :mod:`simulator.run.runner`);
+    with ``options.precision`` the run picks its trials until the 95% interval of
+    P(eliminated) is that narrow (``trials`` is then a cap).
+    """
+    dice = as_dice(dice)
+    aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
+    support = as_support(support, aid)
+    units = load_units(units_dir, dice)
+    f, g = find_unit(units, firer, "FIRER"), find_unit(units, target, "TARGET")
+    pools = fire_pools(f, g, situation, aid, units=units, support=support)
+    t = target_of(g, situation, aid)
+    passengers = [Passenger(find_unit(units, pid, "--passengers"), dmg) for pid, dmg in situation.passengers]
+    if passengers:
+        check_load(g, passengers)
+    if situation.riding_on:
+        check_riders(Passenger(g, situation.target_damage), find_unit(units, situation.riding_on, "--riding-on"))
+    mode = RIDERS_TARGETED if situation.riding_on else CARRIED if passengers else NO_PASSENGERS
+    friendly_card = find_unit(units, situation.friendly_vehicle, "--friendly-vehicle") if pools.friendly_defence is not None else None
+    friendly = friendly_of(friendly_card, situation) if friendly_card else None
+    method = runner.choose_method(exact, trials, seed, options, 1_000_000)
+    run = None
+    n = None
+    if method.monte_carlo:
+        run = simulate_run(pools, t, dice, trials=method.trials, seed=method.seed, passenger_mode=mode,
+                           friendly=friendly, workers=workers, progress=progress, options=options)
+        n = run.trials
+        joint = run.value / n
+    else:
+        joint = exact_outcomes(pools, t, dice, mode, friendly)
+    frame = state_frame(joint.sum(axis=(0, 2)), g.strength, g.half_strength_threshold, n)
+    summary = summarise_states(frame, situation.target_damage, n)
+    if situation.overrun:   # 9.10.3: the gun is overrun unless the tank is stopped
+        ok = np.array([overrun_succeeds(r) for r in frame.to_dict("records")], dtype=bool)
+        summary["p_artillery_overrun"] = float(frame["p"].to_numpy()[ok].sum())
+        if n:
+            summary["se"]["p_artillery_overrun"] = _se(summary["p_artillery_overrun"], n)
+    frame.attrs.update({
+        **method.header(n),
+        "firer": f.id, "target": g.id, "range": situation.range,
+        "indirect": situation.indirect, "overrun": situation.overrun, "smoke_markers": situation.smoke,
+        "spotter": situation.spotter, "riding_on": situation.riding_on, "reroll": pools.reroll,
+        "attack_pool": format_pool(pools.attack), "defence_pool": format_pool(pools.defence),
+        "defence_pool_unspotted": None if pools.defence_unspotted is None else format_pool(pools.defence_unspotted),
+        "doubles": pools.doubles, "extra_supp": pools.extra_supp,
+        "target_strength": g.strength, "target_damage_before": situation.target_damage,
+        "p_spotted": pools.p_spotted, "spot_number": pools.spot_number,
+        "explain": [s.__dict__ for s in pools.steps],
+        "dice": dice.name, "dice_status": dice.status, "aid": aid.name, "aid_status": aid.status,
+        "support": support.name, "support_status": support.status,
+        "summary": summary,
+        "run": run.describe() if run is not None else None,
+        **_transport_attrs(joint, mode, g, passengers, n),
+        "friendly_vehicle": (_friendly_attrs(joint.sum(axis=(0, 1)), friendly_card, pools, situation, n)
+                             if friendly_card else None),
+    })
+    return frame

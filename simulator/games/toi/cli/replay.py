@@ -1,0 +1,76 @@
+"""``lanchester toi replay``: game K of a ``lanchester toi scenario`` batch again, decision
+by decision (:func:`simulator.games.toi.game.replay.replay_game`), as ``lanchester assault
+replay``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from simulator import cliopts
+from simulator.run.errors import InputError
+
+FOLDER = "replay.txt, replay.json, events.csv and final.png"
+
+
+@click.command("replay")
+@click.argument("name")
+@click.option("--seed", type=click.IntRange(min=0), required=True, metavar="S", help="Seed of the batch.")
+@click.option("--game", "game_index", type=click.IntRange(min=0), required=True, metavar="K",
+              help="Which game of the batch (0 is the first).")
+@click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
+              help="Players of the first and second side, as the batch had them: random, greedy.")
+@click.option("--png", type=click.Path(), default=None, metavar="DIR_OR_FILE",
+              help="Also draw the final position: a file NAME.png, or a folder (NAME-seed-S-game-K.png in it).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@cliopts.out_folder(FOLDER)
+def replay_command(name, seed, game_index, players, png, fmt, out):
+    """Play game K of the batch "lanchester toi scenario NAME --seed S" again and print
+    it decision by decision: the round, the side, the action, the events it caused;
+    then the result and the final position.
+
+    Same seed and players as the batch give exactly that game (the same decision limit
+    too); the first game is 0.
+
+    \b
+    Examples:
+      lanchester toi replay two-farms --seed 7 --game 12
+      lanchester toi replay two-farms --seed 7 --game 12 --players random,greedy --format json
+      lanchester toi replay ridge-line --seed 3 --game 0 --png final.png
+      lanchester toi replay two-farms --seed 7 --game 12 --out game12/
+    """
+    from simulator.engine.core.background import loading
+    from simulator.engine.core.batch import player_kinds
+    from simulator.engine.players import interface
+    from simulator.games.toi.game.game import Game
+    from simulator.games.toi.game.replay import event_rows, final_position_png, replay_game, replay_json, replay_text
+    from simulator.games.toi.game.warmup import COMPILE_ESTIMATE
+    from simulator.run.output import atomic_write_bytes, emit, to_csv, to_json
+
+    pl = player_kinds(players, players=interface)
+    game = Game(name)
+    target = None
+    if png:                 # checked before the game is played
+        target = Path(png)
+        if target.suffix and target.suffix.lower() != ".png" and not target.is_dir():
+            raise InputError("--png", png, "give a file name ending in .png, or a folder")
+        if target.suffix.lower() != ".png" or target.is_dir():
+            target = target / f"{game.name}-seed-{seed}-game-{game_index}.png"
+    with loading(COMPILE_ESTIMATE):
+        rp = replay_game(game, seed, game_index, pl)
+    text = replay_text(rp)
+    obj = replay_json(rp)
+    if png:
+        atomic_write_bytes(target, final_position_png(rp), option="--png")
+        click.echo(f"wrote {target}", err=True)
+    if out is not None:
+        import pandas as pd
+        folder = Path(out)
+        atomic_write_bytes(folder / "replay.txt", text.encode(), option="--out")
+        atomic_write_bytes(folder / "replay.json", to_json(obj).encode(), option="--out")
+        atomic_write_bytes(folder / "events.csv", to_csv(pd.DataFrame(event_rows(rp))).encode(), option="--out")
+        atomic_write_bytes(folder / "final.png", final_position_png(rp), option="--out")
+        click.echo(f"wrote {folder} ({FOLDER})", err=True)
+        return
+    emit(to_json(obj) if fmt == "json" else text, None)

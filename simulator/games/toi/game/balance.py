@@ -1,0 +1,71 @@
+"""The balance report of a Tide of Iron scenario (``lanchester toi scenario``), with the
+JSON keys of Assault's (:mod:`simulator.engine.core.balance`): the shared runner and
+summary, and the what-ifs and tuning on the game's own keys
+(:mod:`simulator.games.toi.game.variants`) through the shared paired comparison."""
+
+from __future__ import annotations
+
+import dataclasses
+
+
+def toi_balance(name: str, *, games: int | None, seed: int, players: str = "greedy,greedy", options=None,
+                out_dir=None, progress: bool = True, vary: tuple[str, ...] = (), tune: str | None = None,
+                target: float = 0.5, warm=None, ladder: bool = False, ladder_games: int = 200,
+                skill_curve: bool = False, levels: str | None = None):
+    """The balance report of a Tide of Iron scenario (the JSON of ``assault scenario``)
+    and its main run: ``(report, RunResult)``. ``vary``/``tune``: the game's own keys
+    (:mod:`simulator.games.toi.game.variants`), checked before anything is played; every
+    variant plays as many games as the main run, on its seeds. ``warm``: a background
+    compile to wait for first (the demo's). ``ladder``: random < greedy < look-ahead from
+    both seats (``ladder_games`` a match); ``skill_curve``: the main run is played by the
+    strongest of ``levels`` on both sides, then every lower level with as many games, and
+    the verdict is made at the strongest level (the shared players and
+    :mod:`simulator.engine.core.balance`, as Assault's)."""
+    from simulator.engine.core.balance import (
+        add_skill_curve,
+        check_target,
+        paired_variants,
+        parse_levels,
+        play_balance,
+        skill_ladder,
+        tune_scan,
+        verdict_with_players,
+    )
+    from simulator.engine.core.batch import player_kinds, run_games
+    from simulator.engine.players import interface
+    from simulator.games.toi.game import variants as V
+    from simulator.games.toi.game.game import Game
+    from simulator.run.errors import InputError
+
+    curve_levels = parse_levels(levels, players=interface) if skill_curve else []
+    if levels is not None and not skill_curve:
+        raise InputError("--levels", "", "give --skill-curve too (--levels chooses its levels)")
+    pl = (curve_levels[-1],) * 2 if skill_curve else player_kinds(players, players=interface)
+    game = Game(name)
+    variants = V.parse_vary(vary, game.scenario)          # bad what-ifs fail before anything is played
+    tune_vals = V.tune_values(tune, game.scenario) if tune else []
+    if tune:
+        check_target(target)
+    label = f"{game.name} at {pl[0]} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve else None
+    report, result = play_balance(game, games=games, seed=seed, players=pl, out_dir=out_dir, progress=progress,
+                                  options=options, warm=warm, label=label)
+    if not skill_curve:
+        report["verdict"] = verdict_with_players(report["verdict"], report["players"])
+    sides = list(game.sides)
+    report["sides"] = sides
+    report["unit_labels"] = {c: game.card_label(c) for c in game.card_names()}   # the losses' columns, named
+    sub = dataclasses.replace(options, precision=None) if options is not None else None
+
+    def play(key, value):
+        return run_games(Game(V.variant(game.scenario, key, value)), games=result.tally.games, seed=seed,
+                         players=pl, options=sub, progress=f"{key}={value}" if progress else None)
+    if variants:
+        report["what_if"] = paired_variants(variants, result.tally.outcome_array(), report, sides, play)
+    if tune:
+        report["tune"] = tune_scan(tune, tune_vals, target, sides[0], lambda v: play(tune, v))
+    if ladder:
+        report["skill_ladder"] = skill_ladder(game, games=ladder_games, seed=seed, workers=None, progress=progress,
+                                              options=sub)
+    if skill_curve:
+        add_skill_curve(report, game, curve_levels, result, seed=seed, workers=None, progress=progress, options=sub)
+    return report, result

@@ -1,0 +1,340 @@
+"""Ranged attacks in a game: concentrated fire with combined fire, fire and movement, op
+fire (001 Combat; Resolving an attack; Combined fire; Opportunity fire).
+
+The dice, the range bands, halving and the result tables are those of
+:mod:`simulator.games.toi` (through :mod:`simulator.games.toi.rules.jit`); this module finds who may fire
+at whom from the state and applies the result to it.
+"""
+
+from __future__ import annotations
+
+from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.games.toi.game.events import EV_FIRE, EV_OPFIRE, REVEAL_FIRED, log
+from simulator.games.toi.game.state import (
+    COND_DISRUPTED,
+    COND_NORMAL,
+    COND_PINNED,
+    DMG_HEAVY,
+    DMG_LIGHT,
+    G_MP,
+    G_STURDY,
+    G_UNIT,
+    MODE_NORMAL,
+    ONMAP,
+    TOK_FATIGUED,
+    TOK_FRESH,
+    TOK_OPFIRE,
+    U_COND,
+    U_DMG,
+    U_FIG,
+    U_HEX,
+    U_IN,
+    U_MODEL,
+    U_RAPID,
+    U_SIDE,
+    U_ST,
+    U_TOKEN,
+)
+from simulator.games.toi.game.tables import (
+    FT_AREA,
+    FT_HARDENED,
+    FT_IFPR,
+    FT_IRANGE,
+    FT_RAPID,
+    FT_VFPR,
+    FT_VRANGE,
+    HI_CONCUSSIVE,
+    HI_COVER,
+    HI_ELEV,
+    HI_FORT_COVER,
+    HI_MINES,
+    HI_PILLBOX,
+    HI_TRAP,
+    P_AT_FPR,
+    P_AT_RANGE,
+    P_CONC_FPR,
+    P_CONC_RANGE,
+    P_DETERMINATION,
+    P_FLAME_CUT,
+    P_FLAME_DIST,
+    P_FLAME_FPR,
+    P_FLAME_SUPPORT,
+    P_HIGHER,
+    P_MEDIC_COVER,
+    P_N_FIG,
+    P_N_UNITS,
+    P_SMOKE_COVER,
+    SPEC_ANTI_TANK,
+    SPEC_FLAMETHROWER,
+    VT_ARMOUR,
+    VT_CONCUSSIVE,
+    VT_IFPR,
+    VT_IRANGE,
+    VT_STURDY,
+    VT_THICK,
+    VT_VFPR,
+    VT_VRANGE,
+)
+from simulator.games.toi.game.units import (
+    ability,
+    damage,
+    has_mortar,
+    has_officer,
+    hidden,
+    is_vehicle,
+    lose_figures,
+    medic_in_hex,
+    officer_in_hex,
+    reveal,
+    roll,
+    sees,
+    smoke_in,
+    suppress,
+    wire_in,
+)
+from simulator.games.toi.rules.jit import (
+    RED_SUCCESS_FROM,
+    SUCCESS_CLOSE,
+    SUCCESS_LONG,
+    SUCCESS_NORMAL,
+    band_index_jit,
+    halved_fpr_jit,
+    net_hits_jit,
+)
+
+ROLE_LEAD, ROLE_SUPPORT = 0, 1
+HOW_CONCENTRATED, HOW_FIREMOVE, HOW_OPFIRE, HOW_RAPID = 0, 1, 2, 3    # HOW_RAPID: op fire by MG crews alone
+
+
+@rule_inlined
+def success_from(band):
+    if band == 0:
+        return SUCCESS_CLOSE
+    if band == 1:
+        return SUCCESS_NORMAL
+    return SUCCESS_LONG
+
+
+@rule
+def halvings_of(s, t, k, role, how):
+    """How often unit ``k``'s FPR is halved in this attack, -1 when it may not fire at all:
+    pinned (only with an officer's Rally, leading a concentrated attack) or disrupted
+    (001 Squad conditions); supporting (001 Combined fire); Fire & Movement; in a minefield
+    (all units) or razor wire (squads), smoke (all units) (rulings T2, T36)."""
+    a = s.u[k, U_HEX]
+    halvings = 0
+    cond = s.u[k, U_COND]
+    if cond == COND_DISRUPTED:
+        return -1
+    if cond == COND_PINNED:
+        if role != ROLE_LEAD or how != HOW_CONCENTRATED or not officer_in_hex(s, t, a, s.u[k, U_SIDE]):
+            return -1
+        halvings += 1
+    if role == ROLE_SUPPORT:
+        halvings += 1
+    if how == HOW_FIREMOVE:
+        halvings += 1
+    if t.hexi[a, HI_MINES] == 1 or (wire_in(s, a) and not is_vehicle(s, k)) or smoke_in(s, a):
+        halvings += 1
+    return halvings
+
+
+@rule
+def share(s, t, k, target, role, how):
+    """``(strength, band)`` unit ``k`` adds to an attack on ``target``; strength -1 when it
+    cannot take part.
+
+    001 Range (figures that cannot reach are left out, the lowest range of those firing
+    sets the band, +1 range from higher ground: rulings T3), 001 step 1 (FPR is the sum over
+    the figures), 001 Combined fire (supporters at half FPR), Fire & Movement (half FPR,
+    no long range), Officer: Rally (a pinned squad leading a concentrated attack with an
+    officer in its hex fires at half FPR), halved twice: no attack (rulings #15, T1).
+    Mortar figures do not fire in the engine yet (area attacks are not done).
+    """
+    a = s.u[k, U_HEX]
+    b = s.u[target, U_HEX]
+    if hidden(s, target):                         # 001 Concealed squads: never fired upon (rulings T39)
+        return -1, 0
+    if not sees(s, t, a, b):                      # 001 Combat: range and LOS; 001 Smoke: blocking
+        return -1, 0
+    halvings = halvings_of(s, t, k, role, how)
+    if halvings < 0:
+        return -1, 0
+    d = t.dist[a, b]
+    bonus = t.p[P_HIGHER] if t.hexi[a, HI_ELEV] > t.hexi[b, HI_ELEV] else 0
+    if is_vehicle(s, k):
+        return vehicle_share(s, t, k, target, d, bonus, halvings, how)
+    fpr, band = squad_fpr(s, t, k, target, d, bonus, role, how)
+    if band < 0 or fpr == 0:
+        return -1, 0
+    if how == HOW_FIREMOVE and band == 2:
+        return -1, 0                              # 001 Fire & movement: no long-range attack
+    strength = halved_fpr_jit(fpr, halvings)
+    if strength <= 0:
+        return -1, 0
+    return strength, band
+
+
+@rule
+def squad_fpr(s, t, k, target, d, bonus, role, how):
+    """A squad's FPR and band against ``target`` before halving (001 step 1, Range; rulings
+    T3): the figures that reach it (the MG crews alone in Rapid Op Fire), with Armor-Piercing
+    Weaponry (anti-tank: base range 3 and +3 FPR against vehicles, supporting too) and
+    Flaming Death (+2 FPR against an adjacent unit; supporters as rulings T4 says)."""
+    vs_vehicle = is_vehicle(s, target)
+    at = vs_vehicle and ability(s, k, SPEC_ANTI_TANK)
+    fpr = 0
+    band = -1
+    if has_mortar(s, t, k):
+        return 0, -1                              # 001 Mortar crew: No Mixed Fire, area attacks only
+    for f in range(t.p[P_N_FIG]):
+        n = s.u[k, U_FIG + f]
+        if how == HOW_RAPID and role == ROLE_LEAD and t.ft[f, FT_RAPID] == 0:
+            continue                              # 001 MG crew: Rapid Op Fire, its MG crews alone
+        f_fpr = t.ft[f, FT_VFPR] if vs_vehicle else t.ft[f, FT_IFPR]    # 001 Combat: FPR by target type
+        f_rng = t.ft[f, FT_VRANGE] if vs_vehicle else t.ft[f, FT_IRANGE]
+        if at:
+            f_rng = t.p[P_AT_RANGE]
+        if n == 0 or t.ft[f, FT_AREA] == 1 or (f_fpr == 0 and not at):
+            continue
+        bi = band_index_jit(d, f_rng + bonus)
+        if bi < 0:
+            continue
+        fpr += n * f_fpr
+        if bi > band:
+            band = bi
+    if band >= 0 and at:
+        fpr += t.p[P_AT_FPR]
+    if band >= 0 and flame_reaches(s, t, k, d, role):
+        fpr += t.p[P_FLAME_FPR]
+    return fpr, band
+
+
+@rule_inlined
+def flame_reaches(s, t, k, d, role):
+    return (ability(s, k, SPEC_FLAMETHROWER) and d <= t.p[P_FLAME_DIST]
+            and (role == ROLE_LEAD or t.p[P_FLAME_SUPPORT] == 1))
+
+
+@rule
+def vehicle_share(s, t, k, target, d, bonus, halvings, how):
+    """A vehicle's part (001 Combat; Normal attack results: heavy damage halves FPR; Tanks:
+    Concussive Firepower against a squad in a building or pillbox, rulings T4)."""
+    m = s.u[k, U_MODEL]
+    if is_vehicle(s, target):
+        fpr, rng = t.vt[m, VT_VFPR], t.vt[m, VT_VRANGE]
+    else:
+        fpr, rng = t.vt[m, VT_IFPR], t.vt[m, VT_IRANGE]
+        h = s.u[target, U_HEX]
+        if t.vt[m, VT_CONCUSSIVE] == 1 and (t.hexi[h, HI_CONCUSSIVE] == 1
+                                            or (s.u[target, U_IN] == 1 and t.hexi[h, HI_PILLBOX] == 1)):
+            fpr += t.p[P_CONC_FPR]
+            rng += t.p[P_CONC_RANGE]
+    if fpr == 0:
+        return -1, 0
+    if s.u[k, U_DMG] == DMG_HEAVY:
+        halvings += 1
+    band = band_index_jit(d, rng + bonus)
+    if band < 0 or (how == HOW_FIREMOVE and band == 2):
+        return -1, 0
+    strength = halved_fpr_jit(fpr, halvings)
+    if strength <= 0:
+        return -1, 0
+    return strength, band
+
+
+@rule_inlined
+def can_support(s, k, side, how):
+    """001 Combined fire: other fresh friendly units; op fire: those in op fire mode."""
+    if s.u[k, U_ST] != ONMAP or s.u[k, U_SIDE] != side:
+        return False
+    if how == HOW_OPFIRE or how == HOW_RAPID:
+        return s.u[k, U_TOKEN] == TOK_OPFIRE and s.u[k, U_COND] == COND_NORMAL
+    return s.u[k, U_TOKEN] == TOK_FRESH
+
+
+@rule
+def supporters_exist(s, t, lead, target, how):
+    side = s.u[lead, U_SIDE]
+    for k in range(t.p[P_N_UNITS]):
+        if k != lead and can_support(s, k, side, how) and share(s, t, k, target, ROLE_SUPPORT, how)[0] > 0:
+            return True
+    return False
+
+
+@rule
+def cover_dice(s, t, target, mode, cut):
+    """001 step 2: the target hex's cover; against suppressive fire +1 per elite figure
+    (Battle-Hardened) and +1 with an officer in the squad or hex (Determination), against
+    normal fire +1 with a medic in the hex (Bandage; rulings T6); less ``cut`` (a
+    flamethrower, not below 0, rulings T5); a vehicle's armour is added after (T7)."""
+    h = s.u[target, U_HEX]
+    cover = t.hexi[h, HI_COVER]
+    if smoke_in(s, h):
+        cover += t.p[P_SMOKE_COVER]               # 001 Smoke: +2 cover, vehicles too (rulings T7)
+    if is_vehicle(s, target):                     # AV, -1 when damaged, + terrain cover (rulings T7)
+        armour = max(t.vt[s.u[target, U_MODEL], VT_ARMOUR] - (1 if s.u[target, U_DMG] > 0 else 0), 0)
+        return max(cover - cut, 0) + armour
+    side = s.u[target, U_SIDE]
+    if s.u[target, U_IN] == 1:
+        cover += t.hexi[h, HI_FORT_COVER]         # 001 Entrenchments & pillboxes
+    cover += t.hexi[h, HI_TRAP]                   # 001 Tank traps: +1 for squads (rulings T7)
+    if mode != MODE_NORMAL:
+        for f in range(t.p[P_N_FIG]):
+            cover += s.u[target, U_FIG + f] * t.ft[f, FT_HARDENED]
+        if has_officer(s, t, target) or officer_in_hex(s, t, h, side):
+            cover += t.p[P_DETERMINATION]
+    elif medic_in_hex(s, t, h, side):
+        cover += t.p[P_MEDIC_COVER]
+    return max(cover - cut, 0)
+
+
+@rule
+def attack(s, t, lead, target, mode, support, how):
+    """Resolve an attack led by ``lead`` (with every eligible supporter if ``support``) and
+    apply it; everyone who fired is fatigued (001 Combined fire; Opportunity fire).
+    Returns the hits."""
+    strength, band = share(s, t, lead, target, ROLE_LEAD, how)
+    side = s.u[lead, U_SIDE]
+    flames = flame_reaches(s, t, lead, t.dist[s.u[lead, U_HEX], s.u[target, U_HEX]], ROLE_LEAD)
+    if support == 1 and how != HOW_FIREMOVE:      # 001 Fire & movement: no support
+        for k in range(t.p[P_N_UNITS]):
+            if k != lead and can_support(s, k, side, how):
+                st, bd = share(s, t, k, target, ROLE_SUPPORT, how)
+                if st > 0:
+                    strength += st
+                    if flame_reaches(s, t, k, t.dist[s.u[k, U_HEX], s.u[target, U_HEX]], ROLE_SUPPORT):
+                        flames = True
+                    if bd > band:
+                        band = bd             # 001 Combined fire: the least favourable range
+                    s.u[k, U_TOKEN] = TOK_FATIGUED
+                    reveal(s, k, REVEAL_FIRED)    # 001 Concealed squads: supporting reveals
+    cover = cover_dice(s, t, target, mode, t.p[P_FLAME_CUT] if flames else 0)
+    black = roll(s, strength, success_from(band))
+    red = roll(s, cover, RED_SUCCESS_FROM)
+    if is_vehicle(s, target) and t.vt[s.u[target, U_MODEL], VT_THICK] == 1 and red < cover:
+        red += 1                                  # 001 Tanks: Thick Armor (rulings T9)
+    hits = net_hits_jit(black, red)
+    log(s, EV_OPFIRE if how >= HOW_OPFIRE else EV_FIRE, lead, target, mode, strength, cover, hits)
+    reveal(s, lead, REVEAL_FIRED)                 # 001 Concealed squads: firing reveals
+    if how == HOW_RAPID:                          # stays in op fire mode; this target is used up
+        s.u[lead, U_RAPID + (target >> 6)] |= 1 << (target & 63)
+    else:
+        s.u[lead, U_TOKEN] = TOK_FATIGUED
+    if hits > 0:
+        if is_vehicle(s, target):
+            before = s.u[target, U_DMG]
+            after = damage(s, t, target, hits)
+            if after == DMG_LIGHT and before == 0 and s.g[G_UNIT] == target:
+                s.g[G_MP] = max(s.g[G_MP] - 1, 0)  # lightly damaged: -1 movement, at once
+                if how >= HOW_OPFIRE and t.vt[s.u[target, U_MODEL], VT_STURDY] == 1:
+                    s.g[G_STURDY] = 1             # 001 Tanks: Sturdy, not fatigued by light damage
+        elif mode == MODE_NORMAL:
+            lose_figures(s, t, target, hits)      # 001 Normal attack results: figures
+        else:
+            suppress(s, t, target, hits)          # 001 Suppressive attack results
+    return hits
+
+
+_unused = (COND_NORMAL,)
+int64_constants(globals())

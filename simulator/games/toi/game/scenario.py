@@ -1,0 +1,575 @@
+"""Tide of Iron scenario files (``scenarios/toi/*.scenario.toml``) -> :class:`Tables`.
+
+A scenario names the map (rows of legend letters, a legend of ``terrain.toml``
+features joined with ``+``; ``hill`` is level 1, ``high_hill`` level 2, 001 Range:
+elevation), the objectives with their command and victory points (001 Command phase),
+the rounds and the actions per player turn (001 Action phase), which side starts with
+the initiative (001 Setup), and each side's deployment zones and squads, each squad
+written as its figures (``"3regular+officer"``, 001 Setup: build squads; the figure
+names of ``units.toml``; ``concealed = true`` for a squad concealed from the set-up,
+rulings T39), markers (``[[markers]]``, rulings T27) and smoke markers for the first
+round (``smoke = ["3,0"]``, rulings T36).
+
+Checks raise :class:`~simulator.run.errors.InputError` naming the file and key. The line of
+sight of every two hexes is computed here once (001 Line of sight, rulings T23; again
+with the smoke markers as blocking terrain when the scenario places any), with
+the core's exact line tracer :func:`simulator.engine.core.los.line_steps`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from simulator.engine.core import los as core_los
+from simulator.engine.core.hexgrid import HexGrid, axial_distance
+from simulator.engine.core.hexspec import parse_hex_spec
+from simulator.games.toi.game import tables as T
+from simulator.games.toi.game.state import MAX_FIG
+from simulator.games.toi.rules.data import GameData, load_game
+from simulator.run.datafile import SCENARIOS_DIR, load_model
+from simulator.run.errors import InputError
+
+SCENARIO_DIR = SCENARIOS_DIR / "toi"
+ELEVATION_WORDS = {"hill": 1, "high_hill": 2}       # 001 Range: level 1 low hill, level 2 high hill
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MapSpec(_Strict):
+    orientation: str = "flat"
+    source: str = ""
+    rows: list[str] = Field(min_length=1)
+    legend: dict[str, str]
+
+
+class ObjectiveSpec(_Strict):
+    hex: str
+    name: str = ""
+    command: int = Field(default=0, ge=0, le=20)
+    vp: int = Field(default=0, ge=0, le=20)
+    nation: str = "neutral"
+
+
+class SquadSpec(_Strict):
+    figures: str
+    count: int = Field(default=1, ge=1, le=40)
+    zone: str
+    arrives_after_round: int = Field(default=0, ge=0, le=30)   # 001 Status phase, 5: reinforcements
+    specialisation: str | None = None                          # 001 Specialized squads
+    concealed: bool = False                                    # 001 Concealed squads (rulings T39)
+
+
+class VehicleSpec(_Strict):
+    model: str
+    count: int = Field(default=1, ge=1, le=20)
+    zone: str
+    arrives_after_round: int = Field(default=0, ge=0, le=30)
+
+
+class SideSpec(_Strict):
+    zones: dict[str, list[str]]
+    squads: list[SquadSpec] = Field(min_length=1)
+    vehicles: list[VehicleSpec] = []
+
+
+class MarkerSpec(_Strict):
+    """A fortification or obstacle marker on the map (001 Fortifications, obstacles & cover)."""
+
+    hex: str
+    kind: str
+    count: int = Field(default=1, ge=1, le=3)
+
+
+MARKERS = ("entrenchment", "pillbox", "minefield", "razor_wire", "tank_trap")
+FORT_MAX = 3        # 001 Entrenchments & pillboxes; Engineer: at most 3 fortification markers a hex
+
+
+class ScenarioFile(_Strict):
+    name: str
+    description: str = ""
+    source: str
+    rounds: int = Field(ge=1, le=30)
+    actions_per_turn: int = Field(ge=1, le=10)
+    initiative: str
+    map: MapSpec
+    objectives: list[ObjectiveSpec] = Field(min_length=1)
+    markers: list[MarkerSpec] = []
+    smoke: list[str] = []             # hexes with a smoke marker at the start (001 Smoke; rulings T36)
+    sides: dict[str, SideSpec]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A checked scenario with its compiled tables and the names reports print."""
+
+    name: str
+    path: str
+    spec: ScenarioFile
+    game: GameData
+    grid: HexGrid
+    tables: T.Tables
+    side_names: tuple[str, str]
+    figure_names: tuple[str, ...]
+    terrain_names: tuple[str, ...]
+
+    def hex_name(self, h: int) -> str:
+        return self.grid.names[h] if h >= 0 else "-"
+
+    def squad_label(self, k: int) -> str:
+        sl = self.tables.slots[k]
+        if sl[T.SL_VEHICLE]:
+            name = self.game.units.vehicles[list(self.game.units.vehicles)[sl[T.SL_MODEL]]].name
+            return f"{self.side_names[sl[T.SL_SIDE]]} {name} {k}"
+        figs = "+".join(f"{sl[T.SL_FIG + f]}{name}" for f, name in enumerate(self.figure_names)
+                        if sl[T.SL_FIG + f] > 0)
+        spec = f" {T.SPEC_NAMES[sl[T.SL_SPEC]]}" if sl[T.SL_SPEC] >= 0 else ""
+        return f"{self.side_names[sl[T.SL_SIDE]]}{spec} squad {k} ({figs})"
+
+
+def scenario_path(name: str) -> Path:
+    p = Path(name)
+    if p.suffix == ".toml" and p.exists():
+        return p
+    q = SCENARIO_DIR / f"{name}.scenario.toml"
+    if q.exists():
+        return q
+    known = sorted(x.name.removesuffix(".scenario.toml") for x in SCENARIO_DIR.glob("*.scenario.toml"))
+    raise InputError("scenario", "", f"no Tide of Iron scenario {name!r} (known: {', '.join(known)})")
+
+
+@cache
+def _load(path: str, mtime: int) -> Scenario:
+    spec = load_model(ScenarioFile, path)
+    return compile_scenario(spec, path, load_game())
+
+
+def load_scenario(name: str) -> Scenario:
+    """A scenario by name (``two-farms``) or path, checked and compiled (cached)."""
+    p = scenario_path(name)
+    return _load(str(p), p.stat().st_mtime_ns)
+
+
+# --- the map -----------------------------------------------------------------------
+
+def _hex_features(text: str, game: GameData, where: str) -> tuple[str, int, bool]:
+    """(main terrain, elevation, road) of a legend entry such as ``hill+woods+road``."""
+    terrain, elev, road = "clear", 0, False
+    for raw in text.split("+"):
+        w = raw.strip().lower().replace("-", "_")
+        if w in ELEVATION_WORDS:
+            elev = ELEVATION_WORDS[w]
+        elif w == "road":
+            road = True
+        elif w in game.terrain.features and game.terrain.features[w].kind == "terrain":
+            terrain = w
+        else:
+            known = [k for k, f in game.terrain.features.items() if f.kind == "terrain"]
+            raise InputError(where, "map.legend", f"unknown terrain {raw!r} (known: {', '.join(known)}, "
+                             "road, hill, high_hill)")
+    return terrain, elev, road
+
+
+def _move_cost(x: int, y: int, terrain, elev, road, stand, game: GameData, vehicle: bool = False) -> int:
+    """MPs a squad (or a vehicle) pays to enter ``y`` from ``x`` (001 Terrain; rulings T23),
+    -1 impassable."""
+    if not stand[y]:
+        return -1
+    if elev[y] - elev[x] >= 2:
+        return -1                                   # 001 Terrain: Hill, cliff sides impassable
+    feats = game.terrain.features
+
+    def cost_of(name: str):
+        stat = feats[name].move_vehicles if vehicle else feats[name].move_squads
+        return None if stat is None else stat.value
+    cost = cost_of(terrain[y])
+    if cost is None:
+        return -1                                   # 001 Terrain: deep stream, no vehicles
+    if road[x] and road[y] and terrain[y] != "building":
+        cost = cost_of("road")                      # 001 Terrain: Road; Building: 2 even with a road
+    if elev[y] > elev[x]:
+        cost = max(cost, cost_of("hill"))           # 001 Terrain: Hill, uphill
+    return cost
+
+
+def line_tracer(grid: HexGrid):
+    """``trace(a, b)``: the hexes the line from hex ``a`` to hex ``b`` crosses, with the
+    core's exact tracer (:func:`simulator.engine.core.los.line_steps`): ``(prim, alt)``,
+    ``alt[k]`` the other hex of a line along a hex side (-2 when none)."""
+    n = grid.n
+    qmin, rmin = int(grid.q.min()) - 2, int(grid.r.min()) - 2
+    index = np.full((int(grid.q.max()) - qmin + 3, int(grid.r.max()) - rmin + 3), -1, dtype=np.int64)
+    index[grid.q - qmin, grid.r - rmin] = np.arange(n)
+    stamp = np.zeros(index.shape, dtype=np.int64)
+    size = (grid.diameter + 3) * 7
+    prim = np.empty(size, dtype=np.int64)
+    alt = np.empty(size, dtype=np.int64)
+    work, fkey = core_los.line_work(grid.diameter + 2)
+    sid = [0]
+
+    def trace(a: int, b: int):
+        sid[0] += 1
+        ns = core_los.line_steps(int(grid.q[a]), int(grid.r[a]), int(grid.q[b]), int(grid.r[b]), index,
+                                 qmin, rmin, prim, alt, stamp, sid[0], work, fkey)
+        return prim[:ns], alt[:ns]
+    return trace
+
+
+def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray) -> np.ndarray:
+    """1 where a unit in hex a sees a unit in hex b (001 Line of sight; rulings T23)."""
+    n = grid.n
+    trace = line_tracer(grid)
+    dist = grid.distance
+    out = np.zeros((n, n), dtype=np.int64)
+    for a in range(n):
+        for b in range(n):
+            if dist[a, b] <= 1:
+                out[a, b] = 1                       # 001 LOS: adjacent units always see each other
+                continue
+            prim, alt = trace(a, b)
+            out[a, b] = _sees(a, b, prim, alt, elev, blocking, dist)
+    return out
+
+
+def _sees(a, b, prim, alt, elev, blocking, dist, why: list | None = None) -> int:
+    """1 when ``a`` sees ``b`` along the traced line ``prim``/``alt``; when it does not and
+    ``why`` is a list, appends ``(reason, hexes)``: what blocks (for ``lanchester toi los``)."""
+    lo, hi = (a, b) if elev[a] <= elev[b] else (b, a)
+    top = elev[hi]
+
+    def obstructs(x: int) -> bool:
+        # BT, or a hill at the higher unit's level or above (rulings T23)
+        return x >= 0 and (bool(blocking[x]) or (elev[x] >= top and elev[x] > elev[lo]) or elev[x] > top)
+
+    closest = -1
+    for k in range(len(prim)):
+        x, y = int(prim[k]), int(alt[k])
+        hit = obstructs(x) and (y == -2 or obstructs(y))   # along a hex side: both sides (001 LOS)
+        if not hit:
+            continue
+        if elev[a] == elev[b] or elev[x] > top:
+            if why is not None:
+                def what(h):
+                    return "blocking terrain" if blocking[h] else f"a level {int(elev[h])} hill"
+                why.append((what(x) if y == -2 else f"{what(x)} and {what(y)}, on both sides of the hex side",
+                            (x,) if y == -2 else (x, y)))
+            return 0                                # same level (or a higher hill): BT blocks
+        if closest < 0 or dist[x, lo] < dist[closest, lo]:
+            closest = x
+    if elev[a] != elev[b]:
+        first = int(prim[0]) if a == hi else int(prim[-1])
+        if first >= 0 and elev[first] == top and dist[first, hi] == 1:
+            if why is not None:
+                why.append(("the higher unit looks out across an adjacent hex at its own level", (first,)))
+            return 0                                # 001 LOS: across an adjacent hex at its own level
+        if closest >= 0:
+            blind = 2 if top - elev[lo] == 1 else 1  # 001 LOS: blind hexes behind the obstruction
+            if dist[closest, lo] <= blind:
+                if why is not None:
+                    why.append((f"the lower unit is in a blind hex, {int(dist[closest, lo])} behind the obstruction "
+                                f"(blind up to {blind})", (closest,)))
+                return 0
+    return 1
+
+
+def sight(scenario: Scenario, a: int, b: int) -> tuple[int, list[tuple[str, tuple[int, ...]]], list[int]]:
+    """Whether hex ``a`` sees hex ``b`` on ``scenario``'s map and why: ``(sees, why,
+    crossed)``, ``why`` the blocking reasons with their hexes (empty when it sees),
+    ``crossed`` the hexes strictly between. The same function as the game's table
+    (:func:`_line_of_sight`), which it agrees with."""
+    t, grid = scenario.tables, scenario.grid
+    elev = t.hexi[:, T.HI_ELEV]
+    feats = scenario.game.terrain.features
+    blocking = np.array([feats[scenario.terrain_names[int(x)]].blocking.value == "yes"
+                         for x in t.hexi[:, T.HI_TERRAIN]], dtype=np.int64)
+    if grid.distance[a, b] <= 1:
+        return 1, [], []                            # 001 LOS: adjacent units always see each other
+    prim, alt = line_tracer(grid)(a, b)
+    why: list = []
+    sees = _sees(a, b, prim, alt, elev, blocking, grid.distance, why)
+    crossed = [int(h) for x, y in zip(prim, alt, strict=True) for h in (x, y) if h >= 0]
+    return sees, why, crossed
+
+
+# --- compile ---------------------------------------------------------------------------
+
+def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:  # noqa: C901 - one pass over the file
+    """Check a scenario file and build its tables."""
+    where = path
+    if spec.map.orientation not in ("flat", "pointy"):
+        raise InputError(where, "map.orientation", "must be flat or pointy")
+    rows = spec.map.rows
+    cols = len(rows[0])
+    if any(len(r) != cols for r in rows):
+        raise InputError(where, "map.rows", "every row must have the same number of hexes")
+    grid = HexGrid(cols, len(rows), spec.map.orientation)
+    n = grid.n
+    sides = tuple(spec.sides)
+    if len(sides) != 2:
+        raise InputError(where, "sides", f"a scenario has two sides (got {len(sides)})")
+    if spec.initiative not in sides:
+        raise InputError(where, "initiative", f"must be one of the sides: {', '.join(sides)}")
+    terrain_names = tuple(sorted(k for k, f in game.terrain.features.items() if f.kind == "terrain"))
+    terrain, elev, road = [], np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    for h in range(n):
+        ch = rows[grid.row[h]][grid.col[h]]
+        if ch not in spec.map.legend:
+            raise InputError(where, "map.rows", f"letter {ch!r} is not in the legend")
+        t, e, rd = _hex_features(spec.map.legend[ch], game, where)
+        terrain.append(t)
+        elev[h], road[h] = e, rd
+    feats = game.terrain.features
+    stand = np.array([feats[t].closed_to != "all" for t in terrain], dtype=np.int64)
+    blocking = np.array([feats[t].blocking.value == "yes" for t in terrain], dtype=np.int64)
+    hexi = np.zeros((n, T.HI_FIELDS), dtype=np.int64)
+    hexi[:, T.HI_TERRAIN] = [terrain_names.index(t) for t in terrain]
+    hexi[:, T.HI_ELEV] = elev
+    hexi[:, T.HI_COVER] = [feats[t].cover_value for t in terrain]
+    hexi[:, T.HI_OBJ] = -1
+    hexi[:, T.HI_STAND] = stand
+    hexi[:, T.HI_ROAD] = road
+    hexi[:, T.HI_CONCUSSIVE] = [feats[t].concussive_target for t in terrain]
+    hexi[:, T.HI_NO_MORTAR] = [feats[t].no_mortar_fire for t in terrain]
+    hexi[:, T.HI_NO_SMOKE] = [feats[t].no_smoke for t in terrain]
+    hexi[:, T.HI_NO_DIG] = [feats[t].no_dig for t in terrain]            # rulings T40
+    side6 = np.full((n, 6, T.S6_FIELDS), -1, dtype=np.int64)
+    for h in range(n):
+        for d in range(6):
+            y = int(grid.neighbours[h, d])
+            side6[h, d, T.S6_NBR] = y
+            if y >= 0:
+                side6[h, d, T.S6_COST] = _move_cost(h, y, terrain, elev, road, stand, game)
+                side6[h, d, T.S6_VCOST] = _move_cost(h, y, terrain, elev, road, stand, game, vehicle=True)
+    _markers(spec, grid, hexi, terrain, stand, game, where)
+    dug = feats["entrenchment"].cover_value              # rulings T40: what a dug entrenchment gives
+    hexi[:, T.HI_FORT_COVER] = np.where(hexi[:, T.HI_FORT] > 0, hexi[:, T.HI_FORT_COVER], dug)
+    _smoke(spec, grid, hexi, terrain, stand, game, where)
+    # objectives (001 Command phase: objective hexes)
+    obj = np.zeros((len(spec.objectives), T.OB_FIELDS), dtype=np.int64)
+    for k, o in enumerate(spec.objectives):
+        key = f"objectives[{k}]"
+        try:
+            h = grid.index_of(o.hex)
+        except KeyError:
+            raise InputError(where, f"{key}.hex", f"{o.hex!r} is not on the map") from None
+        if hexi[h, T.HI_OBJ] >= 0:
+            raise InputError(where, f"{key}.hex", f"two objectives in {o.hex}")
+        if o.nation != "neutral" and o.nation not in sides:
+            raise InputError(where, f"{key}.nation", f"neutral or one of the sides ({', '.join(sides)})")
+        hexi[h, T.HI_OBJ] = k
+        obj[k] = (h, o.command, o.vp, -1 if o.nation == "neutral" else sides.index(o.nation))
+    # zones and squads (001 Setup)
+    figure_names = tuple(game.units.figures)
+    if len(figure_names) > MAX_FIG:
+        raise InputError("units.toml", "figures", f"the engine takes at most {MAX_FIG} figure types")
+    zone_ids: dict[tuple[int, str], int] = {}
+    slots = []
+    most = game.units.squads.max_figures.value
+    for si, side in enumerate(sides):
+        sp = spec.sides[side]
+        for zname, zspecs in sp.zones.items():
+            z = len(zone_ids)
+            if z >= 60:
+                raise InputError(where, f"sides.{side}.zones", "at most 60 zones")
+            zone_ids[(si, zname)] = z
+            for zs in zspecs:
+                try:
+                    cells = parse_hex_spec(zs)
+                except ValueError as e:
+                    raise InputError(where, f"sides.{side}.zones.{zname}", str(e)) from None
+                for c, r in cells:
+                    if grid.on_map(c, r):
+                        hexi[r * cols + c, T.HI_ZONE] |= 1 << z
+        for k, sq in enumerate(sp.squads):
+            key = f"sides.{side}.squads[{k}]"
+            if (si, sq.zone) not in zone_ids:
+                raise InputError(where, f"{key}.zone", f"no zone {sq.zone!r} for {side}")
+            if sq.arrives_after_round >= spec.rounds:
+                raise InputError(where, f"{key}.arrives_after_round",
+                                 f"must be before the last round ({spec.rounds}): placed in that round's status phase")
+            counts = _figures(sq.figures, figure_names, where, f"{key}.figures")
+            if not 1 <= sum(counts) <= most:
+                raise InputError(where, f"{key}.figures", f"a squad has 1 to {most} figures (rulings T17)")
+            spec_id = _specialisation(sq, counts, figure_names, game, where, key)
+            for _ in range(sq.count):
+                row = np.zeros(T.SL_FIELDS, dtype=np.int64)
+                row[T.SL_SPEC] = spec_id
+                row[T.SL_HIDDEN] = int(sq.concealed)
+                row[T.SL_SIDE] = si
+                row[T.SL_ZONE] = zone_ids[(si, sq.zone)]
+                row[T.SL_ARRIVE] = sq.arrives_after_round
+                row[T.SL_FIG:T.SL_FIG + len(counts)] = counts
+                row[T.SL_MODEL] = -1
+                slots.append(row)
+        for k, vs in enumerate(sp.vehicles):
+            key = f"sides.{side}.vehicles[{k}]"
+            model = vs.model.strip().lower().replace("-", "_")
+            if model not in game.units.vehicles:
+                raise InputError(where, f"{key}.model", f"unknown vehicle {vs.model!r} "
+                                 f"(units.toml: {', '.join(game.units.vehicles)})")
+            if (si, vs.zone) not in zone_ids:
+                raise InputError(where, f"{key}.zone", f"no zone {vs.zone!r} for {side}")
+            for _ in range(vs.count):
+                row = np.zeros(T.SL_FIELDS, dtype=np.int64)
+                row[T.SL_SIDE] = si
+                row[T.SL_ZONE] = zone_ids[(si, vs.zone)]
+                row[T.SL_ARRIVE] = vs.arrives_after_round
+                row[T.SL_VEHICLE] = 1
+                row[T.SL_SPEC] = T.SPEC_NONE
+                row[T.SL_MODEL] = list(game.units.vehicles).index(model)
+                slots.append(row)
+    if len(slots) > 250:
+        raise InputError(where, "sides", "at most 250 squads")
+    for (si, zname), z in zone_ids.items():
+        room = int(((hexi[:, T.HI_ZONE] >> z) & 1 & stand).sum()) * 3
+        need = sum(1 for r in slots if r[T.SL_SIDE] == si and r[T.SL_ZONE] == z and r[T.SL_ARRIVE] == 0)
+        if need > room:
+            raise InputError(where, f"sides.{sides[si]}.zones.{zname}",
+                             f"{need} squads do not fit in the zone (room for {room}, 001 Setup: stacking)")
+    ft = np.zeros((len(figure_names), T.FT_FIELDS), dtype=np.int64)
+    for f, name in enumerate(figure_names):
+        fig = game.units.figures[name]
+        ft[f] = (fig.movement.value, fig.infantry.range.value, fig.infantry.fpr.value,
+                 fig.vehicle.range.value, fig.vehicle.fpr.value,
+                 fig.has("heavy_weapon"), fig.has("rally"),
+                 game.units.abilities.battle_hardened.cover_vs_suppressive_per_figure.value
+                 if fig.has("battle_hardened") else 0, fig.has("rapid_op_fire"), fig.has("area_attack"), 0)
+    # rulings T24: the owner loses plain riflemen first, the officer last
+    order = sorted(range(len(figure_names)), key=lambda f: (ft[f, T.FT_OFFICER], ft[f, T.FT_HEAVY],
+                                                          ft[f, T.FT_HARDENED] > 0, ft[f, T.FT_IFPR], f))
+    ft[:, T.FT_LOSS_ORDER] = order
+    p = np.zeros(T.P_FIELDS, dtype=np.int64)
+    p[T.P_N_UNITS], p[T.P_N_HEX], p[T.P_N_OBJ], p[T.P_N_FIG] = len(slots), n, len(obj), len(figure_names)
+    p[T.P_ROUNDS], p[T.P_ACTIONS] = spec.rounds, spec.actions_per_turn
+    p[T.P_INIT] = sides.index(spec.initiative)
+    p[T.P_SQUAD_MAX] = most                                    # rulings T17 (squad transfers, T35)
+    p[T.P_SMOKE_COVER] = feats["smoke"].cover_value            # 001 Smoke: +2 cover
+    p[T.P_SMOKE_ASSAULT] = int(feats["smoke"].assault_cover != "none")   # rulings T10
+    p[T.P_REGULAR] = figure_names.index("regular") if "regular" in figure_names else -1   # 001 Medic: Heal
+    p[T.P_HEAL_FROM] = 4                                       # 001 Medic: Heal succeeds on 4, 5 or 6
+    p[T.P_WIRE_MP] = 2                                         # 001 Razor wire: 2 MP to remove it
+    p[T.P_WIRE_AREA] = feats["razor_wire"].area_removal_successes.value    # 001 Razor wire: 3+ successes
+    p[T.P_STACK] = 3                                           # 001 Setup: three units a hex
+    p[T.P_FORT_MAX] = FORT_MAX                                 # 001 Entrenchments & pillboxes; Engineer
+    p[T.P_DIG_SPECS] = sum(1 << i for i, name in enumerate(T.SPEC_NAMES)   # rulings T40
+                           if getattr(game.units.specialisations, name).digs)
+    p[T.P_DETERMINATION] = game.units.abilities.determination.cover_vs_suppressive.value
+    p[T.P_HIGHER] = game.terrain.rules.higher_ground_range_bonus.value
+    p[T.P_MOBILITY] = 1                                        # 001 Officer: Increased Mobility (+1)
+    p[T.P_MAX_SUPPORT] = 2                                     # 002 step 1
+    p[T.P_FORT_MP] = feats["entrenchment"].move_squads.value  # 001 Entrenchments & pillboxes: 1 MP
+    p[T.P_MINE_DICE] = feats["minefield"].entry_dice.value     # 001 Minefields (rulings T16)
+    p[T.P_MINE_FROM] = feats["minefield"].entry_success_from.value
+    p[T.P_VEH_STACK] = 2                                       # 001 Setup: never more than two vehicles
+    p[T.P_MORTAR_MIN] = game.units.abilities.minimum_distance.hexes.value
+    p[T.P_TRANSPORT_MP] = 2                                    # 001 Transporting squads in vehicles: 2 MPs
+    sp = game.units.specialisations
+    p[T.P_ENG_MINES] = int(sp.engineer.minefield_exempt.value)
+    p[T.P_AT_RANGE], p[T.P_AT_FPR] = sp.anti_tank.vehicle_range.value, sp.anti_tank.vehicle_fpr_bonus.value
+    p[T.P_FLAME_FPR], p[T.P_FLAME_CUT] = sp.flamethrower.fpr_bonus.value, sp.flamethrower.cover_reduction.value
+    p[T.P_FLAME_DIST] = sp.flamethrower.max_distance.value
+    p[T.P_FLAME_SUPPORT] = int(sp.flamethrower.when_supporting.value)
+    p[T.P_MEDIC_COVER] = sp.medic.cover_vs_normal.value
+    p[T.P_MEDIC_ASSAULT] = ("none", "hex", "per_squad").index(sp.medic.assault_cover.value)
+    conc = game.units.abilities.concussive_firepower
+    p[T.P_CONC_FPR], p[T.P_CONC_RANGE] = conc.fpr_bonus.value, conc.range_bonus.value
+    vt = np.zeros((max(1, len(game.units.vehicles)), T.VT_FIELDS), dtype=np.int64)
+    for v, model in enumerate(game.units.vehicles.values()):
+        vt[v] = (model.movement.value, model.armour.value, int(model.thick_armour.value),
+                 model.infantry.range.value, model.infantry.fpr.value, model.vehicle.range.value,
+                 model.vehicle.fpr.value, int(model.light), int(model.has("fragile")), int(model.has("sturdy")),
+                 int(model.has("concussive_firepower")), int(model.has("overrun")), model.transport.value)
+    dist = np.zeros((n, n), dtype=np.int64)
+    for a in range(n):
+        for b in range(n):
+            dist[a, b] = axial_distance(grid.q[a], grid.r[a], grid.q[b], grid.r[b])
+    los = _line_of_sight(grid, elev, blocking)
+    smoke_blocks = feats["smoke"].blocking.value == "yes"       # 001 Smoke: blocking terrain
+    los_smoke = (_line_of_sight(grid, elev, blocking | hexi[:, T.HI_SMOKE])
+                 if smoke_blocks and hexi[:, T.HI_SMOKE].any() else los)
+    tables = T.Tables(hexi=hexi, side6=side6, los=los, los_smoke=los_smoke, dist=dist, ft=ft, vt=vt,
+                      slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
+    return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names)
+
+
+def _markers(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: GameData, where: str) -> None:
+    """Fortifications and obstacles (001 Fortifications, obstacles & cover): at most three
+    fortification markers a hex, of one kind, one minefield, one razor wire; none in a hex
+    no squad can be in."""
+    feats = game.terrain.features
+    for i, m in enumerate(spec.markers):
+        key = f"markers[{i}]"
+        kind = m.kind.strip().lower().replace("-", "_")
+        if kind not in MARKERS:
+            raise InputError(where, f"{key}.kind", f"unknown marker {m.kind!r} ({', '.join(MARKERS)})")
+        try:
+            h = grid.index_of(m.hex)
+        except KeyError:
+            raise InputError(where, f"{key}.hex", f"{m.hex!r} is not on the map") from None
+        if not stand[h]:
+            raise InputError(where, f"{key}.hex", f"no unit can be in {m.hex} ({terrain[h]})")
+        if kind in ("entrenchment", "pillbox"):
+            cover = feats[kind].cover_value
+            if hexi[h, T.HI_FORT] and hexi[h, T.HI_FORT_COVER] != cover:
+                raise InputError(where, f"{key}.kind", f"{m.hex} mixes entrenchments and pillboxes")
+            hexi[h, T.HI_FORT] += m.count
+            hexi[h, T.HI_FORT_COVER] = cover
+            hexi[h, T.HI_PILLBOX] = int(feats[kind].concussive_target)
+            if hexi[h, T.HI_FORT] > FORT_MAX:
+                raise InputError(where, f"{key}.count", f"more than {FORT_MAX} fortification markers in {m.hex}")
+        else:
+            col = {"minefield": T.HI_MINES, "razor_wire": T.HI_WIRE, "tank_trap": T.HI_HAS_TRAP}[kind]
+            if hexi[h, col] or m.count != 1:
+                raise InputError(where, f"{key}.count", f"at most one {kind} marker a hex ({m.hex})")
+            hexi[h, col] = 1
+            if kind == "tank_trap":
+                hexi[h, T.HI_TRAP] = feats[kind].cover_value
+
+
+def _smoke(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: GameData, where: str) -> None:
+    """Smoke markers the scenario places (rulings T36: 001 places smoke only through strategy
+    cards): one a hex, none on a building (``no_smoke``) or where no unit can be."""
+    for i, name in enumerate(spec.smoke):
+        key = f"smoke[{i}]"
+        try:
+            h = grid.index_of(name)
+        except KeyError:
+            raise InputError(where, key, f"{name!r} is not on the map") from None
+        if hexi[h, T.HI_SMOKE]:
+            raise InputError(where, key, f"at most one smoke marker a hex ({name})")
+        if hexi[h, T.HI_NO_SMOKE] or not stand[h]:
+            raise InputError(where, key, f"no smoke marker may be placed in {name} ({terrain[h]}; 001 Smoke)")
+        hexi[h, T.HI_SMOKE] = 1
+
+
+def _specialisation(sq: SquadSpec, counts: list[int], names: tuple[str, ...], game: GameData, where: str,
+                    key: str) -> int:
+    """001 Specialized squads: one specialisation, no heavy infantry weapon figure."""
+    if sq.specialisation is None:
+        return T.SPEC_NONE
+    name = sq.specialisation.strip().lower().replace("-", "_")
+    if name not in T.SPEC_NAMES:
+        raise InputError(where, f"{key}.specialisation", f"unknown specialisation {sq.specialisation!r} "
+                         f"({', '.join(T.SPEC_NAMES)})")
+    heavy = [n for n, c in zip(names, counts, strict=True) if c and game.units.figures[n].has("heavy_weapon")]
+    if heavy:
+        raise InputError(where, f"{key}.specialisation", f"a specialised squad may not hold a {heavy[0]} figure")
+    return T.SPEC_NAMES.index(name)
+
+
+def _figures(text: str, names: tuple[str, ...], where: str, key: str) -> list[int]:
+    counts = [0] * len(names)
+    for part in text.lower().split("+"):
+        m = re.fullmatch(r"\s*(\d*)\s*([a-z_]+)\s*", part)
+        if not m or m.group(2) not in names:
+            raise InputError(where, key, f"cannot read figure {part!r} (write e.g. '3regular+officer'; "
+                             f"figures: {', '.join(names)})")
+        counts[names.index(m.group(2))] += int(m.group(1)) if m.group(1) else 1
+    return counts

@@ -1,0 +1,1 @@
+"""The Tide of Iron calculators' questions (ranged fire, assaults, minefields) as DataFrames."""

@@ -1,0 +1,158 @@
+"""The batch runner: the same numbers for any number of workers, records streamed to
+Parquet and CSV, a replay that is exactly game K of a batch, the JSON summary and the
+command line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import main
+from simulator.engine.core.balance import paired_change
+from simulator.engine.core.batch import GAMES_PER_CHUNK, run_games, summary
+from simulator.games.assault.game.balance import balance_report
+from simulator.games.assault.game.replay import replay_game
+from simulator.run.stats import wilson_interval
+
+N = GAMES_PER_CHUNK + 700          # two chunks
+
+
+def test_same_numbers_for_any_number_of_workers(skirmish, tmp_path):
+    one = run_games(skirmish, games=N, seed=42, players=("greedy", "random"), workers=1, out_dir=tmp_path / "a")
+    two = run_games(skirmish, games=N, seed=42, players=("greedy", "random"), workers=2, out_dir=tmp_path / "b")
+    a = pd.read_parquet(tmp_path / "a" / "games.parquet")
+    b = pd.read_parquet(tmp_path / "b" / "games.parquet")
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == N and list(a["game"]) == list(range(N))
+    assert np.array_equal(one.tally.outcome_array(), two.tally.outcome_array())
+    other = run_games(skirmish, games=500, seed=43, players=("greedy", "random"), workers=2)
+    assert not np.array_equal(other.tally.outcome_array(), one.tally.outcome_array()[:500])
+
+
+def test_records_stream_to_parquet_and_csv(skirmish, tmp_path):
+    run_games(skirmish, games=300, seed=1, players=("greedy", "greedy"), workers=2, out_dir=tmp_path)
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["games.csv", "games.parquet"]               # no temporary files left over
+    pq = pd.read_parquet(tmp_path / "games.parquet")
+    csv = pd.read_csv(tmp_path / "games.csv")
+    assert len(pq) == len(csv) == 300
+    for col in ("winner", "winner_side", "reason_name", "turns", "first_side", "objectives_0",
+                "units_lost_0", "lost_german_rifles-41", "lost_soviet_rifles-41", "formations_0"):
+        assert col in pq.columns
+    assert set(pq["winner_side"]) <= {"german", "soviet", "draw"}
+    assert (pq["turns"] == 4).all()                              # no sudden death: all turns played
+    assert (pq["units_lost_0"] == pq["lost_german_rifles-41"]).all()
+    assert pq.equals(csv.astype(pq.dtypes.to_dict())) or np.array_equal(pq["winner"], csv["winner"])
+
+
+@pytest.mark.parametrize("players,games,ks", [
+    (("greedy", "random"), N, (0, 17, GAMES_PER_CHUNK + 5)),   # a game of the second chunk too
+    (("lookahead", "greedy"), 60, (7, 59)),
+])
+def test_replay_is_game_k_of_the_batch(skirmish, tmp_path, players, games, ks):
+    run_games(skirmish, games=games, seed=9, players=players, workers=2, out_dir=tmp_path)
+    records = pd.read_parquet(tmp_path / "games.parquet")
+    for k in ks:
+        st = replay_game(skirmish, 9, k, players)
+        row = records.iloc[k]
+        assert st.winner == row["winner"] and st.turn == row["turns"]
+        lost = sum(1 for u in range(skirmish.n_units) if int(st.s.u[u, 2]) == 4 and int(st.s.u[u, 0]) == 0)
+        assert lost == row["units_lost_0"]
+        decisions = sum(1 for e in st.events() if e[0] in (3, 4))   # activations and passes
+        assert decisions == row["activations"] + (decisions - row["activations"])
+        assert [e for e in st.events() if e[0] == 3].__len__() == row["activations"]
+
+
+def test_summary_keys_and_intervals(skirmish):
+    r = run_games(skirmish, games=500, seed=5, players=("greedy", "greedy"), workers=2)
+    s = summary(r)
+    for key in ("scenario", "games", "seed", "players", "edition", "win_rate", "draw_rate",
+                "first_player_win_rate", "mean_turns", "games_per_second"):
+        assert key in s
+    assert list(s["win_rate"]) == ["german", "soviet"]
+    wins = r.tally.wins
+    for i, side in enumerate(("german", "soviet")):
+        assert s["win_rate"][side]["p"] == pytest.approx(wins[i] / 500)
+        assert s["win_rate"][side]["ci95"] == pytest.approx(list(wilson_interval(int(wins[i]), 500)))
+    assert s["draw_rate"] == pytest.approx(wins[2] / 500)
+    assert sum(s["win_rate"][x]["p"] for x in ("german", "soviet")) + s["draw_rate"] == pytest.approx(1.0)
+    assert s["mean_turns"] == 4.0 and s["players"] == {"german": "greedy", "soviet": "greedy"}
+    v = s["verdict"]
+    decisive = int(wins[0] + wins[1])
+    lo, hi = wilson_interval(int(wins[0]), decisive)
+    assert v["ci95"] == pytest.approx([lo, hi]) and v["balanced"] == (lo <= 0.5 <= hi)
+
+
+def test_what_if_uses_common_random_numbers(skirmish_path):
+    rep = balance_report(str(skirmish_path), games=400, seed=11, players="greedy,greedy", workers=2,
+                         vary=("turns=4,6",), progress=False)
+    same, longer = rep["what_if"]["variants"]
+    assert same["value"] == 4 and same["change"] == 0.0 and same["change_ci95"] == [0.0, 0.0]
+    assert longer["value"] == 6 and not np.isnan(longer["change"])
+    base = np.array([0, 1, 2, 0, 0, 1])
+    other = np.array([0, 0, 2, 1, 0, 1])
+    ch, lo, hi = paired_change(base, other)
+    assert ch == pytest.approx(0.0) and lo < 0 < hi
+
+
+def test_tune_finds_the_value_closest_to_the_target(skirmish_path):
+    rep = balance_report(str(skirmish_path), games=300, seed=3, players="greedy,greedy", workers=2,
+                         tune="turns", target=0.5, progress=False)
+    tune = rep["tune"]
+    rates = {r["value"]: r["win_rate"] for r in tune["values"]}
+    assert tune["best"]["value"] == min(rates, key=lambda v: abs(rates[v] - 0.5))
+
+
+def test_scenario_command_json_and_records(skirmish_path, tmp_path):
+    out = tmp_path / "run"
+    res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--games", "300", "--seed", "4",
+                                    "--workers", "2", "--format", "json", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output[res.output.index("{"):])
+    assert data["games"] == 300 and data["seed"] == 4 and data["edition"] == "v1"
+    assert set(data["win_rate"]) == {"german", "soviet"}
+    assert (out / "games.parquet").exists() and (out / "balance.json").exists()
+
+
+def test_bad_players_one_line_error(skirmish_path):
+    res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--players", "greedy,clever"])
+    assert res.exit_code == 2
+    assert "unknown player 'clever'" in res.output and "Traceback" not in res.output
+
+
+def test_replay_command_prints_the_game_and_draws_it(skirmish_path, tmp_path):
+    png = tmp_path / "final.png"
+    res = CliRunner().invoke(main, ["assault", "replay", str(skirmish_path), "--seed", "9", "--game", "3",
+                                    "--png", str(png)])
+    assert res.exit_code == 0, res.output
+    assert "=== turn 1 ===" in res.output and "game over" in res.output and "rolls" in res.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_searching_entry_plays_the_quick_players_games_and_the_quick_one_refuses_search(skirmish):
+    """Two compiled batch entries, one set of players: the searching players' entry
+    (``play_chunk_searching``) plays a greedy-against-random batch game for game as the
+    quick entry does; the quick entry refuses a searching player rather than play it as
+    another; ``chunk_entry`` picks by the players."""
+    from simulator.engine.core.seeding import chunk_key
+    from simulator.engine.players.interface import make_work, player_setup
+    from simulator.games.assault.game.records import chunk_entry, play_chunk, play_chunk_searching
+
+    def records(entry, names, n=40):
+        kinds, params = player_setup(names)
+        out = np.zeros((n, len(skirmish.record_columns())), dtype=np.int64)
+        entry(skirmish.tables, chunk_key(5, 0), np.int64(0), np.int64(n), kinds, params, skirmish.new_state(),
+              make_work(skirmish), out, np.int64(0), np.int64(20_000))
+        return out
+
+    quick = records(play_chunk, ("greedy", "random"))
+    assert np.array_equal(quick, records(play_chunk_searching, ("greedy", "random")))
+    assert len(set(quick[:, 1])) > 1                                   # both sides win some
+    with pytest.raises(ValueError, match="searching player"):
+        records(play_chunk, ("lookahead", "greedy"), n=1)
+    assert chunk_entry(player_setup(("greedy", "random"))[0]) is play_chunk
+    assert chunk_entry(player_setup(("random", "mcts:8"))[0]) is play_chunk_searching

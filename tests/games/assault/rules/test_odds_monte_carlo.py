@@ -1,0 +1,53 @@
+"""Monte Carlo odds agree with exact odds; same seed, same numbers, any workers."""
+
+import numpy as np
+import pytest
+
+from simulator.games.assault import odds
+from simulator.games.assault.questions.odds import simulate_outcome
+from simulator.games.assault.rules.dice import load_dice, parse_pool
+
+TRIALS = 400_000
+
+
+def merged(exact, mc):
+    keys = ["crit", "hit", "supp"]
+    return exact.merge(mc, on=keys, how="outer", suffixes=("_exact", "_mc")).fillna(0.0)
+
+
+@pytest.mark.parametrize("attack,defence,doubles,extra,seed", [
+    ("RY", "YG", "all", 0, 1), ("RRYG", "YYB", "all", 0, 2), ("RY", "YG", "strongest", 0, 3),
+    ("GGB", "R", "weakest", 1, 4), ("4R", "3G", "all", 0, 5), ("Y", "-", "all", 2, 6),
+])
+def test_monte_carlo_within_four_standard_errors_of_exact(attack, defence, doubles, extra, seed):
+    exact = odds(attack, defence, doubles=doubles, extra_supp=extra)
+    mc = odds(attack, defence, trials=TRIALS, seed=seed, doubles=doubles, extra_supp=extra)
+    both = merged(exact, mc)
+    se = np.sqrt(both.p_exact * (1 - both.p_exact) / TRIALS)
+    # an outcome exact says is impossible must never be seen
+    assert not ((both.p_exact == 0) & (both.p_mc > 0)).any()
+    z = np.abs(both.p_mc - both.p_exact) / np.where(se > 0, se, 1)
+    assert z.max() < 4, both.assign(z=z)
+    es, ms = exact.attrs["summary"], mc.attrs["summary"]
+    assert abs(ms["mean_damage"] - es["mean_damage"]) < 4 * ms["se"]["mean_damage"]
+
+
+def test_same_seed_same_counts_whatever_the_workers():
+    dice = load_dice()
+    atk, dfn = parse_pool("RRY", dice), parse_pool("YG", dice)
+    # small chunks so the run has many of them
+    kwargs = dict(doubles="all", extra_supp=0, trials=50_001, seed=42, chunk_trials=4096)
+    one = simulate_outcome(atk, dfn, dice, workers=1, **kwargs)
+    two = simulate_outcome(atk, dfn, dice, workers=2, **kwargs)
+    five = simulate_outcome(atk, dfn, dice, workers=5, **kwargs)
+    assert one.sum() == 50_001
+    assert np.array_equal(one, two) and np.array_equal(one, five)
+    other = simulate_outcome(atk, dfn, dice, workers=1, **{**kwargs, "seed": 43})
+    assert not np.array_equal(one, other)
+
+
+def test_monte_carlo_reports_standard_errors():
+    mc = odds("RY", "YG", trials=10_000, seed=9)
+    assert mc.attrs["method"] == "monte-carlo" and mc.attrs["seed"] == 9
+    assert "se" in mc and (mc["se"] > 0).all()
+    assert mc["p"].sum() == pytest.approx(1.0)
