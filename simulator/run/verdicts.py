@@ -179,18 +179,19 @@ def confidence_sequence(successes: float, n: float, alpha: float = 0.05,
     Default prior: ``a = b = 50`` (:data:`DEFAULT_PRIOR`), a Beta(50, 50) mixing
     distribution centred on an even game with a spread of about ±5 points (sd 0.0498),
     the default margin. Any prior gives a valid sequence; the prior only decides where
-    it is tightest. Chosen by the games a verdict takes at margin 0.05 when the share
-    is exactly at the estimate (:func:`games_needed` with ``sequential=True``), summed
-    over true shares 0.50 ... 0.80: a = b = 40 ... 60 was best and flat (within 1%),
-    1 (Robbins' uniform prior) took 30% more games in the hard cases and 250 (the
-    Howard et al. width rule tuned for n = 4,000 at an even share) 3 to 18 times more
-    for a clearly unbalanced game. The hard verdicts, shares within 3 points of a
-    margin edge, take a few thousand decisive games: there this prior is 1.5 to 1.6
-    times as wide as the fixed-n Wilson interval (at an even share: 1.48x at n = 1,000,
-    1.59x at 4,000, 1.72x at 20,000), the price of being allowed to look after every
-    round. The price is paid far from 1/2: at 1 success in 1,000 the sequence runs up to
-    12.9% (Wilson: 0.6%) and down to 1e-58; pass ``prior=(1, 1)`` or ``(0.5, 0.5)`` to
-    follow a rare event rather than a balance.
+    it is tightest. Chosen by the decisive games a verdict takes when the share stays
+    exactly at the estimate (:func:`games_needed` with ``sequential=True``), summed over
+    true shares 0.50 ... 0.80 at margin 0.05: a = b = 40 ... 60 did best, within 1% of
+    each other; Robbins' uniform prior (a = b = 1) took 15% to 55% more games at shares
+    of 0.50 to 0.58, and a = b = 250 (Howard et al.'s width rule tuned for n = 4,000 at
+    an even share) two to three times as many for a clearly unbalanced game (0.60 to
+    0.80). At margin 0.02, a = b = 80 ... 100 would save 3% to 5%. The verdicts that take
+    a few thousand decisive games are those at shares within a few points of a margin
+    edge. Around an even share the sequence is 1.48 times as wide as the fixed-n Wilson
+    interval at n = 1,000, 1.59 at 4,000 and 1.72 at 20,000: the price of being allowed
+    to look after every round. The prior's price is paid far from 1/2: at 1 success in
+    1,000 the sequence runs up to 12.9% (Wilson: 0.6%) and down to 1e-58; pass
+    ``prior=(1, 1)`` or ``(0.5, 0.5)`` to follow a rare event rather than a balance.
     """
     if n <= 0:
         return (0.0, 1.0)
