@@ -13,29 +13,22 @@ balance report):
   columns), the game-neutral balance report (``balance``: a run and its summary,
   what-ifs and tuning with common random numbers, the skill ladder and the skill curve,
   verdicts), waiting on a background compile (``background``) and the game API the
-  players are written against (``gameapi``: each game registers its side of it).
-- :mod:`simulator.games.assault.game`: the Assault game: its state layout (``state``), the
-  scenario format and compile (``scenario``, ``compile``, ``tables``), the game API
-  (``turn``: ``new_game``, ``legal_actions``, ``apply_action``, ``advance``; ``game``:
-  the same in Python, OpenSpiel style), the sequence of play by phase (``phases``), and
-  the rules the phases call (``fire``, ``closecombat``, ``moves``, ``support``,
-  ``transport``, ``overrun``, ``intocc``, ``board``), events and replays (``events``,
-  ``replay``, ``activity``), the invariants checked over many games (``invariants``),
-  its map as arrays and its pictures (``compiled``, ``mapdraw``), the compiled-scenario
-  cache (``gamecache``), the ahead-of-time compile (``warmup``) and its balance report
-  (``balance``: what-ifs, tuning, the ladder, the skill curve, restricted play).
-  Its greedy player and what the shared players ask of it (``greedy``,
-  ``greedy_values``, ``playerapi``).
+  players are written against (``gameapi``: each game registers its side of it), the
+  Python side every game shares (``pystate``: the ``Game`` protocol and the OpenSpiel-style
+  ``State`` base).
 - :mod:`simulator.engine.players`: the computer players every game shares (random, the
   look-ahead, the tree search, whole-game loops), one module each, behind one interface,
   written against ``core.gameapi``: they import no game.
 
-- :mod:`simulator.games.toi.game`: the Tide of Iron game, in the same shape, with its greedy
-  player and its ``playerapi``.
+Each game lives in its own folder, :mod:`simulator.games` (its rules, the calculators'
+questions, the whole game on this engine in ``game/``, its reports and commands); a
+game's ``game`` package holds its state layout, scenario compile, the game API
+(``turn``), the phases, its greedy player and its ``playerapi``.
 
 The seam between a game and the core is a game object (OpenSpiel's ``Game``):
 Assault's :class:`~simulator.games.assault.game.scenario_game.Game` and Tide of Iron's
-:class:`~simulator.games.toi.game.game.Game` give the batch runner and the balance report
+:class:`~simulator.games.toi.game.game.Game`, both of the :class:`~simulator.engine.core.pystate.Game`
+protocol, give the batch runner and the balance report
 what they need (tables, ``new_state``, the compiled batch entry for the players
 (``chunk_entry(kinds)``, from ``<game>/records.py``), record columns, sides, players; see
 :mod:`simulator.engine.core.batch`). The seam between a game and its players is the

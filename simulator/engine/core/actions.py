@@ -6,31 +6,31 @@ the argument packers such as Assault's ``place_arg`` or Tide of Iron's ``fire_ar
 
 from __future__ import annotations
 
-import numba
+from simulator.engine.core.compiling import rule_plain
 
 KIND_BITS = 8       # kinds 0..255
 UNIT_BITS = 8       # units 0..255; the argument is the rest
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def action(kind, unit, arg):
     """The action of ``kind`` by ``unit`` with argument ``arg``."""
     return kind | (unit << 8) | (arg << 16)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def a_kind(a):
     """Action ``a``'s kind."""
     return a & 0xFF
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def a_unit(a):
     """The unit acting in ``a``."""
     return (a >> 8) & 0xFF
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def a_arg(a):
     """Action ``a``'s argument (what its kind says it is)."""
     return a >> 16

@@ -24,7 +24,8 @@ def _is_compiled(path) -> bool:
     return bool(_JIT_MARK.search(path.read_bytes()))
 
 
-# Which compiled sources each group of caches is built from. numba's disk cache notices a
+# Which compiled sources each group of caches is built from (held against the import graph
+# by tests/engine/core/test_cache_groups.py: a module a compiled module imports is a source). numba's disk cache notices a
 # change in a function's own file only, not in the functions it calls from other files
 # (those are compiled into it), so a group's caches go when any of its sources changes.
 # Globs keep only the files holding numba code (pure-Python modules beside them, such as
@@ -34,16 +35,19 @@ def _is_compiled(path) -> bool:
 #   group: (globs, files, caches dropped)
 CACHE_GROUPS = {
     # the shared core and rng: every game's code is compiled on top of them
-    "core": (("engine/*.py", "engine/core/**/*.py", "run/rng.py"), ("engine/core/records.py",),   # its constants
+    "core": (("engine/*.py", "engine/core/**/*.py", "run/rng.py"), ("engine/core/records.py", "engine/core/fields.py"),   # constants, field numbering
              ("engine/__pycache__/*.nb[ic]", "engine/core/**/__pycache__/*.nb[ic]")),
     # the shared players are compiled into each game's code: in every game's group
     "assault": (("games/assault/game/**/*.py", "engine/players/**/*.py"),
                 tuple(f"games/assault/rules/{f}.py" for f in (
                     "damage", "kernels", "compare", "melee/damage", "melee/kernels", "melee/fight",
-                    "melee/policies", "melee/tables", "vehicle_terrain", "transport")),
+                    "melee/policies", "melee/tables", "melee/situation", "vehicle_terrain", "transport",
+                    "aid", "cards", "dice", "exact", "fire", "pools", "target_states"))
+                + ("games/assault/game/game.py", "games/assault/game/pooltab.py"),
                 ("games/assault/game/**/__pycache__/*.nb[ic]", "engine/players/**/__pycache__/*.nb[ic]")),
     "toi": (("games/toi/game/**/*.py", "engine/players/**/*.py"),
-            tuple(f"games/toi/rules/{f}.py" for f in ("jit", "attack", "results", "assault")),
+            tuple(f"games/toi/rules/{f}.py" for f in ("jit", "attack", "results", "assault"))
+            + ("games/toi/game/tables.py",),      # the table layout's constants
             ("games/toi/game/**/__pycache__/*.nb[ic]", "games/toi/rules/__pycache__/jit.*.nb[ic]",
              "engine/players/**/__pycache__/*.nb[ic]")),
 }
@@ -150,13 +154,43 @@ def typed_by_type(dispatcher):
     return dispatcher
 
 
+class _CompiledOnly:
+    """A rule compiled without a Python wrapper (``no_cpython_wrapper``) cannot be called
+    from Python: numba's dispatcher would run machine code that was never given a Python
+    entry, and the process would crash. Calling one raises this instead."""
+
+    def __call__(self, *args, **kws):
+        f = self.py_func
+        raise TypeError(f"{f.__module__}.{f.__qualname__} is a compiled rule with no Python entry: call it "
+                        "from compiled code (in a test, from a numba.njit function), or give it @entry")
+
+
+class _RuleDispatcher(_CompiledOnly, _TypedByType):
+    """A :func:`rule`: typed by argument types, refusing Python calls."""
+
+
+class _PlainRuleDispatcher(_CompiledOnly, CPUDispatcher):
+    """A :func:`rule_inlined` or :func:`rule_plain`: numba's own typing, refusing Python calls."""
+
+
+def _compiled_only(dispatcher, cls=_RuleDispatcher):
+    dispatcher.__class__ = cls
+    return dispatcher
+
+
 def rule(fn):
     """Compile an internal rules function: cached on disk, no Python wrapper (it is only
     called from compiled code) and no reference counting (``_nrt=False``): passing the
     game's two array tuples on to another function would otherwise cost 24 atomic
     increments and decrements per call. Such a function must not allocate arrays;
     those that do use :func:`rule_alloc`."""
-    return typed_by_type(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)(fn))
+    return _compiled_only(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)(fn))
+
+
+def rule_plain(fn):
+    """:func:`rule` with numba's own typing (a version per literal argument): the small
+    helpers of the action encoding and the state layout, compiled into their callers."""
+    return _compiled_only(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)(fn), _PlainRuleDispatcher)
 
 
 def rule_inlined(fn):
@@ -164,7 +198,8 @@ def rule_inlined(fn):
     into every caller (numba passes every field of every array argument on each call;
     for the game's two tuples of arrays that is about 230 machine words, more than such
     a function's own work)."""
-    return numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False, inline="always")(fn)
+    return _compiled_only(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False, inline="always")(fn),
+                          _PlainRuleDispatcher)
 
 
 # The players' inner loops: one call of the fire odds per enemy unit.
@@ -187,12 +222,12 @@ def rule_hot(fn):
     :func:`rule_inlined`). Inlining the chain into every caller would triple the
     engine's compile time; into these loops it costs about 17 s of a cold compile and
     makes a greedy game about 1.8 times faster (``bench/scenario.py``)."""
-    return typed_by_type(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False, inline=_into_hot_loops)(fn))
+    return _compiled_only(numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False, inline=_into_hot_loops)(fn))
 
 
 def rule_alloc(fn):
     """:func:`rule` for the few functions that allocate arrays (reference counting on)."""
-    return typed_by_type(numba.njit(cache=True, no_cpython_wrapper=True)(fn))
+    return _compiled_only(numba.njit(cache=True, no_cpython_wrapper=True)(fn))
 
 
 def entry(fn):
@@ -200,4 +235,5 @@ def entry(fn):
     return typed_by_type(numba.njit(cache=True, _nrt=False)(fn))
 
 
+_compiled_only(push, _PlainRuleDispatcher)      # defined above the guard: refuses Python calls too
 _refresh_numba_cache()

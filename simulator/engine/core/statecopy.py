@@ -7,13 +7,15 @@ from __future__ import annotations
 import numba
 from numba.extending import overload
 
+from simulator.engine.core.compiling import rule_plain
+
 
 def copy_state(s):
     """A deep copy without the event log (a one-row log in its place)."""
     return type(s)(*(a.copy() for a in s[:-1]), s[-1][:1].copy())
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def copy_into(a, b):
     """Copy array ``b`` into the same-shaped C-contiguous array ``a``, element by element
     (no allocation)."""

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.engine.core import pystate as core
 from simulator.engine.core.compiling import int64_constants
-from simulator.engine.core.seeding import seed_run_game
-from simulator.games.assault.game.scenario_game import Game
 from simulator.games.assault.game.state import (
     ACT_NAMES,
     AUX_OBJ,
@@ -46,85 +45,29 @@ from simulator.games.assault.game.state import (
     U_SIDE,
     U_ST,
     U_TYPE,
+    GameState,
     decode,
     place_facing,
     place_hex,
 )
 from simulator.games.assault.game.turn import MAX_ACTIONS, apply_action, legal_actions, new_game
 
-TERMINAL = -4
-LOG_CAP = 8192      # events a logged game keeps
+TERMINAL = core.TERMINAL
+LOG_CAP = core.LOG_CAP      # events a logged game keeps
 
+class State(core.State):
+    """A game in progress (OpenSpiel's ``State``, :class:`simulator.engine.core.pystate.State`),
+    with Assault's words: ``action_to_string``, a readable ``str``, its events."""
 
-class State:
-    """A game in progress (OpenSpiel's ``State``): ``current_player``, ``legal_actions``,
-    ``apply_action``, ``is_terminal``, ``returns``, ``clone`` and a readable ``str``."""
-
-    def __init__(self, game: Game, seed: int = 0, game_index: int = 0, *, log: bool = True,
-                 _arrays=None):
-        self.game = game
-        self.seed = seed
-        self.game_index = game_index
-        if _arrays is not None:
-            self.s = _arrays
-            return
-        self.s = game.new_state(log_cap=LOG_CAP if log else 1)
-        seed_run_game(seed, game_index, self.s.rng)
-        self.s.g[G_LOG_ON] = 1 if log else 0
-        new_game(self.s, game.tables)
-        self.s.g[G_LOG_ON] = 1 if log else 0
-
-    # -- OpenSpiel API ---------------------------------------------------------------------
-    def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else int(self.s.g[G_DECIDER])
-
-    def legal_actions(self) -> list[int]:
-        buf = np.empty(MAX_ACTIONS, dtype=np.int64)
-        n = legal_actions(self.s, self.game.tables, buf)
-        return [int(a) for a in buf[:n]]
-
-    def apply_action(self, a: int) -> None:
-        if self.is_terminal():
-            raise ValueError("the game is over")
-        if int(a) not in self.legal_actions():
-            raise ValueError(f"illegal action {self.action_to_string(a)} ({a})")
-        self.make_log_room()
-        apply_action(self.s, self.game.tables, np.int64(a))
-
-    def make_log_room(self) -> None:
-        """Double the event log once it is half full, before an action: the rules raise on
-        a full log, and a long game should keep every event (a single action filling the
-        other half would be a runaway)."""
-        log = self.s.log
-        if self.s.g[G_LOG_ON] and 2 * int(self.s.g[G_LOGN]) >= log.shape[0]:
-            bigger = np.zeros((2 * log.shape[0], log.shape[1]), dtype=log.dtype)
-            bigger[: log.shape[0]] = log
-            self.s = self.s._replace(log=bigger)
-
-    def is_terminal(self) -> bool:
-        return bool(self.s.g[G_OVER])
-
-    def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0, 0.0]
-        w = int(self.s.g[G_WINNER])
-        return [0.0, 0.0] if w < 0 else [1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0]
-
-    def clone(self) -> "State":
-        from simulator.games.assault.game.state import GameState
-        arrays = GameState(*(a.copy() for a in self.s))
-        return State(self.game, self.seed, self.game_index, _arrays=arrays)
+    RULES = core.Rules(new_game=new_game, legal_actions=legal_actions, apply_action=apply_action,
+                       max_actions=int(MAX_ACTIONS), state_type=GameState, g_decider=int(G_DECIDER),
+                       g_over=int(G_OVER), g_winner=int(G_WINNER), g_log_on=int(G_LOG_ON), g_logn=int(G_LOGN),
+                       no_winner=int(NO_WINNER))
 
     # -- reading -------------------------------------------------------------------------
     @property
     def turn(self) -> int:
         return int(self.s.g[G_TURN])
-
-    @property
-    def winner(self) -> int:
-        """0 or 1, -1 a draw; ``NO_WINNER`` (-2) while the game is not over (as the batch
-        records a game cut short at its decision limit)."""
-        return int(self.s.g[G_WINNER]) if self.is_terminal() else int(NO_WINNER)
 
     def hex_name(self, h: int) -> str:
         return self.game.cm.names[h] if h >= 0 else "-"

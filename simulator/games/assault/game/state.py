@@ -26,14 +26,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from simulator.engine.core.actions import a_arg as a_arg  # the shared encoding, re-exported
 from simulator.engine.core.actions import a_kind as a_kind
 from simulator.engine.core.actions import a_unit as a_unit
 from simulator.engine.core.actions import action as action
-from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.compiling import int64_constants, rule_plain
 from simulator.engine.core.eventlog import EV_FIELDS as EV_FIELDS  # a log row's width, re-exported
 from simulator.engine.core.fields import declare, labels
 
@@ -305,35 +304,35 @@ AUX_ROWS = declare(globals(), """
 """)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def place_arg(h, f):
     """K_PLACE's argument: hex ``h``, facing vertex ``f`` (``NO_FACING`` for infantry, 5.8)."""
     return h * 8 + f
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def place_hex(arg):
     return arg // 8
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def place_facing(arg):
     return arg % 8
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def spotted_arg(target, spotter, scale):
     """K_INDIRECT's (``scale`` INDIRECT_SCALE: ``target`` a unit) or K_SMOKE's (SMOKE_SCALE:
     ``target`` a hex) argument: the target and the spotter, -1 when the firer sees it (7.2)."""
     return target + scale * (spotter + 1)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def spotted_target(arg, scale):
     return arg % scale
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def spotted_spotter(arg, scale):
     return arg // scale - 1
 

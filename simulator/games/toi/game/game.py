@@ -12,18 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
+from simulator.engine.core import pystate as core
 from simulator.engine.core.actions import decode
-from simulator.engine.core.seeding import seed_run_game
 from simulator.games.toi.game import state as S
 from simulator.games.toi.game import tables as T
 from simulator.games.toi.game.events import EVENT_NAMES
 from simulator.games.toi.game.scenario import Scenario, load_scenario
 from simulator.games.toi.game.turn import MAX_ACTIONS, apply_action, legal_actions, new_game
 
-TERMINAL = -4
-LOG_CAP = 8192
+TERMINAL = core.TERMINAL
+LOG_CAP = core.LOG_CAP
 
 
 class Game:
@@ -122,46 +120,14 @@ class Game:
         return f"Scenario source (the file's source key): {source}."
 
 
-class State:
-    """A game in progress."""
+class State(core.State):
+    """A game in progress (:class:`simulator.engine.core.pystate.State`), with Tide of
+    Iron's words: ``action_to_string``, a readable ``str``, its events."""
 
-    def __init__(self, game: Game, seed: int = 0, game_index: int = 0, *, log: bool = True):
-        self.game = game
-        self.s = game.new_state(LOG_CAP if log else 1)
-        self.s.g[S.G_LOG_ON] = 1 if log else 0
-        seed_run_game(seed, game_index, self.s.rng)
-        new_game(self.s, game.tables)
-        self.s.g[S.G_LOG_ON] = 1 if log else 0
-
-    def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else int(self.s.g[S.G_DECIDER])
-
-    def legal_actions(self) -> list[int]:
-        buf = np.empty(MAX_ACTIONS, dtype=np.int64)
-        n = legal_actions(self.s, self.game.tables, buf)
-        return [int(a) for a in buf[:n]]
-
-    def apply_action(self, a: int) -> None:
-        if self.is_terminal():
-            raise ValueError("the game is over")
-        if int(a) not in self.legal_actions():
-            raise ValueError(f"illegal action {self.action_to_string(a)} ({a})")
-        apply_action(self.s, self.game.tables, np.int64(a))
-
-    def is_terminal(self) -> bool:
-        return bool(self.s.g[S.G_OVER])
-
-    def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0, 0.0]
-        w = int(self.s.g[S.G_WINNER])
-        return [0.0, 0.0] if w < 0 else [1.0 if w == 0 else -1.0, 1.0 if w == 1 else -1.0]
-
-    def clone(self) -> State:
-        other = object.__new__(State)
-        other.game = self.game
-        other.s = S.GameState(*(a.copy() for a in self.s))
-        return other
+    RULES = core.Rules(new_game=new_game, legal_actions=legal_actions, apply_action=apply_action,
+                       max_actions=int(MAX_ACTIONS), state_type=S.GameState, g_decider=int(S.G_DECIDER),
+                       g_over=int(S.G_OVER), g_winner=int(S.G_WINNER), g_log_on=int(S.G_LOG_ON),
+                       g_logn=int(S.G_LOGN), no_winner=int(S.NO_WINNER))
 
     def play(self, players: tuple[str, str] = ("random", "random"), max_decisions: int = 100_000) -> int:
         """Play on to the end with the shared players ``players`` (``"mcts:50"``...), a
@@ -178,10 +144,6 @@ class State:
             apply_action(self.s, t, choose(self.s, t, kinds[side], side, w, params))
             d += 1
         return d
-
-    @property
-    def winner(self) -> int:
-        return int(self.s.g[S.G_WINNER]) if self.is_terminal() else S.NO_WINNER
 
     def action_to_string(self, a: int) -> str:
         kind, unit, arg = decode(a)

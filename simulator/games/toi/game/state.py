@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from simulator.engine.core.actions import a_arg as a_arg  # the shared encoding, re-exported
 from simulator.engine.core.actions import a_kind as a_kind
 from simulator.engine.core.actions import a_unit as a_unit
 from simulator.engine.core.actions import action as action
-from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.compiling import int64_constants, rule_plain
 from simulator.engine.core.eventlog import EV_FIELDS as EV_FIELDS  # a log row's width, re-exported
 from simulator.engine.core.fields import declare, labels
 
@@ -225,7 +224,7 @@ AUX_ROWS = declare(globals(), """
 """)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def fire_arg(target, mode, support):
     """K_FIRE / K_SHOOT / K_OPFIRE's argument: the target unit, normal or suppressive, and
     whether every eligible friendly unit supports (001 Combined fire)."""
@@ -236,81 +235,81 @@ FIRE_RAPID = 1 << 10        # in a K_OPFIRE's argument: the MG crews alone fire 
 AREA_SUPPORT = 1 << 20      # in a K_AREA's argument: every eligible friendly unit supports (rulings T42)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def area_arg(h, mode, support):
     """K_AREA's argument: the target hex, normal or suppressive, and whether every eligible
     friendly unit supports (001 Area attacks; Combined fire; rulings T42)."""
     return h * 2 + mode + support * AREA_SUPPORT
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def area_hex(arg):
     """The target hex of an :func:`area_arg`."""
     return (arg % AREA_SUPPORT) >> 1
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def area_mode(arg):
     """MODE_NORMAL or MODE_SUPPRESSIVE, of an :func:`area_arg`."""
     return arg & 1
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def area_support(arg):
     """1: supported, of an :func:`area_arg`."""
     return 1 if arg >= AREA_SUPPORT else 0
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def fire_target(arg):
     """The target unit of a :func:`fire_arg`."""
     return arg & 0xFF
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def fire_mode(arg):
     """MODE_NORMAL or MODE_SUPPRESSIVE, of a :func:`fire_arg`."""
     return (arg >> 8) & 1
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def fire_support(arg):
     """1: every eligible friendly unit supports, of a :func:`fire_arg`."""
     return (arg >> 9) & 1
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def fire_rapid(arg):
     """1: the MG crews alone fire (:data:`FIRE_RAPID`), of a K_OPFIRE's argument."""
     return (arg >> 10) & 1
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def transfer_arg(to, fig):
     """K_TRANSFER's argument: one figure of type ``fig`` goes to squad ``to`` (001 Status
     phase, 4: squad transfers)."""
     return to | (fig << 8)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def transfer_to(arg):
     """The receiving squad of a :func:`transfer_arg`."""
     return arg & 0xFF
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def transfer_fig(arg):
     """The figure type of a :func:`transfer_arg`."""
     return arg >> 8
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def gave_bit(fig):
     """U_XFER's bit: the squad gave figures of type ``fig`` in this status phase."""
     return 1 << (2 * fig)
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True, _nrt=False)
+@rule_plain
 def got_bit(fig):
     """U_XFER's bit: the squad received figures of type ``fig`` in this status phase."""
     return 1 << (2 * fig + 1)
