@@ -27,7 +27,7 @@ of :mod:`simulator.engine.players.base`, ``MC_*`` the tree search's, ``LA_*`` th
 look-ahead's, for every player of that kind in the call; a saved run's file names the
 settings that reached its players.)
 
-Every figure of the README's "How strong the players are" is one of these runs. A change
+Every strength figure of ``docs/strength.md`` is one of these runs. A change
 whose interval holds zero is not shown by the run: play more games.
 """
 

@@ -279,8 +279,7 @@ def test_strength_ordering_in_the_skirmish(skirmish):
     from both seats of the symmetric Skirmish (``test_players``): mcts at its default
     budget beats ``lookahead``, and beats ``mcts:16`` (a larger budget beats a smaller
     one), each seat by more than 3 points and both seats pooled outside the 95%
-    interval. (The shipped scenarios, with more games: the README's "How strong the
-    players are".)"""
+    interval. (The shipped scenarios, with more games: ``docs/strength.md``.)"""
     n = 192
     for weak in ("lookahead", "mcts:16"):
         ww = outcomes(skirmish, (weak, weak), n, seed=7)
