@@ -331,11 +331,13 @@ def defender_losses(s, t, target, foe, nd, hits, success):
 
 @rule
 def retreat(s, j, target, dest):
-    """002 step 9: not movement, so no op fire; a pinned squad becomes disrupted."""
+    """002 step 9: not movement, so no op fire; a pinned squad becomes disrupted; a fresh
+    unit or one in op fire mode becomes fatigued (rulings T14)."""
     put(s, j, dest)
     log(s, EV_RETREAT, j, target, dest, 0, 0, 0)
     if s.u[j, U_COND] == COND_PINNED:
         s.u[j, U_COND] = COND_DISRUPTED
+    s.u[j, U_TOKEN] = TOK_FATIGUED                   # 002 step 9: every unit forced to retreat
 
 
 @rule

@@ -1,0 +1,58 @@
+"""Tide of Iron rules found wrong in whole games (issue 40, items 8-14), each on a tiny
+scenario: the retreat fatigues (002 step 9), a carried heavy-weapon squad neither assaults
+nor takes Fire & Movement (001 Assault; Fire & movement), cliffs both ways and a lower crest
+(001 Terrain: Hill; Line of sight; rulings T23), a hex-side line (001 LOS), elimination
+counts squads only (rulings T25), Rapid Op Fire is the MG crews' (001 MG crew; rulings T30)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simulator.games.toi.game import state as S
+from simulator.games.toi.game import tables as T
+from simulator.games.toi.game.scenario import compile_scenario, line_tracer, load_scenario, sight
+from tests.games.toi.game.test_toi_vehicles import BSQ, HALFTRACK, PZ4, SDKFZ, SQ
+from tests.games.toi.game.test_toi_vehicles import deployed as with_vehicles
+from tests.games.toi.game.util import (
+    A0,
+    A1,
+    B0,
+    B1,
+    BOFF,
+    arg_of,
+    deployed,
+    events,
+    find,
+    hex_of,
+    kind_of,
+    unit_of,
+)
+
+SIGHT = Path(__file__).parent / "data" / "tiny-sight.scenario.toml"
+
+
+def unit_kinds(st, k: int) -> set[str]:
+    return {S.KIND_NAMES[kind_of(a)] for a in st.legal_actions() if unit_of(a) == k and kind_of(a) != S.K_PASS}
+
+
+# --- item 8: 002 step 9, every unit forced to retreat is fatigued ------------------------
+
+def test_defenders_forced_to_retreat_are_fatigued_from_fresh_and_from_op_fire_mode():
+    retreats = 0
+    for seed in range(60):
+        # A1 assaults 4,2 from 3,2 (no step taken, so no op fire), A0 at 3,1 supports;
+        # B0 (op fire mode) and B1 (fresh) defend 4,2.
+        st = deployed(seed, where={A1: "3,2", A0: "3,1", B0: "4,2", B1: "4,2", BOFF: "5,0"}, opfire=(B0,))
+        assert st.s.u[B0, S.U_TOKEN] == S.TOK_OPFIRE and st.s.u[B1, S.U_TOKEN] == S.TOK_FRESH
+        target = hex_of(st.game, "4,2")
+        st.apply_action(find(st, S.K_ASSAULT, A1))
+        st.apply_action(find(st, S.K_STOP))
+        st.apply_action(find(st, S.K_ATTACK_HEX, A1, target * 2 + 1))
+        for k in (B0, B1):
+            if st.s.u[k, S.U_ST] == S.ONMAP and st.s.u[k, S.U_HEX] != target:   # it retreated
+                assert [e for e in events(st, "retreat") if e[2] == k]
+                assert st.s.u[k, S.U_TOKEN] == S.TOK_FATIGUED                  # 002 step 9
+                retreats += 1
+            elif st.s.u[k, S.U_ST] == S.ONMAP:                                 # held: tokens unchanged
+                assert st.s.u[k, S.U_TOKEN] == (S.TOK_OPFIRE if k == B0 else S.TOK_FRESH)
+    assert retreats > 0
