@@ -56,3 +56,17 @@ def test_defenders_forced_to_retreat_are_fatigued_from_fresh_and_from_op_fire_mo
             elif st.s.u[k, S.U_ST] == S.ONMAP:                                 # held: tokens unchanged
                 assert st.s.u[k, S.U_TOKEN] == (S.TOK_OPFIRE if k == B0 else S.TOK_FRESH)
     assert retreats > 0
+
+
+# --- item 9: a carried squad with a heavy weapon -----------------------------------------
+
+def test_a_carried_squad_with_an_mg_crew_may_neither_assault_nor_fire_and_move():
+    st = with_vehicles(where={SQ: "0,1"})
+    st.apply_action(find(st, S.K_ADVANCE, SQ))
+    st.apply_action(find(st, S.K_EMBARK, SQ, HALFTRACK))                      # carried, fatigued
+    assert st.s.u[SQ, S.U_ST] == S.CARRIED
+    st.s.u[SQ, S.U_TOKEN] = S.TOK_FRESH                                       # as in the next round
+    assert unit_kinds(st, SQ) == {"fatigue unit", "advance", "fire and movement", "assault action"}
+    mg = st.game.scenario.figure_names.index("mg")
+    st.s.u[SQ, S.U_FIG + mg] = 1                                              # 4 regulars + 1 MG crew
+    assert unit_kinds(st, SQ) == {"fatigue unit", "advance"}                   # 001 Assault; Fire & movement
