@@ -182,8 +182,8 @@ def _move_cost(x: int, y: int, terrain, elev, road, stand, game: GameData, vehic
     -1 impassable."""
     if not stand[y]:
         return -1
-    if elev[y] - elev[x] >= 2:
-        return -1                                   # 001 Terrain: Hill, cliff sides impassable
+    if abs(elev[y] - elev[x]) >= 2:
+        return -1                                   # 001 Terrain: Hill, cliff sides impassable, up or down
     feats = game.terrain.features
 
     def cost_of(name: str):

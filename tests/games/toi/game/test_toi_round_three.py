@@ -70,3 +70,20 @@ def test_a_carried_squad_with_an_mg_crew_may_neither_assault_nor_fire_and_move()
     mg = st.game.scenario.figure_names.index("mg")
     st.s.u[SQ, S.U_FIG + mg] = 1                                              # 4 regulars + 1 MG crew
     assert unit_kinds(st, SQ) == {"fatigue unit", "advance"}                   # 001 Assault; Fire & movement
+
+
+# --- item 10: cliffs are impassable both ways --------------------------------------------
+
+def side_cost(t, grid, a: str, b: str) -> tuple[int, int]:
+    x, y = grid.index_of(a), grid.index_of(b)
+    d = [d for d in range(6) if t.side6[x, d, T.S6_NBR] == y][0]
+    return int(t.side6[x, d, T.S6_COST]), int(t.side6[x, d, T.S6_VCOST])
+
+
+def test_a_cliff_side_is_impassable_down_as_well_as_up():
+    sc = load_scenario(str(SIGHT))
+    t, grid = sc.tables, sc.grid
+    assert side_cost(t, grid, "3,0", "4,0") == (-1, -1)                       # level 0 -> 2: up the cliff
+    assert side_cost(t, grid, "4,0", "3,0") == (-1, -1)                       # level 2 -> 0: down it (001 Hill)
+    assert side_cost(t, grid, "4,1", "4,0") == (2, 2)                         # one level up: a hill's 2 MP
+    assert side_cost(t, grid, "4,0", "4,1") == (1, 1)                         # one level down: 1 (001 Hill)
