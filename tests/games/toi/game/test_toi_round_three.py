@@ -87,3 +87,20 @@ def test_a_cliff_side_is_impassable_down_as_well_as_up():
     assert side_cost(t, grid, "4,0", "3,0") == (-1, -1)                       # level 2 -> 0: down it (001 Hill)
     assert side_cost(t, grid, "4,1", "4,0") == (2, 2)                         # one level up: a hill's 2 MP
     assert side_cost(t, grid, "4,0", "4,1") == (1, 1)                         # one level down: 1 (001 Hill)
+
+
+# --- item 11: a lower crest makes blind hexes (rulings T23, revised) ---------------------
+
+def test_a_level_one_crest_hides_the_hex_behind_it_from_level_two():
+    sc = load_scenario(str(SIGHT))
+    t, grid = sc.tables, sc.grid
+    top, crest, behind, beyond = (grid.index_of(h) for h in ("4,0", "4,1", "4,2", "4,3"))
+    assert sc.spec.rules.lower_hills_block                                    # the default
+    # 4,1 (level 1, at or below the higher unit's 2) is BT; difference 2: 1 blind hex behind it
+    assert t.los[top, behind] == 0 and t.los[behind, top] == 0
+    sees, why, _ = sight(sc, top, behind)
+    assert sees == 0 and why[0][1] == (crest,)
+    assert t.los[top, beyond] == 1                                            # 2 behind the crest: seen
+    old = sc.spec.model_copy(update={"rules": sc.spec.rules.model_copy(update={"lower_hills_block": False})})
+    before = compile_scenario(old, sc.path, sc.game)                          # the earlier reading
+    assert before.tables.los[top, behind] == 1 and before.tables.los[top, beyond] == 1
