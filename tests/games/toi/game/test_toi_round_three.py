@@ -104,3 +104,18 @@ def test_a_level_one_crest_hides_the_hex_behind_it_from_level_two():
     old = sc.spec.model_copy(update={"rules": sc.spec.rules.model_copy(update={"lower_hills_block": False})})
     before = compile_scenario(old, sc.path, sc.game)                          # the earlier reading
     assert before.tables.los[top, behind] == 1 and before.tables.los[top, beyond] == 1
+
+
+# --- item 12: a hex-side line with BT on either side at different points -----------------
+
+def test_a_hex_side_line_with_woods_on_each_side_at_different_points_is_clear():
+    sc = load_scenario(str(SIGHT))
+    grid = sc.grid
+    a, b = grid.index_of("0,0"), grid.index_of("3,4")
+    prim, alt = line_tracer(grid)(a, b)
+    names = [(grid.names[int(p)], grid.names[int(q)] if q >= 0 else None) for p, q in zip(prim, alt, strict=True)]
+    assert names[0] == ("1,0", "0,1") and names[2] == ("2,2", "1,2")         # along two hex sides
+    woods = {"1,0", "1,2"}                                                    # one on each side of it
+    assert names[0][0] in woods and names[2][1] in woods
+    assert names[0][1] not in woods and names[2][0] not in woods
+    assert sc.tables.los[a, b] == 1                                           # never both at one point (T23)
