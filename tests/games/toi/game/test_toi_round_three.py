@@ -119,3 +119,16 @@ def test_a_hex_side_line_with_woods_on_each_side_at_different_points_is_clear():
     assert names[0][0] in woods and names[2][1] in woods
     assert names[0][1] not in woods and names[2][0] not in woods
     assert sc.tables.los[a, b] == 1                                           # never both at one point (T23)
+
+
+# --- item 13: a side with no squad left loses, vehicles or not ---------------------------
+
+def test_a_side_with_vehicles_but_no_squad_loses_at_once():
+    st = with_vehicles()
+    h = int(st.s.u[BSQ, S.U_HEX])
+    st.s.hx[h, S.HX_OCC + 1] -= 1
+    st.s.u[BSQ, S.U_HEX] = -1
+    st.s.u[BSQ, S.U_ST] = S.DESTROYED                                          # b: a half-track and a tank left
+    assert st.s.u[SDKFZ, S.U_ST] == S.ONMAP and st.s.u[PZ4, S.U_ST] == S.ONMAP
+    st.apply_action(find(st, S.K_FATIGUE, SQ))                                 # any decision ends the check
+    assert st.is_terminal() and st.winner == 0 and st.s.g[S.G_REASON] == S.R_ELIMINATION
