@@ -163,6 +163,8 @@ def share(s, t, k, target, role, how):
     d = t.dist[a, b]
     bonus = t.p[P_HIGHER] if t.hexi[a, HI_ELEV] > t.hexi[b, HI_ELEV] else 0
     if is_vehicle(s, k):
+        if how == HOW_RAPID and role == ROLE_LEAD:
+            return -1, 0                          # 001 MG crew: Rapid Op Fire is the MG crews' (rulings T30)
         return vehicle_share(s, t, k, target, d, bonus, halvings, how)
     fpr, band = squad_fpr(s, t, k, target, d, bonus, role, how)
     if band < 0 or fpr == 0:

@@ -132,3 +132,21 @@ def test_a_side_with_vehicles_but_no_squad_loses_at_once():
     assert st.s.u[SDKFZ, S.U_ST] == S.ONMAP and st.s.u[PZ4, S.U_ST] == S.ONMAP
     st.apply_action(find(st, S.K_FATIGUE, SQ))                                 # any decision ends the check
     assert st.is_terminal() and st.winner == 0 and st.s.g[S.G_REASON] == S.R_ELIMINATION
+
+
+# --- item 14: a tank has no Rapid Op Fire ------------------------------------------------
+
+def test_a_tank_in_op_fire_fires_once_with_everything_and_is_fatigued():
+    st = with_vehicles(where={SQ: "2,2", BSQ: "5,1", SDKFZ: "5,1", PZ4: "4,2"})
+    st.s.u[PZ4, S.U_TOKEN] = S.TOK_OPFIRE                                     # set up in op fire mode
+    t, grid = st.game.tables, st.game.scenario.grid
+    st.apply_action(find(st, S.K_ADVANCE, SQ))
+    d = [d for d in range(6) if t.side6[grid.index_of("2,2"), d, T.S6_NBR] == grid.index_of("3,2")][0]
+    st.apply_action(find(st, S.K_STEP, SQ, d))                               # next to the tank
+    assert st.s.g[S.G_SUB] == S.SUB_OPFIRE
+    tank = [a for a in st.legal_actions() if kind_of(a) == S.K_OPFIRE and unit_of(a) == PZ4]
+    assert tank and not any(arg_of(a) & S.FIRE_RAPID for a in tank)          # no MG crews: no Rapid Op Fire
+    st.apply_action(tank[0])
+    ev = events(st, "op fire")[-1]
+    assert ev[5] == 6                                                         # Panzer IV FPR vs infantry 6, full
+    assert st.s.u[PZ4, S.U_TOKEN] == S.TOK_FATIGUED                           # 001: op fire fatigues
