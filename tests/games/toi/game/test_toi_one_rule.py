@@ -6,10 +6,13 @@ the cover dice are :mod:`simulator.games.toi.rules.shares`, called by the calcul
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 
 from simulator.games.toi.game import state as S
-from simulator.games.toi.rules import shares
+from simulator.games.toi.rules import exact, shares
 from simulator.games.toi.rules.assault import build_assault
 from simulator.games.toi.rules.attack import build_attack
 from simulator.games.toi.rules.data import load_game
@@ -58,6 +61,29 @@ def test_the_engine_fires_with_the_calculators_pool_squads(where, lead, target, 
     dice, cover, calc, helpers = engine_attack(st, TINY_SPECS, lead, target, mode, support)
     assert (dice, cover) == (calc.attack_strength, calc.defence_strength)
     assert (len(helpers) > 0) == (support == 1)
+
+
+@pytest.mark.parametrize("where, band", [
+    ({A1: "0,0", B1: "5,0"}, "long"),                      # 5 hexes, range 4: long, hits on 6
+    ({A1: "3,0", B1: "4,0"}, "close"),                     # adjacent: close, hits on 4-6
+])
+def test_the_engine_hits_as_often_as_the_calculators_odds(where, band):
+    """The band is not in the event log: the engine's mean hits over many seeds must be the
+    calculator's exact mean (within 4 standard errors; 4 dice at 6s against 0 cover give
+    4/6 = 0.67 hits, at 5-6 1.33, at 4-6 2: a wrong band is 0.67 away, ~18 errors)."""
+    n = 400
+    hits, calc = [], None
+    for seed in range(n):
+        st = deployed(seed, where=where)
+        _, _, calc, _ = engine_attack(st, TINY_SPECS, A1, B1, 0, 0)
+        hits.append(events(st, "attack")[-1][7])
+    assert calc.band == band
+    p = exact.roll_joint(calc)
+    a, d = np.indices(p.shape)
+    h = np.maximum(a - d, 0)
+    mean = float((p * h).sum())
+    sd = math.sqrt(float((p * h * h).sum()) - mean * mean)
+    assert abs(float(np.mean(hits)) - mean) < 4 * sd / math.sqrt(n)
 
 
 def test_suppressive_cover_of_an_elite_officer_squad_in_woods_is_five_in_both():
