@@ -87,7 +87,6 @@ from simulator.games.toi.game.units import (
     is_vehicle,
     lose_figures,
     medic_in_hex,
-    obstacle_halves,
     officer_in_hex,
     put,
     reveal,
@@ -95,14 +94,19 @@ from simulator.games.toi.game.units import (
     room_for,
     smoke_in,
     visible_in,
+    wire_in,
 )
 from simulator.games.toi.rules.jit import (
     ASSAULT_FROM,
     RED_SUCCESS_FROM,
+    assault_attacker_halvings_jit,
+    assault_cover_dice_jit,
+    assault_defender_halvings_jit,
     assault_squad_losses,
     assault_succeeds_jit,
-    halved_fpr_jit,
+    hex_halvings_jit,
     net_hits_jit,
+    strength_after_jit,
 )
 
 
@@ -149,15 +153,26 @@ def supporter_ok(s, t, k, side, target_hex, active):
     return (k != active and s.u[k, U_ST] == ONMAP and s.u[k, U_SIDE] == side and not is_vehicle(s, k)
             and s.u[k, U_COND] == COND_NORMAL and not has_heavy(s, t, k)
             and t.dist[s.u[k, U_HEX], target_hex] == 1
-            and not obstacle_halves(s, t, s.u[k, U_HEX])       # halved twice (rulings T1, T18)
-            and not smoke_in(s, target_hex))                   # 001 Smoke: not against a smoke hex (T10)
+            and attacker_halvings(s, t, k, target_hex, True) < 2)   # halved twice: wire, mines, smoke (T1, T10)
+
+
+@rule_inlined
+def obstacles_in(s, t, h):
+    """Halvings of a squad from wire and mines in hex ``h`` (rulings T2, T18), one each."""
+    return hex_halvings_jit(1 if t.hexi[h, HI_MINES] == 1 else 0, 1 if wire_in(s, h) else 0, False)
+
+
+@rule_inlined
+def attacker_halvings(s, t, k, target, supporting):
+    """An assaulting squad's halvings: :func:`simulator.games.toi.rules.shares.assault_attacker_halvings`
+    (wire or mines in its hex, a smoke target hex; smoke in its own hex does not halve it:
+    001 Smoke; rulings T10, T18). Two: no assault (T1)."""
+    return assault_attacker_halvings_jit(supporting, smoke_in(s, target), obstacles_in(s, t, s.u[k, U_HEX]))
 
 
 @rule_inlined
 def active_halvings(s, t, k, target):
-    """The active squad's halvings: wire or mines in its hex (rulings T18), a smoke target hex;
-    smoke in its own hex does not halve it (001 Smoke; rulings T10). Two: no assault (T1)."""
-    return (1 if obstacle_halves(s, t, s.u[k, U_HEX]) else 0) + (1 if smoke_in(s, target) else 0)
+    return attacker_halvings(s, t, k, target, False)
 
 
 @rule
@@ -206,7 +221,7 @@ def attackers(s, t, k, target, support):
     for i in range(3):
         att[i] = -1
     att[0] = k
-    strength = max(halved_fpr_jit(infantry_fpr(s, t, k), active_halvings(s, t, k, target)), 0)
+    strength = max(strength_after_jit(infantry_fpr(s, t, k), active_halvings(s, t, k, target)), 0)
     if support == 1:
         for slot in range(1, 1 + t.p[P_MAX_SUPPORT]):
             best, best_f = -1, -1
@@ -215,7 +230,7 @@ def attackers(s, t, k, target, support):
                     best, best_f = j, infantry_fpr(s, t, j)
             if best >= 0:
                 att[slot] = best
-                strength += halved_fpr_jit(best_f, 1)
+                strength += max(strength_after_jit(best_f, attacker_halvings(s, t, best, target, True)), 0)
     for i in range(3):                               # 002 step 2: +2 for each flamethrower squad
         if att[i] >= 0 and ability(s, att[i], SPEC_FLAMETHROWER):
             strength += t.p[P_FLAME_FPR]
@@ -239,11 +254,12 @@ def assault_cover(s, t, target, foe, nd):
             cover += t.hexi[target, HI_FORT_COVER]
         if medic and t.p[P_MEDIC_ASSAULT] == 2 and not is_vehicle(s, j):
             cover += t.p[P_MEDIC_COVER]
+    flame = False
     for i in range(3):
         a = s.aux[AUX_ATT, i]
         if a >= 0 and ability(s, a, SPEC_FLAMETHROWER):
-            return max(cover - t.p[P_FLAME_CUT], 0)
-    return cover
+            flame = True
+    return assault_cover_dice_jit(cover, flame, t.p[P_FLAME_CUT])
 
 
 @rule
@@ -255,23 +271,20 @@ def defenders(s, t, target, foe):
         defs[i] = -1
     nd = 0
     officer = officer_in_hex(s, t, target, foe)
+    for_all = (1 if t.hexi[target, HI_MINES] == 1 else 0) + (1 if smoke_in(s, target) else 0)
+    wire = 1 if wire_in(s, target) else 0
     strength = 0
     for j in range(t.p[P_N_UNITS]):
         if s.u[j, U_ST] == ONMAP and s.u[j, U_HEX] == target and nd < 3:
             defs[nd] = j
             nd += 1
-            if is_vehicle(s, j):                     # 002 step 3: light vehicles add their FPR
-                halvings = ((1 if t.hexi[target, HI_MINES] == 1 or smoke_in(s, target) else 0)
-                            + (1 if s.u[j, U_DMG] == DMG_HEAVY else 0))
-                strength += max(halved_fpr_jit(t.vt[s.u[j, U_MODEL], VT_IFPR], halvings), 0)
-                continue
-            c = s.u[j, U_COND]
-            if c == COND_DISRUPTED:
-                continue
-            halvings = 1 if obstacle_halves(s, t, target) or smoke_in(s, target) else 0     # rulings T12
-            if c == COND_PINNED and not officer:
-                halvings += 1
-            strength += max(halved_fpr_jit(infantry_fpr(s, t, j), halvings), 0)
+            veh = is_vehicle(s, j)                   # 002 step 3: light vehicles add their FPR
+            h = assault_defender_halvings_jit(veh, s.u[j, U_COND], officer, hex_halvings_jit(for_all, wire, veh),
+                                              veh and s.u[j, U_DMG] == DMG_HEAVY)    # rulings T12
+            if h < 0:
+                continue                             # disrupted: nothing
+            fpr = t.vt[s.u[j, U_MODEL], VT_IFPR] if veh else infantry_fpr(s, t, j)
+            strength += max(strength_after_jit(fpr, h), 0)
     return nd, strength
 
 
@@ -331,11 +344,13 @@ def defender_losses(s, t, target, foe, nd, hits, success):
 
 @rule
 def retreat(s, j, target, dest):
-    """002 step 9: not movement, so no op fire; a pinned squad becomes disrupted."""
+    """002 step 9: not movement, so no op fire; a pinned squad becomes disrupted; a fresh
+    unit or one in op fire mode becomes fatigued (rulings T14)."""
     put(s, j, dest)
     log(s, EV_RETREAT, j, target, dest, 0, 0, 0)
     if s.u[j, U_COND] == COND_PINNED:
         s.u[j, U_COND] = COND_DISRUPTED
+    s.u[j, U_TOKEN] = TOK_FATIGUED                   # 002 step 9: every unit forced to retreat
 
 
 @rule

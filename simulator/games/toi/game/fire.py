@@ -1,9 +1,10 @@
 """Ranged attacks in a game: concentrated fire with combined fire, fire and movement, op
 fire (001 Combat; Resolving an attack; Combined fire; Opportunity fire).
 
-The dice, the range bands, halving and the result tables are those of
-:mod:`simulator.games.toi` (through :mod:`simulator.games.toi.rules.jit`); this module finds who may fire
-at whom from the state and applies the result to it.
+The dice, the range bands, who fires with what, the halvings, the cover dice and the result
+tables are the calculator's (:mod:`simulator.games.toi.rules.shares` and the others, compiled
+through :mod:`simulator.games.toi.rules.jit`); this module reads their numbers from the state,
+finds who may fire at whom and applies the result to it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.games.toi.game.events import EV_FIRE, EV_OPFIRE, REVEAL_FIRED, log
 from simulator.games.toi.game.state import (
-    COND_DISRUPTED,
     COND_NORMAL,
     COND_PINNED,
     DMG_HEAVY,
@@ -97,9 +97,15 @@ from simulator.games.toi.rules.jit import (
     SUCCESS_CLOSE,
     SUCCESS_LONG,
     SUCCESS_NORMAL,
-    band_index_jit,
-    halved_fpr_jit,
+    ability_cover_jit,
+    defence_dice_jit,
+    figure_band_jit,
+    firer_halvings_jit,
+    hex_halvings_jit,
     net_hits_jit,
+    squad_bonus_jit,
+    strength_after_jit,
+    vehicle_fire_jit,
 )
 
 ROLE_LEAD, ROLE_SUPPORT = 0, 1
@@ -118,25 +124,16 @@ def success_from(band):
 @rule
 def halvings_of(s, t, k, role, how):
     """How often unit ``k``'s FPR is halved in this attack, -1 when it may not fire at all:
-    pinned (only with an officer's Rally, leading a concentrated attack) or disrupted
-    (001 Squad conditions); supporting (001 Combined fire); Fire & Movement; in a minefield
-    (all units) or razor wire (squads), smoke (all units) (rulings T2, T36)."""
+    :func:`simulator.games.toi.rules.shares.firer_halvings` with the state's numbers (its hex:
+    smoke and a minefield halve all units, razor wire squads; rulings T2, T36)."""
     a = s.u[k, U_HEX]
-    halvings = 0
     cond = s.u[k, U_COND]
-    if cond == COND_DISRUPTED:
-        return -1
-    if cond == COND_PINNED:
-        if role != ROLE_LEAD or how != HOW_CONCENTRATED or not officer_in_hex(s, t, a, s.u[k, U_SIDE]):
-            return -1
-        halvings += 1
-    if role == ROLE_SUPPORT:
-        halvings += 1
-    if how == HOW_FIREMOVE:
-        halvings += 1
-    if t.hexi[a, HI_MINES] == 1 or (wire_in(s, a) and not is_vehicle(s, k)) or smoke_in(s, a):
-        halvings += 1
-    return halvings
+    veh = is_vehicle(s, k)
+    for_all = (1 if smoke_in(s, a) else 0) + (1 if t.hexi[a, HI_MINES] == 1 else 0)
+    in_hex = hex_halvings_jit(for_all, 1 if wire_in(s, a) else 0, veh)
+    officer = cond == COND_PINNED and officer_in_hex(s, t, a, s.u[k, U_SIDE])
+    return firer_halvings_jit(cond, role == ROLE_LEAD, how == HOW_CONCENTRATED, officer, role == ROLE_SUPPORT,
+                              how == HOW_FIREMOVE, in_hex, veh and s.u[k, U_DMG] == DMG_HEAVY)
 
 
 @rule
@@ -149,7 +146,7 @@ def share(s, t, k, target, role, how):
     the figures), 001 Combined fire (supporters at half FPR), Fire & Movement (half FPR,
     no long range), Officer: Rally (a pinned squad leading a concentrated attack with an
     officer in its hex fires at half FPR), halved twice: no attack (rulings #15, T1).
-    Mortar figures do not fire in the engine yet (area attacks are not done).
+    Mortar figures make area attacks only (``area.py``).
     """
     a = s.u[k, U_HEX]
     b = s.u[target, U_HEX]
@@ -157,19 +154,20 @@ def share(s, t, k, target, role, how):
         return -1, 0
     if not sees(s, t, a, b):                      # 001 Combat: range and LOS; 001 Smoke: blocking
         return -1, 0
+    if is_vehicle(s, k) and how == HOW_RAPID and role == ROLE_LEAD:
+        return -1, 0                              # 001 MG crew: Rapid Op Fire is the MG crews' (rulings T30)
     halvings = halvings_of(s, t, k, role, how)
     if halvings < 0:
         return -1, 0
     d = t.dist[a, b]
     bonus = t.p[P_HIGHER] if t.hexi[a, HI_ELEV] > t.hexi[b, HI_ELEV] else 0
     if is_vehicle(s, k):
-        return vehicle_share(s, t, k, target, d, bonus, halvings, how)
-    fpr, band = squad_fpr(s, t, k, target, d, bonus, role, how)
-    if band < 0 or fpr == 0:
-        return -1, 0
-    if how == HOW_FIREMOVE and band == 2:
+        fpr, band = vehicle_fpr(s, t, k, target, d, bonus)
+    else:
+        fpr, band = squad_fpr(s, t, k, target, d, bonus, role, how)
+    if band < 0 or (how == HOW_FIREMOVE and band == 2):
         return -1, 0                              # 001 Fire & movement: no long-range attack
-    strength = halved_fpr_jit(fpr, halvings)
+    strength = strength_after_jit(fpr, halvings)
     if strength <= 0:
         return -1, 0
     return strength, band
@@ -178,9 +176,9 @@ def share(s, t, k, target, role, how):
 @rule
 def squad_fpr(s, t, k, target, d, bonus, role, how):
     """A squad's FPR and band against ``target`` before halving (001 step 1, Range; rulings
-    T3): the figures that reach it (the MG crews alone in Rapid Op Fire), with Armor-Piercing
-    Weaponry (anti-tank: base range 3 and +3 FPR against vehicles, supporting too) and
-    Flaming Death (+2 FPR against an adjacent unit; supporters as rulings T4 says)."""
+    T3): the figures that reach it (:func:`~simulator.games.toi.rules.shares.figure_band`; the
+    MG crews alone in Rapid Op Fire), with Armor-Piercing Weaponry (anti-tank) and Flaming
+    Death (:func:`~simulator.games.toi.rules.shares.squad_bonus`; supporters as rulings T4 says)."""
     vs_vehicle = is_vehicle(s, target)
     at = vs_vehicle and ability(s, k, SPEC_ANTI_TANK)
     fpr = 0
@@ -189,24 +187,20 @@ def squad_fpr(s, t, k, target, d, bonus, role, how):
         return 0, -1                              # 001 Mortar crew: No Mixed Fire, area attacks only
     for f in range(t.p[P_N_FIG]):
         n = s.u[k, U_FIG + f]
+        if n == 0 or t.ft[f, FT_AREA] == 1:
+            continue
         if how == HOW_RAPID and role == ROLE_LEAD and t.ft[f, FT_RAPID] == 0:
             continue                              # 001 MG crew: Rapid Op Fire, its MG crews alone
         f_fpr = t.ft[f, FT_VFPR] if vs_vehicle else t.ft[f, FT_IFPR]    # 001 Combat: FPR by target type
         f_rng = t.ft[f, FT_VRANGE] if vs_vehicle else t.ft[f, FT_IRANGE]
-        if at:
-            f_rng = t.p[P_AT_RANGE]
-        if n == 0 or t.ft[f, FT_AREA] == 1 or (f_fpr == 0 and not at):
-            continue
-        bi = band_index_jit(d, f_rng + bonus)
+        bi = figure_band_jit(f_fpr, f_rng, d, bonus, at, t.p[P_AT_RANGE])
         if bi < 0:
             continue
         fpr += n * f_fpr
         if bi > band:
             band = bi
-    if band >= 0 and at:
-        fpr += t.p[P_AT_FPR]
-    if band >= 0 and flame_reaches(s, t, k, d, role):
-        fpr += t.p[P_FLAME_FPR]
+    if band >= 0:
+        fpr += squad_bonus_jit(at, t.p[P_AT_FPR], flame_reaches(s, t, k, d, role), t.p[P_FLAME_FPR])
     return fpr, band
 
 
@@ -217,30 +211,23 @@ def flame_reaches(s, t, k, d, role):
 
 
 @rule
-def vehicle_share(s, t, k, target, d, bonus, halvings, how):
-    """A vehicle's part (001 Combat; Normal attack results: heavy damage halves FPR; Tanks:
-    Concussive Firepower against a squad in a building or pillbox, rulings T4)."""
+def vehicle_fpr(s, t, k, target, d, bonus):
+    """A vehicle's FPR and band (001 Combat; Tanks: Concussive Firepower against a squad in a
+    building or pillbox, rulings T4): :func:`~simulator.games.toi.rules.shares.vehicle_fire`;
+    band -1 when it cannot fire (no firepower against this target, out of range)."""
     m = s.u[k, U_MODEL]
+    conc = False
     if is_vehicle(s, target):
         fpr, rng = t.vt[m, VT_VFPR], t.vt[m, VT_VRANGE]
     else:
         fpr, rng = t.vt[m, VT_IFPR], t.vt[m, VT_IRANGE]
         h = s.u[target, U_HEX]
-        if t.vt[m, VT_CONCUSSIVE] == 1 and (t.hexi[h, HI_CONCUSSIVE] == 1
-                                            or (s.u[target, U_IN] == 1 and t.hexi[h, HI_PILLBOX] == 1)):
-            fpr += t.p[P_CONC_FPR]
-            rng += t.p[P_CONC_RANGE]
+        conc = t.vt[m, VT_CONCUSSIVE] == 1 and (t.hexi[h, HI_CONCUSSIVE] == 1
+                                               or (s.u[target, U_IN] == 1 and t.hexi[h, HI_PILLBOX] == 1))
     if fpr == 0:
-        return -1, 0
-    if s.u[k, U_DMG] == DMG_HEAVY:
-        halvings += 1
-    band = band_index_jit(d, rng + bonus)
-    if band < 0 or (how == HOW_FIREMOVE and band == 2):
-        return -1, 0
-    strength = halved_fpr_jit(fpr, halvings)
-    if strength <= 0:
-        return -1, 0
-    return strength, band
+        return 0, -1
+    fpr, rng, band = vehicle_fire_jit(fpr, rng, conc, t.p[P_CONC_FPR], t.p[P_CONC_RANGE], d, bonus)
+    return fpr, band
 
 
 @rule_inlined
@@ -264,29 +251,30 @@ def supporters_exist(s, t, lead, target, how):
 
 @rule
 def cover_dice(s, t, target, mode, cut):
-    """001 step 2: the target hex's cover; against suppressive fire +1 per elite figure
-    (Battle-Hardened) and +1 with an officer in the squad or hex (Determination), against
-    normal fire +1 with a medic in the hex (Bandage; rulings T6); less ``cut`` (a
-    flamethrower, not below 0, rulings T5); a vehicle's armour is added after (T7)."""
+    """001 step 2: :func:`simulator.games.toi.rules.shares.defence_dice` with the state's
+    numbers: the target hex's cover and smoke (all units), a fortification it is in and a
+    tank trap (squads), abilities (:func:`~simulator.games.toi.rules.shares.ability_cover`:
+    Battle-Hardened, Determination, Bandage; rulings T6), less ``cut`` (a flamethrower,
+    rulings T5), then a vehicle's armour (-1 when damaged; rulings T7)."""
     h = s.u[target, U_HEX]
-    cover = t.hexi[h, HI_COVER]
-    if smoke_in(s, h):
-        cover += t.p[P_SMOKE_COVER]               # 001 Smoke: +2 cover, vehicles too (rulings T7)
-    if is_vehicle(s, target):                     # AV, -1 when damaged, + terrain cover (rulings T7)
+    cover_all = t.hexi[h, HI_COVER] + (t.p[P_SMOKE_COVER] if smoke_in(s, h) else 0)
+    if is_vehicle(s, target):
         armour = max(t.vt[s.u[target, U_MODEL], VT_ARMOUR] - (1 if s.u[target, U_DMG] > 0 else 0), 0)
-        return max(cover - cut, 0) + armour
+        return defence_dice_jit(cover_all, 0, True, 0, cut, armour)
     side = s.u[target, U_SIDE]
-    if s.u[target, U_IN] == 1:
-        cover += t.hexi[h, HI_FORT_COVER]         # 001 Entrenchments & pillboxes
-    cover += t.hexi[h, HI_TRAP]                   # 001 Tank traps: +1 for squads (rulings T7)
-    if mode != MODE_NORMAL:
+    squads = t.hexi[h, HI_TRAP] + (t.hexi[h, HI_FORT_COVER] if s.u[target, U_IN] == 1 else 0)
+    suppressive = mode != MODE_NORMAL
+    hardened = 0
+    officer = False
+    medic = False
+    if suppressive:
         for f in range(t.p[P_N_FIG]):
-            cover += s.u[target, U_FIG + f] * t.ft[f, FT_HARDENED]
-        if has_officer(s, t, target) or officer_in_hex(s, t, h, side):
-            cover += t.p[P_DETERMINATION]
-    elif medic_in_hex(s, t, h, side):
-        cover += t.p[P_MEDIC_COVER]
-    return max(cover - cut, 0)
+            hardened += s.u[target, U_FIG + f] * t.ft[f, FT_HARDENED]
+        officer = has_officer(s, t, target) or officer_in_hex(s, t, h, side)
+    else:
+        medic = medic_in_hex(s, t, h, side)
+    abilities = ability_cover_jit(suppressive, hardened, officer, t.p[P_DETERMINATION], medic, t.p[P_MEDIC_COVER])
+    return defence_dice_jit(cover_all, squads, False, abilities, cut, 0)
 
 
 @rule

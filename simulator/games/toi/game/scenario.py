@@ -92,6 +92,12 @@ MARKERS = ("entrenchment", "pillbox", "minefield", "razor_wire", "tank_trap")
 FORT_MAX = 3        # 001 Entrenchments & pillboxes; Engineer: at most 3 fortification markers a hex
 
 
+class RulesSpec(_Strict):
+    """Readings a scenario may switch (rulings T23)."""
+
+    lower_hills_block: bool = True    # 001 LOS: a hill at or below the higher unit's level is BT (T23 revised)
+
+
 class ScenarioFile(_Strict):
     name: str
     description: str = ""
@@ -103,6 +109,7 @@ class ScenarioFile(_Strict):
     objectives: list[ObjectiveSpec] = Field(min_length=1)
     markers: list[MarkerSpec] = []
     smoke: list[str] = []             # hexes with a smoke marker at the start (001 Smoke; rulings T36)
+    rules: RulesSpec = RulesSpec()
     sides: dict[str, SideSpec]
 
 
@@ -182,8 +189,8 @@ def _move_cost(x: int, y: int, terrain, elev, road, stand, game: GameData, vehic
     -1 impassable."""
     if not stand[y]:
         return -1
-    if elev[y] - elev[x] >= 2:
-        return -1                                   # 001 Terrain: Hill, cliff sides impassable
+    if abs(elev[y] - elev[x]) >= 2:
+        return -1                                   # 001 Terrain: Hill, cliff sides impassable, up or down
     feats = game.terrain.features
 
     def cost_of(name: str):
@@ -222,7 +229,7 @@ def line_tracer(grid: HexGrid):
     return trace
 
 
-def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray) -> np.ndarray:
+def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray, lower_hills: bool = True) -> np.ndarray:
     """1 where a unit in hex a sees a unit in hex b (001 Line of sight; rulings T23)."""
     n = grid.n
     trace = line_tracer(grid)
@@ -234,19 +241,22 @@ def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray) -> np.
                 out[a, b] = 1                       # 001 LOS: adjacent units always see each other
                 continue
             prim, alt = trace(a, b)
-            out[a, b] = _sees(a, b, prim, alt, elev, blocking, dist)
+            out[a, b] = _sees(a, b, prim, alt, elev, blocking, dist, lower_hills=lower_hills)
     return out
 
 
-def _sees(a, b, prim, alt, elev, blocking, dist, why: list | None = None) -> int:
+def _sees(a, b, prim, alt, elev, blocking, dist, why: list | None = None, lower_hills: bool = True) -> int:
     """1 when ``a`` sees ``b`` along the traced line ``prim``/``alt``; when it does not and
-    ``why`` is a list, appends ``(reason, hexes)``: what blocks (for ``lanchester toi los``)."""
+    ``why`` is a list, appends ``(reason, hexes)``: what blocks (for ``lanchester toi los``).
+    ``lower_hills``: a hill above the lower unit and at or below the higher one is BT (001
+    LOS, the literal reading, rulings T23 revised); else only a hill at the higher unit's level."""
     lo, hi = (a, b) if elev[a] <= elev[b] else (b, a)
     top = elev[hi]
+    least = elev[lo] + 1 if lower_hills else top
 
     def obstructs(x: int) -> bool:
-        # BT, or a hill at the higher unit's level or above (rulings T23)
-        return x >= 0 and (bool(blocking[x]) or (elev[x] >= top and elev[x] > elev[lo]) or elev[x] > top)
+        # BT, or a hill above the lower unit up to the higher unit's level, or above it (rulings T23)
+        return x >= 0 and (bool(blocking[x]) or (elev[x] >= least and elev[x] > elev[lo]) or elev[x] > top)
 
     closest = -1
     for k in range(len(prim)):
@@ -293,7 +303,8 @@ def sight(scenario: Scenario, a: int, b: int) -> tuple[int, list[tuple[str, tupl
         return 1, [], []                            # 001 LOS: adjacent units always see each other
     prim, alt = line_tracer(grid)(a, b)
     why: list = []
-    sees = _sees(a, b, prim, alt, elev, blocking, grid.distance, why)
+    sees = _sees(a, b, prim, alt, elev, blocking, grid.distance, why,
+                 lower_hills=scenario.spec.rules.lower_hills_block)
     crossed = [int(h) for x, y in zip(prim, alt, strict=True) for h in (x, y) if h >= 0]
     return sees, why, crossed
 
@@ -490,9 +501,10 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     for a in range(n):
         for b in range(n):
             dist[a, b] = axial_distance(grid.q[a], grid.r[a], grid.q[b], grid.r[b])
-    los = _line_of_sight(grid, elev, blocking)
+    lower = spec.rules.lower_hills_block                        # rulings T23
+    los = _line_of_sight(grid, elev, blocking, lower)
     smoke_blocks = feats["smoke"].blocking.value == "yes"       # 001 Smoke: blocking terrain
-    los_smoke = (_line_of_sight(grid, elev, blocking | hexi[:, T.HI_SMOKE])
+    los_smoke = (_line_of_sight(grid, elev, blocking | hexi[:, T.HI_SMOKE], lower)
                  if smoke_blocks and hexi[:, T.HI_SMOKE].any() else los)
     tables = T.Tables(hexi=hexi, side6=side6, los=los, los_smoke=los_smoke, dist=dist, ft=ft, vt=vt,
                       slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)

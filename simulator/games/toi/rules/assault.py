@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 
-from simulator.games.toi.rules.attack import DEFENCE_SUCCESS_FROM, MAX_DICE, halve, net_hits
+from simulator.games.toi.rules import shares
+from simulator.games.toi.rules.attack import DEFENCE_SUCCESS_FROM, MAX_DICE, net_hits
 from simulator.games.toi.rules.data import GameData
 from simulator.games.toi.rules.results import VEHICLE_STEPS, damaged, hits_to_destroy
 from simulator.games.toi.rules.units import Squad, Unit, check_hex, check_unit_in, label
@@ -99,13 +100,16 @@ def _infantry_fpr(squad: Squad, game: GameData, skip_mortars: bool = False) -> i
                if not (skip_mortars and game.units.figures[f].has("area_attack")))
 
 
-def _hex_halvings(features: frozenset[str], is_vehicle: bool, game: GameData, skip: set[str]) -> list[str]:
-    out = []
+def _hex_halvings(features: frozenset[str], is_vehicle: bool, game: GameData, skip: set[str]) -> tuple[int, list[str]]:
+    """Halvings from the markers of a hex (rulings T2; :func:`shares.hex_halvings`) and their names."""
+    for_all, for_squads, out = 0, 0, []
     for name in sorted(features - skip):
         who = game.terrain.features[name].halves_fpr_of
+        for_all += who == "all"
+        for_squads += who == "squads"
         if who == "all" or (who == "squads" and not is_vehicle):
             out.append(f"in {name}")
-    return out
+    return shares.hex_halvings(for_all, for_squads, is_vehicle), out
 
 
 def _attacker_part(squad: Squad, role: str, target_smoke: bool, game: GameData, where: str) -> Part:
@@ -113,13 +117,15 @@ def _attacker_part(squad: Squad, role: str, target_smoke: bool, game: GameData, 
     if target_smoke:
         halvings.append("assaulting a smoke hex")                            # 001 Smoke
     # 001 Smoke: assaulting or supporting from a smoke hex does not halve FPR
-    halvings += _hex_halvings(squad.features, False, game, skip={"smoke"})
-    if len(halvings) >= 2:  # 001 Smoke (supporters against smoke), 001 Combined fire note, rulings #15
+    in_hex, names = _hex_halvings(squad.features, False, game, skip={"smoke"})
+    halvings += names
+    n = shares.assault_attacker_halvings(role == "support", target_smoke, in_hex)
+    if n >= 2:  # 001 Smoke (supporters against smoke), 001 Combined fire note, rulings #15
         raise InputError(where, "", f"{squad.spec!r} cannot {role} this assault: its FPR would be halved "
                          f"twice ({'; '.join(halvings)})")
     fpr = _infantry_fpr(squad, game)  # 002 step 2: FPR against infantry
     return Part(label(squad, game), "active" if role == "assault" else "support", fpr, tuple(halvings),
-                halve(fpr, len(halvings)))
+                max(shares.strength_after(fpr, n), 0))
 
 
 def _flamethrowers(attackers: list[Squad]) -> int:
@@ -127,18 +133,23 @@ def _flamethrowers(attackers: list[Squad]) -> int:
 
 
 def _defender_part(unit: Unit, officer_present: bool, hex_features: frozenset[str], game: GameData) -> Part:
+    """002 step 3 (rulings T12): :func:`shares.assault_defender_halvings`, with the reasons."""
+    in_hex, names = _hex_halvings(hex_features, unit.is_vehicle, game, skip=set())
+    condition = 0 if unit.is_vehicle else ("normal", "pinned", "disrupted").index(unit.condition)
+    heavy = unit.is_vehicle and unit.damage == "heavy"
+    n = shares.assault_defender_halvings(unit.is_vehicle, condition, officer_present, in_hex, heavy)
     if unit.is_vehicle:  # 002 step 3: light vehicles add their FPR against infantry
         fpr = game.units.vehicles[unit.model].infantry.fpr.value
-        halvings = ["heavy damage"] if unit.damage == "heavy" else []
+        halvings = ["heavy damage"] if heavy else []
     else:
         fpr = _infantry_fpr(unit, game, skip_mortars=True)  # 001 Mortar crew: not in an assault on its own hex
-        if unit.condition == "disrupted":  # 002 step 3
+        if n < 0:  # 002 step 3: disrupted
             return Part(label(unit, game), "defender", fpr, ("disrupted: no firepower",), 0)
         halvings = ["pinned"] if unit.condition == "pinned" and not officer_present else []
-    halvings += _hex_halvings(hex_features, unit.is_vehicle, game, skip=set())
-    if len(halvings) >= 2:  # rulings #15: a unit halved twice cannot attack
+    halvings += names
+    if n >= 2:  # rulings #15: a unit halved twice cannot attack
         return Part(label(unit, game), "defender", fpr, tuple(halvings), 0, ("halved twice: no firepower",))
-    return Part(label(unit, game), "defender", fpr, tuple(halvings), halve(fpr, len(halvings)))
+    return Part(label(unit, game), "defender", fpr, tuple(halvings), max(shares.strength_after(fpr, n), 0))
 
 
 def _medic_cover(defenders: list[Unit], game: GameData) -> tuple[int, list[str]]:
@@ -179,8 +190,7 @@ def _cover(defenders: list[Unit], hex_features: frozenset[str], game: GameData, 
         notes.append(f"--cover: +{extra}")
     if flame_cut:  # 002 step 4: flamethrower assault, -5 (not below 0)
         notes.append(f"flamethrower: {cover} - {flame_cut}, not below 0")
-        cover = max(cover - flame_cut, 0)
-    return cover, notes
+    return shares.assault_cover_dice(cover, flame_cut > 0, flame_cut), notes
 
 
 def build_assault(game: GameData, active: Unit, supporters: list[Unit], defenders: list[Unit], *,

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simulator.games.toi.rules import shares
 from simulator.games.toi.rules.data import Figure, GameData
 from simulator.games.toi.rules.results import MODES, Target
+from simulator.games.toi.rules.shares import band_index
 from simulator.games.toi.rules.units import Squad, Unit, Vehicle, label
 from simulator.run.errors import InputError
 
@@ -35,18 +37,6 @@ def net_hits(successes, cancels):
     it, so exact odds, Monte Carlo and replays share this one rule.
     """
     return np.maximum(successes - cancels, 0)
-
-
-def band_index(distance: int, range_value: int) -> int:
-    """The index into ``BANDS`` (0 close, 1 normal, 2 long), -1 out of range (001 Range;
-    rulings #15). The whole-game engine compiles it with numba (``simulator.games.toi.rules.jit``)."""
-    if distance <= 1:
-        return 0                       # adjacent targets are at close range
-    if distance <= range_value:
-        return 1
-    if distance <= 2 * range_value:
-        return 2
-    return -1
 
 
 def range_band(distance: int, range_value: int) -> str | None:
@@ -166,14 +156,17 @@ def _weapon(thing, vs: str):
     return thing.vehicle if vs == "vehicle" else thing.infantry
 
 
-def _hex_halvings(unit: Unit, game: GameData) -> list[str]:
-    """Smoke, minefield (all units) and razor wire (squads) in the firer's hex (001 Obstacles)."""
-    out = []
+def _hex_halvings(unit: Unit, game: GameData) -> tuple[int, int, list[str]]:
+    """Smoke, minefield (all units) and razor wire (squads) in the firer's hex (001 Obstacles):
+    the markers halving every unit, those halving squads only, and the names that halve it."""
+    for_all, for_squads, out = 0, 0, []
     for name in sorted(unit.features):
         who = game.terrain.features[name].halves_fpr_of
+        for_all += who == "all"
+        for_squads += who == "squads"
         if who == "all" or (who == "squads" and not unit.is_vehicle):
             out.append(f"in {name}")
-    return out
+    return for_all, for_squads, out
 
 
 def _firing_figures(squad: Squad, game: GameData) -> tuple[list[tuple[Figure, int, str]], bool]:
@@ -190,14 +183,8 @@ def _squad_share(squad: Squad, role: str, vs: str, target: Unit, distance: int, 
     if squad.generic:
         raise InputError(where, "", f"{squad.spec!r}: name the figures of a firing squad, e.g. squad:3regular+officer")
     share = _Share()
-    if squad.condition == "disrupted":  # 001 Squad conditions: disrupted squads may not fire
-        raise InputError(where, "", f"{squad.spec!r}: a disrupted squad cannot fire")
     if squad.condition == "pinned":
-        officer = squad.count("officer") > 0 or "with_officer" in squad.situation
-        if role != "lead" or not officer:  # 001 Officer: Rally lets a pinned squad lead a concentrated attack
-            raise InputError(where, "", f"{squad.spec!r}: a pinned squad cannot fire "
-                             "(only as the active unit with an officer in its hex: Rally)")
-        share.halvings.append("rally (pinned with officer)")
+        share.halvings.append("rally (pinned with officer)")       # allowed: see contribution
     figures, share.area = _firing_figures(squad, game)
     if share.area:
         _mortar_checks(squad, distance, game, where)
@@ -207,13 +194,13 @@ def _squad_share(squad: Squad, role: str, vs: str, target: Unit, distance: int, 
     bonus = game.terrain.rules.higher_ground_range_bonus.value if "higher" in squad.situation else 0
     bands, dropped = [], []
     for fig, n, name in figures:
-        rng = (at.vehicle_range.value if anti_tank else _weapon(fig, vs).range.value) + bonus
-        band = range_band(distance, rng) if _weapon(fig, vs).fpr.value > 0 or anti_tank else None
-        if band is None:
+        w = _weapon(fig, vs)
+        i = shares.figure_band(w.fpr.value, w.range.value, distance, bonus, anti_tank, at.vehicle_range.value)
+        if i < 0:
             dropped.append(name)
             continue
-        share.fpr += n * _weapon(fig, vs).fpr.value       # 001 step 1: FPR is the sum over the figures
-        bands.append((rng, band))
+        share.fpr += n * w.fpr.value                       # 001 step 1: FPR is the sum over the figures
+        bands.append(((at.vehicle_range.value if anti_tank else w.range.value) + bonus, BANDS[i]))
     if not bands:
         raise InputError(where, "", f"{squad.spec!r}: no figure can reach a target {distance} hexes away")
     if dropped:
@@ -223,13 +210,13 @@ def _squad_share(squad: Squad, role: str, vs: str, target: Unit, distance: int, 
     if bonus:
         share.notes.append(f"higher ground: +{bonus} range")
     if anti_tank:  # 001 Anti-tank: base range 3, +3 FPR vs vehicles, even when supporting
-        share.fpr += at.vehicle_fpr_bonus.value
         share.notes.append(f"anti-tank: base range {at.vehicle_range.value}, +{at.vehicle_fpr_bonus.value} FPR")
     flame = game.units.specialisations.flamethrower
-    if squad.has_specialisation("flamethrower") and distance <= flame.max_distance.value \
-            and _when_supporting(role, support_abilities, flame.when_supporting):  # 001 Flamethrower
-        share.fpr += flame.fpr_bonus.value
+    flaming = (squad.has_specialisation("flamethrower") and distance <= flame.max_distance.value
+               and _when_supporting(role, support_abilities, flame.when_supporting))  # 001 Flamethrower
+    if flaming:
         share.notes.append(f"flamethrower: +{flame.fpr_bonus.value} FPR")
+    share.fpr += shares.squad_bonus(anti_tank, at.vehicle_fpr_bonus.value, flaming, flame.fpr_bonus.value)
     return share
 
 
@@ -247,27 +234,28 @@ def _vehicle_share(vehicle: Vehicle, role: str, vs: str, target: Unit, distance:
     if vehicle.generic:
         raise InputError(where, "", f"{vehicle.spec!r}: name the firing vehicle (e.g. sherman)")
     model = game.units.vehicles[vehicle.model]
-    share = _Share(fpr=_weapon(model, vs).fpr.value, range=_weapon(model, vs).range.value)
-    if share.fpr == 0:
+    weapon = _weapon(model, vs)
+    if weapon.fpr.value == 0:
         raise InputError(where, "", f"{vehicle.spec!r}: a {model.name} has no firepower against this target")
+    share = _Share()
     if vehicle.damage == "heavy":  # 001 Normal attack results: heavy damage halves FPR
         share.halvings.append("heavy damage")
     concussive = game.units.abilities.concussive_firepower
-    if model.has("concussive_firepower") and not target.is_vehicle \
-            and _when_supporting(role, support_abilities, concussive.when_supporting) \
-            and any(game.terrain.features[f].concussive_target for f in target.features):
-        share.fpr += concussive.fpr_bonus.value  # 001 Tanks: Concussive Firepower
-        share.range += concussive.range_bonus.value
+    conc = (model.has("concussive_firepower") and not target.is_vehicle
+            and _when_supporting(role, support_abilities, concussive.when_supporting)
+            and any(game.terrain.features[f].concussive_target for f in target.features))
+    if conc:  # 001 Tanks: Concussive Firepower
         share.notes.append(f"concussive firepower: +{concussive.fpr_bonus.value} FPR, "
                            f"+{concussive.range_bonus.value} range")
-    if "higher" in vehicle.situation:
-        bonus = game.terrain.rules.higher_ground_range_bonus.value
-        share.range += bonus
+    bonus = game.terrain.rules.higher_ground_range_bonus.value if "higher" in vehicle.situation else 0
+    if bonus:
         share.notes.append(f"higher ground: +{bonus} range")
-    band = range_band(distance, share.range)
-    if band is None:
+    share.fpr, share.range, i = shares.vehicle_fire(weapon.fpr.value, weapon.range.value, conc,
+                                                    concussive.fpr_bonus.value, concussive.range_bonus.value,
+                                                    distance, bonus)
+    if i < 0:
         raise InputError(where, "", f"{vehicle.spec!r}: range {share.range} cannot reach {distance} hexes")
-    share.band = band
+    share.band = BANDS[i]
     return share
 
 
@@ -295,6 +283,17 @@ def contribution(unit: Unit, role: str, target: Unit, distance: int, game: GameD
                  support_abilities: bool | None = None) -> tuple[Contribution, bool]:
     """One unit's part in the attack (001 steps 1; Combined fire). Returns it and whether it is an area attack."""
     _check_fresh(unit, role, where, game, fire_and_movement)
+    for_all, for_squads, in_hex = _hex_halvings(unit, game)
+    condition = 0 if unit.is_vehicle else ("normal", "pinned", "disrupted").index(unit.condition)
+    officer = not unit.is_vehicle and (unit.count("officer") > 0 or "with_officer" in unit.situation)
+    halvings = shares.firer_halvings(condition, role == "lead", not fire_and_movement, officer, role == "support",
+                                     fire_and_movement, shares.hex_halvings(for_all, for_squads, unit.is_vehicle),
+                                     unit.is_vehicle and unit.damage == "heavy")
+    if halvings < 0 and condition == 2:  # 001 Squad conditions: disrupted squads may not fire
+        raise InputError(where, "", f"{unit.spec!r}: a disrupted squad cannot fire")
+    if halvings < 0:  # 001 Officer: Rally lets a pinned squad lead a concentrated attack
+        raise InputError(where, "", f"{unit.spec!r}: a pinned squad cannot fire "
+                         "(only as the active unit with an officer in its hex: Rally)")
     d = unit.distance or distance
     vs = "vehicle" if target.is_vehicle else "infantry"
     make = _vehicle_share if unit.is_vehicle else _squad_share
@@ -303,11 +302,11 @@ def contribution(unit: Unit, role: str, target: Unit, distance: int, game: GameD
         share.halvings.insert(0, "supporting (combined fire)")     # 001 Combined fire: half FPR
     if fire_and_movement:
         share.halvings.insert(0, "fire and movement")              # 001 Fire & movement: half FPR
-    share.halvings += _hex_halvings(unit, game)
-    if len(share.halvings) >= 2:  # 001 Combined fire note; rulings #15
+    share.halvings += in_hex
+    if halvings >= 2:  # 001 Combined fire note; rulings #15
         raise InputError(where, "", f"{unit.spec!r} cannot attack: its FPR would be halved twice "
                          f"({'; '.join(share.halvings)})")
-    strength = halve(share.fpr, len(share.halvings))
+    strength = max(shares.strength_after(share.fpr, halvings), 0)
     c = Contribution(label(unit, game), role, share.fpr, tuple(share.halvings), strength, share.range, d,
                      share.band, tuple(share.notes))
     return c, share.area
@@ -334,31 +333,44 @@ def armour_of(unit: Unit, game: GameData, where: str) -> tuple[int, bool]:
     return max(model.armour.value - loss, 0), model.thick_armour.value
 
 
-def cover_of(unit: Unit, mode: str, game: GameData, notes: list[str]) -> int:
-    """Cover dice for terrain, fortifications and abilities (001 step 2; abilities)."""
-    cover = 0
+def cover_parts(unit: Unit, mode: str, game: GameData, notes: list[str]) -> tuple[int, int, int]:
+    """The cover of a unit (001 step 2; abilities) in the three parts
+    :func:`simulator.games.toi.rules.shares.defence_dice` adds up: for every unit (terrain,
+    smoke), for squads only (fortifications, tank traps), from abilities (rulings T6)."""
+    cover_all, cover_squads = 0, 0
     for name in sorted(unit.features):
         feat = game.terrain.features[name]
         if feat.cover_value and (feat.cover_for == "all" or not unit.is_vehicle):
-            cover += feat.cover_value
+            if feat.cover_for == "all":
+                cover_all += feat.cover_value
+            else:
+                cover_squads += feat.cover_value
             notes.append(f"{name}: +{feat.cover_value} cover")
     if unit.is_vehicle:
-        return cover
+        return cover_all, cover_squads, 0
     ab = game.units.abilities
-    if mode == "suppressive":
-        elite = sum(n for f, n in unit.figures if game.units.figures[f].has("battle_hardened"))
-        if elite:  # 001 Elite infantry: Battle-Hardened, per figure
-            bonus = elite * ab.battle_hardened.cover_vs_suppressive_per_figure.value
-            cover += bonus
-            notes.append(f"battle-hardened ({elite} elite): +{bonus} cover")
-        if unit.count("officer") or "with_officer" in unit.situation:  # 001 Officer: Determination
-            cover += ab.determination.cover_vs_suppressive.value
-            notes.append(f"officer's determination: +{ab.determination.cover_vs_suppressive.value} cover")
-    elif unit.has_specialisation("medic") or "with_medic" in unit.situation:  # 001 Medic: Bandage
-        bonus = game.units.specialisations.medic.cover_vs_normal.value
-        cover += bonus
-        notes.append(f"medic's bandage: +{bonus} cover")
-    return cover
+    suppressive = mode == "suppressive"
+    elite = sum(n for f, n in unit.figures if game.units.figures[f].has("battle_hardened"))
+    hardened = elite * ab.battle_hardened.cover_vs_suppressive_per_figure.value     # 001 Elite: per figure
+    officer = bool(unit.count("officer")) or "with_officer" in unit.situation     # 001 Officer: Determination
+    medic = unit.has_specialisation("medic") or "with_medic" in unit.situation     # 001 Medic: Bandage
+    bandage = game.units.specialisations.medic.cover_vs_normal.value
+    abilities = shares.ability_cover(suppressive, hardened, officer, ab.determination.cover_vs_suppressive.value,
+                                     medic, bandage)
+    if suppressive and elite:
+        notes.append(f"battle-hardened ({elite} elite): +{hardened} cover")
+    if suppressive and officer:
+        notes.append(f"officer's determination: +{ab.determination.cover_vs_suppressive.value} cover")
+    if not suppressive and medic:
+        notes.append(f"medic's bandage: +{bandage} cover")
+    return cover_all, cover_squads, abilities
+
+
+def cover_of(unit: Unit, mode: str, game: GameData, notes: list[str]) -> int:
+    """Cover dice for terrain, fortifications and abilities (001 step 2; abilities), before
+    any flamethrower cut and without armour."""
+    cover_all, cover_squads, abilities = cover_parts(unit, mode, game, notes)
+    return shares.defence_dice(cover_all, cover_squads, unit.is_vehicle, abilities, 0, 0)
 
 
 def _flame_reduction(lead: Unit, supporters: list[Unit], distance: int, game: GameData,
@@ -399,13 +411,14 @@ def build_attack(game: GameData, lead: Unit, supporters: list[Unit], target: Uni
         raise InputError("--distance", "", "a fire-and-movement attack cannot be made at long range")
     notes: list[str] = []
     armour, thick = armour_of(target, game, "--target")
-    cover = cover_of(target, mode, game, notes) + extra_cover
+    cover_all, cover_squads, abilities = cover_parts(target, mode, game, notes)
     if extra_cover:
         notes.append(f"--cover: +{extra_cover} cover")
     cut = _flame_reduction(lead, supporters, distance, game, support_abilities)
+    cover = shares.defence_dice(cover_all + extra_cover, cover_squads, target.is_vehicle, abilities, cut, 0)
     if cut:
-        notes.append(f"flamethrower: cover {cover} - {cut}, not below 0")
-        cover = max(cover - cut, 0)
+        full = shares.defence_dice(cover_all + extra_cover, cover_squads, target.is_vehicle, abilities, 0, 0)
+        notes.append(f"flamethrower: cover {full} - {cut}, not below 0")
     strength = sum(c.strength for c in parts)
     _check_dice(strength, "attack strength")
     _check_dice(armour + cover, "defence strength")

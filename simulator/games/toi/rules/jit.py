@@ -10,7 +10,9 @@ compiled with ``inline="always"`` (as ``kernels.py`` does with :func:`net_hits`)
   Combined fire note; rulings #15);
 - :data:`steps_jit`, :data:`suppressed_index_jit`, :data:`damaged_index_jit`: the result
   tables (001 Normal / Suppressive attack results);
-- :data:`assault_succeeds_jit`: ties go to the defender (002 steps 8-9, rulings #16).
+- :data:`assault_succeeds_jit`: ties go to the defender (002 steps 8-9, rulings #16);
+- the ``*_jit`` forms of :mod:`simulator.games.toi.rules.shares`: who fires with what, the
+  halvings and the cover dice, in ranged fire and in an assault (issue 40, item 15).
 
 :func:`assault_squad_losses` is the one piece written for the engine: the defender's
 casualties and retreat when only squads defend (002 steps 7 and 9), as an array
@@ -35,6 +37,19 @@ from simulator.games.toi.rules.attack import (
     net_hits,
 )
 from simulator.games.toi.rules.results import damaged_index, steps, suppressed_index
+from simulator.games.toi.rules.shares import (
+    ability_cover,
+    assault_attacker_halvings,
+    assault_cover_dice,
+    assault_defender_halvings,
+    defence_dice,
+    figure_band,
+    firer_halvings,
+    hex_halvings,
+    squad_bonus,
+    strength_after,
+    vehicle_fire,
+)
 
 _inline = numba.njit(inline="always", cache=True)
 
@@ -54,6 +69,18 @@ steps_jit = _inline(steps)
 suppressed_index_jit = _inline(_calling(suppressed_index, steps=steps_jit))
 damaged_index_jit = _inline(_calling(damaged_index, steps=steps_jit))
 assault_succeeds_jit = _inline(assault_succeeds)
+# who fires with what, halvings and cover (simulator.games.toi.rules.shares; issue 40, item 15)
+hex_halvings_jit = _inline(hex_halvings)
+firer_halvings_jit = _inline(firer_halvings)
+strength_after_jit = _inline(strength_after)
+figure_band_jit = _inline(_calling(figure_band, band_index=band_index_jit))
+squad_bonus_jit = _inline(squad_bonus)
+vehicle_fire_jit = _inline(_calling(vehicle_fire, band_index=band_index_jit))
+ability_cover_jit = _inline(ability_cover)
+defence_dice_jit = _inline(defence_dice)
+assault_attacker_halvings_jit = _inline(assault_attacker_halvings)
+assault_defender_halvings_jit = _inline(assault_defender_halvings)
+assault_cover_dice_jit = _inline(assault_cover_dice)
 
 SUCCESS_CLOSE, SUCCESS_NORMAL, SUCCESS_LONG = BAND_SUCCESS_FROM
 AREA_CLOSE, AREA_NORMAL, AREA_LONG = AREA_BAND_SUCCESS_FROM

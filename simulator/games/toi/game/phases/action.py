@@ -168,8 +168,9 @@ def select_actions(s, t, out):
             n = push(out, n, action(K_FATIGUE, k, 0))
             if normal:
                 n = push(out, n, action(K_ADVANCE, k, 0))
-                n = push(out, n, action(K_FIREMOVE, k, 0))
-                n = push(out, n, action(K_ASSAULT, k, 0))
+                if not has_heavy(s, t, k):         # 001 Fire & movement; Assault: no heavy weapon, carried too
+                    n = push(out, n, action(K_FIREMOVE, k, 0))
+                    n = push(out, n, action(K_ASSAULT, k, 0))
             continue
         if normal:
             n = push(out, n, action(K_ADVANCE, k, 0))

@@ -67,6 +67,7 @@ from simulator.games.toi.game.tables import (
     P_N_UNITS,
     P_ROUNDS,
     SL_ARRIVE,
+    SL_VEHICLE,
 )
 from simulator.games.toi.game.units import officer_in_hex
 
@@ -83,10 +84,12 @@ def game_over(s, winner, reason):
 
 @rule
 def check_elimination(s, t):
-    """A side with no squad left on the map loses at once (rulings T25)."""
+    """A side with no squad left on the map (vehicles do not count) loses at once (rulings T25)."""
     alive0 = False
     alive1 = False
     for k in range(t.p[P_N_UNITS]):
+        if t.slots[k, SL_VEHICLE] == 1:
+            continue                                  # rulings T25: squads only (issue 40, item 13)
         if (s.u[k, U_ST] == ONMAP or s.u[k, U_ST] == CARRIED
                 or (s.u[k, U_ST] == ABSENT and t.slots[k, SL_ARRIVE] >= s.g[G_ROUND])):
             if s.u[k, U_SIDE] == 0:
