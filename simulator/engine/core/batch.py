@@ -68,6 +68,7 @@ from simulator.engine.core.records import (
 from simulator.engine.core.seeding import GAMES_PER_CHUNK, chunk_key
 from simulator.run import runner
 from simulator.run.errors import InputError
+from simulator.run.intervals import newcombe_difference
 from simulator.run.stats import wilson_interval
 from simulator.run.suggest import did_you_mean
 from simulator.run.vocabulary import MAX_GAMES
@@ -514,10 +515,19 @@ def activity_warnings(summary: dict) -> list[str]:
     return out
 
 
+FIRST_PLAYER_COVERS = ("the initiative in the first turn only (who moves first in turn 1); later turns' initiative "
+                       "is not in it")
+
+
 def first_player_effect(tl: Tally, sides: list[str]) -> dict:
-    """How much the initiative in turn 1 is worth: each side's win rate when it had it
-    and when it did not, and the difference with a 95% interval (normal approximation)."""
-    out = {}
+    """How much the initiative in turn 1 is worth (:data:`FIRST_PLAYER_COVERS`): each
+    side's win rate when it had it and when it did not, and the difference with its 95%
+    interval (Newcombe's hybrid score interval, :func:`simulator.run.intervals.newcombe_difference`:
+    it keeps a width at 0% and 100%). Positive: the side wins more when it moves first.
+    With no draw (nor game cut short) the two sides' differences are one number (a win
+    of one side is a loss of the other): ``same_for_both`` says so, and the reports
+    give it once."""
+    out: dict = {}
     for side in (0, 1):
         with_it = tl.first_counts[side]
         without = tl.first_counts[1 - side]
@@ -525,11 +535,12 @@ def first_player_effect(tl: Tally, sides: list[str]) -> dict:
         if n1 == 0 or n2 == 0:
             out[sides[side]] = {"games_first": n1, "games_second": n2, "difference": None}
             continue
-        p1, p2 = with_it[side] / n1, without[side] / n2
-        se = float(np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2))
-        d = p1 - p2
-        out[sides[side]] = {"win_rate_first": p1, "win_rate_second": p2, "difference": d,
-                            "ci95": [d - 1.96 * se, d + 1.96 * se], "games_first": n1, "games_second": n2}
+        d, (lo, hi) = newcombe_difference(int(with_it[side]), n1, int(without[side]), n2)
+        out[sides[side]] = {"win_rate_first": with_it[side] / n1, "win_rate_second": without[side] / n2,
+                            "difference": d, "ci95": [lo, hi], "games_first": n1, "games_second": n2}
+    undecided = sum(int(tl.first_counts[s][k]) for s in (0, 1) for k in range(2, len(tl.first_counts[s])))
+    out["same_for_both"] = bool(undecided == 0 and all(out[s]["difference"] is not None for s in sides))
+    out["covers"] = FIRST_PLAYER_COVERS
     return out
 
 
