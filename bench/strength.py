@@ -237,12 +237,12 @@ def main() -> None:
             pair[seat] = args.baseline
             old, _ = outcomes(game, tuple(pair), args.games, seeds, save, settings)
         dw, lo, hi = paired_change(old, new, seat)
-        hw = (hi - lo) / 2
         ds, hs = score_change(new, old, seat)
         print(f"  {sides[seat]:8s} seat: wins {np.mean(new == seat):.1%} (was {np.mean(old == seat):.1%}), "
-              f"change {dw:+.3f} +-{hw:.3f}{' (shown)' if lo > 0 else ''}; "
+              f"change {dw:+.3f} 95% [{lo:+.3f}, {hi:+.3f}]{' (shown)' if lo > 0 else ''}; "
               f"{sides[1 - seat]} wins {np.mean(new == 1 - seat):.1%} (was {np.mean(old == 1 - seat):.1%}); "
-              f"score change {ds:+.3f} +-{hs:.3f}{' (shown)' if ds - hs > 0 else ''} ({secs:.0f} s)")
+              f"score change {ds:+.3f} 95% [{ds - hs:+.3f}, {ds + hs:+.3f}]{' (shown)' if ds - hs > 0 else ''} "
+              f"({secs:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -279,9 +279,9 @@ def add_skill_ladder(rep: Report, report: dict, provenance: Provenance) -> None:
     """--ladder: the stronger player's win rate in each seat, as a table."""
     rows = [{"stronger": r["stronger"], "weaker": r["weaker"], "side": seat["strong_side"],
              "p": seat["strong_win_rate"], "lo": seat["ci95"][0], "hi": seat["ci95"][1],
-             "weaker_p": r["weaker_same_seat_win_rate"][seat["strong_side"]],
+             "weaker_p": r["weaker_same_seat_win_rate"][seat["strong_side"]], "better": seat["better"],
              "difference": seat["difference"]["p"], "difference_lo": seat["difference"]["ci95"][0],
-             "difference_hi": seat["difference"]["ci95"][1], "better": seat["better"]}
+             "difference_hi": seat["difference"]["ci95"][1]}
             for r in report["skill_ladder"]["rungs"] for seat in r["seats"]]
     rep.tables.append(Table("skill-ladder", pd.DataFrame(rows), "Skill ladder",
                             "The stronger player's win rate in each seat against the weaker one, "

@@ -39,12 +39,12 @@ CONVERGENCE_COLUMNS = ["side", "games", "wins", "p", "lo", "hi"]
 DECISION_TURN_COLUMNS = ["decided_turn", "winner", "games", "share"]
 VARIANT_COLUMNS = ["variant", "side", "wins", "games", "p", "lo", "hi", "baseline"]
 WHAT_IF_CHANGE_COLUMNS = ["variant", "side", "p", "other_p", "draw_rate", "change", "change_lo", "change_hi",
-                          "other_change", "other_change_lo", "other_change_hi", "draw_change", "draw_change_lo",
-                          "draw_change_hi", "better", "worse", "p_value", "p_holm", "family_size", "significant"]
+                          "significant", "other_change", "other_change_lo", "other_change_hi", "draw_change",
+                          "draw_change_lo", "draw_change_hi", "better", "worse", "p_value", "p_holm", "family_size"]
 SIDE_ACTIVITY_COLUMNS = ["side", "measure", "per_game"]            # scenario: activity per game, by side
 SKILL_CURVE_COLUMNS = ["level", "side", "p", "lo", "hi", "games"]   # scenario --skill-curve
-RESTRICTED_COLUMNS = ["variant", "side", "p", "base_p", "change", "change_lo", "change_hi", "better", "worse",
-                      "p_value", "p_holm", "family_size", "significant"]     # scenario --restrict
+RESTRICTED_COLUMNS = ["variant", "side", "p", "base_p", "change", "change_lo", "change_hi", "significant",
+                      "better", "worse", "p_value", "p_holm", "family_size"]     # scenario --restrict
 TURN_ACTIVITY_COLUMNS = ["turn", "side", "measure", "count"]       # replay: one game, turn by turn
 EDITION_DIFFERENCE_COLUMNS = ["part", "measure", "v1", "v2", "difference"]   # melee --compare-editions
 DIFFERING_RULE_COLUMNS = ["rule", "sections", "v1", "v2"]

@@ -137,3 +137,19 @@ def quantile_interval(pmf: np.ndarray, trials: int, q: float, alpha: float = ALP
     # X_(r): the smallest value with at least r sampled at or below it
     order = lambda r: int(np.searchsorted(cum, r - 0.5))     # noqa: E731
     return order(lo_rank), order(hi_rank)
+
+
+def add_interval_columns(frame, trials: int, column: str = "p") -> None:
+    """``lo`` and ``hi`` columns on a Monte Carlo outcome table (a DataFrame or a dict of
+    numpy columns): each outcome's 95% interval from :func:`outcome_intervals`."""
+    frame["lo"], frame["hi"] = outcome_intervals(np.asarray(frame[column], dtype=float), trials)
+
+
+def summary_intervals(summary: dict, trials: int) -> dict[str, list[float]]:
+    """``{"p_any": [lo, hi], ...}``: the 95% interval of each probability (``p_*`` key
+    holding a number) of a Monte Carlo summary, from :func:`proportion_interval`."""
+    out = {}
+    for key, value in summary.items():
+        if key.startswith("p_") and isinstance(value, float | int):
+            out[key] = list(proportion_interval(int(round(value * trials)), trials))
+    return out

@@ -266,6 +266,8 @@ def emit(text: str, out: str | Path | None) -> None:
 
 
 SE_LEGEND = "± is one standard error (1 SE) of the Monte Carlo estimate; a 95% interval is about ±2 SE"
+CI_LEGEND = ("[a, b] is the 95% interval of a Monte Carlo probability (Wilson's; exact, Clopper-Pearson, at "
+             "10 or fewer of a kind: an outcome never seen shows 0 and the largest chance it could have)")
 
 
 def with_se_legend(text: str) -> str:
@@ -283,6 +285,14 @@ def render(fmt: str, *, table: str, frame: pd.DataFrame, obj: dict[str, Any]) ->
     if fmt == "csv":
         return to_csv(frame)
     return with_se_legend(table)
+
+
+def pct_ci(p: float, ci=None) -> str:
+    """``0.1234`` -> ``"12.34%"``, with ``[lo, hi]`` (a 95% interval, in percent) when
+    given: :data:`CI_LEGEND` says what it is."""
+    if ci is None:
+        return pct(p)
+    return f"{pct(p)} [{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]"
 
 
 def pct(p: float, se: float | None = None) -> str:

@@ -37,8 +37,8 @@ def odds_json(frame) -> dict:
 
 def odds_table(frame) -> str:
     from simulator.games.assault.questions.odds import QUANTILES, damage_pmf
-    from simulator.run.output import pct
-    from simulator.run.stats import proportion_se
+    from simulator.run.intervals import proportion_interval
+    from simulator.run.output import CI_LEGEND, pct_ci
 
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
@@ -48,24 +48,33 @@ def odds_table(frame) -> str:
              + (f"; +{a['extra_supp']} supp" if a["extra_supp"] else "") + ")",
              f"dice: {a['dice']}, {a['dice_status']}", "",
              "uncancelled        P(exactly)", "crit  hit  supp"]
-    for r in rows(frame, ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])):
+    for r in rows(frame, ["crit", "hit", "supp", "p"] + (["lo", "hi"] if "lo" in frame else [])):
         lines.append(f"{r['crit']:4d} {r['hit']:4d} {r['supp']:5d}    "
-                     f"{pct(r['p'], r.get('se') if mc else None)}")
+                     f"{pct_ci(r['p'], (r['lo'], r['hi']) if mc else None)}")
     pmf = damage_pmf(frame)
     at_least = s["p_damage_at_least"]
-    lines += ["", "damage (crit + hit)   P(exactly)        P(at least)"]
+    ci = s.get("ci95", {})
+    lines += ["", "damage (crit + hit)   P(exactly)" + " " * (24 if mc else 8) + "P(at least)"]
     for k, p in enumerate(pmf):
-        e1 = float(proportion_se(p, a["trials"])) if mc else None
-        e2 = se["p_damage_at_least"][k] if mc else None
-        lines.append(f"{k:6d}                {pct(p, e1):16s}  {pct(at_least[k], e2)}")
+        e1 = proportion_interval(int(round(p * a["trials"])), a["trials"]) if mc else None
+        e2 = ci["p_damage_at_least"][k] if mc else None
+        lines.append(f"{k:6d}                {pct_ci(p, e1):{32 if mc else 16}s}  {pct_ci(at_least[k], e2)}")
+    if mc and len(ci["p_damage_at_least"]) > len(pmf):      # one more than the most damage seen
+        k = len(pmf)
+        lines.append(f"{k:6d}                {pct_ci(0.0, ci['p_damage_at_least'][k]):32s}  "
+                     f"{pct_ci(0.0, ci['p_damage_at_least'][k])}  (never seen; may be impossible)")
     q = s["damage_quantiles"]
-    lines += ["", "damage quantiles: " + "  ".join(
-        f"{int(p * 100)}%{' (' + name + ')' if name else ''}: {q[f'{int(p * 100)}%']}" for p, name in QUANTILES)]
-    lines += [f"P(any effect) {pct(s['p_any'], se.get('p_any'))}   "
-              f"P(supp symbol left) {pct(s['p_supp'], se.get('p_supp'))}",
+    qci = ci.get("damage_quantiles", {})
+    lines += ["", "damage quantiles" + (" (95% interval)" if mc else "") + ": " + "  ".join(
+        f"{int(p * 100)}%{' (' + name + ')' if name else ''}: {q[f'{int(p * 100)}%']}"
+        + (" [{}-{}]".format(*qci[f"{int(p * 100)}%"]) if mc else "") for p, name in QUANTILES)]
+    lines += [f"P(any effect) {pct_ci(s['p_any'], ci.get('p_any'))}   "
+              f"P(supp symbol left) {pct_ci(s['p_supp'], ci.get('p_supp'))}",
               f"mean crit {s['mean_crit']:.4f}  mean hit {s['mean_hit']:.4f}  "
               f"mean damage {s['mean_damage']:.4f}"
               + (f" ±{se['mean_damage']:.4f}" if mc else "")]
+    if mc:
+        lines.append(CI_LEGEND)
     return "\n".join(lines) + "\n"
 
 
