@@ -135,9 +135,13 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                                    + (f"; no draws, so {sides[1]}'s difference is the same" if fp.get(
                                        "same_for_both") else "") + f"; {turn} 1's initiative only)"))
     c = report["closeness"]
+    ci = c.get("objective_margin_at_most_1_ci95")
+    se = c.get("se", {}).get("mean_relative_points_margin")
     rep.highlights.append(("closeness", f"final objectives within one in {c['objective_margin_at_most_1']:.1%} "
-                                        f"of games; mean relative points margin "
-                                        f"{c['mean_relative_points_margin']:.3f}"))
+                                        + (f"[{ci[0]:.1%}, {ci[1]:.1%}] " if ci else "")
+                                        + "of games; mean relative points margin "
+                                        f"{c['mean_relative_points_margin']:.3f}"
+                                        + (f" ±{se:.3f} (1 SE)" if se is not None else "")))
     act = report.get("activity")
     if act:
         rep.highlights.append(("activity per game, both sides", activity_text(act, report.get("activity_words"))))

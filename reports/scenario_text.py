@@ -81,12 +81,19 @@ def _play_lines(report: dict, sides) -> list[str]:
     c = report["closeness"]
     lines += [f"mean {turn}s {report['mean_turns']:.2f}; decided before the last {turn} "
               f"{report['decided_early_rate']:.2%}; settled in the last {turn} {report['decided_last_turn_rate']:.2%}",
-              f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}; "
-              f"mean relative points margin {c['mean_relative_points_margin']:.3f}"]
+              f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}"
+              + (" [{:.2%}, {:.2%}]".format(*c["objective_margin_at_most_1_ci95"])
+                 if "objective_margin_at_most_1_ci95" in c else "")
+              + f"; mean relative points margin {c['mean_relative_points_margin']:.3f}"
+              + (f" ±{c['se']['mean_relative_points_margin']:.3f} (1 SE)" if "se" in c else "")]
     labels = report.get("unit_labels", {})          # a game whose unit columns are not card names
-    lines.append("mean losses per game: " + "; ".join(
-        f"{s}: " + ", ".join(f"{labels.get(k, k.split('/')[1])} {v:.2f}" for k, v in report["mean_losses"][s].items())
-        for s in sides))
+    se = report.get("mean_losses_se", {})
+
+    def lost(s: str, k: str, v: float) -> str:
+        e = se.get(s, {}).get(k)
+        return f"{labels.get(k, k.split('/')[1])} {v:.2f}" + (f" ±{e:.2f}" if e is not None else "")
+    lines.append("mean losses per game" + (" (± 1 SE)" if se else "") + ": " + "; ".join(
+        f"{s}: " + ", ".join(lost(s, k, v) for k, v in report["mean_losses"][s].items()) for s in sides))
     if report["formations"]:
         lines += ["", "win rates by drawn formations:"]
         for f in report["formations"]:

@@ -194,3 +194,14 @@ def test_first_player_effect_with_draws_gives_two_numbers():
     fp = first_player_effect(_tally([[50, 30, 20, 0], [30, 50, 20, 0]]), SIDES)
     assert not fp["same_for_both"]
     assert fp["german"]["difference"] == pytest.approx(0.2) and fp["soviet"]["difference"] == pytest.approx(0.2)
+
+
+def test_the_mean_standard_error_from_sums():
+    from scipy.stats import sem
+
+    from simulator.engine.core.batch import mean_se_of
+    # 1, 2, 3, 4: mean 2.5, sample variance 5/3, SE sqrt(5/3 / 4) = 0.645497 (scipy's sem)
+    assert mean_se_of(10, 30, 4) == pytest.approx(0.645497, abs=1e-6) == pytest.approx(sem([1, 2, 3, 4]))
+    x = np.random.default_rng(2).poisson(1.7, 500)
+    assert mean_se_of(int(x.sum()), int((x * x).sum()), 500) == pytest.approx(sem(x))
+    assert mean_se_of(3, 9, 1) == 0.0
