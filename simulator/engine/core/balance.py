@@ -308,17 +308,26 @@ def skill_ladder(game, *, games: int, seed: int, workers: int | None, progress: 
         mirror = res.tally.outcome_array()
         base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
         for k, (seat, b) in enumerate(zip(seats, base, strict=True)):
-            d, (dlo, dhi) = paired_difference((outs[k] == k).astype(np.int64), (mirror == k).astype(np.int64))
-            seat["difference"] = {"p": d, "ci95": [dlo, dhi]}
+            seat["difference"] = seat_difference(outs[k], mirror, k)
             # a seat the weaker player already wins every time cannot show more (at the ceiling)
             seat["at_ceiling"] = bool(b >= 0.995 and seat["strong_win_rate"] >= 0.995)
-            seat["better"] = bool(dlo > 0 or seat["at_ceiling"])
+            seat["better"] = bool(seat["difference"]["ci95"][0] > 0 or seat["at_ceiling"])
         better = all(seat["better"] for seat in seats) and any(not seat["at_ceiling"] for seat in seats)
         rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
                       "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
                       "stronger_wins_more_from_both_seats": bool(better)})
     return {"games_per_match": games, "rungs": rungs, "test": LADDER_TEST,
             "skill_matters": all(r["stronger_wins_more_from_both_seats"] for r in rungs)}
+
+
+def seat_difference(strong: np.ndarray, weak: np.ndarray, seat: int) -> dict:
+    """``{"p", "ci95"}``: the win rate of ``seat`` in the run ``strong`` minus in the run
+    ``weak`` (outcome arrays on the same seeds, game by game), with its paired 95%
+    interval (:func:`simulator.run.verdicts.paired_difference`); the ladder's "better"
+    is ``ci95[0] > 0``."""
+    d, (lo, hi) = paired_difference((np.asarray(strong) == seat).astype(np.int64),
+                                    (np.asarray(weak) == seat).astype(np.int64))
+    return {"p": d, "ci95": [lo, hi]}
 
 
 def parse_levels(text: str | None, *, players) -> list[str]:
