@@ -124,7 +124,7 @@ def test_outcome_intervals_keep_the_shape_and_list_zeros():
     p = np.array([[0.0, 0.25], [0.75, 0.0]])
     lo, hi = outcome_intervals(p, 400)
     assert lo.shape == hi.shape == (2, 2)
-    # the zeros: [0, 1 - 0.025^(1/400)] = [0, 0.0091802]
+    # the zeros: [0, 1 - 0.025^(1/400)] = [0, 0.0091798]
     assert lo[0, 0] == 0.0 and hi[0, 0] == pytest.approx(-math.expm1(math.log(0.025) / 400))
     ci = binomtest(100, 400).proportion_ci(method="wilson")
     assert (lo[0, 1], hi[0, 1]) == pytest.approx((ci.low, ci.high))
