@@ -131,7 +131,7 @@ def _what_if_lines(wi: dict, sides) -> list[str]:
         others = [x for x in b["even_set"] if x != b["run"]]
         lines.append(f"  closest to even: {b['run']}" + (
             f"; cannot be told apart from {', '.join(others)} (paired, 95% over the comparisons)" if others else
-            f"; closer than every other run, the runner-up {b['runner_up']} included (paired, 95% over the "
+            f"; closer than every other run, the runner-up ({b['runner_up']}) too (paired, 95% over the "
             "comparisons)"))
     return lines
 
