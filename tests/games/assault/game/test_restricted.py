@@ -191,3 +191,10 @@ def test_restrict_all_plays_each_card_and_kind(skirmish_path):
     rows = json.loads(res.stdout)["restricted"]
     assert {r["side"] for r in rows} == {"soviet"} and rows[0]["restriction"] == "unit=rifles-41"
     assert len(rows) == len({r["restriction"] for r in rows}) > 5
+    # one family: every row knows its size; Holm's adjusted p of the smallest raw p is m times it
+    # (capped at 1), and no adjusted p is below its raw one
+    m = len(rows)
+    assert all(r["family_size"] == m and r["p_holm"] >= r["p_value"] for r in rows)
+    smallest = min(rows, key=lambda r: r["p_value"])
+    assert smallest["p_holm"] == pytest.approx(min(1.0, m * smallest["p_value"]))
+    assert all(r["significant"] == (r["p_holm"] <= 0.05) for r in rows)
