@@ -21,9 +21,9 @@ from simulator.run.stats import at_least, proportion_se, wilson_interval
 
 # --- odds and fire ------------------------------------------------------------------
 LADDER_COLUMNS = ["series", "level", "outcome", "p_exactly", "p_at_least", "se_exactly", "se_at_least"]
-ODDS_OUTCOME_COLUMNS = ["series", "crit", "hit", "supp", "p", "se"]
+ODDS_OUTCOME_COLUMNS = ["series", "crit", "hit", "supp", "p", "se", "lo", "hi"]
 FIRE_STATE_COLUMNS = ["series", "state", "eliminated", "damage", "half_strength", "suppressed",
-                      "fallback", "immobilised", "p", "se"]
+                      "fallback", "immobilised", "p", "se", "lo", "hi"]
 SMOKE_PLACEMENT_COLUMNS = ["hex1", "hex2", "hex3", "p", "se"]    # assault smoke: markers per hex (7.5)
 RESOLVE_SYMBOL_COLUMNS = ["roll", "crit", "hit", "supp"]         # assault resolve: one given roll
 
@@ -53,7 +53,7 @@ TRUNCATED = "truncated"     # a game cut short at the decision limit: no winner,
 
 # --- Tide of Iron -----------------------------------------------------------------------
 TOI_STATE_COLUMNS = ["series", "state", "p", "se"]
-TOI_ASSAULT_OUTCOME_COLUMNS = ["attacker_hits", "defender_hits", "p", "se"]
+TOI_ASSAULT_OUTCOME_COLUMNS = ["attacker_hits", "defender_hits", "p", "se", "lo", "hi"]
 TOI_REPLAY_COLUMNS = ["attacker_hits", "defender_hits", "success"]
 TOI_UNITS_COLUMNS = ["id", "kind", "name", "inf_range", "inf_fpr", "veh_range", "veh_fpr",
                      "movement", "armour", "traits"]
@@ -241,6 +241,7 @@ COLUMN_HELP = {
     "armour": "armour value (* marks a reconstructed value)",
     "traits": "special abilities",
     "other_p": "the other side's win rate under the variant",
+    "base_p": "the side's win rate without the restriction (the main run)",
     "draw_rate": "share of games drawn",
     "change": "change of the side's win rate against the baseline (paired games, same seeds)",
     "change_lo": "lower end of the 95% interval of the change (paired games, Tango's score interval)",

@@ -136,7 +136,12 @@ def test_the_terminal_shows_each_sides_activity(tmp_path):
     assert re.search(r"^  german: activations [\d.]+, shots [\d.]+, reaction fires [\d.]+, moves [\d.]+, "
                      r"close combats [\d.]+$", text, re.M), text
     assert re.search(r"^  soviet: activations", text, re.M)
-    assert re.search(r"change [+-][\d.]+ points \[", text), text
+    # the what-if: each side's and the draws' change with its interval, and the exact test of
+    # the changed games over a family of one
+    assert re.search(r"change german [+-][\d.]+ \[[+-][\d.]+, [+-][\d.]+\], soviet [+-][\d.]+ \[.*\], "
+                     r"draw [+-][\d.]+ \[", text), text
+    assert re.search(r"german's result: \d+ games changed \(\d+ better, \d+ worse\), exact p [\d.e-]+, "
+                     r"Holm [\d.e-]+ of 1", text), text
 
 
 def test_no_table_on_the_page_is_longer_than_25_rows(bundle):
