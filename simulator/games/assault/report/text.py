@@ -38,7 +38,7 @@ def odds_json(frame) -> dict:
 def odds_table(frame) -> str:
     from simulator.games.assault.questions.odds import QUANTILES, damage_pmf
     from simulator.run.intervals import proportion_interval
-    from simulator.run.output import CI_LEGEND, pct_ci
+    from simulator.run.output import pct_ci
 
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
@@ -73,8 +73,6 @@ def odds_table(frame) -> str:
               f"mean crit {s['mean_crit']:.4f}  mean hit {s['mean_hit']:.4f}  "
               f"mean damage {s['mean_damage']:.4f}"
               + (f" ±{se['mean_damage']:.4f}" if mc else "")]
-    if mc:
-        lines.append(CI_LEGEND)
     return "\n".join(lines) + "\n"
 
 
@@ -124,7 +122,7 @@ def explain_text(frame) -> str:
 
 
 def fire_table(frame, explain: bool) -> str:
-    from simulator.run.output import pct
+    from simulator.run.output import pct, pct_mc
 
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
@@ -139,10 +137,10 @@ def fire_table(frame, explain: bool) -> str:
     body = [explain_text(frame)] if explain else []
     rows = ["target afterwards                          P"]
     for r in frame.to_dict("records"):
-        rows.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
-    tail = ["", f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
-                f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}   "
-                f"P(fallback) {pct(s['p_fallback'], se.get('p_fallback'))}",
+        rows.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
+    tail = ["", f"P(eliminated) {pct_mc(s['p_eliminated'], s, 'p_eliminated')}   "
+                f"P(suppressed, fallback or eliminated) {pct_mc(s['p_suppressed_or_worse'], s, 'p_suppressed_or_worse')}   "
+                f"P(fallback) {pct_mc(s['p_fallback'], s, 'p_fallback')}",
             f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
     return "\n".join(head + body + rows + tail + extra_lines(frame)) + "\n"
 
@@ -201,7 +199,7 @@ def smoke_json(frame) -> dict:
 
 
 def smoke_table(frame, explain: bool, top: int = 10) -> str:
-    from simulator.run.output import pct
+    from simulator.run.output import pct, pct_mc
 
     a = frame.attrs
     mc = a["method"] == "monte-carlo"
@@ -222,7 +220,7 @@ def smoke_table(frame, explain: bool, top: int = 10) -> str:
                   f"P(no smoke at all) {pct(s['p_no_smoke'])}   P(every hex smoked) {pct(s['p_every_hex_smoked'])}",
               "", "most likely placements (markers in hex 1, 2, 3):"]
     for r in frame.sort_values("p", ascending=False).head(top).to_dict("records"):
-        lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct(r['p'], r.get('se') if mc else None)}")
+        lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct_mc(r['p'], r) if mc else pct(r['p'])}")
     return "\n".join(lines) + "\n"
 
 
@@ -239,7 +237,7 @@ def terrain_damage_json(frame) -> dict:
 
 
 def terrain_damage_table(frame, explain: bool) -> str:
-    from simulator.run.output import pct
+    from simulator.run.output import pct, pct_mc
 
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
@@ -251,10 +249,10 @@ def terrain_damage_table(frame, explain: bool) -> str:
         lines.append(explain_text(frame).rstrip("\n") + "\n")
     lines.append("vehicle afterwards                         P")
     for r in frame.to_dict("records"):
-        lines.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
-    lines += ["", f"P(immobilised) {pct(s['p_immobilised'], se.get('p_immobilised'))}   "
-                  f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
-                  f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}",
+        lines.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
+    lines += ["", f"P(immobilised) {pct_mc(s['p_immobilised'], s, 'p_immobilised')}   "
+                  f"P(eliminated) {pct_mc(s['p_eliminated'], s, 'p_eliminated')}   "
+                  f"P(suppressed, fallback or eliminated) {pct_mc(s['p_suppressed_or_worse'], s, 'p_suppressed_or_worse')}",
               f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
     return "\n".join(lines) + "\n"
 
