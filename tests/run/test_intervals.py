@@ -156,3 +156,20 @@ def test_quantile_interval_coverage_by_simulation(q):
         covered += lo <= true <= hi
     # sd of the covered share at 0.95 over 1,000: 0.0069; 0.93 is 3 sd below
     assert covered / sims >= COVER_LO
+
+
+def test_the_terminal_says_what_brackets_and_plus_minus_mean():
+    from simulator.run.output import CI_LEGEND, SE_LEGEND, pct, pct_ci, pct_mc, with_se_legend
+    # 0 of 200: "0.00% [0.00, 1.83]" (1 - 0.025^(1/200) = 1.8275%)
+    line = pct_ci(0.0, proportion_interval(0, 200))
+    assert line.strip() == "0.00% [0.00, 1.83]"
+    out = with_se_legend(line)
+    assert CI_LEGEND in out and SE_LEGEND not in out
+    # a win-rate line (percent signs inside the brackets) is not a Monte Carlo interval
+    assert CI_LEGEND not in with_se_legend("german wins  13.33%  [6.91%, 24.17%]")
+    # ± is labelled 1 SE
+    assert "one standard error (1 SE)" in with_se_legend(pct(0.25, 0.01))
+    # pct_mc picks a row's interval, a summary's by key, or none
+    assert pct_mc(0.5, {"lo": 0.4, "hi": 0.6}).strip() == "50.00% [40.00, 60.00]"
+    assert pct_mc(0.5, {"ci95": {"p_any": [0.45, 0.55]}}, "p_any").strip() == "50.00% [45.00, 55.00]"
+    assert pct_mc(0.5, {}).strip() == "50.00%"
