@@ -262,17 +262,18 @@ def closest_to_even(runs: dict[str, np.ndarray], sides: list[str], alpha: float 
 
 def _signed_difference(a: np.ndarray, b: np.ndarray, alpha: float) -> tuple[float, tuple[float, float]]:
     """``mean(a - b)`` with its paired two-sided ``1 - alpha`` interval, for per-game
-    values in {-1, 0, 1} (so ``a - b`` in [-2, 2]): the normal interval on the per-game
-    differences; when every game gives the same difference, the exact / score bound of
-    :func:`simulator.run.verdicts.discordant_interval` scaled to its step (no game
-    differing: the exact ``±2 (1 - (alpha/2)^(1/n))``)."""
+    values in {-1, 0, 1} (so ``a - b`` in [-2, 2]): when every game that differs differs
+    by one step ``c`` (the usual case: a few games changed), Tango's paired score interval
+    of :func:`simulator.run.verdicts.discordant_interval` scaled by ``c`` (no game
+    differing: the exact ``±2 (1 - (alpha/2)^(1/n))``); otherwise the normal interval on
+    the per-game differences."""
     diff = a.astype(np.float64) - b.astype(np.float64)
     n = diff.size
     d = float(diff.mean())
-    if n < 2 or bool((diff == diff[0]).all()):
-        c = float(diff[0])
-        lo, hi = discordant_interval(n if c > 0 else 0, n if c < 0 else 0, n, alpha=alpha)
-        step = abs(c) or 2.0
+    steps = np.unique(np.abs(diff[diff != 0]))
+    if len(steps) <= 1:      # every game changed by the same step, or none: Tango's / the exact bound, scaled
+        step = float(steps[0]) if len(steps) else 2.0
+        lo, hi = discordant_interval(int((diff > 0).sum()), int((diff < 0).sum()), n, alpha=alpha)
         return d, (lo * step, hi * step)
     half = NormalDist().inv_cdf(1.0 - alpha / 2.0) * float(diff.std(ddof=1)) / math.sqrt(n)
     return d, (max(-2.0, d - half), min(2.0, d + half))

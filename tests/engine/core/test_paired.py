@@ -226,3 +226,19 @@ def test_the_ladder_says_better_falsely_at_most_2_5_percent_of_the_time():
     u = np.random.default_rng(18).random(1000)
     d = seat_difference(np.where(u < 0.55, 0, 1), np.where(u < 0.45, 0, 1), 0)
     assert d["p"] == pytest.approx(np.mean((u >= 0.45) & (u < 0.55))) and d["ci95"][0] > 0
+
+
+def test_closest_to_even_uses_the_paired_score_interval_for_a_few_changed_games():
+    from simulator.engine.core.balance import _signed_difference
+    from simulator.run.verdicts import discordant_interval
+    # 5 of 60 games differ, each by +2 (a loss turned into a win): the difference of
+    # evenness is 10/60 = 0.1667, its interval Tango's for 5 v 0 of 60, doubled, not the
+    # normal interval (which would claim more with 5 games)
+    a = np.array([1] * 5 + [0] * 55)
+    b = np.array([-1] * 5 + [0] * 55)
+    d, (lo, hi) = _signed_difference(a, b, 0.025)
+    tlo, thi = discordant_interval(5, 0, 60, alpha=0.025)
+    assert d == pytest.approx(10 / 60) and (lo, hi) == pytest.approx((2 * tlo, 2 * thi))
+    # no game differs: the exact bound of 0 in 60 at 97.5%, 1 - 0.0125^(1/60) = 0.0704306, times 2
+    d, (lo, hi) = _signed_difference(b, b, 0.025)
+    assert d == 0.0 and hi == pytest.approx(2 * 0.0704306, abs=1e-6) and lo == -hi
