@@ -20,22 +20,31 @@ smaller on both sides; the third: both against ``lookahead``. ``--seat`` measure
 seat. ``--seed`` takes several seeds, ``11-18`` or ``11,12``: ``--games`` games on each,
 pooled game by game. ``--save DIR`` keeps every run's outcomes, one file per seed and
 pair of players, and reads a run from there instead of playing it again: a later run
-with more seeds plays only the new ones. The files do not name the revision that played
-them: after a change to the players or the rules, use a new DIR. ``--set NAME=VALUE``
+with more seeds plays only the new ones. Each file names the code revision that played
+it (``@<commit>``, with ``-dirty-<hash of the uncommitted changes>`` when the code differs
+from the commit): only runs of the current revision are read back and pooled; runs of
+the same question made by another revision (or saved before files named one) are never
+pooled with this revision's: the script says so and plays those seeds again.
+``--set NAME=VALUE``
 (again for more) measures a player setting before it becomes the default: a parameter
 of :mod:`simulator.engine.players.base`, ``MC_*`` the tree search's, ``LA_*`` the
 look-ahead's, for every player of that kind in the call; a saved run's file names the
 settings that reached its players.)
 
 Every strength figure of ``docs/strength.md`` is one of these runs. A change
-whose interval holds zero is not shown by the run: play more games.
+whose interval holds zero is not shown by the run: play more games. A claim is made by a
+design written before the games (which seeds, how many, the rule that decides), on
+seeds not used while choosing what to measure.
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
+import hashlib
 import math
 import os
+import subprocess
 import time
 
 import numpy as np
@@ -105,26 +114,72 @@ def params_with(settings: dict[str, int]) -> np.ndarray:
     return params
 
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CODE_PATHS = ("simulator", "bench", "scenarios", "pyproject.toml")   # what decides the games
+
+
+def code_revision(repo: str = REPO) -> str:
+    """The revision of the code that plays: the commit's short hash, with
+    ``-dirty-<8 hex>`` (a hash of the uncommitted changes to :data:`CODE_PATHS`) when the
+    working tree differs from it; ``unknown`` outside a git checkout."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=True).stdout
+    try:
+        head = git("rev-parse", "--short=12", "HEAD").strip()
+        diff = git("diff", "HEAD", "--", *CODE_PATHS)
+        untracked = git("ls-files", "--others", "--exclude-standard", "--", *CODE_PATHS)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    if not diff and not untracked:
+        return head
+    digest = hashlib.sha256((diff + untracked).encode()).hexdigest()[:8]
+    return f"{head}-dirty-{digest}"
+
+
+def run_file(folder: str, name: str, seed: int, games: int, players: tuple[str, str], reaching: str,
+             revision: str) -> str:
+    """The saved run's path: ``FOLDER/SCENARIO_SEED_GAMES_P1_P2[_SETTINGS]@REVISION.npy``."""
+    stem = f"{name}_{seed}_{games}_{players[0]}_{players[1]}{reaching}".replace(":", "-")
+    return os.path.join(folder, f"{stem}@{revision}.npy")
+
+
+def other_revisions(path: str) -> list[str]:
+    """Saved runs of the same question as ``path`` made by another revision (or saved
+    before file names carried one), by file name."""
+    folder, base = os.path.split(path)
+    stem = base.rpartition("@")[0]
+    found = glob.glob(os.path.join(glob.escape(folder), glob.escape(stem) + "@*.npy"))
+    legacy = os.path.join(folder, stem + ".npy")
+    found += [legacy] if os.path.exists(legacy) else []
+    return sorted(os.path.basename(f) for f in found if os.path.abspath(f) != os.path.abspath(path))
+
+
 def outcomes(game, players: tuple[str, str], games: int, seeds: list[int],
              save: tuple[str, str] | None = None, settings: dict[str, int] | None = None) -> tuple[np.ndarray, float]:
     """Each game's outcome (0 or 1 the winning side, else a draw), ``games`` games on each
     of ``seeds`` one after the other, and the seconds taken; with ``save`` (a folder and the
-    scenario's name) each seed's run is kept in ``FOLDER/SCENARIO_SEED_GAMES_P1_P2.npy``
-    (with ``_NAME=VALUE`` for each of ``settings`` that reaches the players), and read
-    from there when it is there already."""
+    scenario's name) each seed's run is kept in :func:`run_file` (with ``_NAME=VALUE`` for
+    each of ``settings`` that reaches the players, and the code revision that played it),
+    and read from there when this revision saved it already. A run of another revision
+    is never pooled: a line says so and the seed is played again."""
     settings = settings or {}
     params = params_with(settings) if settings else None
     reaching = settings_reaching(players, settings)
+    revision = code_revision() if save else None
     t0 = time.perf_counter()
     runs = []
     for seed in seeds:
         path = None
         if save:
             folder, name = save
-            path = os.path.join(folder, f"{name}_{seed}_{games}_{players[0]}_{players[1]}{reaching}.npy".replace(":", "-"))
+            path = run_file(folder, name, seed, games, players, reaching, revision)
             if os.path.exists(path):
                 runs.append(np.load(path))
                 continue
+            others = other_revisions(path)
+            if others:
+                print(f"  not pooled: {', '.join(others)} in {folder} played seed {seed} with other code than "
+                      f"this revision ({revision}); playing it again")
         runs.append(run_games(game, games=games, seed=seed, players=players, workers=2,
                               params=params).tally.outcome_array())
         if path:
@@ -165,7 +220,7 @@ def main() -> None:
         ap.error(f"--seat: {args.seat!r} is not a side of {args.scenario} ({', '.join(sides)})")
     print(f"{args.game} {args.scenario}: {args.player} against {args.against}, compared with "
           f"{args.baseline or args.against} in the same seat; {args.games * len(seeds):,} games, "
-          f"seed{'s' if len(seeds) > 1 else ''} {args.seed}, paired"
+          f"seed{'s' if len(seeds) > 1 else ''} {args.seed}, paired; code {code_revision()}"
           + "".join(f"; {k}={v}" for k, v in settings.items()))
     if args.baseline is None:
         mirror, secs = outcomes(game, (args.against, args.against), args.games, seeds, save, settings)
@@ -182,12 +237,12 @@ def main() -> None:
             pair[seat] = args.baseline
             old, _ = outcomes(game, tuple(pair), args.games, seeds, save, settings)
         dw, lo, hi = paired_change(old, new, seat)
-        hw = (hi - lo) / 2
         ds, hs = score_change(new, old, seat)
         print(f"  {sides[seat]:8s} seat: wins {np.mean(new == seat):.1%} (was {np.mean(old == seat):.1%}), "
-              f"change {dw:+.3f} +-{hw:.3f}{' (shown)' if lo > 0 else ''}; "
+              f"change {dw:+.3f} 95% [{lo:+.3f}, {hi:+.3f}]{' (shown)' if lo > 0 else ''}; "
               f"{sides[1 - seat]} wins {np.mean(new == 1 - seat):.1%} (was {np.mean(old == 1 - seat):.1%}); "
-              f"score change {ds:+.3f} +-{hs:.3f}{' (shown)' if ds - hs > 0 else ''} ({secs:.0f} s)")
+              f"score change {ds:+.3f} 95% [{ds - hs:+.3f}, {ds + hs:+.3f}]{' (shown)' if ds - hs > 0 else ''} "
+              f"({secs:.0f} s)")
 
 
 if __name__ == "__main__":

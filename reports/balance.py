@@ -124,17 +124,24 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                        ("first player wins", f"{report['first_player_win_rate']:.1%}"),
                        (f"mean {turn}s", f"{report['mean_turns']:.2f} (decided before the last {turn} "
                                         f"{report['decided_early_rate']:.1%})")]
-    for side in sides:
-        e = report["first_player_effect"][side]
+    fp = report["first_player_effect"]
+    for side in sides[:1] if fp.get("same_for_both") else sides:
+        e = fp[side]
         if e.get("difference") is not None:
             rep.highlights.append((f"{side} with the initiative in {turn} 1",
                                    f"wins {e['win_rate_first']:.1%} when first, {e['win_rate_second']:.1%} "
                                    f"when second (difference {e['difference']:+.1%}, 95% interval "
-                                   f"{e['ci95'][0]:+.1%} to {e['ci95'][1]:+.1%})"))
+                                   f"{e['ci95'][0]:+.1%} to {e['ci95'][1]:+.1%}"
+                                   + (f"; no draws, so {sides[1]}'s difference is the same" if fp.get(
+                                       "same_for_both") else "") + f"; {turn} 1's initiative only)"))
     c = report["closeness"]
+    ci = c.get("objective_margin_at_most_1_ci95")
+    se = c.get("se", {}).get("mean_relative_points_margin")
     rep.highlights.append(("closeness", f"final objectives within one in {c['objective_margin_at_most_1']:.1%} "
-                                        f"of games; mean relative points margin "
-                                        f"{c['mean_relative_points_margin']:.3f}"))
+                                        + (f"[{ci[0]:.1%}, {ci[1]:.1%}] " if ci else "")
+                                        + "of games; mean relative points margin "
+                                        f"{c['mean_relative_points_margin']:.3f}"
+                                        + (f" ±{se:.3f} (1 SE)" if se is not None else "")))
     act = report.get("activity")
     if act:
         rep.highlights.append(("activity per game, both sides", activity_text(act, report.get("activity_words"))))
@@ -244,33 +251,46 @@ def add_what_if(rep: Report, report: dict, provenance: Provenance) -> None:
                              "p": r["win_rate"][sides[0]], "other_p": r["win_rate"][sides[1]],
                              "draw_rate": r["draw_rate"], "change": r["change"],
                              "change_lo": r["change_ci95"][0], "change_hi": r["change_ci95"][1],
-                             "significant": r["significant"]} for r in wi["variants"]],
+                             "other_change": r["changes"][sides[1]]["change"],
+                             "other_change_lo": r["changes"][sides[1]]["ci95"][0],
+                             "other_change_hi": r["changes"][sides[1]]["ci95"][1],
+                             "draw_change": r["changes"]["draw"]["change"],
+                             "draw_change_lo": r["changes"]["draw"]["ci95"][0],
+                             "draw_change_hi": r["changes"]["draw"]["ci95"][1],
+                             **_test_columns(r)} for r in wi["variants"]],
                            columns=WHAT_IF_CHANGE_COLUMNS)
     rep.tables.append(Table("what-if-changes", changes, "What-if changes",
-                            f"Each variant's change of {sides[0]}'s win rate against the baseline: "
-                            + wi["method"] + "; significant when the 95% interval excludes 0.",
+                            f"Each variant's change of {sides[0]}'s win rate, {sides[1]}'s and the draw rate "
+                            "against the baseline: " + wi["method"] + ".",
                             chart="what-if-change"))
     rep.charts.append(charts.change_chart(changes, side=sides[0], prov=provenance,
                                           question=f"How much does each variant change {sides[0]}'s "
                                                    "chance to win?"))
     n_sig = int(changes["significant"].sum())
-    rep.highlights.append(("what-ifs", f"{len(changes)} variant(s); {n_sig} change {sides[0]}'s win rate "
-                                       "beyond the 95% interval of the paired games"))
+    rep.highlights.append(("what-ifs", f"{len(changes)} variant(s); {n_sig} change {sides[0]}'s results "
+                                       "(exact test of the paired games, Holm-adjusted over the variants, "
+                                       "p <= 0.05)"))
     if wi["closest_to_even"]:
         even = wi["closest_to_even"]
-        rep.highlights.append(("closest to even of the variants", f"{even['key']}={even['value']}: " + ", ".join(
-            f"{s} {even['win_rate'][s]:.1%}" for s in sides)))
+        others = [x for x in even["even_set"] if x != even["run"]]
+        rep.highlights.append(("closest to even of the variants", f"{even['run']}: " + ", ".join(
+            f"{s} {even['win_rate'][s]:.1%}" for s in sides) + (
+            f"; cannot be told apart from {', '.join(others)}" if others else
+            f"; closer than every other run (runner-up {even['runner_up']})") + " (paired, 95%)"))
 
 
 def add_skill_ladder(rep: Report, report: dict, provenance: Provenance) -> None:
     """--ladder: the stronger player's win rate in each seat, as a table."""
     rows = [{"stronger": r["stronger"], "weaker": r["weaker"], "side": seat["strong_side"],
              "p": seat["strong_win_rate"], "lo": seat["ci95"][0], "hi": seat["ci95"][1],
-             "weaker_p": r["weaker_same_seat_win_rate"][seat["strong_side"]], "better": seat["better"]}
+             "weaker_p": r["weaker_same_seat_win_rate"][seat["strong_side"]], "better": seat["better"],
+             "difference": seat["difference"]["p"], "difference_lo": seat["difference"]["ci95"][0],
+             "difference_hi": seat["difference"]["ci95"][1]}
             for r in report["skill_ladder"]["rungs"] for seat in r["seats"]]
     rep.tables.append(Table("skill-ladder", pd.DataFrame(rows), "Skill ladder",
                             "The stronger player's win rate in each seat against the weaker one, "
-                            "beside the weaker player's own rate in that seat."))
+                            "beside the weaker player's own rate in that seat; "
+                            + report["skill_ladder"].get("test", "") + "."))
 
 
 def add_skill_curve(rep: Report, report: dict, provenance: Provenance) -> None:
@@ -303,18 +323,27 @@ def add_restricted(rep: Report, report: dict, provenance: Provenance) -> None:
     rows = sorted(report["restricted"], key=lambda r: r["change"])
     frame = pd.DataFrame([{"variant": f"{r['side']}:{r['restriction']}", "side": r["side"], "p": r["win_rate"],
                            "base_p": r["base_win_rate"], "change": r["change"], "change_lo": r["ci95"][0],
-                           "change_hi": r["ci95"][1], "significant": r["significant"]} for r in rows],
+                           "change_hi": r["ci95"][1], **_test_columns(r)} for r in rows],
                          columns=RESTRICTED_COLUMNS)
     rep.tables.append(Table("restricted", frame, "Restricted play",
                             "Each restriction's win rate of the restricted side and its change against the "
                             "unrestricted run: " + report["restricted_method"] + ".", chart="restricted"))
     rep.charts.append(charts.change_chart(
         frame, side="the restricted side", prov=provenance, name="restricted", ylabel="side:restriction",
-        xlabel="change of the restricted side's win rate, paired 95% interval (* red: the interval excludes 0)",
+        xlabel=f"change of the restricted side's win rate, paired 95% interval (* red: exact test Holm-adjusted "
+               f"over {len(frame)} restriction(s), p <= 0.05)",
         question="What is each unit and kind of action worth? The win rate lost without it"))
     n_sig = int(frame["significant"].sum())
     rep.highlights.append(("restricted play", f"{len(frame)} restriction(s); {n_sig} change the restricted "
-                                              "side's win rate beyond the 95% interval of the paired games"))
+                                              "side's results (exact test of the paired games, Holm-adjusted "
+                                              "over the restrictions, p <= 0.05)"))
+
+
+def _test_columns(r: dict) -> dict:
+    """The paired test's columns of a what-if or restriction row."""
+    g = r["games_changed"]
+    return {"better": g["better"], "worse": g["worse"], "p_value": r["p_value"], "p_holm": r["p_holm"],
+            "family_size": r["family_size"], "significant": r["significant"]}
 
 
 def activity_frame(activity: dict, sides: list[str]) -> pd.DataFrame:

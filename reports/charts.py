@@ -542,7 +542,8 @@ def change_chart(changes: pd.DataFrame, *, question: str, prov: Provenance, side
         colour = COLOURS[1] if sig[yi] else COLOURS[0]
         ax.errorbar([ch[yi]], [yi], xerr=[[max(ch[yi] - lo[yi], 0)], [max(hi[yi] - ch[yi], 0)]], fmt="s",
                     color=colour, capsize=4)
-        ax.annotate(f"{100 * ch[yi]:+.1f} points ({100 * lo[yi]:+.1f} to {100 * hi[yi]:+.1f})"
+        holm = f", Holm p {changes['p_holm'].iloc[yi]:.2g}" if "p_holm" in changes else ""
+        ax.annotate(f"{100 * ch[yi]:+.1f} points ({100 * lo[yi]:+.1f} to {100 * hi[yi]:+.1f}{holm})"
                     + (" *" if sig[yi] else ""), (hi[yi], yi), xytext=(6, 0), textcoords="offset points",
                     va="center", fontsize=8)
     ax.set_yticks(y, changes["variant"].tolist())
@@ -551,7 +552,7 @@ def change_chart(changes: pd.DataFrame, *, question: str, prov: Provenance, side
     ax.set_xlim(-span * 1.2, span * 2.2)
     percent_axis(ax.xaxis)
     ax.set_xlabel(xlabel or f"change of P({side} wins) against the baseline, paired 95% interval "
-                         "(* red: the interval excludes 0)")
+                         f"(* red: exact test Holm-adjusted over {len(changes)} variant(s), p <= 0.05)")
     ax.set_ylabel(ylabel)
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")

@@ -69,20 +69,31 @@ def _play_lines(report: dict, sides) -> list[str]:
         lines += activity_lines(report["activity_by_side"], sides)
     fp = report["first_player_effect"]
     lines.append(f"first player (initiative in {turn} 1) wins {report['first_player_win_rate']:.2%} of games")
-    for s in sides:
+    lines.append(f"  the effect of the initiative in {turn} 1 only (later {turn}s' initiative is not in it); "
+                 "difference: win rate when first minus when second, 95% interval")
+    for s in sides[:1] if fp.get("same_for_both") else sides:
         e = fp[s]
         if e.get("difference") is not None:
             lines.append(f"  {s}: {e['win_rate_first']:.2%} when first, {e['win_rate_second']:.2%} when second "
-                         f"(difference {e['difference']:+.2%} [{e['ci95'][0]:+.2%}, {e['ci95'][1]:+.2%}])")
+                         f"(difference {e['difference']:+.2%} [{e['ci95'][0]:+.2%}, {e['ci95'][1]:+.2%}])"
+                         + (f"; with no draws {sides[1]}'s difference is the same number" if fp.get("same_for_both")
+                            else ""))
     c = report["closeness"]
     lines += [f"mean {turn}s {report['mean_turns']:.2f}; decided before the last {turn} "
               f"{report['decided_early_rate']:.2%}; settled in the last {turn} {report['decided_last_turn_rate']:.2%}",
-              f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}; "
-              f"mean relative points margin {c['mean_relative_points_margin']:.3f}"]
+              f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}"
+              + (" [{:.2%}, {:.2%}]".format(*c["objective_margin_at_most_1_ci95"])
+                 if "objective_margin_at_most_1_ci95" in c else "")
+              + f"; mean relative points margin {c['mean_relative_points_margin']:.3f}"
+              + (f" ±{c['se']['mean_relative_points_margin']:.3f} (1 SE)" if "se" in c else "")]
     labels = report.get("unit_labels", {})          # a game whose unit columns are not card names
-    lines.append("mean losses per game: " + "; ".join(
-        f"{s}: " + ", ".join(f"{labels.get(k, k.split('/')[1])} {v:.2f}" for k, v in report["mean_losses"][s].items())
-        for s in sides))
+    se = report.get("mean_losses_se", {})
+
+    def lost(s: str, k: str, v: float) -> str:
+        e = se.get(s, {}).get(k)
+        return f"{labels.get(k, k.split('/')[1])} {v:.2f}" + (f" ±{e:.2f}" if e is not None else "")
+    lines.append("mean losses per game" + (" (± 1 SE)" if se else "") + ": " + "; ".join(
+        f"{s}: " + ", ".join(lost(s, k, v) for k, v in report["mean_losses"][s].items()) for s in sides))
     if report["formations"]:
         lines += ["", "win rates by drawn formations:"]
         for f in report["formations"]:
@@ -91,19 +102,37 @@ def _play_lines(report: dict, sides) -> list[str]:
     return lines
 
 
+def _changed(r: dict) -> str:
+    """``"12 games changed (9 better, 3 worse), p 0.146, Holm 0.29 of 4"``: the paired
+    test of a variant or restriction."""
+    g = r["games_changed"]
+    return (f"{g['better'] + g['worse']} games changed ({g['better']} better, {g['worse']} worse), "
+            f"exact p {r['p_value']:.3g}, Holm {r['p_holm']:.3g} of {r['family_size']}")
+
+
 def _what_if_lines(wi: dict, sides) -> list[str]:
-    """--vary: each variant's win rates and paired change, the one closest to even."""
-    lines = ["", f"what-ifs (common random numbers; change of {sides[0]}'s win rate):"]
+    """--vary: each variant's win rates, each side's and the draws' paired change, the
+    exact test Holm-corrected over the variants, and the runs closest to even."""
+    lines = ["", f"what-ifs (common random numbers; changes in points, paired 95% intervals; "
+                 f"{wi['family_size']} variant(s) tested as one family):"]
     for r in wi["variants"]:
+        ch = r["changes"]
         lines.append(f"  {r['key']}={r['value']}: {sides[0]} {r['win_rate'][sides[0]]:.2%}, "
-                     f"{sides[1]} {r['win_rate'][sides[1]]:.2%}; change {100 * r['change']:+.2f} points "
-                     f"[{100 * r['change_ci95'][0]:+.2f}, {100 * r['change_ci95'][1]:+.2f}]"
+                     f"{sides[1]} {r['win_rate'][sides[1]]:.2%}, draws {r['draw_rate']:.2%}"
                      + (" *" if r["significant"] else ""))
+        lines.append("      change " + ", ".join(
+            f"{name} {100 * ch[name]['change']:+.2f} [{100 * ch[name]['ci95'][0]:+.2f}, "
+            f"{100 * ch[name]['ci95'][1]:+.2f}]" for name in (*sides, "draw")))
+        lines.append(f"      {sides[0]}'s result: {_changed(r)}")
     if any(r["significant"] for r in wi["variants"]):
-        lines.append("  (*: the paired 95% interval of the change excludes 0)")
+        lines.append("  (*: the exact test of the changed games, Holm-adjusted over the variants, p <= 0.05)")
     if wi["closest_to_even"]:
         b = wi["closest_to_even"]
-        lines.append(f"  closest to even of the variants: {b['key']}={b['value']}")
+        others = [x for x in b["even_set"] if x != b["run"]]
+        lines.append(f"  closest to even: {b['run']}" + (
+            f"; cannot be told apart from {', '.join(others)} (paired, 95% over the comparisons)" if others else
+            f"; closer than every other run, the runner-up ({b['runner_up']}) too (paired, 95% over the "
+            "comparisons)"))
     return lines
 
 
@@ -126,7 +155,9 @@ def _skill_ladder_lines(sl: dict) -> list[str]:
             lines.append(f"  {r['stronger']} as {seat['strong_side']} v {r['weaker']}: wins "
                          f"{seat['strong_win_rate']:.2%} [{seat['ci95'][0]:.2%}, {seat['ci95'][1]:.2%}] "
                          f"({r['weaker']} v {r['weaker']} in that seat: "
-                         f"{r['weaker_same_seat_win_rate'][seat['strong_side']]:.2%})"
+                         f"{r['weaker_same_seat_win_rate'][seat['strong_side']]:.2%}; paired difference "
+                         f"{100 * seat['difference']['p']:+.2f} points [{100 * seat['difference']['ci95'][0]:+.2f}, "
+                         f"{100 * seat['difference']['ci95'][1]:+.2f}])"
                          + (" at the ceiling" if seat["at_ceiling"] else "" if seat["better"] else " NOT better"))
     lines.append(f"  skill matters: {'yes' if sl['skill_matters'] else 'no'}")
     return lines
@@ -153,14 +184,16 @@ def _skill_curve_lines(report: dict, sides) -> list[str]:
 
 def _restricted_lines(rows: list[dict]) -> list[str]:
     """--restrict / --restrict-all: each restriction's win rate and paired change, the
-    largest loss first."""
-    lines = ["", "restricted play (same seeds; change of the restricted side's win rate, paired 95% interval):"]
+    largest loss first, with the exact test Holm-corrected over the restrictions."""
+    lines = ["", f"restricted play (same seeds; change of the restricted side's win rate in points, paired 95% "
+                 f"interval; {len(rows)} restriction(s) tested as one family):"]
     for r in sorted(rows, key=lambda r: r["change"]):
         lines.append(f"  {r['side']}:{r['restriction']}: wins {r['win_rate']:.2%} "
-                     f"(unrestricted {r['base_win_rate']:.2%}); change {100 * r['change']:+.2f} points "
-                     f"[{100 * r['ci95'][0]:+.2f}, {100 * r['ci95'][1]:+.2f}]" + (" *" if r["significant"] else ""))
+                     f"(unrestricted {r['base_win_rate']:.2%}); change {100 * r['change']:+.2f} "
+                     f"[{100 * r['ci95'][0]:+.2f}, {100 * r['ci95'][1]:+.2f}]; {_changed(r)}"
+                     + (" *" if r["significant"] else ""))
     if any(r["significant"] for r in rows):
-        lines.append("  (*: the paired 95% interval of the change excludes 0)")
+        lines.append("  (*: the exact test of the changed games, Holm-adjusted over the restrictions, p <= 0.05)")
     return lines
 
 

@@ -21,9 +21,9 @@ from simulator.run.stats import at_least, proportion_se, wilson_interval
 
 # --- odds and fire ------------------------------------------------------------------
 LADDER_COLUMNS = ["series", "level", "outcome", "p_exactly", "p_at_least", "se_exactly", "se_at_least"]
-ODDS_OUTCOME_COLUMNS = ["series", "crit", "hit", "supp", "p", "se"]
+ODDS_OUTCOME_COLUMNS = ["series", "crit", "hit", "supp", "p", "se", "lo", "hi"]
 FIRE_STATE_COLUMNS = ["series", "state", "eliminated", "damage", "half_strength", "suppressed",
-                      "fallback", "immobilised", "p", "se"]
+                      "fallback", "immobilised", "p", "se", "lo", "hi"]
 SMOKE_PLACEMENT_COLUMNS = ["hex1", "hex2", "hex3", "p", "se"]    # assault smoke: markers per hex (7.5)
 RESOLVE_SYMBOL_COLUMNS = ["roll", "crit", "hit", "supp"]         # assault resolve: one given roll
 
@@ -39,11 +39,12 @@ CONVERGENCE_COLUMNS = ["side", "games", "wins", "p", "lo", "hi"]
 DECISION_TURN_COLUMNS = ["decided_turn", "winner", "games", "share"]
 VARIANT_COLUMNS = ["variant", "side", "wins", "games", "p", "lo", "hi", "baseline"]
 WHAT_IF_CHANGE_COLUMNS = ["variant", "side", "p", "other_p", "draw_rate", "change", "change_lo", "change_hi",
-                          "significant"]
+                          "significant", "other_change", "other_change_lo", "other_change_hi", "draw_change",
+                          "draw_change_lo", "draw_change_hi", "better", "worse", "p_value", "p_holm", "family_size"]
 SIDE_ACTIVITY_COLUMNS = ["side", "measure", "per_game"]            # scenario: activity per game, by side
 SKILL_CURVE_COLUMNS = ["level", "side", "p", "lo", "hi", "games"]   # scenario --skill-curve
-RESTRICTED_COLUMNS = ["variant", "side", "p", "base_p", "change", "change_lo", "change_hi",
-                      "significant"]                                # scenario --restrict
+RESTRICTED_COLUMNS = ["variant", "side", "p", "base_p", "change", "change_lo", "change_hi", "significant",
+                      "better", "worse", "p_value", "p_holm", "family_size"]     # scenario --restrict
 TURN_ACTIVITY_COLUMNS = ["turn", "side", "measure", "count"]       # replay: one game, turn by turn
 EDITION_DIFFERENCE_COLUMNS = ["part", "measure", "v1", "v2", "difference"]   # melee --compare-editions
 DIFFERING_RULE_COLUMNS = ["rule", "sections", "v1", "v2"]
@@ -52,7 +53,7 @@ TRUNCATED = "truncated"     # a game cut short at the decision limit: no winner,
 
 # --- Tide of Iron -----------------------------------------------------------------------
 TOI_STATE_COLUMNS = ["series", "state", "p", "se"]
-TOI_ASSAULT_OUTCOME_COLUMNS = ["attacker_hits", "defender_hits", "p", "se"]
+TOI_ASSAULT_OUTCOME_COLUMNS = ["attacker_hits", "defender_hits", "p", "se", "lo", "hi"]
 TOI_REPLAY_COLUMNS = ["attacker_hits", "defender_hits", "success"]
 TOI_UNITS_COLUMNS = ["id", "kind", "name", "inf_range", "inf_fpr", "veh_range", "veh_fpr",
                      "movement", "armour", "traits"]
@@ -240,11 +241,23 @@ COLUMN_HELP = {
     "armour": "armour value (* marks a reconstructed value)",
     "traits": "special abilities",
     "other_p": "the other side's win rate under the variant",
+    "base_p": "the side's win rate without the restriction (the main run)",
     "draw_rate": "share of games drawn",
     "change": "change of the side's win rate against the baseline (paired games, same seeds)",
-    "change_lo": "lower end of the 95% interval of the change (paired games)",
-    "change_hi": "upper end of the 95% interval of the change (paired games)",
-    "significant": "whether the 95% interval of the change excludes 0",
+    "change_lo": "lower end of the 95% interval of the change (paired games, Tango's score interval)",
+    "change_hi": "upper end of the 95% interval of the change (paired games, Tango's score interval)",
+    "other_change": "change of the other side's win rate against the baseline (paired games)",
+    "other_change_lo": "lower end of the 95% interval of the other side's change",
+    "other_change_hi": "upper end of the 95% interval of the other side's change",
+    "draw_change": "change of the draw rate against the baseline (paired games)",
+    "draw_change_lo": "lower end of the 95% interval of the draw rate's change",
+    "draw_change_hi": "upper end of the 95% interval of the draw rate's change",
+    "better": "games whose result for the side improved (loss to draw or win, draw to win)",
+    "worse": "games whose result for the side got worse",
+    "p_value": "exact two-sided sign test (McNemar) of the games that changed",
+    "p_holm": "the p-value Holm-adjusted over the family (every variant, or every restriction, of the run)",
+    "family_size": "how many variants or restrictions were tested together",
+    "significant": "whether the Holm-adjusted p-value is at most 0.05",
     "measure": "what was counted: activations, shots (ranged attack rolls), reaction fires, moves "
                "(hexes entered), close combats started",
     "per_game": "count per game, on average",

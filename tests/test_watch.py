@@ -211,3 +211,11 @@ def test_the_verdict_line():
     assert first == "verdict: german 41.2% (±1.6% SE), 1,000 games: balanced within the 95% interval: ..."
     line = watch.verdict_line(report(380), report(412), (-0.032, 0.011))
     assert line.startswith("verdict: german 41.2% -> 38.0% (±1.5% SE; paired change -3.2% ±1.1% SE)")
+
+
+def test_the_paired_change_is_given_with_one_standard_error():
+    # the first side (0) wins games 2 and 4 only in the second run: differences 0, 1, 0, 1;
+    # mean 0.5, sd (ddof 1) sqrt(4 * 0.25 / 3) = 0.57735, SE 0.57735 / sqrt(4) = 0.288675
+    # (1 SE: not a 95% half-width, 0.5658, nor twice the SE)
+    mean, se = watch.paired_se([0, 1, 0, 1], [0, 0, 0, 0])
+    assert abs(mean - 0.5) < 1e-12 and abs(se - 0.288675) < 1e-6

@@ -266,11 +266,19 @@ def emit(text: str, out: str | Path | None) -> None:
 
 
 SE_LEGEND = "± is one standard error (1 SE) of the Monte Carlo estimate; a 95% interval is about ±2 SE"
+CI_LEGEND = ("[a, b] is the 95% interval of a Monte Carlo probability (Wilson's; exact, Clopper-Pearson, at "
+             "10 or fewer of a kind: an outcome never seen shows 0 and the largest chance it could have)")
+
+
+_CI_SHOWN = re.compile(r"%\s\[\d+\.\d\d, \d+\.\d\d\]")     # what :func:`pct_ci` prints
 
 
 def with_se_legend(text: str) -> str:
-    """``text`` with the line saying what ``±`` means when it shows one (and lacks the line)."""
+    """``text`` with the lines saying what ``±`` and ``[a, b]`` (:func:`pct_ci`) mean when it
+    shows them (and lacks the lines)."""
     text = text if text.endswith("\n") else text + "\n"
+    if _CI_SHOWN.search(text) and CI_LEGEND not in text:
+        text += CI_LEGEND + "\n"
     if "±" in text and SE_LEGEND not in text:
         text += SE_LEGEND + "\n"
     return text
@@ -283,6 +291,27 @@ def render(fmt: str, *, table: str, frame: pd.DataFrame, obj: dict[str, Any]) ->
     if fmt == "csv":
         return to_csv(frame)
     return with_se_legend(table)
+
+
+def pct_ci(p: float, ci=None) -> str:
+    """``0.1234`` -> ``"12.34%"``, with ``[lo, hi]`` (a 95% interval, in percent) when
+    given: :func:`render` adds :data:`CI_LEGEND` to a table that shows one."""
+    if ci is None:
+        return pct(p)
+    return f"{pct(p)} [{100 * ci[0]:.2f}, {100 * ci[1]:.2f}]"
+
+
+def pct_mc(p: float, row: dict, key: str | None = None) -> str:
+    """A Monte Carlo probability as :func:`pct_ci` with its 95% interval when ``row`` has
+    one (``row["ci95"][key]``, or a table row's ``lo`` / ``hi``, or its ``ci95``), else
+    as :func:`pct`."""
+    if key is not None:
+        ci = (row.get("ci95") or {}).get(key)
+    elif row.get("lo") is not None and row.get("hi") is not None and row["lo"] == row["lo"]:
+        ci = (row["lo"], row["hi"])
+    else:
+        ci = row.get("ci95")
+    return pct_ci(p, ci) if ci is not None else pct(p)
 
 
 def pct(p: float, se: float | None = None) -> str:

@@ -95,10 +95,14 @@ def test_the_page_carries_the_what_if_changes_the_terminal_prints(bundle):
         assert row["change"] == pytest.approx(r["change"])
         assert [row["change_lo"], row["change_hi"]] == pytest.approx(r["change_ci95"])
         assert row["significant"] == r["significant"] and row["p"] == pytest.approx(r["win_rate"]["german"])
+        assert row["p_holm"] == pytest.approx(r["p_holm"]) and row["family_size"] == 2
+        assert [row["better"], row["worse"]] == [r["games_changed"]["better"], r["games_changed"]["worse"]]
+        assert row["other_change"] == pytest.approx(r["changes"]["soviet"]["change"])
     high = dict(json.loads((out / "summary.json").read_text())["highlights"])
     even = data["what_if"]["closest_to_even"]
-    assert high["closest to even of the variants"].startswith(f"{even['key']}={even['value']}")
-    for side in ("german", "soviet"):
+    assert high["closest to even of the variants"].startswith(f"{even['run']}:")
+    fp = data["first_player_effect"]
+    for side in ("german", "soviet")[:1] if fp["same_for_both"] else ("german", "soviet"):
         assert f"{side} with the initiative in turn 1" in high
     page = (out / "index.html").read_text()
     assert "What-if changes" in page and "closeness" in page
@@ -132,7 +136,12 @@ def test_the_terminal_shows_each_sides_activity(tmp_path):
     assert re.search(r"^  german: activations [\d.]+, shots [\d.]+, reaction fires [\d.]+, moves [\d.]+, "
                      r"close combats [\d.]+$", text, re.M), text
     assert re.search(r"^  soviet: activations", text, re.M)
-    assert re.search(r"change [+-][\d.]+ points \[", text), text
+    # the what-if: each side's and the draws' change with its interval, and the exact test of
+    # the changed games over a family of one
+    assert re.search(r"change german [+-][\d.]+ \[[+-][\d.]+, [+-][\d.]+\], soviet [+-][\d.]+ \[.*\], "
+                     r"draw [+-][\d.]+ \[", text), text
+    assert re.search(r"german's result: \d+ games changed \(\d+ better, \d+ worse\), exact p [\d.e-]+, "
+                     r"Holm [\d.e-]+ of 1", text), text
 
 
 def test_no_table_on_the_page_is_longer_than_25_rows(bundle):

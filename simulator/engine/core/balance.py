@@ -11,6 +11,7 @@ Each game's balance report is built on these: Assault's is
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,7 @@ from simulator.engine.core.batch import RunResult, run_games, summary
 from simulator.run.errors import InputError
 from simulator.run.runner import RunOptions
 from simulator.run.stats import wilson_interval
+from simulator.run.verdicts import discordant_interval, holm_adjusted, mcnemar_exact, paired_difference
 from simulator.run.vocabulary import DEFAULT_LEVELS
 
 Z95 = 1.959963984540054
@@ -74,42 +76,53 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
 def paired_change(base: np.ndarray, other: np.ndarray, side: int = 0) -> tuple[float, float, float]:
     """Change in ``side``'s win rate (default the first side's) between two runs with the
     same seeds, and its 95% interval from the paired per-game differences (common
-    random numbers)."""
-    d = (other == side).astype(float) - (base == side).astype(float)
-    n = len(d)
-    mean = float(d.mean())
-    se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return mean, mean - Z95 * se, mean + Z95 * se
+    random numbers): Tango's score interval (:func:`rate_change`), never zero-width."""
+    r = rate_change(np.asarray(base) == side, np.asarray(other) == side)
+    return r["change"], r["ci95"][0], r["ci95"][1]
 
 
 def paired_variants(variants, base, report, sides, play) -> dict:
     """The what-ifs of any game: ``play(key, value)`` plays a variant on the main run's
     seeds (a :class:`~simulator.engine.core.batch.RunResult`); each variant's win rates
-    and its paired change of the first side's win rate against ``base`` (the main run's
-    outcomes), and the variant closest to even."""
+    and its paired comparison with ``base`` (the main run's outcomes) for the first side
+    (:func:`paired_comparison`: each side's win-rate change and the draw rate's, the
+    exact test of the changed games), Holm-corrected over all the variants
+    (:func:`holm_family`), and the runs closest to even (:func:`closest_to_even`)."""
     rows = []
+    runs = {"baseline": np.asarray(base)}
     base_p = report["win_rate"][sides[0]]["p"]
     for key, values in variants:
         for v in values:
             out = play(key, v).tally.outcome_array()
+            runs[f"{key}={v}"] = out
             p = float((out == 0).mean())
             lo, hi = wilson_interval(int((out == 0).sum()), len(out))
-            ch, clo, chi = paired_change(base, out)
+            cmp = paired_comparison(base, out, 0, sides)
             decisive = int(((out == 0) | (out == 1)).sum())
             share = float((out == 0).sum() / decisive) if decisive else float("nan")
             rows.append({"key": key, "value": v, "wins": int((out == 0).sum()),
                          "win_rate": {sides[0]: p, sides[1]: float((out == 1).mean())},
                          "ci95": [lo, hi], "draw_rate": float((out == 2).mean()),
                          "truncated_rate": float((out == 3).mean()),
-                         "change": ch, "change_ci95": [clo, chi], "share_decisive": share,
-                         "significant": bool(clo > 0 or chi < 0)})
-    best = min(rows, key=lambda r: abs(r["win_rate"][sides[0]] - r["win_rate"][sides[1]])) if rows else None
+                         "change": cmp["change"], "change_ci95": cmp["ci95"], "changes": cmp["changes"],
+                         "games_changed": cmp["games_changed"], "p_value": cmp["p_value"],
+                         "share_decisive": share})
+    holm_family(rows)
+    even = closest_to_even(runs, sides)
+    closest = None
+    if even is not None:
+        closest = {"run": even["best"], "even_set": even["even_set"], "runner_up": even["runner_up"],
+                   "comparisons": even["comparisons"], "method": even["method"]}
+        best = next((r for r in rows if f"{r['key']}={r['value']}" == even["best"]), None)
+        if best is not None:
+            closest.update(key=best["key"], value=best["value"], win_rate=best["win_rate"])
+        else:
+            closest.update(key="baseline", value=None,
+                           win_rate={s: report["win_rate"][s]["p"] for s in sides})
     return {"baseline": {sides[0]: base_p, sides[1]: report["win_rate"][sides[1]]["p"]},
-            "method": "common random numbers: every variant plays the same seeds; changes are paired "
-                      "per-game differences of the first side's wins",
+            "method": PAIRED_TEST, "family_size": len(rows),
             "variants": rows,
-            "closest_to_even": None if best is None else {"key": best["key"], "value": best["value"],
-                                                          "win_rate": best["win_rate"]}}
+            "closest_to_even": closest}
 
 
 def check_target(target: float) -> None:
@@ -153,39 +166,169 @@ def tune_bound(rows: list[dict], best: dict, target: float, key: str) -> dict:
                           f"a value beyond the search may come closer"}
 
 
+# --- paired comparisons: what-ifs and restricted play ------------------------------
+
+PAIRED_TEST = ("each variant plays the same seeds as the baseline (common random numbers), so games pair up; "
+               "a game changed when the side's result (win > draw or cut short > loss) differs between the two "
+               "runs. The test is the exact sign test of the changed games (McNemar's exact test), the "
+               "p-values of one run's family of variants are Holm-adjusted, and 'significant' (the *) means "
+               "the Holm-adjusted p-value is at most 0.05. Each win rate's and the draw rate's change has "
+               "Tango's paired score interval (95%; with no changed game, the exact bound)")
+
+
+def rate_change(before: np.ndarray, after: np.ndarray) -> dict:
+    """The change of a rate between two runs of the same games: ``before`` and ``after``
+    are 0/1 arrays (game ``i`` of both on the same seed). ``gained`` counts the games
+    that are 1 only after, ``lost`` those 1 only before; the change ``(gained - lost) / n``
+    with Tango's paired score interval (:func:`simulator.run.verdicts.discordant_interval`,
+    never zero-width: no changed game gives the exact bound)."""
+    before, after = np.asarray(before, dtype=bool), np.asarray(after, dtype=bool)
+    n = int(before.size)
+    gained, lost = int((after & ~before).sum()), int((before & ~after).sum())
+    lo, hi = discordant_interval(gained, lost, n)
+    return {"change": (gained - lost) / n, "ci95": [lo, hi], "gained": gained, "lost": lost}
+
+
+def result_rank(outcomes: np.ndarray, side: int) -> np.ndarray:
+    """``side``'s result in each game as a rank: 2 a win, 0 a loss, 1 anything else (a
+    draw, or a game cut short). Outcomes: 0 / 1 the side that won, 2 draw, 3 cut short."""
+    outcomes = np.asarray(outcomes)
+    return np.where(outcomes == side, 2, np.where(outcomes == 1 - side, 0, 1))
+
+
+def paired_comparison(base: np.ndarray, other: np.ndarray, side: int, sides: list[str]) -> dict:
+    """How ``other`` (a variant or restriction played on the seeds of ``base``) changed
+    the games for ``side``: ``change`` / ``ci95`` of that side's win rate
+    (:func:`rate_change`), ``changes`` of each side's win rate and the draw rate, the
+    games whose result for ``side`` went up (``better``) or down (``worse``), and the
+    exact sign test of those (``p_value``, :func:`simulator.run.verdicts.mcnemar_exact`).
+    The family's Holm correction is :func:`holm_family`."""
+    base, other = np.asarray(base), np.asarray(other)
+    if base.shape != other.shape or base.ndim != 1 or base.size == 0:
+        raise ValueError(f"base and other must be non-empty outcome arrays of one length, got {base.shape}, "
+                         f"{other.shape}")
+    changes = {s: rate_change(base == i, other == i) for i, s in enumerate(sides)}
+    changes["draw"] = rate_change(base == 2, other == 2)
+    before, after = result_rank(base, side), result_rank(other, side)
+    better, worse = int((after > before).sum()), int((after < before).sum())
+    own = changes[sides[side]]
+    return {"change": own["change"], "ci95": list(own["ci95"]), "changes": changes,
+            "games_changed": {"better": better, "worse": worse}, "p_value": mcnemar_exact(better, worse)}
+
+
+def holm_family(rows: list[dict], alpha: float = 0.05) -> None:
+    """The rows of one family (a run's variants, or its restrictions) in place: each
+    gets ``p_holm`` (Holm-adjusted p-value over the family), ``significant``
+    (``p_holm <= alpha``) and ``family_size``."""
+    adjusted = holm_adjusted([r["p_value"] for r in rows])
+    for r, p in zip(rows, adjusted, strict=True):
+        r.update(p_holm=p, significant=bool(p <= alpha), family_size=len(rows))
+
+
+def closest_to_even(runs: dict[str, np.ndarray], sides: list[str], alpha: float = 0.05) -> dict | None:
+    """Which of ``runs`` (name -> outcomes on the same seeds, the baseline among them)
+    comes closest to even, and which cannot be told apart from it.
+
+    Evenness is ``|e|``, ``e`` the first side's win rate minus the second's (the mean of
+    ``x = [first won] - [second won]`` per game). The best is the run with the least
+    ``|e|``. Another run ``k`` is told apart from it when ``|e_k| > |e_best|`` is shown:
+    with ``s`` the sign of ``e_k``'s estimate, both ``s e_k - e_best > 0`` and
+    ``s e_k + e_best > 0`` (an intersection-union test: each one-sided at ``alpha/2``
+    on the paired per-game values ``s x_k -+ x_best``, normal, with the exact fallback
+    when every game agrees), Bonferroni over the comparisons. ``even_set``: the best and
+    every run not told apart from it, best first; ``runner_up``: the next closest."""
+    if len(runs) < 2:
+        return None
+    x = {k: (np.asarray(v) == 0).astype(np.int64) - (np.asarray(v) == 1).astype(np.int64) for k, v in runs.items()}
+    e = {k: float(v.mean()) for k, v in x.items()}
+    best = min(e, key=lambda k: abs(e[k]))
+    level = alpha / (len(runs) - 1)
+    rows = []
+    for k in runs:
+        if k == best:
+            continue
+        s = 1 if e[k] >= 0 else -1
+        lows = [_signed_difference(s * x[k], t * x[best], level)[1][0] for t in (1, -1)]
+        rows.append({"run": k, "difference": abs(e[k]) - abs(e[best]), "lower_bounds": lows,
+                     "told_apart": bool(min(lows) > 0)})
+    rows.sort(key=lambda r: r["difference"])
+    return {"best": best, "evenness": {k: abs(v) for k, v in e.items()},
+            "even_set": [best] + [r["run"] for r in rows if not r["told_apart"]],
+            "comparisons": rows, "runner_up": rows[0]["run"],
+            "method": f"evenness |first side's win rate - second's|; a run is told apart from the closest when the "
+                      f"paired games show its evenness larger (two one-sided paired tests, {1 - level:.2%} "
+                      f"intervals: 95% Bonferroni over {len(rows)} comparison(s))"}
+
+
+def _signed_difference(a: np.ndarray, b: np.ndarray, alpha: float) -> tuple[float, tuple[float, float]]:
+    """``mean(a - b)`` with its paired two-sided ``1 - alpha`` interval, for per-game
+    values in {-1, 0, 1} (so ``a - b`` in [-2, 2]): when every game that differs differs
+    by one step ``c`` (the usual case: a few games changed), Tango's paired score interval
+    of :func:`simulator.run.verdicts.discordant_interval` scaled by ``c`` (no game
+    differing: the exact ``±2 (1 - (alpha/2)^(1/n))``); otherwise the normal interval on
+    the per-game differences."""
+    diff = a.astype(np.float64) - b.astype(np.float64)
+    n = diff.size
+    d = float(diff.mean())
+    steps = np.unique(np.abs(diff[diff != 0]))
+    if len(steps) <= 1:      # every game changed by the same step, or none: Tango's / the exact bound, scaled
+        step = float(steps[0]) if len(steps) else 2.0
+        lo, hi = discordant_interval(int((diff > 0).sum()), int((diff < 0).sum()), n, alpha=alpha)
+        return d, (lo * step, hi * step)
+    half = NormalDist().inv_cdf(1.0 - alpha / 2.0) * float(diff.std(ddof=1)) / math.sqrt(n)
+    return d, (max(-2.0, d - half), min(2.0, d + half))
+
+
 # --- the skill ladder and the skill curve ---------------------------------------------
+
+LADDER_TEST = ("better in a seat when the paired 95% interval of the stronger player's win rate minus the weaker "
+               "player's in that seat (weaker on both sides, the same seeds, game by game) lies above 0")
+
 
 def skill_ladder(game, *, games: int, seed: int, workers: int | None, progress: bool = True,
                  options: RunOptions | None = None) -> dict:
     """random < greedy < look-ahead, from both seats: the stronger player's win rate
-    against the weaker one in each seat (skill matters when both exceed the weaker's)."""
+    against the weaker one in each seat, and its paired difference with the weaker
+    player's rate in that seat (:data:`LADDER_TEST`, the games paired by seed:
+    :func:`simulator.run.verdicts.paired_difference`)."""
     sides = list(game.sides)
     rungs = []
     for weak, strong in (("random", "greedy"), ("greedy", "lookahead")):
-        seats = []
+        seats, outs = [], []
         for seat in (0, 1):
             pl = (strong, weak) if seat == 0 else (weak, strong)
             res = run_games(game, games=games, seed=seed, players=pl, workers=workers, options=options,
                             progress=f"{pl[0]} v {pl[1]}" if progress else None)
+            outs.append(res.tally.outcome_array())
             wins = int(res.tally.wins[seat])
             lo, hi = wilson_interval(wins, res.tally.games)
-            # the weaker player's rate in the same seat, for comparison (weak v weak)
             seats.append({"strong_side": sides[seat], "players": {sides[0]: pl[0], sides[1]: pl[1]},
                           "strong_win_rate": wins / res.tally.games, "ci95": [lo, hi]})
         res = run_games(game, games=games, seed=seed, players=(weak, weak), workers=workers, options=options,
                         progress=f"{weak} v {weak}" if progress else None)
+        mirror = res.tally.outcome_array()
         base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
-        for seat, b in zip(seats, base, strict=True):
-            # better: the interval lies above the weaker player's rate in that seat; a seat the
-            # weaker player already wins every time cannot show more (at the ceiling)
+        for k, (seat, b) in enumerate(zip(seats, base, strict=True)):
+            seat["difference"] = seat_difference(outs[k], mirror, k)
+            # a seat the weaker player already wins every time cannot show more (at the ceiling)
             seat["at_ceiling"] = bool(b >= 0.995 and seat["strong_win_rate"] >= 0.995)
-            seat["better"] = bool(seat["ci95"][0] > b or seat["at_ceiling"])
+            seat["better"] = bool(seat["difference"]["ci95"][0] > 0 or seat["at_ceiling"])
         better = all(seat["better"] for seat in seats) and any(not seat["at_ceiling"] for seat in seats)
         rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
                       "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
                       "stronger_wins_more_from_both_seats": bool(better)})
-    return {"games_per_match": games, "rungs": rungs,
+    return {"games_per_match": games, "rungs": rungs, "test": LADDER_TEST,
             "skill_matters": all(r["stronger_wins_more_from_both_seats"] for r in rungs)}
+
+
+def seat_difference(strong: np.ndarray, weak: np.ndarray, seat: int) -> dict:
+    """``{"p", "ci95"}``: the win rate of ``seat`` in the run ``strong`` minus in the run
+    ``weak`` (outcome arrays on the same seeds, game by game), with its paired 95%
+    interval (:func:`simulator.run.verdicts.paired_difference`); the ladder's "better"
+    is ``ci95[0] > 0``."""
+    d, (lo, hi) = paired_difference((np.asarray(strong) == seat).astype(np.int64),
+                                    (np.asarray(weak) == seat).astype(np.int64))
+    return {"p": d, "ci95": [lo, hi]}
 
 
 def parse_levels(text: str | None, *, players) -> list[str]:

@@ -33,6 +33,7 @@ The runner is game-neutral: it takes a *game* object (Assault's
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -68,6 +69,7 @@ from simulator.engine.core.records import (
 from simulator.engine.core.seeding import GAMES_PER_CHUNK, chunk_key
 from simulator.run import runner
 from simulator.run.errors import InputError
+from simulator.run.intervals import newcombe_difference
 from simulator.run.stats import wilson_interval
 from simulator.run.suggest import did_you_mean
 from simulator.run.vocabulary import MAX_GAMES
@@ -206,6 +208,10 @@ class Tally:
     decided: list = field(default_factory=list)      # int8 per game: turn the outcome was settled
     losses_sq: np.ndarray | None = None               # sum of squares of units lost per card (for se)
     stats: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
+    # sums of squares of the closeness measures, for their standard errors
+    objectives_sq: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    value_margin_sq: float = 0.0
+    strength_left_sq: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
 
     def add(self, rec: np.ndarray) -> None:
         n = len(rec)
@@ -226,8 +232,14 @@ class Tally:
         self.close += int((np.abs(rec[:, C_OBJ0] - rec[:, C_OBJ1]) <= 1).sum())
         v0 = rec[:, C_VALUE0].astype(float)
         v1 = rec[:, C_VALUE1].astype(float)
-        self.value_margin_sum += float((np.abs(v0 - v1) / np.maximum(1.0, v0 + v1)).sum())
+        margin = np.abs(v0 - v1) / np.maximum(1.0, v0 + v1)
+        self.value_margin_sum += float(margin.sum())
+        self.value_margin_sq += float((margin * margin).sum())
         self.strength_left += rec[:, [C_SLEFT0, C_SLEFT1]].sum(axis=0)
+        objectives = rec[:, [C_OBJ0, C_OBJ1]].astype(np.int64)
+        left = rec[:, [C_SLEFT0, C_SLEFT1]].astype(np.int64)
+        self.objectives_sq += (objectives * objectives).sum(axis=0)
+        self.strength_left_sq += (left * left).sum(axis=0)
         per_game = rec[:, N_FIXED:]
         lost, lost_sq = per_game.sum(axis=0), (per_game * per_game).sum(axis=0)
         self.losses = lost if self.losses is None else self.losses + lost
@@ -423,10 +435,21 @@ def summary(result: RunResult) -> dict:
         "mean_relative_points_margin": tl.value_margin_sum / n,
         "mean_strength_left": {s: tl.strength_left[i] / n for i, s in enumerate(sides)},
     }
+    close_lo, close_hi = wilson_interval(tl.close, n)
+    out["closeness"]["objective_margin_at_most_1_ci95"] = [close_lo, close_hi]
+    out["closeness"]["se"] = {
+        "mean_objectives_held": {s: mean_se_of(tl.objectives[i], tl.objectives_sq[i], n) for i, s in enumerate(sides)},
+        "mean_relative_points_margin": mean_se_of(tl.value_margin_sum, tl.value_margin_sq, n),
+        "mean_strength_left": {s: mean_se_of(tl.strength_left[i], tl.strength_left_sq[i], n)
+                               for i, s in enumerate(sides)},
+    }
     cards = g.card_names()
     out["mean_losses"] = {s: {c: float(tl.losses[j] / n) for j, c in enumerate(cards)
                               if g.card_side(c) == s}
                           for s in sides}
+    out["mean_losses_se"] = {s: {c: mean_se_of(tl.losses[j], tl.losses_sq[j], n) for j, c in enumerate(cards)
+                                 if g.card_side(c) == s}
+                             for s in sides}
     out["formations"] = formation_breakdown(g, tl)
     out["activity"] = {k: float(v / n) for k, v in zip(ACTIVITY_KEYS, tl.stats, strict=True)}
     out["activity_words"] = dict(g.activity_words)
@@ -440,6 +463,17 @@ def summary(result: RunResult) -> dict:
     if run.get("precision") is not None or run.get("checkpoint") or run.get("dask"):
         out["run"] = {k: run[k] for k in ("precision", "width", "reached", "checkpoint", "loaded", "dask")}
     return out
+
+
+def mean_se_of(total: float, total_sq: float, n: int) -> float:
+    """The standard error (1 SE) of a per-game mean from the sum and the sum of squares
+    over ``n`` games: ``sqrt(s^2 / n)``, ``s^2`` the sample variance (ddof 1); 0 below two
+    games."""
+    if n < 2:
+        return 0.0
+    mean = float(total) / n
+    var = max(float(total_sq) / n - mean * mean, 0.0) * n / (n - 1)
+    return math.sqrt(var / n)
 
 
 DRAWS_DOMINATE = 0.5    # a draw rate above this is no balance verdict: the scenario rarely has a winner
@@ -514,10 +548,19 @@ def activity_warnings(summary: dict) -> list[str]:
     return out
 
 
+FIRST_PLAYER_COVERS = ("the initiative in the first turn only (who moves first in turn 1); later turns' initiative "
+                       "is not in it")
+
+
 def first_player_effect(tl: Tally, sides: list[str]) -> dict:
-    """How much the initiative in turn 1 is worth: each side's win rate when it had it
-    and when it did not, and the difference with a 95% interval (normal approximation)."""
-    out = {}
+    """How much the initiative in turn 1 is worth (:data:`FIRST_PLAYER_COVERS`): each
+    side's win rate when it had it and when it did not, and the difference with its 95%
+    interval (Newcombe's hybrid score interval, :func:`simulator.run.intervals.newcombe_difference`:
+    it keeps a width at 0% and 100%). Positive: the side wins more when it moves first.
+    With no draw (nor game cut short) the two sides' differences are one number (a win
+    of one side is a loss of the other): ``same_for_both`` says so, and the reports
+    give it once."""
+    out: dict = {}
     for side in (0, 1):
         with_it = tl.first_counts[side]
         without = tl.first_counts[1 - side]
@@ -525,11 +568,12 @@ def first_player_effect(tl: Tally, sides: list[str]) -> dict:
         if n1 == 0 or n2 == 0:
             out[sides[side]] = {"games_first": n1, "games_second": n2, "difference": None}
             continue
-        p1, p2 = with_it[side] / n1, without[side] / n2
-        se = float(np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2))
-        d = p1 - p2
-        out[sides[side]] = {"win_rate_first": p1, "win_rate_second": p2, "difference": d,
-                            "ci95": [d - 1.96 * se, d + 1.96 * se], "games_first": n1, "games_second": n2}
+        d, (lo, hi) = newcombe_difference(int(with_it[side]), n1, int(without[side]), n2)
+        out[sides[side]] = {"win_rate_first": with_it[side] / n1, "win_rate_second": without[side] / n2,
+                            "difference": d, "ci95": [lo, hi], "games_first": n1, "games_second": n2}
+    undecided = sum(int(tl.first_counts[s][k]) for s in (0, 1) for k in range(2, len(tl.first_counts[s])))
+    out["same_for_both"] = bool(undecided == 0 and all(out[s]["difference"] is not None for s in sides))
+    out["covers"] = FIRST_PLAYER_COVERS
     return out
 
 

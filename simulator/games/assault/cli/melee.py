@@ -40,11 +40,11 @@ def _se(summary: dict, key: str):
 
 
 def summary_lines(title: str, s: dict) -> list[str]:
-    from simulator.run.output import pct
+    from simulator.run.output import pct, pct_mc
 
     lines = [title]
     for label, key in SUMMARY_ROWS:
-        lines.append(f"  {label:<20} {pct(s[key], _se(s, key))}")
+        lines.append(f"  {label:<20} {pct_mc(s[key], s, key)}")
     mr = f"{s['mean_rounds']:.3f}" + (f" ±{_se(s, 'mean_rounds'):.3f}" if "se" in s else "")
     lines.append(f"  mean rounds {mr}; strength points lost: attacker {s['attacker_mean_damage']:.3f}, "
                  f"defender {s['defender_mean_damage']:.3f}")
@@ -64,12 +64,12 @@ def _unit_text(u: dict) -> str:
 
 
 def state_lines(states: list[dict], limit: int = 12) -> list[str]:
-    from simulator.run.output import pct
+    from simulator.run.output import pct_mc
 
     lines = ["most likely end states"]
     for st in states[:limit]:
         units = "; ".join(f"{k}: {_unit_text(v)}" for k, v in st.items() if isinstance(v, dict))
-        lines.append(f"  {pct(st['p'], st.get('se'))}  {st['outcome']:<15} {units}")
+        lines.append(f"  {pct_mc(st['p'], st)}  {st['outcome']:<15} {units}")
     if len(states) > limit:
         lines.append(f"  ... {len(states) - limit} more (see --format csv or json)")
     return lines

@@ -75,16 +75,16 @@ def verdict_line(report: dict, previous: dict | None = None, paired=None) -> str
 
 def paired_se(base, other) -> tuple[float, float] | None:
     """Change of the first side's win rate between two runs of the same games (same seed
-    and count) and its standard error: the what-ifs' paired change
-    (:func:`simulator.engine.core.balance.paired_change`), its interval read back as an SE."""
-    import numpy as np
+    and count) and its standard error (1 SE, the meaning of every ``±``): the standard
+    deviation of the per-game differences over the square root of the games."""
+    import math
 
-    from simulator.engine.core.balance import Z95, paired_change
+    import numpy as np
 
     if base is None or other is None or len(base) != len(other) or len(base) < 2:
         return None
-    mean, _, high = paired_change(np.asarray(base), np.asarray(other))
-    return mean, (high - mean) / Z95
+    d = (np.asarray(other) == 0).astype(float) - (np.asarray(base) == 0).astype(float)
+    return float(d.mean()), float(d.std(ddof=1)) / math.sqrt(len(d))
 
 
 @dataclass

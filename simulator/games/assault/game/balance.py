@@ -6,8 +6,9 @@ optionally:
   ``count.german.rifles-41=3``, ``experience.soviet.mmg-maxim=veteran``,
   ``initiative=german``, ``sudden_death=1``, ``history=alternate``) played with common random numbers (the
   same seed, so game ``k`` of every variant starts from the same streams): the change
-  of the first side's win rate, with a 95% interval from the paired games, and the
-  variant closest to even;
+  of each side's win rate and the draw rate, with 95% intervals from the paired games,
+  the exact test of the changed games Holm-corrected over the variants, and the runs
+  closest to even (the baseline among them);
 - ``tune``: a numeric key searched over its values for the first side's win rate
   closest to a target;
 - ``ladder``: random < greedy < look-ahead from both seats;
@@ -16,7 +17,8 @@ optionally:
   the report's verdict is then made at the strongest level and names it;
 - ``restrict`` / ``restrict_all``: restricted play (Jaffe et al., AIIDE 2012), a side
   denied one kind of choice, played with common random numbers: the change of that
-  side's win rate with its paired interval.
+  side's win rate with its paired interval, the exact test of the changed games,
+  Holm-corrected over the restrictions.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from simulator.engine.core.balance import (
     add_skill_curve,
     balance_frame,
     check_target,
-    paired_change,
+    holm_family,
+    paired_comparison,
     paired_variants,
     play_balance,
     tune_scan,
@@ -295,8 +298,11 @@ def parse_levels(text: str | None) -> list[str]:
 
 RESTRICTED_METHOD = ("restricted play (Jaffe et al., AIIDE 2012): the side is denied one kind of choice and "
                      "plays the same seeds as the main run (common random numbers); the change is the "
-                     "paired per-game difference of that side's wins, with its 95% interval; a decision "
-                     "where the restriction would leave nothing legal keeps every action")
+                     "paired per-game difference of that side's wins, with Tango's paired score interval (95%; "
+                     "a restriction that changed no game gets the exact bound); 'significant' is the exact sign "
+                     "test (McNemar) of the games whose result changed for that side, Holm-adjusted over all the "
+                     "restrictions of the run (the family); a decision where the restriction would leave "
+                     "nothing legal keeps every action")
 
 
 def restricted_play(game, asked: list[Asked], base: np.ndarray, *, games: int, seed: int, players: tuple[str, str],
@@ -312,11 +318,11 @@ def restricted_play(game, asked: list[Asked], base: np.ndarray, *, games: int, s
         out = res.tally.outcome_array()
         wins = int((out == a.side).sum())
         lo, hi = wilson_interval(wins, len(out))
-        ch, clo, chi = paired_change(base, out, a.side)
+        cmp = paired_comparison(base, out, a.side, list(game.sides))
         rows.append({"side": a.side_name, "restriction": a.what, "win_rate": wins / len(out),
                      "win_rate_ci95": [lo, hi], "base_win_rate": float((base == a.side).mean()),
-                     "change": ch, "ci95": [clo, chi], "games": len(out), "wins": wins,
-                     "significant": bool(clo > 0 or chi < 0)})
+                     "games": len(out), "wins": wins, **cmp})
+    holm_family(rows)
     return rows
 
 

@@ -56,6 +56,7 @@ from simulator.games.assault.rules.melee.situation import (
 from simulator.games.assault.rules.melee.tables import compile_melee
 from simulator.run import runner
 from simulator.run.errors import InputError
+from simulator.run.intervals import add_interval_columns, proportion_interval, summary_intervals
 from simulator.run.stats import proportion_se
 from simulator.run.vocabulary import EDITION_NAMES
 
@@ -127,6 +128,7 @@ def states_frame(cast: Cast, dist: dict[int, float], trials: int | None) -> pd.D
     frame = pd.DataFrame(rows)
     if trials is not None:
         frame["se"] = proportion_se(frame["p"].to_numpy(), trials)
+        add_interval_columns(frame, trials)
     return frame.sort_values("p", ascending=False, ignore_index=True)
 
 
@@ -140,6 +142,7 @@ def states_list(cast: Cast, dist: dict[int, float], trials: int | None) -> list[
         entry["p"] = float(p)
         if trials is not None:
             entry["se"] = float(proportion_se(p, trials))
+            entry["ci95"] = list(proportion_interval(int(round(p * trials)), trials))
         out.append(entry)
     return out
 
@@ -182,6 +185,7 @@ def summarise(cast: Cast, dist: dict[int, float], rounds: dict[int, float] | flo
             mean = summary[f"{who}_mean_damage"]
             se[f"{who}_mean_damage"] = float(np.sqrt(((d[:, 0] - mean) ** 2 * d[:, 1]).sum() / trials))
         summary["se"] = se
+        summary["ci95"] = summary_intervals(summary, trials)     # every outcome, those never seen at 0
     return summary
 
 

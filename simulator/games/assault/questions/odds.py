@@ -20,6 +20,7 @@ import numpy as np
 from simulator.games.assault.rules.dice import DOUBLES_MODES, DiceSet, as_dice, format_pool, parse_pool
 from simulator.games.assault.rules.exact import pool_shape, roll_outcome
 from simulator.run.errors import InputError
+from simulator.run.intervals import add_interval_columns, proportion_interval, quantile_interval, summary_intervals
 from simulator.run.stats import at_least, mean_se, proportion_se, quantile
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ def outcome_columns(dist: np.ndarray, trials: int | None = None) -> dict[str, np
     cols = {"crit": c, "hit": h, "supp": s, "p": dist[c, h, s]}
     if trials is not None:
         cols["se"] = proportion_se(cols["p"], trials)
+        add_interval_columns(cols, trials)
     return cols
 
 
@@ -104,6 +106,15 @@ def summarise(frame, trials: int | None = None) -> dict[str, Any]:
             "mean_damage": mean_se(dmg, p, trials),
             "p_supp": float(proportion_se(summary["p_supp"], trials)),
             "p_damage_at_least": [float(x) for x in proportion_se(at_least(pmf), trials)],
+        }
+        # 95% intervals: Wilson, exact at small counts; the damage never seen beyond the
+        # largest sampled is one more row, 0 with its exact upper bound
+        tail = [0.0] if len(pmf) == 0 or pmf[-1] > 0 else []
+        summary["ci95"] = {
+            **summary_intervals(summary, trials),
+            "p_damage_at_least": [[1.0, 1.0]] + [list(proportion_interval(int(round(x * trials)), trials))
+                                                 for x in [*at_least(pmf), *tail][1:]],      # at least 0: certain
+            "damage_quantiles": {f"{int(q * 100)}%": list(quantile_interval(pmf, trials, q)) for q, _ in QUANTILES},
         }
     return summary
 

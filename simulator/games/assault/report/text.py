@@ -37,8 +37,8 @@ def odds_json(frame) -> dict:
 
 def odds_table(frame) -> str:
     from simulator.games.assault.questions.odds import QUANTILES, damage_pmf
-    from simulator.run.output import pct
-    from simulator.run.stats import proportion_se
+    from simulator.run.intervals import proportion_interval
+    from simulator.run.output import pct_ci
 
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
@@ -48,21 +48,28 @@ def odds_table(frame) -> str:
              + (f"; +{a['extra_supp']} supp" if a["extra_supp"] else "") + ")",
              f"dice: {a['dice']}, {a['dice_status']}", "",
              "uncancelled        P(exactly)", "crit  hit  supp"]
-    for r in rows(frame, ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])):
+    for r in rows(frame, ["crit", "hit", "supp", "p"] + (["lo", "hi"] if "lo" in frame else [])):
         lines.append(f"{r['crit']:4d} {r['hit']:4d} {r['supp']:5d}    "
-                     f"{pct(r['p'], r.get('se') if mc else None)}")
+                     f"{pct_ci(r['p'], (r['lo'], r['hi']) if mc else None)}")
     pmf = damage_pmf(frame)
     at_least = s["p_damage_at_least"]
-    lines += ["", "damage (crit + hit)   P(exactly)        P(at least)"]
+    ci = s.get("ci95", {})
+    lines += ["", "damage (crit + hit)   P(exactly)" + " " * (24 if mc else 8) + "P(at least)"]
     for k, p in enumerate(pmf):
-        e1 = float(proportion_se(p, a["trials"])) if mc else None
-        e2 = se["p_damage_at_least"][k] if mc else None
-        lines.append(f"{k:6d}                {pct(p, e1):16s}  {pct(at_least[k], e2)}")
+        e1 = proportion_interval(int(round(p * a["trials"])), a["trials"]) if mc else None
+        e2 = ci["p_damage_at_least"][k] if mc else None
+        lines.append(f"{k:6d}                {pct_ci(p, e1):{32 if mc else 16}s}  {pct_ci(at_least[k], e2)}")
+    if mc and len(ci["p_damage_at_least"]) > len(pmf):      # one more than the most damage seen
+        k = len(pmf)
+        lines.append(f"{k:6d}                {pct_ci(0.0, ci['p_damage_at_least'][k]):32s}  "
+                     f"{pct_ci(0.0, ci['p_damage_at_least'][k])}  (never seen; may be impossible)")
     q = s["damage_quantiles"]
-    lines += ["", "damage quantiles: " + "  ".join(
-        f"{int(p * 100)}%{' (' + name + ')' if name else ''}: {q[f'{int(p * 100)}%']}" for p, name in QUANTILES)]
-    lines += [f"P(any effect) {pct(s['p_any'], se.get('p_any'))}   "
-              f"P(supp symbol left) {pct(s['p_supp'], se.get('p_supp'))}",
+    qci = ci.get("damage_quantiles", {})
+    lines += ["", "damage quantiles" + (" (95% interval)" if mc else "") + ": " + "  ".join(
+        f"{int(p * 100)}%{' (' + name + ')' if name else ''}: {q[f'{int(p * 100)}%']}"
+        + (" [{}-{}]".format(*qci[f"{int(p * 100)}%"]) if mc else "") for p, name in QUANTILES)]
+    lines += [f"P(any effect) {pct_ci(s['p_any'], ci.get('p_any'))}   "
+              f"P(supp symbol left) {pct_ci(s['p_supp'], ci.get('p_supp'))}",
               f"mean crit {s['mean_crit']:.4f}  mean hit {s['mean_hit']:.4f}  "
               f"mean damage {s['mean_damage']:.4f}"
               + (f" ±{se['mean_damage']:.4f}" if mc else "")]
@@ -115,7 +122,7 @@ def explain_text(frame) -> str:
 
 
 def fire_table(frame, explain: bool) -> str:
-    from simulator.run.output import pct
+    from simulator.run.output import pct, pct_mc
 
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
@@ -130,10 +137,10 @@ def fire_table(frame, explain: bool) -> str:
     body = [explain_text(frame)] if explain else []
     rows = ["target afterwards                          P"]
     for r in frame.to_dict("records"):
-        rows.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
-    tail = ["", f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
-                f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}   "
-                f"P(fallback) {pct(s['p_fallback'], se.get('p_fallback'))}",
+        rows.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
+    tail = ["", f"P(eliminated) {pct_mc(s['p_eliminated'], s, 'p_eliminated')}   "
+                f"P(suppressed, fallback or eliminated) {pct_mc(s['p_suppressed_or_worse'], s, 'p_suppressed_or_worse')}   "
+                f"P(fallback) {pct_mc(s['p_fallback'], s, 'p_fallback')}",
             f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
     return "\n".join(head + body + rows + tail + extra_lines(frame)) + "\n"
 
@@ -192,7 +199,7 @@ def smoke_json(frame) -> dict:
 
 
 def smoke_table(frame, explain: bool, top: int = 10) -> str:
-    from simulator.run.output import pct
+    from simulator.run.output import pct, pct_mc
 
     a = frame.attrs
     mc = a["method"] == "monte-carlo"
@@ -213,7 +220,7 @@ def smoke_table(frame, explain: bool, top: int = 10) -> str:
                   f"P(no smoke at all) {pct(s['p_no_smoke'])}   P(every hex smoked) {pct(s['p_every_hex_smoked'])}",
               "", "most likely placements (markers in hex 1, 2, 3):"]
     for r in frame.sort_values("p", ascending=False).head(top).to_dict("records"):
-        lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct(r['p'], r.get('se') if mc else None)}")
+        lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct_mc(r['p'], r) if mc else pct(r['p'])}")
     return "\n".join(lines) + "\n"
 
 
@@ -230,7 +237,7 @@ def terrain_damage_json(frame) -> dict:
 
 
 def terrain_damage_table(frame, explain: bool) -> str:
-    from simulator.run.output import pct
+    from simulator.run.output import pct, pct_mc
 
     a, s = frame.attrs, frame.attrs["summary"]
     mc = a["method"] == "monte-carlo"
@@ -242,10 +249,10 @@ def terrain_damage_table(frame, explain: bool) -> str:
         lines.append(explain_text(frame).rstrip("\n") + "\n")
     lines.append("vehicle afterwards                         P")
     for r in frame.to_dict("records"):
-        lines.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
-    lines += ["", f"P(immobilised) {pct(s['p_immobilised'], se.get('p_immobilised'))}   "
-                  f"P(eliminated) {pct(s['p_eliminated'], se.get('p_eliminated'))}   "
-                  f"P(suppressed, fallback or eliminated) {pct(s['p_suppressed_or_worse'], se.get('p_suppressed_or_worse'))}",
+        lines.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
+    lines += ["", f"P(immobilised) {pct_mc(s['p_immobilised'], s, 'p_immobilised')}   "
+                  f"P(eliminated) {pct_mc(s['p_eliminated'], s, 'p_eliminated')}   "
+                  f"P(suppressed, fallback or eliminated) {pct_mc(s['p_suppressed_or_worse'], s, 'p_suppressed_or_worse')}",
               f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
     return "\n".join(lines) + "\n"
 

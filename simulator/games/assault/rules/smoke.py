@@ -34,6 +34,7 @@ from simulator.games.assault.rules.set_aside import KEEP_DAMAGE, split_distribut
 from simulator.games.assault.rules.support import Support, as_support
 from simulator.run import runner
 from simulator.run.errors import InputError
+from simulator.run.intervals import add_interval_columns, outcome_intervals, summary_intervals
 from simulator.run.rng import below, seed_state
 from simulator.run.stats import proportion_se
 
@@ -188,6 +189,8 @@ def per_hex(dist: np.ndarray, hexes: int, support: Support, trials: int | None) 
             row["se"] = {"p_any": float(proportion_se(row["p_any"], trials)),
                          "p_los_blocked": float(proportion_se(blocks, trials)),
                          "mean_markers": float(np.sqrt(((m - row["mean_markers"]) ** 2 * pmf).sum() / trials))}
+            row["ci95"] = {**summary_intervals(row, trials),
+                           "p_markers": [list(x) for x in zip(*outcome_intervals(pmf, trials), strict=True)]}
         out.append(row)
     return out
 
@@ -235,6 +238,7 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
                           "p": dist[tuple(idx.T)]})
     if n:
         frame["se"] = proportion_se(frame["p"].to_numpy(), n)
+        add_interval_columns(frame, n)
     frame = frame.sort_values(["hex1", "hex2", "hex3"], ignore_index=True)
     total = frame["hex1"] + frame["hex2"] + frame["hex3"]
     frame.attrs.update({

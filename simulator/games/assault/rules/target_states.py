@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.games.assault.rules.damage import unpack_state
+from simulator.run.intervals import add_interval_columns, summary_intervals
 from simulator.run.stats import proportion_se
 
 STATE_COLUMNS = ["eliminated", "damage", "half_strength", "suppressed", "fallback", "immobilised"]
@@ -18,6 +19,7 @@ def state_frame(dist: np.ndarray, strength: int, half_at: int, trials: int | Non
     frame = pd.DataFrame(rows, columns=STATE_COLUMNS + ["p"])
     if trials is not None:
         frame["se"] = proportion_se(frame["p"].to_numpy(), trials)
+        add_interval_columns(frame, trials)
     return frame.sort_values(["eliminated", "damage", "fallback", "suppressed", "immobilised"],
                              ascending=[False, False, False, False, False], ignore_index=True)
 
@@ -35,4 +37,5 @@ def summarise_states(frame: pd.DataFrame, damage_before: int, trials: int | None
         mean = summary["mean_damage"]
         summary["se"] = {k: float(proportion_se(v, trials)) for k, v in summary.items() if k.startswith("p_")}
         summary["se"]["mean_damage"] = float(np.sqrt(((dmg - mean) ** 2 * p).sum() / trials))
+        summary["ci95"] = summary_intervals(summary, trials)
     return summary

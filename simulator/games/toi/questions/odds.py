@@ -39,6 +39,7 @@ from simulator.games.toi.rules.results import VEHICLE_STEPS, Target, state_key
 from simulator.games.toi.rules.units import Unit, label, parse_unit, with_features
 from simulator.run import runner
 from simulator.run.errors import InputError
+from simulator.run.intervals import add_interval_columns, proportion_interval
 from simulator.run.stats import mean_se, proportion_se
 
 # ---------------------------------------------------------------- shared helpers
@@ -129,6 +130,7 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
     frame = pd.DataFrame({"hits": hits, "p": pmf})
     if monte_carlo:
         frame["se"] = proportion_se(pmf, trials)
+        add_interval_columns(frame, trials)
     metrics: dict[str, np.ndarray] = {"mean_hits": hits, "p_hit": hits > 0}
     states: list[str] = []
     if attack.target is not None:
@@ -368,6 +370,7 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
     frame = pd.DataFrame({"attacker_hits": a, "defender_hits": d, "p": p, "success": metrics["p_success"]})
     if monte_carlo:
         frame["se"] = proportion_se(p, trials)
+        add_interval_columns(frame, trials)
     att_pmf, def_pmf = joint.sum(axis=1), joint.sum(axis=0)
     frame.attrs.update(_meta(game, monte_carlo, trials, seed) | {"run": run.describe() if run else None})
     frame.attrs.update({
@@ -390,6 +393,7 @@ def _pmf_rows(pmf: np.ndarray, trials: int | None) -> list[dict[str, float]]:
         row = {"hits": k, "p": float(q)}
         if trials is not None:
             row["se"] = float(proportion_se(q, trials))
+            row["ci95"] = list(proportion_interval(int(round(q * trials)), trials))
         rows.append(row)
     return rows
 

@@ -174,7 +174,14 @@ def test_restrict_json_keys_and_paired_changes(skirmish_path):
         assert r["change"] == pytest.approx(r["win_rate"] - data["win_rate"][r["side"]]["p"])
     # Germans who never activate hardly win; Soviets without artillery play the very same games
     assert rows[0]["win_rate"] < 0.2 and rows[0]["change"] <= 0
-    assert rows[1]["change"] == 0.0 and rows[1]["ci95"] == [0.0, 0.0]
+    # no game changed: the exact bound of 0 discordant in 40, +-(1 - 0.025^(1/40)) = +-0.088097,
+    # not a zero-width [0, 0]; the exact test of no changed game is p = 1
+    assert rows[1]["change"] == 0.0 and rows[1]["ci95"] == pytest.approx([-0.088097, 0.088097], abs=1e-6)
+    assert rows[1]["games_changed"] == {"better": 0, "worse": 0} and rows[1]["p_value"] == 1.0
+    # the family: two restrictions; Holm's adjusted p is at least the raw one, at most twice it
+    for r in rows:
+        assert r["family_size"] == 2 and r["p_value"] <= r["p_holm"] <= min(1.0, 2 * r["p_value"])
+        assert r["significant"] == (r["p_holm"] <= 0.05)
 
 
 def test_restrict_all_plays_each_card_and_kind(skirmish_path):
@@ -184,3 +191,10 @@ def test_restrict_all_plays_each_card_and_kind(skirmish_path):
     rows = json.loads(res.stdout)["restricted"]
     assert {r["side"] for r in rows} == {"soviet"} and rows[0]["restriction"] == "unit=rifles-41"
     assert len(rows) == len({r["restriction"] for r in rows}) > 5
+    # one family: every row knows its size; Holm's adjusted p of the smallest raw p is m times it
+    # (capped at 1), and no adjusted p is below its raw one
+    m = len(rows)
+    assert all(r["family_size"] == m and r["p_holm"] >= r["p_value"] for r in rows)
+    smallest = min(rows, key=lambda r: r["p_value"])
+    assert smallest["p_holm"] == pytest.approx(min(1.0, m * smallest["p_value"]))
+    assert all(r["significant"] == (r["p_holm"] <= 0.05) for r in rows)

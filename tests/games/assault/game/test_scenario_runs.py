@@ -107,8 +107,12 @@ def test_skill_ladder_from_both_seats(skirmish_path):
         for seat in rung["seats"]:
             side = seat["strong_side"]
             assert seat["players"][side] == rung["stronger"]
-            base = rung["weaker_same_seat_win_rate"][side]
-            assert seat["better"] == (seat["ci95"][0] > base or seat["at_ceiling"])
+            # better: the paired difference (stronger minus weaker in that seat, same seeds)
+            # has its interval above 0, not the stronger player's lower bound above a point
+            d = seat["difference"]
+            assert d["ci95"][0] <= d["p"] <= d["ci95"][1]
+            assert d["p"] == pytest.approx(seat["strong_win_rate"] - rung["weaker_same_seat_win_rate"][side])
+            assert seat["better"] == (d["ci95"][0] > 0 or seat["at_ceiling"])
     random_rung = sl["rungs"][0]
     assert all(seat["better"] for seat in random_rung["seats"])      # greedy crushes random either way
     assert sl["skill_matters"] == all(r["stronger_wins_more_from_both_seats"] for r in sl["rungs"])

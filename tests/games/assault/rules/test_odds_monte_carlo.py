@@ -51,3 +51,24 @@ def test_monte_carlo_reports_standard_errors():
     assert mc.attrs["method"] == "monte-carlo" and mc.attrs["seed"] == 9
     assert "se" in mc and (mc["se"] > 0).all()
     assert mc["p"].sum() == pytest.approx(1.0)
+
+
+def test_monte_carlo_intervals_cover_rare_and_unseen_outcomes():
+    from scipy.stats import binomtest
+    trials = 200
+    mc = odds("RYY", "GG", trials=trials, seed=3)
+    s = mc.attrs["summary"]
+    # each outcome's interval is scipy's: Wilson, or exact (Clopper-Pearson) at 10 or fewer
+    for p, lo, hi in zip(mc["p"], mc["lo"], mc["hi"], strict=True):
+        k = round(p * trials)
+        method = "exact" if min(k, trials - k) <= 10 else "wilson"
+        ci = binomtest(k, trials).proportion_ci(method=method)
+        assert (lo, hi) == pytest.approx((ci.low, ci.high), abs=1e-9)
+    # the damage never seen beyond the most sampled is listed: 0 of 200, upper bound
+    # 1 - 0.025^(1/200) = 0.018275
+    at_least = s["ci95"]["p_damage_at_least"]
+    assert len(at_least) == len(s["p_damage_at_least"]) + 1 and at_least[0] == [1.0, 1.0]
+    assert at_least[-1] == pytest.approx([0.0, 0.018275], abs=1e-6)
+    # each quantile's interval holds its estimate
+    for q, (lo, hi) in s["ci95"]["damage_quantiles"].items():
+        assert lo <= s["damage_quantiles"][q] <= hi
