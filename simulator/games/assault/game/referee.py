@@ -26,8 +26,17 @@ import numpy as np
 from simulator.engine.core.los import BLOCKED
 from simulator.engine.core.referee import RefereeRun, Violation, referee_games
 from simulator.games.assault.game import events as ev
-from simulator.games.assault.game.state import NIL, PH_ORGANISATION, R_ELIMINATION
-from simulator.games.assault.game.tables import SL_TYPE, UT_IND_MAX, UT_MAXR, UT_MTYPE
+from simulator.games.assault.game.state import K_DISMOUNT, NIL, PH_ORGANISATION, R_ELIMINATION
+from simulator.games.assault.game.tables import (
+    SL_ARRIVE,
+    SL_CARRIER,
+    SL_FORM,
+    SL_HEX,
+    SL_TYPE,
+    UT_IND_MAX,
+    UT_MAXR,
+    UT_MTYPE,
+)
 from simulator.games.assault.rules.damage import FALLBACK, STEADY, SUPPRESSED
 
 CHECKS = (
@@ -61,8 +70,12 @@ class _Board:
         n = game.n_units
         self.side = np.array([sl.side for sl in game.slots], dtype=np.int64)
         self.type = np.array([int(self.t.meta[u, SL_TYPE]) for u in range(n)], dtype=np.int64)
-        self.pos = np.full(n, -1, dtype=np.int64)
-        self.carrier = np.full(n, -1, dtype=np.int64)
+        meta = self.t.meta[:n]
+        self.slot_carrier = meta[:, SL_CARRIER].astype(np.int64)
+        # a unit the scenario sets in a hex or aboard a vehicle starts there unlogged (5.8, 9.11)
+        start = (meta[:, SL_ARRIVE] <= 0) & (meta[:, SL_FORM] < 0)
+        self.pos = np.where(start & (self.slot_carrier < 0), meta[:, SL_HEX], -1).astype(np.int64)
+        self.carrier = np.where(start, self.slot_carrier, -1).astype(np.int64)
         self.morale = np.zeros(n, dtype=np.int64)
         self.cc_hexes: set[int] = set()
         self.acted: Counter = Counter()
@@ -104,6 +117,7 @@ def _course(b: _Board, code: int, a: int, x: int, c: int) -> None:
         _stacking(b)
     elif code == ev.EV_PLACE:
         b.pos[a], b.carrier[a] = x, -1
+        b.carrier[(b.slot_carrier == a) & (b.pos < 0)] = a        # 9.11: its passengers come aboard
     elif code == ev.EV_ELIM or code == ev.EV_DISEMBARK_LOST:
         b.pos[a], b.carrier[a] = -1, -1
     elif code == ev.EV_VICTORY:
@@ -116,6 +130,8 @@ def _acting(b: _Board, code: int, row) -> None:
     if code == ev.EV_ACTIVATE:
         _stacking(b)
         b.moved.clear()
+        if int(row[4]) == K_DISMOUNT:      # 9.11.3: the dismount is logged before its activation
+            b.moved.add(u)
     b.acted[u] += 1
     if b.acted[u] == 2:
         b.flag(TWICE, f"{b.name(u)} acts a second time this turn ({ACT_WORDS[code]})")

@@ -25,6 +25,7 @@ from simulator.engine.core.referee import RefereeRun, Violation, referee_games
 from simulator.games.toi.game import events as ev
 from simulator.games.toi.game import tables as T
 from simulator.games.toi.game.state import K_ASSAULT, K_FIREMOVE, R_ELIMINATION, R_VICTORY_POINTS
+from simulator.games.toi.rules.attack import band_index
 
 CHECKS = (
     "step to a hex not adjacent",                       # 001 Movement
@@ -63,7 +64,8 @@ class _Board:
         self.vehicle = t.slots[:n, T.SL_VEHICLE] == 1
         figs = t.slots[:n, T.SL_FIG:T.SL_FIG + nf]
         self.rapid = (figs * t.ft[:nf, T.FT_RAPID][None, :]).sum(axis=1) > 0
-        self.heavy = (figs * t.ft[:nf, T.FT_HEAVY][None, :]).sum(axis=1) > 0
+        self.figs = figs.astype(np.int64).copy()        # by figure type, as squad transfers move them
+        self.heavy_type = t.ft[:nf, T.FT_HEAVY] == 1
         self.reach = np.array([_reach(t, k, nf) for k in range(n)], dtype=np.int64)
         self.pos = np.full(n, -1, dtype=np.int64)
         self.carrier = np.full(n, -1, dtype=np.int64)
@@ -73,7 +75,9 @@ class _Board:
         self.retreated = np.zeros(n, dtype=bool)
         self.opfired = np.zeros(n, dtype=bool)
         self.lost = np.zeros(n, dtype=np.int64)
+        self.squadless: set[int] = set()
         self.vp = (0, 0)
+        self.initiative = int(t.p[T.P_INIT])
         self.round = 0
         self.i = 0
         self.out: list[Violation] = []
@@ -90,6 +94,11 @@ class _Board:
     def where(self, k: int) -> int:
         return int(self.pos[self.carrier[k]]) if self.carrier[k] >= 0 else int(self.pos[k])
 
+    def holds_heavy(self, k: int) -> bool:
+        """Squad ``k`` surely holds a heavy weapon: one is among its figures (after squad
+        transfers) and it has lost no figure (the log does not say which type was lost)."""
+        return bool(self.figs[k, self.heavy_type].sum() > 0) and self.lost[k] == 0
+
     def squads_left(self, side: int) -> int:
         """Squads of ``side`` on the map, carried, or still to arrive (rulings T25)."""
         alive = ~self.gone & ~self.vehicle & (self.side == side)
@@ -97,8 +106,9 @@ class _Board:
 
 
 def _reach(t: T.Tables, k: int, nf: int) -> int:
-    """The longest range unit ``k`` may fire at (001 Range): its longest weapon, an
-    anti-tank squad's armour-piercing range, Concussive Firepower's bonus, higher ground."""
+    """The range value bounding unit ``k``'s attacks (001 Range; long range is twice it): its
+    longest weapon, an anti-tank squad's armour-piercing range, Concussive Firepower's bonus,
+    higher ground."""
     sl = t.slots[k]
     if sl[T.SL_VEHICLE]:
         m = int(sl[T.SL_MODEL])
@@ -151,8 +161,11 @@ def _place(b: _Board, code: int, k: int, a: int, x: int, c: int) -> None:
         b.carrier[b.carrier == k] = -1
     elif code == ev.EV_FIGURES:
         b.lost[k] += a
-    elif code == ev.EV_TRANSFER and c == 0:         # 001 Status phase, 4: the emptied base goes
-        b.pos[k], b.gone[k] = -1, True
+    elif code == ev.EV_TRANSFER:                    # 001 Status phase, 4: one figure of type x to a
+        b.figs[k, x] -= 1
+        b.figs[a, x] += 1
+        if c == 0:                                  # the emptied base goes
+            b.pos[k], b.gone[k] = -1, True
 
 
 def _retreat(b: _Board, k: int, h: int, g: int) -> None:
@@ -177,7 +190,7 @@ def _activate(b: _Board, k: int, kind: int) -> None:
         b.flag(RETREAT_ACTS, f"{b.name(k)} is activated after it was forced to retreat this round")
     elif b.token[k] == FATIGUED:
         b.flag(FATIGUED_ACTS, f"{b.name(k)} is activated while fatigued")
-    if kind in (K_ASSAULT, K_FIREMOVE) and b.heavy[k] and not b.vehicle[k] and b.lost[k] == 0:
+    if kind in (K_ASSAULT, K_FIREMOVE) and not b.vehicle[k] and b.holds_heavy(k):
         where = "carried" if b.carrier[k] >= 0 else "on the map"
         b.flag(HEAVY, f"{b.name(k)} ({where}, with its heavy weapon) is given "
                f"{'Assault' if kind == K_ASSAULT else 'Fire & Movement'}")
@@ -204,9 +217,9 @@ def _fire(b: _Board, k: int, target: int, mode: int) -> None:
     if h < 0 or g < 0:
         return
     d = int(b.t.dist[h, g])
-    if d > b.reach[k]:
+    if band_index(d, int(b.reach[k])) < 0:         # beyond long range, twice the range (001 Range)
         b.flag(RANGE, f"{b.name(k)} in {b.hexn(h)} attacks {b.name(target)} in {b.hexn(g)}: {d} hexes, "
-               f"longest range {int(b.reach[k])}")
+               f"range {int(b.reach[k])} (long range {2 * int(b.reach[k])})")
     if mode < 2 and h != g and b.t.los[h, g] == 0:
         b.flag(SIGHT, f"{b.name(k)} in {b.hexn(h)} attacks {b.name(target)} in {b.hexn(g)}: no line of sight")
 
@@ -233,7 +246,8 @@ def _stacking(b: _Board) -> None:
 def _squadless(b: _Board) -> None:
     """Rulings T25: a side with no squad left loses at once (vehicles are not squads)."""
     for side in (0, 1):
-        if b.squads_left(side) == 0:
+        if b.squads_left(side) == 0 and side not in b.squadless:      # said once a game
+            b.squadless.add(side)
             b.flag(NO_SQUAD, f"{b.game.sides[side]} has no squad left, and the game goes on")
 
 
@@ -243,10 +257,11 @@ def _over(b: _Board, winner: int, reason: int) -> None:
     if reason == R_ELIMINATION and winner >= 0 and b.squads_left(1 - winner) > 0:
         b.flag(RESULT, f"{b.game.sides[winner]} wins by elimination, but {b.game.sides[1 - winner]} has "
                f"{b.squads_left(1 - winner)} squads")
-    if reason == R_VICTORY_POINTS:
-        best = -1 if b.vp[0] == b.vp[1] else int(b.vp[1] > b.vp[0])
+    if reason == R_VICTORY_POINTS:              # 001 Winning the game: a tie to the initiative's side
+        best = b.initiative if b.vp[0] == b.vp[1] else int(b.vp[1] > b.vp[0])
         if winner != best:
-            b.flag(RESULT, f"VP {b.vp[0]}-{b.vp[1]}, winner {winner}")
+            b.flag(RESULT, f"VP {b.vp[0]}-{b.vp[1]}, initiative {b.game.sides[b.initiative]}, "
+                   f"but {b.game.sides[winner] if winner >= 0 else 'nobody'} wins")
 
 
 PLACING = (ev.EV_PLACE, ev.EV_PLACE_IN, ev.EV_TRANSPORT, ev.EV_BACK, ev.EV_ADVANCE, ev.EV_DESTROYED, ev.EV_FIGURES,
@@ -280,6 +295,8 @@ def referee(game, events: np.ndarray) -> list[Violation]:
             b.opfired[:] = False
         elif code == ev.EV_POINTS:
             b.vp = (a, x)
+        elif code == ev.EV_INITIATIVE:
+            b.initiative = a
         elif code == ev.EV_OVER:
             _stacking(b)
             _over(b, a, x)

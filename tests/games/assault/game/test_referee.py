@@ -167,10 +167,11 @@ def test_steps_and_stacking_and_reaction_fire_are_checked(game):
 
 
 def test_an_elimination_victory_with_units_left_is_caught(game):
-    """6.6: the winner by elimination leaves the loser no unit on the map; one loser unit
-    still placed is one violation."""
+    """6.6: the winner by elimination leaves the loser no unit on the map; a loser unit
+    still there is one violation, and none once every unit of the loser is eliminated."""
     u, v, _ = _two_units(game)
-    log = [row(ev.EV_TURN, 1, 1), row(ev.EV_PLACE, 1, u, 0), row(ev.EV_PLACE, 1, v, 5),
-           row(ev.EV_VICTORY, 1, 0, R_ELIMINATION)]
-    assert checks(game, log) == [R.VICTORY]
-    assert checks(game, log[:2] + log[3:]) == []
+    log = [row(ev.EV_TURN, 1, 1), row(ev.EV_PLACE, 1, u, 0), row(ev.EV_PLACE, 1, v, 5)]
+    gone = [row(ev.EV_ELIM, 1, k) for k, sl in enumerate(game.slots) if sl.side == 1]
+    won = [row(ev.EV_VICTORY, 1, 0, R_ELIMINATION)]
+    assert checks(game, log + won) == [R.VICTORY]
+    assert checks(game, log + gone + won) == []
