@@ -32,8 +32,10 @@ KNOWN_FAULTS = {
 
 SCENARIOS = ("two-farms", "ridge-line")
 SEED = 40
+# games per scenario and pairing: a few hundred quick, a few dozen searching (about 25 s on 2 cores;
+# the look-ahead's games: bench/referee.py)
 PAIRINGS = ((("random", "greedy"), 150), (("greedy", "greedy"), 150), (("random", "random"), 150),
-            (("lookahead", "greedy"), 6))
+            (("mcts:16", "greedy"), 12))
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
