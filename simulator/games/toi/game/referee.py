@@ -63,9 +63,9 @@ class _Board:
         self.side = t.slots[:n, T.SL_SIDE].astype(np.int64)
         self.vehicle = t.slots[:n, T.SL_VEHICLE] == 1
         figs = t.slots[:n, T.SL_FIG:T.SL_FIG + nf]
-        self.rapid = (figs * t.ft[:nf, T.FT_RAPID][None, :]).sum(axis=1) > 0
         self.figs = figs.astype(np.int64).copy()        # by figure type, as squad transfers move them
         self.heavy_type = t.ft[:nf, T.FT_HEAVY] == 1
+        self.rapid_type = t.ft[:nf, T.FT_RAPID] == 1
         self.reach = np.array([_reach(t, k, nf) for k in range(n)], dtype=np.int64)
         self.pos = np.full(n, -1, dtype=np.int64)
         self.carrier = np.full(n, -1, dtype=np.int64)
@@ -98,6 +98,11 @@ class _Board:
         """Squad ``k`` surely holds a heavy weapon: one is among its figures (after squad
         transfers) and it has lost no figure (the log does not say which type was lost)."""
         return bool(self.figs[k, self.heavy_type].sum() > 0) and self.lost[k] == 0
+
+    def may_rapid(self, k: int) -> bool:
+        """Unit ``k`` may hold a machine-gun crew (Rapid Op Fire): one set up with it or given
+        to it by a squad transfer (losses are not told by type: it may have lost it)."""
+        return bool(self.figs[k, self.rapid_type].sum() > 0)
 
     def squads_left(self, side: int) -> int:
         """Squads of ``side`` on the map, carried, or still to arrive (rulings T25)."""
@@ -202,12 +207,12 @@ def _opfire(b: _Board, k: int) -> None:
     Rapid Op Fire stay in op fire (rulings T30)."""
     if b.retreated[k]:
         b.flag(RETREAT_ACTS, f"{b.name(k)} op fires after it was forced to retreat this round")
-    elif b.token[k] == FATIGUED and not b.rapid[k] and b.opfired[k]:
+    elif b.token[k] == FATIGUED and not b.may_rapid(k) and b.opfired[k]:
         b.flag(RAPID, f"{b.name(k)}, with no machine-gun crew, op fires again this round")
     elif b.token[k] != OPFIRE:
         b.flag(NO_TOKEN, f"{b.name(k)} op fires while {('fresh', 'fatigued', 'in op fire')[int(b.token[k])]}")
     b.opfired[k] = True
-    if not b.rapid[k]:
+    if not b.may_rapid(k):
         b.token[k] = FATIGUED
 
 
