@@ -81,6 +81,7 @@ class _Board:
         self.acted: Counter = Counter()
         self.exhausted: set[int] = set()
         self.moved: set[int] = set()        # units that moved since the last activation
+        self.unsure: set[int] = set()       # left in an over-stacked hex: where it went is not logged
         self.turn = 0
         self.out: list[Violation] = []
         self.i = 0
@@ -171,6 +172,7 @@ def _step(b: _Board, u: int, h: int, g: int, mp: int) -> None:
                    f"{int(b.cm.move_cost[mtype, h, nbrs.index(g)])}, {mp} MP left")
     b.pos[u], b.carrier[u] = g, -1
     b.moved.add(u)
+    b.unsure.discard(u)
 
 
 def _movement(b: _Board, code: int, a: int, x: int, c: int, d: int) -> None:
@@ -205,8 +207,8 @@ def _fire(b: _Board, firer: int, target: int, indirect: bool) -> None:
     """10.1: within the firer's range (7.1: its indirect range); 10.3, 10.4: a direct fire's
     line not blocked by terrain (smoke only blocks more)."""
     h, g = b.where(firer), b.where(target)
-    if h < 0 or g < 0:
-        return
+    if h < 0 or g < 0 or firer in b.unsure or target in b.unsure:
+        return                                       # (a hex the log may not show: no fire check)
     dist = b.cm.hex_distance(h, g)
     ty = b.type[firer]
     longest = int(b.t.ut[ty, UT_IND_MAX] if indirect else b.t.ut[ty, UT_MAXR])
@@ -242,6 +244,8 @@ def _close_combat(b: _Board, code: int, a: int, x: int, c: int) -> None:
         for v in np.nonzero(b.pos == a)[0]:
             if b.side[v] == x and b.morale[v] == STEADY:
                 b.exhausted.add(int(v))
+            if c > 1:                               # 12.6: one of them leaves the over-stacked hex,
+                b.unsure.add(int(v))                # unlogged today (issue 40 item 2)
     elif code == ev.EV_CC_WITHDRAW:                 # revised 12.1.6.1: the unit that stays is marked
         here = [int(v) for v in np.nonzero(b.pos == x)[0] if v != a]
         if here and not any(b.side[v] == b.side[a] for v in here):

@@ -66,7 +66,6 @@ class _Board:
         self.figs = figs.astype(np.int64).copy()        # by figure type, as squad transfers move them
         self.heavy_type = t.ft[:nf, T.FT_HEAVY] == 1
         self.rapid_type = t.ft[:nf, T.FT_RAPID] == 1
-        self.reach = np.array([_reach(t, k, nf) for k in range(n)], dtype=np.int64)
         self.pos = np.full(n, -1, dtype=np.int64)
         self.carrier = np.full(n, -1, dtype=np.int64)
         self.placed = np.zeros(n, dtype=bool)            # until the log places it, a unit is still to come
@@ -110,16 +109,17 @@ class _Board:
         return int((alive & ((self.pos >= 0) | (self.carrier >= 0) | ~self.placed)).sum())
 
 
-def _reach(t: T.Tables, k: int, nf: int) -> int:
+def _reach(t: T.Tables, k: int, figs: np.ndarray) -> int:
     """The range value bounding unit ``k``'s attacks (001 Range; long range is twice it): its
     longest weapon, an anti-tank squad's armour-piercing range, Concussive Firepower's bonus,
-    higher ground."""
+    higher ground. ``figs``: the figures it holds (squad transfers counted, losses not: the
+    log does not say which type was lost)."""
     sl = t.slots[k]
     if sl[T.SL_VEHICLE]:
         m = int(sl[T.SL_MODEL])
         base = max(int(t.vt[m, T.VT_IRANGE]), int(t.vt[m, T.VT_VRANGE])) + int(t.p[T.P_CONC_RANGE])
     else:
-        ranges = [max(int(t.ft[f, T.FT_IRANGE]), int(t.ft[f, T.FT_VRANGE])) for f in range(nf) if sl[T.SL_FIG + f] > 0]
+        ranges = [max(int(t.ft[f, T.FT_IRANGE]), int(t.ft[f, T.FT_VRANGE])) for f in range(len(figs)) if figs[f] > 0]
         base = max(ranges, default=0)
         if sl[T.SL_SPEC] == T.SPEC_ANTI_TANK:
             base = max(base, int(t.p[T.P_AT_RANGE]))
@@ -222,9 +222,10 @@ def _fire(b: _Board, k: int, target: int, mode: int) -> None:
     if h < 0 or g < 0:
         return
     d = int(b.t.dist[h, g])
-    if band_index(d, int(b.reach[k])) < 0:         # beyond long range, twice the range (001 Range)
+    reach = _reach(b.t, k, b.figs[k])
+    if band_index(d, reach) < 0:         # beyond long range, twice the range (001 Range)
         b.flag(RANGE, f"{b.name(k)} in {b.hexn(h)} attacks {b.name(target)} in {b.hexn(g)}: {d} hexes, "
-               f"range {int(b.reach[k])} (long range {2 * int(b.reach[k])})")
+               f"range {reach} (long range {2 * reach})")
     if mode < 2 and h != g and b.t.los[h, g] == 0:
         b.flag(SIGHT, f"{b.name(k)} in {b.hexn(h)} attacks {b.name(target)} in {b.hexn(g)}: no line of sight")
 

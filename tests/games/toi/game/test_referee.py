@@ -124,7 +124,7 @@ def test_a_target_out_of_range_or_sight_is_caught(ridge):
     k = next(u for u in range(ridge.n_units) if b.side[u] == 0 and not b.vehicle[u])
     e = next(u for u in range(ridge.n_units) if b.side[u] == 1)
     n = t.dist.shape[0]
-    reach = int(b.reach[k])
+    reach = R._reach(t, k, b.figs[k])
     h, g = next((h, g) for h in range(n) for g in range(n) if t.dist[h, g] == 2 * reach + 1)   # beyond long range
     log = [row(ev.EV_PLACE, 0, k, h), row(ev.EV_PLACE, 0, e, g), row(ev.EV_ROUND, 1, -1, 1),
            row(ev.EV_ACTIVATE, 1, k, K_FIRE), row(ev.EV_FIRE, 1, k, e, 0, 4, 0, 0)]
