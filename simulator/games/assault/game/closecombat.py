@@ -47,7 +47,8 @@ from simulator.games.assault.game.events import (
     EV_CC_WITHDRAW,
     EV_DISEMBARK,
     EV_ENTER_SUPPRESSED,
-    EV_FACE,
+    EV_FACE_ATTACKER,
+    EV_OVERSTACK,
     EV_ROLL,
     EV_TRACKS,
     log_event,
@@ -450,7 +451,7 @@ def face_attacker(s, t, y, h, from_h):
     da = min((f - alt) % 6, (alt - f) % 6)
     nf = alt if da < dd else d
     s.u[y, U_FACE] = nf
-    log_event(s, EV_FACE, y, nf, 0, NIL, NIL, NIL)
+    log_event(s, EV_FACE_ATTACKER, y, nf, from_h, NIL, NIL, NIL)
 
 
 @rule
@@ -973,6 +974,7 @@ def apply_cc(s, t, a):
             if t.side6[h, d, S6_NBR] == g and t.side6[h, d, S6_COST + t.ut[s.u[v, U_TYPE], UT_MTYPE]] \
                     > t.ut[s.u[v, U_TYPE], UT_MOVE]:
                 s.u[v, U_ACT] = ACT_DELAYED
+        log_event(s, EV_OVERSTACK, v, h, g, 1 if s.u[v, U_ACT] == ACT_DELAYED else 0, NIL, NIL)
         s.g[G_CC_Q] = Q_NONE
         s.g[G_SUB] = s.g[G_CC_BACK]
     elif q == Q_SUPPORT_A or q == Q_SUPPORT_D:
