@@ -1,5 +1,5 @@
-"""Leaving a close combat, and what the replay shows of it (issue 40, items 2, 3, 4):
-the move out of an over-stacked
+"""Leaving a close combat, and what the replay shows of it (issue 40, items 2, 3, 4, 7):
+a withdrawal moves away from the enemy (reading S29); the move out of an over-stacked
 hex (12.6), the tracks result's forced leave (12.9, reading S11) and the turn to face
 the attacker (12.7.3, 12.8.2, reading S23) each have a replay line, in the text and the
 JSON replay alike (both are :func:`describe_events`)."""
@@ -13,7 +13,9 @@ from simulator.games.assault.game.state import (
     CC_ACTIVE,
     ELIMINATED,
     FALLBACK,
+    G_SUB,
     ONMAP,
+    SUB_CC_WITHDRAW,
     SUPPRESSED,
     U_CC,
     U_DONE,
@@ -25,12 +27,41 @@ from simulator.games.assault.game.state import (
     decode,
 )
 from tests.games.assault.game.test_game_cc import cc_events
+from tests.games.assault.game.test_game_cc_exhaustion import BODY, _skip_support
 from tests.games.assault.game.test_game_setup import act, actions, hex_of, step_to, tiny, unit
-from tests.games.assault.game.test_game_vehicle import _enter, vgame
+from tests.games.assault.game.test_game_vehicle import _enter, targets, vgame
 
 
 def _texts(st: State, code: int) -> list[str]:
     return [r["text"] for r in describe_events(st) if r["event"] == code]
+
+
+def test_a_withdrawal_moves_away_from_the_enemy(tmp_path):
+    """Reading S29 (12.6 "moves away", revised 12.1.6.1): the German squad withdraws from
+    3,1 (the Soviet squad stays there; the other Soviet squad is far off in 6,0) back to
+    2,1, one hex from 3,1. From 2,1 it may go on only to a hex two or more from 3,1: of
+    2,1's neighbours 2,0 3,0 3,1 2,2 1,1 1,0, the hexes 3,0 and 2,2 touch 3,1 (3,1's
+    neighbours are 3,0 4,1 4,2 3,2 2,2 2,1) and 3,1 holds the enemy, so 2,0, 1,1 and 1,0
+    are left; the fast move's 3 points (2 + 1, 9.2) less 1 for clear 2,1 pay for any."""
+    g = tiny(tmp_path, BODY, edition="v2")
+    r = unit(g, "german", "rifles-41")
+    hr = unit(g, "soviet", "heavy-rifles-41")
+    for seed in range(200):
+        st = State(g, seed=seed)
+        act(st, "move", r)
+        step_to(st, r, "3,1")
+        _skip_support(st)
+        if int(st.s.g[G_SUB]) != SUB_CC_WITHDRAW or not actions(st, "leave close combat"):
+            continue
+        act(st, "leave close combat")
+        assert "2,1" in targets(st, "step")           # the first step: any hex out (nearest enemy 0 -> 1)
+        step_to(st, r, "2,1")
+        while actions(st, "no reaction"):
+            act(st, "no reaction")
+        assert int(st.s.u[hr, U_HEX]) == hex_of(g, "3,1")
+        assert targets(st, "step") == {"2,0", "1,1", "1,0"}
+        return
+    raise AssertionError("no withdrawal could be offered in 200 games")
 
 
 TWO_GERMANS = """
