@@ -47,7 +47,8 @@ from simulator.games.assault.game.events import (
     EV_CC_WITHDRAW,
     EV_DISEMBARK,
     EV_ENTER_SUPPRESSED,
-    EV_FACE,
+    EV_FACE_ATTACKER,
+    EV_OVERSTACK,
     EV_ROLL,
     EV_TRACKS,
     log_event,
@@ -450,7 +451,7 @@ def face_attacker(s, t, y, h, from_h):
     da = min((f - alt) % 6, (alt - f) % 6)
     nf = alt if da < dd else d
     s.u[y, U_FACE] = nf
-    log_event(s, EV_FACE, y, nf, 0, NIL, NIL, NIL)
+    log_event(s, EV_FACE_ATTACKER, y, nf, from_h, NIL, NIL, NIL)
 
 
 @rule
@@ -710,8 +711,9 @@ def leave(s, t, u):
 @rule
 def check_end(s, t, h, skip):
     """12.6, revised 12.1.6.2: with one side left in the hex the close combat is over;
-    its units lose their close-combat markers and are marked fast action; an
-    over-stacked hex is cleared by its owner (12.6)."""
+    its units lose their close-combat markers and are marked fast action, a status marker
+    of an activated unit (12.6: the exhaustion of close combat), so they neither activate
+    nor react again this turn; an over-stacked hex is cleared by its owner (12.6)."""
     a = count_in_cc(s, h, True, skip)
     d = count_in_cc(s, h, False, skip)
     if a > 0 and d > 0:
@@ -728,6 +730,7 @@ def check_end(s, t, h, skip):
             s.u[v, U_CCROLE] = ROLE_NONE
             if s.u[v, U_MORALE] == STEADY:
                 s.u[v, U_ACT] = ACT_FAST
+            s.u[v, U_DONE] = 1                      # 12.6: exhausted, it neither acts nor reacts this turn
             left += 1
     if t.p[P_EDITION] == 2 and not holder_left:     # revised 12.2: the dug-in marker goes
         s.hx[h, HX_DUG] = 0
@@ -928,6 +931,7 @@ def withdraw(s, t, u, other):
     s.u[other, U_CC] = CC_NONE
     s.u[other, U_CCROLE] = ROLE_NONE
     s.u[other, U_ACT] = ACT_NORMAL
+    s.u[other, U_DONE] = 1                           # an action marker: it has acted this turn
     if t.p[P_EDITION] == 2 and s.u[other, U_SIDE] == s.u[s.g[G_CC_A], U_SIDE]:
         s.hx[h, HX_DUG] = 0                          # revised 12.2: the defender withdrew
     log_event(s, EV_CC_WITHDRAW, u, h, NIL, NIL, NIL, NIL)
@@ -937,6 +941,7 @@ def withdraw(s, t, u, other):
     s.g[G_PATHN] = 1
     s.g[G_STEPS] = 0
     s.u[u, U_ACT] = ACT_FAST
+    s.u[u, U_DONE] = 1                               # (the defender too: its fast action is its turn)
     s.g[G_MODE] = MODE_WITHDRAW
     s.g[G_MP] = withdraw_allowance(s, t, u)
     s.g[G_SUB] = SUB_MOVE
@@ -964,10 +969,12 @@ def apply_cc(s, t, a):
         h = s.u[v, U_HEX]
         shift(s, v, g)                               # 12.6: not subject to reaction fire
         s.u[v, U_ACT] = ACT_FAST
+        s.u[v, U_DONE] = 1                           # 12.6: marked as having acted
         for d in range(6):                           # 9.5: delayed when the hex is harsh for it
             if t.side6[h, d, S6_NBR] == g and t.side6[h, d, S6_COST + t.ut[s.u[v, U_TYPE], UT_MTYPE]] \
                     > t.ut[s.u[v, U_TYPE], UT_MOVE]:
                 s.u[v, U_ACT] = ACT_DELAYED
+        log_event(s, EV_OVERSTACK, v, h, g, 1 if s.u[v, U_ACT] == ACT_DELAYED else 0, NIL, NIL)
         s.g[G_CC_Q] = Q_NONE
         s.g[G_SUB] = s.g[G_CC_BACK]
     elif q == Q_SUPPORT_A or q == Q_SUPPORT_D:

@@ -64,6 +64,9 @@ EVENTS = """
     EV_INTO_CC          a: firer, b: target, c: the other unit in the close combat, d: hex, e: 2 a vehicle (10.11)
     EV_FRIENDLY_HIT     a: firer, b: friendly unit, c: success dice, d: defence pool, e, f: dice (10.11)
     EV_ICC_SPARE        (unused)
+    EV_OVERSTACK        a: unit, b: the former close-combat hex, c: the hex it moves to, d: 1 delayed, 0 fast (12.6)
+    EV_MUST_LEAVE       a: vehicle, b: the close-combat hex it leaves (12.9, revised 12.5: not a fallback)
+    EV_FACE_ATTACKER    a: unit, b: new facing, c: the hex its attacker came from (12.7.3, 12.8.2, 12.10)
 """
 declare(globals(), EVENTS)
 

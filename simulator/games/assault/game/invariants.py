@@ -4,6 +4,8 @@
 - an objective held by one side alone at the end of a turn is that side's (9.7, 6.5;
   counted by the organisation phase itself, ``G_ODD_OBJ``);
 - no unit acts twice in a turn (6.4, 8.2, 7.2: activations, reaction fire, spotting);
+- a unit with an action marker, the close-combat exhaustion's too, has acted: it can
+  neither be activated nor react (6.4, 8.2, 12.6; reading S30);
 - reaction fire is offered on every hex entered by a move that allows it (8.2).
 
 :func:`check_games` plays games the way a batch does (the same streams: a violation
@@ -24,6 +26,7 @@ from simulator.games.assault.game.events import EV_ACTIVATE, EV_CC, EV_ENTER_SUP
 from simulator.games.assault.game.game import Game, State
 from simulator.games.assault.game.phases.reaction import any_reactor
 from simulator.games.assault.game.state import (
+    ACT_NONE,
     CC_NONE,
     G_DECIDER,
     G_FB_UNIT,
@@ -45,7 +48,9 @@ from simulator.games.assault.game.state import (
     SUB_FALLBACK,
     SUB_MOVE,
     SUB_REACT,
+    U_ACT,
     U_CC,
+    U_DONE,
     U_HEX,
     U_SIDE,
     U_ST,
@@ -55,7 +60,7 @@ from simulator.games.assault.game.turn import apply_action
 
 ENEMY_HEX_EVENTS = np.array([EV_CC, EV_ENTER_SUPPRESSED])   # a step into an enemy hex (12.0)
 CHECKS = ("close combat without an enemy", "objective not its holder's", "unit acted twice",
-          "reaction fire not offered")
+          "reaction fire not offered", "action marker on a unit free to act")
 
 
 @numba.njit(cache=True)
@@ -70,6 +75,17 @@ def lone_cc_unit(s):
             if s.u[v, U_ST] == ONMAP and s.u[v, U_HEX] == s.u[u, U_HEX] and s.u[v, U_SIDE] != s.u[u, U_SIDE]:
                 found = True
         if not found:
+            return u
+    return -1
+
+
+@numba.njit(cache=True)
+def marked_but_free(s):
+    """A unit on the map with an action status marker that may still be activated or react
+    (6.4, 8.2: a marker means it has acted this turn; 12.6, reading S30: the exhaustion
+    marker of close combat too), or -1."""
+    for u in range(s.u.shape[0]):
+        if s.u[u, U_ST] == ONMAP and s.u[u, U_ACT] != ACT_NONE and s.u[u, U_DONE] == 0:
             return u
     return -1
 
@@ -148,6 +164,10 @@ def check_games(game: Game, games: int, seed: int, players: tuple[str, str] = ("
             u = lone_cc_unit(s)
             if u >= 0:
                 out.add(CHECKS[0], k, st.turn, game.unit_label(u))
+                break
+            u = marked_but_free(s)
+            if u >= 0:
+                out.add(CHECKS[4], k, st.turn, game.unit_label(u))
                 break
             if not enemy_hex and int(s.g[G_SUB]) != SUB_REACT and sub_before in (SUB_MOVE, SUB_FALLBACK) and mover >= 0 \
                     and reaction_owed(s, t, np.int64(a), np.int64(mover), np.int64(mode), np.int64(before),

@@ -8,7 +8,8 @@ rulings M7); no fast action climbs a hill (9.6.1). Friendly hexes may be crossed
 not ended in (9.0), so a step into one is allowed only if a free hex can be reached
 from it with the points left. Entering an enemy hex is a close combat (12.0), by normal
 or fast action only (6.4). A fallback step must take the unit further from the
-nearest enemy unit (13.3).
+nearest enemy unit (13.3), and so must a step of a unit leaving a close combat (12.6,
+revised 12.1.6.1: it moves away; reading S29).
 
 Vehicles (9.10) face a vertex: they step only into their two frontal hexes, or their
 two rear hexes in a reverse move, and turn one vertex at a time: the first vertex in a
@@ -115,7 +116,8 @@ def _way_out(units, hx, ut, side6, p, pair, ty, g, face, mode, mp_left, side, fr
     """From friendly-held ``g`` with ``mp_left`` points, is there a free hex to end in?"""
     if mp_left <= 0:
         return False
-    here = nearest_enemy_in(units, pair, g, side) if mode == MODE_FALLBACK else 0
+    away = mode == MODE_FALLBACK or mode == MODE_WITHDRAW
+    here = nearest_enemy_in(units, pair, g, side) if away else 0
     for d in range(6):
         g2 = side6[g, d, S6_NBR]
         if g2 < 0 or g2 == from_h or hx[g2, HX_OCC] + hx[g2, HX_OCC + 1] > 0:
@@ -125,7 +127,7 @@ def _way_out(units, hx, ut, side6, p, pair, ty, g, face, mode, mp_left, side, fr
         cost, harsh = _cost(ut, side6, p, ty, g, d, mode, mp_left, 1)
         if cost < 0 or harsh == 1:
             continue
-        if mode == MODE_FALLBACK and nearest_enemy_in(units, pair, g2, side) <= here:
+        if away and nearest_enemy_in(units, pair, g2, side) <= here:
             continue
         return True
     return False
@@ -150,7 +152,7 @@ def step_core(units, hx, ut, side6, p, pair, u, h, face, d, mode, mp, steps):  #
     side = units[u, U_SIDE]
     enemies = hx[g, HX_OCC + 1 - side]
     friends = hx[g, HX_OCC + side]
-    if mode == MODE_FALLBACK:
+    if mode == MODE_FALLBACK or mode == MODE_WITHDRAW:   # 13.3; 12.6 "moves away" (reading S29)
         if enemies > 0 or nearest_enemy_in(units, pair, g, side) <= nearest_enemy_in(units, pair, h, side):
             return STEP_NO, 0
     if enemies > 0:

@@ -233,7 +233,8 @@ def _fire_result(name, a: int, b: int, c: int, d: int, x: int, y: int) -> str:
 
 
 def _close_combat_text(cx: _Names, code: int, a: int, b: int, c: int, d: int, x: int, y: int):
-    """Close combat: who fights whom, the rolls, the results, terrain damage."""
+    """Close combat: who fights whom, the rolls, the results, its end, leaving the hex,
+    turning to face the attacker, terrain damage."""
     g, name, hexn = cx.g, cx.name, cx.hexn
     if code == ev.EV_CC:
         kinds = ("initiated", "reinforced", "renewed")
@@ -248,6 +249,16 @@ def _close_combat_text(cx: _Names, code: int, a: int, b: int, c: int, d: int, x:
         return f"  close combat in {hexn(a)} over" + (f": {g.sides[b]} holds the hex" if b >= 0 else "")
     if code == ev.EV_CC_WITHDRAW:
         return f"  {name(a)} leaves the close combat in {hexn(b)}"
+    if code == ev.EV_FACE_ATTACKER:
+        faces = vertex_names(g.cm.orientation)
+        return (f"  {name(a)} turns to face its attacker, who came from {hexn(c)}: now facing "
+                f"{faces[b] if 0 <= b < len(faces) else b} (12.7.3, 12.8.2)")
+    if code == ev.EV_OVERSTACK:
+        return (f"  {name(a)} moves out of the over-stacked hex {hexn(b)} -> {hexn(c)}, no reaction fire, "
+                + ("delayed action (harsh terrain, 9.5)" if d else "fast action") + " (12.6)")
+    if code == ev.EV_MUST_LEAVE:
+        return (f"  {name(a)} must leave {hexn(b)}: suppressed by the attack on its wheels/tracks (12.9, "
+                "revised 12.5); not a fallback, it takes a fallback's path away from the enemy (reading S11)")
     if code == ev.EV_TERRAIN_DAMAGE:
         if b:
             res = "eliminated"

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from simulator.cli import main
 from simulator.games.assault.game.compile import compile_game
 from simulator.games.assault.game.game import State
-from simulator.games.assault.game.invariants import CHECKS, check_games, lone_cc_unit, twice_in_a_turn
-from simulator.games.assault.game.state import CC_ACTIVE, ONMAP, U_CC, U_ST
+from simulator.games.assault.game.invariants import CHECKS, check_games, lone_cc_unit, marked_but_free, twice_in_a_turn
+from simulator.games.assault.game.state import ACT_FAST, CC_ACTIVE, CC_NONE, ONMAP, U_ACT, U_CC, U_DONE, U_ST
 
 # (scenario, games per edition and pairing): a fixed batch, about 40 s warm
 BATCH = {"vehicle-training": 150, "infantry-training": 60, "crossroads": 12}
@@ -32,8 +32,9 @@ def test_invariants_hold_in_whole_games(name, edition):
 
 
 def test_the_checks_see_a_lone_close_combat_and_a_double_activation(skirmish):
-    """The checks can fail: a unit marked in close combat with no enemy in its hex, and
-    a unit activated twice in a turn, are found."""
+    """The checks can fail: a unit marked in close combat with no enemy in its hex, a
+    unit activated twice in a turn, and a unit with an action marker still free to act,
+    are found."""
     st = State(skirmish, seed=1)
     while st.current_player() >= 0 and not any(int(st.s.u[u, U_ST]) == ONMAP for u in range(skirmish.n_units)):
         st.apply_action(st.legal_actions()[0])                  # (set-up)
@@ -47,7 +48,15 @@ def test_the_checks_see_a_lone_close_combat_and_a_double_activation(skirmish):
     ev = np.array([[EV_ACTIVATE, 2, 0, 5, 0, 0, 0, 0], [EV_REACT, 2, 5, 1, 0, 0, 0, 0],
                    [EV_ACTIVATE, 3, 0, 5, 0, 0, 0, 0]])
     assert twice_in_a_turn(ev) == [(2, 5)]
-    assert len(CHECKS) == 4
+    # a unit with a fast-action marker (the exhaustion of close combat, 12.6) that may still act
+    st.s.u[u, U_CC] = CC_NONE
+    assert marked_but_free(st.s) == -1
+    st.s.u[u, U_ACT] = ACT_FAST
+    st.s.u[u, U_DONE] = 0
+    assert marked_but_free(st.s) == u
+    st.s.u[u, U_DONE] = 1
+    assert marked_but_free(st.s) == -1
+    assert len(CHECKS) == 5
 
 
 def test_fault_1_game_is_fixed_and_the_replay_json_has_the_final_position():

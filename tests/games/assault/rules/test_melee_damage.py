@@ -49,7 +49,11 @@ def test_critical_hits_go_to_half_strength_then_eliminate():    # 12.5, revised 
     assert cc(crit=1) == (IN_HEX, 2, STEADY, 0)                  # flipped to half strength
     assert cc(crit=1, hit=1) == (IN_HEX, 3, STEADY, 0)           # damage first, then the crit's two points
                                                                  # (revised 12.6 step 8)
-    assert cc(crit=1, damage=1, strength=3) [0] == ELIMINATED    # 1 + 2 points on a 3-strength unit (rulings #5)
+    # a 3-strength unit (reverse side 1, so it flips at 3 - 1 = 2 damage) with 1 damage is not yet at
+    # half strength: the crit flips it, 1 + 2 = 3 points capped at 3 - 1 = 2, one point left (CC2, revised)
+    assert cc(crit=1, damage=1, strength=3) == (IN_HEX, 2, STEADY, 0)
+    assert cc(crit=2, damage=1, strength=3)[0] == ELIMINATED     # the second crit finds it at half strength
+    assert cc(crit=1, hit=1, strength=3) == (IN_HEX, 2, STEADY, 0)   # the hit first (1), then the flip (2)
     assert cc(crit=1, damage=2)[0] == ELIMINATED                 # already at half strength
     assert cc(crit=2)[0] == ELIMINATED                           # two crits kill a full-strength unit
     assert cc(crit=1, hit=2, damage=0)[0] == ELIMINATED          # two hits reach half, then the crit

@@ -48,11 +48,36 @@ def s(pool):
     return "".join(pool)
 
 
+FIELDS = ("attack", "defence", "doubles", "attack_rerolls", "defence_rerolls", "extra_supp", "adrenaline")
+
+
+def _view(p) -> dict:
+    return {f: (s(getattr(p, f)) if f in ("attack", "defence") else getattr(p, f)) for f in FIELDS}
+
+
+def changes(edition, attacker=SOV, defender=GER, kind=None, base=None, **kw) -> dict:
+    """What a modifier changes, in both directions: ``{(direction, field): (before, after)}``
+    against the same fight without it (``base``: the situation's other keywords), where
+    direction "a_on_d" is the attacker's attack on the defender (the defender's defence
+    pool in it) and "d_on_a" the reverse. A modifier given to the wrong side shows up as
+    a change in the other direction."""
+    base = base or {}
+    before = pools(edition, attacker, defender, kind=kind, **base)
+    after = pools(edition, attacker, defender, kind=kind, **{**base, **kw})
+    out = {}
+    for name, b, a in zip(("a_on_d", "d_on_a"), before, after, strict=True):
+        vb, va = _view(b), _view(a)
+        out.update({(name, f): (vb[f], va[f]) for f in FIELDS if vb[f] != va[f]})
+    return out
+
+
 # --- first edition -----------------------------------------------------------------------
 
 def test_v1_terrain_initiated_full_dice_for_the_holder_none_for_the_entering_unit():   # 12.7.1
     a_on_d, d_on_a = pools("v1", terrain="forest")
-    assert s(a_on_d.defence) == "YYG" and s(d_on_a.defence) == "Y"
+    assert s(a_on_d.defence) == "YYG" and s(d_on_a.defence) == "Y"    # Y (card) + forest's YG; Y (card)
+    # against clear (G): only the holder's defence changes, G -> YG; the entering unit gets none
+    assert changes("v1", base={"terrain": "clear"}, terrain="forest") == {("a_on_d", "defence"): ("YG", "YYG")}
 
 
 def test_v1_terrain_renewed_strongest_die_for_both():                                    # 12.7.1
@@ -219,13 +244,16 @@ def test_v2_support_units_give_one_attack_and_one_defence_reroll_in_round_one():
 
 
 def test_v2_wire_costs_the_weakest_attack_die_in_round_one():                             # revised 12.1.2.1
-    assert s(pools("v2", wire=True)[0].attack) == "RG"
-    assert s(pools("v2", wire=True, kind=V2_LATER)[0].attack) == "RGG"
+    # the Soviet card's RGG loses one of its weakest (green) dice: RG; the defender's attack
+    # (RYG) and both defences unchanged; nothing in later rounds
+    assert changes("v2", wire=True) == {("a_on_d", "attack"): ("RGG", "RG")}
+    assert changes("v2", wire=True, kind=V2_LATER) == {}
 
 
 def test_v2_outflanking_gives_the_attacker_a_reroll():                                     # revised 12.1.2.1
-    a_on_d, d_on_a = pools("v2", SOV, AT_GUN, outflanked=True)
-    assert a_on_d.attack_rerolls == 1 and d_on_a.doubles == "all"
+    # one attack re-roll for the assault unit (0 -> 1); the gun's attack keeps counting all
+    # doubles (the first edition's 12.8.2 penalty is gone) and gets no re-roll
+    assert changes("v2", SOV, AT_GUN, outflanked=True) == {("a_on_d", "attack_rerolls"): (0, 1)}
 
 
 def test_v2_already_activated_defender():                                                  # revised 12.1.2.2
@@ -252,7 +280,9 @@ def test_v2_terrain_blue_die_then_strongest_die():                              
 
 
 def test_v2_fast_assault_loses_its_weakest_defence_die():                                  # revised 12.1.3.2
-    assert s(pools("v2", attacker_fast=True)[1].defence) == "Y"
+    # the assault unit's round-one defence, Y (card) + B (revised 12.1.3.2), loses its weakest
+    # die, the blue: Y; nothing else changes, the defender's pools included
+    assert changes("v2", attacker_fast=True) == {("d_on_a", "defence"): ("YB", "Y")}
     assert s(pools("v2", attacker_fast=True, kind=V2_LATER)[1].defence) == "YG"  # card + clear's strongest die
     with pytest.raises(InputError, match="slow"):
         pools("v2", "soviet/mmg-maxim", GER, attacker_fast=True)
@@ -296,8 +326,10 @@ def test_v2_immobilised_vehicle_cannot_withdraw():                              
 
 @pytest.mark.parametrize("edition", ["v1", "v2"])
 def test_dug_in_defender(edition):                                                   # 9.8.1, revised 12.2
-    a_on_d, _ = pools(edition, defender_dug_in=True)
-    assert s(a_on_d.defence).endswith("G") and len(a_on_d.defence) == len(pools(edition)[0].defence) + 1
+    # the German card's Y + clear's G (the situation's default terrain), plus the dug-in green
+    # die: YG -> YGG; the assault unit's defence (v1: Y, card only; v2: Y + the blue die of
+    # revised 12.1.3.2) and both attacks unchanged
+    assert changes(edition, defender_dug_in=True) == {("a_on_d", "defence"): ("YG", "YGG")}
     a = melee(SOV, GER, MeleeSituation(defender_dug_in=True), edition=edition).attrs
     if edition == "v1":
         assert a["p_dug_in_kept"] == 1.0                 # the marker always stays (9.8.1)

@@ -11,6 +11,7 @@ from simulator.games.assault.game.events import (
     EV_FALLBACK,
     EV_FALLBACK_BLOCKED,
     EV_MOVE,
+    EV_MUST_LEAVE,
     log_event,
 )
 from simulator.games.assault.game.fire import (
@@ -80,7 +81,8 @@ def start_fallback(s, t):
     if s.u[v, U_ST] != ONMAP or (s.u[v, U_MORALE] != FALLBACK        # (or must leave, 12.9)
                                  and not (s.u[v, U_MORALE] == SUPPRESSED and s.u[v, U_CC] != CC_NONE)):
         return
-    if s.u[v, U_CC] != CC_NONE:
+    must_leave = s.u[v, U_MORALE] == SUPPRESSED      # the tracks result (12.9, revised 12.5): not a
+    if s.u[v, U_CC] != CC_NONE:                       # fallback, it leaves by a fallback's path (S11)
         cc.leave(s, t, v)
     s.g[G_FALLBACKS] += 1
     s.g[G_FB_UNIT] = v
@@ -90,7 +92,7 @@ def start_fallback(s, t):
     push_fbpath(s, s.u[v, U_HEX])
     s.g[G_FB_ORIGIN] = s.g[G_SUB]
     s.g[G_SUB] = SUB_FALLBACK
-    log_event(s, EV_FALLBACK, v, s.u[v, U_HEX], NIL, NIL, NIL, NIL)
+    log_event(s, EV_MUST_LEAVE if must_leave else EV_FALLBACK, v, s.u[v, U_HEX], NIL, NIL, NIL, NIL)
 
 
 @rule

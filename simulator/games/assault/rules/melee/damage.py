@@ -9,8 +9,9 @@ Monte Carlo kernels and the scenario engine.
 
 Readings (docs/rulings.md, "Close combat readings"): damage >= strength eliminates
 (rulings #5); damage points and suppression first, then each critical hit adds the
-damage points of the counter's flip (the revised 12.6 example) or eliminates a unit already
-at half strength (rulings #8, CC2); a
+damage points of the counter's flip (the revised 12.6 example), never more than leaves
+the flipped unit one strength point, or eliminates a unit already at half strength
+(rulings #8, CC2); a
 suppression in a close-combat hex is a fallback (12.5), and a fallback eliminates
 artillery, immobilised vehicles and units already in fallback (13.1, 13.3).
 """
@@ -44,8 +45,8 @@ def after_close_combat(kind, strength, half_at, ignores_supp, damage, morale, im
 
     ``crit, hit, supp`` are the symbols left after cancellation (10.7.2) and after the
     adrenaline rush (12.7.2, revised 12.1.5). Order (12.5, revised 12.1.4): damage
-    points, then suppression, then critical hits (each one the flip's damage points, ``half_at``, or
-    elimination at half strength). Returns
+    points, then suppression, then critical hits (each one the flip's damage points, ``half_at``,
+    leaving at least one strength point, or elimination at half strength). Returns
     ``(status, damage, morale, immobilised)``; the status is ``IN_HEX``, ``FELL_BACK``
     or ``ELIMINATED``.
     """
@@ -61,10 +62,8 @@ def after_close_combat(kind, strength, half_at, ignores_supp, damage, morale, im
     for _ in range(crit):                        # 12.5, revised 12.1.4 (rulings CC2): a unit already at
         if damage >= half_at:                    # half strength is eliminated; otherwise the crit is the
             return eliminated(strength)          # flip's damage points on top of those taken (revised
-        damage = damage + half_at                # 12.6 step 8: 1 damage + 1 crit on a 4-strength unit is
-        if damage >= strength:                   # 3 damage, half strength), rulings #5 eliminating
-            return eliminated(strength)
-    return status, damage, morale, immobilised
+        damage = min(damage + half_at, strength - 1)   # 12.6 step 8: 1 + 1 crit on 4 strength is 3), but
+    return status, damage, morale, immobilised  # it only flips the unit: one point stays (CC2, revised)
 
 
 @numba.njit(cache=True)
