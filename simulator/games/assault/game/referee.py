@@ -12,7 +12,8 @@ What the log does not show: the action markers. The close-combat exhaustion mark
 (12.6, revised 12.1.6.2) is not an event of its own; the referee infers it from the end of
 the close combat (``EV_CC_END``: the units left in the hex, steady ones, are marked fast
 action) and from a withdrawal that leaves one side alone in the hex (revised 12.1.6.1:
-the unit that stays is marked). Movement points are logged only as what is left after a
+the unit that stays is marked); the unit that moves out of an over-stacked hex is logged
+(``EV_OVERSTACK``) and marked too. Movement points are logged only as what is left after a
 step, so a step is "paid for" when the terrain allows it to the unit's movement type and
 the points left are not negative, not that the exact cost was taken.
 """
@@ -81,7 +82,6 @@ class _Board:
         self.acted: Counter = Counter()
         self.exhausted: set[int] = set()
         self.moved: set[int] = set()        # units that moved since the last activation
-        self.unsure: set[int] = set()       # left in an over-stacked hex: where it went is not logged
         self.turn = 0
         self.out: list[Violation] = []
         self.i = 0
@@ -172,7 +172,6 @@ def _step(b: _Board, u: int, h: int, g: int, mp: int) -> None:
                    f"{int(b.cm.move_cost[mtype, h, nbrs.index(g)])}, {mp} MP left")
     b.pos[u], b.carrier[u] = g, -1
     b.moved.add(u)
-    b.unsure.discard(u)
 
 
 def _movement(b: _Board, code: int, a: int, x: int, c: int, d: int) -> None:
@@ -185,6 +184,9 @@ def _movement(b: _Board, code: int, a: int, x: int, c: int, d: int) -> None:
         b.moved.add(a)
     elif code == ev.EV_LOAD:
         b.pos[a], b.carrier[a] = -1, x
+    elif code == ev.EV_OVERSTACK:                   # 12.6: out of the over-stacked hex, marked too
+        b.pos[a] = c
+        b.exhausted.add(a)
 
 
 def _stacking(b: _Board) -> None:
@@ -207,8 +209,8 @@ def _fire(b: _Board, firer: int, target: int, indirect: bool) -> None:
     """10.1: within the firer's range (7.1: its indirect range); 10.3, 10.4: a direct fire's
     line not blocked by terrain (smoke only blocks more)."""
     h, g = b.where(firer), b.where(target)
-    if h < 0 or g < 0 or firer in b.unsure or target in b.unsure:
-        return                                       # (a hex the log may not show: no fire check)
+    if h < 0 or g < 0:
+        return                                       # (off the map: no fire check)
     dist = b.cm.hex_distance(h, g)
     ty = b.type[firer]
     longest = int(b.t.ut[ty, UT_IND_MAX] if indirect else b.t.ut[ty, UT_MAXR])
@@ -244,8 +246,6 @@ def _close_combat(b: _Board, code: int, a: int, x: int, c: int) -> None:
         for v in np.nonzero(b.pos == a)[0]:
             if b.side[v] == x and b.morale[v] == STEADY:
                 b.exhausted.add(int(v))
-            if c > 1:                               # 12.6: one of them leaves the over-stacked hex,
-                b.unsure.add(int(v))                # unlogged today (issue 40 item 2)
     elif code == ev.EV_CC_WITHDRAW:                 # revised 12.1.6.1: the unit that stays is marked
         here = [int(v) for v in np.nonzero(b.pos == x)[0] if v != a]
         if here and not any(b.side[v] == b.side[a] for v in here):
@@ -264,7 +264,7 @@ def _victory(b: _Board, winner: int, reason: int) -> None:
 
 # --- the referee -------------------------------------------------------------------------
 
-MOVEMENT = (ev.EV_MOVE, ev.EV_BACKTRACK, ev.EV_DISEMBARK, ev.EV_LOAD)
+MOVEMENT = (ev.EV_MOVE, ev.EV_BACKTRACK, ev.EV_DISEMBARK, ev.EV_LOAD, ev.EV_OVERSTACK)
 COURSE = (ev.EV_TURN, ev.EV_PHASE, ev.EV_PLACE, ev.EV_ELIM, ev.EV_DISEMBARK_LOST, ev.EV_VICTORY)
 MORALE_EVENTS = (ev.EV_RESULT, ev.EV_TERRAIN_DAMAGE, ev.EV_CC_RESULT)
 CC_EVENTS = (ev.EV_CC, ev.EV_CC_END, ev.EV_CC_WITHDRAW)

@@ -25,11 +25,7 @@ from simulator.games.assault.rules.damage import SUPPRESSED
 # Checks today's engine fails (issue 40's items; the referee found them on these games,
 # see the report of branch issue40referee). The test tolerates them; the lead empties this
 # as the fixes are merged.
-KNOWN_FAULTS = {
-    R.EXHAUSTED: "issue 40 item 1",      # activation and reaction fire ignore the 12.6 exhaustion marker
-    R.STEP_UNSEEN: "issue 40 item 2",    # the 12.6 move out of an over-stacked hex is not logged
-    R.STACKED: "issue 40 item 2",        # ... so the log leaves two units of a side in the hex
-}
+KNOWN_FAULTS: dict = {}      # items 1 and 2 fixed (issue 40, Assault)
 
 SCENARIOS = [p.name.removesuffix(".scenario.toml") for p in shipped_scenarios()]
 SEED = 40

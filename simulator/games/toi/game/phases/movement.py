@@ -417,7 +417,7 @@ def back_to_room(s, t, k):
         return
     for i in range(s.g[G_PATHN] - 2, -1, -1):
         h = s.aux[AUX_PATH, i]
-        if room_for(s, t, k, h) > 0:
+        if not enemy_in(s, h, s.u[k, U_SIDE]) and room_for(s, t, k, h) > 0:   # never into an enemy's hex
             put(s, k, h)
             log(s, EV_BACK, k, h, 0, 0, 0, 0)
             return
