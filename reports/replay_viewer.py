@@ -37,9 +37,11 @@ def viewer_page(*, title: str, subtitle: str, map_png: bytes, geometry: dict, he
     marks ``trail`` (hex indexes), ``fire`` ([firer hex, target hex, result]), ``cc`` (a
     hex), ``units`` (the units the event is about); ``frames`` (one per row):
     ``{"units": [[hex, status, damage, morale, cc, immobilised, facing], ...],
-    "objectives": [holding side or -1, ...], "smoke": {hex: markers}}``; ``status_names``
-    name a unit's status code, ``on_map`` the codes drawn on the map; ``objectives``: the
-    objectives' hex names."""
+    "objectives": [holding side or -1, ...], "smoke": {hex: markers}}`` (damage: the
+    strength lost; morale: an index of ``morale_names``, 0 none, else its first letter is
+    drawn on the unit, the morale or condition marker); ``status_names`` name a unit's
+    status code, ``on_map`` the codes drawn on the map; ``objectives``: the objectives'
+    hex names."""
     if len(rows) != len(frames):
         raise ValueError(f"{len(rows)} rows but {len(frames)} frames")
     data = {"version": VIEWER_VERSION, "hexes": hex_names, "geometry": geometry, "units": units, "sides": sides,
@@ -191,7 +193,7 @@ function drawUnits(f, focus) {
       cx.fillStyle = "#fff"; cx.font = Math.max(8, Math.round(0.3 * R)) + "px sans-serif";
       const left = Math.max(0, D.units[u].strength - s[2]);
       let tag = D.units[u].short + " " + left;
-      if (s[3] === 1) tag += " S"; else if (s[3] === 2) tag += " F";
+      if (s[3] > 0 && D.morale[s[3]]) tag += " " + D.morale[s[3]][0].toUpperCase();
       if (s[5]) tag += " I";
       cx.fillText(tag, x + 2, y + h - 3, w - 4);
     });
