@@ -84,11 +84,11 @@ footer{font:10px monospace;color:#666;white-space:pre-wrap;margin-top:8px}
 </style></head><body>
 <h1>@TITLE@</h1><div class="sub">@SUBTITLE@ @LEGEND@</div>
 <div id="bar">
-<button id="turn-prev" title="previous turn (PageUp, shift+left)">&#x23EE; turn</button>
+<button id="turn-prev" title="previous turn (PageUp, shift+left)">&laquo; turn</button>
 <button id="prev" title="previous event (left arrow)">&#x25C0;</button>
 <button id="play" title="play / pause (space)">play</button>
 <button id="next" title="next event (right arrow)">&#x25B6;</button>
-<button id="turn-next" title="next turn (PageDown, shift+right)">turn &#x23ED;</button>
+<button id="turn-next" title="next turn (PageDown, shift+right)">turn &raquo;</button>
 <input id="slider" type="range" min="0" value="0">
 <span id="where"></span></div>
 <div class="keys">keys: &larr; &rarr; event, shift+&larr; &rarr; or PageUp/PageDown turn, Home/End, space play;

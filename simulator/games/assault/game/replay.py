@@ -438,7 +438,7 @@ def viewer_data(st: State, exact: bool = True) -> dict:
             last_shot[b] = len(rows)
         if code in (ev.EV_RESULT, ev.EV_PASSENGER_HIT) and a in last_shot:
             row = rows[last_shot[a]]
-            result = text.split(": ", 1)[-1] if not b else "eliminated"
+            result = text.split(": ", 1)[-1].split(" (now")[0] if not b else "eliminated"   # the effect alone
             row["marks"]["fire"][2] = result
             marks["fire"] = [row["marks"]["fire"][0], row["marks"]["fire"][1], result]
         rows.append({"event": i, "turn": int(e[1]), "code": ev_name(code), "text": text.strip(), "marks": marks})
