@@ -151,9 +151,9 @@ function arrow(a, b, colour, label) {
 
 function resultColour(res) {
   if (!res) return "#555";
-  if (/eliminat/.test(res)) return "#d00000";
-  if (/damage,|^\+/.test(res)) return "#e06000";
-  if (/suppressed|fallback|immobilised/.test(res) && !/^no effect/.test(res)) return "#b08800";
+  if (/eliminat|destroyed/.test(res)) return "#d00000";
+  if (/^\+|loses|light damage|heavy damage/.test(res)) return "#e06000";
+  if (/suppressed|fallback|immobilised|pinned|disrupted/.test(res) && !/^no effect/.test(res)) return "#b08800";
   return "#666";
 }
 
@@ -233,7 +233,8 @@ function render() {
     state.push({unit: u, label: D.units[u].label, hex: hex, status: status, damage: s[2], morale: D.morale[s[3]]});
     const tr = document.createElement("tr");
     const marks = [status].concat(s[3] ? [D.morale[s[3]]] : [], s[4] ? ["close combat"] : [], s[5] ? ["immobilised"] : []);
-    [D.units[u].label + " (" + D.sides[D.units[u].side].name + ")", hex || "-",
+    const side = D.sides[D.units[u].side].name, label = D.units[u].label;
+    [label.startsWith(side + " ") ? label : label + " (" + side + ")", hex || "-",
      Math.max(0, D.units[u].strength - s[2]) + "/" + D.units[u].strength, marks.join(", ")].forEach(t => {
       const td = document.createElement("td"); td.textContent = t; tr.appendChild(td); });
     body.appendChild(tr);
