@@ -44,7 +44,7 @@ def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, 
       lanchester toi replay two-farms --seed 7 --game 12 --players random,greedy --format json
       lanchester toi replay ridge-line --seed 3 --game 0 --png final.png
       lanchester toi replay ridge-line --seed 3 --pick typical-loss:german --out loss/
-      lanchester toi replay two-farms --seed 7 --game 12 --out game12/   (game12/viewer.html: step through it)
+      lanchester toi replay two-farms --seed 7 --game 12 --out game12/
     """
     from simulator.engine.core.background import loading
     from simulator.engine.core.batch import player_kinds
