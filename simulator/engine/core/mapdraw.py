@@ -62,7 +62,7 @@ class Piece:
 
 def draw_board(board, *, title: str, sub: str, seen=None, los_from: str | None = None, dpi: int = 110,
                footer: str | None = None, overlay=None, palette: dict[str, str] | None = None,
-               shades: tuple[int, ...] = (los.HINDERED, los.BLOCKED)) -> bytes:
+               shades: tuple[int, ...] = (los.HINDERED, los.BLOCKED), geometry: dict | None = None) -> bytes:
     """Any game's map as PNG bytes: every hex in its terrain colour with its name, hills
     hatched with their elevation, rows and columns numbered, a terrain legend; then
     ``overlay(ax, xs, ys, size)`` draws the game's own things (objectives, zones, units)
@@ -76,7 +76,8 @@ def draw_board(board, *, title: str, sub: str, seen=None, los_from: str | None =
     (``flat``/``pointy``), ``names`` (hex names), ``terrain_of(h)``, ``terrain_names``,
     ``hill`` and ``elevation`` (per hex) and ``index_of(name)`` (Assault's
     :class:`~simulator.games.assault.game.compiled.CompiledMap`, Tide of Iron's
-    :class:`simulator.games.toi.game.board.Board`)."""
+    :class:`simulator.games.toi.game.board.Board`). ``geometry``: a dict filled with where
+    the hexes landed in the PNG (:func:`_pixel_geometry`), for pages that draw over it."""
     cm = board
     palette = TERRAIN_COLOURS if palette is None else palette
     size = 1.0
@@ -136,7 +137,22 @@ def draw_board(board, *, title: str, sub: str, seen=None, los_from: str | None =
         fig.text(0.02, 0.005, footer, fontsize=5, ha="left", va="bottom", family="monospace", color="#444444")
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    if geometry is not None:
+        geometry.update(_pixel_geometry(fig, ax, cm, xs, ys, size))
     return buf.getvalue()
+
+
+def _pixel_geometry(fig, ax, cm, xs, ys, size) -> dict:
+    """Where the drawing put the hexes, in PNG pixels (origin top left): ``centres`` (hex
+    name -> [x, y]), ``radius`` (centre to corner), ``width``, ``height`` of the image.
+    Read after ``savefig``, when the equal aspect has been applied."""
+    width, height = fig.canvas.get_width_height()
+    pts = ax.transData.transform(list(zip(xs, ys, strict=True)))
+    corner = ax.transData.transform([(xs[0] + size, ys[0])])[0]
+    return {"width": int(width), "height": int(height),
+            "radius": float(abs(corner[0] - pts[0][0])),
+            "centres": {cm.names[h]: [round(float(pts[h][0]), 2), round(float(height - pts[h][1]), 2)]
+                        for h in range(cm.n)}}
 
 
 def _shrink(pts, cx, cy, k):

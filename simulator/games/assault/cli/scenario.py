@@ -150,8 +150,13 @@ def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
 @click.command("replay")
 @click.argument("name")
 @click.option("--seed", type=click.IntRange(min=0), required=True, metavar="S", help="Seed of the batch.")
-@click.option("--game", "game_index", type=click.IntRange(min=0), required=True, metavar="K",
-              help="Which game of the batch (0 is the first).")
+@click.option("--game", "game_index", type=click.IntRange(min=0), default=None, metavar="K",
+              help="Which game of the batch (0 is the first); or --pick.")
+@click.option("--pick", default=None, metavar="typical-win:SIDE|typical-loss:SIDE",
+              help="Play --games games of the batch and replay the one most typical of SIDE's wins (or losses): "
+                   "nearest the mean turns and units lost of those games.")
+@click.option("--games", "pick_games", type=click.IntRange(min=1, max=2048), default=200, show_default=True,
+              metavar="N", help="With --pick: games of the batch to choose from.")
 @players_option
 @edition_option
 @click.option("--png", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -159,10 +164,13 @@ def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
 @cliopts.data_files(scenario=True)
 @cliopts.out
-def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file, aid_file, units_dir, out):
+def replay_command(name, seed, game_index, pick, pick_games, players, edition, png, fmt, dice_file, aid_file,
+                   units_dir, out):
     """Play game K of a batch again and print it turn by turn (activations, rolls, results).
 
-    Same seed, players and edition as the batch give exactly the same game.
+    Same seed, players and edition as the batch give exactly the same game. With
+    --out DIR the report folder holds viewer.html too: the game step by step on the
+    map (one page, no server needed).
 
     \b
     Examples:
@@ -170,9 +178,11 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file
       lanchester assault replay infantry-training --seed 7 --game 12 --png game12.png
       lanchester assault replay infantry-training --seed 7 --game 12 --out game12/
       lanchester assault replay my.scenario.toml --aid my-aid.toml --seed 7 --game 12
+      lanchester assault replay river-and-bridge --seed 1 --pick typical-win:german --out rb-win/
     """
     from reports.bundle import emit_report
     from simulator.engine.core.batch import player_kinds
+    from simulator.engine.core.typical import batch_frame, parse_pick, pick_typical
     from simulator.engine.players import interface
     from simulator.engine.players.interface import any_searching
     from simulator.games.assault.game.compile import compile_game
@@ -188,11 +198,22 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file
 
     pl = player_kinds(players, players=interface)
     game = compile_game(name, edition=edition, data=cliopts.scenario_data(dice_file, aid_file, units_dir))
+    if (game_index is None) == (pick is None):
+        raise click.UsageError("give --game K or --pick typical-win:SIDE / typical-loss:SIDE (one of them)")
+    chosen = parse_pick(pick, list(game.sides)) if pick else None
     with engine_loading():
         compile_engine(searching=any_searching(pl))     # a fresh machine: on both cores
+        if chosen:
+            game_index = pick_typical(batch_frame(game, seed, pick_games, pl), *chosen, list(game.sides))
+            if game_index is None:
+                raise click.ClickException(f"no game of the {pick_games} of seed {seed} is a {chosen[1]} "
+                                           f"{chosen[0]}: try more --games or another seed")
+            click.echo(f"--pick {pick}: game {game_index} of {pick_games}", err=True)
         st = replay_game(game, seed, game_index, pl)
     frame = events_frame(st)
     obj = replay_json(st, frame, seed, game_index, pl)
+    if chosen:
+        obj["picked"] = {"pick": pick, "games": pick_games}
 
     def report():
         from reports.provenance import provenance
@@ -201,11 +222,24 @@ def replay_command(name, seed, game_index, players, edition, png, fmt, dice_file
         sources, files = scenario_data(game)
         prov = provenance(sources, files, method=f"replay of game {game_index} of a batch", seed=seed)
         from simulator.games.assault.game.activity import turn_activity
-        return replay_report(frame, final_png=lambda footer: final_position_png(st, footer=footer),
-                             provenance=prov, result={k: v for k, v in obj.items() if k not in ("events", "final")},
-                             turns=turn_activity(st))
+        rep = replay_report(frame, final_png=lambda footer: final_position_png(st, footer=footer),
+                            provenance=prov, result={k: v for k, v in obj.items() if k not in ("events", "final")},
+                            turns=turn_activity(st))
+        rep.notes.append("viewer.html in this folder steps through the game on the map, event by event, "
+                         "with the whole event log.")
+        footers.append("\n".join(prov.footer_lines()))
+        return rep
 
-    emit_report(fmt, out, table=replay_text(st, pl), frame=frame, obj=obj, report=report)
+    footers: list[str] = []
+    path = emit_report(fmt, out, table=replay_text(st, pl), frame=frame, obj=obj, report=report)
+    if path is not None:
+        from reports.bundle import readable
+        from simulator.games.assault.report.bundles import replay_viewer_html
+        from simulator.run.output import atomic_write_text
+        atomic_write_text(path / "viewer.html", replay_viewer_html(st, pl, footer=footers[0] if footers else ""),
+                          option="--out")
+        readable(path)
+        click.echo(f"viewer written to {path / 'viewer.html'}", err=True)
     if png:
         atomic_write_bytes(png, final_position_png(st), option="--png")
         click.echo(f"wrote {png}", err=True)

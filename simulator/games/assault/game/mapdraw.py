@@ -33,13 +33,14 @@ from simulator.games.assault.game.scenario import Scenario
 def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
              smoke: dict | None = None, dpi: int = 110, title: str | None = None,
              pieces: list[Piece] | None = None, objective_holders: dict[str, str] | None = None,
-             subtitle: str | None = None, footer: str | None = None) -> bytes:
+             subtitle: str | None = None, footer: str | None = None, geometry: dict | None = None) -> bytes:
     """An Assault map as PNG bytes (see the module docstring), drawn by :func:`draw_board`.
 
     ``pieces`` replaces the scenario's set-up (fixed units, zones, entry hexes) with a
     position; ``objective_holders`` maps an objective's hex to the faction holding it;
     ``smoke`` maps hex names to smoke markers (drawn, and counted in ``los_from``);
-    ``footer``: lines printed small under the map (a report's provenance)."""
+    ``footer``: lines printed small under the map (a report's provenance); ``geometry``:
+    filled with the hexes' pixel centres (:func:`simulator.engine.core.mapdraw.draw_board`)."""
     if isinstance(scenario, CompiledMap):
         cm, s = scenario, None
     else:
@@ -62,7 +63,7 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
         sub = f"{subtitle}; {sub}"
     return draw_board(cm, seen=_los_codes(cm, los_from, smoke), los_from=los_from, dpi=dpi,
                       title=title or (s.name if s is not None else cm.name), sub=sub, footer=footer,
-                      overlay=overlay)
+                      overlay=overlay, geometry=geometry)
 
 
 def _los_codes(cm: CompiledMap, los_from: str | None, smoke):

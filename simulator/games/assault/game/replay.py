@@ -19,14 +19,21 @@ from simulator.games.assault.game.game import LOG_CAP, State
 from simulator.games.assault.game.scenario_game import Game
 from simulator.games.assault.game.state import (
     AUX_OBJ,
+    G_LOGN,
+    HX_SMOKE,
     KIND_NAMES,
     NO_FACING,
     PHASE_NAMES,
     REASON_NAMES,
+    U_CC,
+    U_DMG,
     U_FACE,
     U_HEX,
+    U_IMMOB,
+    U_MORALE,
     U_SIDE,
     U_ST,
+    U_TYPE,
 )
 from simulator.games.assault.game.tables import P_N_ATK
 from simulator.games.assault.rules.damage import MORALE_NAMES
@@ -46,7 +53,14 @@ def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str]
     arrays = play_alone(game, seed, game_index, kinds, params, log_cap=LOG_CAP, max_decisions=max_decisions)
     st = State(game, seed, game_index, _arrays=arrays)
     st.decision_limit = int(max_decisions)
+    st.player_setup = (kinds, params)       # to walk the game again (decision_positions)
     return st
+
+
+def initial_units(st: State) -> np.ndarray:
+    """The units (``s.u``) of the replayed game before its first event: a new game of the
+    same scenario, seed and index."""
+    return State(st.game, st.seed, st.game_index, log=False).s.u.copy()
 
 
 def truncated(st: State) -> bool:
@@ -74,19 +88,23 @@ def _cc_symbols(packed: int) -> str:
 def describe_events(st: State) -> list[dict]:
     """The event log as rows ``{turn, event, text}``; every unit is named with its side
     (``Rifles '41 #1 (german)``) except right after the side's own name."""
+    return [{"turn": int(e[1]), "event": int(e[0]), "text": text} for _, e, text in _described(st)
+            if text is not None]
+
+
+def _described(st: State):
+    """Every event of the log with its index and its line (None: an event the log does
+    not describe)."""
     cx = _Names(st)
-    rows = []
-    for e in st.events():
+    for i, e in enumerate(st.events()):
         code, turn, a, b, c, d, x, y = (int(v) for v in e)
         for describe in (_course_text, _movement_text, _fire_text, _close_combat_text):
             text = describe(cx, code, a, b, c, d, x, y)
             if text is not _NOT_MINE:
                 break
         else:
-            text = None                 # an event the log does not describe
-        if text is not None:
-            rows.append({"turn": turn, "event": code, "text": text})
-    return rows
+            text = None
+        yield i, e, text
 
 
 class _Names:
@@ -97,6 +115,22 @@ class _Names:
         self.own = self.g.unit_label    # after "german activates", "german places": the side is said
         self.hexn = st.hex_name
         self.n_atk = int(self.g.tables.p[P_N_ATK])
+        u0 = initial_units(st)
+        # each unit's damage, morale and immobilised so far: a result line says what the
+        # shot did and, apart, the running total
+        self.worn = {u: (int(u0[u, U_DMG]), int(u0[u, U_MORALE]), int(u0[u, U_IMMOB])) for u in range(len(u0))}
+
+    def effect(self, u: int, dmg: int, morale: int, immob: int) -> str:
+        """What a result did to ``u`` (the damage points it added, a new morale marker,
+        immobilised) and, in brackets, where the unit stands now."""
+        d0, m0, i0 = self.worn[u]
+        self.worn[u] = (dmg, morale, immob)
+        bits = [f"+{dmg - d0} damage"] if dmg > d0 else []
+        bits += [MORALE_NAMES[morale]] if morale and morale != m0 else []
+        bits += ["immobilised"] if immob and not i0 else []
+        now = f"{dmg} damage of strength {self.g.types[int(self.st.s.u[u, U_TYPE])].card.strength}"
+        now += f", {MORALE_NAMES[morale]}" if morale else ""
+        return (", ".join(bits) or "no effect") + f" (now {now})"
 
     def name(self, u: int) -> str:
         """A unit with its side: both sides may field a card of the same name."""
@@ -199,7 +233,7 @@ def _fire_text(cx: _Names, code: int, a: int, b: int, c: int, d: int, x: int, y:
         dpool = format_pool(dfn) if dfn is not None else "?"
         return f"    {name(a)} rolls {apool}: {_symbols(x)}; {name(b)} rolls {dpool}: {_symbols(y)}"
     if code == ev.EV_RESULT:
-        return _fire_result(name, a, b, c, d, x, y)
+        return _fire_result(cx, a, b, c, d, x, y)
     if code == ev.EV_PASSENGER_HIT:
         return (f"    {name(a)}, carried by {name(b)}: " + ("eliminated (already at half strength)" if c
                 else "flipped to half strength") + " (10.10.2)")
@@ -217,19 +251,14 @@ def _fire_text(cx: _Names, code: int, a: int, b: int, c: int, d: int, x: int, y:
     return _NOT_MINE
 
 
-def _fire_result(name, a: int, b: int, c: int, d: int, x: int, y: int) -> str:
-    """What a fire did to its target ``a``: eliminated, or damage, morale, immobilised, the
-    critical-hit roll."""
+def _fire_result(cx: _Names, a: int, b: int, c: int, d: int, x: int, y: int) -> str:
+    """What a fire did to its target ``a`` (eliminated, or the damage points it added, a
+    new morale marker, immobilised), the critical-hit roll, then the target's running
+    total: the event holds the totals after the shot (``c`` damage, ``d`` morale)."""
     if b:
-        return f"    -> {name(a)} eliminated"
-    bits = [f"{c} damage"]
-    if d:
-        bits.append(MORALE_NAMES[d])
-    if x:
-        bits.append("immobilised")
-    if y:
-        bits.append(f"critical-hit roll: {CRIT_SYMBOLS[y]}")
-    return f"    -> {name(a)}: " + ", ".join(bits)
+        return f"    -> {cx.name(a)} eliminated"
+    crit = f"; critical-hit roll: {CRIT_SYMBOLS[y]}" if y else ""
+    return f"    -> {cx.name(a)}: {cx.effect(a, c, d, x)}{crit}"
 
 
 def _close_combat_text(cx: _Names, code: int, a: int, b: int, c: int, d: int, x: int, y: int):
@@ -244,7 +273,7 @@ def _close_combat_text(cx: _Names, code: int, a: int, b: int, c: int, d: int, x:
     if code == ev.EV_CC_RESULT:
         if b == 4:
             return f"    -> {name(a)} eliminated"
-        return f"    -> {name(a)}: {c} damage, {CC_STATUS[b]}" + (f", {MORALE_NAMES[d]}" if d else "")
+        return f"    -> {name(a)}: {CC_STATUS[b]}, {cx.effect(a, c, d, x)}"
     if code == ev.EV_CC_END:
         return f"  close combat in {hexn(a)} over" + (f": {g.sides[b]} holds the hex" if b >= 0 else "")
     if code == ev.EV_CC_WITHDRAW:
@@ -263,8 +292,7 @@ def _close_combat_text(cx: _Names, code: int, a: int, b: int, c: int, d: int, x:
         if b:
             res = "eliminated"
         else:
-            bits = [f"{c} damage"] + ([MORALE_NAMES[d]] if d else []) + (["immobilised"] if x else [])
-            res = ", ".join(bits)
+            res = cx.effect(a, c, d, x)
         return f"    terrain damage (9.10.1): {_cc_symbols(y)} uncancelled -> {name(a)}: {res}"
     if code == ev.EV_TRACKS:
         return (f"    {name(a)} attacks " + ("the wheels/tracks of " if c else "") + f"{name(b)} (12.9)"
@@ -372,3 +400,181 @@ def replay_json(st: State, frame: pd.DataFrame, seed: int, game_index: int, play
         out["truncated"] = True
         out["decisions"] = getattr(st, "decision_limit", None)
     return {**out, "events": frame.to_dict("records"), "final": final_position(st)}
+
+
+# --- the replay viewer's frames ------------------------------------------------------------
+
+# a unit in a frame: [hex (-1 off the map), status (U_ST), damage, morale, close combat
+# (U_CC), immobilised, facing]
+FRAME_FIELDS = (U_HEX, U_ST, U_DMG, U_MORALE, U_CC, U_IMMOB, U_FACE)
+FRAME_NAMES = ("hex", "status", "damage", "morale", "cc", "immobilised", "facing")
+_MOVES = (ev.EV_MOVE, ev.EV_BACKTRACK, ev.EV_DISEMBARK)
+
+
+def viewer_data(st: State, exact: bool = True) -> dict:
+    """What the replay viewer (:mod:`reports.replay_viewer`) steps through: one row per
+    described event (``describe_events``) with the position after it.
+
+    The position is rebuilt from the event log: a move, a placement, a fire or
+    close-combat result, an elimination, a facing, an objective taken set what they log
+    (the log holds the new values, not changes). What the rules change without an event
+    (6.5: markers removed in the organisation phase, smoke fading; 12.6: a unit moved out
+    of an over-stacked hex after a close combat) is taken from the game itself: with
+    ``exact`` the game is walked again decision by decision (:func:`decision_positions`)
+    and after each decision's last event the rebuilt position is replaced by the real
+    one; ``drift`` counts the units whose hex, status or damage the events alone had
+    put wrong at those points."""
+    g = st.game
+    u = initial_units(st)
+    objectives = [-1] * len(g.scenario.objective_list)
+    smoke = np.zeros(g.cm.n, dtype=np.int64)
+    snaps = decision_positions(st) if exact else {}
+    drift = 0
+    rows, frames = [], []
+    paths: dict[int, list[int]] = {}
+    last_shot: dict[int, int] = {}       # target -> the row of the roll at it
+    for i, e, text in _described(st):
+        code, _, a, b, c, d, x, _ = (int(v) for v in e)
+        marks = _apply_event(u, objectives, smoke, paths, code, a, b, c, d, x)
+        if i + 1 in snaps:               # the real position after this event
+            su, sobj, ssmoke = snaps[i + 1]
+            drift += int(np.any(su[:, [U_HEX, U_ST, U_DMG]] != u[:, [U_HEX, U_ST, U_DMG]], axis=1).sum())
+            u[:] = su
+            objectives[:] = sobj
+            smoke[:] = ssmoke
+        if text is None:
+            continue
+        if code in (ev.EV_ROLL, ev.EV_REACT, ev.EV_INTO_CC, ev.EV_FRIENDLY_HIT):
+            marks["fire"] = [int(u[a, U_HEX]), int(u[b, U_HEX]), ""]      # firer, target
+            last_shot[b] = len(rows)
+        if code in (ev.EV_RESULT, ev.EV_PASSENGER_HIT) and a in last_shot:
+            row = rows[last_shot[a]]
+            result = text.split(": ", 1)[-1].split(" (now")[0] if not b else "eliminated"   # the effect alone
+            row["marks"]["fire"][2] = result
+            marks["fire"] = [row["marks"]["fire"][0], row["marks"]["fire"][1], result]
+        rows.append({"event": i, "turn": int(e[1]), "code": ev_name(code), "text": text.strip(), "marks": marks})
+        frames.append({"units": [[int(u[k, f]) for f in FRAME_FIELDS] for k in range(len(u))],
+                       "objectives": list(objectives),
+                       "smoke": {int(h): int(smoke[h]) for h in np.flatnonzero(smoke)}})
+    return {"rows": rows, "frames": frames, "drift": drift, "synced": sorted(snaps)}
+
+
+_EV_NAMES = {int(v): k[3:].lower() for k, v in vars(ev).items()
+             if k.startswith("EV_") and k != "EV_FIELDS" and isinstance(v, (int, np.integer))}
+
+
+def ev_name(code: int) -> str:
+    """An event code's name without ``EV_``, lower case (``move``, ``result``)."""
+    return _EV_NAMES.get(int(code), str(code))
+
+
+def _apply_event(u: np.ndarray, objectives: list, smoke: np.ndarray, paths: dict, code: int,
+                 a: int, b: int, c: int, d: int, x: int) -> dict:
+    """Set what event ``code`` logs in the rebuilt position; return its marks for the
+    viewer (``trail``: the hexes of the moving unit's move so far, ``cc``: a close
+    combat's hex, ``units``: the units it is about)."""
+    marks: dict = {"units": [v for v in (a, b) if v >= 0] if code in _UNIT_PAIRS else [a] if code in _UNIT_ONE else []}
+    if code == ev.EV_OBJECTIVE:
+        objectives[a] = b
+    elif code == ev.EV_SMOKE:
+        smoke[b] = d
+    elif code == ev.EV_ACTIVATE:
+        paths.pop(b, None)
+        marks["units"] = [b]
+    elif not _apply_move(u, paths, marks, code, a, b, c):
+        _apply_harm(u, marks, code, a, b, c, d, x)
+    return marks
+
+
+def _apply_move(u: np.ndarray, paths: dict, marks: dict, code: int, a: int, b: int, c: int) -> bool:
+    """Placing, moving, falling back, loading, facing; False for another event."""
+    from simulator.games.assault.game.state import CARRIED, ONMAP
+    if code == ev.EV_TURN:
+        paths.clear()
+    elif code == ev.EV_PLACE:
+        u[a, U_HEX], u[a, U_ST] = b, ONMAP
+        if c != NO_FACING:
+            u[a, U_FACE] = c
+        paths.pop(a, None)
+    elif code in _MOVES:
+        path = paths.setdefault(a, [b])
+        if path[-1] != b:
+            path.append(b)
+        path.append(c)
+        u[a, U_HEX], u[a, U_ST] = c, ONMAP
+        marks["trail"] = list(path)
+    elif code == ev.EV_FALLBACK:
+        paths[a] = [b]
+    elif code == ev.EV_LOAD:
+        u[a, U_ST] = CARRIED
+    elif code in (ev.EV_FACE, ev.EV_ART_FACE):
+        u[a, U_FACE] = b
+    else:
+        return False
+    return True
+
+
+def _apply_harm(u: np.ndarray, marks: dict, code: int, a: int, b: int, c: int, d: int, x: int) -> None:
+    """Fire and close-combat results, eliminations, close combats begun and ended."""
+    from simulator.games.assault.game.state import CC_ACTIVE, CC_NONE, ELIMINATED, ONMAP
+    if code in (ev.EV_RESULT, ev.EV_TERRAIN_DAMAGE, ev.EV_CC_RESULT):
+        if b == (4 if code == ev.EV_CC_RESULT else 1):      # eliminated
+            u[a, U_ST], u[a, U_HEX] = ELIMINATED, -1
+        else:
+            u[a, U_DMG], u[a, U_MORALE], u[a, U_IMMOB] = c, d, x
+    elif code == ev.EV_ELIM:
+        u[a, U_ST], u[a, U_HEX], u[a, U_CC] = ELIMINATED, -1, CC_NONE
+    elif code == ev.EV_CC:
+        u[a, U_HEX] = c
+        u[a, U_CC] = u[b, U_CC] = CC_ACTIVE
+        marks["cc"] = c
+    elif code == ev.EV_CC_END:
+        u[(u[:, U_HEX] == a) & (u[:, U_ST] == ONMAP), U_CC] = CC_NONE
+        marks["cc"] = a
+    elif code == ev.EV_CC_WITHDRAW:
+        u[a, U_CC] = CC_NONE
+        marks["cc"] = b
+    if code in (ev.EV_CC_ROLL, ev.EV_CC_RESULT, ev.EV_TRACKS) and u[a, U_HEX] >= 0:
+        marks["cc"] = int(u[a, U_HEX])
+
+
+_UNIT_PAIRS = (ev.EV_ROLL, ev.EV_REACT, ev.EV_CC, ev.EV_CC_ROLL, ev.EV_SPOT, ev.EV_OVERRUN, ev.EV_LOAD,
+               ev.EV_ENTER_SUPPRESSED, ev.EV_TRACKS, ev.EV_SPOTTER, ev.EV_INDIRECT, ev.EV_FRIENDLY_HIT)
+_UNIT_ONE = (ev.EV_MOVE, ev.EV_STOP, ev.EV_BACKTRACK, ev.EV_FALLBACK, ev.EV_FALLBACK_BLOCKED, ev.EV_RESULT,
+             ev.EV_CC_RESULT, ev.EV_ELIM, ev.EV_FACE, ev.EV_ART_FACE, ev.EV_REINFORCE, ev.EV_PLACE,
+             ev.EV_DISEMBARK, ev.EV_PASSENGER_HIT, ev.EV_TERRAIN_DAMAGE, ev.EV_CC_WITHDRAW)
+
+
+def decision_positions(st: State) -> dict[int, tuple]:
+    """The real position after every decision of the replayed game: the game walked
+    again one decision at a time with the functions the batch's loop calls (the
+    players' :func:`~simulator.engine.players.interface.chooser` entry, the rules'
+    ``apply_action``, the same streams: ``State(game, seed, k)``), checked to end in
+    exactly the batch's final state (a difference raises). Keys: the number of events
+    logged by then; values: units, objectives' holders, smoke per hex."""
+    from simulator.engine.players.interface import chooser, make_work
+    from simulator.games.assault.game.state import G_DECIDER, G_OVER
+
+    setup = getattr(st, "player_setup", None)
+    if setup is None:
+        return {}
+    kinds, params = setup
+    g, t = st.game, st.game.tables
+    walk = State(g, st.seed, st.game_index, log=True)
+    s, w, choose = walk.s, make_work(g), chooser(kinds)
+    n_obj = len(g.scenario.objective_list)
+    out, n = {}, 0
+    limit = getattr(st, "decision_limit", MAX_DECISIONS)
+    while not s.g[G_OVER] and n < limit:
+        side = int(s.g[G_DECIDER])
+        a = choose(s, t, kinds[side], side, w, params)
+        walk.make_log_room()
+        walk.RULES.apply_action(s, t, np.int64(a))
+        n += 1
+        out[int(s.g[G_LOGN])] = (s.u.copy(), [int(v) for v in s.aux[AUX_OBJ, :n_obj]], s.hx[:, HX_SMOKE].copy())
+    logn = int(st.s.g[G_LOGN])
+    same = all(np.array_equal(x, y) for x, y in zip((s.u, s.g, s.aux, s.hx), (st.s.u, st.s.g, st.s.aux, st.s.hx),
+                                                    strict=True))
+    if not same or not np.array_equal(s.log[:logn], st.s.log[:logn]):
+        raise RuntimeError("assault replay: the game walked decision by decision left the batch's game")
+    return out

@@ -497,3 +497,37 @@ def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], pr
                  highlights=[("winner", winner), ("turns played", str(result["turns"])),
                              ("players", ", ".join(f"{k} {v}" for k, v in result["players"].items()))])
     return rep
+
+
+def replay_viewer_html(st, players: tuple[str, str], footer: str = "", exact: bool = True) -> str:
+    """``lanchester assault replay --out DIR``'s ``viewer.html``: the game ``st`` (from
+    :func:`simulator.games.assault.game.replay.replay_game`) step by step on its map
+    (:func:`reports.replay_viewer.viewer_page`), the positions from
+    :func:`simulator.games.assault.game.replay.viewer_data`."""
+    from reports.replay_viewer import viewer_page
+    from simulator.engine.core.mapdraw import FACTION_COLOURS
+    from simulator.games.assault.game.mapdraw import draw_map
+    from simulator.games.assault.game.replay import truncated, viewer_data
+    from simulator.games.assault.game.state import ONMAP, STATUS_NAMES, U_SIDE, U_TYPE
+    from simulator.games.assault.rules.damage import MORALE_NAMES
+
+    g, sc = st.game, st.game.scenario
+    data = viewer_data(st, exact=exact)
+    geometry: dict = {}
+    png = draw_map(sc, pieces=[], dpi=110, title=f"{sc.name}: game {st.game_index} of seed {st.seed}",
+                   geometry=geometry)
+    sides = [{"name": s, "colour": FACTION_COLOURS.get(sc.sides[s].faction, "#444444")} for s in g.sides]
+    units = []
+    for u in range(g.n_units):
+        label = g.unit_label(u)
+        units.append({"label": label, "short": label.replace("'", "")[:12], "side": int(st.s.u[u, U_SIDE]),
+                      "strength": int(g.types[int(st.s.u[u, U_TYPE])].card.strength)})
+    w = st.winner
+    result = "cut short, no winner" if truncated(st) else "a draw" if w < 0 else g.sides[w] + " wins"
+    return viewer_page(title=f"{sc.name}: game {st.game_index} of seed {st.seed}",
+                       subtitle=f"{result} after {st.turn} turns; players: "
+                                + ", ".join(f"{s} {p}" for s, p in zip(g.sides, players, strict=True)),
+                       map_png=png, geometry=geometry, hex_names=list(g.cm.names), units=units, sides=sides,
+                       rows=data["rows"], frames=data["frames"], status_names=list(STATUS_NAMES),
+                       on_map=[int(ONMAP)], morale_names=list(MORALE_NAMES),
+                       objectives=[o.hex for o in sc.objective_list], footer=footer)

@@ -11,21 +11,26 @@ import click
 from simulator import cliopts
 from simulator.run.errors import InputError
 
-FOLDER = "replay.txt, replay.json, events.csv and final.png"
+FOLDER = "replay.txt, replay.json, events.csv, final.png and viewer.html (the game step by step on the map)"
 
 
 @click.command("replay")
 @click.argument("name")
 @click.option("--seed", type=click.IntRange(min=0), required=True, metavar="S", help="Seed of the batch.")
-@click.option("--game", "game_index", type=click.IntRange(min=0), required=True, metavar="K",
-              help="Which game of the batch (0 is the first).")
+@click.option("--game", "game_index", type=click.IntRange(min=0), default=None, metavar="K",
+              help="Which game of the batch (0 is the first); or --pick.")
+@click.option("--pick", default=None, metavar="typical-win:SIDE|typical-loss:SIDE",
+              help="Play --games games of the batch and replay the one most typical of SIDE's wins (or losses): "
+                   "nearest the mean rounds and units lost of those games.")
+@click.option("--games", "pick_games", type=click.IntRange(min=1, max=2048), default=200, show_default=True,
+              metavar="N", help="With --pick: games of the batch to choose from.")
 @click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
               help="Players of the first and second side, as the batch had them: random, greedy.")
 @click.option("--png", type=click.Path(), default=None, metavar="DIR_OR_FILE",
               help="Also draw the final position: a file NAME.png, or a folder (NAME-seed-S-game-K.png in it).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @cliopts.out_folder(FOLDER)
-def replay_command(name, seed, game_index, players, png, fmt, out):
+def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, out):
     """Play game K of the batch "lanchester toi scenario NAME --seed S" again and print
     it decision by decision: the round, the side, the action, the events it caused;
     then the result and the final position.
@@ -38,6 +43,7 @@ def replay_command(name, seed, game_index, players, png, fmt, out):
       lanchester toi replay two-farms --seed 7 --game 12
       lanchester toi replay two-farms --seed 7 --game 12 --players random,greedy --format json
       lanchester toi replay ridge-line --seed 3 --game 0 --png final.png
+      lanchester toi replay ridge-line --seed 3 --pick typical-loss:german --out loss/
       lanchester toi replay two-farms --seed 7 --game 12 --out game12/
     """
     from simulator.engine.core.background import loading
@@ -50,18 +56,30 @@ def replay_command(name, seed, game_index, players, png, fmt, out):
 
     pl = player_kinds(players, players=interface)
     game = Game(name)
+    if (game_index is None) == (pick is None):
+        raise click.UsageError("give --game K or --pick typical-win:SIDE / typical-loss:SIDE (one of them)")
+    from simulator.engine.core.typical import batch_frame, parse_pick, pick_typical
+    chosen = parse_pick(pick, list(game.sides)) if pick else None
     target = None
     if png:                 # checked before the game is played
         target = Path(png)
         if target.suffix and target.suffix.lower() != ".png" and not target.is_dir():
             raise InputError("--png", png, "give a file name ending in .png, or a folder")
-        if target.suffix.lower() != ".png" or target.is_dir():
-            target = target / f"{game.name}-seed-{seed}-game-{game_index}.png"
     with loading(COMPILE_ESTIMATE):
+        if chosen:
+            game_index = pick_typical(batch_frame(game, seed, pick_games, pl), *chosen, list(game.sides))
+            if game_index is None:
+                raise click.ClickException(f"no game of the {pick_games} of seed {seed} is a {chosen[1]} "
+                                           f"{chosen[0]}: try more --games or another seed")
+            click.echo(f"--pick {pick}: game {game_index} of {pick_games}", err=True)
         rp = replay_game(game, seed, game_index, pl)
     text = replay_text(rp)
     obj = replay_json(rp)
+    if chosen:
+        obj["picked"] = {"pick": pick, "games": pick_games}
     if png:
+        if target.suffix.lower() != ".png" or target.is_dir():      # the game is known now (--pick)
+            target = target / f"{game.name}-seed-{seed}-game-{game_index}.png"
         atomic_write_bytes(target, final_position_png(rp), option="--png")
         click.echo(f"wrote {target}", err=True)
     if out is not None:
@@ -71,6 +89,8 @@ def replay_command(name, seed, game_index, players, png, fmt, out):
         atomic_write_bytes(folder / "replay.json", to_json(obj).encode(), option="--out")
         atomic_write_bytes(folder / "events.csv", to_csv(pd.DataFrame(event_rows(rp))).encode(), option="--out")
         atomic_write_bytes(folder / "final.png", final_position_png(rp), option="--out")
+        from simulator.games.toi.report.bundles import replay_viewer_html
+        atomic_write_bytes(folder / "viewer.html", replay_viewer_html(rp).encode(), option="--out")
         click.echo(f"wrote {folder} ({FOLDER})", err=True)
         return
     emit(to_json(obj) if fmt == "json" else text, None)

@@ -176,10 +176,12 @@ def zone_forces(scenario: Scenario, side: str, zone: str) -> list[str]:
 
 def draw_toi_map(scenario: Scenario, *, los_from: str | None = None, pieces=None,
                  objective_holders: dict[str, int] | None = None, title: str | None = None,
-                 subtitle: str | None = None, footer: str | None = None, dpi: int = 110) -> bytes:
+                 subtitle: str | None = None, footer: str | None = None, dpi: int = 110,
+                 geometry: dict | None = None) -> bytes:
     """The map as PNG bytes: the set-up, or with ``pieces`` (core
     :class:`~simulator.engine.core.mapdraw.Piece`) a position, objectives then in the
-    colour of the side holding them (``objective_holders``: hex name -> side index)."""
+    colour of the side holding them (``objective_holders``: hex name -> side index);
+    ``geometry``: filled with the hexes' pixel centres (core ``draw_board``)."""
     from matplotlib.patches import Patch
 
     from simulator.engine.core.mapdraw import FACTION_COLOURS, _draw_position, draw_board
@@ -204,7 +206,8 @@ def draw_toi_map(scenario: Scenario, *, los_from: str | None = None, pieces=None
     if subtitle:
         sub = f"{subtitle}; {sub}"
     return draw_board(b, title=title or scenario.name, sub=sub, seen=seen, los_from=los_from, dpi=dpi,
-                      footer=footer, overlay=overlay, palette=TOI_TERRAIN_COLOURS, shades=(core_los.BLOCKED,))
+                      footer=footer, overlay=overlay, palette=TOI_TERRAIN_COLOURS, shades=(core_los.BLOCKED,),
+                      geometry=geometry)
 
 
 def _roads_and_markers(ax, b: Board, xs, ys, size) -> list:

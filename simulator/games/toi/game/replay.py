@@ -42,6 +42,9 @@ class Replay:
     state: State
     decisions: list[dict] = field(default_factory=list)
     decision_limit: int = MAX_DECISIONS
+    # the units and the objectives' holders before the first decision, then after each
+    # (``positions[d + 1]`` after decision ``d``): the replay viewer's exact points
+    positions: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
 
     @property
     def truncated(self) -> bool:
@@ -71,6 +74,7 @@ def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str]
     choose = chooser(kinds)
     st = _wrap(game, s)
     out: list[dict] = []
+    positions = [(s.u.copy(), s.aux[S.AUX_OBJ].copy())]
     d = 0
     while not s.g[S.G_OVER] and d < max_decisions:       # the batch's loop (players.interface.play), a step at a time
         side = int(s.g[S.G_DECIDER])
@@ -80,11 +84,12 @@ def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str]
         apply_action(s, t, np.int64(a))
         out.append({"decision": d, "turn": turn, "side": game.sides[side], "action": a, "text": text,
                     "first_event": n0, "n_events": int(s.g[S.G_LOGN]) - n0})
+        positions.append((s.u.copy(), s.aux[S.AUX_OBJ].copy()))
         d += 1
     for name, x, y in zip(s._fields, s, final, strict=True):
         if not np.array_equal(x, y):
             raise RuntimeError(f"toi replay: the step-by-step game left the batch's game ({name} differs)")
-    return Replay(game, seed, game_index, tuple(players), st, out, int(max_decisions))
+    return Replay(game, seed, game_index, tuple(players), st, out, int(max_decisions), positions)
 
 
 # --- the events in words -----------------------------------------------------------------
@@ -280,3 +285,95 @@ def short_label(game: Game, k: int) -> str:
         return f"{k}: " + list(sc.game.units.vehicles)[int(sl[T.SL_MODEL])][:8]
     return f"{k}: " + "+".join(f"{int(sl[T.SL_FIG + f])}{name[0]}" for f, name in enumerate(sc.figure_names)
                               if sl[T.SL_FIG + f] > 0)
+
+
+# --- the replay viewer's frames ------------------------------------------------------------
+
+def unit_strength(game: Game, k: int) -> int:
+    """What the viewer counts down for unit ``k``: a squad's figures at the start, a
+    vehicle's damage steps before it is destroyed (undamaged, light, heavy: 3)."""
+    sl = game.scenario.tables.slots[k]
+    return 3 if sl[T.SL_VEHICLE] else int(sum(int(sl[T.SL_FIG + f]) for f in range(S.MAX_FIG)))
+
+
+def _frame_unit(game: Game, u: np.ndarray, k: int, left: dict) -> list[int]:
+    """Unit ``k`` in a viewer frame: [hex, status, strength lost, condition, 0, 0, 0]
+    (:func:`reports.replay_viewer.viewer_page`; a vehicle's damage is its strength lost;
+    ``left``: a squad's figures left after an event that said so, before ``u`` knows)."""
+    figures = left.get(k, int(u[k, S.U_FIG:S.U_FIG + S.MAX_FIG].sum()))
+    lost = int(u[k, S.U_DMG]) if u[k, S.U_VEHICLE] else unit_strength(game, k) - figures
+    return [int(u[k, S.U_HEX]), int(u[k, S.U_ST]), lost, int(u[k, S.U_COND]), 0, 0, 0]
+
+
+_HARM = (ev.EV_FIGURES, ev.EV_CONDITION, ev.EV_DESTROYED, ev.EV_DAMAGE)
+
+
+def viewer_data(rp: Replay) -> dict:
+    """The replay viewer's rows (one per event, :func:`event_rows`) and the position
+    after each. Within a decision the position follows the events (placed, moved,
+    retreated, advanced, sent back, figures lost, condition, vehicle damage, destroyed,
+    carried, objectives); after a decision's last event it is replaced by the game's own
+    (``rp.positions``), and ``drift`` counts the units whose hex or status the events
+    had put elsewhere (0: the log says every move). Events before the first decision
+    (the set-up's automatic steps) show the position the set-up ends in."""
+    game = rp.game
+    log = rp.state.s.log[: int(rp.state.s.g[S.G_LOGN])]
+    u, obj = (x.copy() for x in rp.positions[0])
+    sync = {d["first_event"] + d["n_events"] - 1: k + 1 for k, d in enumerate(rp.decisions) if d["n_events"]}
+    texts = event_rows(rp)
+    rows, frames, paths, drift, left = [], [], {}, 0, {}
+    shot = None           # [row, target] of the last attack: its result follows
+    for i, row in enumerate(log):
+        code, _, k, a, b = (int(x) for x in row[:5])
+        marks = _viewer_event(u, obj, paths, code, k, a, b)
+        if code == ev.EV_FIGURES:
+            left[k] = b
+        if code in (ev.EV_FIRE, ev.EV_OPFIRE):
+            marks["fire"] = [int(u[k, S.U_HEX]), int(u[a, S.U_HEX]), f"{int(row[7])} hits"]
+            shot = [len(rows), a]
+        elif code in _HARM and shot is not None and k == shot[1]:
+            fire = rows[shot[0]]["marks"]["fire"]
+            fire[2] += "; " + texts[i]["text"].removeprefix(game.scenario.squad_label(k)).strip(" :")
+            marks["fire"] = fire
+        if i in sync:
+            su, sobj = rp.positions[sync[i]]
+            drift += int(np.any(su[:, [S.U_HEX, S.U_ST]] != u[:, [S.U_HEX, S.U_ST]], axis=1).sum())
+            u, obj = su.copy(), sobj.copy()
+            left.clear()
+        rows.append({"event": i, "turn": int(row[1]), "code": texts[i]["name"], "text": texts[i]["text"],
+                     "marks": marks})
+        frames.append({"units": [_frame_unit(game, u, j, left) for j in range(game.n_units)],
+                       "objectives": [int(v) for v in obj], "smoke": {}})
+    return {"rows": rows, "frames": frames, "drift": drift, "synced": sorted(sync)}
+
+
+def _viewer_event(u: np.ndarray, obj: np.ndarray, paths: dict, code: int, k: int, a: int, b: int) -> dict:
+    """Set in ``u`` what the event logs; its marks for the viewer (trail, close combat,
+    the units it is about)."""
+    marks: dict = {"units": [k] if k >= 0 else []}
+    if code == ev.EV_ACTIVATE:
+        paths.pop(k, None)
+    elif code in (ev.EV_PLACE, ev.EV_BACK, ev.EV_ADVANCE):
+        u[k, S.U_HEX], u[k, S.U_ST] = a, S.ONMAP
+    elif code in (ev.EV_MOVE, ev.EV_RETREAT):
+        path = paths.setdefault(k, [a])
+        if path[-1] != a:
+            path.append(a)
+        path.append(b)
+        u[k, S.U_HEX], u[k, S.U_ST] = b, S.ONMAP
+        marks["trail"] = list(path)
+    elif code == ev.EV_DESTROYED:
+        u[k, S.U_HEX], u[k, S.U_ST] = -1, S.DESTROYED
+    elif code == ev.EV_CONDITION:
+        u[k, S.U_COND] = a
+    elif code == ev.EV_DAMAGE:
+        u[k, S.U_DMG] = a
+    elif code == ev.EV_TRANSPORT:
+        u[k, S.U_HEX], u[k, S.U_ST] = (-1, S.CARRIED) if b else (u[a, S.U_HEX], S.ONMAP)
+    elif code == ev.EV_CONTROL:
+        obj[a] = b
+    elif code == ev.EV_ASSAULT:
+        marks["cc"] = a
+    if code in (ev.EV_FIRE, ev.EV_OPFIRE, ev.EV_HEAL, ev.EV_TRANSPORT, ev.EV_OVERRUN) and a >= 0:
+        marks["units"].append(a)
+    return marks

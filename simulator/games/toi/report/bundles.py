@@ -192,3 +192,32 @@ def _records(folder: Path) -> pd.DataFrame | None:
     if (folder / "games.csv").is_file():
         return pd.read_csv(folder / "games.csv", usecols=["reason_name"])
     return None
+
+
+def replay_viewer_html(rp, footer: str = "") -> str:
+    """``lanchester toi replay --out DIR``'s ``viewer.html``: the replayed game ``rp``
+    (:func:`simulator.games.toi.game.replay.replay_game`) step by step on its map
+    (:func:`reports.replay_viewer.viewer_page`), the positions from
+    :func:`simulator.games.toi.game.replay.viewer_data`."""
+    from reports.replay_viewer import viewer_page
+    from simulator.engine.core.mapdraw import FACTION_COLOURS
+    from simulator.games.toi.game import state as S
+    from simulator.games.toi.game.board import SIDE_FACTIONS, Board, draw_toi_map
+    from simulator.games.toi.game.replay import result, short_label, unit_strength, viewer_data
+
+    g, sc = rp.game, rp.game.scenario
+    data = viewer_data(rp)
+    geometry: dict = {}
+    title = f"{sc.name}: game {rp.game_index} of seed {rp.seed}"
+    png = draw_toi_map(sc, pieces=[], title=title, geometry=geometry)
+    sides = [{"name": name, "colour": FACTION_COLOURS[SIDE_FACTIONS[i]]} for i, name in enumerate(g.sides)]
+    units = [{"label": sc.squad_label(k), "short": short_label(g, k), "side": int(rp.state.s.u[k, S.U_SIDE]),
+              "strength": unit_strength(g, k)} for k in range(g.n_units)]
+    r = result(rp)
+    what = "cut short, no winner" if rp.truncated else (f"{r['winner']} wins" if r["winner"] else "a draw")
+    return viewer_page(title=title, subtitle=f"{what} ({r['reason']}) after {r['rounds']} rounds; players: "
+                       + ", ".join(f"{s} {p}" for s, p in zip(g.sides, rp.players, strict=True)),
+                       map_png=png, geometry=geometry, hex_names=list(Board(sc).names), units=units, sides=sides,
+                       rows=data["rows"], frames=data["frames"], status_names=list(S.STATUS_NAMES),
+                       on_map=[int(S.ONMAP)], morale_names=list(S.COND_NAMES),
+                       objectives=[o.hex for o in sc.spec.objectives], footer=footer)

@@ -64,7 +64,7 @@ def test_replay_command(tmp_path):
     assert res.exit_code == 0, res.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert sorted(p.name for p in (tmp_path / "rep").iterdir()) == ["events.csv", "final.png", "replay.json",
-                                                                     "replay.txt"]
+                                                                     "replay.txt", "viewer.html"]
     assert json.loads((tmp_path / "rep" / "replay.json").read_text()) == obj
     bad = CliRunner().invoke(main, ["toi", "replay", "two-farms", "--seed", "5", "--game", "2", "--players", "x,y"])
     assert bad.exit_code == 2 and "--players" in bad.output
