@@ -294,3 +294,24 @@ def pct(p: float, se: float | None = None) -> str:
     if se is not None:
         s += f" ±{100 * se:.2f}"
     return s
+
+
+# --- pictures ---------------------------------------------------------------------------
+
+def figure_png(fig, dpi: int) -> bytes:
+    """A matplotlib figure as PNG bytes, every text drawn as plain text: scenario, side
+    and unit names come from user files, and a ``$`` in one must not be typeset as math
+    (nor crash the drawing, issue 44.1). The one place pictures are rendered."""
+    import io
+
+    import matplotlib
+    from matplotlib.text import Text
+
+    plain = {"text.parse_math": False, "text.usetex": False}
+    with matplotlib.rc_context(plain):       # texts created while drawing (tick labels)
+        for text in fig.findobj(Text):        # texts created before (titles, legends, labels)
+            text.set_usetex(False)
+            text.set_parse_math(False)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()
