@@ -1,0 +1,87 @@
+"""Shared files are safe to open (issue 44): a scenario or data file someone else wrote
+can do nothing but be refused (exit 2, one line naming the file, the key and the
+problem) or be played.
+
+``corpus/toi/cases.toml`` holds malformed Tide of Iron scenarios as one change each to a
+shipped file (the shape of ``corpus/scenarios/cases.toml``); the other cases are here.
+"""
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import main
+from simulator.run.datafile import SCENARIOS_DIR
+
+from .test_bad_input import CORPUS, SCENARIO, _apply, one_line_error
+from .tomlw import dumps
+
+TOI_SCENARIO = SCENARIOS_DIR / "toi" / "two-farms.scenario.toml"
+TOI_CASES = tomllib.loads((CORPUS / "toi" / "cases.toml").read_text())["case"]
+
+
+def toi_file(tmp_path: Path, case: dict) -> Path:
+    path = tmp_path / f"{case['name']}.scenario.toml"
+    path.write_text(dumps(_apply(tomllib.loads(TOI_SCENARIO.read_text()), case)) + case.get("append", ""))
+    return path
+
+
+@pytest.mark.parametrize("case", TOI_CASES, ids=lambda c: c["name"])
+def test_bad_toi_scenario(case, tmp_path):
+    path = toi_file(tmp_path, case)
+    line = one_line_error(["toi", "los", str(path), "0,0", "1,1"])
+    assert str(path) in line
+    for needle in case["expect"]:
+        assert needle in line, line
+    check = CliRunner().invoke(main, ["toi", "check", str(path)])
+    assert isinstance(check.exception, SystemExit) and check.exit_code == 2
+    assert "Traceback" not in check.output
+    assert [x for x in check.output.splitlines() if str(path) in x and all(n in x for n in case["expect"])], \
+        check.output
+
+
+# --- 44.1: every text drawn from user data is drawn as text -----------------------------
+
+MATH_BREAKER = "Two $\\frac{1}{$ Farms"     # mathtext cannot parse it: a ValueError while drawing
+
+
+@pytest.mark.parametrize("game", ["assault", "toi"])
+def test_a_dollar_in_a_name_draws_as_text(game, tmp_path):
+    shipped = SCENARIO if game == "assault" else TOI_SCENARIO
+    path = tmp_path / "dollar.scenario.toml"
+    path.write_text(dumps(_apply(tomllib.loads(shipped.read_text()), {"set": {"name": MATH_BREAKER}})))
+    out = tmp_path / "map.png"
+    res = CliRunner().invoke(main, [game, "map", str(path), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_figure_png_draws_dollars_as_text():
+    """``Costs $5 and $10``: as math, "5 and " is typeset in italics without its spaces
+    (narrower); as text it is as wide as the same words with the dollars drawn as text."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from simulator.run.output import figure_png
+
+    def width(text: str, parse_math: bool | None) -> float:
+        fig = Figure(figsize=(6, 1), dpi=100)
+        FigureCanvasAgg(fig)
+        t = fig.text(0.01, 0.5, text) if parse_math is None else fig.text(0.01, 0.5, text, parse_math=parse_math)
+        if parse_math is None:
+            figure_png(fig, 100)
+        else:
+            fig.canvas.draw()
+        return t.get_window_extent().width
+
+    plain = width("Costs $5 and $10", False)
+    assert width("Costs $5 and $10", None) == plain
+    assert width("Costs $5 and $10", True) != plain
+    fig = Figure(figsize=(3, 1), dpi=100)
+    FigureCanvasAgg(fig)
+    fig.suptitle(MATH_BREAKER)
+    with pytest.raises(ValueError):            # the crash of issue 44.1, drawn as math
+        fig.canvas.draw()
+    assert figure_png(fig, 100)[:4] == b"\x89PNG"
