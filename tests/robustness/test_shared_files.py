@@ -85,3 +85,88 @@ def test_figure_png_draws_dollars_as_text():
     with pytest.raises(ValueError):            # the crash of issue 44.1, drawn as math
         fig.canvas.draw()
     assert figure_png(fig, 100)[:4] == b"\x89PNG"
+
+
+# --- 44.3: a planted compiled-game cache entry runs nothing ------------------------------
+
+class Payload:
+    """Unpickling it writes the file named ``marker`` (what a crafted entry would do)."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.write_text, (Path(self.marker), "ran"))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("LANCHESTER_CACHE_DIR", str(folder))
+    from simulator.games.assault.game import gamecache
+    monkeypatch.setattr(gamecache, "_warned", set())
+    return folder
+
+
+MINI_SCENARIO = "infantry-training"
+
+
+def _compile():
+    from simulator.games.assault.game.compile import compile_game
+    return compile_game(MINI_SCENARIO)
+
+
+def _plant(entry: Path, marker: Path, signed_with: bytes | None = None) -> None:
+    import hashlib
+    import hmac
+    import pickle
+    body = pickle.dumps(Payload(str(marker)))
+    tag = hmac.new(signed_with, body, hashlib.sha256).digest() if signed_with else b"\0" * 32
+    entry.write_bytes(tag + body)
+
+
+def test_a_planted_entry_is_removed_unread(cache, tmp_path):
+    first = _compile()
+    (entry,) = (cache / "games").glob("*.pickle")
+    marker = tmp_path / "ran"
+    _plant(entry, marker)                        # a crafted pickle in place of the entry
+    again = _compile()
+    assert not marker.exists()
+    assert again.n_units == first.n_units and entry.stat().st_size > 1000    # compiled again and kept
+    import pickle
+    entry.write_bytes(pickle.dumps(Payload(str(marker))))    # a bare pickle, the format before
+    _compile()
+    assert not marker.exists()
+
+
+def test_an_entry_signed_with_another_key_is_removed_unread(cache, tmp_path):
+    _compile()
+    (entry,) = (cache / "games").glob("*.pickle")
+    _plant(entry, tmp_path / "ran", signed_with=b"k" * 32)
+    _compile()
+    assert not (tmp_path / "ran").exists()
+
+
+@pytest.mark.parametrize("why", ["others-can-write", "not-yours"])
+def test_a_cache_folder_others_control_is_not_used(why, cache, tmp_path, monkeypatch, capsys):
+    import os
+
+    from simulator.games.assault.game import gamecache
+    _compile()
+    (entry,) = (cache / "games").glob("*.pickle")
+    key = (cache / "key").read_bytes()
+    marker = tmp_path / "ran"
+    _plant(entry, marker, signed_with=key)       # even a validly signed entry: the folder is not trusted
+    capsys.readouterr()
+    if why == "others-can-write":
+        os.chmod(cache, 0o777)
+        expect = "others can write to it (mode 0777)"
+    else:
+        uid = os.getuid()
+        monkeypatch.setattr(gamecache.os, "getuid", lambda: uid + 1)
+        expect = f"belongs to user id {uid}, not to you (user id {uid + 1})"
+    _compile()
+    _compile()
+    assert not marker.exists()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and f"compiled-game cache {cache}: {expect}: not used" in err[0], err
