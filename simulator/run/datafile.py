@@ -8,6 +8,7 @@ naming the file, the key path and the problem.
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,11 +72,36 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise InputError(str(path), "", f"not UTF-8 text (bad byte at offset {exc.start})") from None
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(str(path), "", f"TOML syntax error: {exc}") from None
     except RecursionError:
         raise InputError(str(path), "", "arrays or tables nested too deeply") from None
+    _no_control_characters(data, str(path))
+    return data
+
+
+# C0 and C1 control characters and DEL, but tab and newline (multi-line descriptions):
+# an escape sequence in a name would reach the terminal (issue 44.5)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _no_control_characters(node: Any, where: str, key: str = "") -> None:
+    """InputError naming the key of the first key or string holding a control character."""
+    if isinstance(node, str):
+        if m := _CONTROL.search(node):
+            raise InputError(where, key, f"control character U+{ord(m.group()):04X} in the text "
+                             "(escape sequences are not allowed in data files)")
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            sub = f"{key}.{k}" if key else str(k)
+            if m := _CONTROL.search(k):
+                raise InputError(where, sub, f"control character U+{ord(m.group()):04X} in the key name "
+                                 "(escape sequences are not allowed in data files)")
+            _no_control_characters(v, where, sub)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            _no_control_characters(v, where, f"{key}[{i}]")
 
 
 def shown(value: Any, width: int = 40) -> str:

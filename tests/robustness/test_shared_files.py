@@ -170,3 +170,14 @@ def test_a_cache_folder_others_control_is_not_used(why, cache, tmp_path, monkeyp
     assert not marker.exists()
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and f"compiled-game cache {cache}: {expect}: not used" in err[0], err
+
+
+# --- 44.5: control characters never reach the terminal -----------------------------------
+
+def test_a_file_name_with_an_escape_is_shown_escaped(tmp_path):
+    """The loader refuses control characters inside a file; its name is shown escaped."""
+    path = tmp_path / "two\x1b]0;pwned\x07farms.scenario.toml"
+    path.write_text("name = 1\n")
+    line = one_line_error(["toi", "los", str(path), "0,0", "1,1"])
+    assert "\x1b" not in line and "\x07" not in line
+    assert "two\\x1b]0;pwned\\x07farms.scenario.toml" in line
