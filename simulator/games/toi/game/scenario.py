@@ -479,8 +479,11 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
         room = int(((hexi[:, T.HI_ZONE] >> z) & 1 & stand).sum()) * 3
         need = sum(1 for r in slots if r[T.SL_SIDE] == si and r[T.SL_ZONE] == z and r[T.SL_ARRIVE] == 0)
         if need > room:
-            raise InputError(where, f"sides.{sides[si]}.zones.{zname}",
-                             f"{need} squads do not fit in the zone (room for {room}, 001 Setup: stacking)")
+            key = f"sides.{sides[si]}.zones.{zname}"
+            if not ((hexi[:, T.HI_ZONE] >> z) & 1).any():     # issue 44.8: say so, not "room for 0"
+                raise InputError(where, key, f"the zone is wholly off the {cols} x {len(rows)} map "
+                                 f"({', '.join(spec.sides[sides[si]].zones[zname])}): {need} squads cannot set up")
+            raise InputError(where, key, f"{need} squads do not fit in the zone (room for {room}, 001 Setup: stacking)")
     ft = np.zeros((len(figure_names), T.FT_FIELDS), dtype=np.int64)
     for f, name in enumerate(figure_names):
         fig = game.units.figures[name]
