@@ -181,3 +181,49 @@ def test_a_file_name_with_an_escape_is_shown_escaped(tmp_path):
     line = one_line_error(["toi", "los", str(path), "0,0", "1,1"])
     assert "\x1b" not in line and "\x07" not in line
     assert "two\\x1b]0;pwned\\x07farms.scenario.toml" in line
+
+
+# --- 44.6: no CSV cell a spreadsheet would run --------------------------------------------
+
+FORMULA_SIDE = '=HYPERLINK("http://example.invalid","x")'
+
+
+def test_a_formula_side_name_is_written_as_text_in_every_csv(tmp_path):
+    import csv
+    import re
+
+    from reports.bundle import read_csv_text
+    data = tomllib.loads(TOI_SCENARIO.read_text())
+    data["sides"] = {FORMULA_SIDE if k == "german" else k: v for k, v in data["sides"].items()}
+    path = tmp_path / "formula.scenario.toml"
+    path.write_text(dumps(data))
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(main, ["toi", "scenario", str(path), "--games", "10", "--seed", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    number = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?inf")
+    holding = []
+    for f in sorted(out.rglob("*.csv")):
+        text = f.read_text()
+        cells = [c for row in csv.reader(text.splitlines()) for c in row]
+        bad = [c for c in cells if c[:1] in ("=", "@") or (c[:1] in "+-" and c[:1] and not number.fullmatch(c))]
+        assert not bad, (f.name, bad[:3])
+        if "'" + FORMULA_SIDE in cells:
+            holding.append(f.name)
+            assert FORMULA_SIDE in read_csv_text(text).to_numpy().ravel()     # read back exactly
+    # the tables that name the sides (the records, games.csv, included); no CSV has a bare formula
+    assert {"convergence.csv", "decision-turns.csv", "first-player.csv", "games.csv", "win-rates.csv"} <= \
+        set(holding), holding
+
+
+def test_csv_cells_round_trip():
+    import pandas as pd
+
+    from reports.bundle import read_csv_text
+    from simulator.run.output import csv_cell, to_csv
+    assert [csv_cell(x) for x in ("=1+1", "+x", "-x", "@x", "\tx", "'=x", "'x", "x", "", -3, 2.5)] == \
+        ["'=1+1", "'+x", "'-x", "'@x", "'\tx", "''=x", "'x", "x", "", -3, 2.5]
+    frame = pd.DataFrame({"name": ["=1+1", "'=x", "'x", "plain", "-3"], "n": [-3, 4, -5, 0, 1]})
+    text = to_csv(frame)
+    assert text.splitlines()[1:3] == ["'=1+1,-3", "''=x,4"]          # -3 the number stays a number
+    back = read_csv_text(text)
+    assert back["name"].tolist() == frame["name"].tolist() and back["n"].tolist() == [-3, 4, -5, 0, 1]
