@@ -227,3 +227,45 @@ def test_csv_cells_round_trip():
     assert text.splitlines()[1:3] == ["'=1+1,-3", "''=x,4"]          # -3 the number stays a number
     back = read_csv_text(text)
     assert back["name"].tolist() == frame["name"].tolist() and back["n"].tolist() == [-3, 4, -5, 0, 1]
+
+
+# --- 44.7: --checkpoint on a full disk ------------------------------------------------------
+
+ODDS = ["assault", "odds", "2RG", "YYB", "--trials", "3000000", "--format", "json", "--workers", "1", "--seed", "5"]
+# three chunks of 2**20 trials (test_checkpoint_trust.py)
+
+
+def _disk_full(monkeypatch, only=lambda path: True):
+    """Writes through simulator.run.output (run.json, chunks) fail as on a full disk."""
+    import errno
+    import os
+
+    from simulator.run import output
+    real = output._write
+
+    def write(path, data):
+        if only(Path(path)):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        return real(path, data)
+    monkeypatch.setattr(output, "_write", write)
+
+
+def test_checkpoint_on_a_full_disk_names_the_option_and_leaves_no_folder(tmp_path, monkeypatch):
+    _disk_full(monkeypatch)
+    ck = tmp_path / "ck" / "deeper"
+    line = one_line_error([*ODDS, "--checkpoint", str(ck)])
+    assert line.startswith("lanchester: error: --checkpoint: ") and "run.json" in line
+    assert "no space left on the device" in line
+    assert list(tmp_path.iterdir()) == []             # no run folder, no ck folder, no temporary
+
+
+def test_a_disk_filling_mid_run_warns_once(tmp_path, monkeypatch):
+    _disk_full(monkeypatch, only=lambda path: path.name.startswith("chunk-"))
+    ck = tmp_path / "ck"
+    res = CliRunner().invoke(main, [*ODDS, "--checkpoint", str(ck)])
+    assert res.exit_code == 0, res.output
+    warnings = [x for x in res.stderr.splitlines() if "cannot be written" in x]
+    assert len(warnings) == 1, res.stderr             # three chunks failed: one line (was one a chunk)
+    assert "chunk 0 cannot be written (no space left on the device)" in warnings[0]
+    (run,) = ck.iterdir()
+    assert sorted(p.name for p in run.iterdir()) == ["run.json"]
