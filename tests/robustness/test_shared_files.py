@@ -269,3 +269,50 @@ def test_a_disk_filling_mid_run_warns_once(tmp_path, monkeypatch):
     assert "chunk 0 cannot be written (no space left on the device)" in warnings[0]
     (run,) = ck.iterdir()
     assert sorted(p.name for p in run.iterdir()) == ["run.json"]
+
+
+# --- 44.9: a data file of an earlier release still loads -------------------------------------
+
+FORMATS = CORPUS / "formats"
+
+
+def test_the_first_releases_toi_units_file_loads_with_a_note(capsys):
+    from simulator.games.toi.rules.data import UNITS_FORMAT, load_units
+    units = load_units(FORMATS / "toi-units-format-1.toml")
+    # the three keys format 2 made required, at their documented defaults (rulings T4, T11)
+    assert units.abilities.concussive_firepower.when_supporting.value is True
+    assert units.specialisations.flamethrower.when_supporting.value is True
+    assert units.specialisations.medic.assault_cover.value == "none"
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("lanchester: note: ") and UNITS_FORMAT == 2
+    assert ("a format 1 units.toml read with format 2's defaults for abilities.concussive_firepower.when_supporting"
+            " = true, specialisations.flamethrower.when_supporting = true, specialisations.medic.assault_cover = "
+            '"none" (add format = 2') in err[0]
+
+
+@pytest.mark.parametrize("name", ["toi-units-format-1-complete.toml", "toi-terrain-format-1.toml"])
+def test_earlier_files_that_lack_nothing_load_silently(name, capsys):
+    from simulator.games.toi.rules.data import load_terrain, load_units
+    (load_units if "units" in name else load_terrain)(FORMATS / name)
+    assert capsys.readouterr().err == ""
+
+
+def test_an_earlier_units_file_plays_through_the_cli(tmp_path):
+    path = tmp_path / "units.toml"
+    path.write_bytes((FORMATS / "toi-units-format-1.toml").read_bytes())
+    res = CliRunner().invoke(main, ["toi", "units", "--units-file", str(path)])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.count("lanchester: note: ") == 1
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("3", "format 3 is newer than this lanchester reads (units.toml formats 1 to 2): a newer lanchester wrote it"),
+    ('"2"', "must be a whole number from 1 to 2 (the units.toml format)"),
+    ("0", "must be a whole number from 1 to 2 (the units.toml format)"),
+])
+def test_a_units_file_of_an_unknown_format_is_refused(value, problem, tmp_path):
+    from simulator.run.datafile import SCENARIOS_DIR as DATA
+    path = tmp_path / "units.toml"
+    path.write_text((DATA / "toi" / "units.toml").read_text().replace("format = 2 ", f"format = {value} ", 1))
+    line = one_line_error(["toi", "units", "--units-file", str(path)])
+    assert line == f"lanchester: error: {path}: format: {problem}"
