@@ -316,3 +316,34 @@ def test_a_units_file_of_an_unknown_format_is_refused(value, problem, tmp_path):
     path.write_text((DATA / "toi" / "units.toml").read_text().replace("format = 2 ", f"format = {value} ", 1))
     line = one_line_error(["toi", "units", "--units-file", str(path)])
     assert line == f"lanchester: error: {path}: format: {problem}"
+
+
+# --- 44.4: a Dask run with no worker left says so and stops ----------------------------------
+
+def test_a_dask_run_without_workers_says_so_and_gives_up(tmp_path):
+    """A scheduler with no worker (all lost, or none came): 'no Dask workers for N s'
+    while waiting, then exit 2 naming --dask-timeout; the checkpoint stays to resume."""
+    import time
+
+    from simulator.run.dask_backend import local_cluster
+    with local_cluster(0) as cluster:                  # a scheduler on loopback, no worker
+        ck = tmp_path / "ck"
+        started = time.monotonic()
+        res = CliRunner().invoke(main, [*ODDS, "--dask", cluster.scheduler_address, "--dask-timeout", "3",
+                                        "--checkpoint", str(ck)])
+        took = time.monotonic() - started
+    assert isinstance(res.exception, SystemExit) and res.exit_code == 2, res.output
+    assert res.stdout == "" and "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    waiting = [x for x in lines if x.startswith("lanchester: no Dask workers for ")]
+    assert waiting and all("still waiting (giving up after 3 s, --dask-timeout)" in x for x in waiting), lines
+    assert lines[-1].startswith("lanchester: error: --dask-timeout: no Dask workers for ")
+    assert "gave up (the chunks finished are kept with --checkpoint; rerun to resume)" in lines[-1]
+    assert took < 60                                   # 3 s without a worker, then a poll or two
+    (run,) = ck.iterdir()
+    assert (run / "run.json").is_file()
+
+
+def test_dask_timeout_needs_dask():
+    line = one_line_error([*ODDS, "--dask-timeout", "5"])
+    assert "--dask-timeout needs --dask" in line
