@@ -13,9 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.games.assault.rules.aid import DEFAULT_AID_FILE as DEFAULT_AID
 from simulator.run.datafile import SCENARIOS_DIR
 
-from .test_bad_input import CORPUS, SCENARIO, _apply, one_line_error
+from .test_bad_input import CORPUS, FIRE, SCENARIO, _apply, one_line_error
 from .tomlw import dumps
 
 TOI_SCENARIO = SCENARIOS_DIR / "toi" / "two-farms.scenario.toml"
@@ -347,3 +348,26 @@ def test_a_dask_run_without_workers_says_so_and_gives_up(tmp_path):
 def test_dask_timeout_needs_dask():
     line = one_line_error([*ODDS, "--dask-timeout", "5"])
     assert "--dask-timeout needs --dask" in line
+
+
+ASSAULT = SCENARIOS_DIR / "assault"
+
+
+@pytest.mark.parametrize("kind", ["dice", "aid", "units"])
+def test_assault_data_files_carry_a_format(kind, tmp_path):
+    """Format 1 (the shipped files, written before formats: no key) loads, with or
+    without ``format = 1``; a format this lanchester does not know is refused by name."""
+    source = {"dice": ASSAULT / "dice.toml", "aid": DEFAULT_AID, "units": ASSAULT / "units" / "german.toml"}[kind]
+    folder = tmp_path / kind
+    folder.mkdir()
+    path = folder / source.name
+    args = {"dice": ["assault", "odds", "RY", "YG", "--dice", str(path)], "aid": [*FIRE, "--aid", str(path)],
+            "units": ["assault", "units", "--units-dir", str(folder)]}[kind]
+    what = {"dice": "dice.toml", "aid": "aid.toml", "units": "unit file"}[kind]
+    path.write_text("format = 1\n" + source.read_text())
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0 and res.stderr == "", res.output
+    path.write_text("format = 2\n" + source.read_text())
+    line = one_line_error(args)
+    assert line.endswith(f"{path}: format: format 2 is newer than this lanchester reads ({what} formats 1 to 1): "
+                         "a newer lanchester wrote it"), line

@@ -34,6 +34,7 @@ from simulator.run.datafile import (
     Problem,
     file_digest,
     model_problems,
+    read_format,
     read_regular,
     read_toml,
 )
@@ -393,7 +394,7 @@ def load_formations(directory: str | Path | None = None,
     cards: dict[str, FormationCard] = {}
     for path in sorted(d.glob("*.toml")):
         where = str(path)
-        model = _validate(_FormationFileModel, read_toml(path), where)
+        model = _validate(_FormationFileModel, read_format(read_toml(path), where, "formation file", 1, {}), where)
         for name, f in model.formations.items():
             key = f"formations.{name}"
             if not NAME_PATTERN.fullmatch(name):
