@@ -226,30 +226,90 @@ def line_tracer(grid: HexGrid):
 
 def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray) -> np.ndarray:
     """1 where a unit in hex a sees a unit in hex b (001 Line of sight; rulings T23), every
-    two hexes in compiled code (issue 44.2: a 60 x 60 map in a second or two)."""
+    two hexes in compiled code (issue 44.2). A line's hexes depend only on the offset from
+    its firer (the exact tracer works in whole axial coordinates), so each offset is traced
+    once (:func:`_offset_lines`) and moved to every firer."""
     qmin, rmin = int(grid.q.min()) - 2, int(grid.r.min()) - 2
     index = np.full((int(grid.q.max()) - qmin + 3, int(grid.r.max()) - rmin + 3), -1, dtype=np.int64)
     index[grid.q - qmin, grid.r - rmin] = np.arange(grid.n)
+    spans = int(np.ptp(grid.q)), int(np.ptp(grid.r))
     work, fkey = core_los.line_work(grid.diameter + 2)
-    return _los_table(grid.q, grid.r, index, qmin, rmin, work, fkey, (grid.diameter + 3) * 7,
+    size = (grid.diameter + 3) * 7
+    start, steps = _offset_lines(spans[0], spans[1], work, fkey, size)
+    return _los_table(grid.q, grid.r, index, qmin, rmin, spans[0], spans[1], start, steps, size,
                       elev.astype(np.int64), blocking.astype(np.int64))
 
 
 @njit(cache=True)
-def _los_table(q, r, index, qmin, rmin, work, fkey, size, elev, blocking):
-    n = q.shape[0]
-    out = np.zeros((n, n), dtype=np.int64)
-    stamp = np.zeros(index.shape, dtype=np.int64)
+def _offset_lines(sq, sr, work, fkey, size):
+    """Every line from (0, 0) to an offset (dq, dr), |dq| <= sq, |dr| <= sr, traced on a
+    map without edges: ``steps[start[o]:start[o + 1]]`` rows (q, r, other hex's q, r, kind)
+    of offset o = (dq + sq) * (2 sr + 1) + dr + sr; kind -2 one hex, -1 a hex side with
+    no hex across, 0 a hex side between two hexes (line_steps' prim and alt)."""
+    m = 2
+    vq0, vr0 = -sq - m, -sr - m
+    wq, wr = 2 * sq + 2 * m + 1, 2 * sr + 2 * m + 1
+    vindex = np.arange(wq * wr).reshape(wq, wr)
+    stamp = np.zeros((wq, wr), dtype=np.int64)
     prim = np.empty(size, dtype=np.int64)
     alt = np.empty(size, dtype=np.int64)
-    sid = 0
+    n_off = (2 * sq + 1) * (2 * sr + 1)
+    start = np.zeros(n_off + 1, dtype=np.int64)
+    total = 0
+    for pass_ in range(2):                       # count, then fill
+        if pass_ == 1:
+            steps = np.empty((total, 5), dtype=np.int64)
+        at = 0
+        sid = 0
+        for dq in range(-sq, sq + 1):
+            for dr in range(-sr, sr + 1):
+                o = (dq + sq) * (2 * sr + 1) + dr + sr
+                sid += 1
+                ns = core_los.line_steps(0, 0, dq, dr, vindex, vq0, vr0, prim, alt, stamp, sid, work, fkey)
+                if pass_ == 0:
+                    total += ns
+                    continue
+                start[o] = at
+                for k in range(ns):
+                    steps[at, 0], steps[at, 1] = prim[k] // wr + vq0, prim[k] % wr + vr0
+                    if alt[k] >= 0:
+                        steps[at, 2], steps[at, 3], steps[at, 4] = alt[k] // wr + vq0, alt[k] % wr + vr0, 0
+                    else:
+                        steps[at, 2], steps[at, 3], steps[at, 4] = 0, 0, alt[k]
+                    at += 1
+        if pass_ == 1:
+            start[n_off] = at
+    return start, steps
+
+
+@njit(cache=True)
+def _hex_at(index, qmin, rmin, q, r):
+    i, j = q - qmin, r - rmin
+    if i < 0 or j < 0 or i >= index.shape[0] or j >= index.shape[1]:
+        return -1
+    return index[i, j]
+
+
+@njit(cache=True)
+def _los_table(q, r, index, qmin, rmin, sq, sr, start, steps, size, elev, blocking):
+    n = q.shape[0]
+    out = np.zeros((n, n), dtype=np.int64)
+    prim = np.empty(size, dtype=np.int64)
+    alt = np.empty(size, dtype=np.int64)
     for a in range(n):
         for b in range(n):
             if axial_distance(q[a], r[a], q[b], r[b]) <= 1:
                 out[a, b] = 1                       # 001 LOS: adjacent units always see each other
                 continue
-            sid += 1
-            ns = core_los.line_steps(q[a], r[a], q[b], r[b], index, qmin, rmin, prim, alt, stamp, sid, work, fkey)
+            o = (q[b] - q[a] + sq) * (2 * sr + 1) + r[b] - r[a] + sr
+            ns = start[o + 1] - start[o] if o + 1 < start.shape[0] else 0
+            for k in range(ns):                     # line_steps' answer on this map (its off-map rule)
+                row = steps[start[o] + k]
+                h1 = _hex_at(index, qmin, rmin, q[a] + row[0], r[a] + row[1])
+                h2 = row[4] if row[4] < 0 else _hex_at(index, qmin, rmin, q[a] + row[2], r[a] + row[3])
+                if h1 < 0 and h2 >= 0:
+                    h1, h2 = h2, h1
+                prim[k], alt[k] = h1, h2
             out[a, b] = _sight_code(a, b, prim[:ns], alt[:ns], elev, blocking, q, r)[0] == SEES
     return out
 
