@@ -59,6 +59,17 @@ def test_a_dollar_in_a_name_draws_as_text(game, tmp_path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_a_dollar_in_a_name_draws_in_a_scenario_report(tmp_path):
+    """The charts of a report folder (``toi scenario --out``) title themselves with the name."""
+    path = tmp_path / "dollar.scenario.toml"
+    path.write_text(dumps(_apply(tomllib.loads(TOI_SCENARIO.read_text()), {"set": {"name": MATH_BREAKER}})))
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(main, ["toi", "scenario", str(path), "--games", "10", "--seed", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    pngs = sorted(out.glob("*.png"))
+    assert len(pngs) >= 3 and all(p.read_bytes()[:4] == b"\x89PNG" for p in pngs)
+
+
 def test_figure_png_draws_dollars_as_text():
     """``Costs $5 and $10``: as math, "5 and " is typeset in italics without its spaces
     (narrower); as text it is as wide as the same words with the dollars drawn as text."""
