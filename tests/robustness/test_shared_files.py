@@ -3,7 +3,12 @@ can do nothing but be refused (exit 2, one line naming the file, the key and the
 problem) or be played.
 
 ``corpus/toi/cases.toml`` holds malformed Tide of Iron scenarios as one change each to a
-shipped file (the shape of ``corpus/scenarios/cases.toml``); the other cases are here.
+shipped file (the shape of ``corpus/scenarios/cases.toml``); ``corpus/formats`` the data
+files of earlier releases that must keep loading; the other cases are here, by item:
+44.1 names drawn as text, 44.2 Tide of Iron maps bounded (and the compiled LOS table),
+44.3 the compiled-game cache runs nothing, 44.4 Dask without workers, 44.5 control
+characters, 44.6 CSV formulas, 44.7 --checkpoint on a full disk, 44.9 data-file formats
+(44.8's messages are corpus cases in toi/cases.toml and files.toml).
 """
 
 import tomllib
