@@ -31,6 +31,7 @@ from simulator.run.errors import InputError, os_input_error
 from simulator.run.output import (
     atomic_write_bytes,
     atomic_write_text,
+    csv_text,
     echo,
     emit,
     make_parents,
@@ -208,9 +209,13 @@ def read_csv_text(text: str) -> pd.DataFrame:
     """A bundle CSV read back the way ``lanchester report`` reads it."""
     import pandas as pd
     try:
-        return pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+        frame = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
     except pd.errors.EmptyDataError:
         return pd.DataFrame()
+    for c in frame.columns:                 # the ' before a text that looks like a formula (to_csv)
+        if not pd.api.types.is_numeric_dtype(frame[c]):
+            frame[c] = frame[c].map(csv_text)
+    return frame.rename(columns=lambda c: csv_text(c) if isinstance(c, str) else c)
 
 
 def is_report(folder: Path) -> bool:

@@ -9,7 +9,6 @@ functions take the tidy tables of :mod:`reports.tables` (columns documented in
 
 from __future__ import annotations
 
-import io
 import math
 import textwrap
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from reports.tables import (
     variant_table,
     win_rate_table,
 )
+from simulator.run.output import figure_png
 
 DPI = 100
 Z95 = 1.959963984540054
@@ -73,9 +73,7 @@ def finish(fig: Figure, name: str, question: str, alt: str) -> Chart:
     """Title the figure with its question and render it to PNG bytes."""
     width_chars = int(fig.get_figwidth() * 8.5)
     fig.suptitle("\n".join(textwrap.wrap(question, width_chars)), fontsize=13, fontweight="bold")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, facecolor="white")
-    png = buf.getvalue()
+    png = figure_png(fig, DPI)
     w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")   # the PNG header's size
     labels = tuple((ax.get_xlabel(), ax.get_ylabel()) for ax in fig.axes if ax.get_visible())
     footer = fig.texts[0].get_text() if fig.texts else ""

@@ -211,7 +211,7 @@ def monte_carlo_wanted(exact_flag: bool, trials_n: int | None) -> bool:
 
 # ---------------------------------------------------------------- run options
 
-RUN_CONTROL_PARAMS = ("workers", "dask", "checkpoint", "precision", "fmt", "out")
+RUN_CONTROL_PARAMS = ("workers", "dask", "dask_timeout", "checkpoint", "precision", "fmt", "out")
 
 
 def _dask_address(ctx, param, value):
@@ -229,6 +229,10 @@ dask = click.option("--dask", default=None, metavar="local|tcp://HOST:PORT", cal
                     help="Run the chunks on Dask: 'local' starts a local cluster (one process per "
                          "worker), an address uses a running scheduler (docs/cluster.md). "
                          "Same seed, same numbers.")
+dask_timeout = click.option("--dask-timeout", type=click.FloatRange(min=1), default=None, metavar="S",
+                            help="With --dask: give up when the scheduler has had no worker for S seconds "
+                                 "(default 600; 'no Dask workers for N s' is said meanwhile). The chunks "
+                                 "finished by then stay in --checkpoint, to resume.")
 checkpoint = click.option("--checkpoint", type=click.Path(file_okay=False), default=None, metavar="DIR",
                           help="Save finished chunks in DIR; rerunning the same command resumes "
                                "a killed run with the same numbers.")
@@ -293,17 +297,20 @@ def monte_carlo(f):
     import functools
 
     @functools.wraps(f)
-    def command(*args, workers, dask, checkpoint, precision, **kwargs):
+    def command(*args, workers, dask, dask_timeout, checkpoint, precision, **kwargs):
         from simulator.run.runner import RunOptions  # numpy: when the command runs, not for --help
 
         ctx = click.get_current_context()
         if checkpoint and "seed" in ctx.params and ctx.params["seed"] is None:
             raise click.UsageError("--checkpoint needs --seed (a run resumes only with the same seed)")
+        if dask_timeout is not None and not dask:
+            raise click.UsageError("--dask-timeout needs --dask")
         options = RunOptions(workers=workers, dask=dask, checkpoint=checkpoint, precision=precision,
+                             dask_timeout=dask_timeout,
                              label=_label(ctx), notes=True)
         return f(*args, run_options=options, **kwargs)
 
-    for option in (precision, checkpoint, dask, workers):
+    for option in (precision, checkpoint, dask_timeout, dask, workers):
         command = option(command)
     return command
 

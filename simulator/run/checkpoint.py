@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from simulator.run.errors import InputError
+from simulator.run.errors import os_reason
 from simulator.run.output import atomic_write_bytes, atomic_write_text
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]      # simulator/
@@ -262,12 +262,10 @@ class ChunkStore:
         self.key = key
         self.warn = warn or (lambda text: print(f"lanchester: {text}", file=sys.stderr))
         self.damaged: list[int] = []
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError("--checkpoint", "", f"cannot create {self.dir} ({exc.strerror})") from None
-        if not (self.dir / "run.json").exists():
-            atomic_write_text(self.dir / "run.json", json.dumps(about, indent=2, default=str) + "\n")
+        self.unsaved: list[int] = []
+        run_json = self.dir / "run.json"
+        if not run_json.exists():   # a refusal names the option; the folders made for it are removed (44.7)
+            atomic_write_text(run_json, json.dumps(about, indent=2, default=str) + "\n", option="--checkpoint")
 
     def path(self, index: int) -> Path:
         return self.dir / f"chunk-{index:06d}{SUFFIX}"
@@ -347,6 +345,8 @@ class ChunkStore:
                   "arrays": [_describe(n, np.ascontiguousarray(arrays[n])) for n in names]}
         try:
             atomic_write_bytes(self.path(index), _pack(header, [arrays[n] for n in names]))
-        except OSError as exc:   # the run goes on; only this chunk will not be resumed
-            self.warn(f"checkpoint {self.path(index)}: cannot be written ({exc.strerror or exc}); "
-                      f"chunk {index} is not saved")
+        except OSError as exc:   # the run goes on; only the chunks not saved will be computed again
+            if not self.unsaved:     # once a run (a full disk would say so for every chunk, issue 44.7)
+                self.warn(f"checkpoint {self.dir}: chunk {index} cannot be written ({os_reason(exc)}); "
+                          "it and any later chunk that cannot be written are not saved (a resume computes them)")
+            self.unsaved.append(index)

@@ -7,6 +7,12 @@ the run. An address connects to a scheduler that is already running (see
 same version. Chunks are submitted as ordinary Dask tasks (short ones several to a
 task, so that a task runs about 0.1 s) and gathered in chunk order by the runner,
 exactly as with threads or processes, so the numbers are the same.
+
+A result is awaited in steps (:meth:`DaskBackend.wait`): while the scheduler has no
+worker (all lost, none started), ``no Dask workers for N s`` is said every so often,
+and after ``--dask-timeout`` seconds (:data:`DEFAULT_TIMEOUT_S`) the run gives up with
+the one-line error; the chunks finished by then are in ``--checkpoint``, to resume
+(issue 44.4).
 """
 
 from __future__ import annotations
@@ -20,6 +26,9 @@ from simulator.run.errors import InputError
 LOCAL = "local"
 ADDRESS = re.compile(r"^(tcp|tls)://[^\s/:]+(:\d{1,5})?$")
 CONNECT_TIMEOUT_S = 10
+DEFAULT_TIMEOUT_S = 600.0  # no worker this long: give up (--dask-timeout)
+POLL_S = 1.0               # how often a wait looks at the workers
+SAY_EVERY_S = 30.0         # how often "no Dask workers" is said (at most; half the timeout when shorter)
 
 
 def check_address(value: str) -> str:
@@ -43,8 +52,9 @@ def local_cluster(workers: int):
 class DaskBackend:
     """A Dask client (and, for ``local``, its cluster) for the length of one run."""
 
-    def __init__(self, address: str, workers: int | None):
+    def __init__(self, address: str, workers: int | None, timeout: float | None = None):
         check_address(address)
+        self.timeout = float(timeout or DEFAULT_TIMEOUT_S)
         try:
             from distributed import Client
         except ImportError:  # pragma: no cover - dask[distributed] is a dependency
@@ -72,6 +82,42 @@ class DaskBackend:
         """Several consecutive chunks as one task (see ``simulator.run.runner._Grouped``)."""
         from simulator.run.tasks import run_group
         return self.client.submit(run_group, task, pieces, pure=False)
+
+    def workers(self) -> int:
+        """How many workers the scheduler has now (0 when it cannot be asked)."""
+        try:
+            return len(self.client.nthreads())
+        except Exception:  # noqa: BLE001 - a scheduler that does not answer has no worker for us
+            return 0
+
+    def wait(self, future, clock=None) -> Any:
+        """``future.result()``, saying so while no worker is left and giving up after
+        ``self.timeout`` seconds without one (InputError naming --dask-timeout)."""
+        import sys
+        import time
+
+        from distributed import TimeoutError as DaskTimeout
+        clock = clock or time.monotonic
+        say_every = min(SAY_EVERY_S, self.timeout / 2)
+        since = said = None
+        while True:
+            try:
+                return future.result(timeout=POLL_S)
+            except (DaskTimeout, TimeoutError):
+                pass
+            now = clock()
+            if self.workers():
+                since = said = None
+                continue
+            since = now if since is None else since
+            idle = now - since
+            if idle >= self.timeout:
+                raise InputError("--dask-timeout", "", f"no Dask workers for {idle:.0f} s at {self.address}: "
+                                 "gave up (the chunks finished are kept with --checkpoint; rerun to resume)")
+            if idle >= say_every and (said is None or now - said >= say_every):
+                said = now
+                print(f"lanchester: no Dask workers for {idle:.0f} s at {self.address}; still waiting "
+                      f"(giving up after {self.timeout:.0f} s, --dask-timeout)", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         client = getattr(self, "client", None)

@@ -8,6 +8,8 @@ naming the file, the key path and the problem.
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,11 +73,36 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise InputError(str(path), "", f"not UTF-8 text (bad byte at offset {exc.start})") from None
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(str(path), "", f"TOML syntax error: {exc}") from None
     except RecursionError:
         raise InputError(str(path), "", "arrays or tables nested too deeply") from None
+    _no_control_characters(data, str(path))
+    return data
+
+
+# C0 and C1 control characters and DEL, but tab and newline (multi-line descriptions):
+# an escape sequence in a name would reach the terminal (issue 44.5)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _no_control_characters(node: Any, where: str, key: str = "") -> None:
+    """InputError naming the key of the first key or string holding a control character."""
+    if isinstance(node, str):
+        if m := _CONTROL.search(node):
+            raise InputError(where, key, f"control character U+{ord(m.group()):04X} in the text "
+                             "(escape sequences are not allowed in data files)")
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            sub = f"{key}.{k}" if key else str(k)
+            if m := _CONTROL.search(k):
+                raise InputError(where, sub, f"control character U+{ord(m.group()):04X} in the key name "
+                                 "(escape sequences are not allowed in data files)")
+            _no_control_characters(v, where, sub)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            _no_control_characters(v, where, f"{key}[{i}]")
 
 
 def shown(value: Any, width: int = 40) -> str:
@@ -190,3 +217,39 @@ def file_digest(*paths: str | Path) -> str:
     for p in paths:
         h.update(Path(p).read_bytes())
     return h.hexdigest()[:12]
+
+
+# --- data-file formats (issue 44.9) ------------------------------------------------------
+#
+# A data file says which format it is written in (a top-level ``format = N``; a file
+# without one is format 1, written before formats were). A file of an older format is
+# read with the keys later formats added set to their documented defaults, and one note
+# on stderr says which; a file of a newer format than this lanchester reads is refused.
+
+def read_format(raw: dict[str, Any], where: str, kind: str, current: int,
+                added: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """``raw`` (a parsed data file) brought to format ``current``: the ``format`` key taken
+    out, and every key ``added[v]`` (format v added it: dotted key -> default) that a file
+    older than v lacks set to its default, with a one-line note naming them."""
+    fmt = raw.pop("format", 1)
+    if isinstance(fmt, bool) or not isinstance(fmt, int) or not 1 <= fmt:
+        raise InputError(where, "format", f"must be a whole number from 1 to {current} (the {kind} format)")
+    if fmt > current:
+        raise InputError(where, "format", f"format {fmt} is newer than this lanchester reads ({kind} formats 1 to "
+                         f"{current}): a newer lanchester wrote it")
+    filled = []
+    for version in range(fmt + 1, current + 1):
+        for dotted, default in added.get(version, {}).items():
+            *parents, last = dotted.split(".")
+            node = raw
+            for part in parents:
+                node = node.get(part) if isinstance(node, dict) else None
+            if isinstance(node, dict) and last not in node:
+                node[last] = default
+                shown_value = default.get("value", default) if isinstance(default, dict) else default
+                filled.append(f"{dotted} = {json.dumps(shown_value)}")
+    if filled:
+        import sys
+        print(f"lanchester: note: {where}: a format {fmt} {kind} read with format {current}'s defaults for "
+              f"{', '.join(filled)} (add format = {current} and these keys to silence this)", file=sys.stderr)
+    return raw

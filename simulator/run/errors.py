@@ -25,7 +25,14 @@ class InputError(ValueError):
         if self.key:
             parts.append(self.key)
         parts.append(self.problem)
-        return ": ".join(p.replace("\n", " ") for p in parts)
+        return ": ".join(_escaped(p.replace("\n", " ")) for p in parts)
+
+
+def _escaped(text: str) -> str:
+    """``text`` with its control characters shown as escapes (``\\x1b``): a file name or
+    value in a message never reaches the terminal as an escape sequence (issue 44.5)."""
+    import re
+    return re.sub("[\x00-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 # --- the file system says no ---------------------------------------------------------

@@ -245,7 +245,46 @@ def to_json(obj: Any) -> str:
 
 
 def to_csv(df: pd.DataFrame) -> str:
-    return df.to_csv(index=False, float_format="%.10g", lineterminator="\n")
+    return csv_safe(df).to_csv(index=False, float_format="%.10g", lineterminator="\n")
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (CSV injection,
+# OWASP): a text cell that does is written with a ' before it (issue 44.6); so is a text
+# cell that starts with ' and then one of these, so that reading back is exact.
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet runs: a string starting with = + - @ tab or CR
+    gets a leading ' (numbers, -3 included, stay numbers)."""
+    if isinstance(value, str) and (value.startswith(_FORMULA) or (value[:1] == "'" and value[1:2] in _FORMULA
+                                                                  and value[1:2] != "")):
+        return "'" + value
+    return value
+
+
+def csv_text(value: Any) -> Any:
+    """:func:`csv_cell` undone (a CSV read back)."""
+    if isinstance(value, str) and value[:1] == "'" and value[1:2] != "" and (
+            value[1:].startswith(_FORMULA) or (value[1:2] == "'" and value[2:3] in _FORMULA and value[2:3] != "")):
+        return value[1:]
+    return value
+
+
+def csv_safe(df: pd.DataFrame, names: bool = True) -> pd.DataFrame:
+    """``df`` with every text cell (and column name, unless ``names`` is false) made safe by
+    :func:`csv_cell` (a copy when one changes)."""
+    import pandas as pd
+    text_cols = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
+    out = df
+    for c in text_cols:
+        safe = df[c].map(csv_cell)
+        if not safe.equals(df[c]):
+            out = out.copy() if out is df else out
+            out[c] = safe
+    if names and any(isinstance(c, str) and csv_cell(c) != c for c in df.columns):
+        out = out.rename(columns=lambda c: csv_cell(c) if isinstance(c, str) else c)
+    return out
 
 
 def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
@@ -323,3 +362,24 @@ def pct(p: float, se: float | None = None) -> str:
     if se is not None:
         s += f" ±{100 * se:.2f}"
     return s
+
+
+# --- pictures ---------------------------------------------------------------------------
+
+def figure_png(fig, dpi: int) -> bytes:
+    """A matplotlib figure as PNG bytes, every text drawn as plain text: scenario, side
+    and unit names come from user files, and a ``$`` in one must not be typeset as math
+    (nor crash the drawing, issue 44.1). The one place pictures are rendered."""
+    import io
+
+    import matplotlib
+    from matplotlib.text import Text
+
+    plain = {"text.parse_math": False, "text.usetex": False}
+    with matplotlib.rc_context(plain):       # texts created while drawing (tick labels)
+        for text in fig.findobj(Text):        # texts created before (titles, legends, labels)
+            text.set_usetex(False)
+            text.set_parse_math(False)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()

@@ -90,6 +90,7 @@ class RunOptions:
     workers: int | None = None
     backend: str = "thread"
     dask: str | None = None
+    dask_timeout: float | None = None   # seconds without a Dask worker before giving up (None: the default)
     checkpoint: str | None = None
     precision: float | None = None
     progress: str | None = None
@@ -312,7 +313,8 @@ class _Group:
     def result(self, i: int) -> Any:
         if self.value is None:
             self.submit()
-            self.value, seconds = self.future.result()
+            wait = getattr(self.owner.inner, "wait", None)    # Dask: says when no worker is left
+            self.value, seconds = wait(self.future) if wait else self.future.result()
             self.owner.observe(seconds, sum(c.trials for c in self.chunks))
         return self.value[i]
 
@@ -381,7 +383,7 @@ class _Grouped:
 def _open_backend(options: RunOptions, most_chunks: int):
     if options.dask:
         from simulator.run.dask_backend import DaskBackend
-        return _Grouped(DaskBackend(options.dask, options.workers))
+        return _Grouped(DaskBackend(options.dask, options.workers, options.dask_timeout))
     workers = min(options.workers or default_workers(), most_chunks)
     if options.backend not in BACKENDS:
         raise ValueError(f"unknown backend {options.backend!r} ({' or '.join(BACKENDS)})")

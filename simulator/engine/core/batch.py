@@ -303,14 +303,16 @@ class RecordWriter:
         df = frame_of(self.game, np.concatenate(self.buffer))
         self.buffer, self.rows = [], 0
         table = self.pa.Table.from_pandas(df, preserve_index=False)
+        from simulator.run.output import csv_cell, csv_safe
+        csv_table = self.pa.Table.from_pandas(csv_safe(df, names=False), preserve_index=False, schema=table.schema)
         if self.writer is None:
             self.writer = self.pq.ParquetWriter(self.tmp_parquet, table.schema)
             self.csv_file = open(self.tmp_csv, "wb")
-            self.csv_file.write((",".join(df.columns) + "\n").encode())   # pyarrow would quote the names
+            self.csv_file.write((",".join(map(csv_cell, df.columns)) + "\n").encode())   # pyarrow would quote them
             self.csv = self.pacsv.CSVWriter(self.csv_file, table.schema, write_options=self.pacsv.WriteOptions(
                 include_header=False, quoting_style="needed"))
         self.writer.write_table(table)
-        self.csv.write_table(table)
+        self.csv.write_table(csv_table)   # text cells that look like formulas get a ' (issue 44.6)
 
     def close(self, ok: bool) -> list[Path]:
         if ok:

@@ -10,7 +10,6 @@ them with :func:`simulator.run.output.atomic_write_bytes`.
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Polygon
 
 from simulator.engine.core import hexgrid, los
+from simulator.run.output import figure_png
 
 TERRAIN_COLOURS = {
     "clear": "#ece6c8",
@@ -135,11 +135,10 @@ def draw_board(board, *, title: str, sub: str, seen=None, los_from: str | None =
     fig.text(0.02, 0.925, sub, fontsize=6, ha="left", color="#444444")
     if footer:
         fig.text(0.02, 0.005, footer, fontsize=5, ha="left", va="bottom", family="monospace", color="#444444")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    png = figure_png(fig, dpi)
     if geometry is not None:
         geometry.update(_pixel_geometry(fig, ax, cm, xs, ys, size))
-    return buf.getvalue()
+    return png
 
 
 def _pixel_geometry(fig, ax, cm, xs, ys, size) -> dict:

@@ -17,13 +17,20 @@ entries are pruned (the newest :data:`KEEP` stay). An entry that cannot be read 
 
 The folder is ``$LANCHESTER_CACHE_DIR``, else ``$XDG_CACHE_HOME/lanchester``, else
 ``~/.cache/lanchester``; ``LANCHESTER_CACHE_DIR=off`` turns the cache off. Entries are
-pickles, like numba's own cache: the folder is the user's own (created private), and
-nothing is read from a report or checkpoint folder.
+pickles, like numba's own cache, so nothing is unpickled that this user did not write
+(issue 44.3): the folder (and its ``games`` folder) must be the user's own and writable
+by no one else, else it is not used (one line on stderr, once; the scenario is compiled);
+and every entry carries an HMAC-SHA256 of its bytes under a key kept in the folder
+(``key``, private, made at first use), checked before the bytes are unpickled: a
+planted or altered entry is removed unread and the scenario compiled again. Nothing is
+read from a report or checkpoint folder. (Arrays and JSON would need no such care; the
+compiled game holds Python objects besides its arrays, so it stays a signed pickle.)
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import pickle
@@ -35,7 +42,7 @@ from typing import Callable
 from simulator.run.datafile import SCENARIOS_DIR
 
 KEEP = 32                   # entries kept; the oldest beyond are removed
-FORMAT = 1                  # bumped when the entry layout changes
+FORMAT = 2                  # bumped when the entry layout changes (2: signed, issue 44.3)
 _PACKAGE = Path(__file__).resolve().parents[3]      # simulator/
 
 
@@ -114,6 +121,8 @@ def cached(scenario, edition: str | None, overrides: dict, compile_: Callable[[]
         key = game_key(scenario, edition, overrides)
     except (TypeError, ValueError, OSError):
         return compile_()
+    if not _trusted(folder):
+        return compile_()
     path = folder / "games" / f"{key}.pickle"
     game = _load(path)
     if game is not None:
@@ -135,7 +144,7 @@ def _compiling(path: Path):
     held = None
     try:
         import fcntl
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _make(path.parent)
         held = open(path.with_suffix(".lock"), "w")
         fcntl.flock(held, fcntl.LOCK_EX)
     except (ImportError, OSError):
@@ -149,13 +158,94 @@ def _compiling(path: Path):
             held.close()                    # closing releases the lock
 
 
+_warned: set[str] = set()
+TAG = 32                    # bytes of the HMAC-SHA256 before an entry's pickle
+
+
+def _unsafe(folder: Path) -> str:
+    """Why ``folder`` may hold entries this user did not write ('' when it is safe or
+    not there yet: it is then made private)."""
+    try:
+        st = os.stat(folder)
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if st.st_uid != os.getuid():
+        return f"belongs to user id {st.st_uid}, not to you (user id {os.getuid()})"
+    if st.st_mode & 0o022:
+        return f"others can write to it (mode {st.st_mode & 0o777:04o})"
+    return ""
+
+
+def _trusted(folder: Path) -> bool:
+    """True when the cache folder and its ``games`` folder are the user's own and no one
+    else can write them; else says so on stderr (once a process) and the cache is not used."""
+    for f in (folder, folder / "games"):
+        why = _unsafe(f)
+        if why:
+            if str(f) not in _warned:
+                _warned.add(str(f))
+                from simulator.run.output import echo
+                echo(f"lanchester: warning: compiled-game cache {f}: {why}: not used (the scenario is "
+                     "compiled each run; make it yours and private, chmod 700, or set LANCHESTER_CACHE_DIR)",
+                     err=True)
+            return False
+    return True
+
+
+def _key(folder: Path, create: bool) -> bytes | None:
+    """The folder's signing key (32 random bytes in ``key``, private), made when asked."""
+    path = folder / "key"
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        if not create:
+            return None
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(os.urandom(32))
+        except FileExistsError:
+            pass
+        except OSError:
+            return None
+        return _key(folder, False)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if st.st_uid != os.getuid() or st.st_mode & 0o077:
+            return None
+        key = f.read(64)
+    return key if len(key) == 32 else None
+
+
+def _make(games: Path) -> None:
+    """The cache folder and its ``games`` folder, private (whatever the umask)."""
+    games.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    games.mkdir(exist_ok=True, mode=0o700)
+
+
+def _sign(key: bytes, body: bytes) -> bytes:
+    return hmac.new(key, body, hashlib.sha256).digest()
+
+
 def _load(path: Path):
     from simulator.games.assault.game.scenario_game import Game
     try:
         with open(path, "rb") as f:
-            game = pickle.load(f)
+            data = f.read()
     except FileNotFoundError:
         return None
+    except OSError:
+        return None
+    key = _key(path.parent.parent, create=False)
+    if key is None or len(data) <= TAG or not hmac.compare_digest(data[:TAG], _sign(key, data[TAG:])):
+        _remove(path)                                   # not written by this user's lanchester: unread
+        return None
+    try:
+        game = pickle.loads(data[TAG:])
     except Exception:                                   # damaged or foreign: compile again
         _remove(path)
         return None
@@ -174,9 +264,13 @@ def _store(path: Path, game) -> None:
     (read-only home, full disk) is skipped silently: it only saves time."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _make(path.parent)
+        key = _key(path.parent.parent, create=True)
+        if key is None:
+            return
+        body = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
         with open(tmp, "wb") as f:
-            pickle.dump(game, f, protocol=pickle.HIGHEST_PROTOCOL)
+            f.write(_sign(key, body) + body)
         os.replace(tmp, path)
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
         _remove(tmp)

@@ -28,7 +28,16 @@ from simulator.engine.core.hexspec import expand_hexes, parse_hex_spec
 from simulator.games.assault.rules.aid import Aid, load_aid
 from simulator.games.assault.rules.cards import NAME_PATTERN, UnitCard, load_units
 from simulator.games.assault.rules.dice import DiceSet, load_dice
-from simulator.run.datafile import SCENARIOS_DIR, CheckResult, Problem, file_digest, model_problems, read_toml
+from simulator.run.datafile import (
+    SCENARIOS_DIR,
+    CheckResult,
+    Problem,
+    file_digest,
+    model_problems,
+    read_format,
+    read_regular,
+    read_toml,
+)
 from simulator.run.errors import InputError
 from simulator.run.suggest import did_you_mean
 from simulator.run.vocabulary import EDITIONS, EXPERIENCE_LEVELS, UNIT_TYPES
@@ -385,7 +394,7 @@ def load_formations(directory: str | Path | None = None,
     cards: dict[str, FormationCard] = {}
     for path in sorted(d.glob("*.toml")):
         where = str(path)
-        model = _validate(_FormationFileModel, read_toml(path), where)
+        model = _validate(_FormationFileModel, read_format(read_toml(path), where, "formation file", 1, {}), where)
         for name, f in model.formations.items():
             key = f"formations.{name}"
             if not NAME_PATTERN.fullmatch(name):
@@ -505,6 +514,8 @@ def resolve_scenario(path_or_name: str | Path) -> Path:
     shipped = ASSAULT_DIR / f"{path_or_name}{SUFFIX}"
     if "/" not in str(path_or_name) and shipped.is_file():
         return shipped
+    if p.exists():                  # a folder, a FIFO, a device: say which (issue 44.8), never "no such file"
+        read_regular(p, what="a scenario")
     names = [s.name[: -len(SUFFIX)] for s in shipped_scenarios()]
     hint = did_you_mean(Path(str(path_or_name)).name.removesuffix(SUFFIX), names)
     raise InputError(str(path_or_name), "", f"no such scenario file or shipped scenario{hint} "

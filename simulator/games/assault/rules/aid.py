@@ -22,7 +22,7 @@ from pydantic_core import PydanticCustomError
 
 from simulator.games.assault.rules.cards import MOVEMENT_TYPES, NAME_PATTERN
 from simulator.games.assault.rules.dice import DiceSet, Pool, as_dice, normalise, parse_pool_at
-from simulator.run.datafile import SCENARIOS_DIR, file_digest, read_toml, validate
+from simulator.run.datafile import SCENARIOS_DIR, file_digest, read_format, read_toml, validate
 from simulator.run.errors import InputError
 from simulator.run.suggest import did_you_mean
 
@@ -339,6 +339,9 @@ def _terrain_key(name: str) -> str:
     return re.sub(r"[\s_]+", "-", name.strip().lower())
 
 
+AID_FORMAT = 1  # the aid.toml format (issue 44.9): 1, the first; a file of a newer format is refused
+
+
 def load_aid(path: str | Path | None = None, dice: DiceSet | str | Path | None = None) -> Aid:
     """Load and check a player's aid (default: the shipped ``scenarios/assault/aid.toml``).
 
@@ -348,7 +351,7 @@ def load_aid(path: str | Path | None = None, dice: DiceSet | str | Path | None =
     dice = as_dice(dice)
     p = Path(path) if path is not None else DEFAULT_AID_FILE
     where = str(p)
-    model = validate(_AidFileModel, read_toml(p), where)
+    model = validate(_AidFileModel, read_format(read_toml(p), where, "aid.toml", AID_FORMAT, {}), where)
 
     def pool(text: str, key: str) -> Pool:
         return parse_pool_at(text, dice, where, key)

@@ -22,7 +22,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError
 
 from simulator.games.assault.rules.dice import DiceSet, Pool, as_dice, format_pool, parse_pool_at
-from simulator.run.datafile import SCENARIOS_DIR, file_digest, read_toml, validate
+from simulator.run.datafile import SCENARIOS_DIR, file_digest, read_format, read_toml, validate
 from simulator.run.errors import InputError
 from simulator.run.vocabulary import UNIT_TYPES
 
@@ -437,10 +437,13 @@ def _load_cached(stamp: tuple[tuple[str, int], ...], dice: DiceSet) -> tuple[tup
     return tuple(sorted(cards.items()))
 
 
+UNITS_FORMAT = 1  # the unit file format (issue 44.9): 1, the first; a file of a newer format is refused
+
+
 def load_unit_file(path: str | Path, dice: DiceSet) -> list[UnitCard]:
     """Load and check one unit file."""
     where = str(path)
-    raw = read_toml(path)
+    raw = read_format(read_toml(path), where, "unit file", UNITS_FORMAT, {})
     model = validate(_UnitFileModel, raw, where)
     if not NAME_PATTERN.fullmatch(model.side):
         raise InputError(where, "side", f"must be lower case letters, digits and dashes "

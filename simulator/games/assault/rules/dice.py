@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from simulator.run.datafile import SCENARIOS_DIR, file_digest, load_model
+from simulator.run.datafile import SCENARIOS_DIR, file_digest, read_format, read_toml, validate
 from simulator.run.errors import InputError
 
 SYMBOLS = ("crit", "hit", "supp")
@@ -167,9 +167,12 @@ class DiceSet:
                         dtype=np.int64)
 
 
+DICE_FORMAT = 1  # the dice.toml format (issue 44.9): 1, the first; a file of a newer format is refused
+
+
 @cache
 def _load_dice_cached(path: str, mtime_ns: int) -> DiceSet:
-    model = load_model(_DiceFileModel, path)
+    model = validate(_DiceFileModel, read_format(read_toml(path), path, "dice.toml", DICE_FORMAT, {}), path)
     _check_dice_file(model.dice, path)
     dice = tuple(
         Die(colour, colour[0].upper(), rank, tuple(parse_face(f) for f in faces))

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from simulator.games.assault.rules.aid import Aid
 from simulator.games.assault.rules.dice import Pool, parse_pool_at
-from simulator.run.datafile import SCENARIOS_DIR, file_digest, read_toml, validate
+from simulator.run.datafile import SCENARIOS_DIR, file_digest, read_format, read_toml, validate
 from simulator.run.errors import InputError
 
 DEFAULT_SUPPORT_FILE = SCENARIOS_DIR / "assault" / "support.toml"
@@ -68,6 +68,9 @@ class Support:
         return f"{self.name}, {self.status}"
 
 
+SUPPORT_FORMAT = 1  # the support.toml format (issue 44.9): 1, the first; a file of a newer format is refused
+
+
 def load_support(path: str | Path | None = None, aid: Aid | None = None) -> Support:
     """Load and check the support file (default: ``scenarios/assault/support.toml``).
 
@@ -78,7 +81,7 @@ def load_support(path: str | Path | None = None, aid: Aid | None = None) -> Supp
         aid = load_aid()
     p = Path(path) if path is not None else DEFAULT_SUPPORT_FILE
     where = str(p)
-    model = validate(_SupportFileModel, read_toml(p), where)
+    model = validate(_SupportFileModel, read_format(read_toml(p), where, "support.toml", SUPPORT_FORMAT, {}), where)
     ind, smoke = model.indirect_fire, model.smoke
     for i, name in enumerate(ind.no_fire_from):
         if name not in aid.terrain_names:

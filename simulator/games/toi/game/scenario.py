@@ -24,10 +24,12 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
 
 from simulator.engine.core import los as core_los
-from simulator.engine.core.hexgrid import HexGrid, axial_distance
+from simulator.engine.core.hexgrid import HexGrid, axial_distance, too_many_hexes
+from simulator.engine.core.hexgrid import _all_distances as all_distances
 from simulator.engine.core.hexspec import parse_hex_spec
 from simulator.games.toi.game import tables as T
 from simulator.games.toi.game.state import MAX_FIG
@@ -230,86 +232,191 @@ def line_tracer(grid: HexGrid):
 
 
 def _line_of_sight(grid: HexGrid, elev: np.ndarray, blocking: np.ndarray, lower_hills: bool = True) -> np.ndarray:
-    """1 where a unit in hex a sees a unit in hex b (001 Line of sight; rulings T23)."""
-    n = grid.n
-    trace = line_tracer(grid)
-    dist = grid.distance
+    """1 where a unit in hex a sees a unit in hex b (001 Line of sight; rulings T23), every
+    two hexes in compiled code (issue 44.2). A line's hexes depend only on the offset from
+    its firer (the exact tracer works in whole axial coordinates), so each offset is traced
+    once (:func:`_offset_lines`) and moved to every firer."""
+    qmin, rmin = int(grid.q.min()) - 2, int(grid.r.min()) - 2
+    index = np.full((int(grid.q.max()) - qmin + 3, int(grid.r.max()) - rmin + 3), -1, dtype=np.int64)
+    index[grid.q - qmin, grid.r - rmin] = np.arange(grid.n)
+    spans = int(np.ptp(grid.q)), int(np.ptp(grid.r))
+    work, fkey = core_los.line_work(grid.diameter + 2)
+    size = (grid.diameter + 3) * 7
+    start, steps = _offset_lines(spans[0], spans[1], work, fkey, size)
+    return _los_table(grid.q, grid.r, index, qmin, rmin, spans[0], spans[1], start, steps, size,
+                      elev.astype(np.int64), blocking.astype(np.int64), bool(lower_hills))
+
+
+@njit(cache=True)
+def _offset_lines(sq, sr, work, fkey, size):
+    """Every line from (0, 0) to an offset (dq, dr), |dq| <= sq, |dr| <= sr, traced on a
+    map without edges: ``steps[start[o]:start[o + 1]]`` rows (q, r, other hex's q, r, kind)
+    of offset o = (dq + sq) * (2 sr + 1) + dr + sr; kind -2 one hex, -1 a hex side with
+    no hex across, 0 a hex side between two hexes (line_steps' prim and alt)."""
+    m = 2
+    vq0, vr0 = -sq - m, -sr - m
+    wq, wr = 2 * sq + 2 * m + 1, 2 * sr + 2 * m + 1
+    vindex = np.arange(wq * wr).reshape(wq, wr)
+    stamp = np.zeros((wq, wr), dtype=np.int64)
+    prim = np.empty(size, dtype=np.int64)
+    alt = np.empty(size, dtype=np.int64)
+    n_off = (2 * sq + 1) * (2 * sr + 1)
+    start = np.zeros(n_off + 1, dtype=np.int64)
+    total = 0
+    for pass_ in range(2):                       # count, then fill
+        if pass_ == 1:
+            steps = np.empty((total, 5), dtype=np.int64)
+        at = 0
+        sid = 0
+        for dq in range(-sq, sq + 1):
+            for dr in range(-sr, sr + 1):
+                o = (dq + sq) * (2 * sr + 1) + dr + sr
+                sid += 1
+                ns = core_los.line_steps(0, 0, dq, dr, vindex, vq0, vr0, prim, alt, stamp, sid, work, fkey)
+                if pass_ == 0:
+                    total += ns
+                    continue
+                start[o] = at
+                for k in range(ns):
+                    steps[at, 0], steps[at, 1] = prim[k] // wr + vq0, prim[k] % wr + vr0
+                    if alt[k] >= 0:
+                        steps[at, 2], steps[at, 3], steps[at, 4] = alt[k] // wr + vq0, alt[k] % wr + vr0, 0
+                    else:
+                        steps[at, 2], steps[at, 3], steps[at, 4] = 0, 0, alt[k]
+                    at += 1
+        if pass_ == 1:
+            start[n_off] = at
+    return start, steps
+
+
+@njit(cache=True)
+def _hex_at(index, qmin, rmin, q, r):
+    i, j = q - qmin, r - rmin
+    if i < 0 or j < 0 or i >= index.shape[0] or j >= index.shape[1]:
+        return -1
+    return index[i, j]
+
+
+@njit(cache=True)
+def _los_table(q, r, index, qmin, rmin, sq, sr, start, steps, size, elev, blocking, lower_hills):
+    n = q.shape[0]
     out = np.zeros((n, n), dtype=np.int64)
+    prim = np.empty(size, dtype=np.int64)
+    alt = np.empty(size, dtype=np.int64)
     for a in range(n):
         for b in range(n):
-            if dist[a, b] <= 1:
+            if axial_distance(q[a], r[a], q[b], r[b]) <= 1:
                 out[a, b] = 1                       # 001 LOS: adjacent units always see each other
                 continue
-            prim, alt = trace(a, b)
-            out[a, b] = _sees(a, b, prim, alt, elev, blocking, dist, lower_hills=lower_hills)
+            o = (q[b] - q[a] + sq) * (2 * sr + 1) + r[b] - r[a] + sr
+            ns = start[o + 1] - start[o] if o + 1 < start.shape[0] else 0
+            for k in range(ns):                     # line_steps' answer on this map (its off-map rule)
+                row = steps[start[o] + k]
+                h1 = _hex_at(index, qmin, rmin, q[a] + row[0], r[a] + row[1])
+                h2 = row[4] if row[4] < 0 else _hex_at(index, qmin, rmin, q[a] + row[2], r[a] + row[3])
+                if h1 < 0 and h2 >= 0:
+                    h1, h2 = h2, h1
+                prim[k], alt[k] = h1, h2
+            out[a, b] = _sight_code(a, b, prim[:ns], alt[:ns], elev, blocking, q, r, lower_hills)[0] == SEES
     return out
 
 
-def _sees(a, b, prim, alt, elev, blocking, dist, why: list | None = None, lower_hills: bool = True) -> int:
-    """1 when ``a`` sees ``b`` along the traced line ``prim``/``alt``; when it does not and
-    ``why`` is a list, appends ``(reason, hexes)``: what blocks (for ``lanchester toi los``).
+# What _sight_code says: the line is open, or what closes it (``lanchester toi los`` words them).
+SEES, BLOCKED, SIDE_BLOCKED, OWN_LEVEL, BLIND = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def _obstructs(x, lo, top, least, elev, blocking) -> bool:
+    # BT, or a hill from ``least`` up to the higher unit's level, or above it (rulings T23)
+    return x >= 0 and (blocking[x] != 0 or (elev[x] >= least and elev[x] > elev[lo]) or elev[x] > top)
+
+
+@njit(cache=True)
+def _sight_code(a, b, prim, alt, elev, blocking, q, r, lower_hills=True):
+    """Whether ``a`` sees ``b`` along the traced line ``prim``/``alt``: ``(code, x, y)``,
+    code SEES or what blocks it, ``x``/``y`` the hex(es) that do (-1 when none). The one
+    implementation of the rule, for the game's table and for ``lanchester toi los``.
     ``lower_hills``: a hill above the lower unit and at or below the higher one is BT (001
     LOS, the literal reading, rulings T23 revised); else only a hill at the higher unit's level."""
     lo, hi = (a, b) if elev[a] <= elev[b] else (b, a)
     top = elev[hi]
     least = elev[lo] + 1 if lower_hills else top
-
-    def obstructs(x: int) -> bool:
-        # BT, or a hill above the lower unit up to the higher unit's level, or above it (rulings T23)
-        return x >= 0 and (bool(blocking[x]) or (elev[x] >= least and elev[x] > elev[lo]) or elev[x] > top)
-
     closest = -1
-    for k in range(len(prim)):
-        x, y = int(prim[k]), int(alt[k])
-        hit = obstructs(x) and (y == -2 or obstructs(y))   # along a hex side: both sides (001 LOS)
-        if not hit:
+    for k in range(prim.shape[0]):
+        x, y = prim[k], alt[k]
+        hit = _obstructs(x, lo, top, least, elev, blocking) and (y == -2 or _obstructs(y, lo, top, least, elev, blocking))
+        if not hit:                                 # along a hex side: both sides must block (001 LOS)
             continue
         if elev[a] == elev[b] or elev[x] > top:
-            if why is not None:
-                def what(h):
-                    return "blocking terrain" if blocking[h] else f"a level {int(elev[h])} hill"
-                why.append((what(x) if y == -2 else f"{what(x)} and {what(y)}, on both sides of the hex side",
-                            (x,) if y == -2 else (x, y)))
-            return 0                                # same level (or a higher hill): BT blocks
-        if closest < 0 or dist[x, lo] < dist[closest, lo]:
+            return (BLOCKED, x, -1) if y == -2 else (SIDE_BLOCKED, x, y)   # same level (or higher hill): BT blocks
+        if closest < 0 or axial_distance(q[x], r[x], q[lo], r[lo]) < axial_distance(q[closest], r[closest],
+                                                                                    q[lo], r[lo]):
             closest = x
     if elev[a] != elev[b]:
-        first = int(prim[0]) if a == hi else int(prim[-1])
-        if first >= 0 and elev[first] == top and dist[first, hi] == 1:
-            if why is not None:
-                why.append(("the higher unit looks out across an adjacent hex at its own level", (first,)))
-            return 0                                # 001 LOS: across an adjacent hex at its own level
+        first = prim[0] if a == hi else prim[prim.shape[0] - 1]
+        if first >= 0 and elev[first] == top and axial_distance(q[first], r[first], q[hi], r[hi]) == 1:
+            return OWN_LEVEL, first, -1             # 001 LOS: across an adjacent hex at its own level
         if closest >= 0:
             blind = 2 if top - elev[lo] == 1 else 1  # 001 LOS: blind hexes behind the obstruction
-            if dist[closest, lo] <= blind:
-                if why is not None:
-                    why.append((f"the lower unit is in a blind hex, {int(dist[closest, lo])} behind the obstruction "
-                                f"(blind up to {blind})", (closest,)))
-                return 0
-    return 1
+            behind = axial_distance(q[closest], r[closest], q[lo], r[lo])
+            if behind <= blind:
+                return BLIND, closest, behind
+    return SEES, -1, -1
 
 
 def sight(scenario: Scenario, a: int, b: int) -> tuple[int, list[tuple[str, tuple[int, ...]]], list[int]]:
     """Whether hex ``a`` sees hex ``b`` on ``scenario``'s map and why: ``(sees, why,
     crossed)``, ``why`` the blocking reasons with their hexes (empty when it sees),
     ``crossed`` the hexes strictly between. The same function as the game's table
-    (:func:`_line_of_sight`), which it agrees with."""
+    (:func:`_sight_code`), which it agrees with."""
     t, grid = scenario.tables, scenario.grid
-    elev = t.hexi[:, T.HI_ELEV]
+    elev = t.hexi[:, T.HI_ELEV].astype(np.int64)
     feats = scenario.game.terrain.features
     blocking = np.array([feats[scenario.terrain_names[int(x)]].blocking.value == "yes"
                          for x in t.hexi[:, T.HI_TERRAIN]], dtype=np.int64)
-    if grid.distance[a, b] <= 1:
+    if axial_distance(grid.q[a], grid.r[a], grid.q[b], grid.r[b]) <= 1:
         return 1, [], []                            # 001 LOS: adjacent units always see each other
     prim, alt = line_tracer(grid)(a, b)
-    why: list = []
-    sees = _sees(a, b, prim, alt, elev, blocking, grid.distance, why,
-                 lower_hills=scenario.spec.rules.lower_hills_block)
-    crossed = [int(h) for x, y in zip(prim, alt, strict=True) for h in (x, y) if h >= 0]
-    return sees, why, crossed
+    code, x, y = _sight_code(a, b, prim, alt, elev, blocking, grid.q, grid.r,
+                             scenario.spec.rules.lower_hills_block)
+    crossed = [int(h) for p, s in zip(prim, alt, strict=True) for h in (p, s) if h >= 0]
+    return int(code == SEES), _why(code, int(x), int(y), abs(int(elev[a]) - int(elev[b])), elev, blocking), crossed
 
 
-# --- compile ---------------------------------------------------------------------------
+def _why(code, x, y, rise, elev, blocking) -> list[tuple[str, tuple[int, ...]]]:
+    """:func:`_sight_code`'s answer in words, with the hexes; ``rise`` the levels between the units."""
+    def what(h):
+        return "blocking terrain" if blocking[h] else f"a level {int(elev[h])} hill"
+    if code == BLOCKED:
+        return [(what(x), (x,))]
+    if code == SIDE_BLOCKED:
+        return [(f"{what(x)} and {what(y)}, on both sides of the hex side", (x, y))]
+    if code == OWN_LEVEL:
+        return [("the higher unit looks out across an adjacent hex at its own level", (x,))]
+    if code == BLIND:
+        blind = 2 if rise == 1 else 1
+        return [(f"the lower unit is in a blind hex, {y} behind the obstruction (blind up to {blind})", (x,))]
+    return []
+
+
+# The engine's tables hold every two hexes (line of sight with and without smoke, the
+# distance: int64[n, n] each). Maps beyond these limits are refused, before any large
+# allocation, with their size and the limit (the same hex limit as Assault's maps).
+TABLES_BYTES = 1 << 30
+PAIR_BYTES = 3 * 8
+
+
+def check_map_size(where, cols: int, rows: int) -> None:
+    """InputError naming the map's size and the limit when its tables would not fit."""
+    if too_many_hexes(cols, rows):
+        raise InputError(where, "map.rows", too_many_hexes(cols, rows))
+    n = cols * rows
+    most = int((TABLES_BYTES // PAIR_BYTES) ** 0.5)
+    if n > most:
+        raise InputError(where, "map.rows", f"the {cols} x {rows} map has {n:,} hexes: at most {most:,} hexes "
+                         f"(line of sight between every two hexes, {PAIR_BYTES * n * n / 2**20:,.0f} MiB of "
+                         f"tables; limit {TABLES_BYTES >> 20:,} MiB)")
+
 
 def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:  # noqa: C901 - one pass over the file
     """Check a scenario file and build its tables."""
@@ -320,6 +427,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     cols = len(rows[0])
     if any(len(r) != cols for r in rows):
         raise InputError(where, "map.rows", "every row must have the same number of hexes")
+    check_map_size(where, cols, len(rows))             # before any per-hex work
     grid = HexGrid(cols, len(rows), spec.map.orientation)
     n = grid.n
     sides = tuple(spec.sides)
@@ -442,8 +550,11 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
         room = int(((hexi[:, T.HI_ZONE] >> z) & 1 & stand).sum()) * 3
         need = sum(1 for r in slots if r[T.SL_SIDE] == si and r[T.SL_ZONE] == z and r[T.SL_ARRIVE] == 0)
         if need > room:
-            raise InputError(where, f"sides.{sides[si]}.zones.{zname}",
-                             f"{need} squads do not fit in the zone (room for {room}, 001 Setup: stacking)")
+            key = f"sides.{sides[si]}.zones.{zname}"
+            if not ((hexi[:, T.HI_ZONE] >> z) & 1).any():     # issue 44.8: say so, not "room for 0"
+                raise InputError(where, key, f"the zone is wholly off the {cols} x {len(rows)} map "
+                                 f"({', '.join(spec.sides[sides[si]].zones[zname])}): {need} squads cannot set up")
+            raise InputError(where, key, f"{need} squads do not fit in the zone (room for {room}, 001 Setup: stacking)")
     ft = np.zeros((len(figure_names), T.FT_FIELDS), dtype=np.int64)
     for f, name in enumerate(figure_names):
         fig = game.units.figures[name]
@@ -497,12 +608,8 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                  model.infantry.range.value, model.infantry.fpr.value, model.vehicle.range.value,
                  model.vehicle.fpr.value, int(model.light), int(model.has("fragile")), int(model.has("sturdy")),
                  int(model.has("concussive_firepower")), int(model.has("overrun")), model.transport.value)
-    dist = np.zeros((n, n), dtype=np.int64)
-    for a in range(n):
-        for b in range(n):
-            dist[a, b] = axial_distance(grid.q[a], grid.r[a], grid.q[b], grid.r[b])
-    lower = spec.rules.lower_hills_block                        # rulings T23
-    los = _line_of_sight(grid, elev, blocking, lower)
+    dist = all_distances(grid.q, grid.r)
+    los = _line_of_sight(grid, elev, blocking, spec.rules.lower_hills_block)     # rulings T23
     smoke_blocks = feats["smoke"].blocking.value == "yes"       # 001 Smoke: blocking terrain
     los_smoke = (_line_of_sight(grid, elev, blocking | hexi[:, T.HI_SMOKE], lower)
                  if smoke_blocks and hexi[:, T.HI_SMOKE].any() else los)

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from simulator.run.datafile import SCENARIOS_DIR, file_digest, load_model
+from simulator.run.datafile import SCENARIOS_DIR, file_digest, read_format, read_toml, validate
 from simulator.run.errors import InputError
 
 UNITS_FILE = SCENARIOS_DIR / "toi" / "units.toml"
@@ -274,9 +274,24 @@ def _check_names(table: dict, where: str, prefix: str) -> None:
             raise InputError(where, f"{prefix}.{key}", "names must be lower case with '_' (e.g. 'anti_tank')")
 
 
+# units.toml formats (issue 44.9): 1, the first release (no ``format`` key); 2 (issue 22)
+# made these keys required. A format 1 file is read with them at these defaults, the
+# readings the shipped file states (rulings T4, T11).
+UNITS_FORMAT = 2
+UNITS_ADDED = {2: {
+    "abilities.concussive_firepower.when_supporting": {
+        "value": True, "source": "format 1 default: a supporting tank attacks too (rulings T4)"},
+    "specialisations.flamethrower.when_supporting": {
+        "value": True, "source": "format 1 default: each attacking squad, supporters included (rulings T4)"},
+    "specialisations.medic.assault_cover": {
+        "value": "none", "source": "format 1 default: Bandage is no assault cover (rulings T11)"},
+}}
+TERRAIN_FORMAT = 1
+
+
 @cache
 def _load_units(path: str, mtime_ns: int) -> UnitsFile:
-    model = load_model(UnitsFile, path)
+    model = validate(UnitsFile, read_format(read_toml(path), path, "units.toml", UNITS_FORMAT, UNITS_ADDED), path)
     _check_names(model.figures, path, "figures")
     _check_names(model.vehicles, path, "vehicles")
     clash = set(model.figures) & set(model.vehicles)
@@ -287,7 +302,7 @@ def _load_units(path: str, mtime_ns: int) -> UnitsFile:
 
 @cache
 def _load_terrain(path: str, mtime_ns: int) -> TerrainFile:
-    model = load_model(TerrainFile, path)
+    model = validate(TerrainFile, read_format(read_toml(path), path, "terrain.toml", TERRAIN_FORMAT, {}), path)
     _check_names(model.features, path, "features")
     return model
 
