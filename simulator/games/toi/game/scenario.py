@@ -609,7 +609,8 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                  model.vehicle.fpr.value, int(model.light), int(model.has("fragile")), int(model.has("sturdy")),
                  int(model.has("concussive_firepower")), int(model.has("overrun")), model.transport.value)
     dist = all_distances(grid.q, grid.r)
-    los = _line_of_sight(grid, elev, blocking, spec.rules.lower_hills_block)     # rulings T23
+    lower = spec.rules.lower_hills_block                        # rulings T23
+    los = _line_of_sight(grid, elev, blocking, lower)
     smoke_blocks = feats["smoke"].blocking.value == "yes"       # 001 Smoke: blocking terrain
     los_smoke = (_line_of_sight(grid, elev, blocking | hexi[:, T.HI_SMOKE], lower)
                  if smoke_blocks and hexi[:, T.HI_SMOKE].any() else los)
