@@ -87,6 +87,7 @@ class State:
     """A game in progress (OpenSpiel's ``State``), over the arrays of a game's state."""
 
     RULES: ClassVar[Rules]
+    LOG_CAP: ClassVar[int] = LOG_CAP      # events a logged game starts with (the log doubles as it fills)
 
     def __init__(self, game, seed: int = 0, game_index: int = 0, *, log: bool = True, _arrays=None):
         self.game = game
@@ -96,7 +97,7 @@ class State:
             self.s = _arrays
             return
         r = self.RULES
-        self.s = game.new_state(log_cap=LOG_CAP if log else 1)
+        self.s = game.new_state(log_cap=self.LOG_CAP if log else 1)
         seed_run_game(seed, game_index, self.s.rng)
         self.s.g[r.g_log_on] = 1 if log else 0
         r.new_game(self.s, game.tables)

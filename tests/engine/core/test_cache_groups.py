@@ -32,6 +32,9 @@ PYTHON_ONLY = {
     "simulator.run.checkpoint",    # saved runs
     "simulator.run.stats",         # intervals of the calculators' answers
     "simulator.run.vocabulary",    # words shared with the command line
+    "simulator.run.datafile",      # reading data files (the scenario loaders beside the compiled LOS table)
+    "simulator.engine.core.hexspec",   # hex names in scenario files
+    "simulator.games.toi.rules.data",  # Tide of Iron's roster and terrain files, read in Python
 }
 
 

@@ -157,8 +157,7 @@ def test_a_full_event_log_raises_instead_of_dropping_events(monkeypatch):
     """As Assault's (issue 17): an event past the log's capacity is an error, not lost."""
     import pytest
 
-    from simulator.games.toi.game import game as toi_game
-    monkeypatch.setattr(toi_game, "LOG_CAP", 2)
+    monkeypatch.setattr(State, "LOG_CAP", 2)          # set-up alone logs more than two events
     with pytest.raises(ValueError, match="event log full"):
         st = State(tiny_game(), seed=3)
         for _ in range(2000):
