@@ -15,6 +15,11 @@ MAX_GAMES = 100_000_000       # a scenario batch keeps a few bytes per game in m
 OUT_FILE_SUFFIXES = (".json", ".csv", ".txt", ".tsv", ".md")   # --out NAME.json: the --format text, one file
 OUT_PICTURE_SUFFIXES = (".png",)                                  # --out NAME.png: one picture
 
+# --- the balance verdict (simulator.run.verdicts, docs/statistics.md): balanced when the
+# 95% interval of the first side's share of decisive games lies within 50% ± this many points
+DEFAULT_MARGIN_POINTS = 5
+DEFAULT_MAX_GAMES = 100_000     # --until-decided: the most games it plays
+
 # --- the skill curve (simulator.engine.core.balance): both sides at each level, weakest
 # first. The default curve of Infantry Training, 200 games a level (1,000 games), took
 # 63 s on this 2-core machine (these levels; measured on 2026-11-27, seed 1); most of it

@@ -92,6 +92,13 @@ MARKERS = ("entrenchment", "pillbox", "minefield", "razor_wire", "tank_trap")
 FORT_MAX = 3        # 001 Entrenchments & pillboxes; Engineer: at most 3 fortification markers a hex
 
 
+class VerdictSpec(_Strict):
+    """How the balance verdict is judged (docs/statistics.md): ``margin`` in points either
+    side of 50% of the first side's share of decisive games; ``--margin`` beats it."""
+
+    margin: float = Field(default=5.0, gt=0, lt=50)
+
+
 class ScenarioFile(_Strict):
     name: str
     description: str = ""
@@ -104,6 +111,7 @@ class ScenarioFile(_Strict):
     markers: list[MarkerSpec] = []
     smoke: list[str] = []             # hexes with a smoke marker at the start (001 Smoke; rulings T36)
     sides: dict[str, SideSpec]
+    verdict: VerdictSpec = VerdictSpec()
 
 
 @dataclass(frozen=True)
