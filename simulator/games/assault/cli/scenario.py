@@ -24,7 +24,8 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.argument("name")
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=None, metavar="N",
               help="Games to play [default: 10000; with --skill-curve: games per level, default "
-                   "200; with --precision: the most to play; "
+                   f"{cliopts.DEFAULT_CURVE_GAMES}; with --until-decided: the first round's; with --precision: "
+                   "the most to play; "
                    f"at most {cliopts.MAX_GAMES}].")
 @cliopts.seed
 @players_option
@@ -37,7 +38,8 @@ players_option = click.option("--players", default="greedy,greedy", show_default
                    "experience.SIDE.UNIT, initiative, sudden_death, history=alternate (5.3). Repeatable.")
 @click.option("--tune", default=None, metavar="KEY",
               help="Search a number (turns, cp.SIDE, count.SIDE.UNIT) for the first side's win rate "
-                   "closest to --target.")
+                   "closest to --target; the best value is then played again on fresh seeds (not used while "
+                   "searching) and that confirmation's verdict reported.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @cliopts.skill("lanchester assault scenario infantry-training --skill-curve --out out/curve")
 @cliopts.verdict_options("assault", "infantry-training")

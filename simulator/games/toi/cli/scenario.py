@@ -28,7 +28,8 @@ VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIV
 @click.argument("name")
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=None, metavar="N",
               help="Games to play [default: 10000; with --skill-curve: games per level, default "
-                   "200; with --precision: the most to play; "
+                   f"{cliopts.DEFAULT_CURVE_GAMES}; with --until-decided: the first round's; with --precision: "
+                   "the most to play; "
                    f"at most {cliopts.MAX_GAMES}].")
 @cliopts.seed
 @click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
@@ -41,7 +42,9 @@ VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIV
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help=f"What-if variants, played on the same seeds (repeatable): {VARY_KEYS}.")
 @click.option("--tune", default=None, metavar="KEY",
-              help="Search rounds, actions or vp.OBJECTIVE for the first side's win rate closest to --target.")
+              help="Search rounds, actions or vp.OBJECTIVE for the first side's win rate closest to --target; the "
+                   "best value is then played again on fresh seeds (not used while searching) and that "
+                   "confirmation's verdict reported.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @cliopts.skill("lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --out out/curve")
 @cliopts.verdict_options("toi", "two-farms")

@@ -73,6 +73,7 @@ def test_toi_verdict_margin_until_decided_and_the_scenario_key(tmp_path):
     assert json.loads(res.stdout[res.stdout.index("{"):])["verdict"]["margin"] == 0.10
     bad = tmp_path / "bad.scenario.toml"
     bad.write_text(text + "\n[verdict]\nmargin = 0\n")
-    res = CliRunner().invoke(toi, ["scenario", str(bad), "--games", "10"])
+    from simulator.cli import main
+    res = CliRunner().invoke(main, ["toi", "scenario", str(bad), "--games", "10"])
     assert res.exit_code == 2 and "verdict.margin" in res.output and "bad.scenario.toml" in res.output
     assert "Traceback" not in res.output
