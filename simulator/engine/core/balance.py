@@ -186,7 +186,8 @@ def tune_confirmation(key, value, target, confirm, *, seed, margin, sides) -> di
         what = (f"{sides[0]} wins {wins / tl.games:.1%} [{lo:.1%}, {hi:.1%}], which "
                 f"{'contains' if holds else 'excludes'} the target {target:.0%}")
     note = (f"{key}={value} confirmed on {tl.games:,} fresh games (seed {fresh}, not used while searching): {what}"
-            + ("" if holds else "; the tuned value is NOT confirmed: it may fit the search's luck"))
+            + ("" if holds else f"; the tuned value is NOT confirmed ({v['status']} on fresh games"
+                                + (": not enough games" if v["status"] == "undecided" else "") + ")"))
     return {"value": value, "seed": fresh, "games": int(tl.games), "wins": wins, "win_rate": wins / tl.games,
             "ci95": [lo, hi], "verdict": v, "confirmed": bool(holds), "text": note}
 

@@ -24,7 +24,8 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.argument("name")
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=None, metavar="N",
               help="Games to play [default: 10000; with --skill-curve: games per level, default "
-                   f"{cliopts.DEFAULT_CURVE_GAMES}; with --until-decided: the first round's; with --precision: "
+                   f"{cliopts.DEFAULT_CURVE_GAMES}; with --until-decided: the first round's, default 1000; "
+                   "with --precision: "
                    "the most to play; "
                    f"at most {cliopts.MAX_GAMES}].")
 @cliopts.seed
@@ -98,8 +99,9 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
     cliopts.check_verdict_options(until_decided, max_games, run_options)
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
+        from simulator.engine.core.balance import DEFAULT_FIRST_ROUND
         from simulator.run.vocabulary import DEFAULT_CURVE_GAMES
-        games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
+        games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_FIRST_ROUND if until_decided else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
                   data=cliopts.scenario_data(dice_file, aid_file, units_dir), skill_curve=skill_curve,
