@@ -10,7 +10,7 @@ import pandas as pd
 
 from reports.bundle import Report, Table
 from reports.provenance import Provenance
-from reports.scenario_text import activity_text
+from reports.scenario_text import activity_text, until_decided_line, verdict_line
 from reports.tables import (
     CONVERGENCE_COLUMNS,
     DECISION_TURN_COLUMNS,
@@ -18,6 +18,7 @@ from reports.tables import (
     LOSSES_COLUMNS,
     RESTRICTED_COLUMNS,
     SIDE_ACTIVITY_COLUMNS,
+    SKILL_CONVERGENCE_COLUMNS,
     SKILL_CURVE_COLUMNS,
     VARIANT_COLUMNS,
     WHAT_IF_CHANGE_COLUMNS,
@@ -65,8 +66,10 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
               Table("decision-turns", tidy(decision_turn_table(games), DECISION_TURN_COLUMNS),
                     f"{turn.capitalize()} of decision", f"Games decided in each {turn}, by winner.",
                     chart="decision-turn")]
-    chart_list = [charts.win_rate_chart(games, question=question, prov=provenance, sides=sides),
-                  charts.convergence_chart(games, prov=provenance, sides=sides,
+    verdict = (result or {}).get("verdict") if isinstance((result or {}).get("verdict"), dict) else None
+    margin = verdict.get("margin") if verdict else None
+    chart_list = [charts.win_rate_chart(games, question=question, prov=provenance, sides=sides, verdict=verdict),
+                  charts.convergence_chart(games, prov=provenance, sides=sides, margin=margin,
                                            question="How sure are we? The win rate as games accumulate"),
                   charts.decision_turn_chart(games, prov=provenance, sides=sides, turn=turn,
                                              question=f"In which {turn} are games decided?")]
@@ -118,7 +121,10 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                           variants=frames.get("variants"), sides=sides, variant_side=sides[0], result=report,
                           games_table=False, losses_measure=losses_measure, turn=turn, kind=kind)
     v = report["verdict"]
-    rep.highlights += [("verdict", v["text"]), ("balance test", v["test"])]
+    rep.highlights += [(verdict_label(v), v["text"]), ("balance test", v["test"])]
+    until = (report.get("run") or {}).get("until_decided")
+    if until:
+        rep.highlights.append(("until decided", until_decided_line(until).strip(" ()")))
     rep.highlights += [("warning", w) for w in report.get("warnings", [])]
     rep.highlights += [
                        ("first player wins", f"{report['first_player_win_rate']:.1%}"),
@@ -158,12 +164,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
         rep.charts.append(charts.activity_chart(frame, prov=provenance, question="What does each side do in a game?",
                                                 xlabel=f"per game, on average ({by_side['sample']})"))
     if "tune" in report:
-        tu = report["tune"]
-        rep.highlights.append(("tuning", f"{tu['key']} for {tu['side']} winning {tu['target']:.0%}: best "
-                                         f"{tu['best']['value']} ({tu['best']['win_rate']:.1%}), searched "
-                                         f"{tu['values'][0]['value']}-{tu['values'][-1]['value']}"))
-        if tu.get("bound_note"):
-            rep.highlights.append(("warning", tu["bound_note"]))
+        rep.highlights += tune_highlights(report["tune"])
     add_endings(rep, report, frames, provenance, first_player=first_player, turn=turn)
     if map_png is not None:
         from reports.charts import Chart
@@ -189,8 +190,22 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                          "card, first player): " + ", ".join(record_files)
                          + " (columns: docs/report-columns.md, scenario records).")
     rep.notes += list(report["data"].get("notes", []))
-    rep.notes.append("Verdict: " + v["text"])
+    rep.notes.append(verdict_line(v))
     return rep
+
+
+def tune_highlights(tu: dict) -> list[tuple[str, str]]:
+    """--tune: the best value, a warning at the search's end, the confirmation on fresh seeds."""
+    out = [("tuning", f"{tu['key']} for {tu['side']} winning {tu['target']:.0%}: best "
+                      f"{tu['best']['value']} ({tu['best']['win_rate']:.1%}), searched "
+                      f"{tu['values'][0]['value']}-{tu['values'][-1]['value']}")]
+    if tu.get("bound_note"):
+        out.append(("warning", tu["bound_note"]))
+    conf = tu.get("confirmation")
+    if conf:
+        out.append(("tuning confirmed on fresh seeds" if conf["confirmed"] else "tuning NOT confirmed on fresh seeds",
+                    conf["text"]))
+    return out
 
 
 def add_endings(rep: Report, report: dict, frames: dict[str, pd.DataFrame], provenance: Provenance, *,
@@ -307,12 +322,36 @@ def add_skill_curve(rep: Report, report: dict, provenance: Provenance) -> None:
                             "Each side's win rate with both sides played at each level, weakest first, "
                             "with the 95% Wilson interval. " + report["skill_curve_test"] + ".",
                             chart="skill-curve"))
-    rep.charts.append(charts.skill_curve_chart(frame, prov=provenance,
+    conv = report.get("convergence") or {}
+    rep.charts.append(charts.skill_curve_chart(frame, prov=provenance, margin=conv.get("margin"),
                                                question="Does the balance hold as the players get stronger?"))
-    rep.highlights.append(("skill curve", (
-        f"converged: the two strongest levels agree; the verdict is made at {top}" if report["converged"] else
-        f"NOT converged: the win rates still move between the two strongest levels; the verdict, made at "
-        f"{top}, may change with stronger players")))
+    if conv.get("difference"):
+        rep.tables.append(Table("skill-convergence", pd.DataFrame(
+            [{"side": s, "levels": " minus ".join(reversed(conv["levels"])), "difference": d["p"],
+              "lo": d["ci95"][0], "hi": d["ci95"][1], "status": d["status"], "margin": conv["margin"]}
+             for s, d in conv["difference"].items()], columns=SKILL_CONVERGENCE_COLUMNS),
+            "Has the skill curve converged?", conv["test"] + "; " + (conv.get("method") or "") + "."))
+    rep.highlights.append(("skill curve", convergence_phrase(conv, top) if conv else
+                           f"no convergence test; the verdict is made at {top}"))
+
+
+def verdict_label(v: dict) -> str:
+    """The highlight's label of the verdict: ``verdict (margin ±5 points)``."""
+    return f"verdict (margin ±{100 * v['margin']:g} points)" if v.get("margin") is not None else "verdict"
+
+
+def convergence_phrase(conv: dict, top: str) -> str:
+    """The skill curve's status in one line for the page."""
+    pts = f"±{100 * conv['margin']:g} points"
+    if conv["status"] == "converged":
+        return f"converged: the top two levels agree within {pts}; the verdict is made at {top}"
+    if conv["status"] == "moving":
+        return (f"NOT converged (moving): the top two levels differ by more than {pts}; the verdict, made at "
+                f"{top}, may change with stronger players")
+    more = conv.get("games_needed")
+    how = f"; about {more:,} more games a level would most likely decide it" if more is not None else ""
+    return (f"NOT converged (undecided): not enough games to tell whether the top two levels agree within {pts}"
+            f"{how}; the verdict is made at {top}")
 
 
 def add_restricted(rep: Report, report: dict, provenance: Provenance) -> None:

@@ -209,37 +209,62 @@ def close_combat_chart(end_states: pd.DataFrame, *, question: str, prov: Provena
 
 # --- scenarios -------------------------------------------------------------------------
 
+def margin_band(ax, margin: float | None, *, vertical: bool = False) -> None:
+    """The balance margin, 50% ± ``margin``, as a shaded band (nothing when None)."""
+    if margin is None:
+        return
+    span = ax.axvspan if vertical else ax.axhspan
+    span(0.5 - margin, 0.5 + margin, color="#2ca02c", alpha=0.10,
+         label=f"balance margin 50% ± {100 * margin:g} points")
+
+
 def win_rate_chart(games: pd.DataFrame, *, question: str, prov: Provenance, sides=None,
-                   name: str = "win-rate") -> Chart:
-    """Each side's win rate (and draws) with its 95% Wilson interval."""
+                   name: str = "win-rate", verdict: dict | None = None) -> Chart:
+    """Each side's win rate (and draws) with its 95% Wilson interval; with ``verdict``
+    (the report's) also the first side's share of the decisive games with the verdict's
+    interval, and the margin band 50% ± margin it is judged against."""
     rates = win_rate_table(games, sides)
-    fig, axes = new_figure(prov, size=(8.0, 2.4 + 0.55 * len(rates)))
+    labels, p, lo, hi = (rates["side"].tolist(), *(rates[c].to_numpy(float) for c in ("p", "lo", "hi")))
+    colours = [COLOURS[i % len(COLOURS)] for i in range(len(rates))]
+    share = verdict is not None and verdict.get("share_first_side") is not None and verdict.get("ci95")
+    if share:
+        first = rates["side"].iloc[0] if sides is None else list(sides)[0]
+        labels.append(f"{first}: share of decisive games")
+        p = np.append(p, verdict["share_first_side"])
+        lo, hi = np.append(lo, verdict["ci95"][0]), np.append(hi, verdict["ci95"][1])
+        colours.append("#444444")
+    fig, axes = new_figure(prov, size=(8.0, 2.4 + 0.55 * len(labels)))
     ax = axes[0, 0]
-    y = np.arange(len(rates))
-    p, lo, hi = (rates[c].to_numpy(float) for c in ("p", "lo", "hi"))
-    ax.barh(y, p, 0.6, xerr=np.clip([p - lo, hi - p], 0, None), capsize=4,
-            color=[COLOURS[i % len(COLOURS)] for i in range(len(rates))])
+    y = np.arange(len(labels))
+    margin_band(ax, verdict.get("margin") if verdict else None, vertical=True)
+    ax.barh(y, p, 0.6, xerr=np.clip([p - lo, hi - p], 0, None), capsize=4, color=colours)
     for yi, (pi, l, h) in enumerate(zip(p, lo, hi, strict=True)):
         ax.annotate(f"{100 * pi:.1f}%  ({100 * l:.1f}-{100 * h:.1f}%)", (h, yi), xytext=(6, 0),
                     textcoords="offset points", va="center", fontsize=9)
     ax.axvline(0.5, color="grey", linestyle=":", linewidth=1)
-    ax.set_yticks(y, rates["side"].tolist())
+    ax.set_yticks(y, labels)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.0)
     percent_axis(ax.xaxis)
-    ax.set_xlabel(f"share of {int(rates['games'].iloc[0]):,} games won (95% Wilson interval)")
+    ax.set_xlabel(f"share of {int(rates['games'].iloc[0]):,} games won (95% interval)")
     ax.set_ylabel("side")
     ax.grid(axis="x", alpha=0.3)
-    alt = ", ".join(f"{s}: {100 * v:.1f}%" for s, v in zip(rates["side"], p, strict=True))
+    alt = ", ".join(f"{s}: {100 * v:.1f}%" for s, v in zip(labels, p, strict=True))
+    if verdict and verdict.get("margin") is not None:
+        ax.legend(fontsize=8, loc="lower right")
+        alt += f"; verdict {verdict.get('status')} at margin ±{100 * verdict['margin']:g} points"
     return finish(fig, name, question, alt)
 
 
 def convergence_chart(games: pd.DataFrame, *, question: str, prov: Provenance, sides=None,
-                      name: str = "convergence") -> Chart:
-    """Each side's running win rate and its 95% interval as games accumulate."""
+                      name: str = "convergence", margin: float | None = None) -> Chart:
+    """Each side's running win rate and its 95% interval as games accumulate, with the
+    balance margin band 50% ± ``margin`` (the verdict's; on the share of decisive games,
+    the same as the win rate when no game is drawn)."""
     conv = convergence_table(games, sides)
     fig, axes = new_figure(prov)
     ax = axes[0, 0]
+    margin_band(ax, margin)
     for i, side in enumerate(series_in_order(conv, "side")):
         part = conv[conv["side"] == side]
         colour = COLOURS[i % len(COLOURS)]
@@ -255,6 +280,8 @@ def convergence_chart(games: pd.DataFrame, *, question: str, prov: Provenance, s
     last = conv.groupby("side", sort=False).tail(1)
     alt = ", ".join(f"{s}: {100 * p:.1f}% after {int(n):,} games (interval width {100 * (h - l):.1f} points)"
                     for s, p, n, l, h in zip(last["side"], last["p"], last["games"], last["lo"], last["hi"], strict=True))
+    if margin is not None:
+        alt += f"; balance margin 50% ± {100 * margin:g} points"
     return finish(fig, name, question, alt)
 
 
@@ -560,12 +587,14 @@ def change_chart(changes: pd.DataFrame, *, question: str, prov: Provenance, side
 
 
 def skill_curve_chart(curve: pd.DataFrame, *, question: str, prov: Provenance,
-                      name: str = "skill-curve") -> Chart:
+                      name: str = "skill-curve", margin: float | None = None) -> Chart:
     """Each side's win rate at each level of the skill curve, weakest first, one line per
-    side with its 95% Wilson interval (columns ``level, side, p, lo, hi, games``)."""
+    side with its 95% Wilson interval (columns ``level, side, p, lo, hi, games``), and
+    the balance margin band 50% ± ``margin``."""
     levels = list(dict.fromkeys(curve["level"]))
     fig, axes = new_figure(prov, size=(9.0, 5.6))
     ax = axes[0, 0]
+    margin_band(ax, margin)
     x = np.arange(len(levels))
     alt = []
     for i, side in enumerate(dict.fromkeys(curve["side"])):

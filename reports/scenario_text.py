@@ -43,10 +43,30 @@ def _outcome_lines(report: dict, sides) -> list[str]:
     if report.get("truncated_games"):
         lines.append(f"  {'cut short':>10}      {report['truncated_rate']:7.2%}  ({report['truncated_games']:,} games "
                      f"not over after {report['decision_limit']:,} decisions: no winner)")
-    lines += ["", "verdict: " + report["verdict"]["text"],
-              "  (test: " + report["verdict"]["test"] + ")"]
+    lines += ["", verdict_line(report["verdict"]), "  (test: " + report["verdict"]["test"] + ")"]
+    until = (report.get("run") or {}).get("until_decided")
+    if until:
+        lines.append(until_decided_line(until))
     lines += [f"warning: {w}" for w in report.get("warnings", [])]
     return lines
+
+
+def verdict_line(v: dict) -> str:
+    """``verdict (margin ±5 points): balanced within ...``: the verdict's sentence under a
+    label naming its status and margin (every command prints the verdict so)."""
+    margin = v.get("margin")
+    named = f" ({v['status']}, margin ±{100 * margin:g} points" if margin is not None else f" ({v.get('status')}"
+    interval = ", confidence sequence" if v.get("interval") == "sequence" else ""
+    return f"verdict{named}{interval}): {v['text']}"
+
+
+def until_decided_line(until: dict) -> str:
+    """--until-decided: the rounds played and whether the verdict was decided."""
+    rounds = until["rounds"]
+    games = rounds[-1]["games"] if rounds else 0
+    how = "decided" if until["decided"] else f"NOT decided within --max-games {until['max_games']:,}"
+    return (f"  (until decided: {len(rounds)} round{'s' if len(rounds) != 1 else ''}, {games:,} games, {how}; "
+            "the confidence sequence keeps its 95% promise however many rounds were looked at)")
 
 
 def activity_text(act: dict, words: dict | None) -> str:
@@ -144,6 +164,10 @@ def _tune_lines(tu: dict) -> list[str]:
     lines.append(f"  best: {tu['best']['value']} ({tu['best']['win_rate']:.2%})")
     if tu.get("bound_note"):
         lines.append(f"  warning: {tu['bound_note']}")
+    conf = tu.get("confirmation")
+    if conf:
+        lines.append(f"  confirmation: {conf['text']}")
+        lines.append(f"    {verdict_line(conf['verdict'])}")
     return lines
 
 
@@ -173,12 +197,33 @@ def _skill_curve_lines(report: dict, sides) -> list[str]:
             f"{s} {r['win_rate'][s]['p']:6.2%} [{r['win_rate'][s]['ci95'][0]:.2%}, {r['win_rate'][s]['ci95'][1]:.2%}]"
             for s in sides) + f"; draws {r['draw_rate']:.2%}")
     top = curve[-1]["level"]
-    if report["converged"]:
-        lines.append(f"  converged: the two strongest levels agree ({report['skill_curve_test']})")
-    else:
-        lines.append(f"  NOT converged: the win rates still move between the two strongest levels, so the "
-                     f"verdict, made at {top}, may change with stronger players ({report['skill_curve_test']})")
+    lines += convergence_lines(report.get("convergence"), sides)
     lines.append(f"  the verdict above is made at the strongest level, {top} on both sides")
+    return lines
+
+
+def convergence_lines(conv: dict | None, sides) -> list[str]:
+    """The convergence test of the top two levels: its status, each side's difference."""
+    if not conv:
+        return []
+    pts = f"±{100 * conv['margin']:g} points"
+    head = {"converged": f"converged: the top two levels agree within {pts}",
+            "moving": f"NOT converged (moving): the top two levels differ by more than {pts}; stronger players "
+                      "may change the verdict",
+            "undecided": f"NOT converged (undecided): not enough games to tell whether the top two levels agree "
+                         f"within {pts}"}[conv["status"]]
+    if conv["status"] == "undecided":
+        more = conv.get("games_needed")
+        head += f" (about {more:,} more games a level would most likely decide it)" if more is not None else ""
+    lines = [f"  {head}"]
+    levels = conv.get("levels") or []
+    for s in sides:
+        d = (conv.get("difference") or {}).get(s)
+        if d:
+            lines.append(f"    {s}: {levels[-1] if levels else 'top'} minus {levels[0] if levels else 'next'} "
+                         f"{100 * d['p']:+.2f} points [{100 * d['ci95'][0]:+.2f}, {100 * d['ci95'][1]:+.2f}]: "
+                         f"{d['status']}")
+    lines.append(f"  ({conv['test']}; {conv.get('method') or 'no curve'})")
     return lines
 
 

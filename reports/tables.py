@@ -47,6 +47,7 @@ RESTRICTED_COLUMNS = ["variant", "side", "p", "base_p", "change", "change_lo", "
                       "better", "worse", "p_value", "p_holm", "family_size"]     # scenario --restrict
 TURN_ACTIVITY_COLUMNS = ["turn", "side", "measure", "count"]       # replay: one game, turn by turn
 EDITION_DIFFERENCE_COLUMNS = ["part", "measure", "v1", "v2", "difference"]   # melee --compare-editions
+SKILL_CONVERGENCE_COLUMNS = ["side", "levels", "difference", "lo", "hi", "status", "margin"]   # --skill-curve
 DIFFERING_RULE_COLUMNS = ["rule", "sections", "v1", "v2"]
 DRAW = "draw"
 TRUNCATED = "truncated"     # a game cut short at the decision limit: no winner, not a draw

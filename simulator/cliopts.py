@@ -31,6 +31,8 @@ import click
 from simulator.run.vocabulary import (  # noqa: F401 - what a run can hold
     DEFAULT_CURVE_GAMES,
     DEFAULT_LEVELS,
+    DEFAULT_MARGIN_POINTS,
+    DEFAULT_MAX_GAMES,
     FORMATS,
     MAX_GAMES,
     MAX_TRIALS,
@@ -261,8 +263,8 @@ def skill(example: str):
                      metavar="N"),
         click.option("--skill-curve", is_flag=True, default=False,
                      help="Play both sides at each level of a rising ladder of strengths (--levels) and report "
-                          "each side's win rate per level and whether the curve has converged (the top two "
-                          "levels agree within their 95% intervals); the verdict is made at the strongest "
+                          "each side's win rate per level and whether the curve has converged (the 95% interval "
+                          "of the top two levels' paired difference lies within ± --margin); the verdict is made at the strongest "
                           f"level and names it. --games is games per level (default {DEFAULT_CURVE_GAMES}). "
                           f"Example: {example}"),
         click.option("--levels", default=None, metavar="L1,L2,...",
@@ -275,6 +277,50 @@ def skill(example: str):
             f = option(f)
         return f
     return decorate
+
+
+def verdict_options(game: str, name: str):
+    """``--margin``, ``--until-decided`` and ``--max-games`` of a scenario command (``game``
+    and ``name``: its examples' ``lanchester GAME scenario NAME``); the command receives
+    ``margin`` (points, or None: the scenario's ``[verdict] margin``, else
+    :data:`DEFAULT_MARGIN_POINTS`), ``until_decided`` and ``max_games``."""
+    options = (
+        click.option("--margin", type=click.FloatRange(0, 50, min_open=True, max_open=True), default=None,
+                     metavar="M",
+                     help="The balance margin in points: balanced when the whole 95% interval of the first side's "
+                          "share of decisive games lies within 50% ± M, unbalanced when wholly outside, "
+                          "undecided (not enough games) when it straddles an edge (docs/statistics.md). Default: "
+                          f"the scenario's [verdict] margin, else {DEFAULT_MARGIN_POINTS}. "
+                          f"Example: lanchester {game} scenario {name} --margin 2"),
+        click.option("--until-decided", is_flag=True, default=False,
+                     help="Play rounds of games (the first --games, then doubling the total) until the verdict is "
+                          "balanced or unbalanced, looking after every round with an anytime-valid confidence "
+                          "sequence, or until --max-games (then undecided). One line per round on stderr; the same "
+                          "seed gives the same rounds on any --workers. "
+                          f"Example: lanchester {game} scenario {name} --until-decided --games 1000 --seed 7"),
+        click.option("--max-games", type=click.IntRange(min=1, max=MAX_GAMES), default=DEFAULT_MAX_GAMES,
+                     show_default=True, metavar="N",
+                     help="With --until-decided: the most games it plays. "
+                          f"Example: lanchester {game} scenario {name} --until-decided --max-games 20000"),
+    )
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return decorate
+
+
+def check_verdict_options(until_decided: bool, max_games: int, run_options) -> None:
+    """``--max-games`` needs ``--until-decided``, which does not mix with ``--precision``
+    or ``--checkpoint``: a click usage error (exit 2) otherwise."""
+    source = click.get_current_context().get_parameter_source
+    if not until_decided and source("max_games") != click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--max-games needs --until-decided")
+    if until_decided and run_options.precision is not None:
+        raise click.UsageError("--until-decided and --precision: give one (both stop the run when its answer is clear)")
+    if until_decided and run_options.checkpoint:
+        raise click.UsageError("--until-decided and --checkpoint cannot be used together (rounds are not checkpointed)")
 
 
 def check_skill(skill_curve: bool, levels: str | None) -> None:

@@ -19,7 +19,9 @@ def test_demo_writes_exact_and_monte_carlo_results(tmp_path):
     assert [v["key"] for v in balance["what_if"]["variants"]] == ["turns", "turns", "edition"]
     summary = json.loads((sc / "summary.json").read_text())
     assert summary["kind"] == "assault scenario" and len(summary["charts"]) == 8   # with the map, activity, changes
-    assert (sc / "games.parquet").is_file() and "verdict:" in res.output
+    assert (sc / "games.parquet").is_file() and "margin ±5 points): with greedy on both sides" in res.output
+    assert balance["verdict"]["status"] in ("balanced", "unbalanced", "undecided", "no verdict")
+    assert balance["verdict"]["margin"] == 0.05
     top = json.loads((tmp_path / "summary.json").read_text())
     assert top["reports"][0]["dir"] == "scenario-infantry-training"
     # the Tide of Iron balance report (as `toi scenario --out` writes it), its games capped by --games

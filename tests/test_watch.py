@@ -142,8 +142,9 @@ def test_watch_replays_on_save_survives_a_bad_save_and_rewrites_the_report(tmp_p
     scenario.write_text(SCENARIO.format(turns=2))
     w = Watcher(tmp_path, "--out", "report", "--watch-max-runs", "3")
     try:
-        first = w.wait_for("out", "verdict:", START_SECONDS)
-        assert first.startswith("verdict: german ") and "->" not in first and "20 games" in first
+        first = w.wait_for("out", "verdict (", START_SECONDS)
+        assert first.startswith("verdict (") and "margin ±5 points): german " in first
+        assert "->" not in first and "20 games" in first
         page = (tmp_path / "report" / "index.html").read_text()
         assert '<meta http-equiv="refresh"' in page                      # the open page reloads itself
         w.wait_for("err", "watching", 60)
@@ -152,12 +153,12 @@ def test_watch_replays_on_save_survives_a_bad_save_and_rewrites_the_report(tmp_p
         assert "map.legend" in bad and "rivr" in bad and "did you mean 'river'" in bad
         w.wait_for("err", "watching", 60)
         save(scenario, SCENARIO.format(turns=4))
-        second = w.wait_for("out", "verdict:", RUN_SECONDS)
-        assert second.startswith("verdict: german ") and "->" in second and "paired change" in second
+        second = w.wait_for("out", "verdict (", RUN_SECONDS)
+        assert "margin ±5 points): german " in second and "->" in second and "paired change" in second
         assert w.finish(RUN_SECONDS) == 0
     finally:
         w.stop()
-    assert [x for x in w.out if x.startswith("verdict:")] == [first, second]
+    assert [x for x in w.out if x.startswith("verdict (")] == [first, second]
     assert not any("Traceback" in x for x in w.err)
     balance = json.loads((tmp_path / "report" / "balance.json").read_text())
     assert balance["games"] == 20 and balance["data"]["turns"] == 4          # the last save's report
@@ -168,7 +169,7 @@ def test_ctrl_c_ends_the_watch_cleanly(tmp_path):
     (tmp_path / "watch-me.scenario.toml").write_text(SCENARIO.format(turns=2))
     w = Watcher(tmp_path)
     try:
-        w.wait_for("out", "verdict:", START_SECONDS)
+        w.wait_for("out", "verdict (", START_SECONDS)
         w.wait_for("err", "watching", 60)
         w.proc.send_signal(signal.SIGINT)
         assert w.finish(60) == 0
@@ -206,11 +207,13 @@ def test_the_verdict_line():
     def report(wins):
         return {"sides": ["german", "soviet"], "games": 1000,
                 "win_rate": {"german": {"p": wins / 1000}, "soviet": {"p": 1 - wins / 1000}},
-                "verdict": {"text": "balanced within the 95% interval: ..."}}
+                "verdict": {"status": "unbalanced", "margin": 0.05, "text": "unbalanced: soviet favoured ..."}}
     first = watch.verdict_line(report(412))
-    assert first == "verdict: german 41.2% (±1.6% SE), 1,000 games: balanced within the 95% interval: ..."
+    assert first == ("verdict (unbalanced, margin ±5 points): german 41.2% (±1.6% SE), 1,000 games: "
+                     "unbalanced: soviet favoured ...")
     line = watch.verdict_line(report(380), report(412), (-0.032, 0.011))
-    assert line.startswith("verdict: german 41.2% -> 38.0% (±1.5% SE; paired change -3.2% ±1.1% SE)")
+    assert line.startswith("verdict (unbalanced, margin ±5 points): german 41.2% -> 38.0% (±1.5% SE; "
+                           "paired change -3.2% ±1.1% SE)")
 
 
 def test_the_paired_change_is_given_with_one_standard_error():

@@ -15,12 +15,22 @@ MAX_GAMES = 100_000_000       # a scenario batch keeps a few bytes per game in m
 OUT_FILE_SUFFIXES = (".json", ".csv", ".txt", ".tsv", ".md")   # --out NAME.json: the --format text, one file
 OUT_PICTURE_SUFFIXES = (".png",)                                  # --out NAME.png: one picture
 
+# --- the balance verdict (simulator.run.verdicts, docs/statistics.md): balanced when the
+# 95% interval of the first side's share of decisive games lies within 50% ± this many points
+DEFAULT_MARGIN_POINTS = 5
+DEFAULT_MAX_GAMES = 100_000     # --until-decided: the most games it plays
+
 # --- the skill curve (simulator.engine.core.balance): both sides at each level, weakest
 # first. The default curve of Infantry Training, 200 games a level (1,000 games), took
 # 63 s on this 2-core machine (these levels; measured on 2026-11-27, seed 1); most of it
-# is the two tree-search levels
+# is the two tree-search levels. Its convergence test (issue 39: the paired difference of
+# the top two levels within ± the margin) was undecided at 200 games a level (seed 1:
+# German mcts:256 minus mcts:64 -2.0 points [-7.7, +3.7], 34 of 200 games changed; about
+# 528 more games a level forecast) and converged at 800 (+0.1 points [-3.0, +3.3], 165 of
+# 800 changed; the mcts:256 level alone took 538 s on the machine shared by several runs,
+# 2026-11-28): 800 a level, about four times the old curve's time
 DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:64", "mcts:256")
-DEFAULT_CURVE_GAMES = 200       # games per level when --games is not given
+DEFAULT_CURVE_GAMES = 800       # games per level when --games is not given
 
 # --- Assault ----------------------------------------------------------------------------
 EXPERIENCE_LEVELS = ("recruit", "regular", "hardened", "veteran", "elite")   # 4.2.3

@@ -17,32 +17,52 @@ import numpy as np
 import pandas as pd
 
 from simulator.engine.core.background import FIRST_RUN_ESTIMATE, loading
-from simulator.engine.core.batch import RunResult, run_games, summary
+from simulator.engine.core.batch import DEFAULT_MARGIN, RunResult, run_games, run_until_decided, summary, verdict
 from simulator.run.errors import InputError
 from simulator.run.runner import RunOptions
 from simulator.run.stats import wilson_interval
-from simulator.run.verdicts import discordant_interval, holm_adjusted, mcnemar_exact, paired_difference
-from simulator.run.vocabulary import DEFAULT_LEVELS
+from simulator.run.verdicts import (
+    convergence,
+    discordant_interval,
+    games_needed_difference,
+    holm_adjusted,
+    mcnemar_exact,
+    paired_difference,
+)
+from simulator.run.vocabulary import DEFAULT_LEVELS, DEFAULT_MAX_GAMES
 
 Z95 = 1.959963984540054
 
 
 def play_balance(game, *, games: int | None, seed: int, players: tuple[str, str], workers: int | None = None,
                  out_dir=None, progress: bool = True, options: RunOptions | None = None,
-                 warm=None, label: str | None = None, estimate: str = FIRST_RUN_ESTIMATE) -> tuple[dict, RunResult]:
+                 warm=None, label: str | None = None, estimate: str = FIRST_RUN_ESTIMATE,
+                 margin: float = DEFAULT_MARGIN, until_decided: bool = False,
+                 max_games: int = DEFAULT_MAX_GAMES) -> tuple[dict, RunResult]:
     """The game-neutral part of a balance report: compile the game's batch entry (one
     game, so games per second is play only; ``warm`` first: a game's own background
     compile), play the run (:func:`~simulator.engine.core.batch.run_games`), summarise it
     (:func:`~simulator.engine.core.batch.summary`). Any game on the engine. ``label``:
     what the progress line calls the run (default the game's name); ``estimate``: the
-    loading notice's word on how long a first compile takes."""
+    loading notice's word on how long a first compile takes. ``margin``: the balance
+    verdict's (a fraction, 0.05 = ±5 points); ``until_decided``: play rounds of games,
+    the first ``games``, until the verdict is decided or ``max_games`` are played
+    (:func:`~simulator.engine.core.batch.run_until_decided`)."""
     with loading(estimate):
         if warm is not None:
             warm()                                       # a fresh machine: on both cores
         run_games(game, games=1, seed=seed, players=players, workers=1)   # compile first: games/s is play only
-    result = run_games(game, games=games, seed=seed, players=players, workers=workers, out_dir=out_dir,
-                       progress=(label or game.name) if progress else None, options=options)
-    return summary(result), result
+    if until_decided:
+        result = run_until_decided(game, first_round=games or DEFAULT_FIRST_ROUND, max_games=max_games, seed=seed,
+                                   margin=margin, players=players, workers=workers, out_dir=out_dir,
+                                   progress=(label or game.name) if progress else None, options=options)
+    else:
+        result = run_games(game, games=games, seed=seed, players=players, workers=workers, out_dir=out_dir,
+                           progress=(label or game.name) if progress else None, options=options)
+    return summary(result, margin=margin), result
+
+
+DEFAULT_FIRST_ROUND = 1000     # --until-decided without --games: the first round's games
 
 
 def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
@@ -130,9 +150,15 @@ def check_target(target: float) -> None:
         raise InputError("--target", "", f"a win rate between 0 and 1 (got {target})")
 
 
-def tune_scan(key, values, target, side0, play) -> dict:
+def tune_scan(key, values, target, side0, play, *, confirm=None, seed: int | None = None,
+              margin: float = DEFAULT_MARGIN, sides: list[str] | None = None) -> dict:
     """Scan the values of a numeric key (any game: ``play(value)`` plays ``games`` games
-    with the same seed); the one whose first-side win rate is closest to ``target`` wins."""
+    with the same seed); the one whose first-side win rate is closest to ``target`` wins.
+
+    ``confirm(value, seed)``: the best value played again on fresh seeds,
+    :func:`confirmation_seed` of the run's ``seed`` (never used while searching: a best
+    value picked among many on one set of games fits their luck too), and its balance
+    verdict at ``margin`` reported under ``confirmation``."""
     check_target(target)
     rows = []
     for v in values:
@@ -141,8 +167,48 @@ def tune_scan(key, values, target, side0, play) -> dict:
         lo, hi = wilson_interval(wins, res.tally.games)
         rows.append({"value": v, "wins": wins, "win_rate": wins / res.tally.games, "ci95": [lo, hi]})
     best = min(rows, key=lambda r: abs(r["win_rate"] - target))
-    return {"key": key, "target": target, "side": side0, "values": rows, "best": best,
-            **tune_bound(rows, best, target, key)}
+    out = {"key": key, "target": target, "side": side0, "values": rows, "best": best,
+           **tune_bound(rows, best, target, key)}
+    if confirm is not None:
+        out["confirmation"] = tune_confirmation(key, best["value"], target, confirm, seed=seed, margin=margin,
+                                                sides=sides or [side0, "other side"])
+    return out
+
+
+CONFIRM_KEY = 39     # the spawn key of the confirmation's seed (issue 39): a stream the search never drew
+
+
+def confirmation_seed(seed: int) -> int:
+    """The seed of ``--tune``'s confirmation: derived from the run's ``seed`` (so the same
+    command confirms on the same games) but not the seed the search played, so none of
+    its games was seen while choosing the value."""
+    state = np.random.SeedSequence(int(seed), spawn_key=(CONFIRM_KEY,)).generate_state(2, np.uint64)
+    return int(state[0] >> np.uint64(1))
+
+
+def tune_confirmation(key, value, target, confirm, *, seed, margin, sides) -> dict:
+    """The tuned ``value`` played again on :func:`confirmation_seed` (``confirm(value,
+    seed)``): its win rate, interval and balance verdict, and a sentence saying whether
+    the confirmation holds (balanced at ``margin``, or for a target other than 50% the
+    interval containing it)."""
+    fresh = confirmation_seed(seed)
+    res = confirm(value, fresh)
+    tl = res.tally
+    wins = int(tl.wins[0])
+    lo, hi = wilson_interval(wins, tl.games)
+    v = verdict(tl, sides, margin=margin, sequential=bool(getattr(res, "sequential", False)))
+    if abs(target - 0.5) < 1e-12:
+        holds = v["status"] == "balanced"
+        what = f"the confirmation's verdict is {v['status']}"
+    else:
+        holds = lo <= target <= hi
+        what = (f"{sides[0]} wins {wins / tl.games:.1%} [{lo:.1%}, {hi:.1%}], which "
+                f"{'contains' if holds else 'excludes'} the target {target:.0%}")
+    note = (f"{key}={value} confirmed on {tl.games:,} fresh games (seed {fresh}, not used while searching): {what}"
+            + ("" if holds else f"; the tuned value is NOT confirmed ({v['status']} on fresh games"
+                                + (": not enough games" if v["status"] == "undecided" else "") + ")"))
+    return {"value": value, "seed": fresh, "games": int(tl.games), "wins": wins, "win_rate": wins / tl.games,
+            "ci95": [lo, hi], "verdict": v, "confirmed": bool(holds), "text": note}
 
 
 def tune_bound(rows: list[dict], best: dict, target: float, key: str) -> dict:
@@ -355,38 +421,55 @@ def parse_levels(text: str | None, *, players) -> list[str]:
 
 
 def skill_curve_levels(game, levels: list[str], *, games: int, seed: int, workers: int | None,
-                       progress: bool = True, options: RunOptions | None = None) -> list[dict]:
+                       progress: bool = True, options: RunOptions | None = None,
+                       outcomes: list | None = None) -> list[dict]:
     """:func:`curve_row` of each of ``levels`` (both sides that player), ``games`` games
-    each on the same seeds."""
+    each on the same seeds; ``outcomes``, when given, gets each level's per-game outcomes
+    (:meth:`~simulator.engine.core.batch.Tally.outcome_array`), for the paired test."""
     rows = []
     sides = list(game.sides)
     for k, level in enumerate(levels):
         res = run_games(game, games=games, seed=seed, players=(level, level), workers=workers, options=options,
                         progress=f"{game.name} at {level} (level {k + 1} of {len(levels) + 1})" if progress else None)
         rows.append(curve_row(level, res.tally.wins, res.tally.games, sides))
+        if outcomes is not None:
+            outcomes.append(res.tally.outcome_array())
     return rows
 
 
 def add_skill_curve(report: dict, game, levels: list[str], top: RunResult, *, seed: int, workers: int | None,
-                    progress: bool = True, options: RunOptions | None = None) -> None:
+                    progress: bool = True, options: RunOptions | None = None,
+                    margin: float = DEFAULT_MARGIN) -> None:
     """The skill curve into ``report``: every level below the top one played with as
-    many games as the main run ``top`` (the top level's), the rows (``skill_curve``),
-    ``converged``, the test, and the verdict made at the top level naming it."""
+    many games as the main run ``top`` (the top level's), on its seeds; the rows
+    (``skill_curve``), the ``convergence`` of the top two levels (:func:`curve_convergence`,
+    paired game by game), ``converged`` (true only for "converged"), the test, and the
+    verdict made at the top level naming it."""
     sides = list(game.sides)
     games = top.tally.games
+    outcomes: list = []
     rows = skill_curve_levels(game, levels[:-1], games=games, seed=seed, workers=workers, progress=progress,
-                              options=options)
+                              options=options, outcomes=outcomes)
     rows.append(curve_row(levels[-1], top.tally.wins, games, sides))
     report["skill_curve"] = rows
-    report["converged"] = curve_converged(rows, sides)
-    report["skill_curve_test"] = CONVERGED_TEST
-    report["verdict"] = verdict_at_strength(report["verdict"], levels[-1], report["converged"])
+    below = outcomes[-1] if outcomes else None
+    report["convergence"] = curve_convergence(rows, sides, margin, top.tally.outcome_array(), below)
+    report["converged"] = report["convergence"]["status"] == "converged"
+    report["skill_curve_test"] = converged_test(margin)
+    report["verdict"] = verdict_at_strength(report["verdict"], levels[-1], report["convergence"])
 
 
 # --- the skill curve's rows and the verdict ------------------------------------------
 
-CONVERGED_TEST = ("converged when, for every side, the win rates at the two strongest levels each lie in "
-                  "the other's 95% Wilson interval")
+def converged_test(margin: float = DEFAULT_MARGIN) -> str:
+    """The skill curve's convergence test in one sentence, naming ``margin``."""
+    return (f"converged when, for every side, the 95% interval of the difference of its win rates at the two "
+            f"strongest levels (paired game by game: they play the same seeds) lies within ± {100 * margin:g} "
+            "points; moving when it lies wholly outside for a side; otherwise undecided (more games a level "
+            "needed)")
+
+
+CONVERGED_TEST = converged_test()
 
 
 def curve_row(level: str, wins: np.ndarray, games: int, sides: list[str]) -> dict:
@@ -399,17 +482,83 @@ def curve_row(level: str, wins: np.ndarray, games: int, sides: list[str]) -> dic
             "draw_rate": float(wins[2] / games) if games else 0.0}
 
 
-def curve_converged(rows: list[dict], sides: list[str]) -> bool:
-    """:data:`CONVERGED_TEST` on the curve's rows (weakest first): False with fewer than
-    two levels (no curve to judge)."""
+def _exact_games(margin: float, alpha: float = 0.05) -> int:
+    """Paired games after which the exact bound of no discordant game,
+    ``1 - (alpha/2)^(1/n)`` (:func:`simulator.run.verdicts.discordant_interval`), is at
+    most ``margin``: the fewest games a level at which a curve can converge."""
+    return math.ceil(math.log(alpha / 2.0) / math.log1p(-margin))
+
+
+def _paired_side(a: np.ndarray, b: np.ndarray, margin: float) -> dict:
+    """One side's paired difference ``a - b`` (0/1 wins per game) with its status and
+    the more games that would most likely decide it."""
+    d, (lo, hi) = paired_difference(a, b)
+    status = convergence(d, (lo, hi), margin)
+    needed = None
+    if status == "undecided":
+        x = a.astype(np.float64) - b.astype(np.float64)
+        sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
+        needed = games_needed_difference(d, sd, len(x), margin) if sd > 0 else \
+            max(0, _exact_games(margin) - len(x))
+    return {"p": d, "ci95": [lo, hi], "status": status, "games_needed": needed,
+            "discordant_games": int((a != b).sum())}
+
+
+def _unpaired_side(top: dict, below: dict, games: tuple[int, int], margin: float) -> dict:
+    """One side's unpaired difference of two levels' win rates (no per-game records):
+    Newcombe's hybrid score interval, built from the two Wilson intervals (it keeps its
+    width at 0% or 100%, where a normal interval collapses)."""
+    p1, p2 = top["p"], below["p"]
+    (l1, u1), (l2, u2) = wilson_interval(round(p1 * games[0]), games[0]), wilson_interval(round(p2 * games[1]),
+                                                                                          games[1])
+    d = p1 - p2
+    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    status = convergence(d, (lo, hi), margin)
+    return {"p": d, "ci95": [lo, hi], "status": status, "games_needed": None}
+
+
+def curve_convergence(rows: list[dict], sides: list[str], margin: float = DEFAULT_MARGIN,
+                      top_outcomes: np.ndarray | None = None, below_outcomes: np.ndarray | None = None) -> dict:
+    """Whether the skill curve has settled: for each side, the difference of its win
+    rates at the two strongest levels (``rows`` weakest first) and its 95% interval,
+    judged by :func:`simulator.run.verdicts.convergence` at ``margin``. Paired game by
+    game (:func:`simulator.run.verdicts.paired_difference`) when both levels' per-game
+    outcomes are given and of equal length (they play the same seeds); else unpaired
+    (:func:`_unpaired_side`, said in ``method``). Status "converged" when every side
+    converged, "moving" when any side moved, else "undecided" with ``games_needed``: the
+    more games a level that would most likely decide it (the largest over the sides;
+    None when a side cannot say). Fewer than two levels: "undecided" (no curve)."""
+    out: dict = {"margin": margin, "test": converged_test(margin)}
     if len(rows) < 2:
-        return False
-    top, below = rows[-1]["win_rate"], rows[-2]["win_rate"]
-    for s in sides:
-        a, b = top[s], below[s]
-        if not (b["ci95"][0] <= a["p"] <= b["ci95"][1] and a["ci95"][0] <= b["p"] <= a["ci95"][1]):
-            return False
-    return True
+        return {**out, "status": "undecided", "difference": {}, "games_needed": None, "method": None,
+                "levels": [r["level"] for r in rows]}
+    top, below = rows[-1], rows[-2]
+    paired = (top_outcomes is not None and below_outcomes is not None
+              and len(top_outcomes) == len(below_outcomes) > 0)
+    diff = {}
+    for i, s in enumerate(sides):
+        if paired:
+            diff[s] = _paired_side((top_outcomes == i).astype(np.int64), (below_outcomes == i).astype(np.int64),
+                                   margin)
+        else:
+            diff[s] = _unpaired_side(top["win_rate"][s], below["win_rate"][s], (top["games"], below["games"]), margin)
+    statuses = [d["status"] for d in diff.values()]
+    status = "moving" if "moving" in statuses else "converged" if all(x == "converged" for x in statuses) \
+        else "undecided"
+    needed = None
+    if status == "undecided":
+        wanted = [d["games_needed"] for d in diff.values() if d["status"] == "undecided"]
+        needed = None if any(w is None for w in wanted) else max(wanted)
+    method = ("paired: the two levels play the same seeds, game by game" if paired else
+              "unpaired (no per-game records): Newcombe's interval from the two Wilson intervals")
+    return {**out, "status": status, "difference": diff, "games_needed": needed, "method": method,
+            "levels": [below["level"], top["level"]], "games_per_level": int(top["games"])}
+
+
+def curve_converged(rows: list[dict], sides: list[str], margin: float = DEFAULT_MARGIN) -> bool:
+    """Whether the curve's rows alone (no per-game records: unpaired) say "converged"."""
+    return curve_convergence(rows, sides, margin)["status"] == "converged"
 
 
 def verdict_with_players(v: dict, players: dict[str, str]) -> dict:
@@ -422,14 +571,27 @@ def verdict_with_players(v: dict, players: dict[str, str]) -> dict:
                 text=f"with {strength} (--skill-curve: does it hold with stronger players?): {v['text']}")
 
 
-def verdict_at_strength(v: dict, level: str, converged: bool) -> dict:
+def convergence_phrase(conv: dict) -> str:
+    """The convergence status in words, with how many games a level would decide it."""
+    pts = f"±{100 * conv['margin']:g} points"
+    if conv["status"] == "converged":
+        return f"the skill curve has converged (the top two levels agree within {pts})"
+    if conv["status"] == "moving":
+        return (f"the skill curve still moves (the top two levels differ by more than {pts}): stronger players may "
+                "change this verdict")
+    more = conv.get("games_needed")
+    how = f"about {more:,} more games a level would most likely decide it" if more is not None else \
+        "more games a level are needed"
+    return f"the skill curve is undecided: not enough games to tell whether the top two levels agree within {pts} ({how})"
+
+
+def verdict_at_strength(v: dict, level: str, conv: dict) -> dict:
     """The verdict of the strongest level of a skill curve, naming that strength, and
-    saying plainly when the curve still moves there."""
-    out = dict(v, strength=level, converged=converged)
+    saying plainly when the curve has not converged there."""
+    out = dict(v, strength=level, converged=conv["status"] == "converged", convergence=conv["status"])
     text = f"at the strongest level played ({level} on both sides): {v['text']}"
-    if not converged:
-        text += ("; the skill curve has not converged: this verdict is made at a level where the curve "
-                 "still moves, and stronger players may change it")
+    if conv["status"] != "converged":
+        text += "; " + convergence_phrase(conv)
     out["text"] = text
     return out
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -72,7 +73,8 @@ from simulator.run.errors import InputError
 from simulator.run.intervals import newcombe_difference
 from simulator.run.stats import wilson_interval
 from simulator.run.suggest import did_you_mean
-from simulator.run.vocabulary import MAX_GAMES
+from simulator.run.verdicts import balance_verdict, until_decided
+from simulator.run.vocabulary import DEFAULT_MARGIN_POINTS, MAX_GAMES
 
 MAX_DECISIONS = 20000   # decisions a game may take; one not over by then is recorded as truncated
 
@@ -110,25 +112,30 @@ def record_columns(game) -> list[str]:
 
 
 def chunk_task(game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_games: int,
-               seed_seq: np.random.SeedSequence, max_decisions: int = MAX_DECISIONS) -> np.ndarray:
+               seed_seq: np.random.SeedSequence, max_decisions: int = MAX_DECISIONS, start: int = 0) -> np.ndarray:
     """Runner task: the records of run piece ``i = seed_seq.spawn_key[0]``, games
-    ``i * piece_games`` onwards (a fresh state and scratch per piece).
+    ``start + i * piece_games`` onwards (a fresh state and scratch per piece).
 
     Game ``k`` always draws from seed chunk ``k // GAMES_PER_CHUNK`` (its stream key,
     :func:`simulator.engine.core.seeding.chunk_key`) at place ``k % GAMES_PER_CHUNK``, so how a
-    run is cut into pieces, and how many workers play them, never changes a game.
+    run is cut into pieces, and how many workers play them, never changes a game; ``start``
+    (a round of ``--until-decided``) plays games ``start ...`` of the run with that seed,
+    a piece that crosses a seed chunk's end being played in two parts.
     """
-    first = int(seed_seq.spawn_key[0]) * piece_games
-    chunk, offset = divmod(first, GAMES_PER_CHUNK)
-    if offset + n_games > GAMES_PER_CHUNK:
-        raise ValueError("a piece must lie inside one seed chunk")
-    key = chunk_key(seed_seq.entropy, chunk)
+    first = int(start) + int(seed_seq.spawn_key[0]) * piece_games
     out = np.zeros((n_games, len(game.record_columns())), dtype=np.int64)
     s = game.new_state()
     w = game.players.make_work(game)
-    game.chunk_entry(kinds)(game.tables, key, np.int64(offset), np.int64(n_games), kinds, params, s, w, out, np.int64(0),
-               np.int64(max_decisions))
-    out[:, C_GAME] += chunk * GAMES_PER_CHUNK
+    entry = game.chunk_entry(kinds)
+    done = 0
+    while done < n_games:
+        chunk, offset = divmod(first + done, GAMES_PER_CHUNK)
+        part = min(n_games - done, GAMES_PER_CHUNK - offset)
+        rows = out[done:done + part]
+        entry(game.tables, chunk_key(seed_seq.entropy, chunk), np.int64(offset), np.int64(part), kinds, params, s, w,
+              rows, np.int64(0), np.int64(max_decisions))
+        rows[:, C_GAME] += chunk * GAMES_PER_CHUNK
+        done += part
     return out
 
 
@@ -349,6 +356,7 @@ class RunResult:
     files: list[Path] = field(default_factory=list)
     run: dict = field(default_factory=dict)    # runner.RunResult.describe(): checkpoint, precision, Dask
     max_decisions: int = MAX_DECISIONS         # the decision limit the games were played with
+    sequential: bool = False                   # the run looked after every round: the verdict's confidence sequence
 
 
 def run_games(game, *, games: int | None, seed: int, players: tuple[str, str] = ("greedy", "greedy"),
@@ -365,17 +373,34 @@ def run_games(game, *, games: int | None, seed: int, players: tuple[str, str] = 
     A game not over after ``max_decisions`` decisions is stopped and recorded as
     truncated (winner ``none``, reason ``truncated``).
     """
+    tally = Tally(turns=int(game.turns), truncated_reason=int(game.r_truncated))
+    writer = RecordWriter(out_dir, game) if out_dir is not None else None
+    ok = False
+    start = time.perf_counter()
+    try:
+        res, used = _play(game, games=games, seed=seed, players=players, workers=workers, progress=progress,
+                          params=params, options=options, max_decisions=max_decisions, tally=tally, writer=writer)
+        ok = True
+    finally:
+        files = writer.close(ok) if writer is not None else []
+    seconds = time.perf_counter() - start
+    return RunResult(game, players, tally.games, seed, tally, seconds, used, files, res.describe(),
+                     int(max_decisions))
+
+
+def _play(game, *, games: int | None, seed: int, players, workers, progress, params, options, max_decisions,
+          tally: Tally, writer: RecordWriter | None, start: int = 0):
+    """Games ``start ... start + games - 1`` of the run with ``seed``, folded into ``tally``
+    (and ``writer``): ``(runner result, workers used)``."""
     kinds, params = game.players.player_setup(players, params)
     piece = games_per_piece(game, kinds)
-    task = partial(chunk_task, game, kinds, params, piece, max_decisions=int(max_decisions))
+    task = partial(chunk_task, game, kinds, params, piece, max_decisions=int(max_decisions), start=int(start))
     opts = dataclasses.replace(options or runner.RunOptions(), unit="game",
                                backend="thread")   # play_chunk releases the GIL: threads scale
     if workers is not None:
         opts = dataclasses.replace(opts, workers=workers)
     if progress is not None:
         opts = dataclasses.replace(opts, progress=progress)
-    tally = Tally(turns=int(game.turns), truncated_reason=int(game.r_truncated))
-    writer = RecordWriter(out_dir, game) if out_dir is not None else None
 
     def collect(_chunk, records):
         tally.add(records)
@@ -384,25 +409,76 @@ def run_games(game, *, games: int | None, seed: int, players: tuple[str, str] = 
         return tally
 
     side0 = game.sides[0]
-    headline = runner.Headline(f"P({side0} wins)", lambda tl: int(tl.wins[0]))
+    # the headline reads the tally, which a round of --until-decided shares with the earlier
+    # rounds (its counts are not this call's): no headline then (no --precision either)
+    headline = runner.Headline(f"P({side0} wins)", lambda tl: int(tl.wins[0])) if start == 0 else None
+    if games is None:   # --precision without a cap: never more than a batch can hold
+        games = MAX_GAMES
+    res = runner.execute(task, games, seed=seed, options=opts, headline=headline,
+                         chunk_trials=piece, collect=collect)
+    return res, min(opts.workers or runner.default_workers(), res.chunks)
+
+
+def run_until_decided(game, *, first_round: int, max_games: int, seed: int, margin: float | None = None,
+                      players: tuple[str, str] = ("greedy", "greedy"), workers: int | None = None,
+                      out_dir: str | Path | None = None, progress: str | None = None,
+                      params: np.ndarray | None = None, options: runner.RunOptions | None = None,
+                      max_decisions: int = MAX_DECISIONS, echo=None) -> RunResult:
+    """``--until-decided``: play rounds of games until the balance verdict at ``margin``
+    is decided (:func:`simulator.run.verdicts.until_decided`, looking with the
+    anytime-valid confidence sequence after every round) or ``max_games`` are played.
+
+    The rounds' totals are fixed in advance (:func:`simulator.run.verdicts.round_totals`:
+    ``first_round``, then doubling, capped at ``max_games``) and round ``k`` plays games
+    ``total[k-1] ... total[k] - 1`` of the run with ``seed`` (:func:`chunk_task`'s
+    ``start``): the games of a run that stops after N games are the first N games of
+    ``--games N --seed S``, whatever the workers. ``echo(line)`` gets one line a round
+    (default: stderr). The result's ``rounds`` lists each round's verdict.
+    """
+    margin = DEFAULT_MARGIN if margin is None else margin
+    if options is not None and options.precision is not None:
+        raise InputError("--until-decided", "", "give --precision or --until-decided, not both "
+                                                "(both stop the run when its answer is clear)")
+    if echo is None:
+        def echo(line):
+            print(f"lanchester: {line}", file=sys.stderr)
+    opts = dataclasses.replace(options or runner.RunOptions(), checkpoint=None)
+    tally = Tally(turns=int(game.turns), truncated_reason=int(game.r_truncated))
+    writer = RecordWriter(out_dir, game) if out_dir is not None else None
+    sides = list(game.sides)
+    used = [1]
+
+    def play_round(k: int, n: int) -> tuple[int, int, int, int]:
+        _, w = _play(game, games=n, seed=seed, players=players, workers=workers, progress=progress, params=params,
+                     options=opts, max_decisions=max_decisions, tally=tally, writer=writer, start=tally.games)
+        used[0] = max(used[0], w)
+        counts = int(tally.wins[0]), int(tally.wins[1]), int(tally.wins[2]), int(tally.games)
+        v = verdict(tally, sides, margin=margin, sequential=True)
+        share = "" if v["share_first_side"] is None else \
+            f", {sides[0]} {v['share_first_side']:.1%} of decisive [{v['ci95'][0]:.1%}, {v['ci95'][1]:.1%}]"
+        echo(f"until decided: round {k + 1}, {tally.games:,} games{share}: {v['status']} "
+             f"(margin ±{100 * margin:g} points)")
+        return counts
+
     ok = False
-    start = time.perf_counter()
+    begin = time.perf_counter()
     try:
-        if games is None:   # --precision without a cap: never more than a batch can hold
-            games = MAX_GAMES
-        res = runner.execute(task, games, seed=seed, options=opts, headline=headline,
-                             chunk_trials=piece, collect=collect)
+        final, rounds = until_decided(play_round, margin=margin, first_round=first_round, max_games=max_games,
+                                      sides=sides)
         ok = True
     finally:
         files = writer.close(ok) if writer is not None else []
-    seconds = time.perf_counter() - start
-    used = min(opts.workers or runner.default_workers(), res.chunks)
-    return RunResult(game, players, tally.games, seed, tally, seconds, used, files, res.describe(),
-                     int(max_decisions))
+    run = {"precision": None, "width": None, "reached": None, "checkpoint": None, "loaded": 0, "dask": opts.dask,
+           "until_decided": {"first_round": int(first_round), "max_games": int(max_games),
+                             "decided": final.decided, "rounds": rounds}}
+    return RunResult(game, players, tally.games, seed, tally, time.perf_counter() - begin, used[0], files, run,
+                     int(max_decisions), sequential=True)
 
 
-def summary(result: RunResult) -> dict:
-    """The JSON summary of a run (the headline keys first)."""
+def summary(result: RunResult, *, margin: float | None = None) -> dict:
+    """The JSON summary of a run (the headline keys first); its verdict at ``margin``
+    (default :data:`DEFAULT_MARGIN`), with the confidence sequence when the run looked
+    as it went (``--until-decided``, ``--precision``)."""
     g, tl = result.game, result.tally
     n = tl.games
     sides = list(g.sides)
@@ -427,7 +503,8 @@ def summary(result: RunResult) -> dict:
         "games_per_second": n / result.seconds if result.seconds > 0 else None,
     }
     out["first_player_win_rate_ci95"] = [first_lo, first_hi]
-    out["verdict"] = verdict(tl, sides)
+    looked = result.sequential or result.run.get("precision") is not None
+    out["verdict"] = verdict(tl, sides, margin=DEFAULT_MARGIN if margin is None else margin, sequential=looked)
     out["first_player_effect"] = first_player_effect(tl, sides)
     out["decided_early_rate"] = tl.early / n
     out["decided_last_turn_rate"] = tl.last_turn / n
@@ -462,8 +539,9 @@ def summary(result: RunResult) -> dict:
     out["data"] = g.describe()
     out["files"] = [str(f) for f in result.files]
     run = result.run
-    if run.get("precision") is not None or run.get("checkpoint") or run.get("dask"):
-        out["run"] = {k: run[k] for k in ("precision", "width", "reached", "checkpoint", "loaded", "dask")}
+    if run.get("precision") is not None or run.get("checkpoint") or run.get("dask") or run.get("until_decided"):
+        out["run"] = {k: run.get(k) for k in ("precision", "width", "reached", "checkpoint", "loaded", "dask",
+                                              "until_decided") if k in run}
     return out
 
 
@@ -480,47 +558,61 @@ def mean_se_of(total: float, total_sq: float, n: int) -> float:
 
 DRAWS_DOMINATE = 0.5    # a draw rate above this is no balance verdict: the scenario rarely has a winner
 RARE_WINS = 0.05        # a side winning fewer games than this "almost never wins"
-BALANCE_TEST = ("balanced when 50% lies in the 95% Wilson interval of the first side's share of the "
-                f"decisive games; no verdict when draws exceed {DRAWS_DOMINATE:.0%} of the games")
+DEFAULT_MARGIN = DEFAULT_MARGIN_POINTS / 100.0   # the balance margin, a fraction either side of 50%
+
+
+def balance_test(margin: float = DEFAULT_MARGIN) -> str:
+    """The balance test in one sentence, naming ``margin`` (docs/statistics.md)."""
+    band = f"{50 - 100 * margin:g}%-{50 + 100 * margin:g}%"
+    return (f"balanced when the whole 95% interval of the first side's share of the decisive games lies within "
+            f"50% ± {100 * margin:g} points ({band}); unbalanced when it lies wholly outside; undecided when it "
+            f"straddles an edge (not enough games); no verdict when draws exceed {DRAWS_DOMINATE:.0%} of the "
+            "games. The interval is Wilson's for a run of a fixed number of games, the anytime-valid confidence "
+            "sequence for a run that looked after every round (--until-decided, --precision)")
+
+
+BALANCE_TEST = balance_test()
+
+
+def margin_fraction(points: float | None, scenario_points: float | None = None) -> float:
+    """The verdict's margin as a fraction: ``--margin`` (points) beats the scenario's
+    ``[verdict] margin`` (points), which beats :data:`DEFAULT_MARGIN`."""
+    chosen = points if points is not None else scenario_points
+    if chosen is None:
+        return DEFAULT_MARGIN
+    if not 0.0 < float(chosen) < 50.0:
+        raise InputError("--margin", str(chosen), "a margin in points, more than 0 and less than 50 (5 is 45%-55%)")
+    return float(chosen) / 100.0
 # Games cut short at the decision limit (truncated) are, like draws, in the denominator of
 # every rate (win rates, draw rate and truncated rate add up to 1) and not decisive games,
 # so the verdict leaves them out; a run with any says so in a warning (docs/rulings.md S27).
 
 
-def verdict(tl: Tally, sides: list[str]) -> dict:
-    """Balanced when an even split of the decisive games lies in the 95% interval of the
-    first side's share of them, unless draws dominate: then the verdict says so instead
-    (:data:`BALANCE_TEST`). A favoured verdict says when the other side almost never wins."""
-    n = max(tl.games, 1)
-    decisive = int(tl.wins[0] + tl.wins[1])
-    draw_rate = float(tl.wins[2] / n)
-    base = {"test": BALANCE_TEST, "draw_rate": draw_rate, "decisive_games": decisive}
-    if decisive == 0:
-        text = ("no verdict: every game was a draw" if not tl.truncated else
-                f"no verdict: no game had a winner ({int(tl.wins[2]):,} draws, {tl.truncated:,} cut short "
+def verdict(tl: Tally, sides: list[str], *, margin: float = DEFAULT_MARGIN, sequential: bool = False) -> dict:
+    """The balance verdict of a run's tally (:func:`simulator.run.verdicts.balance_verdict`
+    on the first side's share of the decisive games, the test :func:`balance_test`):
+    ``status`` "balanced", "unbalanced", "undecided" or "no verdict", with ``margin``,
+    ``games_needed``, ``edge_detectable``, ``ci95`` and the rest of
+    :meth:`~simulator.run.verdicts.Verdict.to_dict`. ``sequential``: the run looked
+    after every round (the confidence sequence, interval "sequence"). The text says
+    when a side almost never wins, and names games cut short."""
+    v = balance_verdict(int(tl.wins[0]), int(tl.wins[1]), int(tl.wins[2]), int(tl.games), sides,
+                        margin=margin, sequential=sequential, draws_dominate=DRAWS_DOMINATE)
+    out = {**v.to_dict(), "test": balance_test(margin)}
+    text = v.text
+    if v.decisive_games == 0 and tl.truncated:
+        text = (f"no verdict: no game had a winner ({int(tl.wins[2]):,} draws, {tl.truncated:,} cut short "
                 "at the decision limit)")
-        return {**base, "balanced": None, "status": "no decisive game", "text": text}
-    share = tl.wins[0] / decisive
-    lo, hi = wilson_interval(int(tl.wins[0]), decisive)
-    even = lo <= 0.5 <= hi
-    favoured = sides[0] if share > 0.5 else sides[1]
-    split = f"{sides[0]} wins {share:.1%} of decisive games [{lo:.1%}, {hi:.1%}]"
-    if draw_rate > DRAWS_DOMINATE:
-        status, balanced = "draws dominate", None
-        text = (f"no balance verdict: {draw_rate:.1%} of games are draws, so the scenario rarely "
-                f"has a winner with these players; of the decisive ones {split}")
-    elif even:
-        status, balanced = "balanced", True
-        text = f"balanced within the 95% interval: {split}"
-    else:
-        status, balanced = "favoured", False
-        text = f"not balanced: {favoured} is favoured; {split}"
-        loser = 1 - sides.index(favoured)
+    elif v.status == "undecided" and v.edge_detectable:
+        text += (f"; {v.favoured}'s edge is detectable (the interval excludes 50%), not yet whether it exceeds "
+                 "the margin")
+    if v.status == "unbalanced":
+        loser = 1 - list(sides).index(v.favoured)
+        n = max(tl.games, 1)
         if tl.wins[loser] / n < RARE_WINS:
             text += f"; {sides[loser]} almost never wins ({tl.wins[loser] / n:.1%} of games)"
-    return {**base, "balanced": balanced, "status": status,
-            "favoured": favoured if status == "favoured" else None,
-            "share_first_side": share, "ci95": [lo, hi], "text": text}
+    out["text"] = text
+    return out
 
 
 LOW_CLOSE_COMBATS = 0.2      # close combats a game below which "the players hardly close in"
@@ -544,7 +636,7 @@ def activity_warnings(summary: dict) -> list[str]:
                    "an attacker that never closes in may make the defender look stronger than it is")
     if act.get("activations", LOW_ACTIVATIONS) < LOW_ACTIVATIONS:
         out.append(f"the players hardly act ({act['activations']:.2f} activations a game)")
-    if summary.get("verdict", {}).get("status") == "draws dominate":
+    if summary.get("verdict", {}).get("status") == "no verdict" and summary.get("draw_rate", 0.0) > DRAWS_DOMINATE:
         out.append(f"{summary['draw_rate']:.1%} of games are draws: the players may not be pursuing "
                    "the victory conditions (try stronger players, or check the conditions)")
     return out

@@ -24,7 +24,9 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.argument("name")
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=None, metavar="N",
               help="Games to play [default: 10000; with --skill-curve: games per level, default "
-                   "200; with --precision: the most to play; "
+                   f"{cliopts.DEFAULT_CURVE_GAMES}; with --until-decided: the first round's, default 1000; "
+                   "with --precision: "
+                   "the most to play; "
                    f"at most {cliopts.MAX_GAMES}].")
 @cliopts.seed
 @players_option
@@ -37,9 +39,11 @@ players_option = click.option("--players", default="greedy,greedy", show_default
                    "experience.SIDE.UNIT, initiative, sudden_death, history=alternate (5.3). Repeatable.")
 @click.option("--tune", default=None, metavar="KEY",
               help="Search a number (turns, cp.SIDE, count.SIDE.UNIT) for the first side's win rate "
-                   "closest to --target.")
+                   "closest to --target; the best value is then played again on fresh seeds (not used while "
+                   "searching) and that confirmation's verdict reported.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @cliopts.skill("lanchester assault scenario infantry-training --skill-curve --out out/curve")
+@cliopts.verdict_options("assault", "infantry-training")
 @click.option("--restrict", multiple=True, metavar="SIDE:WHAT",
               help="Restricted play: play the side again denied one kind of choice, same seeds, and "
                    "report the change of its win rate with its paired 95% interval. WHAT is "
@@ -60,11 +64,15 @@ players_option = click.option("--players", default="greedy,greedy", show_default
               help="With --watch: stop after N runs (a save that fails its check counts).")
 def scenario_command(name, games, seed, players, run_options, out, fmt, edition, vary, tune, target,
                      ladder, ladder_games, skill_curve, levels, restrict, restrict_all, dice_file, aid_file,
-                     units_dir, watch, watch_max_runs):
+                     units_dir, watch, watch_max_runs, margin, until_decided, max_games):
     """Play scenario NAME many times with computer players and report its balance.
 
-    With --precision X the batch stops once the first side's win rate has a 95%
-    interval at most X wide. --checkpoint DIR lets a killed batch resume; --dask runs
+    The verdict is balanced, unbalanced, undecided (not enough games: it says how
+    many more would most likely decide it) or no verdict, at a margin of ±5 points
+    (--margin, or the scenario's [verdict] margin; docs/statistics.md).
+    --until-decided plays rounds until it is decided. With --precision X the batch
+    stops once the first side's win rate has a 95% interval at most X wide (the
+    verdict then uses the confidence sequence). --checkpoint DIR lets a killed batch resume; --dask runs
     it on a cluster (docs/cluster.md). The numbers depend only on the seed.
 
     \b
@@ -77,6 +85,8 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
       lanchester assault scenario infantry-training --skill-curve --levels greedy,mcts:16 --games 100
       lanchester assault scenario infantry-training --restrict-all german --games 2000
       lanchester assault scenario infantry-training --precision 0.01 --seed 3 --checkpoint ckpt/
+      lanchester assault scenario infantry-training --margin 2 --games 20000
+      lanchester assault scenario infantry-training --until-decided --games 1000 --max-games 50000
       lanchester assault scenario my.scenario.toml --aid my-aid.toml --games 2000
       lanchester assault scenario my.scenario.toml --watch --games 2000 --out out/my
     """
@@ -86,14 +96,17 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
     if watch_max_runs is not None and not watch:
         raise click.UsageError("--watch-max-runs needs --watch")
     cliopts.check_skill(skill_curve, levels)
+    cliopts.check_verdict_options(until_decided, max_games, run_options)
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
+        from simulator.engine.core.balance import DEFAULT_FIRST_ROUND
         from simulator.run.vocabulary import DEFAULT_CURVE_GAMES
-        games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
+        games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_FIRST_ROUND if until_decided else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
                   data=cliopts.scenario_data(dice_file, aid_file, units_dir), skill_curve=skill_curve,
-                  levels=levels, restrict=tuple(restrict), restrict_all=tuple(restrict_all))
+                  levels=levels, restrict=tuple(restrict), restrict_all=tuple(restrict_all), margin=margin,
+                  until_decided=until_decided, max_games=max_games)
     if watch:
         raise click.exceptions.Exit(watch_scenario(name, out, watch_max_runs, **kwargs))
     if out is None:

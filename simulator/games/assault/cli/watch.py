@@ -70,7 +70,9 @@ def verdict_line(report: dict, previous: dict | None = None, paired=None) -> str
         _, p0, _ = first_side_rate(previous)
         change = f"; paired change {paired[0]:+.1%} ±{paired[1]:.1%} SE" if paired is not None else ""
         rate = f"{side} {p0:.1%} -> {p:.1%} (±{se:.1%} SE{change})"
-    return f"verdict: {rate}, {report['games']:,} games: {report['verdict']['text']}"
+    v = report["verdict"]
+    label = f"verdict ({v['status']}, margin ±{100 * v['margin']:g} points)" if v.get("margin") is not None else "verdict"
+    return f"{label}: {rate}, {report['games']:,} games: {v['text']}"
 
 
 def paired_se(base, other) -> tuple[float, float] | None:

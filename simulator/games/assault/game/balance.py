@@ -41,7 +41,7 @@ from simulator.engine.core.balance import (
     tune_scan,
     verdict_with_players,
 )
-from simulator.engine.core.batch import RunResult, player_kinds, run_games
+from simulator.engine.core.batch import DEFAULT_MARGIN, RunResult, margin_fraction, player_kinds, run_games
 from simulator.engine.players import interface
 from simulator.engine.players.interface import DEFAULT_PARAMS, any_searching
 from simulator.games.assault.game.activity import SAMPLE_GAMES, side_activity
@@ -53,7 +53,7 @@ from simulator.run.errors import InputError
 from simulator.run.notice import waiting
 from simulator.run.runner import RunOptions
 from simulator.run.stats import wilson_interval
-from simulator.run.vocabulary import EDITIONS, EXPERIENCE_LEVELS
+from simulator.run.vocabulary import DEFAULT_MAX_GAMES, EDITIONS, EXPERIENCE_LEVELS
 
 TUNE_KEYS = ("turns", "cp", "count")
 
@@ -168,8 +168,15 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                 overrides: dict | None = None, options: RunOptions | None = None,
                 data: dict | None = None, activity_games: int = SAMPLE_GAMES,
                 skill_curve: bool = False, levels: str | None = None,
-                restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = ()) -> tuple[dict, RunResult]:
+                restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = (),
+                margin: float | None = None, until_decided: bool = False,
+                max_games: int = DEFAULT_MAX_GAMES) -> tuple[dict, RunResult]:
     """Play the scenario and report its balance: ``(JSON summary, the main run)``.
+
+    ``margin``: the balance verdict's margin in points (``--margin``; default the
+    scenario's ``[verdict] margin``, else 5). ``until_decided``: the main run plays
+    rounds, the first of ``games``, until its verdict is decided or ``max_games`` are
+    played (:func:`simulator.engine.core.batch.run_until_decided`).
 
     ``skill_curve``: the main run is played by the strongest of ``levels`` (default
     :data:`DEFAULT_LEVELS`) on both sides, then every lower level with as many games
@@ -205,10 +212,12 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     for a in asked:                                      # a card the scenario does not field fails here
         restricted_params(a, game.card_names(), DEFAULT_PARAMS)
     label = f"{game.name} at {p1} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve else None
+    fraction = margin_fraction(margin, scenario.verdict.margin)
     report, result = play_balance(game, games=games, seed=seed, players=(p1, p2), workers=workers,
                                   out_dir=out_dir, progress=progress, options=options,
                                   warm=partial(compile_engine, searching=any_searching((p1, p2, *curve_levels))),
-                                  label=label, estimate=ENGINE_COMPILE_ESTIMATE)
+                                  label=label, estimate=ENGINE_COMPILE_ESTIMATE, margin=fraction,
+                                  until_decided=until_decided, max_games=max_games)
     if not skill_curve:
         report["verdict"] = verdict_with_players(report["verdict"], report["players"])
     games = result.tally.games
@@ -225,14 +234,14 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     if tune:
         report["tune"] = tune_search(name, game.scenario, tune, target, games=games, seed=seed,
                                      players=(p1, p2), workers=workers, edition=edition, base_over=base_over,
-                                     progress=progress, options=sub, data=data)
+                                     progress=progress, options=sub, data=data, margin=fraction)
     if ladder:
         report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
                                               edition=edition, overrides=base_over, progress=progress,
                                               options=sub, data=data)
     if skill_curve:
         add_skill_curve(report, game, curve_levels, result, seed=seed, workers=workers, progress=progress,
-                        options=sub)
+                        options=sub, margin=fraction)
     if asked:
         report["restricted"] = restricted_play(game, asked, base, games=games, seed=seed, players=(p1, p2),
                                                workers=workers, progress=progress, options=sub)
@@ -265,18 +274,21 @@ def tune_values(key: str, scenario) -> list[int]:
 
 
 def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress,
-                options: RunOptions | None = None, data: dict | None = None) -> dict:
+                options: RunOptions | None = None, data: dict | None = None,
+                margin: float = DEFAULT_MARGIN) -> dict:
     """Assault's --tune: :func:`tune_scan` over :func:`tune_values`, each value compiled
-    from the overrides."""
+    from the overrides, and the best value confirmed on fresh seeds."""
     check_target(target)
     values = tune_values(key, scenario)
 
-    def play(v):
+    def play(v, with_seed=seed, label=None):
         over = merge_overrides(base_over, override_for(key, v, scenario))
         game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
-        return run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
-                         progress=f"{key}={v}" if progress else None)
-    return tune_scan(key, values, target, next(iter(scenario.sides)), play)
+        return run_games(game, games=games, seed=with_seed, players=players, workers=workers, options=options,
+                         progress=(label or f"{key}={v}") if progress else None)
+    return tune_scan(key, values, target, next(iter(scenario.sides)), play, seed=seed, margin=margin,
+                     sides=list(scenario.sides),
+                     confirm=lambda v, fresh: play(v, fresh, f"{key}={v} on fresh seeds"))
 
 
 def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
@@ -330,11 +342,13 @@ def scenario_balance(name: str, *, games: int = 10_000, seed: int = 0, players: 
                      workers: int | None = None, out_dir: str | None = None, edition: str | None = None,
                      vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
                      ladder: bool = False, skill_curve: bool = False, levels: str | None = None,
-                     restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = ()) -> pd.DataFrame:
+                     restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = (),
+                     margin: float | None = None) -> pd.DataFrame:
     """``lanchester assault scenario`` as a Python function: one row per side (and
     variant), the whole report in ``df.attrs`` (``skill_curve``, ``restricted`` when
     asked)."""
     return balance_frame(balance_report(name, games=games, seed=seed, players=players, workers=workers,
                                         out_dir=out_dir, edition=edition, vary=vary, tune=tune,
                                         target=target, ladder=ladder, progress=False, skill_curve=skill_curve,
-                                        levels=levels, restrict=restrict, restrict_all=restrict_all))
+                                        levels=levels, restrict=restrict, restrict_all=restrict_all,
+                                        margin=margin))

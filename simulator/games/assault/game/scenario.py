@@ -200,6 +200,13 @@ class Victory(_Strict):
     if_neither: str = "draw"  # a side name or "draw"
 
 
+class VerdictSpec(_Strict):
+    """How the balance verdict is judged (docs/statistics.md): ``margin``, in points of the
+    first side's share of decisive games either side of 50% (5: 45%-55%); ``--margin`` beats it."""
+
+    margin: float = Field(default=5.0, gt=0, lt=50)
+
+
 # the command-line options that name each kind of data file (they beat [data])
 DATA_OPTIONS = {"dice": "--dice", "aid": "--aid", "units": "--units-dir", "formations": "--formations"}
 
@@ -231,6 +238,7 @@ class Scenario(_Strict):
     objectives: list[Objective | str] = []
     sides: dict[str, Side] = {}
     victory: Victory = Victory()
+    verdict: VerdictSpec = VerdictSpec()
 
     _path: str = PrivateAttr("")
     _dice: DiceSet | None = PrivateAttr(None)

@@ -28,7 +28,9 @@ VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIV
 @click.argument("name")
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=None, metavar="N",
               help="Games to play [default: 10000; with --skill-curve: games per level, default "
-                   "200; with --precision: the most to play; "
+                   f"{cliopts.DEFAULT_CURVE_GAMES}; with --until-decided: the first round's, default 1000; "
+                   "with --precision: "
+                   "the most to play; "
                    f"at most {cliopts.MAX_GAMES}].")
 @cliopts.seed
 @click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
@@ -41,16 +43,23 @@ VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIV
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help=f"What-if variants, played on the same seeds (repeatable): {VARY_KEYS}.")
 @click.option("--tune", default=None, metavar="KEY",
-              help="Search rounds, actions or vp.OBJECTIVE for the first side's win rate closest to --target.")
+              help="Search rounds, actions or vp.OBJECTIVE for the first side's win rate closest to --target; the "
+                   "best value is then played again on fresh seeds (not used while searching) and that "
+                   "confirmation's verdict reported.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @cliopts.skill("lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --out out/curve")
+@cliopts.verdict_options("toi", "two-farms")
 def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tune, target, ladder, ladder_games,
-                     skill_curve, levels):
+                     skill_curve, levels, margin, until_decided, max_games):
     """Play Tide of Iron scenario NAME many times with computer players and report its
     balance.
 
-    With --precision X the batch stops once the first side's win rate has a 95%
-    interval at most X wide. --checkpoint DIR lets a killed batch resume; --dask runs
+    The verdict is balanced, unbalanced, undecided (not enough games: it says how
+    many more would most likely decide it) or no verdict, at a margin of ±5 points
+    (--margin, or the scenario's [verdict] margin; docs/statistics.md).
+    --until-decided plays rounds until it is decided. With --precision X the batch
+    stops once the first side's win rate has a 95% interval at most X wide (the
+    verdict then uses the confidence sequence). --checkpoint DIR lets a killed batch resume; --dask runs
     it on a cluster. The numbers depend only on the seed.
 
     \b
@@ -62,18 +71,23 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
       lanchester toi scenario two-farms --players mcts:32,greedy --games 200
       lanchester toi scenario two-farms --games 2000 --ladder --ladder-games 100
       lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --games 100
+      lanchester toi scenario two-farms --margin 2 --games 20000
+      lanchester toi scenario two-farms --until-decided --games 1000 --seed 7
     """
     from reports.scenario_text import report_table
     from simulator.run.output import emit, to_json
     from simulator.run.runner import fresh_seed
 
     cliopts.check_skill(skill_curve, levels)
+    cliopts.check_verdict_options(until_decided, max_games, run_options)
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
+        from simulator.engine.core.balance import DEFAULT_FIRST_ROUND
         from simulator.run.vocabulary import DEFAULT_CURVE_GAMES
-        games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_GAMES
+        games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_FIRST_ROUND if until_decided else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, options=run_options, vary=tuple(vary), tune=tune,
-                  target=target, ladder=ladder, ladder_games=ladder_games, skill_curve=skill_curve, levels=levels)
+                  target=target, ladder=ladder, ladder_games=ladder_games, skill_curve=skill_curve, levels=levels,
+                  margin=margin, until_decided=until_decided, max_games=max_games)
     if out is None:
         from simulator.games.toi.game.balance import toi_balance
         report, _ = toi_balance(name, **kwargs)

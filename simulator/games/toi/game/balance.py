@@ -11,7 +11,8 @@ import dataclasses
 def toi_balance(name: str, *, games: int | None, seed: int, players: str = "greedy,greedy", options=None,
                 out_dir=None, progress: bool = True, vary: tuple[str, ...] = (), tune: str | None = None,
                 target: float = 0.5, warm=None, ladder: bool = False, ladder_games: int = 200,
-                skill_curve: bool = False, levels: str | None = None):
+                skill_curve: bool = False, levels: str | None = None, margin: float | None = None,
+                until_decided: bool = False, max_games: int | None = None):
     """The balance report of a Tide of Iron scenario (the JSON of ``assault scenario``)
     and its main run: ``(report, RunResult)``. ``vary``/``tune``: the game's own keys
     (:mod:`simulator.games.toi.game.variants`), checked before anything is played; every
@@ -20,7 +21,9 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     both seats (``ladder_games`` a match); ``skill_curve``: the main run is played by the
     strongest of ``levels`` on both sides, then every lower level with as many games, and
     the verdict is made at the strongest level (the shared players and
-    :mod:`simulator.engine.core.balance`, as Assault's)."""
+    :mod:`simulator.engine.core.balance`, as Assault's). ``margin``: the verdict's margin in
+    points (default the scenario's ``[verdict] margin``, else 5); ``until_decided``: the
+    main run plays rounds, the first of ``games``, until decided or ``max_games``."""
     from simulator.engine.core.balance import (
         add_skill_curve,
         check_target,
@@ -31,11 +34,12 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
         tune_scan,
         verdict_with_players,
     )
-    from simulator.engine.core.batch import player_kinds, run_games
+    from simulator.engine.core.batch import margin_fraction, player_kinds, run_games
     from simulator.engine.players import interface
     from simulator.games.toi.game import variants as V
     from simulator.games.toi.game.game import Game
     from simulator.run.errors import InputError
+    from simulator.run.vocabulary import DEFAULT_MAX_GAMES
 
     curve_levels = parse_levels(levels, players=interface) if skill_curve else []
     if levels is not None and not skill_curve:
@@ -47,8 +51,10 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     if tune:
         check_target(target)
     label = f"{game.name} at {pl[0]} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve else None
+    fraction = margin_fraction(margin, game.scenario.spec.verdict.margin)
     report, result = play_balance(game, games=games, seed=seed, players=pl, out_dir=out_dir, progress=progress,
-                                  options=options, warm=warm, label=label)
+                                  options=options, warm=warm, label=label, margin=fraction,
+                                  until_decided=until_decided, max_games=max_games or DEFAULT_MAX_GAMES)
     if not skill_curve:
         report["verdict"] = verdict_with_players(report["verdict"], report["players"])
     sides = list(game.sides)
@@ -56,16 +62,19 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     report["unit_labels"] = {c: game.card_label(c) for c in game.card_names()}   # the losses' columns, named
     sub = dataclasses.replace(options, precision=None) if options is not None else None
 
-    def play(key, value):
-        return run_games(Game(V.variant(game.scenario, key, value)), games=result.tally.games, seed=seed,
-                         players=pl, options=sub, progress=f"{key}={value}" if progress else None)
+    def play(key, value, with_seed=seed, label=None):
+        return run_games(Game(V.variant(game.scenario, key, value)), games=result.tally.games, seed=with_seed,
+                         players=pl, options=sub, progress=(label or f"{key}={value}") if progress else None)
     if variants:
         report["what_if"] = paired_variants(variants, result.tally.outcome_array(), report, sides, play)
     if tune:
-        report["tune"] = tune_scan(tune, tune_vals, target, sides[0], lambda v: play(tune, v))
+        report["tune"] = tune_scan(tune, tune_vals, target, sides[0], lambda v: play(tune, v), seed=seed,
+                                   margin=fraction, sides=sides,
+                                   confirm=lambda v, fresh: play(tune, v, fresh, f"{tune}={v} on fresh seeds"))
     if ladder:
         report["skill_ladder"] = skill_ladder(game, games=ladder_games, seed=seed, workers=None, progress=progress,
                                               options=sub)
     if skill_curve:
-        add_skill_curve(report, game, curve_levels, result, seed=seed, workers=None, progress=progress, options=sub)
+        add_skill_curve(report, game, curve_levels, result, seed=seed, workers=None, progress=progress, options=sub,
+                        margin=fraction)
     return report, result

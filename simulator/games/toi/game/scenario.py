@@ -100,6 +100,13 @@ class RulesSpec(_Strict):
     lower_hills_block: bool = True    # 001 LOS: a hill at or below the higher unit's level is BT (T23 revised)
 
 
+class VerdictSpec(_Strict):
+    """How the balance verdict is judged (docs/statistics.md): ``margin`` in points either
+    side of 50% of the first side's share of decisive games; ``--margin`` beats it."""
+
+    margin: float = Field(default=5.0, gt=0, lt=50)
+
+
 class ScenarioFile(_Strict):
     name: str
     description: str = ""
@@ -113,6 +120,7 @@ class ScenarioFile(_Strict):
     smoke: list[str] = []             # hexes with a smoke marker at the start (001 Smoke; rulings T36)
     rules: RulesSpec = RulesSpec()
     sides: dict[str, SideSpec]
+    verdict: VerdictSpec = VerdictSpec()
 
 
 @dataclass(frozen=True)

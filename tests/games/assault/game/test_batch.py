@@ -84,7 +84,10 @@ def test_summary_keys_and_intervals(skirmish):
     v = s["verdict"]
     decisive = int(wins[0] + wins[1])
     lo, hi = wilson_interval(int(wins[0]), decisive)
-    assert v["ci95"] == pytest.approx([lo, hi]) and v["balanced"] == (lo <= 0.5 <= hi)
+    assert v["ci95"] == pytest.approx([lo, hi]) and v["margin"] == 0.05
+    # the equivalence test by hand: inside 45%-55% balanced, wholly outside unbalanced, else undecided
+    expected = "balanced" if lo >= 0.45 and hi <= 0.55 else "unbalanced" if hi < 0.45 or lo > 0.55 else "undecided"
+    assert v["status"] == expected and (v["games_needed"] is not None) == (expected == "undecided")
 
 
 def test_what_if_uses_common_random_numbers(skirmish_path):

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from simulator.cli import main
 from simulator.engine.core.balance import (
     curve_converged,
+    curve_convergence,
     curve_row,
     verdict_at_strength,
     verdict_with_players,
@@ -23,40 +24,119 @@ from simulator.run.errors import InputError
 from simulator.run.vocabulary import DEFAULT_CURVE_GAMES, DEFAULT_LEVELS
 
 SIDES = ["german", "soviet"]
+Z = 1.959963984540054
 
 
 def row(level, german_wins, soviet_wins, games=400):
     return curve_row(level, np.array([german_wins, soviet_wins, games - german_wins - soviet_wins]), games, SIDES)
 
 
-def test_converged_when_the_top_two_levels_agree_for_every_side():
-    assert curve_converged([row("random", 10, 10), row("greedy", 100, 250), row("mcts:64", 110, 240)], SIDES)
+def paired(n: int, b: int, c: int, base: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Outcomes (0 german won, 1 soviet, 2 draw) of a top and a lower level over the same
+    n games: german won b games at the top level that soviet won below, soviet c games
+    at the top that german won below; the rest end ``base`` at both levels."""
+    top = np.full(n, base, np.int8)
+    below = np.full(n, base, np.int8)
+    top[:b], below[:b] = 0, 1
+    top[b:b + c], below[b:b + c] = 1, 0
+    return top, below
 
 
-def test_not_converged_when_a_side_moves_beyond_the_intervals():
-    # the top level's German rate (40%) lies outside the level below's interval (25%: about 21-30%)
-    assert not curve_converged([row("greedy", 100, 250), row("mcts:64", 160, 200)], SIDES)
-    # the first side steady, the second one moving is not converged either
-    assert not curve_converged([row("greedy", 100, 250), row("mcts:64", 100, 150)], SIDES)
-    # only the two strongest levels count: a big move lower down does not matter
-    assert curve_converged([row("random", 0, 0), row("greedy", 100, 250), row("mcts:64", 100, 250)], SIDES)
+def curve_of(top: np.ndarray, below: np.ndarray, margin: float = 0.05) -> dict:
+    rows = [curve_row(lv, np.bincount(o, minlength=3)[:3], len(o), SIDES) for lv, o in (("greedy", below),
+                                                                                         ("mcts:64", top))]
+    return curve_convergence(rows, SIDES, margin, top, below)
 
 
-def test_one_level_is_no_curve():
+def test_converged_when_the_paired_interval_lies_inside_the_margin():
+    top, below = paired(400, 0, 0)
+    conv = curve_of(top, below)
+    # no game changed: the exact bound 1 - 0.025^(1/400) = 0.009180 < 0.05, both sides
+    bound = 1 - 0.025 ** (1 / 400)
+    assert conv["status"] == "converged" and conv["games_needed"] is None and conv["margin"] == 0.05
+    for s in SIDES:
+        assert conv["difference"][s]["p"] == 0.0
+        assert conv["difference"][s]["ci95"] == pytest.approx([-bound, bound], rel=1e-9)
+    assert conv["method"].startswith("paired") and conv["levels"] == ["greedy", "mcts:64"]
+
+
+def test_moving_when_a_side_moves_beyond_the_margin():
+    # german wins 120 more of 400 games at the top: +30 points, its interval far above +5
+    top, below = paired(400, 120, 0)
+    conv = curve_of(top, below)
+    assert conv["status"] == "moving" and conv["difference"]["german"]["p"] == pytest.approx(0.30)
+    assert conv["difference"]["soviet"]["p"] == pytest.approx(-0.30)
+
+
+def test_undecided_with_the_paired_games_needed():
+    # 100 games, 5 changed each way: d = 0, sd of the per-game differences sqrt(10/99) = 0.3178,
+    # half-width 1.96 * 0.3178 / 10 = 0.0623 > 0.05: undecided. Decided (half-width 0.05) at
+    # N = ceil((1.96 * 0.3178 / 0.05)^2) = ceil(155.2) = 156 games: 56 more
+    top, below = paired(100, 5, 5)
+    conv = curve_of(top, below)
+    half = Z * np.sqrt(10 / 99) / 10
+    assert conv["difference"]["german"]["ci95"] == pytest.approx([-half, half], rel=1e-9)
+    assert conv["status"] == "undecided" and conv["games_needed"] == 56
+    # no game changed in 20: the exact bound 1 - 0.025^(1/20) = 0.1686; it falls to 0.05 at
+    # N = ceil(ln 0.025 / ln 0.95) = ceil(71.9) = 72 games: 52 more
+    conv = curve_of(*paired(20, 0, 0))
+    assert conv["status"] == "undecided" and conv["games_needed"] == 52
+
+
+@pytest.mark.parametrize("n", [20, 55])
+def test_twenty_games_a_level_never_converge(n):
+    """Every way the top two levels can differ over n paired games, for the first side
+    (b games it gained, c it lost): none is "converged" at ±5 points. At 20 the narrowest
+    interval with a changed game is ±1.96/20 = ±9.8 points, with none ±16.9 points; 55 is
+    the most games a level at which no curve can converge (56 below)."""
+    for b in range(n + 1):
+        for c in range(n + 1 - b):
+            conv = curve_of(*paired(n, b, c))
+            assert conv["status"] != "converged", (b, c)
+            assert conv["difference"]["german"]["p"] == pytest.approx((b - c) / n)
+
+
+def test_fifty_six_games_a_level_can_converge():
+    # one game gained and one lost in 56: d = 0, sd sqrt(2/55), half-width
+    # 1.96 * sqrt(2/55) / sqrt(56) = 0.04997 <= 0.05
+    conv = curve_of(*paired(56, 1, 1))
+    assert conv["status"] == "converged"
+    assert conv["difference"]["german"]["ci95"][1] == pytest.approx(Z * np.sqrt(2 / 55) / np.sqrt(56), rel=1e-9)
+
+
+def test_only_the_two_strongest_levels_count_and_one_level_is_no_curve():
+    rows = [row("random", 0, 0), row("greedy", 100, 250), row("mcts:64", 100, 250)]
+    top, below = paired(400, 0, 0)
+    assert curve_convergence(rows, SIDES, 0.05, top, below)["status"] == "converged"
+    assert curve_convergence([row("greedy", 100, 250)], SIDES)["status"] == "undecided"
     assert not curve_converged([row("greedy", 100, 250)], SIDES)
 
 
-def test_the_verdict_names_its_strength_and_says_when_the_curve_moves():
-    v = {"text": "balanced within the 95% interval: ...", "status": "balanced"}
-    held = verdict_at_strength(v, "mcts:64", True)
+def test_without_per_game_records_the_unpaired_interval_keeps_its_width_at_zero():
+    # german wins 0 of 20 at both levels: each Wilson interval [0, 0.1611]; Newcombe's
+    # interval of the difference is then [-0.1611, +0.1611], not the normal one's [0, 0]
+    rows = [row("greedy", 0, 20, games=20), row("mcts:64", 0, 20, games=20)]
+    conv = curve_convergence(rows, SIDES)
+    hi = 0.16112515805281935        # scipy: binomtest(0, 20).proportion_ci(method="wilson").high
+    assert conv["difference"]["german"]["ci95"] == pytest.approx([-hi, hi], rel=1e-9)
+    assert conv["status"] == "undecided" and conv["method"].startswith("unpaired")
+    assert not curve_converged(rows, SIDES)
+
+
+def test_the_verdict_names_its_strength_and_says_when_the_curve_has_not_converged():
+    v = {"text": "balanced within ±5 points: ...", "status": "balanced"}
+    held = verdict_at_strength(v, "mcts:64", curve_of(*paired(400, 0, 0)))
     assert held["strength"] == "mcts:64" and "mcts:64 on both sides" in held["text"]
-    assert "still moves" not in held["text"]
-    moving = verdict_at_strength(v, "mcts:64", False)
-    assert "a level where the curve still moves" in moving["text"] and moving["converged"] is False
+    assert held["converged"] is True and "skill curve" not in held["text"]
+    moving = verdict_at_strength(v, "mcts:64", curve_of(*paired(400, 120, 0)))
+    assert "the skill curve still moves" in moving["text"] and moving["converged"] is False
+    undecided = verdict_at_strength(v, "mcts:64", curve_of(*paired(100, 5, 5)))
+    assert "about 56 more games a level would most likely decide it" in undecided["text"]
+    assert undecided["convergence"] == "undecided" and undecided["converged"] is False
 
 
 def test_a_verdict_without_a_curve_names_its_players():
-    v = {"text": "not balanced: soviet is favoured; ...", "status": "favoured"}
+    v = {"text": "unbalanced: soviet favoured — ...", "status": "unbalanced"}
     same = verdict_with_players(v, {"german": "greedy", "soviet": "greedy"})
     assert same["text"].startswith("with greedy on both sides (") and same["text"].endswith(v["text"])
     assert same["strength"] == "greedy,greedy" and same["converged"] is None
@@ -109,8 +189,13 @@ def test_skill_curve_json_text_and_report_folder(skirmish_path, tmp_path):
         for s in SIDES:
             p, (lo, hi) = r["win_rate"][s]["p"], r["win_rate"][s]["ci95"]
             assert 0 <= lo <= p <= hi <= 1
-    assert isinstance(data["converged"], bool)
-    assert data["converged"] == curve_converged(curve, SIDES)
+    conv = data["convergence"]
+    # 30 games a level can never converge at ±5 points (see test_twenty_games_a_level_never_converge)
+    assert conv["status"] in ("moving", "undecided") and data["converged"] is False and conv["margin"] == 0.05
+    for s in SIDES:     # the paired mean of the per-game differences is the difference of the win rates
+        d = conv["difference"][s]
+        assert d["p"] == pytest.approx(curve[-1]["win_rate"][s]["p"] - curve[-2]["win_rate"][s]["p"])
+        assert d["ci95"][0] <= d["p"] <= d["ci95"][1]
     # the main report is the strongest level's run
     assert data["players"] == {"german": "greedy", "soviet": "greedy"}
     assert data["win_rate"] == curve[-1]["win_rate"]
@@ -120,7 +205,8 @@ def test_skill_curve_json_text_and_report_folder(skirmish_path, tmp_path):
     from reports.scenario_text import report_table
     text = report_table(data)
     assert "skill curve" in text and "30 games a level" in text
-    assert ("converged" in text) and "the verdict above is made at the strongest level, greedy" in text
+    assert "NOT converged" in text and "the verdict above is made at the strongest level, greedy" in text
+    assert "skill-convergence.csv" in (out / "index.html").read_text()
 
 
 def test_search_players_play_in_small_pieces_and_the_same_games(skirmish):

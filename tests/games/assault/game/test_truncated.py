@@ -59,7 +59,7 @@ def test_the_text_and_html_report_say_how_many_were_cut_short(skirmish):
     r = run_games(skirmish, games=40, seed=3, players=("greedy", "greedy"), workers=1, max_decisions=5)
     s = summary(r)
     assert r.tally.truncated == 40 and s["truncated_rate"] == 1.0 and s["draw_rate"] == 0.0
-    assert s["verdict"]["status"] == "no decisive game" and "40 cut short" in s["verdict"]["text"]
+    assert s["verdict"]["status"] == "no verdict" and "40 cut short" in s["verdict"]["text"]
     s["sides"] = list(skirmish.sides)
     text = report_table(s)
     assert "cut short" in text and "warning: 40 of 40 games (100.00%) were cut short" in text
@@ -95,7 +95,7 @@ def test_verdict_and_warning_with_truncated_games():
     t.wins = np.array([0, 0, 2], np.int64)
     t.truncated, t.games = 3, 5
     v = verdict(t, ["german", "soviet"])
-    assert v["status"] == "no decisive game" and "2 draws, 3 cut short" in v["text"]
+    assert v["status"] == "no verdict" and "2 draws, 3 cut short" in v["text"]
     w = activity_warnings({"games": 5, "truncated_games": 3, "truncated_rate": 0.6, "decision_limit": 20000})
     assert w and w[0].startswith("3 of 5 games (60.00%) were cut short: not over after 20,000 decisions")
     assert activity_warnings({"games": 5, "truncated_games": 0, "truncated_rate": 0.0}) == []

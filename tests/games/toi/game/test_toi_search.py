@@ -118,7 +118,9 @@ def ladder_and_skill_curve(tmp_path):
     curve = report["skill_curve"]
     assert [row["level"] for row in curve] == ["random", "greedy", "mcts:4"]
     assert all(row["games"] == 10 and set(row["win_rate"]) == {"american", "german"} for row in curve)
-    assert isinstance(report["converged"], bool) and report["verdict"]["strength"] == "mcts:4"
+    assert report["verdict"]["strength"] == "mcts:4"
+    # 10 games a level: even no changed game leaves the paired interval ±(1 - 0.025^(1/10)) = ±30.8 points
+    assert report["convergence"]["status"] in ("moving", "undecided") and report["converged"] is False
     assert report["players"] == {"american": "mcts:4", "german": "mcts:4"}
     assert "skill" in (out / "index.html").read_text().lower()
 
