@@ -32,6 +32,8 @@ def _is_compiled(path) -> bool:
 # the batch's bookkeeping or the balance report, do not touch the compiled engine); the
 # files named one by one are all kept: their Python rules are compiled into the group's
 # code (``simulator/games/toi/rules/jit.py`` compiles ``attack``, ``results`` and ``assault``).
+# A game's rules are a group of their own too: the calculators' kernels there were left
+# stale by a change to a rules file they compile in (a melee damage rule, issue 40).
 #   group: (globs, files, caches dropped)
 CACHE_GROUPS = {
     # the shared core and rng: every game's code is compiled on top of them
@@ -50,6 +52,10 @@ CACHE_GROUPS = {
             + ("games/toi/game/tables.py",),      # the table layout's constants
             ("games/toi/game/**/__pycache__/*.nb[ic]", "games/toi/rules/__pycache__/jit.*.nb[ic]",
              "engine/players/**/__pycache__/*.nb[ic]")),
+    # each game's rules: the calculators' own kernels (their caches sit beside them); every
+    # file of the folder counts, for the constants and plain functions compiled into them
+    "assault-rules": ((), ("games/assault/rules/**/*.py",), ("games/assault/rules/**/__pycache__/*.nb[ic]",)),
+    "toi-rules": ((), ("games/toi/rules/**/*.py",), ("games/toi/rules/**/__pycache__/*.nb[ic]",)),
 }
 SHARED_GROUP = "core"     # a change here drops every group's caches
 
@@ -57,7 +63,7 @@ SHARED_GROUP = "core"     # a change here drops every group's caches
 def _group_digest(root, globs, files) -> str:
     import hashlib
     sources = {p for pat in globs for p in root.glob(pat) if _is_compiled(p)}
-    sources |= {root / f for f in files if (root / f).exists()}
+    sources |= {p for f in files for p in root.glob(f)}     # named files (or globs), compiled or not
     digest = hashlib.sha256()
     for p in sorted(sources):
         digest.update(str(p.relative_to(root)).encode())

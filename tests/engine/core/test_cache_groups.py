@@ -41,7 +41,7 @@ PYTHON_ONLY = {
 def _sources(group: str) -> set[Path]:
     globs, files, _ = compiling.CACHE_GROUPS[group]
     found = {p.resolve() for pat in globs for p in SIMULATOR.glob(pat) if compiling._is_compiled(p)}
-    return found | {(SIMULATOR / f).resolve() for f in files}
+    return found | {p.resolve() for f in files for p in SIMULATOR.glob(f)}
 
 
 def _compiled(module: str) -> bool:

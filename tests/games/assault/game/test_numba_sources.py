@@ -67,26 +67,29 @@ def _change(root, rel):
 def test_new_sources_drop_all_and_unchanged_keep_all(tmp_path):
     _tree(tmp_path)
     _fill(tmp_path)
-    assert compiling._refresh_numba_cache(tmp_path) == ["core", "assault", "toi"]
-    assert not [p for p in tmp_path.rglob("*.nb[ic]") if not p.name.startswith("kernels.")]
+    assert compiling._refresh_numba_cache(tmp_path) == ["core", "assault", "toi", "assault-rules", "toi-rules"]
+    assert not list(tmp_path.rglob("*.nb[ic]"))
     _fill(tmp_path)
     assert compiling._refresh_numba_cache(tmp_path) == []
     assert len(list(tmp_path.rglob("*.nb[ic]"))) == 2 * 7 + 2
     assert sorted(p.name for p in (tmp_path / "engine" / "__pycache__").glob("*.sha256")) == [
-        "numba-sources-assault.sha256", "numba-sources-core.sha256", "numba-sources-toi.sha256"]
+        "numba-sources-assault-rules.sha256", "numba-sources-assault.sha256", "numba-sources-core.sha256",
+        "numba-sources-toi-rules.sha256", "numba-sources-toi.sha256"]
 
 
 def test_a_toi_change_keeps_assaults_caches(tmp_path):
     """Tide of Iron's engine or the simulator/games/toi rules it compiles from: only toi's
-    caches go; Assault's .nbi/.nbc files and the core's survive."""
+    caches go (with the calculator's when a rules file changed); Assault's .nbi/.nbc files
+    and the core's survive."""
     _tree(tmp_path)
     compiling._refresh_numba_cache(tmp_path)
     for rel in ("games/toi/game/turn.py", "games/toi/rules/jit.py", "games/toi/rules/attack.py"):
         _fill(tmp_path)
         assert compiling._refresh_numba_cache(tmp_path) == [], rel
         _change(tmp_path, rel)
-        assert compiling._refresh_numba_cache(tmp_path) == ["toi"], rel
-        assert _left(tmp_path, "toi") == ["games/toi/rules/__pycache__/kernels.f.nbi"], rel
+        rules = rel.startswith("games/toi/rules/")
+        assert compiling._refresh_numba_cache(tmp_path) == ["toi"] + (["toi-rules"] if rules else []), rel
+        assert _left(tmp_path, "toi") == ([] if rules else ["games/toi/rules/__pycache__/kernels.f.nbi"]), rel
         assert _left(tmp_path, "players") == [], rel
         assert len(_left(tmp_path, "assault")) == 4 and len(_left(tmp_path, "core")) == 4, rel
 
@@ -121,8 +124,8 @@ def test_a_core_change_drops_every_cache(tmp_path):
     for rel in ("engine/core/los.py", "run/rng.py"):
         _fill(tmp_path)
         _change(tmp_path, rel)
-        assert compiling._refresh_numba_cache(tmp_path) == ["core", "assault", "toi"], rel
-        assert [p.name for p in tmp_path.rglob("*.nb[ic]")] == ["kernels.f.nbi"], rel
+        assert compiling._refresh_numba_cache(tmp_path) == ["core", "assault", "toi", "assault-rules", "toi-rules"], rel
+        assert not list(tmp_path.rglob("*.nb[ic]")), rel
 
 
 def test_pure_python_changes_drop_nothing(tmp_path):

@@ -158,6 +158,7 @@ def test_a_full_event_log_raises_instead_of_dropping_events(monkeypatch):
     import pytest
 
     monkeypatch.setattr(State, "LOG_CAP", 2)          # set-up alone logs more than two events
+    monkeypatch.setattr(State, "make_log_room", lambda self: None)   # the rules themselves, not the doubling
     with pytest.raises(ValueError, match="event log full"):
         st = State(tiny_game(), seed=3)
         for _ in range(2000):

@@ -90,7 +90,7 @@ def check_elimination(s, t):
     for k in range(t.p[P_N_UNITS]):
         if t.slots[k, SL_VEHICLE] == 1:
             continue                                  # rulings T25: squads only (issue 40, item 13)
-        if (s.u[k, U_ST] == ONMAP or s.u[k, U_ST] == CARRIED
+        if (s.u[k, U_ST] == ONMAP or s.u[k, U_ST] == CARRIED or s.u[k, U_ST] == TO_PLACE   # arriving now
                 or (s.u[k, U_ST] == ABSENT and t.slots[k, SL_ARRIVE] >= s.g[G_ROUND])):
             if s.u[k, U_SIDE] == 0:
                 alive0 = True
