@@ -23,8 +23,9 @@ import numpy as np
 
 from simulator.engine.players.interface import DEFAULT_PARAMS, PLAYER_NAMES, choose, make_work
 from simulator.games.assault.game.events import EV_ACTIVATE, EV_CC, EV_ENTER_SUPPRESSED, EV_REACT, EV_SPOTTER
-from simulator.games.assault.game.game import Game, State
+from simulator.games.assault.game.game import State
 from simulator.games.assault.game.phases.reaction import any_reactor
+from simulator.games.assault.game.scenario_game import Game
 from simulator.games.assault.game.state import (
     ACT_NONE,
     CC_NONE,
