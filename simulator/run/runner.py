@@ -105,10 +105,12 @@ class RunOptions:
 @dataclass(frozen=True)
 class Headline:
     """A command's headline probability: its name, and how many trials of a merged
-    result had the event (``successes(value)``)."""
+    result had the event (``successes(value)``). ``sequential``: ``--precision`` judges
+    its width by the confidence sequence (a scenario batch, whose verdict reads the run)."""
 
     name: str
     successes: Callable[[Any], float]
+    sequential: bool = False
 
 
 @dataclass(frozen=True)
@@ -482,7 +484,8 @@ def _plan(trials: int | None, opts: RunOptions, headline: Headline | None,
         return None, chunk_trials, trials, {"trials": trials, "chunk_trials": chunk_trials}
     if headline is None:
         raise ValueError("a run with precision needs a headline probability")
-    pplan = PrecisionPlan.for_width(opts.precision, cap=trials, largest_chunk=chunk_trials)
+    pplan = PrecisionPlan.for_width(opts.precision, cap=trials, largest_chunk=chunk_trials,
+                                    sequential=headline.sequential)
     return pplan, pplan.chunk_trials, pplan.cap, {"precision": opts.precision, "cap": pplan.cap,
                                                   "chunk_trials": pplan.chunk_trials}
 
@@ -528,7 +531,8 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
         be.close()
         if bar is not None:
             bar.close()
-    width = float(interval_width(headline.successes(total), done)) if headline is not None else None
+    width = (float(interval_width(headline.successes(total), done, headline.sequential))
+             if headline is not None else None)
     result = RunResult(total, done, n_chunks, seed, loaded, opts.precision,
                        headline.name if headline else None, width,
                        str(store.dir) if store is not None else None, be.address)

@@ -10,6 +10,7 @@ Each game's balance report is built on these: Assault's is
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from statistics import NormalDist
 
@@ -184,6 +185,21 @@ def confirmation_seed(seed: int) -> int:
     its games was seen while choosing the value."""
     state = np.random.SeedSequence(int(seed), spawn_key=(CONFIRM_KEY,)).generate_state(2, np.uint64)
     return int(state[0] >> np.uint64(1))
+
+
+def confirmation_run(game, *, target: float, games: int, seed: int, players, workers, options, progress,
+                     margin: float) -> RunResult:
+    """``--tune``'s confirmation of a value (``game``, compiled with it) on fresh seeds.
+
+    At a 50% target it plays until the value's balance verdict at ``margin`` is decided,
+    the same stopping as ``--until-decided`` (rounds from ``games``, doubling, looking with
+    the confidence sequence, at most :data:`DEFAULT_MAX_GAMES` games); for another target,
+    ``games`` games."""
+    opts = dataclasses.replace(options, precision=None) if options is not None else None
+    if abs(target - 0.5) < 1e-12:
+        return run_until_decided(game, first_round=games, max_games=max(games, DEFAULT_MAX_GAMES), seed=seed,
+                                 margin=margin, players=players, workers=workers, options=opts, progress=progress)
+    return run_games(game, games=games, seed=seed, players=players, workers=workers, options=opts, progress=progress)
 
 
 def tune_confirmation(key, value, target, confirm, *, seed, margin, sides) -> dict:

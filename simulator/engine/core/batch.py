@@ -411,7 +411,8 @@ def _play(game, *, games: int | None, seed: int, players, workers, progress, par
     side0 = game.sides[0]
     # the headline reads the tally, which a round of --until-decided shares with the earlier
     # rounds (its counts are not this call's): no headline then (no --precision either)
-    headline = runner.Headline(f"P({side0} wins)", lambda tl: int(tl.wins[0])) if start == 0 else None
+    headline = runner.Headline(f"P({side0} wins)", lambda tl: int(tl.wins[0]), sequential=True) \
+        if start == 0 else None
     if games is None:   # --precision without a cap: never more than a batch can hold
         games = MAX_GAMES
     res = runner.execute(task, games, seed=seed, options=opts, headline=headline,

@@ -34,6 +34,7 @@ from simulator.engine.core.balance import (
     add_skill_curve,
     balance_frame,
     check_target,
+    confirmation_run,
     holm_family,
     paired_comparison,
     paired_variants,
@@ -281,14 +282,20 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
     check_target(target)
     values = tune_values(key, scenario)
 
-    def play(v, with_seed=seed, label=None):
+    def compiled(v):
         over = merge_overrides(base_over, override_for(key, v, scenario))
-        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
-        return run_games(game, games=games, seed=with_seed, players=players, workers=workers, options=options,
-                         progress=(label or f"{key}={v}") if progress else None)
+        return compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
+
+    def play(v):
+        return run_games(compiled(v), games=games, seed=seed, players=players, workers=workers, options=options,
+                         progress=f"{key}={v}" if progress else None)
+
+    def confirm(v, fresh):
+        return confirmation_run(compiled(v), target=target, games=games, seed=fresh, players=players,
+                                workers=workers, options=options, margin=margin,
+                                progress=f"{key}={v} on fresh seeds" if progress else None)
     return tune_scan(key, values, target, next(iter(scenario.sides)), play, seed=seed, margin=margin,
-                     sides=list(scenario.sides),
-                     confirm=lambda v, fresh: play(v, fresh, f"{key}={v} on fresh seeds"))
+                     sides=list(scenario.sides), confirm=confirm)
 
 
 def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,

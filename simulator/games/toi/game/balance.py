@@ -27,6 +27,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     from simulator.engine.core.balance import (
         add_skill_curve,
         check_target,
+        confirmation_run,
         paired_variants,
         parse_levels,
         play_balance,
@@ -70,7 +71,11 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     if tune:
         report["tune"] = tune_scan(tune, tune_vals, target, sides[0], lambda v: play(tune, v), seed=seed,
                                    margin=fraction, sides=sides,
-                                   confirm=lambda v, fresh: play(tune, v, fresh, f"{tune}={v} on fresh seeds"))
+                                   confirm=lambda v, fresh: confirmation_run(
+                                       Game(V.variant(game.scenario, tune, v)), target=target,
+                                       games=result.tally.games, seed=fresh, players=pl, workers=None,
+                                       options=sub, margin=fraction,
+                                       progress=f"{tune}={v} on fresh seeds" if progress else None))
     if ladder:
         report["skill_ladder"] = skill_ladder(game, games=ladder_games, seed=seed, workers=None, progress=progress,
                                               options=sub)

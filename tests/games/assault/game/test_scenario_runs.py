@@ -13,7 +13,7 @@ from simulator.cli import main
 from simulator.engine.core.batch import PIECE_GAMES, run_games
 from simulator.games.assault.game.compile import compile_game
 from simulator.run import runner
-from simulator.run.precision import interval_width
+from simulator.run.precision import interval_width, sequence_always_enough
 
 PLAYERS = ("greedy", "random")
 
@@ -22,9 +22,11 @@ def test_precision_stops_once_the_interval_is_narrow_enough(skirmish):
     r = run_games(skirmish, games=None, seed=17, players=PLAYERS,
                   options=runner.RunOptions(workers=2, precision=0.02))
     n, wins = r.tally.games, int(r.tally.wins[0])
-    assert interval_width(wins, n) <= 0.02 and r.run["reached"]
-    # greedy beats random nearly always, so far fewer games than the worst case (p = 1/2) suffice
-    assert n % PIECE_GAMES == 0 and n < (1.96 / 0.02) ** 2 / 4
+    # a scenario batch judges the width by the confidence sequence (it looks after every batch)
+    assert interval_width(wins, n, sequential=True) <= 0.02 and r.run["reached"]
+    assert r.run["width"] == interval_width(wins, n, sequential=True)
+    # whole pieces, and fewer games than the worst share would need
+    assert n % PIECE_GAMES == 0 and n < sequence_always_enough(0.02)
     # the games played are the first n games of the seed: a fixed run of n games agrees
     fixed = run_games(skirmish, games=n, seed=17, players=PLAYERS, workers=1)
     assert np.array_equal(fixed.tally.outcome_array(), r.tally.outcome_array())

@@ -18,6 +18,7 @@ from simulator.engine.core.seeding import GAMES_PER_CHUNK
 from simulator.engine.players.interface import player_setup
 from simulator.games.assault.game.balance import balance_run
 from simulator.run.verdicts import balance_verdict, confidence_sequence, round_totals
+from simulator.run.vocabulary import DEFAULT_MAX_GAMES
 
 VERDICT_KEYS = {"status", "margin", "games_needed", "edge_detectable", "ci95"}
 
@@ -93,12 +94,17 @@ def test_tune_confirms_on_fresh_seeds(skirmish_path):
                             progress=False, activity_games=0)
     conf = report["tune"]["confirmation"]
     fresh = confirmation_seed(3)
-    assert conf["seed"] == fresh != 3 and conf["games"] == 60 and conf["value"] == report["tune"]["best"]["value"]
+    assert conf["seed"] == fresh != 3 and conf["value"] == report["tune"]["best"]["value"]
     assert VERDICT_KEYS <= set(conf["verdict"]) and f"seed {fresh}, not used while searching" in conf["text"]
     assert conf["confirmed"] == (conf["verdict"]["status"] == "balanced")      # the target is 50%
-    # the confirmation is the best value played on the fresh seed
-    again, _ = balance_run(str(skirmish_path), games=60, seed=fresh, players="greedy,greedy", progress=False,
-                           overrides={"turns": conf["value"]}, activity_games=0)
+    # at a 50% target the confirmation stops as --until-decided does: rounds from the run's 60
+    # games, doubling, judged by the confidence sequence, until the verdict is decided
+    assert conf["games"] in round_totals(60, DEFAULT_MAX_GAMES) and conf["verdict"]["interval"] == "sequence"
+    assert conf["verdict"]["status"] in ("balanced", "unbalanced", "no verdict") or conf["games"] == DEFAULT_MAX_GAMES
+    # the confirmation is the best value played on the fresh seed: its games are the first
+    # games of a plain run of as many games on that seed
+    again, _ = balance_run(str(skirmish_path), games=conf["games"], seed=fresh, players="greedy,greedy",
+                           progress=False, overrides={"turns": conf["value"]}, activity_games=0)
     assert conf["win_rate"] == again["win_rate"]["german"]["p"]
 
 
@@ -157,5 +163,9 @@ def test_a_precision_run_judges_with_the_confidence_sequence(skirmish):
     w = res.tally.wins
     seq = balance_verdict(int(w[0]), int(w[1]), int(w[2]), res.tally.games, ["german", "soviet"], sequential=True)
     assert v["interval"] == "sequence" and v["ci95"] == pytest.approx(list(seq.ci95))
+    # and the run stopped by the sequence's width: its headline (german's win rate) interval
+    lo, hi = confidence_sequence(int(w[0]), res.tally.games)
+    assert res.run["width"] == pytest.approx(hi - lo)
+    assert res.run["reached"] and hi - lo <= 0.2     # the plan's cap is enough at any share
     plain = summary(run_games(skirmish, games=res.tally.games, seed=2, players=("greedy", "random"), workers=2))
     assert plain["verdict"]["interval"] == "wilson"
