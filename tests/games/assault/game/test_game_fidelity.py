@@ -726,3 +726,29 @@ def test_declining_sends_every_passenger_out(tmp_path):
     assert int(st.s.u[riders, U_HEX]) != hex_of(g, "3,1")
     act(st, "attack the vehicle")                                         # 12.9: the truck can still move
     assert _cc_rolls(st)[0][:2] == (r, truck)
+
+
+@pytest.mark.parametrize("start", ["5,1", "1,1"])
+def test_a_fortification_gives_no_dice_against_ranged_fire(tmp_path, start):
+    """Rulings S31 (issue 40, item 6): fortifications stay out of ranged fire (9.6.3.2, the
+    section the revised 12.6 example cites, is in none of our texts). Soviet rifles fire at
+    the German rifles in a bunker facing E, from its front (5,1, two hexes E) and its rear
+    (1,1, two hexes W): the roll is the same attack and defence pool as with no bunker on
+    the map, and wire in the hex changes neither."""
+    from simulator.games.assault.game.events import EV_ROLL
+    rolls = []
+    for fort, wire in ((True, True), (False, False)):
+        body = FORT.format(start=start, wire="wire = true" if wire else "")
+        if not fort:
+            body = body.replace('fortification = "bunker"\nfacing = "E"\n', "")
+            body = body.replace("[[map.features]]\nhexes = [\"3,1\"]\n\n", "")
+        assert ("fortification" in body) == fort and ("[[map.features]]" in body) == fort
+        (tmp_path / f"{fort}").mkdir()
+        g = tiny(tmp_path / f"{fort}", body, edition="v2", initiative="soviet")
+        firer, target = unit(g, "soviet", "rifles-41"), unit(g, "german", "rifles-41")
+        st = State(g, seed=1, log=True)
+        act(st, "fire", firer, target)
+        roll = [e for e in st.events() if int(e[0]) == EV_ROLL and int(e[2]) == firer]
+        assert len(roll) == 1
+        rolls.append((g.fire_pools[int(roll[0][4])], g.defence_pools[int(roll[0][5]) - len(g.fire_pools)]))
+    assert rolls[0] == rolls[1]
