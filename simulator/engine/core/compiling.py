@@ -45,7 +45,7 @@ CACHE_GROUPS = {
                     "damage", "kernels", "compare", "melee/damage", "melee/kernels", "melee/fight",
                     "melee/policies", "melee/tables", "melee/situation", "vehicle_terrain", "transport",
                     "aid", "cards", "dice", "exact", "fire", "pools", "target_states"))
-                + ("games/assault/game/game.py", "games/assault/game/pooltab.py"),
+                + ("games/assault/game/game.py", "games/assault/game/scenario_game.py", "games/assault/game/pooltab.py"),
                 ("games/assault/game/**/__pycache__/*.nb[ic]", "engine/players/**/__pycache__/*.nb[ic]")),
     "toi": (("games/toi/game/**/*.py", "engine/players/**/*.py"),
             tuple(f"games/toi/rules/{f}.py" for f in ("jit", "attack", "results", "assault", "shares"))
