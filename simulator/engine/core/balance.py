@@ -198,7 +198,8 @@ def confirmation_run(game, *, target: float, games: int, seed: int, players, wor
     opts = dataclasses.replace(options, precision=None) if options is not None else None
     if abs(target - 0.5) < 1e-12:
         return run_until_decided(game, first_round=games, max_games=max(games, DEFAULT_MAX_GAMES), seed=seed,
-                                 margin=margin, players=players, workers=workers, options=opts, progress=progress)
+                                 margin=margin, players=players, workers=workers, options=opts, progress=progress,
+                                 echo=lambda line: None)   # its rounds: in tune.confirmation, not on stderr
     return run_games(game, games=games, seed=seed, players=players, workers=workers, options=opts, progress=progress)
 
 
