@@ -54,5 +54,8 @@ def test_the_warmup_compiles_choose_for_the_types_its_callers_give(engine_compil
     st = State(game, seed=1, log=True)
     args = (st.s, game.tables, np.int64(GREEDY), np.int64(st.current_player()), make_work(game), DEFAULT_PARAMS)
     assert tuple(typeof(a) for a in args) == warmup.choose_signature(game)
-    assert {key[0] for key in choose._cache._cache_file._load_index()} == {warmup.choose_signature(game)}
+    # the shared players' entry is compiled for every game's state: Assault's versions are the warm-up's
+    # (another game's, Tide of Iron's, may sit beside them in the same index once its tests have run)
+    assault = {key[0] for key in choose._cache._cache_file._load_index() if key[0][0] == typeof(st.s)}
+    assert assault == {warmup.choose_signature(game)}
     assert choose(*args) in st.legal_actions()
