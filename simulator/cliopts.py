@@ -279,6 +279,27 @@ def skill(example: str):
     return decorate
 
 
+def replay_choice(words: str):
+    """``--game K``, ``--pick typical-win:SIDE|typical-loss:SIDE`` and ``--games N`` of a
+    replay command (``words``: what the game counts, "turns" or "rounds"); the command
+    receives ``game_index``, ``pick`` and ``pick_games``."""
+    options = (
+        click.option("--game", "game_index", type=click.IntRange(min=0), default=None, metavar="K",
+                     help="Which game of the batch (0 is the first); or --pick."),
+        click.option("--pick", default=None, metavar="typical-win:SIDE|typical-loss:SIDE",
+                     help="Play --games games of the batch and replay the one most typical of SIDE's wins (or "
+                          f"losses): nearest the mean {words} and units lost of those games."),
+        click.option("--games", "pick_games", type=click.IntRange(min=1, max=2048), default=200, show_default=True,
+                     metavar="N", help="With --pick: games of the batch to choose from."),
+    )
+
+    def decorate(f):
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return decorate
+
+
 def verdict_options(game: str, name: str):
     """``--margin``, ``--until-decided`` and ``--max-games`` of a scenario command (``game``
     and ``name``: its examples' ``lanchester GAME scenario NAME``); the command receives

@@ -71,8 +71,8 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
     many more would most likely decide it) or no verdict, at a margin of ±5 points
     (--margin, or the scenario's [verdict] margin; docs/statistics.md).
     --until-decided plays rounds until it is decided. With --precision X the batch
-    stops once the first side's win rate has a 95% interval at most X wide (the
-    verdict then uses the confidence sequence). --checkpoint DIR lets a killed batch resume; --dask runs
+    stops once the confidence sequence of the first side's win rate is at most X
+    wide (the verdict uses it too). --checkpoint DIR lets a killed batch resume; --dask runs
     it on a cluster (docs/cluster.md). The numbers depend only on the seed.
 
     \b
@@ -163,13 +163,7 @@ def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
 @click.command("replay")
 @click.argument("name")
 @click.option("--seed", type=click.IntRange(min=0), required=True, metavar="S", help="Seed of the batch.")
-@click.option("--game", "game_index", type=click.IntRange(min=0), default=None, metavar="K",
-              help="Which game of the batch (0 is the first); or --pick.")
-@click.option("--pick", default=None, metavar="typical-win:SIDE|typical-loss:SIDE",
-              help="Play --games games of the batch and replay the one most typical of SIDE's wins (or losses): "
-                   "nearest the mean turns and units lost of those games.")
-@click.option("--games", "pick_games", type=click.IntRange(min=1, max=2048), default=200, show_default=True,
-              metavar="N", help="With --pick: games of the batch to choose from.")
+@cliopts.replay_choice("turns")
 @players_option
 @edition_option
 @click.option("--png", type=click.Path(dir_okay=False), default=None, metavar="FILE",

@@ -17,13 +17,7 @@ FOLDER = "replay.txt, replay.json, events.csv, final.png and viewer.html (the ga
 @click.command("replay")
 @click.argument("name")
 @click.option("--seed", type=click.IntRange(min=0), required=True, metavar="S", help="Seed of the batch.")
-@click.option("--game", "game_index", type=click.IntRange(min=0), default=None, metavar="K",
-              help="Which game of the batch (0 is the first); or --pick.")
-@click.option("--pick", default=None, metavar="typical-win:SIDE|typical-loss:SIDE",
-              help="Play --games games of the batch and replay the one most typical of SIDE's wins (or losses): "
-                   "nearest the mean rounds and units lost of those games.")
-@click.option("--games", "pick_games", type=click.IntRange(min=1, max=2048), default=200, show_default=True,
-              metavar="N", help="With --pick: games of the batch to choose from.")
+@cliopts.replay_choice("rounds")
 @click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
               help="Players of the first and second side, as the batch had them: random, greedy.")
 @click.option("--png", type=click.Path(), default=None, metavar="DIR_OR_FILE",

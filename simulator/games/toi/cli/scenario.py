@@ -58,8 +58,8 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
     many more would most likely decide it) or no verdict, at a margin of ±5 points
     (--margin, or the scenario's [verdict] margin; docs/statistics.md).
     --until-decided plays rounds until it is decided. With --precision X the batch
-    stops once the first side's win rate has a 95% interval at most X wide (the
-    verdict then uses the confidence sequence). --checkpoint DIR lets a killed batch resume; --dask runs
+    stops once the confidence sequence of the first side's win rate is at most X
+    wide (the verdict uses it too). --checkpoint DIR lets a killed batch resume; --dask runs
     it on a cluster. The numbers depend only on the seed.
 
     \b
