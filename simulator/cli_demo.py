@@ -27,12 +27,16 @@ def demo(out: str, seed: int, trials: int, games: int, quiet: bool) -> None:
     Example:
       lanchester demo --out out/demo
     """
+    from simulator.run.progress import quiet_if
+
+    with quiet_if(quiet):
+        _demo(Path(out), seed, trials, games)
+
+
+def _demo(out: Path, seed: int, trials: int, games: int) -> None:
     from reports.bundle import write_collection
     from simulator.demo import clear_old_layout, demo_reports
-    from simulator.run.progress import set_quiet
 
-    set_quiet(quiet)
-    out = Path(out)
     clear_old_layout(out)
     write_collection(out, title="lanchester demo: scenario balance, dice odds, ranged fire and the matchup matrix",
                      intro=(f"The balance of the default scenario ({games:,} games, seed {seed}) and of a Tide "

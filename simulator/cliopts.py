@@ -389,13 +389,13 @@ def monte_carlo(f):
             raise click.UsageError("--checkpoint and --no-checkpoint: give one")
         if dask_timeout is not None and not dask:
             raise click.UsageError("--dask-timeout needs --dask")
-        progress.set_quiet(quiet)
         options = RunOptions(workers=workers, dask=dask, checkpoint=checkpoint, precision=precision,
                              dask_timeout=dask_timeout, auto_checkpoint=not no_checkpoint,
                              label=_label(ctx), notes=True)
         keep = False
         try:
-            return f(*args, run_options=options, **kwargs)
+            with progress.quiet_if(quiet):
+                return f(*args, run_options=options, **kwargs)
         except progress.Interrupted as stop:
             keep = True
             report_interrupted(ctx, stop)

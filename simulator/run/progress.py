@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 FIRST_SECONDS = 2.0      # not a terminal: a stage shorter than this says nothing
@@ -39,6 +40,17 @@ def set_quiet(quiet: bool) -> None:
 
 def is_quiet() -> bool:
     return _quiet[0]
+
+
+@contextmanager
+def quiet_if(quiet: bool) -> Iterator[None]:
+    """:func:`set_quiet` for the body of a command, as it was afterwards."""
+    was = _quiet[0]
+    _quiet[0] = bool(quiet)
+    try:
+        yield
+    finally:
+        _quiet[0] = was
 
 
 def plural(unit: str) -> str:
