@@ -19,6 +19,8 @@ of the run, so their summary is that of a shorter run with the same seed).
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -182,10 +184,26 @@ class Interrupted(KeyboardInterrupt):
 
 
 _signalled = [0]
+_running = [0]      # runs under way (:func:`run_started`): SIGTERM stops them as Ctrl-C does
+
+
+def run_started() -> None:
+    """A run begins that a SIGTERM stops cleanly (the runner's loop); :func:`run_ended` after it."""
+    _running[0] += 1
+
+
+def run_ended() -> None:
+    _running[0] -= 1
 
 
 def on_terminate(signum, _frame) -> None:
-    """SIGTERM (and SIGINT): stop the main thread as Ctrl-C does; :func:`exit_status` tells them apart."""
+    """SIGTERM: during a run, stop it as Ctrl-C does (``KeyboardInterrupt``; :func:`exit_status`
+    tells them apart); at any other time (a compile, a report being drawn) die as without
+    the handler."""
+    if not _running[0]:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
     _signalled[0] = signum
     raise KeyboardInterrupt
 

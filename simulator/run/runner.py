@@ -541,6 +541,7 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
     bar = _progress_bar(None if pplan else limit, opts.progress, opts.unit)
     total, done, n_chunks, loaded = None, 0, 0, 0
     ok = False
+    progress_lines.run_started()
     try:
         while True:  # one batch of chunks; without precision the only one
             batch = _chunks(n_chunks, -(-target // size), size, limit, seed)
@@ -557,6 +558,7 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
             target = pplan.next_target(headline.successes(total), done)
         ok = True
     finally:
+        progress_lines.run_ended()
         be.close()
         if bar is not None:
             bar.close(interrupted=not ok)

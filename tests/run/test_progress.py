@@ -107,6 +107,7 @@ def test_quiet_gives_no_stage(monkeypatch):
 @pytest.mark.parametrize("signum, status", [(2, 130), (15, 143)])
 def test_exit_status_is_128_plus_the_signal(monkeypatch, signum, status):
     monkeypatch.setattr(progress, "_signalled", [0])
+    monkeypatch.setattr(progress, "_running", [1])      # during a run (else the signal's default: death)
     with pytest.raises(KeyboardInterrupt):
         progress.on_terminate(signum, None)
     assert progress.exit_status() == status
