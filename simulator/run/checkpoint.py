@@ -79,10 +79,28 @@ def cache_dir() -> Path | None:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "lanchester"
 
 
+AUTO_KEEP_DAYS = 7     # a run's own checkpoint not resumed for this long is removed
+
+
 def auto_root() -> Path | None:
     """Where the runs' own checkpoints are kept (``None``: the cache is off)."""
     folder = cache_dir()
     return None if folder is None else folder / "checkpoints"
+
+
+def prune_auto(root: Path, now: float | None = None) -> None:
+    """Remove the runs' own checkpoints under ``root`` untouched for :data:`AUTO_KEEP_DAYS`
+    (runs interrupted and never resumed)."""
+    import shutil
+    import time
+    limit = (time.time() if now is None else now) - AUTO_KEEP_DAYS * 86400
+    for run in Path(root).glob("*/run.json"):
+        try:
+            if run.stat().st_mtime < limit and max((p.stat().st_mtime for p in run.parent.iterdir()),
+                                                   default=0) < limit:
+                shutil.rmtree(run.parent, ignore_errors=True)
+        except OSError:
+            continue
 
 
 # ---------------------------------------------------------------- canonical form, run key

@@ -467,8 +467,10 @@ def checkpoint_root(opts: RunOptions) -> str | None:
     if opts.checkpoint:
         return opts.checkpoint
     if opts.auto_checkpoint and opts.unit == "game":
-        from simulator.run.checkpoint import auto_root
+        from simulator.run.checkpoint import auto_root, prune_auto
         root = auto_root()
+        if root is not None:
+            prune_auto(root)
         return None if root is None else str(root)
     return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 
@@ -111,3 +112,16 @@ def test_exit_status_is_128_plus_the_signal(monkeypatch, signum, status):
     with pytest.raises(KeyboardInterrupt):
         progress.on_terminate(signum, None)
     assert progress.exit_status() == status
+
+
+def test_a_runs_own_checkpoint_not_resumed_for_a_week_is_removed(tmp_path):
+    from simulator.run.checkpoint import AUTO_KEEP_DAYS, prune_auto
+    now = 1_000_000_000.0
+    for name, age_days in (("old", AUTO_KEEP_DAYS + 1), ("recent", AUTO_KEEP_DAYS - 1)):
+        run = tmp_path / name
+        run.mkdir()
+        for f in (run / "run.json", run / "chunk-000000.npz"):
+            f.write_text("{}")
+            os.utime(f, (now - age_days * 86400, now - age_days * 86400))
+    prune_auto(tmp_path, now=now)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["recent"]

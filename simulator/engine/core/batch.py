@@ -382,8 +382,9 @@ def run_games(game, *, games: int | None, seed: int, players: tuple[str, str] = 
                           params=params, options=options, max_decisions=max_decisions, tally=tally, writer=writer)
         ok = True
     except KeyboardInterrupt as exc:   # Ctrl-C or SIGTERM: the games finished so far, for the partial summary
-        raise _interrupted(exc, game, players, seed, tally, start, workers, max_decisions, games, progress,
-                           runner.checkpoint_root(_options_of(options, workers))) from None
+        opts = _options_of(options, workers)
+        raise _interrupted(exc, game, players, seed, tally, start, opts.workers, max_decisions, games, progress,
+                           runner.checkpoint_root(opts)) from None
     finally:
         files = writer.close(ok) if writer is not None else []   # records only of a whole run
     seconds = time.perf_counter() - start
@@ -404,7 +405,8 @@ def _interrupted(exc: KeyboardInterrupt, game, players, seed: int, tally: Tally,
     games (its first games: the runner merges pieces in order); an inner one passes as it is."""
     if isinstance(exc, Interrupted):
         return exc
-    partial_run = RunResult(game, players, tally.games, seed, tally, time.perf_counter() - start, workers or 1,
+    workers = workers or runner.default_workers()
+    partial_run = RunResult(game, players, tally.games, seed, tally, time.perf_counter() - start, workers,
                             [], {"interrupted": True, "planned": planned}, int(max_decisions), sequential=sequential)
     return Interrupted(partial_run, planned, stage, checkpoint)
 

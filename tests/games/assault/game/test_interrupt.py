@@ -96,3 +96,9 @@ def test_a_slow_run_reads_its_rate_with_two_digits(skirmish):
     report = summary(run_games(skirmish, games=4, seed=1, players=("greedy", "random"), workers=1))
     report |= {"sides": list(skirmish.sides), "games_per_second": 0.4}
     assert "\n0.4 games/s with 1 worker(s)\n" in report_table(report)
+
+
+def test_checkpoint_and_no_checkpoint_exclude_each_other(skirmish_path, tmp_path):
+    res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--seed", "1", "--checkpoint",
+                                    str(tmp_path), "--no-checkpoint"])
+    assert res.exit_code == 2 and "--checkpoint and --no-checkpoint: give one" in res.stderr
