@@ -146,13 +146,15 @@ class Stage:
                         f"{rate_text(self.done, now - self.start, self.unit)}{', ' + left if left else ''}\n")
             self.drawn, self.shown = now, True
 
-    def close(self, interrupted: bool = False) -> None:
+    def close(self, interrupted: bool = False, failed: bool = False) -> None:
         """End the stage: erase the terminal's line; elsewhere one line for a stage that
-        took over :data:`FIRST_SECONDS` (or said anything before), and always one when it
-        was interrupted."""
+        took over :data:`FIRST_SECONDS` (or said anything before); one line when it was
+        ``interrupted`` (Ctrl-C, SIGTERM); none when it ``failed`` (its error says why)."""
         seconds = self.elapsed()
         if self.live and self.shown:
             self._write("\r\x1b[K")
+        if failed:
+            return
         if interrupted:
             of = f" of {self.total:,}" if self.total is not None else ""
             self._write(f"lanchester: {self.label}: interrupted after {self.done:,}{of} {plural(self.unit)}\n")

@@ -406,6 +406,12 @@ def _progress_bar(total: int | None, label: str | None, unit: str = "trial"):
     return progress_lines.stage(label, total, unit)
 
 
+def _close(bar, ended: str) -> None:
+    """End a stage's progress: ``ended`` "done", "interrupted" or "failed" (an error, said by itself)."""
+    if bar is not None:
+        bar.close(interrupted=ended == "interrupted", failed=ended == "failed")
+
+
 def _stream(task: Task, chunks: Iterable[Chunk], backend, store=None, done: set[int] = frozenset(),
             bar=None) -> Iterator[tuple[Chunk, Any, bool]]:
     """Yield ``(chunk, result, loaded)`` in chunk order, keeping ``backend.window`` chunks
@@ -439,15 +445,17 @@ def iter_results(task: Task, chunks: Sequence[Chunk], *, workers: int | None = N
     be = _open_backend(RunOptions(workers=workers, backend=backend), len(chunks))
     total = chunks.trials if isinstance(chunks, ChunkPlan) else sum(c.trials for c in chunks)
     bar = _progress_bar(total, progress)
-    ok = False
+    ended = "failed"
     try:
         for chunk, result, _ in _stream(task, chunks, be, bar=bar):
             yield chunk, result
-        ok = True
+        ended = "done"
+    except KeyboardInterrupt:
+        ended = "interrupted"
+        raise
     finally:
         be.close()
-        if bar is not None:
-            bar.close(interrupted=not ok)
+        _close(bar, ended)
 
 
 # ---------------------------------------------------------------- running
@@ -542,7 +550,7 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
     be = _open_backend(opts, -(-limit // size))
     bar = _progress_bar(None if pplan else limit, opts.progress, opts.unit)
     total, done, n_chunks, loaded = None, 0, 0, 0
-    ok = False
+    ended = "failed"
     progress_lines.run_started()
     try:
         while True:  # one batch of chunks; without precision the only one
@@ -558,12 +566,14 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
             if pplan is None or done >= limit or pplan.reached(headline.successes(total), done):
                 break
             target = pplan.next_target(headline.successes(total), done)
-        ok = True
+        ended = "done"
+    except KeyboardInterrupt:    # Ctrl-C, SIGTERM: the stage says where it stopped
+        ended = "interrupted"
+        raise
     finally:
         progress_lines.run_ended()
         be.close()
-        if bar is not None:
-            bar.close(interrupted=not ok)
+        _close(bar, ended)
     width = (float(interval_width(headline.successes(total), done, headline.sequential))
              if headline is not None else None)
     auto = store is not None and not opts.checkpoint   # the run's own checkpoint: said only when it resumed

@@ -98,6 +98,14 @@ def test_a_short_stage_says_nothing_unless_interrupted():
     assert out.getvalue() == "lanchester: quick: interrupted after 256 of 512 games\n"
 
 
+def test_a_stage_ended_by_an_error_leaves_the_error_alone():
+    out, clock = io.StringIO(), Clock()
+    st = Stage("odds", 10, unit="trial", stream=out, clock=clock, live=False)
+    clock.now += 30.0                    # long enough for a line had it ended well
+    st.close(failed=True)
+    assert out.getvalue() == ""
+
+
 def test_quiet_gives_no_stage(monkeypatch):
     monkeypatch.setattr(progress, "_quiet", [False])
     assert progress.stage("run", 10) is not None
