@@ -5,9 +5,11 @@ Every simulating run that names a stage (``RunOptions.progress``: the scenario's
 
 * on a terminal, one line updated in place: the stage, a bar, games (or trials) done of
   the total, the rate and the estimated time left; the line is erased when the stage ends;
-* when standard error is not a terminal (a pipe, a log, CI), a stage that lasts more than
+* when standard error is not a terminal (a pipe, a log, CI), a stage of games (a
+  scenario batch, a what-if, a level of a skill curve...) that lasts more than
   :data:`FIRST_SECONDS` ends with one line (its count, time and rate), and a long stage
-  says how far it got at most once every :data:`EVERY_SECONDS`;
+  says how far it got at most once every :data:`EVERY_SECONDS`; the dice and fire
+  questions' trials (seconds at most, their JSON read by scripts) say nothing there;
 * with ``--quiet`` (:func:`set_quiet`) nothing.
 
 Standard output is never written to, so ``--format json`` stays clean.
@@ -117,11 +119,12 @@ class Stage:
     ``live``: a terminal (default: whether ``stream`` is one); ``clock``: seconds."""
 
     def __init__(self, label: str, total: int | None, unit: str = "game", *, stream: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic, live: bool | None = None):
+                 clock: Callable[[], float] = time.monotonic, live: bool | None = None, lines: bool = True):
         self.label, self.total, self.unit = label, total, unit
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.live = _is_terminal(self.stream) if live is None else live
+        self.lines = lines               # not a terminal: lines at all
         self.start = clock()
         self.done = 0
         self.drawn = self.start          # last redraw (terminal) or line (not a terminal)
@@ -138,7 +141,7 @@ class Stage:
                 self._write("\r" + bar_line(self.label, self.done, self.total, now - self.start, self.unit)
                             + "\x1b[K")
                 self.drawn, self.shown = now, True
-        elif now - self.drawn >= EVERY_SECONDS and now - self.start >= FIRST_SECONDS and \
+        elif self.lines and now - self.drawn >= EVERY_SECONDS and now - self.start >= FIRST_SECONDS and \
                 (self.total is None or self.done < self.total):     # the last piece: close() says it
             left = eta_text(self.done, self.total, now - self.start)
             of = f" of {self.total:,}" if self.total is not None else ""
@@ -158,7 +161,7 @@ class Stage:
         if interrupted:
             of = f" of {self.total:,}" if self.total is not None else ""
             self._write(f"lanchester: {self.label}: interrupted after {self.done:,}{of} {plural(self.unit)}\n")
-        elif not self.live and (self.shown or seconds >= FIRST_SECONDS):
+        elif not self.live and self.lines and (self.shown or seconds >= FIRST_SECONDS):
             self._write(f"lanchester: {self.label}: {self.done:,} {plural(self.unit)} in {duration_text(seconds)} "
                         f"({rate_text(self.done, seconds, self.unit)})\n")
 
@@ -168,10 +171,11 @@ class Stage:
 
 
 def stage(label: str | None, total: int | None, unit: str = "game") -> Stage | None:
-    """A :class:`Stage` on standard error, or ``None`` when unnamed or ``--quiet``."""
+    """A :class:`Stage` on standard error, or ``None`` when unnamed or ``--quiet``; lines
+    when not a terminal for games only (see the module's doc)."""
     if not label or is_quiet():
         return None
-    return Stage(label, total, unit)
+    return Stage(label, total, unit, lines=unit == "game")
 
 
 class Interrupted(KeyboardInterrupt):

@@ -108,7 +108,14 @@ def test_a_stage_ended_by_an_error_leaves_the_error_alone():
 
 def test_quiet_gives_no_stage(monkeypatch):
     monkeypatch.setattr(progress, "_quiet", [False])
-    assert progress.stage("run", 10) is not None
+    assert progress.stage("run", 10).lines
+    assert not progress.stage("odds", 10, "trial").lines     # trials: the terminal's line only
+    out, clock = io.StringIO(), Clock()
+    st = Stage("odds", 10, unit="trial", stream=out, clock=clock, live=False, lines=False)
+    clock.now += 30.0
+    st.update(10)
+    st.close()
+    assert out.getvalue() == ""
     progress.set_quiet(True)
     assert progress.stage("run", 10) is None and progress.stage(None, 10) is None
 
