@@ -30,6 +30,7 @@ from reports.tables import (
     variant_table,
     win_rate_table,
 )
+from simulator.run.progress import rate_text
 
 # --- scenarios ------------------------------------------------------------------------
 
@@ -173,7 +174,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                                    f"map of {report['data']['name']}: terrain, objectives and set-up",
                                    map_png, w, h))
     if report.get("games_per_second"):
-        rep.highlights.append(("speed", f"{report['games_per_second']:,.0f} games/s with "
+        rep.highlights.append(("speed", f"{rate_text(report['games_per_second'], 1.0)} with "
                                         f"{report['workers']} worker(s)"))
     if report.get("formations"):
         rep.tables.append(Table("formations", pd.DataFrame(

@@ -5,6 +5,8 @@ tuning, skill ladder, skill curve and restricted play when they were asked for. 
 
 from __future__ import annotations
 
+from simulator.run.progress import rate_text
+
 
 def report_table(report: dict) -> str:
     """The report for people."""
@@ -21,7 +23,7 @@ def report_table(report: dict) -> str:
     if "restricted" in report:
         lines += _restricted_lines(report["restricted"])
     gps = report.get("games_per_second")
-    lines += ["", f"{gps:,.0f} games/s with {report['workers']} worker(s)" if gps else ""]
+    lines += ["", f"{rate_text(gps, 1.0)} with {report['workers']} worker(s)" if gps else ""]
     if report.get("files"):
         lines.append("records: " + ", ".join(report["files"]))
     return "\n".join(lines) + "\n"

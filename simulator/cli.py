@@ -32,13 +32,20 @@ class LanchesterGroup(LazyGroup):
             # past the file-size limit (ulimit -f) a write fails with EFBIG, reported
             # below, instead of the signal killing the process (python's default too)
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        from simulator.run.progress import exit_status, on_terminate
+        # a kill (SIGTERM) stops a run as Ctrl-C does: the partial summary, how to resume, exit 143
+        try:
+            terminate = signal.signal(signal.SIGTERM, on_terminate)
+        except ValueError:       # not the main thread (a test's): signals stay as they are
+            terminate = None
         try:
             result = super().main(args=args, prog_name=prog_name or "lanchester", **kwargs)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("lanchester: aborted", err=True)
-            sys.exit(130)
+        except click.Abort as exc:
+            stopped = isinstance(exc.__cause__, KeyboardInterrupt)
+            click.echo(f"lanchester: {'interrupted' if stopped else 'aborted'}", err=True)
+            sys.exit(exit_status() if stopped else 130)
         except click.ClickException as exc:
             where = exc.ctx.command_path if getattr(exc, "ctx", None) else "lanchester"
             hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
@@ -54,7 +61,10 @@ class LanchesterGroup(LazyGroup):
             sys.exit(2)
         except KeyboardInterrupt:
             click.echo("lanchester: interrupted", err=True)
-            sys.exit(130)
+            sys.exit(exit_status())
+        finally:
+            if terminate is not None:
+                signal.signal(signal.SIGTERM, terminate)
         if isinstance(result, int) and result:
             sys.exit(result)
         sys.exit(0)

@@ -19,17 +19,24 @@ from simulator.demo import DEMO_GAMES, DEMO_SCENARIO, DEMO_TOI_GAMES
 @click.option("--games", type=click.IntRange(min=1, max=cliopts.MAX_GAMES), default=DEMO_GAMES, show_default=True,
               help="Games of the scenario balance report (of the Tide of Iron one: at most "
                    f"{DEMO_TOI_GAMES:,}).")
-def demo(out: str, seed: int, trials: int, games: int) -> None:
+@cliopts.quiet
+def demo(out: str, seed: int, trials: int, games: int, quiet: bool) -> None:
     """Run the bundled examples and write a report folder (open its index.html).
 
     \b
     Example:
       lanchester demo --out out/demo
     """
+    from simulator.run.progress import quiet_if
+
+    with quiet_if(quiet):
+        _demo(Path(out), seed, trials, games)
+
+
+def _demo(out: Path, seed: int, trials: int, games: int) -> None:
     from reports.bundle import write_collection
     from simulator.demo import clear_old_layout, demo_reports
 
-    out = Path(out)
     clear_old_layout(out)
     write_collection(out, title="lanchester demo: scenario balance, dice odds, ranged fire and the matchup matrix",
                      intro=(f"The balance of the default scenario ({games:,} games, seed {seed}) and of a Tide "

@@ -213,7 +213,10 @@ def monte_carlo_wanted(exact_flag: bool, trials_n: int | None) -> bool:
 
 # ---------------------------------------------------------------- run options
 
-RUN_CONTROL_PARAMS = ("workers", "dask", "dask_timeout", "checkpoint", "precision", "fmt", "out")
+# not part of a checkpoint's key: how the run is carried out, and the seed (the key holds the seed
+# the run used, so a run without --seed resumes when given the seed it printed)
+RUN_CONTROL_PARAMS = ("workers", "dask", "dask_timeout", "checkpoint", "precision", "fmt", "out", "seed", "quiet",
+                      "no_checkpoint")
 
 
 def _dask_address(ctx, param, value):
@@ -238,6 +241,13 @@ dask_timeout = click.option("--dask-timeout", type=click.FloatRange(min=1), defa
 checkpoint = click.option("--checkpoint", type=click.Path(file_okay=False), default=None, metavar="DIR",
                           help="Save finished chunks in DIR; rerunning the same command resumes "
                                "a killed run with the same numbers.")
+quiet = click.option("--quiet", "-q", is_flag=True, default=False,
+                     help="No progress on stderr (by default a run longer than a few seconds shows it: one "
+                          "updating line on a terminal, a line a stage elsewhere).")
+no_checkpoint = click.option("--no-checkpoint", is_flag=True, default=False,
+                             help="Keep no checkpoint of a scenario batch (by default one is kept in the cache "
+                                  "folder while it runs, so that a run stopped by Ctrl-C or a kill resumes when "
+                                  "the same command is given again).")
 precision = click.option("--precision", type=click.FloatRange(0, 1, min_open=True, max_open=True),
                          default=None, metavar="X",
                          help="Monte Carlo until the 95% interval of the headline probability is at "
@@ -355,31 +365,88 @@ def check_skill(skill_curve: bool, levels: str | None) -> None:
 
 
 def monte_carlo(f):
-    """``--workers``, ``--dask``, ``--checkpoint``, ``--precision`` in one decorator.
+    """``--workers``, ``--dask``, ``--checkpoint``, ``--no-checkpoint``, ``--precision`` and
+    ``--quiet`` in one decorator.
 
     The command receives ``run_options``, a :class:`simulator.run.runner.RunOptions`, instead
-    of the four values; pass it on to the library call (see ``simulator/run/runner.py``).
-    Use it in place of ``@cliopts.workers``.
+    of these values; pass it on to the library call (see ``simulator/run/runner.py``).
+    Use it in place of ``@cliopts.workers``. A batch stopped by Ctrl-C or SIGTERM prints
+    the summary of the games finished, marked PARTIAL, and how to resume
+    (:func:`report_interrupted`); the run's own checkpoint is removed when the command
+    ends otherwise.
     """
     import functools
 
     @functools.wraps(f)
-    def command(*args, workers, dask, dask_timeout, checkpoint, precision, **kwargs):
-        from simulator.run.runner import RunOptions  # numpy: when the command runs, not for --help
+    def command(*args, workers, dask, dask_timeout, checkpoint, no_checkpoint, precision, quiet, **kwargs):
+        from simulator.run import progress
+        from simulator.run.runner import RunOptions, discard_auto_checkpoints  # numpy: when the command runs
 
         ctx = click.get_current_context()
         if checkpoint and "seed" in ctx.params and ctx.params["seed"] is None:
             raise click.UsageError("--checkpoint needs --seed (a run resumes only with the same seed)")
+        if checkpoint and no_checkpoint:
+            raise click.UsageError("--checkpoint and --no-checkpoint: give one")
         if dask_timeout is not None and not dask:
             raise click.UsageError("--dask-timeout needs --dask")
         options = RunOptions(workers=workers, dask=dask, checkpoint=checkpoint, precision=precision,
-                             dask_timeout=dask_timeout,
+                             dask_timeout=dask_timeout, auto_checkpoint=not no_checkpoint,
                              label=_label(ctx), notes=True)
-        return f(*args, run_options=options, **kwargs)
+        keep = False
+        try:
+            with progress.quiet_if(quiet):
+                return f(*args, run_options=options, **kwargs)
+        except progress.Interrupted as stop:
+            keep = True
+            report_interrupted(ctx, stop)
+            raise
+        finally:
+            if not keep:
+                discard_auto_checkpoints()
 
-    for option in (precision, checkpoint, dask_timeout, dask, workers):
+    for option in (quiet, precision, no_checkpoint, checkpoint, dask_timeout, dask, workers):
         command = option(command)
     return command
+
+
+def report_interrupted(ctx: click.Context, stop) -> None:
+    """A batch stopped by Ctrl-C or SIGTERM (:class:`simulator.run.progress.Interrupted`):
+    the summary of its finished games in the command's format (stdout), marked PARTIAL
+    with games done of planned, then how to resume (stderr). The report folder of
+    ``--out`` is not written (it appears only when complete)."""
+    from simulator.engine.core.batch import summary
+
+    run = stop.result
+    planned = "as many as --precision needs" if stop.planned is None else f"{stop.planned:,}"
+    part = {"games": int(run.games), "planned": stop.planned, "stage": stop.stage}
+    if run.games:
+        report = summary(run)
+        report["sides"] = list(run.game.sides)
+        report["partial"] = part
+        if ctx.params.get("fmt") == "json":
+            from simulator.run.output import to_json
+            click.echo(to_json(report))
+        else:
+            from reports.scenario_text import report_table
+            click.echo(f"PARTIAL: {run.games:,} of {planned} games"
+                       + (f" of {stop.stage}" if stop.stage else "") + " (interrupted)")
+            click.echo(report_table(report), nl=False)
+    else:
+        click.echo(f"lanchester: interrupted before any game of {stop.stage or 'the run'} was finished", err=True)
+    click.echo(f"lanchester: {resume_hint(ctx, run.seed, stop.checkpoint)}", err=True)
+
+
+def resume_hint(ctx: click.Context, seed: int, checkpoint: str | None) -> str:
+    """How to go on from an interrupted run: the same command (with ``--seed`` when the
+    run chose its own), whose finished pieces load from ``checkpoint``."""
+    import shlex
+    argv = list(ctx.find_root().meta.get("lanchester.argv") or [ctx.command_path])
+    if "seed" in ctx.params and ctx.params["seed"] is None:
+        argv += ["--seed", str(seed)]
+    command = " ".join(shlex.quote(a) for a in argv)
+    if checkpoint is None:
+        return f"no checkpoint was kept (--no-checkpoint, --until-decided or the cache off); to run again: {command}"
+    return f"to resume (the finished games are kept in {checkpoint}): {command}"
 
 
 def wants_monte_carlo(exact_flag: bool, trials_n: int | None, run_options) -> bool:

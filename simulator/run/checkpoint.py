@@ -23,6 +23,12 @@ registered codec (:func:`register_codec`): plain arrays in, the object out; noth
 read from disk names code to run.
 
 ``DIR/<run-key>/run.json`` says in words what the run was (written, never read).
+
+A scenario batch run from the command line without ``--checkpoint`` keeps one of its
+own under :func:`auto_root` (the cache folder's ``checkpoints/``), so that a run
+stopped by Ctrl-C or a kill resumes when the same command (with the seed it printed)
+is given again; the command removes it when it ends without being interrupted
+(``--no-checkpoint``: none is kept).
 """
 
 from __future__ import annotations
@@ -61,6 +67,40 @@ def code_digest() -> str:
         h.update(str(path.relative_to(PACKAGE_DIR)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def cache_dir() -> Path | None:
+    """lanchester's cache folder: ``$LANCHESTER_CACHE_DIR`` (``off``: none), else
+    ``$XDG_CACHE_HOME/lanchester``, else ``~/.cache/lanchester``."""
+    own = os.environ.get("LANCHESTER_CACHE_DIR")
+    if own:
+        return None if own.lower() in ("off", "0", "none") else Path(own)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "lanchester"
+
+
+AUTO_KEEP_DAYS = 7     # a run's own checkpoint not resumed for this long is removed
+
+
+def auto_root() -> Path | None:
+    """Where the runs' own checkpoints are kept (``None``: the cache is off)."""
+    folder = cache_dir()
+    return None if folder is None else folder / "checkpoints"
+
+
+def prune_auto(root: Path, now: float | None = None) -> None:
+    """Remove the runs' own checkpoints under ``root`` untouched for :data:`AUTO_KEEP_DAYS`
+    (runs interrupted and never resumed)."""
+    import shutil
+    import time
+    limit = (time.time() if now is None else now) - AUTO_KEEP_DAYS * 86400
+    for run in Path(root).glob("*/run.json"):
+        try:
+            if run.stat().st_mtime < limit and max((p.stat().st_mtime for p in run.parent.iterdir()),
+                                                   default=0) < limit:
+                shutil.rmtree(run.parent, ignore_errors=True)
+        except OSError:
+            continue
 
 
 # ---------------------------------------------------------------- canonical form, run key

@@ -4,7 +4,8 @@ A wait that ends within :data:`QUIET_SECONDS` says nothing. A longer one prints,
 standard error, what it is doing (with an estimate when one is given) and a running
 count of the seconds; at the end, how long it took. On a terminal the count updates
 in place; elsewhere (pipes, CI logs, tests) nothing is printed unless the environment
-sets ``LANCHESTER_PROGRESS=1``, so machine-read output is never interleaved with it.
+sets ``LANCHESTER_PROGRESS=1``, so machine-read output is never interleaved with it;
+with ``--quiet`` (:func:`simulator.run.progress.set_quiet`) never.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ QUIET_SECONDS = 2.0
 
 
 def _wanted(stream: TextIO) -> bool:
+    from simulator.run.progress import is_quiet
+    if is_quiet():
+        return False
     if os.environ.get("LANCHESTER_PROGRESS") == "1":
         return True
     try:

@@ -21,6 +21,9 @@ How a run is carried out is one :class:`RunOptions` value:
   scheduler address ``"tcp://host:8786"`` (:mod:`simulator.run.dask_backend`);
 * ``checkpoint``: a directory; finished chunks are written there atomically and a
   rerun with the same arguments loads them (:mod:`simulator.run.checkpoint`);
+  ``auto_checkpoint``: a scenario batch without ``checkpoint`` keeps one of its own in
+  the cache folder (:func:`simulator.run.checkpoint.auto_root`), removed when the
+  command ends (:func:`discard_auto_checkpoints`) unless it was interrupted;
 * ``precision``: stop once the 95% interval of the headline probability is at most
   this wide (:mod:`simulator.run.precision`); ``trials``, if given, is then a cap.
   The command says what its headline is with a :class:`Headline`.
@@ -56,6 +59,7 @@ know their trials in advance.
 from __future__ import annotations
 
 import dataclasses
+import shutil
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -65,6 +69,7 @@ from typing import Any
 
 import numpy as np
 
+from simulator.run import progress as progress_lines
 from simulator.run.precision import MAX_TRIALS, PrecisionPlan, interval_width
 from simulator.run.tasks import default_workers, run_group  # noqa: F401  (run_group: its name for the backends)
 
@@ -97,6 +102,7 @@ class RunOptions:
     label: str = ""       # what was asked (command and arguments): part of the checkpoint key
     unit: str = "trial"   # what the progress bar counts ("game" for scenario batches)
     notes: bool = False   # one-line notes on stderr (checkpoint, precision, Dask): the CLI sets it
+    auto_checkpoint: bool = False   # a game batch keeps a checkpoint in the cache folder (the CLI sets it)
 
     def with_progress(self, progress: str | None) -> "RunOptions":
         return dataclasses.replace(self, progress=progress)
@@ -395,16 +401,15 @@ def _open_backend(options: RunOptions, most_chunks: int):
     return pool if options.backend == "thread" else _Grouped(pool)   # threads: no round trip to save
 
 
-def _progress_bar(total: int, label: str | None, unit: str = "trial"):
-    if not label:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return None
-    # disable=None: shown on a terminal, silent in pipes, tests and CI logs.
-    return tqdm(total=total, desc=label, unit=unit, unit_scale=True, file=sys.stderr,
-                disable=None, leave=False)
+def _progress_bar(total: int | None, label: str | None, unit: str = "trial"):
+    """The stage's progress line (:mod:`simulator.run.progress`), or ``None``."""
+    return progress_lines.stage(label, total, unit)
+
+
+def _close(bar, ended: str) -> None:
+    """End a stage's progress: ``ended`` "done", "interrupted" or "failed" (an error, said by itself)."""
+    if bar is not None:
+        bar.close(interrupted=ended == "interrupted", failed=ended == "failed")
 
 
 def _stream(task: Task, chunks: Iterable[Chunk], backend, store=None, done: set[int] = frozenset(),
@@ -440,13 +445,17 @@ def iter_results(task: Task, chunks: Sequence[Chunk], *, workers: int | None = N
     be = _open_backend(RunOptions(workers=workers, backend=backend), len(chunks))
     total = chunks.trials if isinstance(chunks, ChunkPlan) else sum(c.trials for c in chunks)
     bar = _progress_bar(total, progress)
+    ended = "failed"
     try:
         for chunk, result, _ in _stream(task, chunks, be, bar=bar):
             yield chunk, result
+        ended = "done"
+    except KeyboardInterrupt:
+        ended = "interrupted"
+        raise
     finally:
         be.close()
-        if bar is not None:
-            bar.close()
+        _close(bar, ended)
 
 
 # ---------------------------------------------------------------- running
@@ -457,13 +466,41 @@ def _options(options: RunOptions | None, **given: Any) -> RunOptions:
     return dataclasses.replace(opts, **{k: v for k, v in given.items() if v is not None})
 
 
+_auto_dirs: list = []    # the automatic checkpoints of this process's runs (discard_auto_checkpoints)
+
+
+def checkpoint_root(opts: RunOptions) -> str | None:
+    """Where a run with ``opts`` keeps its finished chunks: ``--checkpoint DIR``, else for a
+    game batch with ``auto_checkpoint`` the cache folder's ``checkpoints/``, else nowhere."""
+    if opts.checkpoint:
+        return opts.checkpoint
+    if opts.auto_checkpoint and opts.unit == "game":
+        from simulator.run.checkpoint import auto_root, prune_auto
+        root = auto_root()
+        if root is not None:
+            prune_auto(root)
+        return None if root is None else str(root)
+    return None
+
+
 def _store(opts: RunOptions, task: Task, seed: int, plan: dict[str, Any]):
-    if not opts.checkpoint:
+    root = checkpoint_root(opts)
+    if root is None:
         return None
     from simulator.run.checkpoint import ChunkStore, run_key
     key = run_key(task, seed=seed, plan=plan, label=opts.label)
-    return ChunkStore(opts.checkpoint, key, {"label": opts.label, "seed": seed, "plan": plan},
-                      warn=lambda text: print(f"lanchester: {text}", file=sys.stderr))
+    store = ChunkStore(root, key, {"label": opts.label, "seed": seed, "plan": plan},
+                       warn=lambda text: print(f"lanchester: {text}", file=sys.stderr))
+    if not opts.checkpoint:
+        _auto_dirs.append(store.dir)
+    return store
+
+
+def discard_auto_checkpoints() -> None:
+    """Remove the automatic checkpoints of the runs of this process (a command that ended
+    without being interrupted needs them no more)."""
+    while _auto_dirs:
+        shutil.rmtree(_auto_dirs.pop(), ignore_errors=True)
 
 
 def _note(opts: RunOptions, text: str) -> None:
@@ -511,8 +548,10 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
     store = _store(opts, task, seed, plan)
     finished = store.finished() if store is not None else set()
     be = _open_backend(opts, -(-limit // size))
-    bar = _progress_bar(limit, opts.progress, opts.unit)
+    bar = _progress_bar(None if pplan else limit, opts.progress, opts.unit)
     total, done, n_chunks, loaded = None, 0, 0, 0
+    ended = "failed"
+    progress_lines.run_started()
     try:
         while True:  # one batch of chunks; without precision the only one
             batch = _chunks(n_chunks, -(-target // size), size, limit, seed)
@@ -527,15 +566,22 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
             if pplan is None or done >= limit or pplan.reached(headline.successes(total), done):
                 break
             target = pplan.next_target(headline.successes(total), done)
+        ended = "done"
+    except KeyboardInterrupt:    # Ctrl-C, SIGTERM: the stage says where it stopped
+        ended = "interrupted"
+        raise
     finally:
+        progress_lines.run_ended()
         be.close()
-        if bar is not None:
-            bar.close()
+        _close(bar, ended)
     width = (float(interval_width(headline.successes(total), done, headline.sequential))
              if headline is not None else None)
+    auto = store is not None and not opts.checkpoint   # the run's own checkpoint: said only when it resumed
+    if auto and loaded:
+        _note(opts, f"resumed: {loaded} of {n_chunks} pieces loaded from the checkpoint {store.dir}")
     result = RunResult(total, done, n_chunks, seed, loaded, opts.precision,
                        headline.name if headline else None, width,
-                       str(store.dir) if store is not None else None, be.address)
+                       str(store.dir) if store is not None and not auto else None, be.address)
     _report(opts, result)
     return result
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
@@ -71,6 +70,7 @@ from simulator.engine.core.seeding import GAMES_PER_CHUNK, chunk_key
 from simulator.run import runner
 from simulator.run.errors import InputError
 from simulator.run.intervals import newcombe_difference
+from simulator.run.progress import Interrupted, say
 from simulator.run.stats import wilson_interval
 from simulator.run.suggest import did_you_mean
 from simulator.run.verdicts import balance_verdict, until_decided
@@ -381,11 +381,34 @@ def run_games(game, *, games: int | None, seed: int, players: tuple[str, str] = 
         res, used = _play(game, games=games, seed=seed, players=players, workers=workers, progress=progress,
                           params=params, options=options, max_decisions=max_decisions, tally=tally, writer=writer)
         ok = True
+    except KeyboardInterrupt as exc:   # Ctrl-C or SIGTERM: the games finished so far, for the partial summary
+        opts = _options_of(options, workers)
+        raise _interrupted(exc, game, players, seed, tally, start, opts.workers, max_decisions, games, progress,
+                           runner.checkpoint_root(opts)) from None
     finally:
-        files = writer.close(ok) if writer is not None else []
+        files = writer.close(ok) if writer is not None else []   # records only of a whole run
     seconds = time.perf_counter() - start
     return RunResult(game, players, tally.games, seed, tally, seconds, used, files, res.describe(),
                      int(max_decisions))
+
+
+def _options_of(options: runner.RunOptions | None, workers: int | None) -> runner.RunOptions:
+    """The options :func:`_play` runs with (where its checkpoint is)."""
+    opts = dataclasses.replace(options or runner.RunOptions(), unit="game")
+    return opts if workers is None else dataclasses.replace(opts, workers=workers)
+
+
+def _interrupted(exc: KeyboardInterrupt, game, players, seed: int, tally: Tally, start: float, workers,
+                 max_decisions: int, planned: int | None, stage: str | None, checkpoint: str | None,
+                 sequential: bool = False) -> Interrupted:
+    """The :class:`~simulator.run.progress.Interrupted` of a run stopped after ``tally.games``
+    games (its first games: the runner merges pieces in order); an inner one passes as it is."""
+    if isinstance(exc, Interrupted):
+        return exc
+    workers = workers or runner.default_workers()
+    partial_run = RunResult(game, players, tally.games, seed, tally, time.perf_counter() - start, workers,
+                            [], {"interrupted": True, "planned": planned}, int(max_decisions), sequential=sequential)
+    return Interrupted(partial_run, planned, stage, checkpoint)
 
 
 def _play(game, *, games: int | None, seed: int, players, workers, progress, params, options, max_decisions,
@@ -395,10 +418,7 @@ def _play(game, *, games: int | None, seed: int, players, workers, progress, par
     kinds, params = game.players.player_setup(players, params)
     piece = games_per_piece(game, kinds)
     task = partial(chunk_task, game, kinds, params, piece, max_decisions=int(max_decisions), start=int(start))
-    opts = dataclasses.replace(options or runner.RunOptions(), unit="game",
-                               backend="thread")   # play_chunk releases the GIL: threads scale
-    if workers is not None:
-        opts = dataclasses.replace(opts, workers=workers)
+    opts = dataclasses.replace(_options_of(options, workers), backend="thread")   # play_chunk releases the GIL
     if progress is not None:
         opts = dataclasses.replace(opts, progress=progress)
 
@@ -441,8 +461,7 @@ def run_until_decided(game, *, first_round: int, max_games: int, seed: int, marg
         raise InputError("--until-decided", "", "give --precision or --until-decided, not both "
                                                 "(both stop the run when its answer is clear)")
     if echo is None:
-        def echo(line):
-            print(f"lanchester: {line}", file=sys.stderr)
+        echo = say     # one line a round on stderr (none with --quiet)
     opts = dataclasses.replace(options or runner.RunOptions(), checkpoint=None)
     tally = Tally(turns=int(game.turns), truncated_reason=int(game.r_truncated))
     writer = RecordWriter(out_dir, game) if out_dir is not None else None
@@ -467,6 +486,9 @@ def run_until_decided(game, *, first_round: int, max_games: int, seed: int, marg
         final, rounds = until_decided(play_round, margin=margin, first_round=first_round, max_games=max_games,
                                       sides=sides)
         ok = True
+    except KeyboardInterrupt as exc:   # the rounds are not checkpointed: a rerun plays them again
+        raise _interrupted(exc, game, players, seed, tally, begin, used[0], max_decisions, max_games, progress,
+                           None, sequential=True) from None
     finally:
         files = writer.close(ok) if writer is not None else []
     run = {"precision": None, "width": None, "reached": None, "checkpoint": None, "loaded": 0, "dask": opts.dask,

@@ -47,12 +47,10 @@ _PACKAGE = Path(__file__).resolve().parents[3]      # simulator/
 
 
 def cache_dir() -> Path | None:
-    """The cache folder, or None when the cache is off."""
-    own = os.environ.get("LANCHESTER_CACHE_DIR")
-    if own:
-        return None if own.lower() in ("off", "0", "none") else Path(own)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "lanchester"
+    """The cache folder, or None when the cache is off (one rule for every cache:
+    :func:`simulator.run.checkpoint.cache_dir`)."""
+    from simulator.run.checkpoint import cache_dir as shared
+    return shared()
 
 
 @lru_cache(maxsize=1)
