@@ -29,9 +29,9 @@ def demo(out: str, seed: int, trials: int, games: int) -> None:
     from reports.bundle import write_collection
     from simulator.demo import clear_old_layout, demo_reports
 
-    out = Path(out)
-    clear_old_layout(out)
-    write_collection(out, title="lanchester demo: scenario balance, dice odds, ranged fire and the matchup matrix",
+    folder = Path(out)
+    clear_old_layout(folder)
+    write_collection(folder, title="lanchester demo: scenario balance, dice odds, ranged fire and the matchup matrix",
                      intro=(f"The balance of the default scenario ({games:,} games, seed {seed}) and of a Tide "
                             f"of Iron scenario of the project's own design ({min(games, DEMO_TOI_GAMES):,} "
                             "games), then exact "
@@ -39,4 +39,4 @@ def demo(out: str, seed: int, trials: int, games: int) -> None:
                             "dice are reconstructed and the unit cards illustrative. Each report names its "
                             "data, their status, and the command that reproduces it."),
                      reports=demo_reports(seed, trials, games), lead=f"scenario-{DEMO_SCENARIO}")
-    click.echo(f"report written to {(out / 'index.html').resolve()}")
+    click.echo(f"report written to {(folder / 'index.html').resolve()}")
