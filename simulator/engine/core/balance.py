@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simulator.engine.core.answers import BalanceReport
 from simulator.engine.core.background import FIRST_RUN_ESTIMATE, loading
 from simulator.engine.core.batch import DEFAULT_MARGIN, RunResult, run_games, run_until_decided, summary, verdict
 from simulator.run.errors import InputError
@@ -622,16 +623,6 @@ def verdict_at_strength(v: dict, level: str, conv: dict) -> dict:
 
 
 def balance_frame(report: dict) -> pd.DataFrame:
-    """One row per side: win rate and interval (and per variant when there are what-ifs)."""
-    sides = report["sides"]
-    rows = [{"variant": "baseline", "side": s, "win_rate": report["win_rate"][s]["p"],
-             "ci95_low": report["win_rate"][s]["ci95"][0], "ci95_high": report["win_rate"][s]["ci95"][1],
-             "draw_rate": report["draw_rate"]} for s in sides]
-    for r in report.get("what_if", {}).get("variants", []):
-        for s in sides:
-            rows.append({"variant": f"{r['key']}={r['value']}", "side": s, "win_rate": r["win_rate"][s],
-                         "ci95_low": r["ci95"][0] if s == sides[0] else None,
-                         "ci95_high": r["ci95"][1] if s == sides[0] else None, "draw_rate": r["draw_rate"]})
-    df = pd.DataFrame(rows)
-    df.attrs.update(report)
-    return df
+    """One row per side: win rate and interval (and per variant when there are what-ifs):
+    :meth:`~simulator.engine.core.answers.BalanceReport.frame` of the report."""
+    return BalanceReport.of(report).frame()

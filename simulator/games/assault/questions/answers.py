@@ -13,32 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from simulator.engine.core.answers import Method
+
 if TYPE_CHECKING:
     import pandas as pd
 
 OUTCOME_KEYS = ("crit", "hit", "supp")     # the uncancelled symbols of an outcome row (10.7.2)
-
-
-@dataclass(frozen=True)
-class Method:
-    """How an answer was computed: ``"exact"``, or ``"monte-carlo"`` with the trials run
-    and the seed (both None for an exact answer)."""
-
-    method: str
-    trials: int | None = None
-    seed: int | None = None
-
-    @property
-    def monte_carlo(self) -> bool:
-        return self.method == "monte-carlo"
-
-    @property
-    def label(self) -> str:
-        """``exact`` or ``Monte Carlo``: the series name of the answer in reports."""
-        return "Monte Carlo" if self.monte_carlo else "exact"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"method": self.method, "trials": self.trials, "seed": self.seed}
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simulator.games.assault.questions.answers import DamageSummary, Method, OddsAnswer
+from simulator.engine.core.answers import Method
+from simulator.games.assault.questions.answers import DamageSummary, OddsAnswer
 from simulator.games.assault.rules.dice import DOUBLES_MODES, DiceSet, as_dice, format_pool, parse_pool
 from simulator.games.assault.rules.exact import pool_shape, roll_outcome
 from simulator.run.errors import InputError
