@@ -45,4 +45,4 @@ bench: $(STAMP)
 	$(PY) bench/scaling.py
 
 clean:
-	rm -rf $(VENV) out .pytest_cache
+	rm -rf $(VENV) out .pytest_cache .mypy_cache
