@@ -1,11 +1,12 @@
 # make demo : create .venv, install lanchester, run the main job, write a report
-# make test : create .venv if needed, lint (ruff: pyproject.toml [tool.ruff]), run the test suite
+# make test : create .venv if needed, lint (ruff: pyproject.toml [tool.ruff]), type-check (make typecheck), run the test suite
+# make typecheck : mypy on the Python layers (pyproject.toml [tool.mypy] lists them)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean chromium
+.PHONY: demo test typecheck bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,9 +21,13 @@ demo: $(STAMP)
 # chromium-driver): installed here when missing and apt-get can (root); the test fails without it.
 CHROMIUM_PKGS := chromium chromium-driver
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium typecheck
 	$(PY) -m ruff check .
 	$(PY) -m pytest
+
+# mypy comes with the test extra: $(STAMP) reinstalls '.[test]' whenever pyproject.toml changes
+typecheck: $(STAMP)
+	$(PY) -m mypy
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
@@ -40,4 +45,4 @@ bench: $(STAMP)
 	$(PY) bench/scaling.py
 
 clean:
-	rm -rf $(VENV) out .pytest_cache
+	rm -rf $(VENV) out .pytest_cache .mypy_cache

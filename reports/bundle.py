@@ -25,7 +25,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal
 
 from simulator.run.errors import InputError, os_input_error
 from simulator.run.output import (
@@ -113,6 +113,7 @@ def emit_report(fmt: str, out: str | Path | None, *, table: str,
                      [Table("data", frame, "The answer", "The command's --format csv table.")])
     if rep.result is None:
         rep.result = obj
+    assert out is not None          # wants_bundle: --out named a folder
     path = write_bundle(out, rep)
     echo(f"report written to {path / 'index.html'}", err=True)
     return path
@@ -257,7 +258,7 @@ class staging:
             raise os_input_error(exc, self.option, self.shown, "cannot write") from None
         return self.tmp
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
+    def __exit__(self, exc_type, exc, tb) -> Literal[False]:
         if exc_type is None:
             try:
                 self._publish()

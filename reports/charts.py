@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,7 +96,7 @@ def errors(frame: pd.DataFrame, column: str = "se") -> np.ndarray | None:
     return Z95 * frame[column].fillna(0).to_numpy(float)
 
 
-def grouped_bars(ax, categories: list[str], groups: list[tuple[str, np.ndarray, np.ndarray | None]],
+def grouped_bars(ax, categories: list[str], groups: Sequence[tuple[str, np.ndarray, np.ndarray | None]],
                  horizontal: bool = False) -> None:
     """Bars of several groups side by side per category, with 95% error bars."""
     x = np.arange(len(categories))
@@ -227,7 +228,7 @@ def win_rate_chart(games: pd.DataFrame, *, question: str, prov: Provenance, side
     labels, p, lo, hi = (rates["side"].tolist(), *(rates[c].to_numpy(float) for c in ("p", "lo", "hi")))
     colours = [COLOURS[i % len(COLOURS)] for i in range(len(rates))]
     share = verdict is not None and verdict.get("share_first_side") is not None and verdict.get("ci95")
-    if share:
+    if share and verdict is not None:
         first = rates["side"].iloc[0] if sides is None else list(sides)[0]
         labels.append(f"{first}: share of decisive games")
         p = np.append(p, verdict["share_first_side"])

@@ -88,14 +88,14 @@ def series_label(attrs: dict) -> str:
 def ladder(pmf: Sequence[float], *, series: str, labels: Sequence[str] | None = None,
            trials: int | None = None) -> pd.DataFrame:
     """The "at least" table of a distribution over levels 0..n (damage, hits)."""
-    pmf = np.asarray(pmf, dtype=float)
-    levels = np.arange(len(pmf))
-    up = at_least(pmf)
+    dist = np.asarray(pmf, dtype=float)
+    levels = np.arange(len(dist))
+    up = at_least(dist)
     return pd.DataFrame({
         "series": series, "level": levels,
         "outcome": list(labels) if labels is not None else [str(k) for k in levels],
-        "p_exactly": pmf, "p_at_least": up,
-        "se_exactly": proportion_se(pmf, trials) if trials else np.nan,
+        "p_exactly": dist, "p_at_least": up,
+        "se_exactly": proportion_se(dist, trials) if trials else np.nan,
         "se_at_least": proportion_se(up, trials) if trials else np.nan,
     }, columns=LADDER_COLUMNS)
 

@@ -26,7 +26,8 @@ class LanchesterGroup(LazyGroup):
         ctx.meta["lanchester.argv"] = ["lanchester", *typed]   # reports.provenance.COMMAND_KEY
         return ctx
 
-    def main(self, args=None, prog_name=None, **kwargs):  # noqa: D401 - click API
+    # click types main() as overloads on standalone_mode; this one always sets it False
+    def main(self, args=None, prog_name=None, **kwargs):  # type: ignore[override]  # noqa: D401 - click API
         kwargs["standalone_mode"] = False
         if hasattr(signal, "SIGXFSZ"):
             # past the file-size limit (ulimit -f) a write fails with EFBIG, reported
@@ -47,7 +48,8 @@ class LanchesterGroup(LazyGroup):
             click.echo(f"lanchester: {'interrupted' if stopped else 'aborted'}", err=True)
             sys.exit(exit_status() if stopped else 130)
         except click.ClickException as exc:
-            where = exc.ctx.command_path if getattr(exc, "ctx", None) else "lanchester"
+            ctx = getattr(exc, "ctx", None)          # a UsageError knows its command
+            where = ctx.command_path if ctx else "lanchester"
             hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
             click.echo(f"{where}: error: {one_line(exc.format_message())}{hint}", err=True)
             sys.exit(exc.exit_code)

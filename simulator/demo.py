@@ -106,19 +106,20 @@ def demo_reports(seed: int, trials: int, games: int = DEMO_GAMES) -> Iterator[tu
 
 def quick_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
     """The odds, fire and matrix questions (seconds each)."""
-    from simulator.games.assault.questions.matrix import matchup_matrix
-    from simulator.games.assault.questions.odds import odds
+    from simulator.games.assault.questions.matrix import matchup_answer
+    from simulator.games.assault.questions.odds import odds_outcomes
     from simulator.games.assault.report.bundles import fire_report, matrix_report, odds_report
     from simulator.games.assault.report.text import fire_json, fire_table, odds_json, odds_table
     from simulator.games.assault.rules.fire import fire
     from simulator.games.assault.rules.pools import FireSituation
 
     for attack, defence in DEMO_QUESTIONS:
-        frames = [odds(attack, defence), odds(attack, defence, trials=trials, seed=seed, progress="demo")]
-        for frame in frames:
-            click.echo(odds_table(frame))
-        report = odds_report(frames)
-        report.result = {f.attrs["method"]: odds_json(f) for f in frames}   # summary.json: the full answers
+        answers = [odds_outcomes(attack, defence),
+                   odds_outcomes(attack, defence, trials=trials, seed=seed, progress="demo")]
+        for answer in answers:
+            click.echo(odds_table(answer))
+        report = odds_report(answers)
+        report.result = {x.method: odds_json(x) for x in answers}   # summary.json: the full answers
         yield f"odds-{attack}-vs-{defence}", report
     for firer, target, fields, label in DEMO_FIRE:
         situation = FireSituation(**fields)
@@ -131,9 +132,9 @@ def quick_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
         report.result = {f.attrs["method"]: fire_json(f) for f in frames}
         yield stem, report
     firers, targets, ranges, terrains = DEMO_MATRIX
-    frame = matchup_matrix([firers], [targets], ranges, terrains)
-    click.echo(f"matchup matrix {firers} vs {targets}: {len(frame):,} cells in {frame.attrs['seconds']:.2f} s\n")
-    yield f"matrix-{firers}-vs-{targets}", matrix_report(frame, "p_eliminated")
+    answer = matchup_answer([firers], [targets], ranges, terrains)
+    click.echo(f"matchup matrix {firers} vs {targets}: {answer.cells:,} cells in {answer.seconds:.2f} s\n")
+    yield f"matrix-{firers}-vs-{targets}", matrix_report(answer, "p_eliminated")
 
 
 def clear_old_layout(out: Path) -> None:

@@ -76,10 +76,10 @@ def test_the_package_exports_the_odds_function_whatever_was_imported_first():
             "from simulator.games.assault.questions.odds import simulate_outcome\n"
             "from simulator.games.assault import odds\n"
             "assert callable(odds) and odds.__name__ == 'odds', odds\n"
-            "print(odds('RY', 'YG').attrs['summary']['mean_damage'])\n")
+            "print(odds('RY', 'YG')['p'].sum())\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert float(proc.stdout) > 0
+    assert abs(float(proc.stdout) - 1.0) < 1e-12      # the outcome table of the function, its p summing to 1
 
 
 ANSWER_PROBE = """

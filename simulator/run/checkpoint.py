@@ -242,7 +242,7 @@ def _encode(result: Any) -> tuple[str, dict[str, np.ndarray]]:
                     "(simulator.run.checkpoint.register_codec)")
 
 
-def _describe(name: str, a: np.ndarray) -> dict[str, Any]:
+def _describe(name: str | None, a: np.ndarray) -> dict[str, Any]:
     return {"name": name, "dtype": a.dtype.str, "shape": list(a.shape), "sha256": _array_digest(a)}
 
 
@@ -284,7 +284,7 @@ def _verified_arrays(npz, described: list) -> dict[str, np.ndarray]:
         a = npz[f"a{i}"]
         if a.dtype.kind not in ARRAY_KINDS:
             raise Damaged(f"array {i} has dtype {a.dtype.str}")
-        got = _describe(want.get("name") if isinstance(want, dict) else None, a)
+        got = _describe(want.get("name") if isinstance(want, dict) else None, a)   # no name: never matches
         if got != want:
             what = next(k for k in ("name", "dtype", "shape", "sha256") if got[k] != want.get(k))
             raise Damaged(f"array {got['name']!r}: {what} does not match its header"

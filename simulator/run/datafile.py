@@ -73,13 +73,13 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise InputError(str(path), "", f"not UTF-8 text (bad byte at offset {exc.start})") from None
     try:
-        data = tomllib.loads(text)
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(str(path), "", f"TOML syntax error: {exc}") from None
     except RecursionError:
         raise InputError(str(path), "", "arrays or tables nested too deeply") from None
-    _no_control_characters(data, str(path))
-    return data
+    _no_control_characters(table, str(path))
+    return table
 
 
 # C0 and C1 control characters and DEL, but tab and newline (multi-line descriptions):
@@ -144,7 +144,7 @@ class CheckResult:
 
     where: str
     problems: list[Problem] = field(default_factory=list)
-    scenario: object | None = None
+    scenario: Any = None          # the game's Scenario (run/ knows no game), None when it did not load
 
     @property
     def errors(self) -> list[Problem]:
@@ -241,7 +241,7 @@ def read_format(raw: dict[str, Any], where: str, kind: str, current: int,
     for version in range(fmt + 1, current + 1):
         for dotted, default in added.get(version, {}).items():
             *parents, last = dotted.split(".")
-            node = raw
+            node: Any = raw
             for part in parents:
                 node = node.get(part) if isinstance(node, dict) else None
             if isinstance(node, dict) and last not in node:

@@ -62,7 +62,7 @@ import dataclasses
 import shutil
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -136,7 +136,9 @@ class RunResult:
 
     @property
     def reached(self) -> bool | None:
-        return None if self.precision is None else bool(self.width <= self.precision)
+        if self.precision is None:
+            return None
+        return self.width is not None and bool(self.width <= self.precision)
 
     def describe(self) -> dict[str, Any]:
         """Plain-value summary for ``frame.attrs["run"]`` and JSON."""
@@ -146,7 +148,9 @@ class RunResult:
 
 def fresh_seed() -> int:
     """A new random seed (reported by commands so the run can be repeated)."""
-    return int(np.random.SeedSequence().entropy % (2**63))
+    entropy = np.random.SeedSequence().entropy    # drawn from the OS: an int
+    assert isinstance(entropy, int)
+    return entropy % (2**63)
 
 
 @dataclass(frozen=True)
@@ -310,8 +314,8 @@ class _Group:
     def __init__(self, owner: "_Grouped", size: int):
         self.owner, self.size = owner, size
         self.chunks: list[Chunk] = []
-        self.future = None
-        self.value = None
+        self.future: Any = None       # the backend's future of the group's results
+        self.value: Any = None
 
     def submit(self) -> None:
         if self.future is None:
@@ -412,7 +416,7 @@ def _close(bar, ended: str) -> None:
         bar.close(interrupted=ended == "interrupted", failed=ended == "failed")
 
 
-def _stream(task: Task, chunks: Iterable[Chunk], backend, store=None, done: set[int] = frozenset(),
+def _stream(task: Task, chunks: Iterable[Chunk], backend, store=None, done: Set[int] = frozenset(),
             bar=None) -> Iterator[tuple[Chunk, Any, bool]]:
     """Yield ``(chunk, result, loaded)`` in chunk order, keeping ``backend.window`` chunks
     in flight; chunks in ``done`` come from ``store``, new results are saved to it."""
@@ -563,8 +567,8 @@ def execute(task: Task, trials: int | None = None, *, seed: int, options: RunOpt
                 done += chunk.trials
                 n_chunks += 1
                 loaded += was_loaded
-            if pplan is None or done >= limit or pplan.reached(headline.successes(total), done):
-                break
+            if pplan is None or done >= limit or headline is None or pplan.reached(headline.successes(total), done):
+                break                                   # (a precision plan always has a headline: _plan)
             target = pplan.next_target(headline.successes(total), done)
         ended = "done"
     except KeyboardInterrupt:    # Ctrl-C, SIGTERM: the stage says where it stopped

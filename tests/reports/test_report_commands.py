@@ -11,8 +11,8 @@ from report_helpers import check_bundle, check_chart_png
 
 from reports.tables import LADDER_COLUMNS, ODDS_OUTCOME_COLUMNS
 from simulator.cli import main
-from simulator.games.assault.questions.matrix import MATRIX_COLUMNS, matchup_matrix, parse_ranges
-from simulator.games.assault.questions.odds import odds
+from simulator.games.assault.questions.matrix import MATRIX_COLUMNS, matchup_answer, matchup_matrix, parse_ranges
+from simulator.games.assault.questions.odds import odds_outcomes
 from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import FireSituation
 
@@ -35,7 +35,7 @@ def test_odds_report_exact(tmp_path):
     assert s["provenance"]["data_files"] == ["scenarios/assault/dice.toml"]
     damage = pd.read_csv(out / "damage.csv")
     assert list(damage.columns) == LADDER_COLUMNS
-    exact = odds("RY", "YG").attrs["summary"]["p_damage_at_least"]
+    exact = odds_outcomes("RY", "YG").summary.p_damage_at_least
     assert damage["p_at_least"].tolist() == pytest.approx(exact, abs=1e-10)
     assert list(pd.read_csv(out / "outcomes.csv").columns) == ODDS_OUTCOME_COLUMNS
     assert s["result"]["attack"] == "RY"          # the --format json answer rides along
@@ -48,7 +48,7 @@ def test_odds_report_monte_carlo_names_seed_and_trials(tmp_path):
     assert (p["method"], p["seed"], p["trials"]) == ("monte-carlo", 4, 20000)
     damage = pd.read_csv(out / "damage.csv")
     assert damage["se_exactly"].notna().all() and (damage["series"] == "Monte Carlo").all()
-    exact = odds("RY", "YG").attrs["summary"]["p_damage_at_least"]
+    exact = odds_outcomes("RY", "YG").summary.p_damage_at_least
     for got, want, se in zip(damage["p_at_least"], exact, damage["se_at_least"], strict=True):
         assert abs(got - want) <= 4 * se + 1e-12
 
@@ -112,10 +112,11 @@ def test_matrix_reports_pairs_that_cannot_fire():
 
 def test_whole_roster_matrix_is_fast():
     start = time.perf_counter()
-    frame = matchup_matrix(ranges=parse_ranges("1-6"), terrains=("clear", "brush", "forest", "stone-building"))
+    answer = matchup_answer(ranges=parse_ranges("1-6"), terrains=("clear", "brush", "forest", "stone-building"))
     seconds = time.perf_counter() - start
-    assert len(frame) == 17 * 17 * 6 * 4
-    assert frame.attrs["computed"] < len(frame) / 10     # equal questions computed once
+    frame = answer.frame()
+    assert len(frame) == answer.cells == 17 * 17 * 6 * 4
+    assert answer.computed < len(frame) / 10     # equal questions computed once
     assert seconds < 10, f"whole roster took {seconds:.1f} s"
     can = frame[frame["can_fire"]]
     assert can[["p_eliminated", "mean_damage"]].notna().all().all()

@@ -13,10 +13,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from simulator.engine.core.answers import BalanceReport
 from simulator.engine.core.background import FIRST_RUN_ESTIMATE, loading
 from simulator.engine.core.batch import DEFAULT_MARGIN, RunResult, run_games, run_until_decided, summary, verdict
 from simulator.run.errors import InputError
@@ -78,9 +80,13 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
     n = max(tl.games, 1)
     rows = []
     card_label = getattr(result.game, "card_label", lambda card: card.split("/", 1)[1])
-    for j, card in enumerate(result.game.card_names()):
-        mean = tl.losses[j] / n
-        var = max(tl.losses_sq[j] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    cards = result.game.card_names()
+    no_games = np.zeros(len(cards), np.int64)            # a tally of no games has no per-card sums yet
+    losses = no_games if tl.losses is None else tl.losses
+    losses_sq = no_games if tl.losses_sq is None else tl.losses_sq
+    for j, card in enumerate(cards):
+        mean = losses[j] / n
+        var = max(losses_sq[j] / n - mean * mean, 0.0) * n / max(n - 1, 1)
         rows.append({"side": result.game.card_side(card), "unit_type": card_label(card),
                      "mean_lost": float(mean), "se": math.sqrt(var / n)})
     frames = {"games": games, "losses": pd.DataFrame(rows)}
@@ -326,7 +332,7 @@ def closest_to_even(runs: dict[str, np.ndarray], sides: list[str], alpha: float 
     e = {k: float(v.mean()) for k, v in x.items()}
     best = min(e, key=lambda k: abs(e[k]))
     level = alpha / (len(runs) - 1)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for k in runs:
         if k == best:
             continue
@@ -391,12 +397,12 @@ def skill_ladder(game, *, games: int, seed: int, workers: int | None, progress: 
                         progress=f"{weak} v {weak}" if progress else None)
         mirror = res.tally.outcome_array()
         base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
-        for k, (seat, b) in enumerate(zip(seats, base, strict=True)):
-            seat["difference"] = seat_difference(outs[k], mirror, k)
+        for k, (row, b) in enumerate(zip(seats, base, strict=True)):
+            row["difference"] = seat_difference(outs[k], mirror, k)
             # a seat the weaker player already wins every time cannot show more (at the ceiling)
-            seat["at_ceiling"] = bool(b >= 0.995 and seat["strong_win_rate"] >= 0.995)
-            seat["better"] = bool(seat["difference"]["ci95"][0] > 0 or seat["at_ceiling"])
-        better = all(seat["better"] for seat in seats) and any(not seat["at_ceiling"] for seat in seats)
+            row["at_ceiling"] = bool(b >= 0.995 and row["strong_win_rate"] >= 0.995)
+            row["better"] = bool(row["difference"]["ci95"][0] > 0 or row["at_ceiling"])
+        better = all(row["better"] for row in seats) and any(not row["at_ceiling"] for row in seats)
         rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
                       "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
                       "stronger_wins_more_from_both_seats": bool(better)})
@@ -556,8 +562,8 @@ def curve_convergence(rows: list[dict], sides: list[str], margin: float = DEFAUL
     diff = {}
     for i, s in enumerate(sides):
         if paired:
-            diff[s] = _paired_side((top_outcomes == i).astype(np.int64), (below_outcomes == i).astype(np.int64),
-                                   margin)
+            diff[s] = _paired_side((np.asarray(top_outcomes) == i).astype(np.int64),
+                                   (np.asarray(below_outcomes) == i).astype(np.int64), margin)
         else:
             diff[s] = _unpaired_side(top["win_rate"][s], below["win_rate"][s], (top["games"], below["games"]), margin)
     statuses = [d["status"] for d in diff.values()]
@@ -617,16 +623,6 @@ def verdict_at_strength(v: dict, level: str, conv: dict) -> dict:
 
 
 def balance_frame(report: dict) -> pd.DataFrame:
-    """One row per side: win rate and interval (and per variant when there are what-ifs)."""
-    sides = report["sides"]
-    rows = [{"variant": "baseline", "side": s, "win_rate": report["win_rate"][s]["p"],
-             "ci95_low": report["win_rate"][s]["ci95"][0], "ci95_high": report["win_rate"][s]["ci95"][1],
-             "draw_rate": report["draw_rate"]} for s in sides]
-    for r in report.get("what_if", {}).get("variants", []):
-        for s in sides:
-            rows.append({"variant": f"{r['key']}={r['value']}", "side": s, "win_rate": r["win_rate"][s],
-                         "ci95_low": r["ci95"][0] if s == sides[0] else None,
-                         "ci95_high": r["ci95"][1] if s == sides[0] else None, "draw_rate": r["draw_rate"]})
-    df = pd.DataFrame(rows)
-    df.attrs.update(report)
-    return df
+    """One row per side: win rate and interval (and per variant when there are what-ifs):
+    :meth:`~simulator.engine.core.answers.BalanceReport.frame` of the report."""
+    return BalanceReport.of(report).frame()

@@ -39,6 +39,7 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -123,6 +124,8 @@ def chunk_task(game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_
     a piece that crosses a seed chunk's end being played in two parts.
     """
     first = int(start) + int(seed_seq.spawn_key[0]) * piece_games
+    run_seed = seed_seq.entropy          # the run's seed: the runner spawns its pieces from SeedSequence(seed)
+    assert isinstance(run_seed, int)
     out = np.zeros((n_games, len(game.record_columns())), dtype=np.int64)
     s = game.new_state()
     w = game.players.make_work(game)
@@ -132,7 +135,7 @@ def chunk_task(game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_
         chunk, offset = divmod(first + done, GAMES_PER_CHUNK)
         part = min(n_games - done, GAMES_PER_CHUNK - offset)
         rows = out[done:done + part]
-        entry(game.tables, chunk_key(seed_seq.entropy, chunk), np.int64(offset), np.int64(part), kinds, params, s, w,
+        entry(game.tables, chunk_key(run_seed, chunk), np.int64(offset), np.int64(part), kinds, params, s, w,
               rows, np.int64(0), np.int64(max_decisions))
         rows[:, C_GAME] += chunk * GAMES_PER_CHUNK
         done += part
@@ -294,7 +297,8 @@ class RecordWriter:
         self.pa, self.pq, self.pacsv = pa, pq, pacsv
         self.tmp_parquet = _temp(self.dir, "games.parquet")
         self.tmp_csv = _temp(self.dir, "games.csv")
-        self.writer = self.csv = None
+        self.writer: Any = None         # pyarrow ParquetWriter and CSVWriter, opened with the first rows
+        self.csv: Any = None
         self.buffer: list[np.ndarray] = []
         self.rows = 0
 
@@ -346,7 +350,7 @@ def _temp(directory: Path, name: str) -> str:
 
 @dataclass
 class RunResult:
-    game: object
+    game: Any      # the game's Python object, duck-typed (a Game Protocol is issue 42 item 2)
     players: tuple[str, str]
     games: int
     seed: int
@@ -546,10 +550,13 @@ def summary(result: RunResult, *, margin: float | None = None) -> dict:
                                for i, s in enumerate(sides)},
     }
     cards = g.card_names()
-    out["mean_losses"] = {s: {c: float(tl.losses[j] / n) for j, c in enumerate(cards)
+    no_games = np.zeros(len(cards), np.int64)            # a tally of no games has no per-card sums yet
+    losses = no_games if tl.losses is None else tl.losses
+    losses_sq = no_games if tl.losses_sq is None else tl.losses_sq
+    out["mean_losses"] = {s: {c: float(losses[j] / n) for j, c in enumerate(cards)
                               if g.card_side(c) == s}
                           for s in sides}
-    out["mean_losses_se"] = {s: {c: mean_se_of(tl.losses[j], tl.losses_sq[j], n) for j, c in enumerate(cards)
+    out["mean_losses_se"] = {s: {c: mean_se_of(losses[j], losses_sq[j], n) for j, c in enumerate(cards)
                                  if g.card_side(c) == s}
                              for s in sides}
     out["formations"] = formation_breakdown(g, tl)
@@ -630,7 +637,7 @@ def verdict(tl: Tally, sides: list[str], *, margin: float = DEFAULT_MARGIN, sequ
         text += (f"; {v.favoured}'s edge is detectable (the interval excludes 50%), not yet whether it exceeds "
                  "the margin")
     if v.status == "unbalanced":
-        loser = 1 - list(sides).index(v.favoured)
+        loser = 1 - list(sides).index(str(v.favoured))     # unbalanced: a side is favoured
         n = max(tl.games, 1)
         if tl.wins[loser] / n < RARE_WINS:
             text += f"; {sides[loser]} almost never wins ({tl.wins[loser] / n:.1%} of games)"

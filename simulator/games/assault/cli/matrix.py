@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:   # annotations only: the modules load when a command runs
-    import pandas as pd
+    from simulator.games.assault.questions.answers import MatrixAnswer
 
 from simulator import cliopts
 from simulator.run.vocabulary import METRICS, VEHICLE_FACINGS
@@ -20,18 +20,18 @@ def split(text: str | None) -> list[str] | None:
     return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
 
-def matrix_table(frame: pd.DataFrame, metric: str) -> str:
+def matrix_table(answer: MatrixAnswer, metric: str) -> str:
     """One block per terrain and range: firers down, targets across, ``-``: cannot fire."""
     import pandas as pd
 
     from simulator.run.output import pct
 
-    a = frame.attrs
+    a, frame = answer, answer.frame()
     lines = [f"{metric}: firer (rows) fires at target (columns); exact; vehicle targets hit on the "
-             f"{a['facing']}; '-': cannot fire",
-             f"fire: {a['fire']}",
-             f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}",
-             f"{a['cells']:,} cells, {a['computed']:,} distinct fire questions computed in {a['seconds']:.2f} s"]
+             f"{a.facing}; '-': cannot fire",
+             f"fire: {a.fire}",
+             f"dice: {a.dice}, {a.dice_status}; aid: {a.aid}, {a.aid_status}",
+             f"{a.cells:,} cells, {a.computed:,} distinct fire questions computed in {a.seconds:.2f} s"]
     show = (lambda v: "-" if pd.isna(v) else pct(v).strip()) if metric.startswith("p_") else \
         (lambda v: "-" if pd.isna(v) else f"{v:.3f}")
     for (terrain, r), part in frame.groupby(["terrain", "range"], sort=False):
@@ -42,11 +42,9 @@ def matrix_table(frame: pd.DataFrame, metric: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def matrix_json(frame: pd.DataFrame, metric: str) -> dict:
-    a = frame.attrs
-    return {k: a[k] for k in ("method", "fire", "firers", "targets", "ranges", "terrains", "facing", "dice",
-                              "dice_status", "aid", "aid_status", "cells", "computed")} | {
-        "metric": metric, "rows": frame.to_dict("records")}
+def matrix_json(answer: MatrixAnswer, metric: str) -> dict:
+    """The JSON of the command: the answer's own rendering."""
+    return answer.to_json(metric)
 
 
 @click.command("matrix")
@@ -87,14 +85,15 @@ def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, d
           --plot lines --out lines.png
     """
     from reports.bundle import emit_report, wants_bundle
-    from simulator.games.assault.questions.matrix import matchup_matrix, parse_ranges
+    from simulator.games.assault.questions.matrix import matchup_answer, parse_ranges
     from simulator.games.assault.report.bundles import matrix_report
     from simulator.run.errors import InputError
     from simulator.run.output import atomic_write_bytes, extension
 
-    frame = matchup_matrix(split(firers), split(targets), parse_ranges(ranges_text),
-                           tuple(split(terrain_text) or ("clear",)), facing=facing, dice=dice_file,
-                           aid=aid_file, units_dir=units_dir)
+    answer = matchup_answer(split(firers), split(targets), parse_ranges(ranges_text),
+                            tuple(split(terrain_text) or ("clear",)), facing=facing, dice=dice_file,
+                            aid=aid_file, units_dir=units_dir)
+    frame = answer.frame()
     if plot == "lines":
         pairs = frame.loc[frame["can_fire"], ["firer", "target"]].drop_duplicates()
         if len(pairs) > MAX_LINES:
@@ -103,7 +102,7 @@ def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, d
         if not len(pairs):
             raise InputError("--plot lines", "", "no firer can fire at any target at these ranges: nothing to draw")
     if out is not None and extension(out).lower() in cliopts.OUT_PICTURE_SUFFIXES:
-        rep = matrix_report(frame, metric, dice=dice_file, aid=aid_file, units_dir=units_dir, plot=plot)
+        rep = matrix_report(answer, metric, dice=dice_file, aid=aid_file, units_dir=units_dir, plot=plot)
         if len(rep.charts) != 1:
             raise InputError("--out", str(out), f"a PNG holds one chart; this --plot {plot} draws "
                              f"{len(rep.charts)} (one per terrain): give one --terrain, or --out DIR")
@@ -112,7 +111,7 @@ def matrix_command(firers, targets, ranges_text, terrain_text, metric, facing, d
         return
     if plot != "heatmap" and not wants_bundle(out):
         raise click.UsageError("--plot draws a chart: give --out DIR (a report) or --out FILE.png")
-    emit_report(fmt, out, table=matrix_table(frame, metric), frame=frame, obj=matrix_json(frame, metric),
-                report=lambda: matrix_report(frame, metric, dice=dice_file, aid=aid_file, units_dir=units_dir,
+    emit_report(fmt, out, table=matrix_table(answer, metric), frame=frame, obj=matrix_json(answer, metric),
+                report=lambda: matrix_report(answer, metric, dice=dice_file, aid=aid_file, units_dir=units_dir,
                                              plot=plot))
 

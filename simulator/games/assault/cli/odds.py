@@ -43,7 +43,7 @@ def odds_command(attack, defence, exact, trials, seed, doubles, extra_supp, dice
 
     def report():
         from simulator.games.assault.report.bundles import odds_report  # charts and provenance: only for --out DIR
-        return odds_report([answer.frame()])
+        return odds_report([answer])
 
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
     answer = odds_outcomes(attack, defence, exact=not monte_carlo, trials=trials, seed=seed, doubles=doubles,

@@ -19,11 +19,14 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import click
 
 from simulator.run.errors import InputError
+
+if TYPE_CHECKING:
+    from simulator.engine.core.batch import RunResult
 
 POLL_SECONDS = 0.5
 REFRESH_SECONDS = 3        # the watch-mode page reloads itself this often
@@ -32,7 +35,7 @@ REFRESH_SECONDS = 3        # the watch-mode page reloads itself this often
 def fingerprint(paths) -> tuple:
     """``(path, mtime_ns, size, sha256)`` of each file (``None``s when it is missing or
     unreadable): what changes when a file is saved."""
-    out = []
+    out: list[tuple[str, int | None, int | None, str | None]] = []
     for p in sorted({str(Path(p).resolve()) for p in paths}):
         try:
             st = Path(p).stat()
@@ -94,7 +97,7 @@ class Watch:
     """The state of one ``--watch`` loop."""
 
     name: str
-    play: Callable[[], tuple[dict, object]]      # one run: (report, RunResult)
+    play: Callable[[], tuple[dict, RunResult]]      # one run: (report, RunResult)
     max_runs: int | None = None
     echo: Callable[..., None] = click.echo
     poll: float = POLL_SECONDS

@@ -27,12 +27,11 @@ import dataclasses
 from functools import partial
 
 import numpy as np
-import pandas as pd
 
 from simulator.engine.core import balance as core_balance
+from simulator.engine.core.answers import BalanceReport
 from simulator.engine.core.balance import (
     add_skill_curve,
-    balance_frame,
     check_target,
     confirmation_run,
     holm_family,
@@ -350,11 +349,11 @@ def scenario_balance(name: str, *, games: int = 10_000, seed: int = 0, players: 
                      vary: tuple[str, ...] = (), tune: str | None = None, target: float = 0.5,
                      ladder: bool = False, skill_curve: bool = False, levels: str | None = None,
                      restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = (),
-                     margin: float | None = None) -> pd.DataFrame:
-    """``lanchester assault scenario`` as a Python function: one row per side (and
-    variant), the whole report in ``df.attrs`` (``skill_curve``, ``restricted`` when
-    asked)."""
-    return balance_frame(balance_report(name, games=games, seed=seed, players=players, workers=workers,
+                     margin: float | None = None) -> BalanceReport:
+    """``lanchester assault scenario`` as a Python function: the balance report as a value
+    (its ``frame()``: one row per side and variant; its ``to_json()``: the whole report,
+    with ``skill_curve``, ``restricted`` when asked)."""
+    return BalanceReport.of(balance_report(name, games=games, seed=seed, players=players, workers=workers,
                                         out_dir=out_dir, edition=edition, vary=vary, tune=tune,
                                         target=target, ladder=ladder, progress=False, skill_curve=skill_curve,
                                         levels=levels, restrict=restrict, restrict_all=restrict_all,

@@ -1,7 +1,8 @@
 """The matchup matrix: every firer against every target, at each range and terrain.
 
-``matchup_matrix()`` returns a tidy DataFrame, one row per (firer, target, range,
-terrain), with every metric of the fire question (:func:`simulator.games.assault.rules.fire.fire`)
+``matchup_answer()`` answers it as a value
+(:class:`~simulator.games.assault.questions.answers.MatrixAnswer`): the question and a
+table, one row per (firer, target, range, terrain), with every metric of the fire question (:func:`simulator.games.assault.rules.fire.fire`)
 computed exactly through the same pieces: :func:`~simulator.games.assault.rules.pools.fire_pools`
 assembles the dice, :func:`~simulator.games.assault.rules.fire.exact_states` resolves them and
 :func:`~simulator.games.assault.rules.fire.summarise_states` gives the metrics. Cells whose pools
@@ -15,7 +16,7 @@ The situation is the plain one: both units regular, undamaged and steady, the fi
 firing (10.0), spotting by the rules (10.5), vehicle targets hit on the facing given
 (front by default, 10.9.3). A pair that cannot fire (out of range, or a card with no
 dice against that kind of target, 10.1, 4.2.2) is a row with ``can_fire`` False, the
-reason, and empty metrics.
+reason, and empty metrics. ``matchup_matrix()`` is the table alone, for notebooks.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from simulator.games.assault.questions.answers import MatrixAnswer
 from simulator.games.assault.rules.aid import Aid, load_aid
 from simulator.games.assault.rules.cards import UnitCard, find_unit, load_units
 from simulator.games.assault.rules.dice import DiceSet, as_dice, format_pool
@@ -92,12 +94,25 @@ def matchup_matrix(firers: list[str] | None = None, targets: list[str] | None = 
                    facing: str = "front", dice: DiceSet | str | Path | None = None,
                    aid: Aid | str | Path | None = None, units_dir: str | Path | None = None,
                    support: Support | str | Path | None = None) -> pd.DataFrame:
-    """Exact fire metrics for every firer x target x range x terrain (one row each).
+    """Exact fire metrics for every firer x target x range x terrain (one row each): the
+    table of :func:`matchup_answer` (same arguments).
+
+    >>> matchup_matrix(["german/rifles-41"], ["soviet"], (1, 3)).shape  # doctest: +SKIP
+    """
+    return matchup_answer(firers, targets, ranges, terrains, facing=facing, dice=dice, aid=aid,
+                          units_dir=units_dir, support=support).frame()
+
+
+def matchup_answer(firers: list[str] | None = None, targets: list[str] | None = None,
+                   ranges: tuple[int, ...] | None = None, terrains: tuple[str, ...] = ("clear",), *,
+                   facing: str = "front", dice: DiceSet | str | Path | None = None,
+                   aid: Aid | str | Path | None = None, units_dir: str | Path | None = None,
+                   support: Support | str | Path | None = None) -> MatrixAnswer:
+    """The matchup matrix as a value: exact fire metrics for every firer x target x
+    range x terrain, and the question.
 
     ``firers``/``targets``: unit ids or side names (default: the whole roster).
     ``ranges``: default 1 to the longest range among the firers.
-
-    >>> matchup_matrix(["german/rifles-41"], ["soviet"], (1, 3)).shape  # doctest: +SKIP
     """
     start = time.perf_counter()
     dice = as_dice(dice)
@@ -121,15 +136,10 @@ def matchup_matrix(firers: list[str] | None = None, targets: list[str] | None = 
                     rows.append(_cell(f, g, FireSituation(range=r, terrain=terrain,
                                                           target_facing=facing if g.is_vehicle else None),
                                       aid, dice, units, support, cache))
-    frame = pd.DataFrame(rows, columns=MATRIX_COLUMNS)
-    frame.attrs.update({
-        "method": "exact", "trials": None, "seed": None,
-        "firers": f_ids, "targets": t_ids, "ranges": list(ranges), "terrains": list(terrains),
-        "facing": facing, "dice": dice.name, "dice_status": dice.status, "aid": aid.name,
-        "aid_status": aid.status, "cells": len(frame), "computed": len(cache), "fire": FIRE_COVERED,
-        "seconds": time.perf_counter() - start,
-    })
-    return frame
+    return MatrixAnswer(firers=f_ids, targets=t_ids, ranges=list(ranges), terrains=list(terrains), facing=facing,
+                        dice=dice.name, dice_status=dice.status, aid=aid.name, aid_status=aid.status,
+                        table=pd.DataFrame(rows, columns=MATRIX_COLUMNS), computed=len(cache), fire=FIRE_COVERED,
+                        seconds=time.perf_counter() - start)
 
 
 def _cell(f: UnitCard, g: UnitCard, s: FireSituation, aid: Aid, dice: DiceSet,

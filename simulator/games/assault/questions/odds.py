@@ -1,22 +1,24 @@
 """The odds question: what does this attack pool do against that defence pool?
 
-``odds("RY", "YG")`` returns a tidy DataFrame, one row per outcome (uncancelled
-``crit``, ``hit``, ``supp``) with its probability ``p`` (and ``se`` by Monte
-Carlo). What the question was, and the summary a designer reads, are in
-``df.attrs``. Notebooks call it directly; the CLI calls :func:`odds_outcomes`, the
-same answer as :class:`Outcomes` (numpy columns), and builds the DataFrame only when
-it writes a table, so a text answer starts without pandas.
+:func:`odds_outcomes` answers it as a value, an
+:class:`~simulator.games.assault.questions.answers.OddsAnswer`: the question, the
+outcome columns (uncancelled ``crit``, ``hit``, ``supp`` with their probability ``p``,
+and ``se`` by Monte Carlo) and the summary a designer reads
+(:class:`~simulator.games.assault.questions.answers.DamageSummary`). ``odds("RY",
+"YG")`` is its outcome table as a tidy DataFrame, for notebooks. The CLI builds the
+DataFrame only when it writes a table, so a text answer starts without pandas.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from simulator.engine.core.answers import Method
+from simulator.games.assault.questions.answers import DamageSummary, OddsAnswer
 from simulator.games.assault.rules.dice import DOUBLES_MODES, DiceSet, as_dice, format_pool, parse_pool
 from simulator.games.assault.rules.exact import pool_shape, roll_outcome
 from simulator.run.errors import InputError
@@ -35,30 +37,6 @@ MAX_EXTRA_SUPP = 100   # fixed suppression symbols added to a roll (a recruit ta
 QUANTILES = ((0.05, "unlucky"), (0.20, ""), (0.50, "median"), (0.80, ""), (0.95, "lucky"))
 
 
-@dataclass
-class Outcomes:
-    """The answer to an odds question: numpy columns ``crit``, ``hit``, ``supp``, ``p``
-    (and ``se`` by Monte Carlo), one row per outcome, and the question and summary in
-    ``attrs``. Columns are read by name (``out["p"]``) as in the DataFrame of
-    :meth:`frame`."""
-
-    columns: dict[str, np.ndarray]
-    attrs: dict[str, Any] = field(default_factory=dict)
-
-    def __getitem__(self, name: str) -> np.ndarray:
-        return self.columns[name]
-
-    def __contains__(self, name: str) -> bool:
-        return name in self.columns
-
-    def frame(self) -> pd.DataFrame:
-        """The tidy DataFrame :func:`odds` returns."""
-        import pandas as pd
-        df = pd.DataFrame(self.columns)
-        df.attrs.update(self.attrs)
-        return df
-
-
 def outcome_columns(dist: np.ndarray, trials: int | None = None) -> dict[str, np.ndarray]:
     """The non-zero outcomes of a ``[crit, hit, supp]`` distribution as columns, sorted
     by crit, then hit, then supp (``np.nonzero`` walks the array in that order)."""
@@ -72,19 +50,20 @@ def outcome_columns(dist: np.ndarray, trials: int | None = None) -> dict[str, np
 
 def outcome_frame(dist: np.ndarray, trials: int | None = None) -> pd.DataFrame:
     """Tidy table of a ``[crit, hit, supp]`` distribution (non-zero rows only)."""
-    return Outcomes(outcome_columns(dist, trials)).frame()
+    import pandas as pd
+    return pd.DataFrame(outcome_columns(dist, trials))
 
 
 def damage_pmf(frame) -> np.ndarray:
     """Distribution of damage points (crit + hit, 10.7.3) from an outcome table
-    (:class:`Outcomes` or its DataFrame)."""
+    (an :class:`OddsAnswer`, its columns or its DataFrame)."""
     dmg = np.asarray(frame["crit"]) + np.asarray(frame["hit"])
     return np.bincount(dmg, weights=np.asarray(frame["p"]), minlength=1)
 
 
 def summarise(frame, trials: int | None = None) -> dict[str, Any]:
-    """The summary block: chance of any effect, means, damage 'at least' and quantiles
-    (of :class:`Outcomes` or its DataFrame)."""
+    """The summary block as JSON: chance of any effect, means, damage 'at least' and
+    quantiles (of an outcome table: :class:`OddsAnswer`, its columns or its DataFrame)."""
     p = np.asarray(frame["p"])
     crit, hit, supp = (np.asarray(frame[k]) for k in ("crit", "hit", "supp"))
     dmg = crit + hit
@@ -163,9 +142,8 @@ def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = 
          dice: DiceSet | str | Path | None = None, workers: int | None = None,
          progress: str | None = None, options: runner.RunOptions | None = None) -> pd.DataFrame:
     """Outcome distribution of ``attack`` rolled against ``defence`` (10.7.2), as a tidy
-    DataFrame: :func:`odds_outcomes` (same arguments) as a table.
-
-    >>> odds("RY", "YG").attrs["summary"]["mean_damage"]  # doctest: +SKIP
+    DataFrame: :func:`odds_outcomes` (same arguments) as a table. The question and the
+    summary are on the answer: ``odds_outcomes("RY", "YG").summary.mean_damage``.
     """
     return odds_outcomes(attack, defence, exact=exact, trials=trials, seed=seed, doubles=doubles,
                          extra_supp=extra_supp, dice=dice, workers=workers, progress=progress,
@@ -175,7 +153,7 @@ def odds(attack: str, defence: str, *, exact: bool = True, trials: int | None = 
 def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int | None = None,
                   seed: int | None = None, doubles: str = "all", extra_supp: int = 0,
                   dice: DiceSet | str | Path | None = None, workers: int | None = None,
-                  progress: str | None = None, options: runner.RunOptions | None = None) -> Outcomes:
+                  progress: str | None = None, options: runner.RunOptions | None = None) -> OddsAnswer:
     """Outcome distribution of ``attack`` rolled against ``defence`` (10.7.2).
 
     Exact by default; with ``trials`` (or ``exact=False``) by Monte Carlo.
@@ -196,20 +174,19 @@ def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int 
         run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=method.trials,
                            seed=method.seed, workers=workers, progress=progress, options=options)
         n = run.trials
-        frame = Outcomes(outcome_columns(run.value / n, n))
+        columns = outcome_columns(run.value / n, n)
     else:
-        frame = Outcomes(outcome_columns(roll_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp)))
-    frame.attrs.update({
-        **method.header(n),
-        "dice": dice.name,
-        "dice_status": dice.status,
-        "dice_file": dice.path,
-        "dice_digest": dice.digest,
-        "attack": format_pool(atk),
-        "defence": format_pool(dfn),
-        "doubles": doubles,
-        "extra_supp": extra_supp,
-        "summary": summarise(frame, n),
-        "run": run.describe() if run is not None else None,
-    })
-    return frame
+        columns = outcome_columns(roll_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp))
+    return OddsAnswer(attack=format_pool(atk), defence=format_pool(dfn), doubles=doubles, extra_supp=extra_supp,
+                      dice=dice.name, dice_status=dice.status, dice_file=dice.path, dice_digest=dice.digest,
+                      how=Method(**method.header(n)), columns=columns,
+                      summary=damage_summary(summarise(columns, n)),
+                      run=run.describe() if run is not None else None)
+
+
+def damage_summary(block: dict[str, Any]) -> DamageSummary:
+    """The :class:`DamageSummary` of a summary block (:func:`summarise`)."""
+    return DamageSummary(p_any=block["p_any"], mean_crit=block["mean_crit"], mean_hit=block["mean_hit"],
+                         mean_damage=block["mean_damage"], p_supp=block["p_supp"],
+                         p_damage_at_least=tuple(block["p_damage_at_least"]),
+                         damage_quantiles=block["damage_quantiles"], se=block.get("se"), ci95=block.get("ci95"))

@@ -8,7 +8,7 @@ scenario reports take the tables documented in ``docs/report-columns.md``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -35,6 +35,9 @@ from simulator.games.assault.report.provenance import assault_data
 from simulator.games.assault.report.text import state_label
 from simulator.run.output import pct
 
+if TYPE_CHECKING:
+    from simulator.games.assault.questions.answers import MatrixAnswer, OddsAnswer
+
 
 def _with_se(p: float, se: float | None) -> str:
     return pct(p, se).strip()
@@ -42,34 +45,40 @@ def _with_se(p: float, se: float | None) -> str:
 
 def _highlights(frames: Sequence[pd.DataFrame], rows: Sequence[tuple[str, str, bool]]) -> list[tuple[str, str]]:
     """``rows``: (label, summary key, is a probability) -> one line per series."""
+    return _summary_highlights([(f.attrs["summary"], series_label(f.attrs)) for f in frames], rows)
+
+
+def _summary_highlights(series: Sequence[tuple[dict, str]],
+                        rows: Sequence[tuple[str, str, bool]]) -> list[tuple[str, str]]:
+    """``series``: (summary as JSON, series label) of each answer; ``rows``: (label,
+    summary key, is a probability) -> one line per series."""
     out = []
-    for f in frames:
-        s, tag = f.attrs["summary"], series_label(f.attrs)
+    for s, tag in series:
         se = s.get("se", {})
         for label, key, is_p in rows:
             v = s[key]
             text = _with_se(v, se.get(key)) if is_p else (f"{v:.3f}" + (f" ±{se[key]:.3f}" if key in se else ""))
-            out.append((f"{label} ({tag})" if len(frames) > 1 else label, text))
+            out.append((f"{label} ({tag})" if len(series) > 1 else label, text))
     return out
 
 
 # --- odds -----------------------------------------------------------------------------
 
-def odds_report(frames: Sequence[pd.DataFrame]) -> Report:
+def odds_report(answers: Sequence[OddsAnswer]) -> Report:
     """``lanchester assault odds``: damage bars and "at least" curve, outcome table."""
     from reports import charts  # matplotlib loads only when a report is written
     from simulator.games.assault.questions.odds import damage_pmf
 
-    a = frames[0].attrs
-    extra = (f", doubles count {a['doubles']}" if a["doubles"] != "all" else "") + \
-            (f", +{a['extra_supp']} suppression" if a["extra_supp"] else "")
-    question = f"How much damage does {a['attack']} do against {a['defence']}{extra}?"
-    sources, files = assault_data(dice=a["dice_file"])
-    method, seed, trials = method_of(f.attrs for f in frames)
+    a = answers[0]
+    extra = (f", doubles count {a.doubles}" if a.doubles != "all" else "") + \
+            (f", +{a.extra_supp} suppression" if a.extra_supp else "")
+    question = f"How much damage does {a.attack} do against {a.defence}{extra}?"
+    sources, files = assault_data(dice=a.dice_file)
+    method, seed, trials = method_of(x.how.to_json() for x in answers)
     prov = provenance(sources, files, method=method, seed=seed, trials=trials)
-    steps = pd.concat([ladder(damage_pmf(f), series=series_label(f.attrs), trials=f.attrs["trials"])
-                       for f in frames], ignore_index=True)
-    outcomes = pd.concat([tidy(f.assign(series=series_label(f.attrs)), ODDS_OUTCOME_COLUMNS) for f in frames],
+    steps = pd.concat([ladder(damage_pmf(x), series=x.how.label, trials=x.trials) for x in answers],
+                      ignore_index=True)
+    outcomes = pd.concat([tidy(x.frame().assign(series=x.how.label), ODDS_OUTCOME_COLUMNS) for x in answers],
                          ignore_index=True)
     chart = charts.outcome_chart(steps, name="damage", question=question, prov=prov,
                                  xlabel="damage points after cancellation (uncancelled crit + hit, 10.7.2-10.7.3)")
@@ -81,7 +90,8 @@ def odds_report(frames: Sequence[pd.DataFrame]) -> Report:
                 Table("outcomes", outcomes, "Uncancelled symbols",
                       "One row per combination of uncancelled crit, hit and supp symbols.", chart="damage")],
         charts=[chart],
-        highlights=_highlights(frames, [("mean damage", "mean_damage", False),
+        highlights=_summary_highlights([(x.summary.to_json(), x.how.label) for x in answers],
+                                       [("mean damage", "mean_damage", False),
                                         ("P(any effect)", "p_any", True),
                                         ("P(suppression symbol left)", "p_supp", True)]))
 
@@ -286,15 +296,15 @@ MATRIX_QUESTIONS = {
 }
 
 
-def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=None, aid=None,
+def matrix_report(answer: MatrixAnswer, metric: str = "p_eliminated", *, dice=None, aid=None,
                   units_dir=None, support=None, plot: str = "heatmap") -> Report:
     """``lanchester assault matrix``: the tidy matrix and one heatmap per terrain
     (``plot="lines"``: one line chart of ``metric`` by range, a panel per terrain)."""
     from reports import charts  # matplotlib loads only when a report is written
     from simulator.games.assault.questions.matrix import MATRIX_COLUMNS
 
-    a = frame.attrs
-    terrains = a["terrains"]
+    frame = answer.frame()
+    terrains = answer.terrains
     question = MATRIX_QUESTIONS[metric].format(where="")
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, support=support,
                                   parts=("dice", "aid", "units", "support"))
@@ -308,10 +318,10 @@ def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=Non
                 for t in terrains]
     fired = frame[frame["can_fire"]]
     best = fired.nlargest(1, metric)
-    high = [("fire", a["fire"]),
+    high = [("fire", answer.fire),
             ("cells", f"{len(frame):,} ({len(fired):,} can fire)"),
             ("situation", f"regular units, undamaged, steady; firer firing; spotting by the rules; "
-                          f"vehicle targets hit on the {a['facing']}")]
+                          f"vehicle targets hit on the {answer.facing}")]
     if len(best):
         b = best.iloc[0]
         high.append((f"highest {metric}", f"{b['firer']} at {b['target']}, range {b['range']}, {b['terrain']}: "
@@ -322,9 +332,7 @@ def matrix_report(frame: pd.DataFrame, metric: str = "p_eliminated", *, dice=Non
                       "One row per firer, target, range and terrain, with every metric (exact; "
                       "direct fire: the fire column).", chart=maps[0].name)],
         charts=maps, highlights=high,
-        result={k: a[k] for k in ("fire", "firers", "targets", "ranges", "terrains", "facing", "dice",
-                                  "dice_status", "aid", "aid_status", "cells", "computed")}
-        | {"metric": metric, "plot": plot})
+        result=answer.question() | {"metric": metric, "plot": plot})
 
 
 # --- close combat ---------------------------------------------------------------------

@@ -2,8 +2,9 @@
 ``fire``, ``resolve``, ``smoke``, ``terrain-damage`` and ``units`` print (``--format
 table`` and ``json``), and ``lanchester demo`` with them.
 
-Presentation only: each function takes what the library computed (a DataFrame or
-:class:`~simulator.games.assault.questions.odds.Outcomes`, with ``.attrs``) and returns text or a dict.
+Presentation only: each function takes what the library computed (an answer of
+:mod:`simulator.games.assault.questions.answers`, or a DataFrame with ``.attrs`` for the
+questions not yet answered as values) and returns text or a dict.
 No module-level imports, so ``--help`` and an exact
 ``lanchester assault odds`` load neither numba nor pandas; heavy modules are imported
 inside the functions.
@@ -11,52 +12,41 @@ inside the functions.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from simulator.games.assault.questions.answers import OddsAnswer
+
 # --- odds (10.7.2) ---------------------------------------------------------------------
 
-def rows(frame, keys: list[str]) -> list[dict]:
-    """The outcome rows of an odds answer (:class:`~simulator.games.assault.questions.odds.Outcomes` or its
-    DataFrame) as dicts of ``keys``."""
-    import numpy as np
-    cols = [np.asarray(frame[k]).tolist() for k in keys]
-    return [dict(zip(keys, values, strict=True)) for values in zip(*cols, strict=True)]
+def odds_json(answer: OddsAnswer) -> dict:
+    """The JSON of ``lanchester assault odds``: the answer's own rendering."""
+    return answer.to_json()
 
 
-def odds_json(frame) -> dict:
-    a = frame.attrs
-    keys = ["crit", "hit", "supp", "p"] + (["se"] if "se" in frame else [])
-    return {
-        "method": a["method"], "trials": a["trials"], "seed": a["seed"],
-        "dice": a["dice"], "dice_status": a["dice_status"], "dice_digest": a["dice_digest"],
-        "attack": a["attack"], "defence": a["defence"],
-        "doubles": a["doubles"], "extra_supp": a["extra_supp"],
-        "outcomes": [{k: (int(r[k]) if k in ("crit", "hit", "supp") else float(r[k])) for k in keys}
-                     for r in rows(frame, keys)],
-        "summary": a["summary"],
-    }
-
-
-def odds_table(frame) -> str:
+def odds_table(answer: OddsAnswer) -> str:
     from simulator.games.assault.questions.odds import QUANTILES, damage_pmf
     from simulator.run.intervals import proportion_interval
     from simulator.run.output import pct_ci
 
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
+    a, s = answer, answer.summary.to_json()
+    mc = a.how.monte_carlo
+    trials = a.trials or 0
     se = s.get("se", {})
-    how = f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if mc else "exact"
-    lines = [f"{a['attack']} attacks {a['defence']}  ({how}; doubles: {a['doubles']}"
-             + (f"; +{a['extra_supp']} supp" if a["extra_supp"] else "") + ")",
-             f"dice: {a['dice']}, {a['dice_status']}", "",
+    how = f"Monte Carlo, {a.trials:,} trials, seed {a.seed}" if mc else "exact"
+    lines = [f"{a.attack} attacks {a.defence}  ({how}; doubles: {a.doubles}"
+             + (f"; +{a.extra_supp} supp" if a.extra_supp else "") + ")",
+             f"dice: {a.dice}, {a.dice_status}", "",
              "uncancelled        P(exactly)", "crit  hit  supp"]
-    for r in rows(frame, ["crit", "hit", "supp", "p"] + (["lo", "hi"] if "lo" in frame else [])):
+    for r in a.outcome_rows(["crit", "hit", "supp", "p"] + (["lo", "hi"] if "lo" in a else [])):
         lines.append(f"{r['crit']:4d} {r['hit']:4d} {r['supp']:5d}    "
                      f"{pct_ci(r['p'], (r['lo'], r['hi']) if mc else None)}")
-    pmf = damage_pmf(frame)
+    pmf = damage_pmf(answer)
     at_least = s["p_damage_at_least"]
     ci = s.get("ci95", {})
     lines += ["", "damage (crit + hit)   P(exactly)" + " " * (24 if mc else 8) + "P(at least)"]
     for k, p in enumerate(pmf):
-        e1 = proportion_interval(int(round(p * a["trials"])), a["trials"]) if mc else None
+        e1 = proportion_interval(int(round(p * trials)), trials) if mc else None
         e2 = ci["p_damage_at_least"][k] if mc else None
         lines.append(f"{k:6d}                {pct_ci(p, e1):{32 if mc else 16}s}  {pct_ci(at_least[k], e2)}")
     if mc and len(ci["p_damage_at_least"]) > len(pmf):      # one more than the most damage seen

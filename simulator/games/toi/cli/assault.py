@@ -84,6 +84,6 @@ def assault_command(attacker, supporter, defender, terrain, smoke, wire, mines, 
         emit_report(fmt, out, table=replay_text(setup, result), frame=frame, obj=obj,
                     report=lambda: toi_reports.replay_report(frame, obj, **files))
         return
-    frame = assault(setup, game=game, **cliopts.run_arguments(exact, trials, seed, run_options, "assault"))
-    emit_report(fmt, out, table=assault_table(frame), frame=frame, obj=assault_json(frame),
-                report=lambda: toi_reports.assault_report(frame, **files))
+    answer = assault(setup, game=game, **cliopts.run_arguments(exact, trials, seed, run_options, "assault"))
+    emit_report(fmt, out, table=assault_table(answer), frame=answer.frame(), obj=assault_json(answer),
+                report=lambda: toi_reports.assault_report(answer, **files))

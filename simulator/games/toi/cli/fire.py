@@ -91,7 +91,7 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
                         obj=fire_json(frames[0]) | {"targets": [fire_json(f) for f in frames]},
                         report=lambda: toi_reports.fire_report(frames, **files))
             return
-        frame = frames[0]
+        answer = frames[0]
     else:
         if len(target) > 1:
             raise InputError("--target", "", "strength mode takes one target")
@@ -102,7 +102,7 @@ def fire_command(attack_strength, defence_strength, band, area, thick_armour, at
         if supporter or terrain or smoke or cover or fire_and_movement:
             raise InputError("--attacker", "", "--supporter, --terrain, --smoke, --cover and --fire-and-movement "
                              "need unit mode (--attacker)")
-        frame = fire_from_strengths(attack_strength, defence_strength or 0, band, mode=mode, target=target,
-                                    area=area, thick_armour=thick_armour, game=game, **run)
-    emit_report(fmt, out, table=fire_table(frame), frame=frame, obj=fire_json(frame),
-                report=lambda: toi_reports.fire_report([frame], **files))
+        answer = fire_from_strengths(attack_strength, defence_strength or 0, band, mode=mode, target=target,
+                                     area=area, thick_armour=thick_armour, game=game, **run)
+    emit_report(fmt, out, table=fire_table(answer), frame=answer.frame(), obj=fire_json(answer),
+                report=lambda: toi_reports.fire_report([answer], **files))

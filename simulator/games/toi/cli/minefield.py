@@ -33,6 +33,7 @@ def minefield_command(target, exact, trials, seed, run_options, units_file, terr
     from simulator.games.toi.rules.data import load_game
 
     game = load_game(units_file, terrain_file)
-    frame = minefield(target, game=game, **cliopts.run_arguments(exact, trials, seed, run_options, "minefield"))
-    emit_report(fmt, out, table=fire_table(frame), frame=frame, obj=fire_json(frame),
-                report=lambda: toi_reports.fire_report([frame], units_file=units_file, terrain_file=terrain_file))
+    answer = minefield(target, game=game, **cliopts.run_arguments(exact, trials, seed, run_options, "minefield"))
+    emit_report(fmt, out, table=fire_table(answer), frame=answer.frame(), obj=fire_json(answer),
+                report=lambda: toi_reports.fire_report([answer], units_file=units_file,
+                                                       terrain_file=terrain_file))

@@ -71,7 +71,7 @@ def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, 
     obj = replay_json(rp)
     if chosen:
         obj["picked"] = {"pick": pick, "games": pick_games}
-    if png:
+    if target is not None:                                            # --png
         if target.suffix.lower() != ".png" or target.is_dir():      # the game is known now (--pick)
             target = target / f"{game.name}-seed-{seed}-game-{game_index}.png"
         atomic_write_bytes(target, final_position_png(rp), option="--png")

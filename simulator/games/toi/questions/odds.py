@@ -1,4 +1,6 @@
-"""The questions a Tide of Iron designer asks, as functions returning DataFrames.
+"""The questions a Tide of Iron designer asks, as functions returning answers as values
+(:mod:`simulator.games.toi.questions.answers`: each with its table, ``frame()``, and its
+JSON, ``to_json()``).
 
 * :func:`fire` - a ranged attack (or a minefield entry): one row per number of hits;
 * :func:`fire_on_hex` - an attack on the units of one hex (several for an area attack);
@@ -8,22 +10,25 @@
 
 Exact by default; with ``trials`` by Monte Carlo (numba kernels, shared RNG and
 runner, so the same seed gives the same numbers whatever ``workers`` is). What was
-asked and the summary a designer reads are in ``df.attrs``; every Monte Carlo
+asked and the summary a designer reads are the answer's fields; every Monte Carlo
 number has its standard error (``se`` column, ``summary["se"]``).
 
 >>> from simulator.games.toi.questions.odds import fire_from_strengths
->>> frame = fire_from_strengths(6, 2, "normal", target="squad:4", mode="suppressive")
->>> frame.attrs["summary"]["p_pinned"]  # doctest: +SKIP
+>>> answer = fire_from_strengths(6, 2, "normal", target="squad:4", mode="suppressive")
+>>> answer.summary["p_pinned"]  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from simulator.engine.core.answers import Method
+from simulator.games.toi.questions.answers import AssaultAnswer, FireAnswer
 from simulator.games.toi.rules import exact, kernels
 from simulator.games.toi.rules.assault import AssaultSetup, build_assault, defender_figures, resolve
 from simulator.games.toi.rules.attack import (
@@ -78,7 +83,9 @@ def _summary(p: np.ndarray, trials: int | None, metrics: dict[str, np.ndarray]) 
 
 
 def _meta(game: GameData, monte_carlo: bool, trials: int | None, seed: int | None) -> dict[str, Any]:
-    return runner.Method(monte_carlo, trials, seed).header(trials) | {"data": game.label, "data_digest": game.digest}
+    """How an answer was computed (``how``) and the data it used."""
+    return {"how": Method(**runner.Method(monte_carlo, trials, seed).header(trials)), "data": game.label,
+            "data_digest": game.digest}
 
 
 def faces(from_face: int) -> str:
@@ -116,7 +123,7 @@ def _target_metrics(target: Target, mode: str, hits: np.ndarray) -> tuple[dict[s
 
 def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, workers: int | None = None,
          progress: str | None = None, chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS,
-         game: GameData | None = None, options: runner.RunOptions | None = None) -> pd.DataFrame:
+         game: GameData | None = None, options: runner.RunOptions | None = None) -> FireAnswer:
     """Distribution of hits of a compiled attack, and what they do to its target.
 
     ``options``: how to run (see :mod:`simulator.run.runner`); with ``precision`` the run picks its trials."""
@@ -146,19 +153,17 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
         summary["p_wire_removed"] = wire["p_wire_removed"]
         if monte_carlo:
             summary["se"]["p_wire_removed"] = wire["se"]["p_wire_removed"]
-    frame.attrs.update(_meta(game, monte_carlo, trials, seed) | {"run": run.describe() if run else None})
-    frame.attrs.update({
-        "attack_strength": attack.attack_strength, "defence_strength": attack.defence_strength,
-        "range": attack.band, "success_on": faces(attack.success_from),
-        "defence_success_on": faces(DEFENCE_SUCCESS_FROM), "mode": attack.mode, "area": attack.area,
-        "thick_armour": attack.thick_armour, "armour": attack.armour, "cover": attack.cover, "kind": attack.kind,
-        "target": attack.target.describe() if attack.target else None,
-        "states": [{"state": s, "key": state_key(s)} for s in states],
-        "contributions": [vars(c) | {"halvings": list(c.halvings), "notes": list(c.notes)}
-                          for c in attack.contributions],
-        "notes": list(attack.notes), "summary": summary,
-    })
-    return frame
+    return FireAnswer(
+        **_meta(game, monte_carlo, trials, seed), run=run.describe() if run else None,
+        attack_strength=attack.attack_strength, defence_strength=attack.defence_strength,
+        range=attack.band, success_on=faces(attack.success_from),
+        defence_success_on=faces(DEFENCE_SUCCESS_FROM), mode=attack.mode, area=attack.area,
+        thick_armour=attack.thick_armour, armour=attack.armour, cover=attack.cover, kind=attack.kind,
+        target=attack.target.describe() if attack.target else None,
+        states=[{"state": s, "key": state_key(s)} for s in states],
+        contributions=[vars(c) | {"halvings": list(c.halvings), "notes": list(c.notes)}
+                       for c in attack.contributions],
+        notes=list(attack.notes), summary=summary, table=frame)
 
 
 def parse_target(text: str | None, game: GameData, where: str = "--target") -> Target | None:
@@ -170,7 +175,7 @@ def parse_target(text: str | None, game: GameData, where: str = "--target") -> T
 
 def fire_from_strengths(attack_strength: int, defence_strength: int, range: str = "normal", *,
                         mode: str = "normal", target: str | None = None, area: bool = False,
-                        thick_armour: bool = False, game: GameData | None = None, **run: Any) -> pd.DataFrame:
+                        thick_armour: bool = False, game: GameData | None = None, **run: Any) -> FireAnswer:
     """A ranged attack given by its strengths (the player did 001 steps 1-2)."""
     game = game or load_game()
     attack = from_strengths(attack_strength, defence_strength, range, mode=mode, area=area,
@@ -185,7 +190,7 @@ def _units(specs: list[str] | tuple[str, ...], game: GameData, where: str) -> li
 def fire_from_units(attacker: str, target: str, *, supporters: list[str] | tuple[str, ...] = (),
                     distance: int = 1, mode: str = "normal", terrain: str | None = None, smoke: bool = False,
                     cover: int = 0, fire_and_movement: bool = False, support_abilities: bool | None = None,
-                    game: GameData | None = None, **run: Any) -> pd.DataFrame:
+                    game: GameData | None = None, **run: Any) -> FireAnswer:
     """A ranged attack from the units taking part (001 Resolving an attack, Combined fire).
 
     ``support_abilities``: whether flamethrower and concussive firepower work for supporters
@@ -200,14 +205,13 @@ def fire_from_units(attacker: str, target: str, *, supporters: list[str] | tuple
                     **run)
 
 
-def _fire_at(game: GameData, attacker: str, supporters, tgt: Unit, **kw: Any) -> pd.DataFrame:
+def _fire_at(game: GameData, attacker: str, supporters, tgt: Unit, **kw: Any) -> FireAnswer:
     run = {k: kw.pop(k) for k in list(kw) if k not in ("distance", "mode", "fire_and_movement", "extra_cover",
                                                        "support_abilities")}
     attack = build_attack(game, parse_unit(attacker, game, "--attacker"), _units(supporters, game, "--supporter"),
                           tgt, **kw)
-    frame = fire(attack, game=game, **run)
-    frame.attrs["target"] = f"{label(tgt, game)}: {frame.attrs['target']}"
-    return frame
+    answer = fire(attack, game=game, **run)
+    return dataclasses.replace(answer, target=f"{label(tgt, game)}: {answer.target}")
 
 
 def _check_one_hex(units: list[Unit], game: GameData) -> None:
@@ -224,15 +228,15 @@ def _check_one_hex(units: list[Unit], game: GameData) -> None:
 def fire_on_hex(attacker: str, targets: list[str] | tuple[str, ...], *, supporters: list[str] | tuple[str, ...] = (),
                 distance: int = 1, mode: str = "normal", terrain: str | None = None, smoke: bool = False,
                 cover: int = 0, fire_and_movement: bool = False, support_abilities: bool | None = None,
-                game: GameData | None = None, **run: Any) -> list[pd.DataFrame]:
-    """An attack on the units of one hex: one frame per unit it affects (001 Area attacks).
+                game: GameData | None = None, **run: Any) -> list[FireAnswer]:
+    """An attack on the units of one hex: one answer per unit it affects (001 Area attacks).
 
     Several targets need an area attack (a squad with mortar figures leading). Each unit is
     resolved separately with the attacker's FPR against its type. A suppressive attack
-    leaves vehicles alone (001 step 3: they are immune), so they get no frame; they are
-    named in ``attrs["unaffected"]`` of every frame. Razor wire in the hex is removed on
+    leaves vehicles alone (001 step 3: they are immune), so they get no answer; they are
+    named in ``unaffected`` of every answer. Razor wire in the hex is removed on
     3+ successes of the roll against the squads (against the vehicles if the hex holds
-    none): ``summary["p_wire_removed"]`` is that one number in every frame (rulings T8).
+    none): ``summary["p_wire_removed"]`` is that one number in every answer (rulings T8).
     """
     game = game or load_game()
     if not targets:
@@ -250,20 +254,25 @@ def fire_on_hex(attacker: str, targets: list[str] | tuple[str, ...], *, supporte
         run["seed"] = runner.fresh_seed()  # one seed for every unit of the hex
     kw = dict(distance=distance, mode=mode, fire_and_movement=fire_and_movement, extra_cover=cover,
               support_abilities=support_abilities)
-    frames = [_fire_at(game, attacker, supporters, u, **kw, **run) for u in hit]
-    if len(units) > 1 and not frames[0].attrs["area"]:  # 001 Area attacks: only they hit every unit of a hex
+    answers = [_fire_at(game, attacker, supporters, u, **kw, **run) for u in hit]
+    if len(units) > 1 and not answers[0].area:  # 001 Area attacks: only they hit every unit of a hex
         raise InputError("--target", "", "several targets need an area attack (a mortar squad leading)")
-    unaffected = [f"{label(u, game)}: immune to suppressive attacks (001 step 3), unaffected" for u in immune]
+    unaffected = tuple(f"{label(u, game)}: immune to suppressive attacks (001 step 3), unaffected" for u in immune)
     first = next((i for i, u in enumerate(hit) if not u.is_vehicle), 0)  # the roll that decides the wire
-    decider = frames[first].attrs["summary"]
-    for f in frames:
-        f.attrs["unaffected"] = unaffected
-        if "p_wire_removed" in decider:
-            f.attrs["summary"]["p_wire_removed"] = decider["p_wire_removed"]
-            if "se" in decider:
-                f.attrs["summary"]["se"]["p_wire_removed"] = decider["se"]["p_wire_removed"]
-            f.attrs["wire_roll"] = "vehicles" if hit[first].is_vehicle else "infantry"
-    return frames
+    decider = answers[first].summary
+    if "p_wire_removed" not in decider:
+        return [dataclasses.replace(a, unaffected=unaffected) for a in answers]
+    roll = "vehicles" if hit[first].is_vehicle else "infantry"
+    return [dataclasses.replace(a, unaffected=unaffected, wire_roll=roll, summary=_wire_of(a.summary, decider))
+            for a in answers]
+
+
+def _wire_of(summary: dict[str, Any], decider: dict[str, Any]) -> dict[str, Any]:
+    """``summary`` with the hex's one chance of removing the wire, ``decider``'s (rulings T8)."""
+    out = {**summary, "p_wire_removed": decider["p_wire_removed"]}
+    if "se" in decider:
+        out["se"] = {**summary["se"], "p_wire_removed": decider["se"]["p_wire_removed"]}
+    return out
 
 
 def hex_features_of(terrain: str | None, smoke: bool, game: GameData, more: tuple[str, ...] = ()) -> set[str]:
@@ -282,7 +291,7 @@ def hex_features_of(terrain: str | None, smoke: bool, game: GameData, more: tupl
     return feats
 
 
-def minefield(unit: str, *, game: GameData | None = None, **run: Any) -> pd.DataFrame:
+def minefield(unit: str, *, game: GameData | None = None, **run: Any) -> FireAnswer:
     """A unit entering a minefield (001 Minefields): hits, and what they do."""
     game = game or load_game()
     u = parse_unit(unit, game, "--target")
@@ -290,9 +299,8 @@ def minefield(unit: str, *, game: GameData | None = None, **run: Any) -> pd.Data
     if attack is None:  # engineers do not roll
         attack = Attack(0, 0, "close", 4, target=target_of(u, game), kind="minefield",
                         notes=("engineers do not roll for mines (001 Minefields)",))
-    frame = fire(attack, game=game, **run)
-    frame.attrs["target"] = f"{label(u, game)}: {frame.attrs['target']}"
-    return frame
+    answer = fire(attack, game=game, **run)
+    return dataclasses.replace(answer, target=f"{label(u, game)}: {answer.target}")
 
 
 # ---------------------------------------------------------------- assault
@@ -347,14 +355,14 @@ def _assault_metrics(setup: AssaultSetup, cells: list[tuple[int, int]]) -> tuple
 def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None = None,
             workers: int | None = None, progress: str | None = None,
             chunk_trials: int = runner.DEFAULT_CHUNK_TRIALS, game: GameData | None = None,
-            options: runner.RunOptions | None = None) -> pd.DataFrame:
+            options: runner.RunOptions | None = None) -> AssaultAnswer:
     """Joint distribution of both sides' hits in an assault, and its consequences (002).
 
-    ``attrs["summary"]``: ``p_success`` (attacker hits > defender hits), ``mean_attacker_hits``,
+    ``summary``: ``p_success`` (attacker hits > defender hits), ``mean_attacker_hits``,
     ``mean_defender_hits``, ``mean_attacker_losses`` (figures), ``mean_defender_losses``
     (figures removed by hits, step 7; hits on light vehicles not counted),
     ``mean_defender_figures_lost`` (also those destroyed by the retreat, step 9),
-    ``p_active_eliminated``, ``p_defenders_eliminated``. ``attrs["defenders"]``: per unit
+    ``p_active_eliminated``, ``p_defenders_eliminated``. ``defenders``: per unit
     ``p_destroyed``, ``p_destroyed_in_retreat`` and its end states.
     """
     game = game or load_game()
@@ -372,19 +380,18 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
         frame["se"] = proportion_se(p, trials)
         add_interval_columns(frame, trials)
     att_pmf, def_pmf = joint.sum(axis=1), joint.sum(axis=0)
-    frame.attrs.update(_meta(game, monte_carlo, trials, seed) | {"run": run.describe() if run else None})
-    frame.attrs.update({
-        "attack_strength": setup.attack_strength, "defender_strength": setup.defender_strength,
-        "defence_strength": setup.cover, "range": "close", "success_on": faces(4),
-        "defence_success_on": faces(DEFENCE_SUCCESS_FROM),
-        "hits": _pmf_rows(att_pmf, n), "defender_hits": _pmf_rows(def_pmf, n),
-        "parts": [vars(x) | {"halvings": list(x.halvings), "notes": list(x.notes)} for x in setup.parts],
-        "cover_notes": list(setup.cover_notes), "retreat_space": setup.retreat_space,
-        "hit_policy": setup.hit_policy,
-        "summary": _summary(p, n, metrics),
-        "defenders": [{"unit": lab, **_summary(p, n, m)} for lab, m in zip(setup.labels, per_unit, strict=True)],
-    })
-    return frame
+    return AssaultAnswer(
+        **_meta(game, monte_carlo, trials, seed), run=run.describe() if run else None,
+        attack_strength=setup.attack_strength, defender_strength=setup.defender_strength,
+        defence_strength=setup.cover, range="close", success_on=faces(4),
+        defence_success_on=faces(DEFENCE_SUCCESS_FROM),
+        hits=_pmf_rows(att_pmf, n), defender_hits=_pmf_rows(def_pmf, n),
+        parts=[vars(x) | {"halvings": list(x.halvings), "notes": list(x.notes)} for x in setup.parts],
+        cover_notes=list(setup.cover_notes), retreat_space=setup.retreat_space,
+        hit_policy=setup.hit_policy,
+        summary=_summary(p, n, metrics),
+        defenders=[{"unit": lab, **_summary(p, n, m)} for lab, m in zip(setup.labels, per_unit, strict=True)],
+        table=frame)
 
 
 def _pmf_rows(pmf: np.ndarray, trials: int | None) -> list[dict[str, float]]:
@@ -402,7 +409,7 @@ def assault_from_units(attacker: str, defenders: list[str] | tuple[str, ...], *,
                        supporters: list[str] | tuple[str, ...] = (), terrain: str | None = None,
                        smoke: bool = False, hex_features: tuple[str, ...] = (), cover: int = 0,
                        retreat_space: int = 3, hit_policy: str = "vehicles-first",
-                       game: GameData | None = None, **run: Any) -> pd.DataFrame:
+                       game: GameData | None = None, **run: Any) -> AssaultAnswer:
     """An assault from unit specs (002)."""
     game = game or load_game()
     setup = build_assault(game, parse_unit(attacker, game, "--attacker"), _units(supporters, game, "--supporter"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import pandas as pd
@@ -17,16 +17,19 @@ from reports.tables import (
     TOI_STATE_COLUMNS,
     TOI_UNITS_COLUMNS,
     ladder,
-    series_label,
     tidy,
 )
 from simulator.games.toi.report.provenance import toi_data
 from simulator.run.output import pct
 
+if TYPE_CHECKING:
+    from simulator.games.toi.questions.answers import AssaultAnswer, FireAnswer
 
-def _prov(frames_attrs, units_file=None, terrain_file=None, method=None):
+
+def _prov(methods, units_file=None, terrain_file=None, method=None):
+    """The provenance of answers computed by ``methods`` (each ``{"method", "trials", "seed"}``)."""
     sources, files = toi_data(units_file, terrain_file)
-    m, seed, trials = method_of(frames_attrs)
+    m, seed, trials = method_of(methods)
     return provenance(sources, files, method=method or m, seed=seed, trials=trials)
 
 
@@ -44,33 +47,33 @@ def _mean(summary: dict, key: str) -> str:
     return f"{summary[key]:.3f}" + (f" ±{se:.3f}" if se is not None else "")
 
 
-def fire_report(frames: Sequence[pd.DataFrame], *, units_file=None, terrain_file=None) -> Report:
+def fire_report(frames: Sequence[FireAnswer], *, units_file=None, terrain_file=None) -> Report:
     """``lanchester toi fire`` and ``toi minefield``: hits exactly / at least, the target afterwards."""
     from reports import charts  # matplotlib loads only when a report is written
 
-    a = frames[0].attrs
+    a = frames[0]
     several = len(frames) > 1
-    what = {"area": "area attack", "minefield": "minefield entry"}.get(a["kind"], f"{a['mode']} attack")
+    what = {"area": "area attack", "minefield": "minefield entry"}.get(a.kind, f"{a.mode} attack")
     article = "an" if what[0] in "aeiou" else "a"
-    if a["kind"] == "minefield":
-        question = f"What does entering a minefield do to {a['target']}?"
+    if a.kind == "minefield":
+        question = f"What does entering a minefield do to {a.target}?"
     elif several:
-        question = (f"How many hits does {article} {what} of strength {a['attack_strength']} score against "
-                    f"each unit in the hex at {a['range']} range?")
+        question = (f"How many hits does {article} {what} of strength {a.attack_strength} score against "
+                    f"each unit in the hex at {a.range} range?")
     else:
-        question = (f"How many hits does {article} {what} of strength {a['attack_strength']} score against "
-                    f"defence {a['defence_strength']} at {a['range']} range"
-                    + (f", and what happens to {a['target']}?" if a["target"] else "?"))
-    prov = _prov([f.attrs for f in frames], units_file, terrain_file)
+        question = (f"How many hits does {article} {what} of strength {a.attack_strength} score against "
+                    f"defence {a.defence_strength} at {a.range} range"
+                    + (f", and what happens to {a.target}?" if a.target else "?"))
+    prov = _prov([f.how.to_json() for f in frames], units_file, terrain_file)
 
-    def series(f):
-        return f.attrs["target"] if several else series_label(f.attrs)
+    def series(f: FireAnswer) -> str:
+        return str(f.target) if several else f.how.label
 
-    hits = pd.concat([ladder(pmf(f["hits"], f["p"]), series=series(f), trials=f.attrs["trials"]) for f in frames],
+    hits = pd.concat([ladder(pmf(f["hits"], f["p"]), series=series(f), trials=f.trials) for f in frames],
                      ignore_index=True)
-    states = pd.DataFrame([{"series": series(f), "state": s["state"], "p": f.attrs["summary"][s["key"]],
-                            "se": f.attrs["summary"].get("se", {}).get(s["key"])}
-                           for f in frames for s in f.attrs["states"]], columns=TOI_STATE_COLUMNS)
+    states = pd.DataFrame([{"series": series(f), "state": s["state"], "p": f.summary[s["key"]],
+                            "se": f.summary.get("se", {}).get(s["key"])}
+                           for f in frames for s in f.states], columns=TOI_STATE_COLUMNS)
     tables = [Table("hits", tidy(hits, LADDER_COLUMNS), "Hits: exactly and at least",
                     "One row per number of hits after the defence dice.", chart="hits")]
     chart_list = [charts.outcome_chart(hits, name="hits", question=question, prov=prov,
@@ -80,27 +83,27 @@ def fire_report(frames: Sequence[pd.DataFrame], *, units_file=None, terrain_file
                             chart="states"))
         chart_list.append(charts.state_chart(states, name="states", prov=prov,
                                              question="In what state is the target afterwards?"))
-    high = [(f"mean hits{' (' + series(f) + ')' if several else ''}", _mean(f.attrs["summary"], "mean_hits"))
+    high = [(f"mean hits{' (' + series(f) + ')' if several else ''}", _mean(f.summary, "mean_hits"))
             for f in frames]
-    high += [(f"P(at least one hit){' (' + series(f) + ')' if several else ''}", _p(f.attrs["summary"], "p_hit"))
+    high += [(f"P(at least one hit){' (' + series(f) + ')' if several else ''}", _p(f.summary, "p_hit"))
              for f in frames]
-    if "p_wire_removed" in a["summary"]:  # one chance for the hex (docs/rulings.md T8)
-        high.append(("P(razor wire removed)", _p(a["summary"], "p_wire_removed")))
-    return Report(kind=f"toi {a['kind']}", question=question, provenance=prov, tables=tables, charts=chart_list,
-                  highlights=high, notes=list(a["notes"]) + [f"not attacked: {u}" for u in a.get("unaffected", [])])
+    if "p_wire_removed" in a.summary:  # one chance for the hex (docs/rulings.md T8)
+        high.append(("P(razor wire removed)", _p(a.summary, "p_wire_removed")))
+    return Report(kind=f"toi {a.kind}", question=question, provenance=prov, tables=tables, charts=chart_list,
+                  highlights=high, notes=list(a.notes) + [f"not attacked: {u}" for u in a.unaffected])
 
 
-def assault_report(frame: pd.DataFrame, *, units_file=None, terrain_file=None) -> Report:
+def assault_report(answer: AssaultAnswer, *, units_file=None, terrain_file=None) -> Report:
     """``lanchester toi assault``: both sides' hits, and the chance the assault succeeds."""
     from reports import charts  # matplotlib loads only when a report is written
 
-    a, s = frame.attrs, frame.attrs["summary"]
-    question = (f"Does an assault of strength {a['attack_strength']} against defender strength "
-                f"{a['defender_strength']} (cover dice {a['defence_strength']}) succeed?")
-    prov = _prov([a], units_file, terrain_file)
-    trials = a["trials"]
+    a, s, frame = answer, answer.summary, answer.frame()
+    question = (f"Does an assault of strength {a.attack_strength} against defender strength "
+                f"{a.defender_strength} (cover dice {a.defence_strength}) succeed?")
+    prov = _prov([a.how.to_json()], units_file, terrain_file)
+    trials = a.trials
     hits = pd.concat([ladder(pmf([h["hits"] for h in rows], [h["p"] for h in rows]), series=name, trials=trials)
-                      for name, rows in (("attacker's hits", a["hits"]), ("defender's hits", a["defender_hits"]))],
+                      for name, rows in (("attacker's hits", a.hits), ("defender's hits", a.defender_hits))],
                      ignore_index=True)
     return Report(
         kind="toi assault", question=question, provenance=prov,

@@ -1,9 +1,9 @@
 """Terminal text and JSON of the Tide of Iron answers: what ``lanchester toi fire``,
 ``minefield``, ``assault`` and ``units`` print (``--format table`` and ``json``).
 
-Presentation only: each function takes what :mod:`simulator.games.toi.questions.odds` computed (a
-DataFrame with ``.attrs``, or an assault replayed from given dice) and returns text or
-a dict. No heavy module-level imports, so ``lanchester toi ... --help`` loads neither
+Presentation only: each function takes what :mod:`simulator.games.toi.questions.odds` computed (an
+answer of :mod:`simulator.games.toi.questions.answers`, or an assault replayed from given
+dice) and returns text or a dict. No heavy module-level imports, so ``lanchester toi ... --help`` loads neither
 numpy nor pandas.
 """
 
@@ -14,35 +14,29 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:   # annotations only
     import pandas as pd
 
+    from simulator.games.toi.questions.answers import AssaultAnswer, FireAnswer
 
-def _how(a) -> str:
-    if a["method"] == "monte-carlo":
-        return f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}"
+
+def _how(a: FireAnswer | AssaultAnswer) -> str:
+    if a.method == "monte-carlo":
+        return f"Monte Carlo, {a.trials:,} trials, seed {a.seed}"
     return "exact"
 
 
-def _se(a, key):
-    return a["summary"].get("se", {}).get(key) if a["method"] == "monte-carlo" else None
+def _se(a: FireAnswer | AssaultAnswer, key: str):
+    return a.summary.get("se", {}).get(key) if a.method == "monte-carlo" else None
 
 
 # ---------------------------------------------------------------- fire
 
-def fire_json(frame: pd.DataFrame) -> dict:
-    a = frame.attrs
-    keys = ["hits", "p"] + (["se"] if "se" in frame else [])
-    states = [{"state": s["state"], "p": a["summary"][s["key"]]}
-              | ({"se": a["summary"]["se"][s["key"]]} if "se" in a["summary"] else {}) for s in a["states"]]
-    return {k: a[k] for k in ("method", "trials", "seed", "data", "data_digest", "attack_strength",
-                              "defence_strength", "range", "success_on", "defence_success_on", "mode", "area",
-                              "thick_armour", "armour", "cover", "kind", "target", "contributions", "notes")} | {
-        "unaffected": a.get("unaffected", []), "wire_roll": a.get("wire_roll"),
-        "hits": [{k: (int(r[k]) if k == "hits" else float(r[k])) for k in keys} for r in frame.to_dict("records")],
-        "states": states, "summary": a["summary"]}
+def fire_json(answer: FireAnswer) -> dict:
+    """The JSON of ``toi fire`` and ``toi minefield``: the answer's own rendering."""
+    return answer.to_json()
 
 
-def _contribution_lines(a) -> list[str]:
+def _contribution_lines(a: FireAnswer) -> list[str]:
     lines = []
-    for c in a["contributions"]:
+    for c in a.contributions:
         how = "full" if not c["halvings"] else "half: " + "; ".join(c["halvings"])
         lines.append(f"  {c['role']:7s} {c['unit']}: FPR {c['fpr']} ({how}) -> {c['strength']}; "
                      f"range {c['range']} at {c['distance']} hex{'es' if c['distance'] != 1 else ''} = {c['band']}")
@@ -50,81 +44,74 @@ def _contribution_lines(a) -> list[str]:
     return lines
 
 
-def fire_table(frame: pd.DataFrame) -> str:
+def fire_table(answer: FireAnswer) -> str:
     from simulator.run.output import pct
     from simulator.run.stats import at_least
 
-    a = frame.attrs
-    mc = a["method"] == "monte-carlo"
-    kind = {"area": f"area attack ({a['mode']})", "minefield": "minefield entry"}.get(a["kind"], f"{a['mode']} attack")
-    lines = [f"Tide of Iron {kind} ({_how(a)})", f"data: {a['data']}", ""]
-    lines.append(f"attack strength {a['attack_strength']}")
+    a, frame = answer, answer.frame()
+    mc = a.method == "monte-carlo"
+    kind = {"area": f"area attack ({a.mode})", "minefield": "minefield entry"}.get(a.kind, f"{a.mode} attack")
+    lines = [f"Tide of Iron {kind} ({_how(a)})", f"data: {a.data}", ""]
+    lines.append(f"attack strength {a.attack_strength}")
     lines += _contribution_lines(a)
-    defence = f"defence strength {a['defence_strength']}"
-    if a["contributions"]:
-        defence += f" = armour {a['armour']} + cover {a['cover']}"
-    lines.append(defence + ("; thick armour (one red die may be turned to 6)" if a["thick_armour"] else ""))
-    lines += [f"  {n}" for n in a["notes"]]
-    if a["kind"] != "minefield":
-        lines.append(f"range {a['range']}: black dice hit on {a['success_on']}, "
-                     f"red dice cancel on {a['defence_success_on']}")
-    if a["target"]:
-        lines.append(f"target: {a['target']}")
+    defence = f"defence strength {a.defence_strength}"
+    if a.contributions:
+        defence += f" = armour {a.armour} + cover {a.cover}"
+    lines.append(defence + ("; thick armour (one red die may be turned to 6)" if a.thick_armour else ""))
+    lines += [f"  {n}" for n in a.notes]
+    if a.kind != "minefield":
+        lines.append(f"range {a.range}: black dice hit on {a.success_on}, "
+                     f"red dice cancel on {a.defence_success_on}")
+    if a.target:
+        lines.append(f"target: {a.target}")
     lines += ["", "hits   P(exactly)         P(at least)"]
     p = frame["p"].to_numpy()
     for k, (pk, ak) in enumerate(zip(p, at_least(p), strict=True)):
         se = frame["se"].iloc[k] if mc else None
         lines.append(f"{k:4d}   {pct(pk, se):17s}  {pct(ak)}")
-    s = a["summary"]
+    s = a.summary
     lines += ["", f"mean hits {s['mean_hits']:.4f}" + (f" ±{_se(a, 'mean_hits'):.4f}" if mc else "")
               + f"   P(at least one hit) {pct(s['p_hit'], _se(a, 'p_hit'))}"]
-    if a["states"]:
+    if a.states:
         lines.append("target afterwards:")
-        lines += [f"  {st['state']:12s} {pct(s[st['key']], _se(a, st['key']))}" for st in a["states"]]
+        lines += [f"  {st['state']:12s} {pct(s[st['key']], _se(a, st['key']))}" for st in a.states]
         if "mean_figures_lost" in s:
             lines.append(f"  mean figures lost {s['mean_figures_lost']:.4f}"
                          + (f" ±{_se(a, 'mean_figures_lost'):.4f}" if mc else ""))
     if "p_wire_removed" in s:
-        roll = f", the hex's roll against {a['wire_roll']}" if a.get("wire_roll") else ""
+        roll = f", the hex's roll against {a.wire_roll}" if a.wire_roll else ""
         lines.append(f"P(razor wire removed{roll}) {pct(s['p_wire_removed'], _se(a, 'p_wire_removed'))}")
-    lines += [f"not attacked: {u}" for u in a.get("unaffected", [])]
+    lines += [f"not attacked: {u}" for u in a.unaffected]
     return "\n".join(lines) + "\n"
 
 
-def area_frame(frames: list[pd.DataFrame]) -> pd.DataFrame:
+def area_frame(answers: list[FireAnswer]) -> pd.DataFrame:
     """One tidy table for an area attack on several units: a ``target`` column added."""
     import pandas as pd
 
-    return pd.concat([f.assign(target=f.attrs["target"]) for f in frames], ignore_index=True)
+    return pd.concat([a.frame().assign(target=a.target) for a in answers], ignore_index=True)
 
 
 # ---------------------------------------------------------------- assault
 
-def assault_json(frame: pd.DataFrame) -> dict:
-    a = frame.attrs
-    keys = ["attacker_hits", "defender_hits", "p"] + (["se"] if "se" in frame else [])
-    return {k: a[k] for k in ("method", "trials", "seed", "data", "data_digest", "attack_strength",
-                              "defender_strength", "defence_strength", "range", "success_on",
-                              "defence_success_on", "parts", "cover_notes", "retreat_space", "hit_policy",
-                              "hits", "defender_hits")} | {
-        "outcomes": [{k: (int(r[k]) if k.endswith("hits") else float(r[k])) for k in keys}
-                     for r in frame.to_dict("records")],
-        "summary": a["summary"], "defenders": a["defenders"]}
+def assault_json(answer: AssaultAnswer) -> dict:
+    """The JSON of ``toi assault``: the answer's own rendering."""
+    return answer.to_json()
 
 
-def _part_lines(a) -> list[str]:
+def _part_lines(a: AssaultAnswer) -> list[str]:
     lines = []
-    for p in a["parts"]:
+    for p in a.parts:
         how = "full" if not p["halvings"] else "; ".join(p["halvings"])
         lines.append(f"  {p['role']:8s} {p['unit']}: FPR {p['fpr']} ({how}) -> {p['strength']}"
                      + "".join(f"; {n}" for n in p["notes"]))
     return lines
 
 
-def _pmf_lines(a, mc) -> list[str]:
+def _pmf_lines(a: AssaultAnswer, mc: bool) -> list[str]:
     from simulator.run.output import pct
 
-    att, dfn = a["hits"], a["defender_hits"]
+    att, dfn = a.hits, a.defender_hits
     lines = ["hits   attacker's hits      defender's hits"]
     for k in range(max(len(att), len(dfn))):
         x = pct(att[k]["p"], att[k].get("se")) if k < len(att) else ""
@@ -133,19 +120,19 @@ def _pmf_lines(a, mc) -> list[str]:
     return lines
 
 
-def assault_table(frame: pd.DataFrame) -> str:
+def assault_table(answer: AssaultAnswer) -> str:
     from simulator.run.output import pct
 
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
-    lines = [f"Tide of Iron assault ({_how(a)})", f"data: {a['data']}", "",
-             f"attack strength {a['attack_strength']} (black dice hit on 4-6), "
-             f"defender strength {a['defender_strength']}, cover dice {a['defence_strength']} (cancel on 5-6)"]
+    a, s = answer, answer.summary
+    mc = a.method == "monte-carlo"
+    lines = [f"Tide of Iron assault ({_how(a)})", f"data: {a.data}", "",
+             f"attack strength {a.attack_strength} (black dice hit on 4-6), "
+             f"defender strength {a.defender_strength}, cover dice {a.defence_strength} (cancel on 5-6)"]
     lines += _part_lines(a)
-    lines += [f"  cover: {n}" for n in a["cover_notes"]]
-    spare = "figures" if a["hit_policy"] == "vehicles-first" else "vehicles"
-    lines += [f"retreat room {a['retreat_space']} unit(s); the defender chooses his hits and who retreats, "
-              f"sparing {spare} first ({a['hit_policy']})", ""]
+    lines += [f"  cover: {n}" for n in a.cover_notes]
+    spare = "figures" if a.hit_policy == "vehicles-first" else "vehicles"
+    lines += [f"retreat room {a.retreat_space} unit(s); the defender chooses his hits and who retreats, "
+              f"sparing {spare} first ({a.hit_policy})", ""]
     lines += _pmf_lines(a, mc) + [""]
     rows = [("P(assault succeeds)", "p_success"), ("P(active squad eliminated)", "p_active_eliminated"),
             ("P(all defenders destroyed)", "p_defenders_eliminated")]
@@ -155,7 +142,7 @@ def assault_table(frame: pd.DataFrame) -> str:
              ("mean defender figures lost", "mean_defender_figures_lost")]
     lines += [f"{name:30s} {s[key]:.4f}" + (f" ±{_se(a, key):.4f}" if mc else "") for name, key in means]
     lines.append("defenders afterwards:")
-    for d in a["defenders"]:
+    for d in a.defenders:
         se = d.get("se", {})
         bits = [f"{k[2:]} {pct(v, se.get(k)).strip()}" if k.startswith("p_") else
                 f"{k.replace('_', ' ')} {v:.3f}" + (f" ±{se[k]:.3f}" if k in se else "")

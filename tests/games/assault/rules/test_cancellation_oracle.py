@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from simulator.games.assault import odds
+from simulator.games.assault.questions.odds import odds_outcomes
 from simulator.games.assault.rules.compare import uncancelled
 from simulator.games.assault.rules.dice import load_dice
 
@@ -101,4 +102,4 @@ def test_red_against_red_by_the_oracle():
     assert set(got) == set(dist)
     for k, p in dist.items():
         assert got[k] == pytest.approx(float(p), abs=1e-15)
-    assert frame.attrs["summary"]["mean_damage"] == pytest.approx(15 / 36, abs=1e-15)
+    assert odds_outcomes("R", "R").summary.mean_damage == pytest.approx(15 / 36, abs=1e-15)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from simulator.games.assault import odds
+from simulator.games.assault.questions.odds import odds_outcomes
 from simulator.games.assault.rules.compare import uncancelled
 from simulator.games.assault.rules.dice import load_dice, parse_pool, single_symbol
 from simulator.games.assault.rules.exact import roll_outcome
@@ -88,13 +89,13 @@ def test_exact_equals_brute_force(attack, defence, doubles, extra):
 
 def test_summary_of_the_chapter_11_pools():
     # 11.0: Rifles '41 fire RY at Heavy Rifles '41 defending YG in clear terrain
-    s = odds("RY", "YG").attrs["summary"]
+    s = odds_outcomes("RY", "YG").summary
     frame = odds("RY", "YG")
     assert frame["p"].sum() == pytest.approx(1.0, abs=1e-14)
-    assert s["p_damage_at_least"][0] == pytest.approx(1.0)
-    assert s["p_damage_at_least"][1] == pytest.approx(1 - frame[(frame.crit + frame.hit) == 0].p.sum())
-    assert s["mean_damage"] == pytest.approx(s["mean_crit"] + s["mean_hit"])
-    assert s["damage_quantiles"]["5%"] == 0 and s["damage_quantiles"]["95%"] == 3
+    assert s.p_damage_at_least[0] == pytest.approx(1.0)
+    assert s.p_damage_at_least[1] == pytest.approx(1 - frame[(frame.crit + frame.hit) == 0].p.sum())
+    assert s.mean_damage == pytest.approx(s.mean_crit + s.mean_hit)
+    assert s.damage_quantiles["5%"] == 0 and s.damage_quantiles["95%"] == 3
 
 
 def test_twelve_dice_a_side_is_instant():

@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from simulator.games.assault import odds
-from simulator.games.assault.questions.odds import simulate_outcome
+from simulator.games.assault.questions.odds import odds_outcomes, simulate_outcome
 from simulator.games.assault.rules.dice import load_dice, parse_pool
 
 TRIALS = 400_000
@@ -20,16 +19,16 @@ def merged(exact, mc):
     ("GGB", "R", "weakest", 1, 4), ("4R", "3G", "all", 0, 5), ("Y", "-", "all", 2, 6),
 ])
 def test_monte_carlo_within_four_standard_errors_of_exact(attack, defence, doubles, extra, seed):
-    exact = odds(attack, defence, doubles=doubles, extra_supp=extra)
-    mc = odds(attack, defence, trials=TRIALS, seed=seed, doubles=doubles, extra_supp=extra)
-    both = merged(exact, mc)
+    exact = odds_outcomes(attack, defence, doubles=doubles, extra_supp=extra)
+    mc = odds_outcomes(attack, defence, trials=TRIALS, seed=seed, doubles=doubles, extra_supp=extra)
+    both = merged(exact.frame(), mc.frame())
     se = np.sqrt(both.p_exact * (1 - both.p_exact) / TRIALS)
     # an outcome exact says is impossible must never be seen
     assert not ((both.p_exact == 0) & (both.p_mc > 0)).any()
     z = np.abs(both.p_mc - both.p_exact) / np.where(se > 0, se, 1)
     assert z.max() < 4, both.assign(z=z)
-    es, ms = exact.attrs["summary"], mc.attrs["summary"]
-    assert abs(ms["mean_damage"] - es["mean_damage"]) < 4 * ms["se"]["mean_damage"]
+    es, ms = exact.summary, mc.summary
+    assert ms.se is not None and abs(ms.mean_damage - es.mean_damage) < 4 * ms.se["mean_damage"]
 
 
 def test_same_seed_same_counts_whatever_the_workers():
@@ -47,8 +46,8 @@ def test_same_seed_same_counts_whatever_the_workers():
 
 
 def test_monte_carlo_reports_standard_errors():
-    mc = odds("RY", "YG", trials=10_000, seed=9)
-    assert mc.attrs["method"] == "monte-carlo" and mc.attrs["seed"] == 9
+    mc = odds_outcomes("RY", "YG", trials=10_000, seed=9)
+    assert mc.method == "monte-carlo" and mc.seed == 9 and mc.trials == 10_000
     assert "se" in mc and (mc["se"] > 0).all()
     assert mc["p"].sum() == pytest.approx(1.0)
 
@@ -56,8 +55,8 @@ def test_monte_carlo_reports_standard_errors():
 def test_monte_carlo_intervals_cover_rare_and_unseen_outcomes():
     from scipy.stats import binomtest
     trials = 200
-    mc = odds("RYY", "GG", trials=trials, seed=3)
-    s = mc.attrs["summary"]
+    mc = odds_outcomes("RYY", "GG", trials=trials, seed=3)
+    s = mc.summary.to_json()
     # each outcome's interval is scipy's: Wilson, or exact (Clopper-Pearson) at 10 or fewer
     for p, lo, hi in zip(mc["p"], mc["lo"], mc["hi"], strict=True):
         k = round(p * trials)

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator.games.assault import odds
+from simulator.games.assault.questions.odds import odds_outcomes
 from simulator.games.assault.rules.compare import uncancelled
 
 counts = st.integers(min_value=0, max_value=12)
@@ -33,11 +34,11 @@ def test_one_more_defence_symbol_never_helps_the_attacker(ac, ah, asu, dc, dh, d
 @settings(max_examples=60, deadline=None)
 @given(pools, pools, st.sampled_from("RYGB"))
 def test_adding_a_defence_die_never_helps_the_attacker(attack, defence, die):
-    base = odds(attack, defence).attrs["summary"]
-    more = odds(attack, (defence if defence != "-" else "") + die).attrs["summary"]
-    assert more["p_any"] <= base["p_any"] + 1e-12
-    assert more["mean_damage"] <= base["mean_damage"] + 1e-12
-    for a, b in zip(more["p_damage_at_least"], base["p_damage_at_least"], strict=True):
+    base = odds_outcomes(attack, defence).summary
+    more = odds_outcomes(attack, (defence if defence != "-" else "") + die).summary
+    assert more.p_any <= base.p_any + 1e-12
+    assert more.mean_damage <= base.mean_damage + 1e-12
+    for a, b in zip(more.p_damage_at_least, base.p_damage_at_least, strict=True):
         assert a <= b + 1e-12
 
 

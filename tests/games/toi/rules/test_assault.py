@@ -200,7 +200,7 @@ def test_exact_assault_success_against_closed_form():
                 if max(a - c, 0) > d:
                     p += comb(3, a) * half**3 * comb(2, c) * third**c * (1 - third) ** (2 - c) * comb(2, d) * half**2
     frame = assault(s, game=GAME)
-    assert frame.attrs["summary"]["p_success"] == pytest.approx(float(p), abs=1e-14)
+    assert frame.summary["p_success"] == pytest.approx(float(p), abs=1e-14)
     assert frame["p"].sum() == pytest.approx(1.0)
-    assert frame.attrs["summary"]["mean_defender_hits"] == pytest.approx(1.0)
-    assert frame.attrs["summary"]["mean_attacker_losses"] == pytest.approx(1.0)
+    assert frame.summary["mean_defender_hits"] == pytest.approx(1.0)
+    assert frame.summary["mean_attacker_losses"] == pytest.approx(1.0)

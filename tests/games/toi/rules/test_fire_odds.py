@@ -15,7 +15,7 @@ def binom_pmf(n, p):
 def test_suppressive_against_a_normal_squad():
     f = fire_from_strengths(5, 0, "close", mode="suppressive", target="squad:4")
     pmf = binom_pmf(5, 0.5)
-    s = f.attrs["summary"]
+    s = f.summary
     assert f["p"].to_numpy() == pytest.approx(pmf)
     assert s["p_normal"] == pytest.approx(pmf[0])
     assert s["p_pinned"] == pytest.approx(pmf[1] + pmf[2])
@@ -26,16 +26,16 @@ def test_suppressive_against_a_normal_squad():
 
 def test_suppressive_against_pinned_and_disrupted_squads():
     pmf = binom_pmf(4, 0.5)
-    s = fire_from_strengths(4, 0, "close", mode="suppressive", target="squad:4:pinned").attrs["summary"]
+    s = fire_from_strengths(4, 0, "close", mode="suppressive", target="squad:4:pinned").summary
     assert "p_normal" not in s
     assert (s["p_pinned"], s["p_disrupted"], s["p_routed"]) == pytest.approx((pmf[0], pmf[1] + pmf[2], pmf[3] + pmf[4]))
-    s = fire_from_strengths(4, 0, "close", mode="suppressive", target="squad:2:disrupted").attrs["summary"]
+    s = fire_from_strengths(4, 0, "close", mode="suppressive", target="squad:2:disrupted").summary
     assert s["p_routed"] == pytest.approx(1 - pmf[0])
 
 
 def test_normal_attack_against_a_squad_removes_figures():
     pmf = binom_pmf(6, 1 / 3)
-    s = fire_from_strengths(6, 0, "normal", target="squad:2").attrs["summary"]
+    s = fire_from_strengths(6, 0, "normal", target="squad:2").summary
     assert s["p_destroyed"] == pytest.approx(pmf[2:].sum())
     assert s["p_1_left"] == pytest.approx(pmf[1])
     assert s["mean_figures_lost"] == pytest.approx(pmf[1] + 2 * pmf[2:].sum())
@@ -49,7 +49,7 @@ def test_normal_attack_against_a_squad_removes_figures():
 ])
 def test_normal_attack_against_vehicles(target, expect):
     pmf = binom_pmf(6, 0.5)
-    s = fire_from_strengths(6, 0, "close", target=target).attrs["summary"]
+    s = fire_from_strengths(6, 0, "close", target=target).summary
     for key, ks in expect.items():
         assert s[key] == pytest.approx(pmf[ks].sum()), key
     assert s.get("p_heavy_damage", 0) == pytest.approx(pmf[3] if target == "vehicle" else s.get("p_heavy_damage", 0))
@@ -57,22 +57,22 @@ def test_normal_attack_against_vehicles(target, expect):
 
 def test_area_attack_reports_wire_removal():
     f = fire_from_units("squad:2mortar", "squad:4:razor_wire", distance=4)
-    assert f.attrs["area"] and f.attrs["success_on"] == "5-6"
-    assert f.attrs["summary"]["p_wire_removed"] == pytest.approx(binom_pmf(8, 1 / 3)[3:].sum())
+    assert f.area and f.success_on == "5-6"
+    assert f.summary["p_wire_removed"] == pytest.approx(binom_pmf(8, 1 / 3)[3:].sum())
 
 
 def test_minefield_entry_and_engineers():
-    s = minefield("squad:4regular").attrs["summary"]
+    s = minefield("squad:4regular").summary
     assert s["mean_hits"] == pytest.approx(2.0) and s["p_destroyed"] == pytest.approx(1 / 16)
-    s = minefield("sdkfz_251").attrs["summary"]
+    s = minefield("sdkfz_251").summary
     assert s["p_destroyed"] == pytest.approx(1 / 16) and s["p_heavy_damage"] == pytest.approx(4 / 16)
-    assert minefield("squad:4regular:engineer").attrs["summary"]["p_hit"] == 0
+    assert minefield("squad:4regular:engineer").summary["p_hit"] == 0
 
 
 def test_unit_mode_records_every_modifier():
     f = fire_from_units("squad:3regular+officer:pinned", "squad:2elite+2regular", distance=2, mode="suppressive",
                         terrain="woods", smoke=True, cover=1)
-    a = f.attrs
-    assert a["attack_strength"] == 2 and a["contributions"][0]["halvings"] == ["rally (pinned with officer)"]
-    assert a["defence_strength"] == 2 + 2 + 2 + 1
-    assert any("battle-hardened" in n for n in a["notes"]) and any("smoke" in n for n in a["notes"])
+    a = f
+    assert a.attack_strength == 2 and a.contributions[0]["halvings"] == ["rally (pinned with officer)"]
+    assert a.defence_strength == 2 + 2 + 2 + 1
+    assert any("battle-hardened" in n for n in a.notes) and any("smoke" in n for n in a.notes)

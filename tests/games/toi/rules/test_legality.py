@@ -100,7 +100,7 @@ def test_impossible_hexes_are_refused(args, needle):
 
 def test_a_squad_may_still_be_in_a_deep_stream():
     frames = fire_on_hex("squad:4regular", ["squad:4regular:stream_deep"], distance=2, game=GAME)
-    assert frames[0].attrs["defence_strength"] == 0                         # 001 Terrain: Stream, cover none
+    assert frames[0].defence_strength == 0                         # 001 Terrain: Stream, cover none
 
 
 # ---------------------------------------------------------------- 4. suppressive area attack on a hex with a vehicle
@@ -110,11 +110,11 @@ def test_suppressive_area_attack_affects_the_squads_and_leaves_the_vehicle_alone
                          mode="suppressive", game=GAME)
     assert len(frames) == 1
     (squad,) = frames
-    assert (squad.attrs["attack_strength"], squad.attrs["defence_strength"]) == (8, 2)
-    assert squad.attrs["unaffected"] == ["Sdkfz 251 half-track: immune to suppressive attacks (001 step 3), unaffected"]
+    assert (squad.attack_strength, squad.defence_strength) == (8, 2)
+    assert list(squad.unaffected) == ["Sdkfz 251 half-track: immune to suppressive attacks (001 step 3), unaffected"]
     # the squad's odds are those of the same attack on the squad alone
     alone = fire_on_hex("squad:2mortar", ["squad:4regular:woods"], distance=6, mode="suppressive", game=GAME)[0]
-    assert squad.attrs["summary"] == alone.attrs["summary"]
+    assert squad.summary == alone.summary
     res = CliRunner().invoke(main, ["toi", "fire", "--attacker", "squad:2mortar", "--target", "squad:4regular:woods",
                                     "--target", "sdkfz_251:woods", "--distance", "6", "--mode", "suppressive"])
     assert res.exit_code == 0 and "not attacked: Sdkfz 251 half-track" in res.output
@@ -179,9 +179,9 @@ def test_exact_and_monte_carlo_both_use_the_defenders_choice():
             pd_ = comb(6, d) * F(1, 2) ** 6
             lost = 3 if a > d else a   # success: the squad that took the hits is the one destroyed
             expect += pa * pd_ * lost
-    ex = assault(s, game=GAME).attrs["summary"]
+    ex = assault(s, game=GAME).summary
     assert ex["mean_defender_figures_lost"] == pytest.approx(float(expect), abs=1e-12)
-    mc = assault(s, game=GAME, trials=200_000, seed=22, workers=1).attrs["summary"]
+    mc = assault(s, game=GAME, trials=200_000, seed=22, workers=1).summary
     se = mc["se"]["mean_defender_figures_lost"]
     assert abs(mc["mean_defender_figures_lost"] - float(expect)) < 4 * se
 
@@ -191,23 +191,23 @@ def test_exact_and_monte_carlo_both_use_the_defenders_choice():
 def test_one_area_attack_has_one_wire_removal_chance():
     frames = fire_on_hex("squad:2mortar", ["squad:4regular:woods:razor_wire", "sdkfz_251:woods:razor_wire"],
                          distance=6, game=GAME)
-    chances = {f.attrs["summary"]["p_wire_removed"] for f in frames}
+    chances = {f.summary["p_wire_removed"] for f in frames}
     # the roll against the squads decides: 8 dice at 5-6, 3 or more successes
     third = F(1, 3)
     p = sum(comb(8, k) * third**k * (1 - third) ** (8 - k) for k in range(3, 9))
     assert len(chances) == 1 and chances.pop() == pytest.approx(float(p), abs=1e-14)
     assert float(p) == pytest.approx(0.5318, abs=1e-4)
-    assert {f.attrs["wire_roll"] for f in frames} == {"infantry"}
+    assert {f.wire_roll for f in frames} == {"infantry"}
     # with vehicles only, the roll against them is the hex's roll: 4 dice, 3 or more: 9/81
     only = fire_on_hex("squad:2mortar", ["sdkfz_251:woods:razor_wire"], distance=6, game=GAME)[0]
-    assert only.attrs["summary"]["p_wire_removed"] == pytest.approx(1 / 9, abs=1e-14)
+    assert only.summary["p_wire_removed"] == pytest.approx(1 / 9, abs=1e-14)
 
 
 def test_one_wire_chance_in_monte_carlo_too():
     frames = fire_on_hex("squad:2mortar", ["squad:4regular:woods:razor_wire", "sdkfz_251:woods:razor_wire"],
                          distance=6, game=GAME, trials=50_000, seed=6, workers=1)
-    assert len({f.attrs["summary"]["p_wire_removed"] for f in frames}) == 1
-    assert len({f.attrs["seed"] for f in frames}) == 1
+    assert len({f.summary["p_wire_removed"] for f in frames}) == 1
+    assert len({f.seed for f in frames}) == 1
 
 
 def test_refusals_are_input_errors_in_the_python_api_too():

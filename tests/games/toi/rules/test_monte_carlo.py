@@ -35,10 +35,10 @@ def test_fire_monte_carlo_agrees_with_exact(n_att, n_def, band, thick, area, tar
     ex = fire(attack, game=GAME)
     mc = fire(attack, game=GAME, trials=TRIALS, seed=11, workers=1)
     within(mc["p"], ex["p"], mc["se"], trials=TRIALS)
-    se = mc.attrs["summary"]["se"]
-    for key, value in ex.attrs["summary"].items():
-        within(mc.attrs["summary"][key], value, se[key], trials=TRIALS if key.startswith("p_") else None)
-    assert mc.attrs["method"] == "monte-carlo" and mc.attrs["seed"] == 11 and mc.attrs["trials"] == TRIALS
+    se = mc.summary["se"]
+    for key, value in ex.summary.items():
+        within(mc.summary[key], value, se[key], trials=TRIALS if key.startswith("p_") else None)
+    assert mc.method == "monte-carlo" and mc.seed == 11 and mc.trials == TRIALS
 
 
 def _example():
@@ -53,14 +53,14 @@ def test_assault_monte_carlo_agrees_with_exact():
     s = _example()
     ex = assault(s, game=GAME)
     mc = assault(s, game=GAME, trials=TRIALS, seed=5, workers=1)
-    se = mc.attrs["summary"]["se"]
-    for key, value in ex.attrs["summary"].items():
-        within(mc.attrs["summary"][key], value, se[key], trials=TRIALS if key.startswith("p_") else None)
-    for a, b in zip(mc.attrs["defenders"], ex.attrs["defenders"], strict=True):
+    se = mc.summary["se"]
+    for key, value in ex.summary.items():
+        within(mc.summary[key], value, se[key], trials=TRIALS if key.startswith("p_") else None)
+    for a, b in zip(mc.defenders, ex.defenders, strict=True):
         for key, value in b.items():
             if key != "unit":
                 within(a[key], value, a["se"][key], trials=TRIALS if key.startswith("p_") else None)
-    merged = ex.merge(mc, on=["attacker_hits", "defender_hits"], how="left", suffixes=("_exact", ""))
+    merged = ex.frame().merge(mc.frame(), on=["attacker_hits", "defender_hits"], how="left", suffixes=("_exact", ""))
     merged = merged.fillna({"p": 0.0, "se": 0.0})
     within(merged["p"], merged["p_exact"], merged["se"], trials=TRIALS)
 
@@ -70,7 +70,7 @@ def test_same_seed_same_numbers_whatever_the_workers():
     one = fire(attack, game=GAME, trials=60_000, seed=3, workers=1, chunk_trials=10_000)
     two = fire(attack, game=GAME, trials=60_000, seed=3, workers=2, chunk_trials=10_000)
     assert one["p"].tolist() == two["p"].tolist()
-    assert one.attrs["summary"] == two.attrs["summary"]
+    assert one.summary == two.summary
     s = _example()
     a1 = assault(s, game=GAME, trials=40_000, seed=9, workers=1, chunk_trials=7_000)
     a2 = assault(s, game=GAME, trials=40_000, seed=9, workers=2, chunk_trials=7_000)
@@ -82,5 +82,5 @@ def test_same_seed_same_numbers_whatever_the_workers():
 def test_unseeded_runs_report_their_seed():
     attack = from_strengths(3, 1, "close")
     mc = fire(attack, game=GAME, trials=1000, workers=1)
-    again = fire(attack, game=GAME, trials=1000, workers=1, seed=mc.attrs["seed"])
-    assert isinstance(mc.attrs["seed"], int) and mc["p"].tolist() == again["p"].tolist()
+    again = fire(attack, game=GAME, trials=1000, workers=1, seed=mc.seed)
+    assert isinstance(mc.seed, int) and mc["p"].tolist() == again["p"].tolist()

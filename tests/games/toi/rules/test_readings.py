@@ -37,14 +37,14 @@ def p_destroy_sherman(black_from):
 
 
 def test_panzer_iv_range_against_vehicles_and_its_alternative(tmp_path):
-    six = fire_from_units("panzer_iv", "sherman", distance=6, game=GAME).attrs["summary"]["p_destroyed"]
+    six = fire_from_units("panzer_iv", "sherman", distance=6, game=GAME).summary["p_destroyed"]
     assert six == pytest.approx(float(p_destroy_sherman(5)), abs=1e-14) and round(six, 3) == 0.196
     units = edited(tmp_path, UNITS_FILE, "reconstructed = true, alternative = 5 }", "reconstructed = true, alternative = 6 }")
     units.write_text(units.read_text().replace(
         'vehicle.range = { value = 6, source = "the digit before', 'vehicle.range = { value = 5, source = "the digit before'))
     game = load_game(units)
     assert game.units.vehicles["panzer_iv"].vehicle.range.value == 5
-    five = fire_from_units("panzer_iv", "sherman", distance=6, game=game).attrs["summary"]["p_destroyed"]
+    five = fire_from_units("panzer_iv", "sherman", distance=6, game=game).summary["p_destroyed"]
     assert five == pytest.approx(float(p_destroy_sherman(6)), abs=1e-14) and round(five, 3) == 0.021
 
 

@@ -1,0 +1,166 @@
+"""Assault's calculator answers as values: frozen dataclasses whose fields say what was
+asked and what was found, in the game's words (issue 42, item 4).
+
+The JSON a command prints and the DataFrame a notebook reads are renderings of these
+(``to_json()``, ``frame()``); nothing rides in ``DataFrame.attrs``. The text tables
+and report bundles read the fields (:mod:`simulator.games.assault.report`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from simulator.engine.core.answers import Method
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+OUTCOME_KEYS = ("crit", "hit", "supp")     # the uncancelled symbols of an outcome row (10.7.2)
+
+
+@dataclass(frozen=True)
+class DamageSummary:
+    """The summary a designer reads of an odds answer: the chance of any uncancelled
+    symbol, the mean crit, hit and damage (crit + hit, 10.7.3), the chance of a
+    suppression symbol left, damage "at least" k (k = 0, 1, ...) and damage quantiles
+    (``"5%"`` ... ``"95%"``). By Monte Carlo also ``se`` (standard errors of the means
+    and rates) and ``ci95`` (their 95% intervals), keyed as these fields."""
+
+    p_any: float
+    mean_crit: float
+    mean_hit: float
+    mean_damage: float
+    p_supp: float
+    p_damage_at_least: tuple[float, ...]
+    damage_quantiles: dict[str, int]
+    se: dict[str, Any] | None = None
+    ci95: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON ``summary`` block (``se`` and ``ci95`` only by Monte Carlo)."""
+        out: dict[str, Any] = {
+            "p_any": self.p_any, "mean_crit": self.mean_crit, "mean_hit": self.mean_hit,
+            "mean_damage": self.mean_damage, "p_supp": self.p_supp,
+            "p_damage_at_least": list(self.p_damage_at_least),
+            "damage_quantiles": dict(self.damage_quantiles),
+        }
+        if self.se is not None:
+            out["se"] = self.se
+        if self.ci95 is not None:
+            out["ci95"] = self.ci95
+        return out
+
+
+@dataclass(frozen=True)
+class OddsAnswer:
+    """The answer to an odds question (10.7.2): ``attack`` rolled against ``defence``
+    (pools as written, strongest die first), how doubles count (``doubles``, rulings #2)
+    and the suppression symbols added (``extra_supp``, 4.2.3); the dice used; how it was
+    computed (``how``); the outcome columns ``crit``, ``hit``, ``supp``, ``p`` (and by
+    Monte Carlo ``se``, ``lo``, ``hi``), one row per outcome with any chance; the
+    :class:`DamageSummary`; the run's description (Monte Carlo only).
+
+    Columns read by name (``answer["p"]``) as in the DataFrame of :meth:`frame`."""
+
+    attack: str
+    defence: str
+    doubles: str
+    extra_supp: int
+    dice: str
+    dice_status: str
+    dice_file: str | None
+    dice_digest: str
+    how: Method
+    columns: dict[str, np.ndarray] = field(repr=False)
+    summary: DamageSummary
+    run: dict[str, Any] | None = None
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.columns[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.columns
+
+    @property
+    def method(self) -> str:
+        return self.how.method
+
+    @property
+    def trials(self) -> int | None:
+        return self.how.trials
+
+    @property
+    def seed(self) -> int | None:
+        return self.how.seed
+
+    def frame(self) -> pd.DataFrame:
+        """The outcome table as a tidy DataFrame (one row per outcome; no attrs)."""
+        import pandas as pd
+        return pd.DataFrame(self.columns)
+
+    def outcome_rows(self, keys: list[str]) -> list[dict[str, Any]]:
+        """The outcome rows as dicts of ``keys`` (plain Python numbers)."""
+        cols = [np.asarray(self.columns[k]).tolist() for k in keys]
+        return [dict(zip(keys, values, strict=True)) for values in zip(*cols, strict=True)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault odds --format json``."""
+        keys = [*OUTCOME_KEYS, "p"] + (["se"] if "se" in self.columns else [])
+        return {
+            **self.how.to_json(),
+            "dice": self.dice, "dice_status": self.dice_status, "dice_digest": self.dice_digest,
+            "attack": self.attack, "defence": self.defence,
+            "doubles": self.doubles, "extra_supp": self.extra_supp,
+            "outcomes": [{k: (int(r[k]) if k in OUTCOME_KEYS else float(r[k])) for k in keys}
+                         for r in self.outcome_rows(keys)],
+            "summary": self.summary.to_json(),
+        }
+
+
+MATRIX_JSON_KEYS = ("fire", "firers", "targets", "ranges", "terrains", "facing", "dice", "dice_status", "aid",
+                    "aid_status", "cells", "computed")   # the question's keys in the JSON, in this order
+
+
+@dataclass(frozen=True)
+class MatrixAnswer:
+    """The matchup matrix (exact, direct fire only, chapter 10): every firer of
+    ``firers`` against every target of ``targets`` (unit ids) at each of ``ranges`` and
+    ``terrains``, vehicle targets hit on ``facing`` (10.9.3); the dice and the aid used;
+    ``table``, one row per cell (``MATRIX_COLUMNS``); ``computed``: the distinct fire
+    questions it took (equal pools against an equal target are computed once);
+    ``fire``: what fire the matrix covers, in a sentence; ``seconds`` it took."""
+
+    firers: list[str]
+    targets: list[str]
+    ranges: list[int]
+    terrains: list[str]
+    facing: str
+    dice: str
+    dice_status: str
+    aid: str
+    aid_status: str
+    table: pd.DataFrame = field(repr=False)
+    computed: int
+    fire: str
+    seconds: float
+    how: Method = Method("exact")
+
+    @property
+    def cells(self) -> int:
+        return len(self.table)
+
+    def frame(self) -> pd.DataFrame:
+        """The matrix as a tidy DataFrame (one row per cell; no attrs)."""
+        return self.table
+
+    def question(self) -> dict[str, Any]:
+        """What was asked and what it took, as the JSON and the report's summary hold it."""
+        return {k: getattr(self, k) for k in MATRIX_JSON_KEYS}
+
+    def to_json(self, metric: str) -> dict[str, Any]:
+        """The JSON of ``lanchester assault matrix --metric METRIC --format json``."""
+        return {"method": self.how.method, **self.question(), "metric": metric,
+                "rows": self.table.to_dict("records")}
