@@ -46,4 +46,4 @@ def _demo(out: Path, seed: int, trials: int, games: int) -> None:
                             "dice are reconstructed and the unit cards illustrative. Each report names its "
                             "data, their status, and the command that reproduces it."),
                      reports=demo_reports(seed, trials, games), lead=f"scenario-{DEMO_SCENARIO}")
-    click.echo(f"report written to {(folder / 'index.html').resolve()}")
+    click.echo(f"report written to {(out / 'index.html').resolve()}")

@@ -71,7 +71,7 @@ class DaskBackend:
             self.close()
             raise InputError("--dask", "", f"cannot reach a Dask scheduler at {address} ({exc})") from None
         threads = sum(self.client.nthreads().values()) or 1
-        self.address = self.client.scheduler.address
+        self.address = getattr(self.client.scheduler, "address", address)   # None only before connecting
         # chunks in flight: enough to hide the scheduler round trip, still bounded memory
         self.window = 8 * threads
 

@@ -375,8 +375,7 @@ def figure_png(fig, dpi: int) -> bytes:
     import matplotlib
     from matplotlib.text import Text
 
-    plain = {"text.parse_math": False, "text.usetex": False}
-    with matplotlib.rc_context(plain):       # texts created while drawing (tick labels)
+    with matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):   # texts drawn from now (tick labels)
         for text in fig.findobj(Text):        # texts created before (titles, legends, labels)
             text.set_usetex(False)
             text.set_parse_math(False)
