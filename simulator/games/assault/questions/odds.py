@@ -20,7 +20,15 @@ import numpy as np
 from simulator.games.assault.rules.dice import DOUBLES_MODES, DiceSet, as_dice, format_pool, parse_pool
 from simulator.games.assault.rules.exact import pool_shape, roll_outcome
 from simulator.run.errors import InputError
-from simulator.run.intervals import add_interval_columns, proportion_interval, quantile_interval, summary_intervals
+from simulator.run.intervals import (
+    add_interval_columns,
+    listed_outcomes,
+    proportion_interval,
+    quantile_interval,
+    summary_intervals,
+    support_or_none,
+    unseen_note,
+)
 from simulator.run.stats import at_least, mean_se, proportion_se, quantile
 
 if TYPE_CHECKING:
@@ -59,10 +67,12 @@ class Outcomes:
         return df
 
 
-def outcome_columns(dist: np.ndarray, trials: int | None = None) -> dict[str, np.ndarray]:
-    """The non-zero outcomes of a ``[crit, hit, supp]`` distribution as columns, sorted
-    by crit, then hit, then supp (``np.nonzero`` walks the array in that order)."""
-    c, h, s = np.nonzero(dist)
+def outcome_columns(dist: np.ndarray, trials: int | None = None,
+                    possible: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The outcomes of a ``[crit, hit, supp]`` distribution as columns, sorted by crit,
+    then hit, then supp (``np.nonzero`` walks the array in that order): the non-zero ones,
+    and by Monte Carlo every ``possible`` one besides (:func:`~simulator.run.intervals.listed_outcomes`)."""
+    c, h, s = listed_outcomes(dist, possible)
     cols = {"crit": c, "hit": h, "supp": s, "p": dist[c, h, s]}
     if trials is not None:
         cols["se"] = proportion_se(cols["p"], trials)
@@ -196,7 +206,9 @@ def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int 
         run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=method.trials,
                            seed=method.seed, workers=workers, progress=progress, options=options)
         n = run.trials
-        frame = Outcomes(outcome_columns(run.value / n, n))
+        possible = support_or_none(partial(roll_outcome, atk, dfn, dice, doubles=doubles, extra_supp=extra_supp))
+        frame = Outcomes(outcome_columns(run.value / n, n, possible))
+        frame.attrs["unseen"] = unseen_note(possible)
     else:
         frame = Outcomes(outcome_columns(roll_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp)))
     frame.attrs.update({

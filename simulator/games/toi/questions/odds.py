@@ -39,7 +39,7 @@ from simulator.games.toi.rules.results import VEHICLE_STEPS, Target, state_key
 from simulator.games.toi.rules.units import Unit, label, parse_unit, with_features
 from simulator.run import runner
 from simulator.run.errors import InputError
-from simulator.run.intervals import add_interval_columns, proportion_interval
+from simulator.run.intervals import add_interval_columns, listed_outcomes, proportion_interval, unseen_note
 from simulator.run.stats import mean_se, proportion_se
 
 # ---------------------------------------------------------------- shared helpers
@@ -66,14 +66,22 @@ def _stat(values: np.ndarray, p: np.ndarray, trials: int | None) -> tuple[float,
 
 
 def _summary(p: np.ndarray, trials: int | None, metrics: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Each metric's mean over the outcomes; by Monte Carlo its ``se`` and, for a
+    probability (a yes/no metric), its 95% interval in ``ci95`` (Wilson's, exact at 10 or
+    fewer: :func:`~simulator.run.intervals.proportion_interval`)."""
     out: dict[str, Any] = {}
     se: dict[str, float] = {}
+    ci: dict[str, list[float]] = {}
     for name, values in metrics.items():
-        out[name], e = _stat(np.asarray(values), p, trials)
+        values = np.asarray(values)
+        out[name], e = _stat(values, p, trials)
         if e is not None:
             se[name] = e
+        if trials is not None and values.dtype == bool:
+            ci[name] = list(proportion_interval(int(round(out[name] * trials)), trials))
     if trials is not None:
         out["se"] = se
+        out["ci95"] = ci
     return out
 
 
@@ -131,6 +139,11 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
     if monte_carlo:
         frame["se"] = proportion_se(pmf, trials)
         add_interval_columns(frame, trials)
+        # every count of hits 0..attack strength is a row (never seen: 0 and its exact upper
+        # bound), but one the exact table rules out (thick armour: all of them) has [0, 0]
+        impossible = (exact.hits_pmf(exact.roll_joint(attack)) == 0) & (pmf == 0)
+        frame.loc[impossible, ["lo", "hi"]] = 0.0
+        frame.attrs["unseen"] = unseen_note(True)
     metrics: dict[str, np.ndarray] = {"mean_hits": hits, "p_hit": hits > 0}
     states: list[str] = []
     if attack.target is not None:
@@ -146,6 +159,7 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
         summary["p_wire_removed"] = wire["p_wire_removed"]
         if monte_carlo:
             summary["se"]["p_wire_removed"] = wire["se"]["p_wire_removed"]
+            summary["ci95"]["p_wire_removed"] = wire["ci95"]["p_wire_removed"]
     frame.attrs.update(_meta(game, monte_carlo, trials, seed) | {"run": run.describe() if run else None})
     frame.attrs.update({
         "attack_strength": attack.attack_strength, "defence_strength": attack.defence_strength,
@@ -262,6 +276,7 @@ def fire_on_hex(attacker: str, targets: list[str] | tuple[str, ...], *, supporte
             f.attrs["summary"]["p_wire_removed"] = decider["p_wire_removed"]
             if "se" in decider:
                 f.attrs["summary"]["se"]["p_wire_removed"] = decider["se"]["p_wire_removed"]
+                f.attrs["summary"]["ci95"]["p_wire_removed"] = decider["ci95"]["p_wire_removed"]
             f.attrs["wire_roll"] = "vehicles" if hit[first].is_vehicle else "infantry"
     return frames
 
@@ -361,9 +376,10 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
     monte_carlo, seed = _method(trials, seed, options)
     run = _assault_joint(setup, trials, seed, workers, progress, chunk_trials, options) if monte_carlo else None
     trials = run.trials if run else trials
-    joint = (run.value / run.trials if run
-             else exact.assault_joint(setup.attack_strength, setup.cover, setup.defender_strength))
-    a, d = np.nonzero(joint)
+    exact_joint = exact.assault_joint(setup.attack_strength, setup.cover, setup.defender_strength)
+    joint = run.value / run.trials if run else exact_joint
+    # Monte Carlo: every possible (attacker hits, defender hits) is a row, one never seen at 0
+    a, d = listed_outcomes(joint, exact_joint > 0 if run else None)
     p = joint[a, d]
     n = trials if monte_carlo else None
     metrics, per_unit = _assault_metrics(setup, list(zip(a.tolist(), d.tolist(), strict=True)))
@@ -373,6 +389,8 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
         add_interval_columns(frame, trials)
     att_pmf, def_pmf = joint.sum(axis=1), joint.sum(axis=0)
     frame.attrs.update(_meta(game, monte_carlo, trials, seed) | {"run": run.describe() if run else None})
+    if monte_carlo:
+        frame.attrs["unseen"] = unseen_note(True)
     frame.attrs.update({
         "attack_strength": setup.attack_strength, "defender_strength": setup.defender_strength,
         "defence_strength": setup.cover, "range": "close", "success_on": faces(4),

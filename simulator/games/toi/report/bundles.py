@@ -69,7 +69,9 @@ def fire_report(frames: Sequence[pd.DataFrame], *, units_file=None, terrain_file
     hits = pd.concat([ladder(pmf(f["hits"], f["p"]), series=series(f), trials=f.attrs["trials"]) for f in frames],
                      ignore_index=True)
     states = pd.DataFrame([{"series": series(f), "state": s["state"], "p": f.attrs["summary"][s["key"]],
-                            "se": f.attrs["summary"].get("se", {}).get(s["key"])}
+                            "se": f.attrs["summary"].get("se", {}).get(s["key"]),
+                            "lo": f.attrs["summary"].get("ci95", {}).get(s["key"], (None, None))[0],
+                            "hi": f.attrs["summary"].get("ci95", {}).get(s["key"], (None, None))[1]}
                            for f in frames for s in f.attrs["states"]], columns=TOI_STATE_COLUMNS)
     tables = [Table("hits", tidy(hits, LADDER_COLUMNS), "Hits: exactly and at least",
                     "One row per number of hits after the defence dice.", chart="hits")]
