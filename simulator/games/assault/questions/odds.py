@@ -92,9 +92,11 @@ def damage_pmf(frame) -> np.ndarray:
     return np.bincount(dmg, weights=np.asarray(frame["p"]), minlength=1)
 
 
-def summarise(frame, trials: int | None = None) -> dict[str, Any]:
+def summarise(frame, trials: int | None = None, every_outcome_listed: bool = False) -> dict[str, Any]:
     """The summary block: chance of any effect, means, damage 'at least' and quantiles
-    (of :class:`Outcomes` or its DataFrame)."""
+    (of :class:`Outcomes` or its DataFrame). ``every_outcome_listed``: the table lists
+    every possible outcome (a Monte Carlo table whose support is known), so its damage
+    ladder ends at the most damage possible; else one row more than the most seen."""
     p = np.asarray(frame["p"])
     crit, hit, supp = (np.asarray(frame[k]) for k in ("crit", "hit", "supp"))
     dmg = crit + hit
@@ -117,9 +119,9 @@ def summarise(frame, trials: int | None = None) -> dict[str, Any]:
             "p_supp": float(proportion_se(summary["p_supp"], trials)),
             "p_damage_at_least": [float(x) for x in proportion_se(at_least(pmf), trials)],
         }
-        # 95% intervals: Wilson, exact at small counts; the damage never seen beyond the
-        # largest sampled is one more row, 0 with its exact upper bound
-        tail = [0.0] if len(pmf) == 0 or pmf[-1] > 0 else []
+        # 95% intervals: Wilson, exact at small counts; when the possible outcomes are not
+        # known, the damage beyond the largest sampled is one more row, 0 with its exact bound
+        tail = [0.0] if not every_outcome_listed and (len(pmf) == 0 or pmf[-1] > 0) else []
         summary["ci95"] = {
             **summary_intervals(summary, trials),
             "p_damage_at_least": [[1.0, 1.0]] + [list(proportion_interval(int(round(x * trials)), trials))
@@ -201,6 +203,7 @@ def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int 
     from simulator.run import runner
     method = runner.choose_method(exact, trials, seed, options, 1_000_000)
     run = None
+    possible = None     # Monte Carlo: the exact support, every possible outcome listed
     n = None
     if method.monte_carlo:
         run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=method.trials,
@@ -221,7 +224,7 @@ def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int 
         "defence": format_pool(dfn),
         "doubles": doubles,
         "extra_supp": extra_supp,
-        "summary": summarise(frame, n),
+        "summary": summarise(frame, n, possible is not None),
         "run": run.describe() if run is not None else None,
     })
     return frame

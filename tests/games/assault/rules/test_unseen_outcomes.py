@@ -100,3 +100,15 @@ def test_close_combat_lists_every_end_state_the_exact_chain_reaches():
     # the CSV of the same answer (--format csv) has the rows too
     frame = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2", trials=20, seed=2, workers=1)
     assert len(frame) == len(ex["states"]) and math.isclose(frame["hi"][frame["p"] == 0].min(), bound(20))
+
+
+def test_damage_ladder_ends_at_the_most_damage_possible_even_when_seen():
+    # one red die against nothing: every face's damage is seen in 2,000 trials (each face
+    # has chance 1/6; P(a face unseen) = (5/6)^2000, nil), so no row "beyond the most seen"
+    from simulator.games.assault.report.text import odds_table
+    mc = odds("R", "-", trials=2000, seed=1)
+    s = mc.attrs["summary"]
+    exact = odds("R", "-")
+    most = int((exact["crit"] + exact["hit"]).max())
+    assert len(s["p_damage_at_least"]) == len(s["ci95"]["p_damage_at_least"]) == most + 1
+    assert "may be impossible" not in odds_table(mc)
