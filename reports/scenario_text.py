@@ -90,7 +90,9 @@ def _play_lines(report: dict, sides) -> list[str]:
     if report.get("activity_by_side"):
         lines += activity_lines(report["activity_by_side"], sides)
     fp = report["first_player_effect"]
-    lines.append(f"first player (initiative in {turn} 1) wins {report['first_player_win_rate']:.2%} of games")
+    ci = report.get("first_player_win_rate_ci95")
+    lines.append(f"first player (initiative in {turn} 1) wins {report['first_player_win_rate']:.2%} of games"
+                 + (" [{:.2%}, {:.2%}]".format(*ci) if ci else ""))
     lines.append(f"  the effect of the initiative in {turn} 1 only (later {turn}s' initiative is not in it); "
                  "difference: win rate when first minus when second, 95% interval")
     for s in sides[:1] if fp.get("same_for_both") else sides:
@@ -100,6 +102,9 @@ def _play_lines(report: dict, sides) -> list[str]:
                          f"(difference {e['difference']:+.2%} [{e['ci95'][0]:+.2%}, {e['ci95'][1]:+.2%}])"
                          + (f"; with no draws {sides[1]}'s difference is the same number" if fp.get("same_for_both")
                             else ""))
+        elif "games_first" in e:       # no games first, or none second: no difference to estimate
+            lines.append(f"  {s}: first in {e['games_first']:,} games, second in {e['games_second']:,}: "
+                         "no difference to estimate")
     c = report["closeness"]
     lines += [f"mean {turn}s {report['mean_turns']:.2f}; decided before the last {turn} "
               f"{report['decided_early_rate']:.2%}; settled in the last {turn} {report['decided_last_turn_rate']:.2%}",

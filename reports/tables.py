@@ -24,11 +24,11 @@ LADDER_COLUMNS = ["series", "level", "outcome", "p_exactly", "p_at_least", "se_e
 ODDS_OUTCOME_COLUMNS = ["series", "crit", "hit", "supp", "p", "se", "lo", "hi"]
 FIRE_STATE_COLUMNS = ["series", "state", "eliminated", "damage", "half_strength", "suppressed",
                       "fallback", "immobilised", "p", "se", "lo", "hi"]
-SMOKE_PLACEMENT_COLUMNS = ["hex1", "hex2", "hex3", "p", "se"]    # assault smoke: markers per hex (7.5)
+SMOKE_PLACEMENT_COLUMNS = ["hex1", "hex2", "hex3", "p", "se", "lo", "hi"]    # assault smoke: markers per hex (7.5)
 RESOLVE_SYMBOL_COLUMNS = ["roll", "crit", "hit", "supp"]         # assault resolve: one given roll
 
 # --- close combat ---------------------------------------------------------------------
-CLOSE_COMBAT_COLUMNS = ["edition", "end_state", "p", "se"]          # input and table (se optional)
+CLOSE_COMBAT_COLUMNS = ["edition", "end_state", "p", "se", "lo", "hi"]   # input and table (se, lo, hi optional)
 
 # --- scenarios ------------------------------------------------------------------------
 GAMES_INPUT_COLUMNS = ["game", "winner", "decided_turn"]            # one row per game
@@ -53,7 +53,7 @@ DRAW = "draw"
 TRUNCATED = "truncated"     # a game cut short at the decision limit: no winner, not a draw
 
 # --- Tide of Iron -----------------------------------------------------------------------
-TOI_STATE_COLUMNS = ["series", "state", "p", "se"]
+TOI_STATE_COLUMNS = ["series", "state", "p", "se", "lo", "hi"]
 TOI_ASSAULT_OUTCOME_COLUMNS = ["attacker_hits", "defender_hits", "p", "se", "lo", "hi"]
 TOI_REPLAY_COLUMNS = ["attacker_hits", "defender_hits", "success"]
 TOI_UNITS_COLUMNS = ["id", "kind", "name", "inf_range", "inf_fpr", "veh_range", "veh_fpr",
@@ -206,8 +206,8 @@ COLUMN_HELP = {
     "side": "a side of the scenario (or 'draw')",
     "wins": "games won",
     "games": "games played (for convergence: games played so far)",
-    "lo": "lower end of the 95% Wilson interval of p",
-    "hi": "upper end of the 95% Wilson interval of p",
+    "lo": "lower end of the 95% interval of p (Wilson's; for a Monte Carlo probability exact at 10 or fewer)",
+    "hi": "upper end of the 95% interval of p (for an outcome never seen: the largest chance it could have)",
     "share": "share of all games",
     "unit_type": "the kind of unit lost",
     "mean_lost": "strength points of this unit type lost per game, on average",

@@ -211,3 +211,16 @@ def fake_report(**extra) -> dict:
             "decided_last_turn_rate": 0.2, "closeness": {"objective_margin_at_most_1": 0.3,
                                                          "mean_relative_points_margin": 0.1},
             "mean_losses": {"german": {}, "soviet": {}}, "formations": [], **extra}
+
+
+def test_first_player_lines_say_when_there_is_no_difference_to_estimate():
+    # a side that always has the initiative in turn 1: its effect cannot be estimated, and
+    # the report says so instead of a heading with nothing under it; the first player's
+    # win rate carries its interval
+    from reports.scenario_text import report_table
+    fp = {"german": {"games_first": 100, "games_second": 0, "difference": None},
+          "soviet": {"games_first": 0, "games_second": 100, "difference": None}, "same_for_both": False}
+    text = report_table(fake_report(first_player_effect=fp, first_player_win_rate_ci95=[0.4, 0.6]))
+    assert "german: first in 100 games, second in 0: no difference to estimate" in text
+    assert "soviet: first in 0 games, second in 100: no difference to estimate" in text
+    assert "wins 50.00% of games [40.00%, 60.00%]" in text

@@ -110,6 +110,51 @@ def outcome_intervals(p: np.ndarray, trials: int) -> tuple[np.ndarray, np.ndarra
     return lo, hi
 
 
+def listed_outcomes(p: np.ndarray, possible: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+    """The rows an outcome table lists, as the index arrays of ``np.nonzero``: an exact
+    table (``possible`` None) lists its non-zero outcomes; a Monte Carlo table every
+    outcome the pools can give (``possible``, a boolean array of ``p``'s shape: the exact
+    calculator's support) and every one seen, so an outcome never seen is a row at 0
+    with its exact upper bound (:func:`proportion_interval`) instead of a missing row.
+    The one rule the fire, close combat, smoke and Tide of Iron tables share."""
+    seen = np.asarray(p) > 0
+    return np.nonzero(seen if possible is None else seen | np.asarray(possible, dtype=bool))
+
+
+def listed_states(dist: dict, possible=None) -> dict:
+    """:func:`listed_outcomes` for a table kept as ``{state code: p}`` (close combat):
+    every possible code (``possible``, an iterable of codes) not seen added at 0.0."""
+    if possible is None:
+        return dict(dist)
+    return {**{code: 0.0 for code in possible}, **dist}
+
+
+def support_or_none(exact_answer):
+    """The support (``answer > 0``, or a dict's keys) of an exact answer computed by the
+    zero-argument ``exact_answer``, for :func:`listed_outcomes`; None when the exact
+    calculator refuses the question as too large (an ``InputError``): the Monte Carlo
+    table then lists the outcomes seen, and says so."""
+    from simulator.run.errors import InputError
+    try:
+        answer = exact_answer()
+    except InputError:
+        return None
+    if isinstance(answer, dict):
+        return set(answer)
+    return np.asarray(answer) > 0
+
+
+UNSEEN_LISTED = "every possible outcome is listed; one never seen shows 0 and its exact 95% upper bound"
+UNSEEN_NOT_LISTED = "outcomes never seen are not listed: {why}, so which outcomes are possible is not known"
+TOO_LARGE = "the exact calculator refused the question as too large"
+
+
+def unseen_note(possible, why: str = TOO_LARGE) -> str:
+    """What a Monte Carlo outcome table says about the outcomes it did not see (``why``:
+    the reason the exact support is not known, when ``possible`` is None)."""
+    return UNSEEN_NOT_LISTED.format(why=why) if possible is None else UNSEEN_LISTED
+
+
 @lru_cache(maxsize=4096)
 def _binomial_ppf(q: float, n: int, prob: float) -> int:
     """The smallest ``k`` with ``P(B <= k) >= q`` for ``B ~ Binomial(n, prob)``, summed

@@ -200,7 +200,7 @@ def test_close_combat_and_scenario_reports_write_bundles(tmp_path):
                         "end_state": ["attacker wins", "defender holds"] * 2, "p": [0.6, 0.4, 0.45, 0.55]})
     out = write_bundle(tmp_path / "cc", close_combat_report(end, question="How does it end?", provenance=prov))
     s = check_bundle(out)
-    assert pd.read_csv(out / "end-states.csv").columns.tolist() == ["edition", "end_state", "p", "se"]
+    assert pd.read_csv(out / "end-states.csv").columns.tolist() == ["edition", "end_state", "p", "se", "lo", "hi"]
     games = pd.DataFrame({"game": range(1, 201), "winner": ["german"] * 120 + ["soviet"] * 80,
                           "decided_turn": [4, 5, 6, 7] * 50})
     losses = pd.DataFrame({"side": ["german", "soviet"], "unit_type": ["infantry", "infantry"],
@@ -283,3 +283,20 @@ def test_melee_compare_editions_report_carries_the_differences(tmp_path):
     page = (out / "index.html").read_text()
     assert "Why the numbers differ" in page and data["differing_rules"][0]["rule"] in page
     assert dict(s["highlights"])["rules that differ here"].startswith(data["differing_rules"][0]["rule"])
+
+
+def test_end_states_table_carries_the_summary_intervals():
+    # a Monte Carlo melee summary's ci95 becomes the lo/hi of end-states.csv; an exact one
+    # (no ci95) leaves them empty
+    from simulator.games.assault.report.bundles import melee_end_states
+    keys = ["p_attacker_holds", "p_defender_holds", "p_neither_holds", "p_unresolved"]
+    mc = {"summary": {**dict(zip(keys, [0.5, 0.3, 0.2, 0.0], strict=True)),
+                      "se": dict.fromkeys(keys, 0.01),
+                      "ci95": {"p_attacker_holds": [0.45, 0.55], "p_defender_holds": [0.26, 0.34],
+                               "p_neither_holds": [0.17, 0.24], "p_unresolved": [0.0, 0.0018]}}}
+    exact = {"summary": dict(zip(keys, [0.5, 0.3, 0.2, 0.0], strict=True))}
+    table = melee_end_states({"v2": mc, "v1": exact})
+    got = table[table["edition"] == "v2"].set_index("end_state")
+    assert got.loc["unresolved", "lo"] == 0.0 and got.loc["unresolved", "hi"] == 0.0018
+    assert (got.loc["attacker holds", "lo"], got.loc["attacker holds", "hi"]) == (0.45, 0.55)
+    assert table[table["edition"] == "v1"][["lo", "hi"]].isna().all().all()

@@ -173,3 +173,35 @@ def test_the_terminal_says_what_brackets_and_plus_minus_mean():
     assert pct_mc(0.5, {"lo": 0.4, "hi": 0.6}).strip() == "50.00% [40.00, 60.00]"
     assert pct_mc(0.5, {"ci95": {"p_any": [0.45, 0.55]}}, "p_any").strip() == "50.00% [45.00, 55.00]"
     assert pct_mc(0.5, {}).strip() == "50.00%"
+
+
+# --- which rows an outcome table lists --------------------------------------------------
+
+def test_listed_outcomes_exact_lists_non_zero_monte_carlo_every_possible():
+    from simulator.run.intervals import listed_outcomes
+    p = np.array([[0.5, 0.0, 0.0], [0.0, 0.5, 0.0]])
+    possible = np.array([[True, True, False], [False, True, False]])
+    # exact: the two non-zero cells; Monte Carlo: also the possible (0, 1), never the impossible ones
+    assert [x.tolist() for x in listed_outcomes(p)] == [[0, 1], [0, 1]]
+    assert [x.tolist() for x in listed_outcomes(p, possible)] == [[0, 0, 1], [0, 1, 1]]
+    # a seen outcome is listed even if the support said otherwise (the table never hides one)
+    assert [x.tolist() for x in listed_outcomes(p, np.zeros_like(possible))] == [[0, 1], [0, 1]]
+
+
+def test_listed_states_adds_the_possible_codes_at_zero():
+    from simulator.run.intervals import listed_states
+    assert listed_states({7: 0.6, 9: 0.4}) == {7: 0.6, 9: 0.4}
+    assert listed_states({7: 0.6, 9: 0.4}, [7, 9, 11]) == {7: 0.6, 9: 0.4, 11: 0.0}
+
+
+def test_support_or_none_reads_the_exact_answer_or_gives_up_on_a_refusal():
+    from simulator.run.errors import InputError
+    from simulator.run.intervals import TOO_LARGE, UNSEEN_LISTED, support_or_none, unseen_note
+    assert support_or_none(lambda: np.array([0.0, 0.3, 0.7])).tolist() == [False, True, True]
+    assert support_or_none(lambda: {3: 0.0, 5: 1.0}) == {3, 5}
+
+    def refuse():
+        raise InputError("ATTACK and DEFENCE", "", "too many pairs")
+    assert support_or_none(refuse) is None
+    assert unseen_note(None).endswith(f"{TOO_LARGE}, so which outcomes are possible is not known")
+    assert unseen_note(np.array([True])) == UNSEEN_LISTED

@@ -117,7 +117,8 @@ def melee_table(frame: pd.DataFrame, explain: bool) -> str:
         extra = (f": {p['attack_pool']} vs {p['defence_pool']}, eliminated "
                  f"{pct(p['summary']['p_eliminated']).strip()}" if "summary" in p else "")
         lines.append(f"passenger {p['unit']} disembarks {p['disembarks']}{extra}")
-    lines += [""] + state_lines(a["states"]) + ["", "notes:"] + [f"  - {n}" for n in a["notes"]]
+    lines += [""] + state_lines(a["states"]) + ([f"  ({a['unseen']})"] if a.get("unseen") else [])
+    lines += ["", "notes:"] + [f"  - {n}" for n in a["notes"]]
     return "\n".join(lines) + "\n"
 
 

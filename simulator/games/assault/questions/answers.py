@@ -60,7 +60,8 @@ class OddsAnswer:
     (pools as written, strongest die first), how doubles count (``doubles``, rulings #2)
     and the suppression symbols added (``extra_supp``, 4.2.3); the dice used; how it was
     computed (``how``); the outcome columns ``crit``, ``hit``, ``supp``, ``p`` (and by
-    Monte Carlo ``se``, ``lo``, ``hi``), one row per outcome with any chance; the
+    Monte Carlo ``se``, ``lo``, ``hi``), one row per outcome with any chance (by Monte Carlo
+    every possible outcome, those never seen at 0: ``unseen`` says so); the
     :class:`DamageSummary`; the run's description (Monte Carlo only).
 
     Columns read by name (``answer["p"]``) as in the DataFrame of :meth:`frame`."""
@@ -77,6 +78,7 @@ class OddsAnswer:
     columns: dict[str, np.ndarray] = field(repr=False)
     summary: DamageSummary
     run: dict[str, Any] | None = None
+    unseen: str | None = None     # Monte Carlo: what the table says of outcomes never seen (intervals.unseen_note)
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.columns[name]
@@ -117,6 +119,7 @@ class OddsAnswer:
             "outcomes": [{k: (int(r[k]) if k in OUTCOME_KEYS else float(r[k])) for k in keys}
                          for r in self.outcome_rows(keys)],
             "summary": self.summary.to_json(),
+            **({"unseen": self.unseen} if self.unseen else {}),
         }
 
 

@@ -56,7 +56,13 @@ from simulator.games.assault.rules.melee.situation import (
 from simulator.games.assault.rules.melee.tables import compile_melee
 from simulator.run import runner
 from simulator.run.errors import InputError
-from simulator.run.intervals import add_interval_columns, proportion_interval, summary_intervals
+from simulator.run.intervals import (
+    add_interval_columns,
+    listed_states,
+    proportion_interval,
+    summary_intervals,
+    unseen_note,
+)
 from simulator.run.stats import proportion_se
 from simulator.run.vocabulary import EDITION_NAMES
 
@@ -342,10 +348,17 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
             "states is slow (--exact forces it)",)})
     run = None
     n = None
+    unseen = None
     if method.monte_carlo:
         run = simulate_run(cm, cast, method.trials, method.seed, workers, progress, options)
         n = run.trials
         final, first, rounds, first_rounds = _shares(run.value, n)
+        # every end state the exact chain can reach is listed, those never seen at 0 with their
+        # exact bound; with more than one unit a side the chain is too slow: the states seen
+        ex = None if several else exact_fight(cm)
+        final = listed_states(final, None if ex is None else ex.final)
+        first = listed_states(first, None if ex is None else ex.first)
+        unseen = unseen_note(ex, "more than one unit a side fights and the exact chain over their joint states is slow")
     else:
         ex = exact_fight(cm)
         final, first, rounds, first_rounds = ex.final, ex.first, ex.mean_rounds, ex.first_mean_rounds
@@ -373,6 +386,8 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
         "units_status": sorted({cast.card(u).status for u in _slots(cast)}),
         "run": run.describe() if run is not None else None,
     }
+    if unseen is not None:
+        attrs["unseen"] = unseen
     if cast.fortification is not None:
         attrs["fortification"] = {"name": cast.fortification.name, "source": cast.fortification.source}
     if edition == "v1":

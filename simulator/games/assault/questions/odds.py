@@ -22,7 +22,15 @@ from simulator.games.assault.questions.answers import DamageSummary, OddsAnswer
 from simulator.games.assault.rules.dice import DOUBLES_MODES, DiceSet, as_dice, format_pool, parse_pool
 from simulator.games.assault.rules.exact import pool_shape, roll_outcome
 from simulator.run.errors import InputError
-from simulator.run.intervals import add_interval_columns, proportion_interval, quantile_interval, summary_intervals
+from simulator.run.intervals import (
+    add_interval_columns,
+    listed_outcomes,
+    proportion_interval,
+    quantile_interval,
+    summary_intervals,
+    support_or_none,
+    unseen_note,
+)
 from simulator.run.stats import at_least, mean_se, proportion_se, quantile
 
 if TYPE_CHECKING:
@@ -37,10 +45,12 @@ MAX_EXTRA_SUPP = 100   # fixed suppression symbols added to a roll (a recruit ta
 QUANTILES = ((0.05, "unlucky"), (0.20, ""), (0.50, "median"), (0.80, ""), (0.95, "lucky"))
 
 
-def outcome_columns(dist: np.ndarray, trials: int | None = None) -> dict[str, np.ndarray]:
-    """The non-zero outcomes of a ``[crit, hit, supp]`` distribution as columns, sorted
-    by crit, then hit, then supp (``np.nonzero`` walks the array in that order)."""
-    c, h, s = np.nonzero(dist)
+def outcome_columns(dist: np.ndarray, trials: int | None = None,
+                    possible: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The outcomes of a ``[crit, hit, supp]`` distribution as columns, sorted by crit,
+    then hit, then supp (``np.nonzero`` walks the array in that order): the non-zero ones,
+    and by Monte Carlo every ``possible`` one besides (:func:`~simulator.run.intervals.listed_outcomes`)."""
+    c, h, s = listed_outcomes(dist, possible)
     cols = {"crit": c, "hit": h, "supp": s, "p": dist[c, h, s]}
     if trials is not None:
         cols["se"] = proportion_se(cols["p"], trials)
@@ -61,9 +71,12 @@ def damage_pmf(frame) -> np.ndarray:
     return np.bincount(dmg, weights=np.asarray(frame["p"]), minlength=1)
 
 
-def summarise(frame, trials: int | None = None) -> dict[str, Any]:
+def summarise(frame, trials: int | None = None, every_outcome_listed: bool = False) -> dict[str, Any]:
     """The summary block as JSON: chance of any effect, means, damage 'at least' and
-    quantiles (of an outcome table: :class:`OddsAnswer`, its columns or its DataFrame)."""
+    quantiles (of an outcome table: :class:`OddsAnswer`, its columns or its DataFrame).
+    ``every_outcome_listed``: the table lists every possible outcome (a Monte Carlo table
+    whose support is known), so its damage ladder ends at the most damage possible; else
+    one row more than the most seen."""
     p = np.asarray(frame["p"])
     crit, hit, supp = (np.asarray(frame[k]) for k in ("crit", "hit", "supp"))
     dmg = crit + hit
@@ -86,9 +99,9 @@ def summarise(frame, trials: int | None = None) -> dict[str, Any]:
             "p_supp": float(proportion_se(summary["p_supp"], trials)),
             "p_damage_at_least": [float(x) for x in proportion_se(at_least(pmf), trials)],
         }
-        # 95% intervals: Wilson, exact at small counts; the damage never seen beyond the
-        # largest sampled is one more row, 0 with its exact upper bound
-        tail = [0.0] if len(pmf) == 0 or pmf[-1] > 0 else []
+        # 95% intervals: Wilson, exact at small counts; when the possible outcomes are not
+        # known, the damage beyond the largest sampled is one more row, 0 with its exact bound
+        tail = [0.0] if not every_outcome_listed and (len(pmf) == 0 or pmf[-1] > 0) else []
         summary["ci95"] = {
             **summary_intervals(summary, trials),
             "p_damage_at_least": [[1.0, 1.0]] + [list(proportion_interval(int(round(x * trials)), trials))
@@ -169,18 +182,22 @@ def odds_outcomes(attack: str, defence: str, *, exact: bool = True, trials: int 
     from simulator.run import runner
     method = runner.choose_method(exact, trials, seed, options, 1_000_000)
     run = None
+    possible = None     # Monte Carlo: the exact support, every possible outcome listed
+    unseen = None
     n = None
     if method.monte_carlo:
         run = simulate_run(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp, trials=method.trials,
                            seed=method.seed, workers=workers, progress=progress, options=options)
         n = run.trials
-        columns = outcome_columns(run.value / n, n)
+        possible = support_or_none(partial(roll_outcome, atk, dfn, dice, doubles=doubles, extra_supp=extra_supp))
+        columns = outcome_columns(run.value / n, n, possible)
+        unseen = unseen_note(possible)
     else:
         columns = outcome_columns(roll_outcome(atk, dfn, dice, doubles=doubles, extra_supp=extra_supp))
     return OddsAnswer(attack=format_pool(atk), defence=format_pool(dfn), doubles=doubles, extra_supp=extra_supp,
                       dice=dice.name, dice_status=dice.status, dice_file=dice.path, dice_digest=dice.digest,
                       how=Method(**method.header(n)), columns=columns,
-                      summary=damage_summary(summarise(columns, n)),
+                      summary=damage_summary(summarise(columns, n, possible is not None)), unseen=unseen,
                       run=run.describe() if run is not None else None)
 
 

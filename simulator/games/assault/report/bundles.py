@@ -347,7 +347,7 @@ def close_combat_report(end_states: pd.DataFrame, *, question: str, provenance: 
     """
     from reports import charts  # matplotlib loads only when a report is written
 
-    require(end_states, CLOSE_COMBAT_COLUMNS, "close-combat end states")
+    require(end_states, CLOSE_COMBAT_COLUMNS, "close-combat end states", optional=("se", "lo", "hi"))
     table = tidy(end_states, CLOSE_COMBAT_COLUMNS)
     return Report(
         kind="assault close combat", question=question, provenance=provenance,
@@ -362,14 +362,18 @@ MELEE_END_STATES = ("attacker holds", "defender holds", "neither holds", "unreso
 
 def melee_end_states(editions: dict[str, dict]) -> pd.DataFrame:
     """``CLOSE_COMBAT_COLUMNS`` from melee answers (``frame.attrs`` by edition): who holds
-    the hex, one row per edition and end state, with ``se`` by Monte Carlo."""
+    the hex, one row per edition and end state, with ``se`` and the 95% interval ``lo``,
+    ``hi`` (the summary's ``ci95``: Wilson's, exact at 10 or fewer) by Monte Carlo."""
     rows = []
     for edition, a in editions.items():
         s = a["summary"]
         se = s.get("se", {})
+        ci = s.get("ci95", {})
         for end in MELEE_END_STATES:
             key = "p_" + end.replace(" ", "_")
-            rows.append({"edition": edition, "end_state": end, "p": s[key], "se": se.get(key, np.nan)})
+            lo, hi = ci.get(key, (np.nan, np.nan))
+            rows.append({"edition": edition, "end_state": end, "p": s[key], "se": se.get(key, np.nan),
+                         "lo": lo, "hi": hi})
     return pd.DataFrame(rows, columns=CLOSE_COMBAT_COLUMNS)
 
 

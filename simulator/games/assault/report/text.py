@@ -24,6 +24,19 @@ def odds_json(answer: OddsAnswer) -> dict:
     return answer.to_json()
 
 
+def unseen_lines(a) -> list[str]:
+    """A Monte Carlo table's line on the outcomes it never saw (listed at 0, or not listed:
+    :func:`simulator.run.intervals.unseen_note`); an exact table lists its non-zero outcomes.
+    ``a``: an answer with an ``unseen`` field, or a dict with that key."""
+    note = a.get("unseen") if isinstance(a, dict) else getattr(a, "unseen", None)
+    return [f"({note})"] if note else []
+
+
+def unseen_json(a: dict) -> dict:
+    """``{"unseen": note}`` for a Monte Carlo answer's JSON, nothing for an exact one."""
+    return {"unseen": a["unseen"]} if a.get("unseen") else {}
+
+
 def odds_table(answer: OddsAnswer) -> str:
     from simulator.games.assault.questions.odds import QUANTILES, damage_pmf
     from simulator.run.intervals import proportion_interval
@@ -44,6 +57,7 @@ def odds_table(answer: OddsAnswer) -> str:
     pmf = damage_pmf(answer)
     at_least = s["p_damage_at_least"]
     ci = s.get("ci95", {})
+    lines += unseen_lines(a)
     lines += ["", "damage (crit + hit)   P(exactly)" + " " * (24 if mc else 8) + "P(at least)"]
     for k, p in enumerate(pmf):
         e1 = proportion_interval(int(round(p * trials)), trials) if mc else None
@@ -91,7 +105,8 @@ def fire_json(frame) -> dict:
                               "aid", "aid_status", "support", "support_status", "indirect", "overrun",
                               "smoke_markers", "spotter", "riding_on", "reroll", "passengers",
                               "p_emergency_disembark", "p_emergency_disembark_se", "disembark_markers")} | {
-        "states": states, "summary": a["summary"], "friendly_vehicle": friendly, "explain": a["explain"]}
+        "states": states, "summary": a["summary"], "friendly_vehicle": friendly, "explain": a["explain"],
+        **unseen_json(a)}
 
 
 def state_json(r: dict, keys) -> dict:
@@ -128,6 +143,7 @@ def fire_table(frame, explain: bool) -> str:
     rows = ["target afterwards                          P"]
     for r in frame.to_dict("records"):
         rows.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
+    rows += unseen_lines(a)
     tail = ["", f"P(eliminated) {pct_mc(s['p_eliminated'], s, 'p_eliminated')}   "
                 f"P(suppressed, fallback or eliminated) {pct_mc(s['p_suppressed_or_worse'], s, 'p_suppressed_or_worse')}   "
                 f"P(fallback) {pct_mc(s['p_fallback'], s, 'p_fallback')}",
@@ -185,7 +201,8 @@ def smoke_json(frame) -> dict:
     return {k: a[k] for k in ("method", "trials", "seed", "firer", "smoke_pool", "doubles", "hexes",
                               "max_markers_per_hex", "range", "dice", "dice_status", "aid", "aid_status",
                               "support", "support_status")} | {
-        "per_hex": a["per_hex"], "outcomes": outcomes, "summary": a["summary"], "explain": a["explain"]}
+        "per_hex": a["per_hex"], "outcomes": outcomes, "summary": a["summary"], "explain": a["explain"],
+        **unseen_json(a)}
 
 
 def smoke_table(frame, explain: bool, top: int = 10) -> str:
@@ -211,6 +228,7 @@ def smoke_table(frame, explain: bool, top: int = 10) -> str:
               "", "most likely placements (markers in hex 1, 2, 3):"]
     for r in frame.sort_values("p", ascending=False).head(top).to_dict("records"):
         lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct_mc(r['p'], r) if mc else pct(r['p'])}")
+    lines += unseen_lines(a)
     return "\n".join(lines) + "\n"
 
 
@@ -223,7 +241,7 @@ def terrain_damage_json(frame) -> dict:
                               "defence_pool", "damage_before", "experience", "crit_is_damage",
                               "vehicle_strength", "dice", "dice_status", "aid", "aid_status")} | {
         "states": [state_json(r, keys) for r in frame.to_dict("records")],
-        "summary": a["summary"], "explain": a["explain"]}
+        "summary": a["summary"], "explain": a["explain"], **unseen_json(a)}
 
 
 def terrain_damage_table(frame, explain: bool) -> str:
@@ -240,6 +258,7 @@ def terrain_damage_table(frame, explain: bool) -> str:
     lines.append("vehicle afterwards                         P")
     for r in frame.to_dict("records"):
         lines.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
+    lines += unseen_lines(a)
     lines += ["", f"P(immobilised) {pct_mc(s['p_immobilised'], s, 'p_immobilised')}   "
                   f"P(eliminated) {pct_mc(s['p_eliminated'], s, 'p_eliminated')}   "
                   f"P(suppressed, fallback or eliminated) {pct_mc(s['p_suppressed_or_worse'], s, 'p_suppressed_or_worse')}",

@@ -76,6 +76,7 @@ from simulator.games.assault.rules.transport import (
 )
 from simulator.games.assault.rules.vehicle_terrain import overrun_succeeds
 from simulator.run import runner
+from simulator.run.intervals import support_or_none, unseen_note
 from simulator.run.stats import proportion_se
 
 _KERNEL_MODE = {REROLL_DAMAGE_DICE: REROLL_DAMAGE, REROLL_SUCCESS_DICE: REROLL_SUCCESS}
@@ -312,8 +313,8 @@ def _transport_attrs(joint: np.ndarray, mode: int, target: UnitCard, passengers:
 
 
 def _friendly_attrs(dist: np.ndarray, card: UnitCard, pools: FirePools, s: FireSituation,
-                    trials: int | None) -> dict:
-    frame = state_frame(dist, card.strength, card.half_strength_threshold, trials)
+                    trials: int | None, possible: np.ndarray | None = None) -> dict:
+    frame = state_frame(dist, card.strength, card.half_strength_threshold, trials, possible)
     return {"unit": card.id, "facing": s.friendly_facing, "defence_pool": format_pool(pools.friendly_defence),
             "damage_before": s.friendly_damage, "states": frame.to_dict("records"),
             "summary": summarise_states(frame, s.friendly_damage, trials)}
@@ -349,14 +350,17 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
     method = runner.choose_method(exact, trials, seed, options, 1_000_000)
     run = None
     n = None
+    possible = None          # by Monte Carlo, the exact joint's support: every possible state is listed
     if method.monte_carlo:
         run = simulate_run(pools, t, dice, trials=method.trials, seed=method.seed, passenger_mode=mode,
                            friendly=friendly, workers=workers, progress=progress, options=options)
         n = run.trials
         joint = run.value / n
+        possible = support_or_none(partial(exact_outcomes, pools, t, dice, mode, friendly))
     else:
         joint = exact_outcomes(pools, t, dice, mode, friendly)
-    frame = state_frame(joint.sum(axis=(0, 2)), g.strength, g.half_strength_threshold, n)
+    frame = state_frame(joint.sum(axis=(0, 2)), g.strength, g.half_strength_threshold, n,
+                        None if possible is None else possible.any(axis=(0, 2)))
     summary = summarise_states(frame, situation.target_damage, n)
     if situation.overrun:   # 9.10.3: the gun is overrun unless the tank is stopped
         ok = np.array([overrun_succeeds(r) for r in frame.to_dict("records")], dtype=bool)
@@ -379,7 +383,10 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
         "summary": summary,
         "run": run.describe() if run is not None else None,
         **_transport_attrs(joint, mode, g, passengers, n),
-        "friendly_vehicle": (_friendly_attrs(joint.sum(axis=(0, 1)), friendly_card, pools, situation, n)
+        "friendly_vehicle": (_friendly_attrs(joint.sum(axis=(0, 1)), friendly_card, pools, situation, n,
+                                             None if possible is None else possible.any(axis=(0, 1)))
                              if friendly_card else None),
     })
+    if n:
+        frame.attrs["unseen"] = unseen_note(possible)
     return frame

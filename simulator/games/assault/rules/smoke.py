@@ -34,7 +34,14 @@ from simulator.games.assault.rules.set_aside import KEEP_DAMAGE, split_distribut
 from simulator.games.assault.rules.support import Support, as_support
 from simulator.run import runner
 from simulator.run.errors import InputError
-from simulator.run.intervals import add_interval_columns, outcome_intervals, summary_intervals
+from simulator.run.intervals import (
+    add_interval_columns,
+    listed_outcomes,
+    outcome_intervals,
+    summary_intervals,
+    support_or_none,
+    unseen_note,
+)
 from simulator.run.rng import below, seed_state
 from simulator.run.stats import proportion_se
 
@@ -172,11 +179,15 @@ def place_smoke(pool: Pool, rolls: list[str], dice: DiceSet, *, doubles: str = "
     return out
 
 
-def per_hex(dist: np.ndarray, hexes: int, support: Support, trials: int | None) -> list[dict]:
-    """Markers in each hex: P(k markers), mean, and what they do to a LOS through it (10.3)."""
+def per_hex(dist: np.ndarray, hexes: int, support: Support, trials: int | None,
+            possible: np.ndarray | None = None) -> list[dict]:
+    """Markers in each hex: P(k markers), mean, and what they do to a LOS through it (10.3).
+    By Monte Carlo each count of markers has its 95% interval; one the exact support
+    (``possible``) rules out has ``[0, 0]``."""
     out = []
     for k in range(hexes):
-        pmf = dist.sum(axis=tuple(a for a in range(3) if a != k))
+        others = tuple(a for a in range(3) if a != k)
+        pmf = dist.sum(axis=others)
         m = np.arange(len(pmf))
         blocks = float(pmf[MAX_HINDRANCES + 1:].sum())     # 10.3: three markers block on their own
         row = {"hex": k + 1, "name": HEX_NAMES[k], "p_markers": [float(x) for x in pmf],
@@ -189,8 +200,12 @@ def per_hex(dist: np.ndarray, hexes: int, support: Support, trials: int | None) 
             row["se"] = {"p_any": float(proportion_se(row["p_any"], trials)),
                          "p_los_blocked": float(proportion_se(blocks, trials)),
                          "mean_markers": float(np.sqrt(((m - row["mean_markers"]) ** 2 * pmf).sum() / trials))}
+            lo, hi = outcome_intervals(pmf, trials)
+            if possible is not None:
+                can = possible.any(axis=others) | (pmf > 0)
+                lo, hi = np.where(can, lo, 0.0), np.where(can, hi, 0.0)
             row["ci95"] = {**summary_intervals(row, trials),
-                           "p_markers": [list(x) for x in zip(*outcome_intervals(pmf, trials), strict=True)]}
+                           "p_markers": [list(x) for x in zip(lo, hi, strict=True)]}
         out.append(row)
     return out
 
@@ -231,9 +246,11 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
                              progress=progress, headline=runner.Headline("P(target hex smoked)", target_hex_smoked))
         n = run.trials
         dist = run.value / n
+        possible = support_or_none(partial(exact_smoke, pool, dice, doubles, hexes, cap))
     else:
         dist = exact_smoke(pool, dice, doubles, hexes, cap)
-    idx = np.argwhere(dist > 0)
+        possible = None
+    idx = np.stack(listed_outcomes(dist, possible), axis=1)     # Monte Carlo: every possible outcome
     frame = pd.DataFrame({"hex1": idx[:, 0], "hex2": idx[:, 1], "hex3": idx[:, 2],
                           "p": dist[tuple(idx.T)]})
     if n:
@@ -245,7 +262,7 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
         **method.header(n),
         "firer": card.id, "smoke_pool": format_pool(pool), "doubles": doubles, "hexes": hexes,
         "max_markers_per_hex": cap, "range": distance,
-        "per_hex": per_hex(dist, hexes, support, n),
+        "per_hex": per_hex(dist, hexes, support, n, possible),
         "summary": {"mean_total_markers": float((total * frame["p"]).sum()),
                     "p_no_smoke": float(frame["p"][total == 0].sum()),
                     "p_every_hex_smoked": float(frame["p"][(frame[["hex1", "hex2", "hex3"]].iloc[:, :hexes] > 0)
@@ -255,4 +272,6 @@ def smoke(firer: str, *, hexes: int | None = None, distance: int | None = None,
         "support": support.name, "support_status": support.status,
         "run": run.describe() if run is not None else None,
     })
+    if n:
+        frame.attrs["unseen"] = unseen_note(possible)
     return frame

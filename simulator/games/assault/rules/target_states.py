@@ -8,14 +8,17 @@ import numpy as np
 import pandas as pd
 
 from simulator.games.assault.rules.damage import unpack_state
-from simulator.run.intervals import add_interval_columns, summary_intervals
+from simulator.run.intervals import add_interval_columns, listed_outcomes, summary_intervals
 from simulator.run.stats import proportion_se
 
 STATE_COLUMNS = ["eliminated", "damage", "half_strength", "suppressed", "fallback", "immobilised"]
 
 
-def state_frame(dist: np.ndarray, strength: int, half_at: int, trials: int | None) -> pd.DataFrame:
-    rows = [{**unpack_state(i, strength, half_at), "p": float(dist[i])} for i in np.nonzero(dist)[0]]
+def state_frame(dist: np.ndarray, strength: int, half_at: int, trials: int | None,
+                possible: np.ndarray | None = None) -> pd.DataFrame:
+    """One row per state of the target: the non-zero ones, and by Monte Carlo every
+    ``possible`` one besides (the exact support: :func:`~simulator.run.intervals.listed_outcomes`)."""
+    rows = [{**unpack_state(i, strength, half_at), "p": float(dist[i])} for i in listed_outcomes(dist, possible)[0]]
     frame = pd.DataFrame(rows, columns=STATE_COLUMNS + ["p"])
     if trials is not None:
         frame["se"] = proportion_se(frame["p"].to_numpy(), trials)

@@ -133,6 +133,7 @@ def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: in
     """
     from simulator.games.assault.rules.cards import find_unit
     from simulator.games.assault.rules.target_states import state_frame, summarise_states
+    from simulator.run.intervals import support_or_none, unseen_note
 
     dice = as_dice(dice)
     aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
@@ -154,9 +155,11 @@ def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: in
                              progress=progress, headline=headline)
         n = run.trials
         dist = run.value / n
-    else:
-        dist = exact_terrain_states(attack, defence, dice, card.strength, damage, ignores, crit_is_damage)
-    frame = state_frame(dist, card.strength, card.half_strength_threshold, n)
+    exact_answer = partial(exact_terrain_states, attack, defence, dice, card.strength, damage, ignores, crit_is_damage)
+    possible = support_or_none(exact_answer) if n else None    # Monte Carlo: every possible state listed
+    frame = state_frame(dist if n else exact_answer(), card.strength, card.half_strength_threshold, n, possible)
+    if n:
+        frame.attrs["unseen"] = unseen_note(possible)
     frame.attrs.update({
         **method.header(n),
         "vehicle": card.id, "terrain": terrain, "hill": hill, "attack_pool": format_pool(attack),

@@ -49,6 +49,7 @@ class FireAnswer:
     notes: list[str]
     summary: dict[str, Any]
     table: pd.DataFrame = field(repr=False)
+    unseen: str | None = None     # Monte Carlo: what the table says of outcomes never seen (intervals.unseen_note)
     run: dict[str, Any] | None = None
     unaffected: tuple[str, ...] = ()
     wire_roll: str | None = None
@@ -120,6 +121,7 @@ class AssaultAnswer:
     summary: dict[str, Any]
     defenders: list[dict[str, Any]]
     table: pd.DataFrame = field(repr=False)
+    unseen: str | None = None     # Monte Carlo: what the table says of outcomes never seen (intervals.unseen_note)
     run: dict[str, Any] | None = None
 
     def __getitem__(self, name: str) -> Any:

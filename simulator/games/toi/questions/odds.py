@@ -44,7 +44,7 @@ from simulator.games.toi.rules.results import VEHICLE_STEPS, Target, state_key
 from simulator.games.toi.rules.units import Unit, label, parse_unit, with_features
 from simulator.run import runner
 from simulator.run.errors import InputError
-from simulator.run.intervals import add_interval_columns, proportion_interval
+from simulator.run.intervals import add_interval_columns, listed_outcomes, proportion_interval, unseen_note
 from simulator.run.stats import mean_se, proportion_se
 
 # ---------------------------------------------------------------- shared helpers
@@ -71,14 +71,22 @@ def _stat(values: np.ndarray, p: np.ndarray, trials: int | None) -> tuple[float,
 
 
 def _summary(p: np.ndarray, trials: int | None, metrics: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Each metric's mean over the outcomes; by Monte Carlo its ``se`` and, for a
+    probability (a yes/no metric), its 95% interval in ``ci95`` (Wilson's, exact at 10 or
+    fewer: :func:`~simulator.run.intervals.proportion_interval`)."""
     out: dict[str, Any] = {}
     se: dict[str, float] = {}
+    ci: dict[str, list[float]] = {}
     for name, values in metrics.items():
-        out[name], e = _stat(np.asarray(values), p, trials)
+        values = np.asarray(values)
+        out[name], e = _stat(values, p, trials)
         if e is not None:
             se[name] = e
+        if trials is not None and values.dtype == bool:
+            ci[name] = list(proportion_interval(int(round(out[name] * trials)), trials))
     if trials is not None:
         out["se"] = se
+        out["ci95"] = ci
     return out
 
 
@@ -138,6 +146,11 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
     if monte_carlo:
         frame["se"] = proportion_se(pmf, trials)
         add_interval_columns(frame, trials)
+        # every count of hits 0..attack strength is a row (never seen: 0 and its exact upper
+        # bound), but one the exact table rules out (thick armour: all of them) has [0, 0]
+        impossible = (exact.hits_pmf(exact.roll_joint(attack)) == 0) & (pmf == 0)
+        frame.loc[impossible, ["lo", "hi"]] = 0.0
+        frame.attrs["unseen"] = unseen_note(True)
     metrics: dict[str, np.ndarray] = {"mean_hits": hits, "p_hit": hits > 0}
     states: list[str] = []
     if attack.target is not None:
@@ -153,6 +166,7 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
         summary["p_wire_removed"] = wire["p_wire_removed"]
         if monte_carlo:
             summary["se"]["p_wire_removed"] = wire["se"]["p_wire_removed"]
+            summary["ci95"]["p_wire_removed"] = wire["ci95"]["p_wire_removed"]
     return FireAnswer(
         **_meta(game, monte_carlo, trials, seed), run=run.describe() if run else None,
         attack_strength=attack.attack_strength, defence_strength=attack.defence_strength,
@@ -163,7 +177,8 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
         states=[{"state": s, "key": state_key(s)} for s in states],
         contributions=[vars(c) | {"halvings": list(c.halvings), "notes": list(c.notes)}
                        for c in attack.contributions],
-        notes=list(attack.notes), summary=summary, table=frame)
+        notes=list(attack.notes), summary=summary, table=frame,
+        unseen=unseen_note(True) if monte_carlo else None)
 
 
 def parse_target(text: str | None, game: GameData, where: str = "--target") -> Target | None:
@@ -272,6 +287,7 @@ def _wire_of(summary: dict[str, Any], decider: dict[str, Any]) -> dict[str, Any]
     out = {**summary, "p_wire_removed": decider["p_wire_removed"]}
     if "se" in decider:
         out["se"] = {**summary["se"], "p_wire_removed": decider["se"]["p_wire_removed"]}
+        out["ci95"] = {**summary["ci95"], "p_wire_removed": decider["ci95"]["p_wire_removed"]}
     return out
 
 
@@ -369,9 +385,10 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
     monte_carlo, seed = _method(trials, seed, options)
     run = _assault_joint(setup, trials, seed, workers, progress, chunk_trials, options) if monte_carlo else None
     trials = run.trials if run else trials
-    joint = (run.value / run.trials if run
-             else exact.assault_joint(setup.attack_strength, setup.cover, setup.defender_strength))
-    a, d = np.nonzero(joint)
+    exact_joint = exact.assault_joint(setup.attack_strength, setup.cover, setup.defender_strength)
+    joint = run.value / run.trials if run else exact_joint
+    # Monte Carlo: every possible (attacker hits, defender hits) is a row, one never seen at 0
+    a, d = listed_outcomes(joint, exact_joint > 0 if run else None)
     p = joint[a, d]
     n = trials if monte_carlo else None
     metrics, per_unit = _assault_metrics(setup, list(zip(a.tolist(), d.tolist(), strict=True)))
@@ -391,7 +408,7 @@ def assault(setup: AssaultSetup, *, trials: int | None = None, seed: int | None 
         hit_policy=setup.hit_policy,
         summary=_summary(p, n, metrics),
         defenders=[{"unit": lab, **_summary(p, n, m)} for lab, m in zip(setup.labels, per_unit, strict=True)],
-        table=frame)
+        table=frame, unseen=unseen_note(True) if monte_carlo else None)
 
 
 def _pmf_rows(pmf: np.ndarray, trials: int | None) -> list[dict[str, float]]:

@@ -72,7 +72,9 @@ def fire_report(frames: Sequence[FireAnswer], *, units_file=None, terrain_file=N
     hits = pd.concat([ladder(pmf(f["hits"], f["p"]), series=series(f), trials=f.trials) for f in frames],
                      ignore_index=True)
     states = pd.DataFrame([{"series": series(f), "state": s["state"], "p": f.summary[s["key"]],
-                            "se": f.summary.get("se", {}).get(s["key"])}
+                            "se": f.summary.get("se", {}).get(s["key"]),
+                            "lo": f.summary.get("ci95", {}).get(s["key"], (None, None))[0],
+                            "hi": f.summary.get("ci95", {}).get(s["key"], (None, None))[1]}
                            for f in frames for s in f.states], columns=TOI_STATE_COLUMNS)
     tables = [Table("hits", tidy(hits, LADDER_COLUMNS), "Hits: exactly and at least",
                     "One row per number of hits after the defence dice.", chart="hits")]

@@ -146,7 +146,7 @@ def assault_table(answer: AssaultAnswer) -> str:
         se = d.get("se", {})
         bits = [f"{k[2:]} {pct(v, se.get(k)).strip()}" if k.startswith("p_") else
                 f"{k.replace('_', ' ')} {v:.3f}" + (f" ±{se[k]:.3f}" if k in se else "")
-                for k, v in d.items() if k not in ("unit", "se")]
+                for k, v in d.items() if k not in ("unit", "se", "ci95")]
         lines.append(f"  {d['unit']}: " + ", ".join(b.replace("_", " ") for b in bits))
     return "\n".join(lines) + "\n"
 

@@ -63,11 +63,14 @@ def test_monte_carlo_intervals_cover_rare_and_unseen_outcomes():
         method = "exact" if min(k, trials - k) <= 10 else "wilson"
         ci = binomtest(k, trials).proportion_ci(method=method)
         assert (lo, hi) == pytest.approx((ci.low, ci.high), abs=1e-9)
-    # the damage never seen beyond the most sampled is listed: 0 of 200, upper bound
-    # 1 - 0.025^(1/200) = 0.018275
+    # every damage the pools can deal is listed (the exact table's most), those never seen
+    # at 0 of 200 with the upper bound 1 - 0.025^(1/200) = 0.018275
     at_least = s["ci95"]["p_damage_at_least"]
-    assert len(at_least) == len(s["p_damage_at_least"]) + 1 and at_least[0] == [1.0, 1.0]
-    assert at_least[-1] == pytest.approx([0.0, 0.018275], abs=1e-6)
+    exact = odds("RYY", "GG")
+    assert len(at_least) == len(s["p_damage_at_least"]) == int((exact["crit"] + exact["hit"]).max()) + 1
+    assert at_least[0] == [1.0, 1.0]
+    unseen = [ci for p, ci in zip(s["p_damage_at_least"], at_least, strict=True) if p == 0]
+    assert unseen and all(ci == pytest.approx([0.0, 0.018275], abs=1e-6) for ci in unseen)
     # each quantile's interval holds its estimate
     for q, (lo, hi) in s["ci95"]["damage_quantiles"].items():
         assert lo <= s["damage_quantiles"][q] <= hi
