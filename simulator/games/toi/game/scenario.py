@@ -63,7 +63,8 @@ class ObjectiveSpec(_Strict):
 class SquadSpec(_Strict):
     figures: str
     count: int = Field(default=1, ge=1, le=40)
-    zone: str
+    zone: str | None = None                                    # 001 Setup: a deployment zone, or
+    hex: str | None = None                                     # a fixed hex instead (rulings T44)
     arrives_after_round: int = Field(default=0, ge=0, le=30)   # 001 Status phase, 5: reinforcements
     specialisation: str | None = None                          # 001 Specialized squads
     concealed: bool = False                                    # 001 Concealed squads (rulings T39)
@@ -72,7 +73,8 @@ class SquadSpec(_Strict):
 class VehicleSpec(_Strict):
     model: str
     count: int = Field(default=1, ge=1, le=20)
-    zone: str
+    zone: str | None = None
+    hex: str | None = None                                     # rulings T44
     arrives_after_round: int = Field(default=0, ge=0, le=30)
 
 
@@ -514,10 +516,10 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 for c, r in cells:
                     if grid.on_map(c, r):
                         hexi[r * cols + c, T.HI_ZONE] |= 1 << z
+        first = len(slots)
         for k, sq in enumerate(sp.squads):
             key = f"sides.{side}.squads[{k}]"
-            if (si, sq.zone) not in zone_ids:
-                raise InputError(where, f"{key}.zone", f"no zone {sq.zone!r} for {side}")
+            place = _placement(sq, si, side, key, zone_ids, grid, stand, terrain, feats, where)
             if sq.arrives_after_round >= spec.rounds:
                 raise InputError(where, f"{key}.arrives_after_round",
                                  f"must be before the last round ({spec.rounds}): placed in that round's status phase")
@@ -530,7 +532,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 row[T.SL_SPEC] = spec_id
                 row[T.SL_HIDDEN] = int(sq.concealed)
                 row[T.SL_SIDE] = si
-                row[T.SL_ZONE] = zone_ids[(si, sq.zone)]
+                row[T.SL_ZONE] = place
                 row[T.SL_ARRIVE] = sq.arrives_after_round
                 row[T.SL_FIG:T.SL_FIG + len(counts)] = counts
                 row[T.SL_MODEL] = -1
@@ -541,19 +543,20 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
             if model not in game.units.vehicles:
                 raise InputError(where, f"{key}.model", f"unknown vehicle {vs.model!r} "
                                  f"(units.toml: {', '.join(game.units.vehicles)})")
-            if (si, vs.zone) not in zone_ids:
-                raise InputError(where, f"{key}.zone", f"no zone {vs.zone!r} for {side}")
+            place = _placement(vs, si, side, key, zone_ids, grid, stand, terrain, feats, where, ("all", "vehicles"))
             for _ in range(vs.count):
                 row = np.zeros(T.SL_FIELDS, dtype=np.int64)
                 row[T.SL_SIDE] = si
-                row[T.SL_ZONE] = zone_ids[(si, vs.zone)]
+                row[T.SL_ZONE] = place
                 row[T.SL_ARRIVE] = vs.arrives_after_round
                 row[T.SL_VEHICLE] = 1
                 row[T.SL_SPEC] = T.SPEC_NONE
                 row[T.SL_MODEL] = list(game.units.vehicles).index(model)
                 slots.append(row)
+        slots[first:] = sorted(slots[first:], key=lambda r: r[T.SL_ZONE] >= 0)   # rulings T44: fixed hexes first
     if len(slots) > 250:
         raise InputError(where, "sides", "at most 250 squads")
+    _fixed_hexes(slots, zone_ids, hexi, grid, sides, where)
     for (si, zname), z in zone_ids.items():
         room = int(((hexi[:, T.HI_ZONE] >> z) & 1 & stand).sum()) * 3
         need = sum(1 for r in slots if r[T.SL_SIDE] == si and r[T.SL_ZONE] == z and r[T.SL_ARRIVE] == 0)
@@ -625,6 +628,57 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     tables = T.Tables(hexi=hexi, side6=side6, los=los, los_smoke=los_smoke, dist=dist, ft=ft, vt=vt,
                       slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
     return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names)
+
+
+def _placement(unit, si: int, side: str, key: str, zone_ids: dict, grid: HexGrid, stand, terrain, feats,
+               where: str, closed: tuple[str, ...] = ("all",)) -> int:
+    """Where a squad or vehicle entry sets up: its zone's id, or ``-1 - hex`` for a fixed
+    ``hex`` (rulings T44: on the map, terrain a unit can be in; a vehicle's terrain must
+    let vehicles in). Exactly one of ``zone`` and ``hex``."""
+    if (unit.zone is None) == (unit.hex is None):
+        raise InputError(where, key, "give zone (a deployment zone) or hex (a fixed hex), one of them")
+    if unit.zone is not None:
+        if (si, unit.zone) not in zone_ids:
+            raise InputError(where, f"{key}.zone", f"no zone {unit.zone!r} for {side}")
+        return zone_ids[(si, unit.zone)]
+    try:
+        h = grid.index_of(unit.hex)
+    except KeyError:
+        raise InputError(where, f"{key}.hex", f"{unit.hex!r} is not on the {grid.cols} x {grid.rows} map") from None
+    if not stand[h] or feats[terrain[h]].closed_to in closed:
+        raise InputError(where, f"{key}.hex", f"no {'vehicle' if len(closed) > 1 else 'unit'} can be in "
+                         f"{unit.hex} ({terrain[h]}; 001 Terrain)")
+    return -1 - h
+
+
+def _fixed_hexes(slots: list, zone_ids: dict, hexi, grid: HexGrid, sides: list[str], where: str) -> None:
+    """Each fixed hex of a side becomes a one-hex zone of its own (zone bits after the
+    file's zones, rulings T44), so the set-up places the unit there and nowhere else.
+    Checked: stacking of the units there from the set-up (001 Setup: three units a hex, at
+    most two vehicles) and no fixed hex in the other side's zones (it could set up there first)."""
+    fixed: dict[tuple[int, int], int] = {}
+    for row in slots:
+        if row[T.SL_ZONE] >= 0:
+            continue
+        h, si = -1 - int(row[T.SL_ZONE]), int(row[T.SL_SIDE])
+        if (si, h) not in fixed:
+            z = len(zone_ids) + len(fixed)
+            if z >= 60:
+                raise InputError(where, f"sides.{sides[si]}", "at most 60 zones (each fixed hex is one)")
+            fixed[(si, h)] = z
+            hexi[h, T.HI_ZONE] |= 1 << z
+        row[T.SL_ZONE] = fixed[(si, h)]
+    for (si, h), z in fixed.items():
+        key, name = f"sides.{sides[si]}", grid.names[h]
+        start = [r for r in slots if r[T.SL_ZONE] == z and r[T.SL_ARRIVE] == 0]
+        vehicles = sum(int(r[T.SL_VEHICLE]) for r in start)
+        if len(start) > 3 or vehicles > 2:
+            raise InputError(where, key, f"{len(start)} units ({vehicles} vehicles) set up in {name}: at most 3 "
+                             "a hex, 2 of them vehicles (001 Setup: stacking)")
+        other = [zn for (sj, zn), zz in zone_ids.items() if sj != si and (int(hexi[h, T.HI_ZONE]) >> zz) & 1]
+        if other:
+            raise InputError(where, key, f"fixed hex {name} lies in {sides[1 - si]}'s zone {other[0]!r}, "
+                             "which may set up there first")
 
 
 def _markers(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: GameData, where: str) -> None:
