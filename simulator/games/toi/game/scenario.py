@@ -138,6 +138,7 @@ class Scenario:
     side_names: tuple[str, str]
     figure_names: tuple[str, ...]
     terrain_names: tuple[str, ...]
+    entries: tuple[tuple[str, str, int], ...] = ()   # each unit's file entry: (side, "squads"/"vehicles", index)
 
     def hex_name(self, h: int) -> str:
         return self.grid.names[h] if h >= 0 else "-"
@@ -499,7 +500,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     if len(figure_names) > MAX_FIG:
         raise InputError("units.toml", "figures", f"the engine takes at most {MAX_FIG} figure types")
     zone_ids: dict[tuple[int, str], int] = {}
-    slots = []
+    slots, owners = [], []
     most = game.units.squads.max_figures.value
     for si, side in enumerate(sides):
         sp = spec.sides[side]
@@ -537,6 +538,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 row[T.SL_FIG:T.SL_FIG + len(counts)] = counts
                 row[T.SL_MODEL] = -1
                 slots.append(row)
+                owners.append((side, "squads", k))
         for k, vs in enumerate(sp.vehicles):
             key = f"sides.{side}.vehicles[{k}]"
             model = vs.model.strip().lower().replace("-", "_")
@@ -553,7 +555,9 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 row[T.SL_SPEC] = T.SPEC_NONE
                 row[T.SL_MODEL] = list(game.units.vehicles).index(model)
                 slots.append(row)
-        slots[first:] = sorted(slots[first:], key=lambda r: r[T.SL_ZONE] >= 0)   # rulings T44: fixed hexes first
+                owners.append((side, "vehicles", k))
+        order = sorted(range(first, len(slots)), key=lambda i: slots[i][T.SL_ZONE] >= 0)   # T44: fixed hexes first
+        slots[first:], owners[first:] = [slots[i] for i in order], [owners[i] for i in order]
     if len(slots) > 250:
         raise InputError(where, "sides", "at most 250 squads")
     _fixed_hexes(slots, zone_ids, hexi, grid, sides, where)
@@ -627,7 +631,8 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                  if smoke_blocks and hexi[:, T.HI_SMOKE].any() else los)
     tables = T.Tables(hexi=hexi, side6=side6, los=los, los_smoke=los_smoke, dist=dist, ft=ft, vt=vt,
                       slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
-    return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names)
+    return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names,
+                    tuple(owners))
 
 
 def _placement(unit, si: int, side: str, key: str, zone_ids: dict, grid: HexGrid, stand, terrain, feats,
