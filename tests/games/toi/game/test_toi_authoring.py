@@ -259,13 +259,14 @@ def test_bad_restrictions_are_one_line_errors(args, words):
     assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output, res.output
 
 
-def test_restricted_play_pairs_the_games_and_a_restriction_of_nothing_changes_none():
+def test_restricted_play_pairs_the_games_and_a_restriction_of_nothing_changes_none(tmp_path):
     """Two restrictions on the main run's seeds: German ``heal`` (no medic: it forbids no
     action, so every game is the same, change 0, no game changed) and the American
-    machine-gun squad never activated; each row pairs the 30 games of the main run."""
+    machine-gun squad never activated; each row pairs the 30 games of the main run; the
+    report page has the restricted-play table."""
     res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "30", "--seed", "4", "--workers", "1",
                                    "--format", "json", "--restrict", "german:heal",
-                                   "--restrict", "american:unit=2regular+2mg"])
+                                   "--restrict", "american:unit=2regular+2mg", "--out", str(tmp_path / "rep")])
     assert res.exit_code == 0, res.output
     report = json.loads(res.stdout[res.stdout.index("{"):])
     heal, mg = report["restricted"]
@@ -278,6 +279,8 @@ def test_restricted_play_pairs_the_games_and_a_restriction_of_nothing_changes_no
     assert mg["change"] == pytest.approx((mg["wins"] - round(30 * mg["base_win_rate"])) / 30)
     assert changed >= abs(mg["wins"] - round(30 * mg["base_win_rate"]))   # each changed win is a changed game
     assert "restricted play" in report["restricted_method"]
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "Restricted play" in page and "unit=2regular+2mg" in page
 
 
 # --- the fixed hex in play, replay --vary -------------------------------------------------
@@ -332,3 +335,45 @@ def test_watch_replays_on_save_and_survives_a_bad_save(tmp_path):
     assert "->" not in lines[0] and "->" in lines[1] and "paired change" in lines[1]
     assert "lanchester: error: " in res.output and "rounds: required key is missing" in res.output
     assert 'http-equiv="refresh"' in (out / "index.html").read_text()
+
+
+def _events_of(params, seeds=range(4)) -> np.ndarray:
+    """The event logs of random-against-random games of Two Farms played with ``params``,
+    stacked: rows (code, round, unit, ...)."""
+    from simulator.engine.players.interface import RANDOM, choose_quick, make_work
+    from simulator.games.toi.game import state as S
+    from simulator.games.toi.game.game import Game, State
+
+    game = Game("two-farms")
+    w = make_work(game)
+    logs = []
+    for seed in seeds:
+        st = State(game, seed, 0, log=True)
+        while not st.is_terminal():
+            side = st.current_player()
+            st.apply_action(int(choose_quick(st.s, game.tables, np.int64(RANDOM), np.int64(side), w, params)))
+        logs.append(st.s.log[: int(st.s.g[S.G_LOGN])].copy())
+    return np.concatenate(logs)
+
+
+def test_a_restriction_in_play_forbids_what_it_names():
+    """Random players, the same seeds: unrestricted, the Americans set op fire and fire
+    it, and activate their machine-gun squad (unit 4); with ``american:op-fire`` no
+    American unit is ever put in op fire mode or fires op fire, and with
+    ``american:unit=2regular+2mg`` unit 4 is never activated."""
+    from simulator.engine.players.interface import DEFAULT_PARAMS
+    from simulator.games.toi.game import restrict as R
+    from simulator.games.toi.game.events import EV_ACTIVATE, EV_OPFIRE, EV_OPFIRE_SET
+
+    sc = load_scenario("two-farms")
+    american = {k for k in range(len(sc.tables.slots)) if sc.tables.slots[k, T.SL_SIDE] == 0}   # units 0-4
+
+    def count(log, codes, units):
+        return int((np.isin(log[:, 0], codes) & np.isin(log[:, 2], list(units))).sum())
+    free = _events_of(DEFAULT_PARAMS)
+    no_opfire = _events_of(R.restricted_params(R.parse_restriction("american:op-fire", sc), DEFAULT_PARAMS))
+    no_mg = _events_of(R.restricted_params(R.parse_restriction("american:unit=2regular+2mg", sc), DEFAULT_PARAMS))
+    assert count(free, [EV_OPFIRE, EV_OPFIRE_SET], american) > 0 and count(no_opfire, [EV_OPFIRE, EV_OPFIRE_SET],
+                                                                          american) == 0
+    assert count(free, [EV_ACTIVATE], {4}) > 0 and count(no_mg, [EV_ACTIVATE], {4}) == 0
+    assert count(no_mg, [EV_ACTIVATE], american - {4}) > 0      # the other American squads still act
