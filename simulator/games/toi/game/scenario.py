@@ -42,54 +42,84 @@ ELEVATION_WORDS = {"hill": 1, "high_hill": 2}       # 001 Range: level 1 low hil
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """The file's models: unknown keys refused, values frozen; each field's docstring is its
+    description in the JSON Schema (``lanchester toi schema``; docs/toi-scenarios.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class MapSpec(_Strict):
     orientation: str = "flat"
+    """"flat" or "pointy" hexes."""
     source: str = ""
+    """Who drew the map."""
     rows: list[str] = Field(min_length=1)
+    """One legend character per hex, row 0 first, column 0 leftmost; a hex is named "column,row"."""
     legend: dict[str, str]
+    """Character -> terrain.toml features joined with "+" (road, hill, high_hill; 001 Terrain)."""
 
 
 class ObjectiveSpec(_Strict):
     hex: str
+    """The objective hex, "column,row"."""
     name: str = ""
+    """Its name in reports and in --vary vp.NAME."""
     command: int = Field(default=0, ge=0, le=20)
+    """Command tokens a round to the side controlling it (001 Command phase; rulings T25)."""
     vp: int = Field(default=0, ge=0, le=20)
+    """Victory points a round to the side controlling it (001 Winning the game; rulings T25)."""
     nation: str = "neutral"
+    """"neutral", or the side whose command objective it is: only that side gets its command."""
 
 
 class SquadSpec(_Strict):
     figures: str
+    """The squad's figures, e.g. "3regular+officer" (units.toml figures; 001 Setup: build squads)."""
     count: int = Field(default=1, ge=1, le=40)
-    zone: str | None = None                                    # 001 Setup: a deployment zone, or
-    hex: str | None = None                                     # a fixed hex instead (rulings T44)
-    arrives_after_round: int = Field(default=0, ge=0, le=30)   # 001 Status phase, 5: reinforcements
-    specialisation: str | None = None                          # 001 Specialized squads
-    concealed: bool = False                                    # 001 Concealed squads (rulings T39)
+    """How many such squads."""
+    zone: str | None = None
+    """The deployment zone it sets up in (001 Setup); give zone or hex."""
+    hex: str | None = None
+    """A fixed hex it sets up in instead of a zone (rulings T44)."""
+    arrives_after_round: int = Field(default=0, ge=0, le=30)
+    """0: from the set-up; r: a reinforcement placed in round r's status phase (001 Status phase, 5)."""
+    specialisation: str | None = None
+    """engineer, anti_tank, flamethrower or medic (001 Specialized squads)."""
+    concealed: bool = False
+    """Concealed from the set-up (001 Concealed squads; rulings T39)."""
 
 
 class VehicleSpec(_Strict):
     model: str
+    """A vehicle of units.toml, e.g. "sherman"."""
     count: int = Field(default=1, ge=1, le=20)
+    """How many."""
     zone: str | None = None
-    hex: str | None = None                                     # rulings T44
+    """The deployment zone it sets up in (001 Setup); give zone or hex."""
+    hex: str | None = None
+    """A fixed hex it sets up in instead of a zone (rulings T44)."""
     arrives_after_round: int = Field(default=0, ge=0, le=30)
+    """0: from the set-up; r: a reinforcement placed in round r's status phase (001 Status phase, 5)."""
 
 
 class SideSpec(_Strict):
     zones: dict[str, list[str]]
+    """Zone name -> hexes and ranges ("0-5,8-9"): where the side sets up (001 Setup)."""
     squads: list[SquadSpec] = Field(min_length=1)
+    """The side's squads, one entry per kind."""
     vehicles: list[VehicleSpec] = []
+    """The side's vehicles."""
 
 
 class MarkerSpec(_Strict):
     """A fortification or obstacle marker on the map (001 Fortifications, obstacles & cover)."""
 
     hex: str
+    """The marker's hex."""
     kind: str
+    """entrenchment, pillbox, minefield, razor_wire or tank_trap (rulings T27)."""
     count: int = Field(default=1, ge=1, le=3)
+    """Fortification markers in the hex (at most three, of one kind)."""
 
 
 MARKERS = ("entrenchment", "pillbox", "minefield", "razor_wire", "tank_trap")
@@ -99,7 +129,8 @@ FORT_MAX = 3        # 001 Entrenchments & pillboxes; Engineer: at most 3 fortifi
 class RulesSpec(_Strict):
     """Readings a scenario may switch (rulings T23)."""
 
-    lower_hills_block: bool = True    # 001 LOS: a hill at or below the higher unit's level is BT (T23 revised)
+    lower_hills_block: bool = True
+    """A hill above the lower unit and at or below the higher one blocks LOS (001 LOS; rulings T23 revised)."""
 
 
 class VerdictSpec(_Strict):
@@ -107,22 +138,38 @@ class VerdictSpec(_Strict):
     side of 50% of the first side's share of decisive games; ``--margin`` beats it."""
 
     margin: float = Field(default=5.0, gt=0, lt=50)
+    """The verdict's margin in points either side of 50%; --margin beats it."""
 
 
 class ScenarioFile(_Strict):
+    """A Tide of Iron scenario file (docs/toi-scenarios.md)."""
+
     name: str
+    """The scenario's title, shown in reports."""
     description: str = ""
+    """One sentence for the report."""
     source: str
+    """Who made the scenario; every report quotes it."""
     rounds: int = Field(ge=1, le=30)
+    """The rounds of the game (001 Advance the round marker; rulings T25)."""
     actions_per_turn: int = Field(ge=1, le=10)
+    """Actions per player turn (001 Action phase)."""
     initiative: str
+    """The side that starts with the initiative token (001 Setup)."""
     map: MapSpec
+    """The map."""
     objectives: list[ObjectiveSpec] = Field(min_length=1)
+    """The objective hexes (001 Command phase)."""
     markers: list[MarkerSpec] = []
-    smoke: list[str] = []             # hexes with a smoke marker at the start (001 Smoke; rulings T36)
+    """Fortification and obstacle markers (rulings T27)."""
+    smoke: list[str] = []
+    """Hexes with a smoke marker at the start (001 Smoke; rulings T36)."""
     rules: RulesSpec = RulesSpec()
+    """Readings the scenario switches."""
     sides: dict[str, SideSpec]
+    """The two sides, by name; the first written is the reports' first side."""
     verdict: VerdictSpec = VerdictSpec()
+    """How the balance verdict is judged."""
 
 
 @dataclass(frozen=True)
