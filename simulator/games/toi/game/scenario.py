@@ -727,6 +727,8 @@ def _fixed_hexes(slots: list, zone_ids: dict, hexi, grid: HexGrid, sides: list[s
         if len(start) > 3 or vehicles > 2:
             raise InputError(where, key, f"{len(start)} units ({vehicles} vehicles) set up in {name}: at most 3 "
                              "a hex, 2 of them vehicles (001 Setup: stacking)")
+        if (1 - si, h) in fixed:
+            raise InputError(where, key, f"both sides have a fixed hex {name}: the first to set up would take it")
         other = [zn for (sj, zn), zz in zone_ids.items() if sj != si and (int(hexi[h, T.HI_ZONE]) >> zz) & 1]
         if other:
             raise InputError(where, key, f"fixed hex {name} lies in {sides[1 - si]}'s zone {other[0]!r}, "

@@ -169,6 +169,15 @@ def test_a_fixed_hex_is_checked(tmp_path, new, key, words):
     assert e.value.key == key and words in e.value.problem, e.value.one_line()
 
 
+def test_both_sides_may_not_fix_the_same_hex(tmp_path):
+    text = _with(_starter(tmp_path).read_text(), 'figures = "4regular"\ncount = 2\nzone = "south"',
+                 'figures = "4regular"\ncount = 2\nhex = "0,0"')
+    text = _with(text, MG, 'figures = "2regular+mg"\nhex = "0,0"')
+    with pytest.raises(InputError) as e:
+        _load_text(tmp_path, text)
+    assert e.value.key == "sides.american" and "both sides have a fixed hex 0,0" in e.value.problem
+
+
 def test_a_fixed_vehicle_hex_refuses_terrain_closed_to_vehicles(tmp_path):
     text = _starter(tmp_path).read_text() + '\n[[sides.german.vehicles]]\nmodel = "panzer_iv"\nhex = "2,0"\n'
     _load_text(tmp_path, text)                             # woods: a vehicle may be there
