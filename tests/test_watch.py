@@ -14,7 +14,7 @@ import threading
 import time
 from pathlib import Path
 
-from simulator.games.assault.cli import watch
+from simulator import cli_watch as watch
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -621,6 +621,38 @@ def verdict_at_strength(v: dict, level: str, conv: dict) -> dict:
 
 # --- restricted play ---------------------------------------------------------------
 
+RESTRICTED_METHOD = ("restricted play (Jaffe et al., AIIDE 2012): the side is denied one kind of choice and "
+                     "plays the same seeds as the main run (common random numbers); the change is the "
+                     "paired per-game difference of that side's wins, with Tango's paired score interval (95%; "
+                     "a restriction that changed no game gets the exact bound); 'significant' is the exact sign "
+                     "test (McNemar) of the games whose result changed for that side, Holm-adjusted over all the "
+                     "restrictions of the run (the family); a decision where the restriction would leave "
+                     "nothing legal keeps every action")
+
+
+def restricted_play(game, asked: list, params: list[np.ndarray], base: np.ndarray, *, games: int, seed: int,
+                    players: tuple[str, str], workers: int | None, progress: bool = True,
+                    options: RunOptions | None = None) -> list[dict]:
+    """Each restriction of ``asked`` (a game's own objects with ``side``, ``side_name``,
+    ``what`` and ``label``; Assault's and Tide of Iron's ``Asked``) played with the players'
+    parameters ``params[k]`` that forbid it, on the main run's seeds (``base``: its
+    outcomes): the restricted side's win rate and its change with the paired interval, the
+    family Holm-corrected (:func:`holm_family`). Game-independent: both games' restricted
+    play is this driver."""
+    rows = []
+    for k, (a, par) in enumerate(zip(asked, params, strict=True)):
+        res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                        params=par, progress=f"restricted {a.label} ({k + 1} of {len(asked)})" if progress else None)
+        out = res.tally.outcome_array()
+        wins = int((out == a.side).sum())
+        lo, hi = wilson_interval(wins, len(out))
+        cmp = paired_comparison(base, out, a.side, list(game.sides))
+        rows.append({"side": a.side_name, "restriction": a.what, "win_rate": wins / len(out),
+                     "win_rate_ci95": [lo, hi], "base_win_rate": float((base == a.side).mean()),
+                     "games": len(out), "wins": wins, **cmp})
+    holm_family(rows)
+    return rows
+
 
 def balance_frame(report: dict) -> pd.DataFrame:
     """One row per side: win rate and interval (and per variant when there are what-ifs):

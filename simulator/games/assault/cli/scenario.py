@@ -145,8 +145,8 @@ def play_into_report(name: str, out_dir, *, refresh: int | None = None, **kwargs
 
 
 def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
-    """The ``--watch`` loop (:mod:`simulator.games.assault.cli.watch`); returns the exit status."""
-    from simulator.games.assault.cli.watch import REFRESH_SECONDS, Watch
+    """The ``--watch`` loop (:mod:`simulator.cli_watch`); returns the exit status."""
+    from simulator.cli_watch import REFRESH_SECONDS, Watch
     from simulator.games.assault.game.scenario import resolve_scenario
 
     path = str(resolve_scenario(name))      # a missing file is the one-line error, exit 2
@@ -157,7 +157,11 @@ def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
             return balance_run(path, **kwargs)
         return play_into_report(path, out_dir, refresh=REFRESH_SECONDS, **kwargs)
 
-    return Watch(path, play, max_runs=max_runs).loop()
+    def files(result) -> set:
+        s = result.game.scenario
+        return {s.path, s.dice.path, s.aid.path} | {c.path for c in s.units.values() if c.path}
+
+    return Watch(path, play, files=files, max_runs=max_runs).loop()
 
 
 @click.command("replay")

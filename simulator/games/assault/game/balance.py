@@ -26,18 +26,16 @@ from __future__ import annotations
 import dataclasses
 from functools import partial
 
-import numpy as np
-
 from simulator.engine.core import balance as core_balance
 from simulator.engine.core.answers import BalanceReport
 from simulator.engine.core.balance import (
+    RESTRICTED_METHOD,
     add_skill_curve,
     check_target,
     confirmation_run,
-    holm_family,
-    paired_comparison,
     paired_variants,
     play_balance,
+    restricted_play,
     tune_scan,
     verdict_with_players,
 )
@@ -46,13 +44,12 @@ from simulator.engine.players import interface
 from simulator.engine.players.interface import DEFAULT_PARAMS, any_searching
 from simulator.games.assault.game.activity import SAMPLE_GAMES, side_activity
 from simulator.games.assault.game.compile import compile_game
-from simulator.games.assault.game.restrictions import Asked, every_restriction, parse_restriction, restricted_params
+from simulator.games.assault.game.restrictions import every_restriction, parse_restriction, restricted_params
 from simulator.games.assault.game.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
 from simulator.games.assault.game.warmup import ENGINE_COMPILE_ESTIMATE, compile_engine
 from simulator.run.errors import InputError
 from simulator.run.notice import waiting
 from simulator.run.runner import RunOptions
-from simulator.run.stats import wilson_interval
 from simulator.run.vocabulary import DEFAULT_MAX_GAMES, EDITIONS, EXPERIENCE_LEVELS
 
 TUNE_KEYS = ("turns", "cp", "count")
@@ -243,8 +240,9 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
         add_skill_curve(report, game, curve_levels, result, seed=seed, workers=workers, progress=progress,
                         options=sub, margin=fraction)
     if asked:
-        report["restricted"] = restricted_play(game, asked, base, games=games, seed=seed, players=(p1, p2),
-                                               workers=workers, progress=progress, options=sub)
+        params = [restricted_params(a, game.card_names(), DEFAULT_PARAMS) for a in asked]
+        report["restricted"] = restricted_play(game, asked, params, base, games=games, seed=seed,
+                                               players=(p1, p2), workers=workers, progress=progress, options=sub)
         report["restricted_method"] = RESTRICTED_METHOD
     report["sides"] = sides
     return report, result
@@ -312,36 +310,6 @@ CURVE_ACTIVITY_GAMES = 20       # games replayed to count each side's activity a
 def parse_levels(text: str | None) -> list[str]:
     """:func:`simulator.engine.core.balance.parse_levels` with the shared players."""
     return core_balance.parse_levels(text, players=interface)
-
-
-RESTRICTED_METHOD = ("restricted play (Jaffe et al., AIIDE 2012): the side is denied one kind of choice and "
-                     "plays the same seeds as the main run (common random numbers); the change is the "
-                     "paired per-game difference of that side's wins, with Tango's paired score interval (95%; "
-                     "a restriction that changed no game gets the exact bound); 'significant' is the exact sign "
-                     "test (McNemar) of the games whose result changed for that side, Holm-adjusted over all the "
-                     "restrictions of the run (the family); a decision where the restriction would leave "
-                     "nothing legal keeps every action")
-
-
-def restricted_play(game, asked: list[Asked], base: np.ndarray, *, games: int, seed: int, players: tuple[str, str],
-                    workers: int | None, progress: bool = True, options: RunOptions | None = None) -> list[dict]:
-    """Each restriction of ``asked`` played on the main run's seeds (``base``: its
-    outcomes): the restricted side's win rate and its change with the paired interval."""
-    cards = game.card_names()
-    params = [restricted_params(a, cards, DEFAULT_PARAMS) for a in asked]    # every card checked first
-    rows = []
-    for k, (a, par) in enumerate(zip(asked, params, strict=True)):
-        res = run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
-                        params=par, progress=f"restricted {a.label} ({k + 1} of {len(asked)})" if progress else None)
-        out = res.tally.outcome_array()
-        wins = int((out == a.side).sum())
-        lo, hi = wilson_interval(wins, len(out))
-        cmp = paired_comparison(base, out, a.side, list(game.sides))
-        rows.append({"side": a.side_name, "restriction": a.what, "win_rate": wins / len(out),
-                     "win_rate_ci95": [lo, hi], "base_win_rate": float((base == a.side).mean()),
-                     "games": len(out), "wins": wins, **cmp})
-    holm_family(rows)
-    return rows
 
 
 def scenario_balance(name: str, *, games: int = 10_000, seed: int = 0, players: str = "greedy,greedy",

@@ -22,6 +22,8 @@ COMMANDS = {
     "check": ("simulator.games.toi.cli.map:check_command", "Check a scenario file and report every problem."),
     "map": ("simulator.games.toi.cli.map:map_command", "Draw a scenario map as a PNG."),
     "los": ("simulator.games.toi.cli.map:los_command", "Line of sight between two hexes of a scenario map."),
+    "new": ("simulator.games.toi.cli.author:new_command", "Write a commented starter scenario that passes check."),
+    "schema": ("simulator.games.toi.cli.author:schema_command", "Print the JSON Schema of a scenario file."),
 }
 
 
@@ -41,4 +43,6 @@ def toi() -> None:
       lanchester toi check two-farms
       lanchester toi map two-farms --los-from 1,4
       lanchester toi los two-farms 0,6 5,1
+      lanchester toi new farm-attack
+      lanchester toi schema --out toi-scenario.schema.json
     """

@@ -5,11 +5,15 @@ replay``."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from simulator import cliopts
 from simulator.run.errors import InputError
+
+if TYPE_CHECKING:
+    from simulator.games.toi.game.scenario import Scenario
 
 FOLDER = "replay.txt, replay.json, events.csv, final.png and viewer.html (the game step by step on the map)"
 
@@ -24,7 +28,11 @@ FOLDER = "replay.txt, replay.json, events.csv, final.png and viewer.html (the ga
               help="Also draw the final position: a file NAME.png, or a folder (NAME-seed-S-game-K.png in it).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @cliopts.out_folder(FOLDER)
-def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, out):
+@click.option("--vary", multiple=True, metavar="KEY=VALUE",
+              help="Replay a game of a what-if batch ('toi scenario --vary KEY=...'): the scenario with KEY set to "
+                   "VALUE, one value a key (repeatable: all apply). Keys as 'toi scenario --vary'. Example: "
+                   "--vary count.american.4regular=2")
+def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, out, vary):
     """Play game K of the batch "lanchester toi scenario NAME --seed S" again and print
     it decision by decision: the round, the side, the action, the events it caused;
     then the result and the final position.
@@ -39,6 +47,7 @@ def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, 
       lanchester toi replay ridge-line --seed 3 --game 0 --png final.png
       lanchester toi replay ridge-line --seed 3 --pick typical-loss:german --out loss/
       lanchester toi replay two-farms --seed 7 --game 12 --out game12/
+      lanchester toi replay two-farms --seed 7 --game 3 --vary rounds=5 --vary experience.german.2regular+mg=elite
     """
     from simulator.engine.core.background import loading
     from simulator.engine.core.batch import player_kinds
@@ -49,7 +58,7 @@ def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, 
     from simulator.run.output import atomic_write_bytes, emit, to_csv, to_json
 
     pl = player_kinds(players, players=interface)
-    game = Game(name)
+    game = Game(varied(name, vary)) if vary else Game(name)
     if (game_index is None) == (pick is None):
         raise click.UsageError("give --game K or --pick typical-win:SIDE / typical-loss:SIDE (one of them)")
     from simulator.engine.core.typical import batch_frame, parse_pick, pick_typical
@@ -71,6 +80,9 @@ def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, 
     obj = replay_json(rp)
     if chosen:
         obj["picked"] = {"pick": pick, "games": pick_games}
+    if vary:
+        obj["vary"] = list(vary)
+        text = f"what-if: {', '.join(vary)}\n" + text
     if target is not None:                                            # --png
         if target.suffix.lower() != ".png" or target.is_dir():      # the game is known now (--pick)
             target = target / f"{game.name}-seed-{seed}-game-{game_index}.png"
@@ -88,3 +100,19 @@ def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, 
         click.echo(f"wrote {folder} ({FOLDER})", err=True)
         return
     emit(to_json(obj) if fmt == "json" else text, None)
+
+
+def varied(name: str, vary) -> Scenario:
+    """The scenario ``name`` with each ``KEY=VALUE`` of ``vary`` applied in turn (the
+    what-ifs of :mod:`simulator.games.toi.game.variants`; one value a key)."""
+    from simulator.games.toi.game import variants as V
+    from simulator.games.toi.game.scenario import load_scenario
+
+    sc = load_scenario(name)
+    for item in vary:
+        for key, values in V.parse_vary([item], sc):
+            if len(values) != 1:
+                raise InputError("--vary", key, f"replay one value a key (got {len(values)}: "
+                                                f"{', '.join(map(str, values))})")
+            sc = V.variant(sc, key, values[0])
+    return sc

@@ -9,7 +9,9 @@ greedy is :mod:`simulator.games.toi.game.greedy`).
 its CSV tables and PNG charts. ``--vary`` and ``--tune`` take the game's own keys
 (:mod:`simulator.games.toi.game.variants`: ``rounds``, ``actions``, ``initiative``, ``vp.OBJECTIVE``), played
 with common random numbers as Assault's what-ifs (:mod:`simulator.games.toi.game.balance`);
-``--ladder`` and ``--skill-curve`` as Assault's.
+``--ladder`` and ``--skill-curve`` as Assault's; ``--restrict``/``--restrict-all`` are
+restricted play (:mod:`simulator.games.toi.game.restrict`, the shared driver and
+statistics); ``--watch`` is the shared loop (:mod:`simulator.cli_watch`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import click
 from simulator import cliopts
 
 DEFAULT_GAMES = 10_000
-VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIVE=N (its hex or name)"
+VARY_KEYS = ("rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIVE=N (its hex or name), "
+             "count.SIDE.UNIT=N (0 drops the entry), experience.SIDE.UNIT=regular|elite; UNIT is a squad's "
+             "figures, a vehicle's model or squads[K]/vehicles[K]")
 
 
 @click.command("scenario")
@@ -43,14 +47,30 @@ VARY_KEYS = "rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTIV
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help=f"What-if variants, played on the same seeds (repeatable): {VARY_KEYS}.")
 @click.option("--tune", default=None, metavar="KEY",
-              help="Search rounds, actions or vp.OBJECTIVE for the first side's win rate closest to --target; the "
+              help="Search rounds, actions, vp.OBJECTIVE or count.SIDE.UNIT for the first side's win rate closest to --target; the "
                    "best value is then played again on fresh seeds (not used while searching) and that "
                    "confirmation's verdict reported.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @cliopts.skill("lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --out out/curve")
 @cliopts.verdict_options("toi", "two-farms")
+@click.option("--restrict", multiple=True, metavar="SIDE:WHAT",
+              help="Restricted play: play the side again denied one kind of choice, same seeds, and report the "
+                   "change of its win rate with its paired 95% interval. WHAT is unit=UNIT (that squad or vehicle "
+                   "entry never activated) or assault, concentrated-fire, fire-and-movement, advance, op-fire, "
+                   "area-attack, dig, heal, cut-wire, transport, fortification, transfer. Repeatable. Example: "
+                   "--restrict german:assault --restrict american:unit=2regular+2mg")
+@click.option("--restrict-all", multiple=True, metavar="SIDE",
+              help="Restricted play for every squad and vehicle entry of SIDE and every kind of choice it can "
+                   "make in the scenario, one at a time. Repeatable. Example: --restrict-all german")
+@click.option("--watch", is_flag=True, default=False,
+              help="Check and play the scenario again each time the file is saved, with the same seed; rewrite "
+                   "--out DIR (its page reloads itself) and print one line with the change of the verdict. "
+                   "Ctrl-C stops. Example: lanchester toi scenario my.scenario.toml --watch --games 500 --out out/")
+@click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --watch: stop after N runs (a save that fails its check counts).")
 def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tune, target, ladder, ladder_games,
-                     skill_curve, levels, margin, until_decided, max_games):
+                     skill_curve, levels, margin, until_decided, max_games, restrict, restrict_all, watch,
+                     watch_max_runs):
     """Play Tide of Iron scenario NAME many times with computer players and report its
     balance.
 
@@ -73,11 +93,16 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
       lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --games 100
       lanchester toi scenario two-farms --margin 2 --games 20000
       lanchester toi scenario two-farms --until-decided --games 1000 --seed 7
+      lanchester toi scenario two-farms --vary count.american.4regular=2,3 --vary experience.german.2regular+mg=elite
+      lanchester toi scenario two-farms --restrict german:op-fire --restrict-all american --games 1000
+      lanchester toi scenario my.scenario.toml --watch --games 500 --out out/my
     """
     from reports.scenario_text import report_table
     from simulator.run.output import emit, to_json
     from simulator.run.runner import fresh_seed
 
+    if watch_max_runs is not None and not watch:
+        raise click.UsageError("--watch-max-runs needs --watch")
     cliopts.check_skill(skill_curve, levels)
     cliopts.check_verdict_options(until_decided, max_games, run_options)
     seed = fresh_seed() if seed is None else seed
@@ -87,15 +112,49 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
         games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_FIRST_ROUND if until_decided else DEFAULT_GAMES
     kwargs = dict(games=games, seed=seed, players=players, options=run_options, vary=tuple(vary), tune=tune,
                   target=target, ladder=ladder, ladder_games=ladder_games, skill_curve=skill_curve, levels=levels,
-                  margin=margin, until_decided=until_decided, max_games=max_games)
+                  margin=margin, until_decided=until_decided, max_games=max_games, restrict=tuple(restrict),
+                  restrict_all=tuple(restrict_all))
+    if watch:
+        raise click.exceptions.Exit(watch_scenario(name, out, watch_max_runs, **kwargs))
     if out is None:
         from simulator.games.toi.game.balance import toi_balance
         report, _ = toi_balance(name, **kwargs)
     else:
-        from reports.bundle import fill, staging
-        from simulator.games.toi.report.bundles import scenario_bundle
-        with staging(Path(out)) as tmp:
-            report, bundle = scenario_bundle(name, tmp, **kwargs)
-            fill(tmp, bundle)
-        click.echo(f"report written to {Path(out) / 'index.html'}", err=True)
+        report, _ = play_into_report(name, out, **kwargs)
     emit(to_json(report) if fmt == "json" else report_table(report), None)
+
+
+def play_into_report(name: str, out_dir, *, refresh: int | None = None, **kwargs):
+    """Play the batch into a staging folder, complete the report there and rename it to
+    ``out_dir``: ``(report, RunResult)``. ``refresh``: the page reloads itself every so
+    many seconds (``--watch``)."""
+    from reports.bundle import fill, staging
+    from simulator.games.toi.report.bundles import scenario_bundle
+
+    with staging(Path(out_dir)) as tmp:
+        report, bundle, result = scenario_bundle(name, tmp, with_result=True, **kwargs)
+        fill(tmp, bundle)
+        if refresh:
+            from reports.html import add_refresh
+            page = tmp / "index.html"
+            page.write_text(add_refresh(page.read_text(), refresh))
+    click.echo(f"report written to {Path(out_dir) / 'index.html'}", err=True)
+    return report, result
+
+
+def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:
+    """The ``--watch`` loop (:mod:`simulator.cli_watch`) on a Tide of Iron scenario: the
+    file is watched (the roster and terrain files are read once a process); returns the
+    exit status."""
+    from simulator.cli_watch import REFRESH_SECONDS, Watch
+    from simulator.games.toi.game.scenario import scenario_path
+
+    path = str(scenario_path(name))          # a missing file is the one-line error, exit 2
+
+    def play():
+        if out_dir is None:
+            from simulator.games.toi.game.balance import toi_balance
+            return toi_balance(path, **kwargs)
+        return play_into_report(path, out_dir, refresh=REFRESH_SECONDS, **kwargs)
+
+    return Watch(path, play, files=lambda result: {result.game.scenario.path}, max_runs=max_runs).loop()

@@ -1,7 +1,8 @@
 """The balance report of a Tide of Iron scenario (``lanchester toi scenario``), with the
 JSON keys of Assault's (:mod:`simulator.engine.core.balance`): the shared runner and
 summary, and the what-ifs and tuning on the game's own keys
-(:mod:`simulator.games.toi.game.variants`) through the shared paired comparison."""
+(:mod:`simulator.games.toi.game.variants`) through the shared paired comparison, and
+restricted play (:mod:`simulator.games.toi.game.restrict`) through the shared driver."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
                 out_dir=None, progress: bool = True, vary: tuple[str, ...] = (), tune: str | None = None,
                 target: float = 0.5, warm=None, ladder: bool = False, ladder_games: int = 200,
                 skill_curve: bool = False, levels: str | None = None, margin: float | None = None,
-                until_decided: bool = False, max_games: int | None = None):
+                until_decided: bool = False, max_games: int | None = None, restrict: tuple[str, ...] = (),
+                restrict_all: tuple[str, ...] = ()):
     """The balance report of a Tide of Iron scenario (the JSON of ``assault scenario``)
     and its main run: ``(report, RunResult)``. ``vary``/``tune``: the game's own keys
     (:mod:`simulator.games.toi.game.variants`), checked before anything is played; every
@@ -23,20 +25,27 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     the verdict is made at the strongest level (the shared players and
     :mod:`simulator.engine.core.balance`, as Assault's). ``margin``: the verdict's margin in
     points (default the scenario's ``[verdict] margin``, else 5); ``until_decided``: the
-    main run plays rounds, the first of ``games``, until decided or ``max_games``."""
+    main run plays rounds, the first of ``games``, until decided or ``max_games``.
+    ``restrict`` (``"german:assault"``, ``"american:unit=4regular"``) and ``restrict_all``
+    (sides): the main run's players again, one restriction at a time, on its seeds
+    (:func:`simulator.engine.core.balance.restricted_play`)."""
     from simulator.engine.core.balance import (
+        RESTRICTED_METHOD,
         add_skill_curve,
         check_target,
         confirmation_run,
         paired_variants,
         parse_levels,
         play_balance,
+        restricted_play,
         skill_ladder,
         tune_scan,
         verdict_with_players,
     )
     from simulator.engine.core.batch import margin_fraction, player_kinds, run_games
     from simulator.engine.players import interface
+    from simulator.engine.players.interface import DEFAULT_PARAMS
+    from simulator.games.toi.game import restrict as R
     from simulator.games.toi.game import variants as V
     from simulator.games.toi.game.game import Game
     from simulator.run.errors import InputError
@@ -51,6 +60,8 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     tune_vals = V.tune_values(tune, game.scenario) if tune else []
     if tune:
         check_target(target)
+    asked = [R.parse_restriction(r, game.scenario) for r in restrict]        # and bad restrictions
+    asked += [a for side in restrict_all for a in R.every_restriction(game.scenario, side)]
     label = f"{game.name} at {pl[0]} (level {len(curve_levels)} of {len(curve_levels)})" if skill_curve else None
     fraction = margin_fraction(margin, game.scenario.spec.verdict.margin)
     report, result = play_balance(game, games=games, seed=seed, players=pl, out_dir=out_dir, progress=progress,
@@ -82,4 +93,9 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     if skill_curve:
         add_skill_curve(report, game, curve_levels, result, seed=seed, workers=None, progress=progress, options=sub,
                         margin=fraction)
+    if asked:
+        report["restricted"] = restricted_play(game, asked, [R.restricted_params(a, DEFAULT_PARAMS) for a in asked],
+                                               result.tally.outcome_array(), games=result.tally.games, seed=seed,
+                                               players=pl, workers=None, progress=progress, options=sub)
+        report["restricted_method"] = RESTRICTED_METHOD
     return report, result

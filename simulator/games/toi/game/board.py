@@ -174,6 +174,20 @@ def zone_forces(scenario: Scenario, side: str, zone: str) -> list[str]:
     return out
 
 
+def fixed_forces(scenario: Scenario, side: str) -> list[tuple[str, str]]:
+    """What ``side`` sets up (or brings in) at a fixed hex (rulings T44): ``(hex, text)``,
+    e.g. ``("4,1", "1 x 2regular+mg")``."""
+    sp = scenario.spec.sides[side]
+    out = []
+    for entry in [*sp.squads, *sp.vehicles]:
+        if entry.hex is not None:
+            late = f" after round {entry.arrives_after_round}" if entry.arrives_after_round else ""
+            what = entry.figures if hasattr(entry, "figures") else entry.model
+            spec = f" {entry.specialisation}" if getattr(entry, "specialisation", None) else ""
+            out.append((entry.hex, f"{entry.count} x {what}{spec}{late}"))
+    return out
+
+
 def draw_toi_map(scenario: Scenario, *, los_from: str | None = None, pieces=None,
                  objective_holders: dict[str, int] | None = None, title: str | None = None,
                  subtitle: str | None = None, footer: str | None = None, dpi: int = 110,
@@ -265,6 +279,12 @@ def _zones(ax, b: Board, colours, xs, ys, size) -> list:
                                  edgecolor=colours[si], linewidth=0.9, zorder=5))
     handles = []
     for si, side in enumerate(sc.side_names):
+        fixed = fixed_forces(sc, side)
+        for name, _ in fixed:                        # rulings T44: a one-hex set-up, drawn as a zone
+            h = sc.grid.index_of(name)
+            pts = _shrink(hexgrid.corners(h % b.cols, h // b.cols, b.orientation, size), xs[h], ys[h], 0.93)
+            ax.add_patch(Polygon(pts, closed=True, facecolor=colours[si], alpha=0.13,
+                                 edgecolor=colours[si], linewidth=0.9, zorder=5))
         handles.append(Patch(facecolor=colours[si], alpha=0.35, edgecolor=colours[si],
                              label=f"{side} ({SIDE_FACTIONS[si]}): deployment zones"))
         for zname in sc.spec.sides[side].zones:
@@ -272,4 +292,7 @@ def _zones(ax, b: Board, colours, xs, ys, size) -> list:
             if forces:          # one line each: a long list would run off the picture
                 handles += [Patch(facecolor="none", edgecolor="none", label=text)
                             for text in [f"  zone {zname}:"] + [f"    {f}" for f in forces]]
+        if fixed:
+            handles += [Patch(facecolor="none", edgecolor="none", label=text)
+                        for text in ["  fixed hexes:"] + [f"    {f} at {name}" for name, f in fixed]]
     return handles

@@ -42,52 +42,84 @@ ELEVATION_WORDS = {"hill": 1, "high_hill": 2}       # 001 Range: level 1 low hil
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """The file's models: unknown keys refused, values frozen; each field's docstring is its
+    description in the JSON Schema (``lanchester toi schema``; docs/toi-scenarios.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class MapSpec(_Strict):
     orientation: str = "flat"
+    """"flat" or "pointy" hexes."""
     source: str = ""
+    """Who drew the map."""
     rows: list[str] = Field(min_length=1)
+    """One legend character per hex, row 0 first, column 0 leftmost; a hex is named "column,row"."""
     legend: dict[str, str]
+    """Character -> terrain.toml features joined with "+" (road, hill, high_hill; 001 Terrain)."""
 
 
 class ObjectiveSpec(_Strict):
     hex: str
+    """The objective hex, "column,row"."""
     name: str = ""
+    """Its name in reports and in --vary vp.NAME."""
     command: int = Field(default=0, ge=0, le=20)
+    """Command tokens a round to the side controlling it (001 Command phase; rulings T25)."""
     vp: int = Field(default=0, ge=0, le=20)
+    """Victory points a round to the side controlling it (001 Winning the game; rulings T25)."""
     nation: str = "neutral"
+    """"neutral", or the side whose command objective it is: only that side gets its command."""
 
 
 class SquadSpec(_Strict):
     figures: str
+    """The squad's figures, e.g. "3regular+officer" (units.toml figures; 001 Setup: build squads)."""
     count: int = Field(default=1, ge=1, le=40)
-    zone: str
-    arrives_after_round: int = Field(default=0, ge=0, le=30)   # 001 Status phase, 5: reinforcements
-    specialisation: str | None = None                          # 001 Specialized squads
-    concealed: bool = False                                    # 001 Concealed squads (rulings T39)
+    """How many such squads."""
+    zone: str | None = None
+    """The deployment zone it sets up in (001 Setup); give zone or hex."""
+    hex: str | None = None
+    """A fixed hex it sets up in instead of a zone (rulings T44)."""
+    arrives_after_round: int = Field(default=0, ge=0, le=30)
+    """0: from the set-up; r: a reinforcement placed in round r's status phase (001 Status phase, 5)."""
+    specialisation: str | None = None
+    """engineer, anti_tank, flamethrower or medic (001 Specialized squads)."""
+    concealed: bool = False
+    """Concealed from the set-up (001 Concealed squads; rulings T39)."""
 
 
 class VehicleSpec(_Strict):
     model: str
+    """A vehicle of units.toml, e.g. "sherman"."""
     count: int = Field(default=1, ge=1, le=20)
-    zone: str
+    """How many."""
+    zone: str | None = None
+    """The deployment zone it sets up in (001 Setup); give zone or hex."""
+    hex: str | None = None
+    """A fixed hex it sets up in instead of a zone (rulings T44)."""
     arrives_after_round: int = Field(default=0, ge=0, le=30)
+    """0: from the set-up; r: a reinforcement placed in round r's status phase (001 Status phase, 5)."""
 
 
 class SideSpec(_Strict):
     zones: dict[str, list[str]]
+    """Zone name -> hexes and ranges ("0-5,8-9"): where the side sets up (001 Setup)."""
     squads: list[SquadSpec] = Field(min_length=1)
+    """The side's squads, one entry per kind."""
     vehicles: list[VehicleSpec] = []
+    """The side's vehicles."""
 
 
 class MarkerSpec(_Strict):
     """A fortification or obstacle marker on the map (001 Fortifications, obstacles & cover)."""
 
     hex: str
+    """The marker's hex."""
     kind: str
+    """entrenchment, pillbox, minefield, razor_wire or tank_trap (rulings T27)."""
     count: int = Field(default=1, ge=1, le=3)
+    """Fortification markers in the hex (at most three, of one kind)."""
 
 
 MARKERS = ("entrenchment", "pillbox", "minefield", "razor_wire", "tank_trap")
@@ -97,7 +129,8 @@ FORT_MAX = 3        # 001 Entrenchments & pillboxes; Engineer: at most 3 fortifi
 class RulesSpec(_Strict):
     """Readings a scenario may switch (rulings T23)."""
 
-    lower_hills_block: bool = True    # 001 LOS: a hill at or below the higher unit's level is BT (T23 revised)
+    lower_hills_block: bool = True
+    """A hill above the lower unit and at or below the higher one blocks LOS (001 LOS; rulings T23 revised)."""
 
 
 class VerdictSpec(_Strict):
@@ -105,22 +138,38 @@ class VerdictSpec(_Strict):
     side of 50% of the first side's share of decisive games; ``--margin`` beats it."""
 
     margin: float = Field(default=5.0, gt=0, lt=50)
+    """The verdict's margin in points either side of 50%; --margin beats it."""
 
 
 class ScenarioFile(_Strict):
+    """A Tide of Iron scenario file (docs/toi-scenarios.md)."""
+
     name: str
+    """The scenario's title, shown in reports."""
     description: str = ""
+    """One sentence for the report."""
     source: str
+    """Who made the scenario; every report quotes it."""
     rounds: int = Field(ge=1, le=30)
+    """The rounds of the game (001 Advance the round marker; rulings T25)."""
     actions_per_turn: int = Field(ge=1, le=10)
+    """Actions per player turn (001 Action phase)."""
     initiative: str
+    """The side that starts with the initiative token (001 Setup)."""
     map: MapSpec
+    """The map."""
     objectives: list[ObjectiveSpec] = Field(min_length=1)
+    """The objective hexes (001 Command phase)."""
     markers: list[MarkerSpec] = []
-    smoke: list[str] = []             # hexes with a smoke marker at the start (001 Smoke; rulings T36)
+    """Fortification and obstacle markers (rulings T27)."""
+    smoke: list[str] = []
+    """Hexes with a smoke marker at the start (001 Smoke; rulings T36)."""
     rules: RulesSpec = RulesSpec()
+    """Readings the scenario switches."""
     sides: dict[str, SideSpec]
+    """The two sides, by name; the first written is the reports' first side."""
     verdict: VerdictSpec = VerdictSpec()
+    """How the balance verdict is judged."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +185,7 @@ class Scenario:
     side_names: tuple[str, str]
     figure_names: tuple[str, ...]
     terrain_names: tuple[str, ...]
+    entries: tuple[tuple[str, str, int], ...] = ()   # each unit's file entry: (side, "squads"/"vehicles", index)
 
     def hex_name(self, h: int) -> str:
         return self.grid.names[h] if h >= 0 else "-"
@@ -497,7 +547,7 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     if len(figure_names) > MAX_FIG:
         raise InputError("units.toml", "figures", f"the engine takes at most {MAX_FIG} figure types")
     zone_ids: dict[tuple[int, str], int] = {}
-    slots = []
+    slots, owners = [], []
     most = game.units.squads.max_figures.value
     for si, side in enumerate(sides):
         sp = spec.sides[side]
@@ -514,10 +564,10 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 for c, r in cells:
                     if grid.on_map(c, r):
                         hexi[r * cols + c, T.HI_ZONE] |= 1 << z
+        first = len(slots)
         for k, sq in enumerate(sp.squads):
             key = f"sides.{side}.squads[{k}]"
-            if (si, sq.zone) not in zone_ids:
-                raise InputError(where, f"{key}.zone", f"no zone {sq.zone!r} for {side}")
+            place = _placement(sq, si, side, key, zone_ids, grid, stand, terrain, feats, where)
             if sq.arrives_after_round >= spec.rounds:
                 raise InputError(where, f"{key}.arrives_after_round",
                                  f"must be before the last round ({spec.rounds}): placed in that round's status phase")
@@ -530,30 +580,34 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                 row[T.SL_SPEC] = spec_id
                 row[T.SL_HIDDEN] = int(sq.concealed)
                 row[T.SL_SIDE] = si
-                row[T.SL_ZONE] = zone_ids[(si, sq.zone)]
+                row[T.SL_ZONE] = place
                 row[T.SL_ARRIVE] = sq.arrives_after_round
                 row[T.SL_FIG:T.SL_FIG + len(counts)] = counts
                 row[T.SL_MODEL] = -1
                 slots.append(row)
+                owners.append((side, "squads", k))
         for k, vs in enumerate(sp.vehicles):
             key = f"sides.{side}.vehicles[{k}]"
             model = vs.model.strip().lower().replace("-", "_")
             if model not in game.units.vehicles:
                 raise InputError(where, f"{key}.model", f"unknown vehicle {vs.model!r} "
                                  f"(units.toml: {', '.join(game.units.vehicles)})")
-            if (si, vs.zone) not in zone_ids:
-                raise InputError(where, f"{key}.zone", f"no zone {vs.zone!r} for {side}")
+            place = _placement(vs, si, side, key, zone_ids, grid, stand, terrain, feats, where, ("all", "vehicles"))
             for _ in range(vs.count):
                 row = np.zeros(T.SL_FIELDS, dtype=np.int64)
                 row[T.SL_SIDE] = si
-                row[T.SL_ZONE] = zone_ids[(si, vs.zone)]
+                row[T.SL_ZONE] = place
                 row[T.SL_ARRIVE] = vs.arrives_after_round
                 row[T.SL_VEHICLE] = 1
                 row[T.SL_SPEC] = T.SPEC_NONE
                 row[T.SL_MODEL] = list(game.units.vehicles).index(model)
                 slots.append(row)
+                owners.append((side, "vehicles", k))
+        order = sorted(range(first, len(slots)), key=lambda i: slots[i][T.SL_ZONE] >= 0)   # T44: fixed hexes first
+        slots[first:], owners[first:] = [slots[i] for i in order], [owners[i] for i in order]
     if len(slots) > 250:
         raise InputError(where, "sides", "at most 250 squads")
+    _fixed_hexes(slots, zone_ids, hexi, grid, sides, where)
     for (si, zname), z in zone_ids.items():
         room = int(((hexi[:, T.HI_ZONE] >> z) & 1 & stand).sum()) * 3
         need = sum(1 for r in slots if r[T.SL_SIDE] == si and r[T.SL_ZONE] == z and r[T.SL_ARRIVE] == 0)
@@ -624,7 +678,61 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
                  if smoke_blocks and hexi[:, T.HI_SMOKE].any() else los)
     tables = T.Tables(hexi=hexi, side6=side6, los=los, los_smoke=los_smoke, dist=dist, ft=ft, vt=vt,
                       slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
-    return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names)
+    return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names,
+                    tuple(owners))
+
+
+def _placement(unit, si: int, side: str, key: str, zone_ids: dict, grid: HexGrid, stand, terrain, feats,
+               where: str, closed: tuple[str, ...] = ("all",)) -> int:
+    """Where a squad or vehicle entry sets up: its zone's id, or ``-1 - hex`` for a fixed
+    ``hex`` (rulings T44: on the map, terrain a unit can be in; a vehicle's terrain must
+    let vehicles in). Exactly one of ``zone`` and ``hex``."""
+    if (unit.zone is None) == (unit.hex is None):
+        raise InputError(where, key, "give zone (a deployment zone) or hex (a fixed hex), one of them")
+    if unit.zone is not None:
+        if (si, unit.zone) not in zone_ids:
+            raise InputError(where, f"{key}.zone", f"no zone {unit.zone!r} for {side}")
+        return zone_ids[(si, unit.zone)]
+    try:
+        h = grid.index_of(unit.hex)
+    except KeyError:
+        raise InputError(where, f"{key}.hex", f"{unit.hex!r} is not on the {grid.cols} x {grid.rows} map") from None
+    if not stand[h] or feats[terrain[h]].closed_to in closed:
+        raise InputError(where, f"{key}.hex", f"no {'vehicle' if len(closed) > 1 else 'unit'} can be in "
+                         f"{unit.hex} ({terrain[h]}; 001 Terrain)")
+    return -1 - h
+
+
+def _fixed_hexes(slots: list, zone_ids: dict, hexi, grid: HexGrid, sides: list[str], where: str) -> None:
+    """Each fixed hex of a side becomes a one-hex zone of its own (zone bits after the
+    file's zones, rulings T44), so the set-up places the unit there and nowhere else.
+    Checked: stacking of the units there from the set-up (001 Setup: three units a hex, at
+    most two vehicles) and no fixed hex in the other side's zones (it could set up there first)."""
+    fixed: dict[tuple[int, int], int] = {}
+    for row in slots:
+        if row[T.SL_ZONE] >= 0:
+            continue
+        h, si = -1 - int(row[T.SL_ZONE]), int(row[T.SL_SIDE])
+        if (si, h) not in fixed:
+            z = len(zone_ids) + len(fixed)
+            if z >= 60:
+                raise InputError(where, f"sides.{sides[si]}", "at most 60 zones (each fixed hex is one)")
+            fixed[(si, h)] = z
+            hexi[h, T.HI_ZONE] |= 1 << z
+        row[T.SL_ZONE] = fixed[(si, h)]
+    for (si, h), z in fixed.items():
+        key, name = f"sides.{sides[si]}", grid.names[h]
+        start = [r for r in slots if r[T.SL_ZONE] == z and r[T.SL_ARRIVE] == 0]
+        vehicles = sum(int(r[T.SL_VEHICLE]) for r in start)
+        if len(start) > 3 or vehicles > 2:
+            raise InputError(where, key, f"{len(start)} units ({vehicles} vehicles) set up in {name}: at most 3 "
+                             "a hex, 2 of them vehicles (001 Setup: stacking)")
+        if (1 - si, h) in fixed:
+            raise InputError(where, key, f"both sides have a fixed hex {name}: the first to set up would take it")
+        other = [zn for (sj, zn), zz in zone_ids.items() if sj != si and (int(hexi[h, T.HI_ZONE]) >> zz) & 1]
+        if other:
+            raise InputError(where, key, f"fixed hex {name} lies in {sides[1 - si]}'s zone {other[0]!r}, "
+                             "which may set up there first")
 
 
 def _markers(spec: ScenarioFile, grid: HexGrid, hexi, terrain, stand, game: GameData, where: str) -> None:

@@ -48,7 +48,8 @@ def test_toi_bundle_with_what_ifs(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--vary", "turns=3"], "--vary: turns: unknown key (rounds, actions, initiative, vp.OBJECTIVE)"),
+    (["--vary", "turns=3"], "--vary: turns: unknown key (rounds, actions, initiative, vp.OBJECTIVE, count.SIDE.UNIT, "
+                            "experience.SIDE.UNIT)"),
     (["--vary", "vp.1,1=2"], "--vary: vp.1,1: no objective '1,1' (objectives: 5,1 (north farm), 9,4 (east farm))"),
     (["--vary", "rounds=x"], "--vary: rounds: 'x' is not a whole number"),
     (["--vary", "rounds=99"], "--vary: rounds: 99 is out of range (1-30)"),

@@ -1,4 +1,7 @@
-"""``lanchester assault scenario FILE --watch``: play the scenario again each time it is saved.
+"""``lanchester assault scenario FILE --watch`` and ``lanchester toi scenario FILE --watch``:
+play the scenario again each time it is saved. The loop is game-independent (moved here
+from Assault's command line for Tide of Iron's, issue 43): a game gives it the run and
+the data files a run read (:attr:`Watch.files`).
 
 The loop polls the scenario file and the data files it used (modification time, size
 and a SHA-256 of the content, so an editor that saves the same bytes, or touches a
@@ -98,6 +101,7 @@ class Watch:
 
     name: str
     play: Callable[[], tuple[dict, RunResult]]      # one run: (report, RunResult)
+    files: Callable[[RunResult], set] = lambda result: set()   # the data files the run read, besides NAME
     max_runs: int | None = None
     echo: Callable[..., None] = click.echo
     poll: float = POLL_SECONDS
@@ -117,8 +121,7 @@ class Watch:
         paired = paired_se(self.outcomes, outcomes)
         self.echo(verdict_line(report, self.report, paired))
         self.report, self.outcomes = report, outcomes
-        s = result.game.scenario
-        self.watched = {s.path, s.dice.path, s.aid.path} | {c.path for c in s.units.values() if c.path}
+        self.watched = set(self.files(result))
 
     def loop(self) -> int:
         """Run at once, then on every save, until ``max_runs`` or Ctrl-C; exit status 0."""
