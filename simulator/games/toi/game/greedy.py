@@ -163,12 +163,13 @@ def evaluate(s, t, side):
 def reachable_gain(s, t, side, h, mp, left):
     """The most a mover in hex ``h`` with ``mp`` MPs left gains by stepping into an
     objective free of enemies that ``side`` does not control (a swing of its VPs to the
-    end), if one is near enough; 0 if none."""
+    end), if one is near enough; 0 if none. Not one it left in this move: it could have
+    stayed (the credit would pay it to wander off and walk back, issue 41)."""
     gain = 0.0
     for o in range(n_objectives(t)):
         oh = objective_hex(t, o)
         c = controller(s, o)
-        if c == side or hex_units(s, oh, 1 - side) > 0 or t.dist[h, oh] > mp:
+        if c == side or hex_units(s, oh, 1 - side) > 0 or t.dist[h, oh] > mp or left_this_move(s, oh):
             continue
         g = W_VP * objective_vp(t, o) * left * (2.0 if c >= 0 else 1.0) + HOLD
         gain = max(gain, g)
@@ -276,15 +277,19 @@ def greedy_choice(s, t, side, w, params, buf):
 # --- assaults by their exact odds, and no walking back (issue 41) ------------------------
 
 @numba.njit(cache=True, _nrt=False)
-def steps_back(s, t, a):
-    """Whether step ``a`` enters a hex the mover left earlier in this activation (its
-    path, the start first: ``aux[AUX_PATH]``)."""
-    k = s.g[G_UNIT]
-    y = t.side6[s.u[k, U_HEX], a_arg(a), S6_NBR]
+def left_this_move(s, h):
+    """Whether the mover left hex ``h`` earlier in this activation (its path, the start
+    first: ``aux[AUX_PATH]``; the last entry is the hex it stands in)."""
     for i in range(s.g[G_PATHN] - 1):
-        if s.aux[AUX_PATH, i] == y:
+        if s.aux[AUX_PATH, i] == h:
             return True
     return False
+
+
+@numba.njit(cache=True, _nrt=False)
+def steps_back(s, t, a):
+    """Whether step ``a`` enters a hex the mover left earlier in this activation."""
+    return left_this_move(s, t.side6[s.u[s.g[G_UNIT], U_HEX], a_arg(a), S6_NBR])
 
 
 @numba.njit(cache=True, _nrt=False)
