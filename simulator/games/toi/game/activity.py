@@ -25,6 +25,8 @@ from simulator.games.toi.game.state import G_LOGN, U_SIDE
 
 MEASURES = ("activations", "moves", "op_fires", "assaults", "reversals")
 SAMPLE_GAMES = 200      # games of a batch played again for the per-side counts
+MEASURES_TEXT = ("units activated, hexes entered by moving units, op fire attacks, assaults made, and "
+                 "reversals (hexes entered that the mover left earlier in the same activation).")
 
 
 def count_events(log: np.ndarray, unit_side: np.ndarray) -> np.ndarray:
@@ -65,7 +67,8 @@ def side_activity(game, seed: int, players: tuple[str, str], games: int = SAMPLE
     n = int(games)
     for k in range(n):
         total += game_counts(game, seed, k, players)
-    out: dict = {"games": n, "sample": f"the first {n:,} games of the batch, played again with their event log"}
+    out: dict = {"games": n, "sample": f"the first {n:,} games of the batch, played again with their event log",
+                 "measures": MEASURES_TEXT}
     for i, side in enumerate(game.sides):
         out[side] = {m: float(total[i, j] / max(n, 1)) for j, m in enumerate(MEASURES)}
     return out
