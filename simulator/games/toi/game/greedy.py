@@ -8,6 +8,22 @@ players (:mod:`simulator.engine.players`: random, the look-ahead, the tree searc
 their candidates by :func:`greedy_scores`, play their playouts with
 :func:`greedy_choice` and value positions with :func:`evaluate`.
 
+Assaults (issue 41): an assault is scored by its exact odds, as Assault's greedy scores
+fire: the calculator's hit distributions of both sides
+(:func:`simulator.games.toi.rules.exact.assault_hits_into`), each outcome that differs
+played once by the engine's own consequences (``turn.apply_assault_hits``) and valued by
+:func:`evaluate`, weighted by its chance (:func:`assault_value`). One ply sees the result:
+a move in an Assault action is worth at least the best assault it could make by stopping
+where the step ends, and choosing the Assault action at least the best assault after its
+first step (:func:`assault_outlook`); op fire the step may draw is looked through as
+declined (the step's own value never sees op fire either).
+
+Walking back (issue 41): a step into a hex the mover left earlier in this activation
+costs ``BACKTRACK`` (3 points, a figure), a penalty rather than a ban, so a step back is
+taken when the score says so (an objective retaken, a unit saved), and the mover's credit
+for objectives within reach leaves out those it left in this move (it could have stayed:
+that credit paid greedy to wander off an objective and walk back).
+
 It draws from its own stream ``s.rng[1 + side]`` only, never the dice's.
 """
 
