@@ -159,9 +159,10 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
             rep.highlights.append((f"{side} per game", ", ".join(
                 f"{m.replace('_', ' ')} {v:.2f}" for m, v in by_side[side].items())))
         rep.tables.append(Table("activity-by-side", frame, "What each side does per game",
-                                f"Per game, on average, over {by_side['sample']}: activations, shots "
-                                "(ranged attack rolls, reaction fire included), reaction fires, moves "
-                                "(hexes entered), close combats started.", chart="activity"))
+                                f"Per game, on average, over {by_side['sample']}: "
+                                + by_side.get("measures", "activations, shots (ranged attack rolls, reaction fire "
+                                              "included), reaction fires, moves (hexes entered), close combats "
+                                              "started."), chart="activity"))
         rep.charts.append(charts.activity_chart(frame, prov=provenance, question="What does each side do in a game?",
                                                 xlabel=f"per game, on average ({by_side['sample']})"))
     if "tune" in report:

@@ -259,8 +259,7 @@ COLUMN_HELP = {
     "p_holm": "the p-value Holm-adjusted over the family (every variant, or every restriction, of the run)",
     "family_size": "how many variants or restrictions were tested together",
     "significant": "whether the Holm-adjusted p-value is at most 0.05",
-    "measure": "what was counted: activations, shots (ranged attack rolls), reaction fires, moves "
-               "(hexes entered), close combats started",
+    "measure": "what was counted, per side (the game's measures, named in the table's note)",
     "per_game": "count per game, on average",
     "turn": "the turn of the game",
     "count": "how many in that turn",

@@ -48,7 +48,7 @@ CACHE_GROUPS = {
                 + ("games/assault/game/game.py", "games/assault/game/scenario_game.py", "games/assault/game/pooltab.py"),
                 ("games/assault/game/**/__pycache__/*.nb[ic]", "engine/players/**/__pycache__/*.nb[ic]")),
     "toi": (("games/toi/game/**/*.py", "engine/players/**/*.py"),
-            tuple(f"games/toi/rules/{f}.py" for f in ("jit", "attack", "results", "assault", "shares"))
+            tuple(f"games/toi/rules/{f}.py" for f in ("jit", "attack", "results", "assault", "shares", "exact"))
             + ("games/toi/game/tables.py",),      # the table layout's constants
             ("games/toi/game/**/__pycache__/*.nb[ic]", "games/toi/rules/__pycache__/jit.*.nb[ic]",
              "engine/players/**/__pycache__/*.nb[ic]")),

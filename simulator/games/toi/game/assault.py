@@ -354,14 +354,28 @@ def retreat(s, j, target, dest):
 
 
 @rule
-def resolve_assault(s, t, k, target, support):
-    """002 steps 1-11; returns True when the hex is empty and the active squad may advance."""
+def assault_dice(s, t, a):
+    """002 steps 1-4 of assault ``a`` by the active squad: ``aux`` gets who takes part;
+    returns ``(attack strength, defending units, cover dice, defender strength)``."""
+    k = s.g[G_UNIT]
+    target = a_arg(a) >> 1
     foe = 1 - s.u[k, U_SIDE]
-    strength = attackers(s, t, k, target, support)
+    strength = attackers(s, t, k, target, a_arg(a) & 1)
     nd, dstrength = defenders(s, t, target, foe)
     cover = assault_cover(s, t, target, foe, nd)
-    a_hits = net_hits_jit(roll(s, strength, ASSAULT_FROM), roll(s, cover, RED_SUCCESS_FROM))
-    d_hits = roll(s, dstrength, ASSAULT_FROM)        # 002 step 5
+    return strength, nd, cover, dstrength
+
+
+@rule
+def assault_result(s, t, a, nd, strength, cover, dstrength, a_hits, d_hits):
+    """002 steps 6-11 of assault ``a`` (after :func:`assault_dice`) from the two hit counts:
+    everything that follows them. Returns True when the activation is over, False when the
+    active squad may advance into the vacated hex (002 step 10). The engine's assault
+    (:func:`apply_assault`) and greedy's exact odds (``turn.apply_assault_hits``) both end here."""
+    k = s.g[G_UNIT]
+    target = a_arg(a) >> 1
+    foe = 1 - s.u[k, U_SIDE]
+    s.g[G_ASSAULTS] += 1
     success = assault_succeeds_jit(a_hits, d_hits)   # 002 steps 8-9
     log(s, EV_ASSAULT, k, target, strength, cover, dstrength, a_hits * 100 + d_hits)
     for i in range(3):                               # 001 Concealed squads: all who fought are revealed
@@ -375,22 +389,39 @@ def resolve_assault(s, t, k, target, support):
     for i in range(3):                               # 002 step 11: all fatigued
         if att[i] >= 0 and s.u[att[i], U_ST] == ONMAP:
             s.u[att[i], U_TOKEN] = TOK_FATIGUED
-    return success and s.u[k, U_ST] == ONMAP and s.hx[target, HX_OCC + foe] == 0
+    if (success and s.u[k, U_ST] == ONMAP and s.hx[target, HX_OCC + foe] == 0
+            and s.hx[target, HX_OCC + s.u[k, U_SIDE]] < t.p[P_STACK]):
+        s.g[G_ADV_HEX] = target                      # 002 step 10: may advance
+        s.g[G_SUB] = SUB_ADVANCE
+        return False
+    return True
 
 
 @rule
 def apply_assault(s, t, a):
     """The active squad's assault choice; returns True when its activation is over."""
-    k = s.g[G_UNIT]
     if a_kind(a) == K_NO_ASSAULT:
         return True
-    target = a_arg(a) >> 1
-    s.g[G_ASSAULTS] += 1
-    if resolve_assault(s, t, k, target, a_arg(a) & 1) and s.hx[target, HX_OCC + s.u[k, U_SIDE]] < t.p[P_STACK]:
-        s.g[G_ADV_HEX] = target                      # 002 step 10: may advance
-        s.g[G_SUB] = SUB_ADVANCE
-        return False
-    return True
+    strength, nd, cover, dstrength = assault_dice(s, t, a)
+    a_hits = net_hits_jit(roll(s, strength, ASSAULT_FROM), roll(s, cover, RED_SUCCESS_FROM))
+    d_hits = roll(s, dstrength, ASSAULT_FROM)        # 002 step 5
+    return assault_result(s, t, a, nd, strength, cover, dstrength, a_hits, d_hits)
+
+
+@rule
+def assault_capacity(s, t, nd):
+    """After :func:`assault_dice`: the most hits that change anything, ``(on the defenders,
+    on the attackers)``: the defending squads' figures and what destroys each light vehicle
+    (002 step 7), the attacking squads' figures (002 step 6)."""
+    cap_def = 0
+    for i in range(nd):
+        j = s.aux[AUX_DEF, i]
+        cap_def += hits_to_destroy(s, t, j) if is_vehicle(s, j) else figures(s, t, j)
+    cap_att = 0
+    for i in range(3):
+        if s.aux[AUX_ATT, i] >= 0:
+            cap_att += figures(s, t, s.aux[AUX_ATT, i])
+    return cap_def, cap_att
 
 
 @rule

@@ -8,6 +8,29 @@ from __future__ import annotations
 
 import dataclasses
 
+ACTIVITY_GAMES = 200            # games of the main run played again for each side's activity
+SEARCH_ACTIVITY_GAMES = 20      # with a searching player (each game takes seconds)
+
+
+def add_side_activity(report: dict, game, seed: int, players: tuple[str, str], games: int, progress: bool) -> None:
+    """``activity_by_side`` (:func:`simulator.games.toi.game.activity.side_activity`: the
+    first games of the main run played again with the event log) and ``assaults_per_game``
+    ``{side: mean}`` from it (issue 41: who assaults; the batch records count both sides
+    together)."""
+    from simulator.engine.players.interface import any_searching
+    from simulator.games.toi.game.activity import side_activity
+    from simulator.run.notice import waiting
+    n = min(games, SEARCH_ACTIVITY_GAMES if any_searching(players) else ACTIVITY_GAMES)
+    if n <= 0:
+        return
+    if progress:
+        with waiting(f"replaying {n:,} games to count each side's activity"):
+            act = side_activity(game, seed, players, n)
+    else:
+        act = side_activity(game, seed, players, n)
+    report["activity_by_side"] = act
+    report["assaults_per_game"] = {s: act[s]["assaults"] for s in game.sides}
+
 
 def toi_balance(name: str, *, games: int | None, seed: int, players: str = "greedy,greedy", options=None,
                 out_dir=None, progress: bool = True, vary: tuple[str, ...] = (), tune: str | None = None,
@@ -72,6 +95,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     sides = list(game.sides)
     report["sides"] = sides
     report["unit_labels"] = {c: game.card_label(c) for c in game.card_names()}   # the losses' columns, named
+    add_side_activity(report, game, seed, pl, result.tally.games, progress)
     sub = dataclasses.replace(options, precision=None) if options is not None else None
 
     def play(key, value, with_seed=seed, label=None):

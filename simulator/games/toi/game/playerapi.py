@@ -17,8 +17,8 @@ from simulator.engine.core.actions import a_kind, a_unit
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.core.statecopy import copy_state
 from simulator.engine.players.mcts import Tree, make_tree
+from simulator.games.toi.game.greedy import MASS, greedy_choice, greedy_scores
 from simulator.games.toi.game.greedy import evaluate as value_to
-from simulator.games.toi.game.greedy import greedy_choice, greedy_scores
 from simulator.games.toi.game.phases.command import leader_now
 from simulator.games.toi.game.state import (
     G_LOG_ON,
@@ -29,6 +29,7 @@ from simulator.games.toi.game.state import (
 )
 from simulator.games.toi.game.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.games.toi.game.view import decider, is_over, round_now, rounds, winner
+from simulator.games.toi.rules.attack import MAX_DICE
 
 __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "forbidden",
            "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "outlook", "Work",
@@ -106,6 +107,13 @@ class Work(NamedTuple):
     tree: Tree           # the tree search's nodes
     plan: np.ndarray     # int64[2] the players' memory per side (unused by Tide of Iron's greedy)
     trial: GameState     # greedy: an action tried on a copy of the position
+    # greedy's exact assault odds (issue 41; :func:`simulator.games.toi.game.greedy.assault_value`)
+    step: GameState      # the select's look one step into an assault move
+    probe: GameState     # a move stopped: the assault choice it leads to
+    after: GameState     # one outcome of an assault played on a copy
+    abuf: np.ndarray     # int64[16] the assault choices of a probe
+    dice: np.ndarray     # float64[4, MAX_DICE + 1] scratch and both sides' hit distributions
+    mass: np.ndarray     # float64[MASS] the chance of each outcome that differs
 
 
 def make_work(game, weights=None) -> Work:
@@ -113,7 +121,9 @@ def make_work(game, weights=None) -> Work:
     s = game.new_state()
     return Work(np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS),
                 np.full(MAX_ACTIONS, -1, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
-                np.zeros(4, np.uint64), copy_state(s), make_tree(), np.zeros(2, np.int64), copy_state(s))
+                np.zeros(4, np.uint64), copy_state(s), make_tree(), np.zeros(2, np.int64), copy_state(s),
+                copy_state(s), copy_state(s), copy_state(s), np.zeros(16, np.int64), np.zeros((4, MAX_DICE + 1)),
+                np.zeros(MASS))
 
 
 int64_constants(globals())

@@ -14,7 +14,14 @@ status) and to :mod:`simulator.games.toi.game.assault`.
 from __future__ import annotations
 
 from simulator.engine.core.compiling import entry, int64_constants, rule
-from simulator.games.toi.game.assault import advance_actions, apply_advance, apply_assault, assault_actions
+from simulator.games.toi.game.assault import (
+    advance_actions,
+    apply_advance,
+    apply_assault,
+    assault_actions,
+    assault_dice,
+    assault_result,
+)
 from simulator.games.toi.game.phases.action import apply_select, end_activation, select_actions
 from simulator.games.toi.game.phases.command import check_elimination
 from simulator.games.toi.game.phases.movement import (
@@ -174,12 +181,32 @@ def apply_action(s, t, a):
         apply_opfire_placement(s, t, a)
     elif sub == SUB_TRANSFER:
         apply_transfer(s, t, a)
+    after_decision(s, t)
+
+
+@rule
+def after_decision(s, t):
+    """What follows every decision: concealment, elimination, who decides next."""
     if s.g[G_OVER] == 0:
         reveal_scan(s, t, False)                      # 001 Concealed squads: "at any time" (rulings T39)
     if s.g[G_OVER] == 0 and s.g[G_ROUND] > 0:
         if check_elimination(s, t):
             return
     set_decider(s)
+
+
+@entry
+def apply_assault_hits(s, t, a, a_hits, d_hits):
+    """:func:`apply_action` of the assault ``a`` (``K_ATTACK_HEX``, at ``SUB_ASSAULT``) with
+    the hits of both sides given instead of rolled: the position one outcome of the exact
+    odds leads to (greedy's assault value, :mod:`.greedy`). Returns the assault's
+    ``(attack strength, cover dice, defender strength)``."""
+    s.g[G_DECISIONS] += 1
+    strength, nd, cover, dstrength = assault_dice(s, t, a)
+    if assault_result(s, t, a, nd, strength, cover, dstrength, a_hits, d_hits):
+        end_activation(s, t)
+    after_decision(s, t)
+    return strength, cover, dstrength
 
 
 @entry

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from simulator.games.toi.rules.assault import ASSAULT_SUCCESS_FROM
 from simulator.games.toi.rules.attack import DEFENCE_SUCCESS_FROM, Attack, net_hits
 
 
@@ -61,10 +62,38 @@ def black_pmf(joint: np.ndarray) -> np.ndarray:
     return joint.sum(axis=1)
 
 
+def binomial_into(n, p, out):
+    """``out[k]`` = P(``k`` successes of ``n`` dice), ``k = 0..n``, built one die at a time
+    (exact up to float rounding; no factorials, so numba compiles it for the engine's greedy:
+    :mod:`simulator.games.toi.rules.jit`)."""
+    out[0] = 1.0
+    for i in range(1, n + 1):
+        out[i] = out[i - 1] * p
+        for k in range(i - 1, 0, -1):
+            out[k] = out[k] * (1.0 - p) + out[k - 1] * p
+        out[0] = out[0] * (1.0 - p)
+
+
+def assault_hits_into(attack_strength, cover, defender_strength, black, red, attacker_hits, defender_hits):
+    """The two independent hit distributions of an assault (002 steps 4-5):
+    ``attacker_hits[h]``, ``h = 0..attack_strength``, after the cover dice, and
+    ``defender_hits[h]``, ``h = 0..defender_strength``; ``black`` and ``red`` are scratch
+    (at least ``attack_strength + 1`` and ``cover + 1`` long). The calculator
+    (:func:`assault_joint`) and the engine's greedy (compiled) read these same numbers."""
+    binomial_into(attack_strength, success_chance(ASSAULT_SUCCESS_FROM), black)     # 002 step 4: 4-6
+    binomial_into(cover, success_chance(DEFENCE_SUCCESS_FROM), red)                 # 002 step 4: 5-6
+    for h in range(attack_strength + 1):
+        attacker_hits[h] = 0.0
+    for a in range(attack_strength + 1):
+        for d in range(cover + 1):
+            attacker_hits[net_hits(a, d)] += black[a] * red[d]
+    binomial_into(defender_strength, success_chance(ASSAULT_SUCCESS_FROM), defender_hits)  # 002 step 5: 4-6
+
+
 def assault_joint(attack_strength: int, cover: int, defender_strength: int) -> np.ndarray:
-    """``P[h_att, h_def]`` of an assault (002 steps 4-5): both sides' hits, independent."""
-    black = binomial_pmf(attack_strength, success_chance(4))           # 002 step 4: 4-6
-    red = binomial_pmf(cover, success_chance(DEFENCE_SUCCESS_FROM))     # 002 step 4: 5-6
-    attacker_hits = hits_pmf(np.outer(black, red))
-    defender_hits = binomial_pmf(defender_strength, success_chance(4))  # 002 step 5: 4-6
-    return np.outer(attacker_hits, defender_hits)
+    """``P[h_att, h_def]`` of an assault (002 steps 4-5): both sides' hits, independent
+    (:func:`assault_hits_into`)."""
+    att, dfn = np.zeros(attack_strength + 1), np.zeros(defender_strength + 1)
+    assault_hits_into(attack_strength, cover, defender_strength, np.zeros(attack_strength + 1),
+                      np.zeros(cover + 1), att, dfn)
+    return np.outer(att, dfn)

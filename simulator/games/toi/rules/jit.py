@@ -12,7 +12,9 @@ compiled with ``inline="always"`` (as ``kernels.py`` does with :func:`net_hits`)
   tables (001 Normal / Suppressive attack results);
 - :data:`assault_succeeds_jit`: ties go to the defender (002 steps 8-9, rulings #16);
 - the ``*_jit`` forms of :mod:`simulator.games.toi.rules.shares`: who fires with what, the
-  halvings and the cover dice, in ranged fire and in an assault (issue 40, item 15).
+  halvings and the cover dice, in ranged fire and in an assault (issue 40, item 15);
+- :data:`assault_hits_into_jit`: the exact hit distributions of an assault
+  (:func:`simulator.games.toi.rules.exact.assault_hits_into`), greedy's odds (issue 41).
 
 :func:`assault_squad_losses` is the one piece written for the engine: the defender's
 casualties and retreat when only squads defend (002 steps 7 and 9), as an array
@@ -36,6 +38,7 @@ from simulator.games.toi.rules.attack import (
     halved_fpr,
     net_hits,
 )
+from simulator.games.toi.rules.exact import assault_hits_into, binomial_into, success_chance
 from simulator.games.toi.rules.results import damaged_index, steps, suppressed_index
 from simulator.games.toi.rules.shares import (
     ability_cover,
@@ -81,6 +84,10 @@ defence_dice_jit = _inline(defence_dice)
 assault_attacker_halvings_jit = _inline(assault_attacker_halvings)
 assault_defender_halvings_jit = _inline(assault_defender_halvings)
 assault_cover_dice_jit = _inline(assault_cover_dice)
+# the exact hit distributions of an assault (002 steps 4-5): the calculator's, for greedy's exact odds (issue 41)
+binomial_into_jit = numba.njit(cache=True, _nrt=False)(binomial_into)
+assault_hits_into_jit = numba.njit(cache=True, _nrt=False)(_calling(
+    assault_hits_into, binomial_into=binomial_into_jit, net_hits=net_hits_jit, success_chance=_inline(success_chance)))
 
 SUCCESS_CLOSE, SUCCESS_NORMAL, SUCCESS_LONG = BAND_SUCCESS_FROM
 AREA_CLOSE, AREA_NORMAL, AREA_LONG = AREA_BAND_SUCCESS_FROM

@@ -45,6 +45,14 @@ def test_toi_bundle_with_what_ifs(tmp_path):
     assert "american: squad 0 (" in text and balance["unit_labels"]["american/unit-0"].startswith("squad 0 (")
     assert "what-ifs (common random numbers" in text and "mean rounds" in text and "initiative in round 1" in text
     assert "rounds=3" in res.output
+    # each side's activity (issue 41): the 40 games played again with their event log are the batch's
+    # own, so the sides' assaults add up to the batch's count of assaults (both sides together)
+    assert "activity-by-side.csv" in names and balance["activity_by_side"]["games"] == 40
+    per_side = balance["assaults_per_game"]
+    assert set(per_side) == {"american", "german"}
+    assert per_side["american"] == balance["activity_by_side"]["american"]["assaults"]
+    assert sum(per_side.values()) == pytest.approx(balance["activity"]["close_combats"])
+    assert "assaults" in text and "reversals" in text
 
 
 @pytest.mark.parametrize("args, message", [
