@@ -1,12 +1,13 @@
 # make demo : create .venv, install lanchester, run the main job, write a report
 # make test : create .venv if needed, lint (ruff: pyproject.toml [tool.ruff]), type-check (make typecheck), run the test suite
 # make typecheck : mypy on the Python layers (pyproject.toml [tool.mypy] lists them)
+# make check : the golden games with numba's bounds checks on, from an empty compile cache (docs/compiler.md)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test typecheck bench clean chromium
+.PHONY: demo test typecheck check bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +29,14 @@ test: $(STAMP) chromium typecheck
 # mypy comes with the test extra: $(STAMP) reinstalls '.[test]' whenever pyproject.toml changes
 typecheck: $(STAMP)
 	$(PY) -m mypy
+
+# make check: the golden games of both games played with numba's bounds checks on, compiled
+# from an empty cache (an out-of-bounds read raises IndexError instead of reading another
+# array; about 10 minutes on 2 cores). docs/compiler.md says why it exists.
+check: $(STAMP)
+	@cache=$$(mktemp -d) && trap 'rm -rf "$$cache"' EXIT && \
+	  NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR="$$cache" $(PY) -m pytest -p no:cacheprovider \
+	    tests/games/assault/golden tests/games/toi/golden tests/engine/core/test_numba_inlining.py
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \

@@ -6,9 +6,11 @@ any game on the engine, as OpenSpiel's ``State`` (``legal_actions``, ``apply_act
 Each function here is a stub that compiled code calls with a game's state ``s`` first;
 numba picks the game's own implementation by the type of ``s`` (its ``GameState``
 class, registered with :func:`register` by the game's ``playerapi`` module) and calls
-it (an ordinary call: with ``inline="always"`` on these overloads the look-ahead's golden
-games changed, numba 0.68.1, so they are not inlined; the price is about 11% more
-instructions in the engine's cold compile, ``bench/revisions.py``).
+it (an ordinary call: numba 0.68.1 drops an inlined helper's writes into a NamedTuple's
+arrays behind an overload inlined with ``inline="always"``, which is what changed the
+look-ahead's golden games when these were inlined: docs/compiler.md; the price is about
+11% more instructions in the engine's cold compile, ``bench/revisions.py``, and
+``tests/engine/core/test_numba_inlining.py`` keeps them ordinary calls while numba has the fault).
 A game registers, in its own words behind these names:
 
 the rules
