@@ -33,6 +33,7 @@ from simulator.games.toi.game.state import (
     G_ASSAULTS,
     G_SUB,
     G_UNIT,
+    HX_CC,
     HX_OCC,
     K_ATTACK_HEX,
     K_ENTER,
@@ -386,6 +387,7 @@ def apply_assault(s, t, a):
         return True
     target = a_arg(a) >> 1
     s.g[G_ASSAULTS] += 1
+    s.hx[target, HX_CC + s.u[k, U_SIDE]] += 1      # the batch's heat map (not a rule): who assaults where
     if resolve_assault(s, t, k, target, a_arg(a) & 1) and s.hx[target, HX_OCC + s.u[k, U_SIDE]] < t.p[P_STACK]:
         s.g[G_ADV_HEX] = target                      # 002 step 10: may advance
         s.g[G_SUB] = SUB_ADVANCE
