@@ -99,7 +99,7 @@ def _play_lines(report: dict, sides) -> list[str]:
                          + (f"; with no draws {sides[1]}'s difference is the same number" if fp.get("same_for_both")
                             else ""))
     c = report["closeness"]
-    lines += [f"mean {turn}s {report['mean_turns']:.2f}; decided before the last {turn} "
+    lines += [f"mean {turn}s {report['mean_turns']:.2f}; over before the last {turn} "
               f"{report['decided_early_rate']:.2%}; settled in the last {turn} {report['decided_last_turn_rate']:.2%}",
               f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}"
               + (" [{:.2%}, {:.2%}]".format(*c["objective_margin_at_most_1_ci95"])

@@ -36,7 +36,11 @@ LOSSES_COLUMNS = ["side", "unit_type", "mean_lost", "se"]           # input and 
 VARIANT_INPUT_COLUMNS = ["variant", "side", "wins", "games"]
 WIN_RATE_COLUMNS = ["side", "wins", "games", "p", "lo", "hi"]
 CONVERGENCE_COLUMNS = ["side", "games", "wins", "p", "lo", "hi"]
-DECISION_TURN_COLUMNS = ["decided_turn", "winner", "games", "share"]
+DECISION_TURN_COLUMNS = ["decided_turn", "winner", "games", "share", "decided"]
+BY_DEFAULT = "won by default at the end"    # decision-turns: the scenario's if_neither side, not a decision
+OBJECTIVE_CONTROL_COLUMNS = ["turn", "objective", "side", "games", "of_games", "share", "lo", "hi"]
+HEX_HEAT_COLUMNS = ["hex", "side", "kind", "count", "per_game"]
+REASON_COLUMNS = ["reason", "games", "share", "winner"]     # how the games end, by winner (one row each)
 VARIANT_COLUMNS = ["variant", "side", "wins", "games", "p", "lo", "hi", "baseline"]
 WHAT_IF_CHANGE_COLUMNS = ["variant", "side", "p", "other_p", "draw_rate", "change", "change_lo", "change_hi",
                           "significant", "other_change", "other_change_lo", "other_change_hi", "draw_change",
@@ -141,14 +145,47 @@ def convergence_table(games: pd.DataFrame, sides: Sequence[str] | None = None,
     return pd.DataFrame(rows, columns=CONVERGENCE_COLUMNS)
 
 
-def decision_turn_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Games decided in each turn, by winner, with their share of all games."""
+def decision_turn_table(games: pd.DataFrame, turn: str = "turn") -> pd.DataFrame:
+    """Games decided in each turn, by winner, with their share of all games. A game won
+    by default (the games table's optional ``by_default``: neither side met its
+    conditions, the scenario names a winner for that) was decided in no turn: its rows
+    have no ``decided_turn`` and ``decided`` :data:`BY_DEFAULT`, after the turns';
+    ``decided`` is ``turn N`` otherwise (``turn``: the game's word)."""
     require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
     n = len(games)
-    counts = (games.assign(winner=games["winner"].astype(str))
-              .groupby(["decided_turn", "winner"], sort=True).size().rename("games").reset_index())
+    default = games["by_default"].to_numpy(bool) if "by_default" in games else np.zeros(n, bool)
+    played = games[~default].assign(winner=games["winner"].astype(str))
+    counts = played.groupby(["decided_turn", "winner"], sort=True).size().rename("games").reset_index()
+    counts["decided_turn"] = counts["decided_turn"].astype("Int64")
+    counts["decided"] = [f"{turn} {int(t)}" for t in counts["decided_turn"]]
+    if default.any():
+        ends = games[default].assign(winner=games["winner"].astype(str)).groupby("winner", sort=True).size()
+        counts = pd.concat([counts, pd.DataFrame({"decided_turn": pd.array([pd.NA] * len(ends), dtype="Int64"),
+                                                  "winner": ends.index.astype(str), "games": ends.to_numpy(int),
+                                                  "decided": BY_DEFAULT})], ignore_index=True)
     counts["share"] = counts["games"] / n
     return counts[DECISION_TURN_COLUMNS]
+
+
+def objective_control_table(control: pd.DataFrame) -> pd.DataFrame:
+    """``turn, objective, side, games, of_games`` (games in which the side held the
+    objective at that turn's end, of all games) -> with its ``share`` and 95% Wilson
+    interval (``OBJECTIVE_CONTROL_COLUMNS``)."""
+    out = control.copy()
+    n = out["of_games"].to_numpy(int)
+    out["share"] = np.where(n > 0, out["games"] / np.maximum(n, 1), np.nan)
+    bounds = [wilson_interval(int(k), int(m)) for k, m in zip(out["games"], n, strict=True)]
+    out["lo"] = [b[0] for b in bounds]
+    out["hi"] = [b[1] for b in bounds]
+    return out[OBJECTIVE_CONTROL_COLUMNS]
+
+
+def hex_heat_table(heat: pd.DataFrame) -> pd.DataFrame:
+    """``hex, side, kind, count, of_games`` -> with the rate per game (``HEX_HEAT_COLUMNS``)."""
+    out = heat.copy()
+    n = out["of_games"].to_numpy(int)
+    out["per_game"] = np.where(n > 0, out["count"] / np.maximum(n, 1), np.nan)
+    return out[HEX_HEAT_COLUMNS]
 
 
 def variant_table(variants: pd.DataFrame, side: str | None = None) -> pd.DataFrame:

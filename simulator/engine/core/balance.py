@@ -74,7 +74,8 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
     tl = result.tally
     names = np.array(sides + ["draw", "truncated"], dtype=object)   # outcome_array: 0, 1, 2, 3
     games = pd.DataFrame({"game": np.arange(tl.games), "winner": names[tl.outcome_array()],
-                          "decided_turn": tl.decided_array().astype(np.int64)})
+                          "decided_turn": tl.decided_array().astype(np.int64),
+                          "by_default": tl.by_default_array()})
     n = max(tl.games, 1)
     rows = []
     card_label = getattr(result.game, "card_label", lambda card: card.split("/", 1)[1])
@@ -91,7 +92,35 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
         variants.append((f"{report['tune']['key']}={r['value']}", sides[0], r["wins"], tl.games))
     if len(variants) > 1:
         frames["variants"] = pd.DataFrame(variants, columns=["variant", "side", "wins", "games"])
+    frames.update(where_frames(result, sides))
     return frames
+
+
+HEAT_KINDS = ("units lost", "shots received", "close combats")   # the order of a game's heat counters
+
+
+def where_frames(result: RunResult, sides: list[str]) -> dict[str, pd.DataFrame]:
+    """Where the games were won and lost, as counts from the run's tally (the report
+    derives shares and intervals, :mod:`reports.tables`): ``control`` (``turn,
+    objective, side, games, of_games``: games in which the side held the objective at
+    that turn's end) and ``heat`` (``hex, side, kind, count, of_games``: units lost,
+    shots received, close combats started, by hex; hexes where nothing happened left out),
+    when the game records them."""
+    tl, g = result.tally, result.game
+    out = {}
+    if tl.control is not None:
+        objectives = g.objective_names()
+        out["control"] = pd.DataFrame(
+            [{"turn": k + 1, "objective": name, "side": side, "games": int(tl.control[k, i, j]), "of_games": tl.games}
+             for k in range(tl.control.shape[0]) for j, name in enumerate(objectives) for i, side in enumerate(sides)],
+            columns=["turn", "objective", "side", "games", "of_games"])
+    if tl.heat is not None and hasattr(g, "hex_names"):
+        hexes = g.hex_names()
+        out["heat"] = pd.DataFrame(
+            [{"hex": hexes[h], "side": side, "kind": kind, "count": int(tl.heat[a, i, h]), "of_games": tl.games}
+             for a, kind in enumerate(HEAT_KINDS) for i, side in enumerate(sides) for h in np.flatnonzero(tl.heat[a, i])],
+            columns=["hex", "side", "kind", "count", "of_games"])
+    return out
 
 
 def paired_change(base: np.ndarray, other: np.ndarray, side: int = 0) -> tuple[float, float, float]:
