@@ -24,6 +24,8 @@ optionally:
 from __future__ import annotations
 
 import dataclasses
+import math
+import sys
 from functools import partial
 
 import numpy as np
@@ -171,8 +173,13 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                 skill_curve: bool = False, levels: str | None = None,
                 restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = (),
                 margin: float | None = None, until_decided: bool = False,
-                max_games: int = DEFAULT_MAX_GAMES) -> tuple[dict, RunResult]:
+                max_games: int = DEFAULT_MAX_GAMES, what_matters: str = "off") -> tuple[dict, RunResult]:
     """Play the scenario and report its balance: ``(JSON summary, the main run)``.
+
+    ``what_matters``: ``"auto"`` (the batch report's default) adds a short restricted
+    play of every restriction of both sides (:func:`what_matters_most`) when it fits in
+    the time the batch took, else says how to get it; ``"off"``: neither. A run given
+    ``restrict`` or ``restrict_all`` has its own restricted play and no short one.
 
     ``margin``: the balance verdict's margin in points (``--margin``; default the
     scenario's ``[verdict] margin``, else 5). ``until_decided``: the main run plays
@@ -247,8 +254,51 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
         report["restricted"] = restricted_play(game, asked, base, games=games, seed=seed, players=(p1, p2),
                                                workers=workers, progress=progress, options=sub)
         report["restricted_method"] = RESTRICTED_METHOD
+    elif what_matters == "auto" and games:
+        what_matters_most(report, result, name, base, seed=seed, players=(p1, p2), workers=workers,
+                          progress=progress, options=sub)
     report["sides"] = sides
     return report, result
+
+
+SHORT_RESTRICT_GAMES = 500      # games per restriction of the batch report's short restricted play
+
+
+def what_matters_most(report: dict, result: RunResult, name: str, base: np.ndarray, *, seed: int,
+                      players: tuple[str, str], workers: int | None, progress: bool = True,
+                      options: RunOptions | None = None) -> None:
+    """The batch report's "what matters most": every restriction of both sides
+    (``--restrict-all`` each side) played on the batch's first :data:`SHORT_RESTRICT_GAMES`
+    games, when that is estimated (restrictions x games / the batch's games per second)
+    to take no longer than the batch itself; else the exact command that gets it. Fills
+    ``report["what_matters"]`` (``status`` played or skipped, ``games``, ``restrictions``,
+    ``estimate_seconds``, ``batch_seconds``, ``command``, ``text``) and, when played,
+    ``report["restricted"]``; a skip is also one line on stderr."""
+    game = result.game
+    n = min(SHORT_RESTRICT_GAMES, len(base))
+    every = [a for side in game.sides for a in every_restriction(game.scenario, side, game.card_names())]
+    speed = report.get("games_per_second") or 0.0
+    estimate = len(every) * n / speed if speed > 0 else math.inf
+    command = (f"lanchester assault scenario {name} --games {n} --seed {seed} --players {','.join(players)} "
+               + " ".join(f"--restrict-all {side}" for side in game.sides) + " --out DIR")
+    info = {"games": n, "restrictions": len(every), "estimate_seconds": estimate if math.isfinite(estimate) else None,
+            "batch_seconds": result.seconds, "command": command}
+    if not every:
+        report["what_matters"] = {**info, "status": "skipped", "text": "no restriction applies to either side"}
+        return
+    if estimate > result.seconds:
+        text = (f"what matters most: not played (about {estimate:,.0f} s for {len(every)} restrictions x {n} games, "
+                f"longer than the batch's {result.seconds:,.0f} s); to get it: {command}")
+        report["what_matters"] = {**info, "status": "skipped", "text": text}
+        print(f"lanchester: {text}", file=sys.stderr)
+        return
+    report["restricted"] = restricted_play(game, every, base[:n], games=n, seed=seed, players=players,
+                                           workers=workers, progress=progress, options=options)
+    report["restricted_method"] = RESTRICTED_METHOD + f"; a short run: the batch's first {n:,} games"
+    report["what_matters"] = {**info, "status": "played",
+                              "text": f"{len(every)} restrictions x the batch's first {n:,} games (about "
+                                      f"{estimate:,.0f} s, within the batch's {result.seconds:,.0f} s); "
+                                      f"more games: {command.replace(f'--games {n}', '--games N')}"}
 
 
 def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Sequence
 
@@ -167,6 +168,9 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
 
     folder = Path(folder)
     report, result = toi_balance(name, out_dir=str(folder), **kwargs)
+    if "restricted" not in report:    # the batch report's "what matters most" needs restricted play
+        report["what_matters"] = {"status": "unavailable", "text": WHAT_MATTERS_UNAVAILABLE}
+        print(f"lanchester: what matters most: {WHAT_MATTERS_UNAVAILABLE}", file=sys.stderr)
     report["files"] = [Path(f).name for f in report["files"]]
     sources, files = toi_scenario_data(result.game)
     prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
@@ -180,17 +184,30 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     records = _records(folder)
     if records is not None:
         frames["reasons"] = reason_frame(records)
+    footer = "\n".join(prov.footer_lines())
+
+    def heat_map(values: dict, side: int, kind: str, title: str) -> bytes:
+        from simulator.engine.core.mapdraw import FACTION_COLOURS, Heat
+        from simulator.games.toi.game.board import SIDE_FACTIONS
+        return draw_toi_map(scenario, title=title, footer=footer, heat=Heat(
+            values, FACTION_COLOURS[SIDE_FACTIONS[side]], f"{scenario.side_names[side]}: {kind} per game"))
     bundle = balance_bundle(report, frames, provenance=prov, record_files=report["files"], map_png=map_png,
-                            kind="toi scenario", losses_measure="units eliminated", first_player=True)
+                            kind="toi scenario", losses_measure="units eliminated", first_player=True,
+                            heat_map=heat_map)
     return (report, bundle, result) if with_result else (report, bundle)
 
 
+WHAT_MATTERS_UNAVAILABLE = ("not available for Tide of Iron yet: it has no restricted play (--restrict, "
+                            "--restrict-all) to measure what each unit and kind of action is worth")
+
+
 def _records(folder: Path) -> pd.DataFrame | None:
-    """The reason of each game from the records the run streamed (Parquet, else CSV)."""
+    """The reason and winner of each game from the records the run streamed (Parquet, else CSV)."""
+    columns = ["reason_name", "winner_side"]
     if (folder / "games.parquet").is_file():
-        return pd.read_parquet(folder / "games.parquet", columns=["reason_name"])
+        return pd.read_parquet(folder / "games.parquet", columns=columns)
     if (folder / "games.csv").is_file():
-        return pd.read_csv(folder / "games.csv", usecols=["reason_name"])
+        return pd.read_csv(folder / "games.csv", usecols=columns)
     return None
 
 
