@@ -246,6 +246,11 @@ COLUMN_HELP = {
     "lo": "lower end of the 95% Wilson interval of p",
     "hi": "upper end of the 95% Wilson interval of p",
     "share": "share of all games",
+    "decided": "the row's category: 'turn N' (the turn in which the game was decided), or 'won by default at the "
+               "end' (neither side met its conditions: the scenario's if_neither side won at the end)",
+    "objective": "the scenario's objective (its name, else its hex)",
+    "of_games": "all the games of the batch (the share's denominator)",
+    "hex": "the hex, col,row",
     "unit_type": "the kind of unit lost",
     "mean_lost": "strength points of this unit type lost per game, on average",
     "variant": "the what-if variant of the scenario",
@@ -256,7 +261,8 @@ COLUMN_HELP = {
     "terrain": "terrain of the target's hex (10.9.1)",
     "target_facing": "area of impact on a vehicle target (10.9.3); empty for other targets",
     "can_fire": "whether the firer has attack dice against this target at this range",
-    "reason": "why the firer cannot fire (out of range, no dice against this kind of target)",
+    "reason": "matrix: why the firer cannot fire (out of range, no dice against this kind of target); reasons: "
+              "how the game ended",
     "attack_pool": "the attack dice rolled",
     "defence_pool": "the defence dice rolled when the target is spotted",
     "p_spotted": "probability that the target is spotted (10.5)",
@@ -269,7 +275,8 @@ COLUMN_HELP = {
     "defender_hits": "hits scored by the defending side",
     "success": "whether the assault succeeded",
     "id": "the unit's id in the data files",
-    "kind": "figure, or the vehicle's weight and nation",
+    "kind": "rosters: figure, or the vehicle's weight and nation; hex-heat: units lost, shots received or close "
+            "combats",
     "name": "the unit's name",
     "inf_range": "range vs infantry, in hexes (* reconstructed)",
     "inf_fpr": "firepower vs infantry (* reconstructed)",
