@@ -257,10 +257,12 @@ def add_where(rep: Report, frames: dict[str, pd.DataFrame], provenance: Provenan
     if "heat" not in frames:
         return
     heat = hex_heat_table(frames["heat"])
+    first = heat.iloc[0] if heat_map is not None and len(heat) else None
     rep.tables.append(Table("hex-heat", heat, "Where it happens, hex by hex",
                             "Per hex and side: units lost there, attack rolls at its units there (shots "
                             "received), close combats it started there; the count over the batch and the rate "
-                            "per game (hexes where it never happened left out)."))
+                            "per game (hexes where it never happened left out).",
+                            chart=None if first is None else heat_chart_name(first["kind"], sides.index(first["side"]))))
     if heat_map is None:
         return
     for kind in heat["kind"].unique():
@@ -269,7 +271,7 @@ def add_where(rep: Report, frames: dict[str, pd.DataFrame], provenance: Provenan
             if part.empty:
                 continue
             values = dict(zip(part["hex"], part["per_game"].astype(float), strict=True))
-            name = f"heat-{kind.replace(' ', '-')}-{i}"
+            name = heat_chart_name(kind, i)
             title = f"Where {side}: {kind}, per game"
             png = heat_map(values, i, kind, title)
             w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
@@ -277,6 +279,11 @@ def add_where(rep: Report, frames: dict[str, pd.DataFrame], provenance: Provenan
             alt = f"map of {side}'s {kind} per game by hex; most: " + ", ".join(
                 f"{x} {v:.2f}" for x, v in zip(top["hex"], top["per_game"], strict=True))
             rep.charts.append(charts.Chart(name, title, alt, png, w, h, "\n".join(provenance.footer_lines())))
+
+
+def heat_chart_name(kind: str, side: int) -> str:
+    """The heat map's chart name: ``heat-units-lost-0``."""
+    return f"heat-{kind.replace(' ', '-')}-{side}"
 
 
 def first_player_frame(report: dict) -> pd.DataFrame:
