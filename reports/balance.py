@@ -258,10 +258,12 @@ def add_where(rep: Report, frames: dict[str, pd.DataFrame], provenance: Provenan
         return
     heat = hex_heat_table(frames["heat"])
     first = heat.iloc[0] if heat_map is not None and len(heat) else None
+    attacks = next((k for k in dict.fromkeys(heat["kind"]) if k not in ("units lost", "shots received")),
+                   "attacks into the hex")
     rep.tables.append(Table("hex-heat", heat, "Where it happens, hex by hex",
                             "Per hex and side: units lost there, attack rolls at its units there (shots "
-                            "received), close combats it started there; the count over the batch and the rate "
-                            "per game (hexes where it never happened left out).",
+                            f"received), the {attacks} it started there (kind as named); the count over the batch "
+                            "and the rate per game (hexes where it never happened left out).",
                             chart=None if first is None else heat_chart_name(first["kind"], sides.index(first["side"]))))
     if heat_map is None:
         return

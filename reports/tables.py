@@ -275,8 +275,8 @@ COLUMN_HELP = {
     "defender_hits": "hits scored by the defending side",
     "success": "whether the assault succeeded",
     "id": "the unit's id in the data files",
-    "kind": "rosters: figure, or the vehicle's weight and nation; hex-heat: units lost, shots received or close "
-            "combats",
+    "kind": "rosters: figure, or the vehicle's weight and nation; hex-heat: what happened there (units lost, "
+            "shots received, the side's attacks into the hex)",
     "name": "the unit's name",
     "inf_range": "range vs infantry, in hexes (* reconstructed)",
     "inf_fpr": "firepower vs infantry (* reconstructed)",

@@ -96,7 +96,8 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
     return frames
 
 
-HEAT_KINDS = ("units lost", "shots received", "close combats")   # the order of a game's heat counters
+HEAT_KINDS = ("units lost", "shots received", "close combats")   # the order of a game's heat counters (the third
+                                                                 # in the game's words: Tide of Iron's "assaults")
 
 
 def where_frames(result: RunResult, sides: list[str]) -> dict[str, pd.DataFrame]:
@@ -116,9 +117,10 @@ def where_frames(result: RunResult, sides: list[str]) -> dict[str, pd.DataFrame]
             columns=["turn", "objective", "side", "games", "of_games"])
     if tl.heat is not None and hasattr(g, "hex_names"):
         hexes = g.hex_names()
+        kinds = HEAT_KINDS[:2] + ((getattr(g, "activity_words", None) or {}).get("close_combats", HEAT_KINDS[2]),)
         out["heat"] = pd.DataFrame(
             [{"hex": hexes[h], "side": side, "kind": kind, "count": int(tl.heat[a, i, h]), "of_games": tl.games}
-             for a, kind in enumerate(HEAT_KINDS) for i, side in enumerate(sides) for h in np.flatnonzero(tl.heat[a, i])],
+             for a, kind in enumerate(kinds) for i, side in enumerate(sides) for h in np.flatnonzero(tl.heat[a, i])],
             columns=["hex", "side", "kind", "count", "of_games"])
     return out
 
