@@ -287,17 +287,17 @@ def what_matters_most(report: dict, result: RunResult, name: str, base: np.ndarr
         report["what_matters"] = {**info, "status": "skipped", "text": "no restriction applies to either side"}
         return
     if estimate > result.seconds:
-        text = (f"what matters most: not played (about {estimate:,.0f} s for {len(every)} restrictions x {n} games, "
-                f"longer than the batch's {result.seconds:,.0f} s); to get it: {command}")
+        text = (f"not played (about {estimate:,.1f} s for {len(every)} restrictions x {n} games, longer than the "
+                f"batch's {result.seconds:,.1f} s); to get it: {command}")
         report["what_matters"] = {**info, "status": "skipped", "text": text}
-        print(f"lanchester: {text}", file=sys.stderr)
+        print(f"lanchester: what matters most: {text}", file=sys.stderr)
         return
     report["restricted"] = restricted_play(game, every, base[:n], games=n, seed=seed, players=players,
                                            workers=workers, progress=progress, options=options)
     report["restricted_method"] = RESTRICTED_METHOD + f"; a short run: the batch's first {n:,} games"
     report["what_matters"] = {**info, "status": "played",
                               "text": f"{len(every)} restrictions x the batch's first {n:,} games (about "
-                                      f"{estimate:,.0f} s, within the batch's {result.seconds:,.0f} s); "
+                                      f"{estimate:,.1f} s, within the batch's {result.seconds:,.1f} s); "
                                       f"more games: {command.replace(f'--games {n}', '--games N')}"}
 
 
