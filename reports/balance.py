@@ -12,10 +12,12 @@ from reports.bundle import Report, Table
 from reports.provenance import Provenance
 from reports.scenario_text import activity_text, until_decided_line, verdict_line
 from reports.tables import (
+    BY_DEFAULT,
     CONVERGENCE_COLUMNS,
     DECISION_TURN_COLUMNS,
     GAMES_INPUT_COLUMNS,
     LOSSES_COLUMNS,
+    REASON_COLUMNS,
     RESTRICTED_COLUMNS,
     SIDE_ACTIVITY_COLUMNS,
     SKILL_CONVERGENCE_COLUMNS,
@@ -25,6 +27,8 @@ from reports.tables import (
     WIN_RATE_COLUMNS,
     convergence_table,
     decision_turn_table,
+    hex_heat_table,
+    objective_control_table,
     require,
     tidy,
     variant_table,
@@ -64,8 +68,10 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
               Table("convergence", tidy(convergence_table(games, sides), CONVERGENCE_COLUMNS),
                     "Win rate as games accumulate", "Running win rate at log-spaced numbers of games.",
                     chart="convergence"),
-              Table("decision-turns", tidy(decision_turn_table(games), DECISION_TURN_COLUMNS),
-                    f"{turn.capitalize()} of decision", f"Games decided in each {turn}, by winner.",
+              Table("decision-turns", tidy(decision_turn_table(games, turn=turn), DECISION_TURN_COLUMNS),
+                    f"{turn.capitalize()} of decision",
+                    f"Games decided in each {turn}, by winner; games won by default (neither side met its "
+                    f"conditions: the scenario's winner then) in their own row, '{BY_DEFAULT}'.",
                     chart="decision-turn")]
     verdict = (result or {}).get("verdict") if isinstance((result or {}).get("verdict"), dict) else None
     margin = verdict.get("margin") if verdict else None
@@ -99,7 +105,7 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
 def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance: Provenance,
                    record_files: Sequence[str] = (), map_png: bytes | None = None,
                    kind: str = "assault scenario", losses_measure: str = "units eliminated",
-                   first_player: bool = False) -> Report:
+                   first_player: bool = False, heat_map=None) -> Report:
     """``lanchester assault scenario --out DIR``: the balance summary of
     :func:`simulator.games.assault.game.balance.balance_run` with its charts (win rates, convergence,
     turn of decision, losses, what-ifs and their paired changes, each side's activity,
@@ -110,7 +116,10 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
     Game-neutral: the words come from the report (``activity_words``, its ``turn``: Tide of
     Iron's "round"); ``frames["reasons"]`` (``reason, games, share``: how the games ended)
     adds a table and chart, ``first_player`` the table of :func:`first_player_frame`;
-    ``report["data"]["notes"]`` are the page's notes on the data."""
+    ``report["data"]["notes"]`` are the page's notes on the data. ``frames["control"]`` and
+    ``frames["heat"]`` (:func:`simulator.engine.core.balance.where_frames`) add where the games
+    are won and lost (:func:`add_where`); ``heat_map(values, side, kind, title)`` draws one
+    side's heat of one kind over the game's map (PNG bytes)."""
     from reports import charts  # matplotlib loads only when a report is written
 
     sides = list(report["sides"])
@@ -129,7 +138,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
     rep.highlights += [("warning", w) for w in report.get("warnings", [])]
     rep.highlights += [
                        ("first player wins", f"{report['first_player_win_rate']:.1%}"),
-                       (f"mean {turn}s", f"{report['mean_turns']:.2f} (decided before the last {turn} "
+                       (f"mean {turn}s", f"{report['mean_turns']:.2f} (over before the last {turn} "
                                         f"{report['decided_early_rate']:.1%})")]
     fp = report["first_player_effect"]
     for side in sides[:1] if fp.get("same_for_both") else sides:
@@ -168,6 +177,9 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
     if "tune" in report:
         rep.highlights += tune_highlights(report["tune"])
     add_endings(rep, report, frames, provenance, first_player=first_player, turn=turn)
+    add_where(rep, frames, provenance, sides=sides, turn=turn, heat_map=heat_map)
+    if report.get("what_matters"):
+        rep.highlights.append(("what matters most", report["what_matters"]["text"]))
     if map_png is not None:
         from reports.charts import Chart
         w, h = int.from_bytes(map_png[16:20], "big"), int.from_bytes(map_png[20:24], "big")
@@ -214,12 +226,68 @@ def add_endings(rep: Report, report: dict, frames: dict[str, pd.DataFrame], prov
                 first_player: bool, turn: str) -> None:
     """How the games end (``frames["reasons"]``) and, with ``first_player``, the first player's table."""
     if "reasons" in frames:
-        add_reasons(rep, frames["reasons"], provenance)
+        add_reasons(rep, frames["reasons"], provenance, sides=report["sides"])
     if first_player:
         rep.tables.append(Table("first-player", first_player_frame(report), "The first player",
                                 f"Each side's win rate when it had the initiative in {turn} 1 and when it did "
                                 "not, the difference with its 95% interval (empty when a side always or never "
                                 "starts: a what-if on who starts measures it then)."))
+
+
+def add_where(rep: Report, frames: dict[str, pd.DataFrame], provenance: Provenance, *, sides: list[str],
+              turn: str = "turn", heat_map=None) -> None:
+    """Where the games are won and lost: each side's hold of each objective at the end of
+    each turn (``objective-control.csv`` and its chart) and where units are lost, shot at
+    and close combats fought (``hex-heat.csv``; with ``heat_map``, one map per kind and
+    side)."""
+    from reports import charts
+
+    if "control" in frames and len(frames["control"]):
+        control = objective_control_table(frames["control"])
+        rep.tables.append(Table("objective-control", control, f"Objective control by {turn}",
+                                f"The share of all games in which each side held each objective at the end of "
+                                f"each {turn}, with the 95% Wilson interval (a game over before that {turn} counts "
+                                "with its holders at its end).", chart="objective-control"))
+        rep.charts.append(charts.objective_control_chart(control, prov=provenance, sides=sides, turn=turn,
+                                                         question=f"Who holds each objective at the end of each "
+                                                                  f"{turn}?"))
+        last = control[control["turn"] == control["turn"].max()]
+        rep.highlights.append((f"objectives at the end of the last {turn}", "; ".join(
+            f"{r['objective']}: " + ", ".join(f"{x['side']} {x['share']:.0%}" for x in last[
+                last["objective"] == r["objective"]].to_dict("records"))
+            for r in last.drop_duplicates("objective").to_dict("records"))))
+    if "heat" not in frames:
+        return
+    heat = hex_heat_table(frames["heat"])
+    first = heat.iloc[0] if heat_map is not None and len(heat) else None
+    attacks = next((k for k in dict.fromkeys(heat["kind"]) if k not in ("units lost", "shots received")),
+                   "attacks into the hex")
+    rep.tables.append(Table("hex-heat", heat, "Where it happens, hex by hex",
+                            "Per hex and side: units lost there, attack rolls at its units there (shots "
+                            f"received), the {attacks} it started there (kind as named); the count over the batch "
+                            "and the rate per game (hexes where it never happened left out).",
+                            chart=None if first is None else heat_chart_name(first["kind"], sides.index(first["side"]))))
+    if heat_map is None:
+        return
+    for kind in heat["kind"].unique():
+        for i, side in enumerate(sides):
+            part = heat[(heat["kind"] == kind) & (heat["side"] == side)]
+            if part.empty:
+                continue
+            values = dict(zip(part["hex"], part["per_game"].astype(float), strict=True))
+            name = heat_chart_name(kind, i)
+            title = f"Where {side}: {kind}, per game"
+            png = heat_map(values, i, kind, title)
+            w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+            top = part.sort_values("per_game", ascending=False).head(3)
+            alt = f"map of {side}'s {kind} per game by hex; most: " + ", ".join(
+                f"{x} {v:.2f}" for x, v in zip(top["hex"], top["per_game"], strict=True))
+            rep.charts.append(charts.Chart(name, title, alt, png, w, h, "\n".join(provenance.footer_lines())))
+
+
+def heat_chart_name(kind: str, side: int) -> str:
+    """The heat map's chart name: ``heat-units-lost-0``."""
+    return f"heat-{kind.replace(' ', '-')}-{side}"
 
 
 def first_player_frame(report: dict) -> pd.DataFrame:
@@ -236,26 +304,34 @@ def first_player_frame(report: dict) -> pd.DataFrame:
 
 
 def reason_frame(records: pd.DataFrame) -> pd.DataFrame:
-    """How the games ended: ``reason, games, share`` from the per-game records (their
-    ``reason_name``), the most frequent first."""
-    counts = records["reason_name"].value_counts()
-    return pd.DataFrame({"reason": counts.index.astype(str), "games": counts.to_numpy(int),
-                         "share": counts.to_numpy(float) / max(len(records), 1)})
+    """How the games ended, by winner: ``reason, games, share, winner`` (``REASON_COLUMNS``)
+    from the per-game records (their ``reason_name`` and ``winner_side``), one row per reason
+    and winner, the most frequent reason first."""
+    n = max(len(records), 1)
+    order = records["reason_name"].value_counts().index.astype(str).tolist()
+    winners = records["winner_side"].astype(str) if "winner_side" in records else pd.Series("?", records.index)
+    counts = records.assign(winner=winners).groupby(["reason_name", "winner"], sort=False).size()
+    rows = [{"reason": r, "games": int(g), "share": g / n, "winner": w}
+            for r in order for (rr, w), g in counts.items() if str(rr) == r]
+    return pd.DataFrame(rows, columns=REASON_COLUMNS)
 
 
-def add_reasons(rep: Report, reasons: pd.DataFrame, provenance: Provenance) -> None:
-    """How the games ended (:func:`reason_frame`): a table and a bar chart."""
+def add_reasons(rep: Report, reasons: pd.DataFrame, provenance: Provenance, sides: Sequence[str] = ()) -> None:
+    """How the games ended (:func:`reason_frame`): a table and a bar chart, one bar per
+    reason split by winner in the sides' colours."""
     from reports import charts
 
     rep.tables.append(Table("reasons", reasons, "How the games end",
-                            "Games by the reason they ended (the records' reason), with their share.",
-                            chart="reasons"))
-    rep.charts.append(charts.count_bars_chart(list(reasons["reason"]), [round(100 * float(v), 1) for v in reasons["share"]],
-                                              question="How do the games end?", xlabel="reason the game ended",
-                                              ylabel="% of games", prov=provenance, name="reasons"))
-    top = reasons.iloc[0] if len(reasons) else None
-    if top is not None:
-        rep.highlights.append(("most games end", f"{top['reason']} ({top['share']:.1%})"))
+                            "Games by the reason they ended (the records' reason) and by winner, with their "
+                            "share of all games.", chart="reasons"))
+    rep.charts.append(charts.reasons_by_winner_chart(reasons, question="How do the games end, and who wins by each?",
+                                                     prov=provenance, sides=list(sides)))
+    by_reason = reasons.groupby("reason", sort=False)["share"].sum()
+    if len(by_reason):
+        top = by_reason.idxmax()
+        wins = reasons[reasons["reason"] == top]
+        rep.highlights.append(("most games end", f"{top} ({by_reason[top]:.1%}: " + ", ".join(
+            f"{w} {g:,}" for w, g in zip(wins["winner"], wins["games"], strict=True)) + ")"))
 
 
 def add_what_if(rep: Report, report: dict, provenance: Provenance) -> None:

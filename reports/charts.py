@@ -24,6 +24,8 @@ from matplotlib.ticker import PercentFormatter
 
 from reports.provenance import Provenance
 from reports.tables import (
+    BY_DEFAULT,
+    DRAW,
     convergence_table,
     decision_turn_table,
     outcomes_of,
@@ -290,24 +292,90 @@ def decision_turn_chart(games: pd.DataFrame, *, question: str, prov: Provenance,
                         name: str = "decision-turn", turn: str = "turn") -> Chart:
     """Histogram of the turn in which games were decided, stacked by winner (``turn``:
     the game's word for it, Tide of Iron's "round")."""
-    turns = decision_turn_table(games)
-    order = sorted(turns["decided_turn"].unique())
-    if order and all(float(t).is_integer() and t >= 0 for t in order):
-        order = list(range(min(1, int(order[0])), int(order[-1]) + 1))   # turns without decisions show empty
+    turns = decision_turn_table(games, turn=turn)
+    decided = turns[turns["decided"] != BY_DEFAULT]
+    order = sorted(int(t) for t in decided["decided_turn"].unique())
+    if order and order[0] >= 0:
+        order = list(range(min(1, order[0]), order[-1] + 1))   # turns without decisions show empty
+    labels = [f"{turn} {t}" for t in order]
+    if (turns["decided"] == BY_DEFAULT).any():      # games won by default: their own bar, after the turns
+        labels.append(f"{BY_DEFAULT}\n(neither side met its conditions)")
+    keys = [f"{turn} {t}" for t in order] + [BY_DEFAULT] * (len(labels) - len(order))
     fig, axes = new_figure(prov)
     ax = axes[0, 0]
-    bottom = np.zeros(len(order))
+    bottom = np.zeros(len(labels))
     for i, w in enumerate(outcomes_of(games, sides)):   # same colour per side as the win-rate chart
-        part = turns[turns["winner"] == w].set_index("decided_turn").reindex(order)["share"].fillna(0)
-        ax.bar([str(t) for t in order], part.to_numpy(float), 0.7, bottom=bottom, label=w,
-               color=COLOURS[i % len(COLOURS)])
+        part = turns[turns["winner"] == w].set_index("decided")["share"].reindex(keys).fillna(0)
+        ax.bar(labels, part.to_numpy(float), 0.7, bottom=bottom, label=w, color=COLOURS[i % len(COLOURS)])
         bottom += part.to_numpy(float)
     ax.set_xlabel(f"{turn} in which the game was decided (the winner did not change after it)")
     ax.set_ylabel("share of games")
     percent_axis(ax.yaxis)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(title="winner", fontsize=8)
-    alt = ", ".join(f"{turn} {t}: {100 * b:.1f}%" for t, b in zip(order, bottom, strict=True))
+    alt = ", ".join(f"{lab.splitlines()[0]}: {100 * b:.1f}%" for lab, b in zip(labels, bottom, strict=True))
+    return finish(fig, name, question, alt)
+
+
+def objective_control_chart(control: pd.DataFrame, *, question: str, prov: Provenance, sides: Sequence[str],
+                            name: str = "objective-control", turn: str = "turn") -> Chart:
+    """Each side's hold of each objective at the end of each turn (columns
+    ``OBJECTIVE_CONTROL_COLUMNS``): one line per objective and side, the side's colour
+    (as the win-rate chart's), the objective told apart by the line's style and marker."""
+    fig, axes = new_figure(prov)
+    ax = axes[0, 0]
+    styles = ("-", "--", ":", "-.")
+    markers = ("o", "s", "^", "D", "v", "P", "X", "*")
+    objectives = list(dict.fromkeys(control["objective"].tolist()))
+    alt = []
+    for j, obj in enumerate(objectives):
+        for i, side in enumerate(sides):
+            part = control[(control["objective"] == obj) & (control["side"] == side)].sort_values("turn")
+            if part.empty:
+                continue
+            ax.plot(part["turn"], part["share"], color=COLOURS[i % len(COLOURS)], linestyle=styles[j % len(styles)],
+                    marker=markers[j % len(markers)], markersize=4, label=f"{obj}: {side}")
+            ax.fill_between(part["turn"], part["lo"], part["hi"], color=COLOURS[i % len(COLOURS)], alpha=0.08)
+            alt.append(f"{obj} held by {side} at the end: {100 * float(part['share'].iloc[-1]):.1f}%")
+    ax.set_xlabel(f"end of {turn}")
+    ax.set_ylabel("share of games the side holds it (band: 95% Wilson interval)")
+    ax.set_ylim(0, 1)
+    turns = sorted(control["turn"].unique())
+    if turns:
+        ax.set_xticks(turns)
+    percent_axis(ax.yaxis)
+    ax.grid(alpha=0.3)
+    ax.legend(title="objective: side", fontsize=7, ncol=2 if len(objectives) > 3 else 1)
+    return finish(fig, name, question, "; ".join(alt))
+
+
+def reasons_by_winner_chart(reasons: pd.DataFrame, *, question: str, prov: Provenance, sides: Sequence[str],
+                            name: str = "reasons") -> Chart:
+    """How the games end (``REASON_COLUMNS``: one row per reason and winner): one bar per
+    reason (named on the axis), split into one segment per winner in that side's colour
+    (as the win-rate chart's; draws and games cut short grey)."""
+    order = list(dict.fromkeys(reasons["reason"].tolist()))
+    winners = [w for w in sides] + [w for w in dict.fromkeys(reasons["winner"].tolist()) if w not in sides]
+    fig, axes = new_figure(prov, size=(7.5, 4.8))
+    ax = axes[0, 0]
+    bottom = np.zeros(len(order))
+    for i, w in enumerate(winners):
+        part = reasons[reasons["winner"] == w].set_index("reason")["share"].reindex(order).fillna(0).to_numpy(float)
+        if not part.any():
+            continue
+        colour = COLOURS[i % len(COLOURS)] if w in sides else "#9e9e9e" if w == DRAW else "#d9d9d9"
+        ax.bar(order, 100 * part, 0.6, bottom=100 * bottom, label=w, color=colour, edgecolor="white")
+        bottom += part
+    for x, v in enumerate(bottom):
+        ax.annotate(f"{100 * v:.1f}%", (x, 100 * v), xytext=(0, 4), textcoords="offset points", ha="center")
+    ax.set_xlabel("reason the game ended")
+    ax.set_ylabel("% of games (segments: the winner)")
+    ax.set_ylim(0, max(100 * bottom.max(initial=0) * 1.2, 1))
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(title="winner", fontsize=8)
+    alt = "; ".join(f"{r}: " + ", ".join(f"{w} {int(g):,}" for w, g in zip(
+        reasons[reasons["reason"] == r]["winner"], reasons[reasons["reason"] == r]["games"], strict=True))
+        for r in order)
     return finish(fig, name, question, alt)
 
 

@@ -106,7 +106,7 @@ def _play_lines(report: dict, sides) -> list[str]:
             lines.append(f"  {s}: first in {e['games_first']:,} games, second in {e['games_second']:,}: "
                          "no difference to estimate")
     c = report["closeness"]
-    lines += [f"mean {turn}s {report['mean_turns']:.2f}; decided before the last {turn} "
+    lines += [f"mean {turn}s {report['mean_turns']:.2f}; over before the last {turn} "
               f"{report['decided_early_rate']:.2%}; settled in the last {turn} {report['decided_last_turn_rate']:.2%}",
               f"closeness: objectives within one {c['objective_margin_at_most_1']:.2%}"
               + (" [{:.2%}, {:.2%}]".format(*c["objective_margin_at_most_1_ci95"])

@@ -36,7 +36,11 @@ LOSSES_COLUMNS = ["side", "unit_type", "mean_lost", "se"]           # input and 
 VARIANT_INPUT_COLUMNS = ["variant", "side", "wins", "games"]
 WIN_RATE_COLUMNS = ["side", "wins", "games", "p", "lo", "hi"]
 CONVERGENCE_COLUMNS = ["side", "games", "wins", "p", "lo", "hi"]
-DECISION_TURN_COLUMNS = ["decided_turn", "winner", "games", "share"]
+DECISION_TURN_COLUMNS = ["decided_turn", "winner", "games", "share", "decided"]
+BY_DEFAULT = "won by default at the end"    # decision-turns: the scenario's if_neither side, not a decision
+OBJECTIVE_CONTROL_COLUMNS = ["turn", "objective", "side", "games", "of_games", "share", "lo", "hi"]
+HEX_HEAT_COLUMNS = ["hex", "side", "kind", "count", "per_game"]
+REASON_COLUMNS = ["reason", "games", "share", "winner"]     # how the games end, by winner (one row each)
 VARIANT_COLUMNS = ["variant", "side", "wins", "games", "p", "lo", "hi", "baseline"]
 WHAT_IF_CHANGE_COLUMNS = ["variant", "side", "p", "other_p", "draw_rate", "change", "change_lo", "change_hi",
                           "significant", "other_change", "other_change_lo", "other_change_hi", "draw_change",
@@ -141,14 +145,47 @@ def convergence_table(games: pd.DataFrame, sides: Sequence[str] | None = None,
     return pd.DataFrame(rows, columns=CONVERGENCE_COLUMNS)
 
 
-def decision_turn_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Games decided in each turn, by winner, with their share of all games."""
+def decision_turn_table(games: pd.DataFrame, turn: str = "turn") -> pd.DataFrame:
+    """Games decided in each turn, by winner, with their share of all games. A game won
+    by default (the games table's optional ``by_default``: neither side met its
+    conditions, the scenario names a winner for that) was decided in no turn: its rows
+    have no ``decided_turn`` and ``decided`` :data:`BY_DEFAULT`, after the turns';
+    ``decided`` is ``turn N`` otherwise (``turn``: the game's word)."""
     require(games, GAMES_INPUT_COLUMNS, "games table", optional=())
     n = len(games)
-    counts = (games.assign(winner=games["winner"].astype(str))
-              .groupby(["decided_turn", "winner"], sort=True).size().rename("games").reset_index())
+    default = games["by_default"].to_numpy(bool) if "by_default" in games else np.zeros(n, bool)
+    played = games[~default].assign(winner=games["winner"].astype(str))
+    counts = played.groupby(["decided_turn", "winner"], sort=True).size().rename("games").reset_index()
+    counts["decided_turn"] = counts["decided_turn"].astype("Int64")
+    counts["decided"] = [f"{turn} {int(t)}" for t in counts["decided_turn"]]
+    if default.any():
+        ends = games[default].assign(winner=games["winner"].astype(str)).groupby("winner", sort=True).size()
+        counts = pd.concat([counts, pd.DataFrame({"decided_turn": pd.array([pd.NA] * len(ends), dtype="Int64"),
+                                                  "winner": ends.index.astype(str), "games": ends.to_numpy(int),
+                                                  "decided": BY_DEFAULT})], ignore_index=True)
     counts["share"] = counts["games"] / n
     return counts[DECISION_TURN_COLUMNS]
+
+
+def objective_control_table(control: pd.DataFrame) -> pd.DataFrame:
+    """``turn, objective, side, games, of_games`` (games in which the side held the
+    objective at that turn's end, of all games) -> with its ``share`` and 95% Wilson
+    interval (``OBJECTIVE_CONTROL_COLUMNS``)."""
+    out = control.copy()
+    n = out["of_games"].to_numpy(int)
+    out["share"] = np.where(n > 0, out["games"] / np.maximum(n, 1), np.nan)
+    bounds = [wilson_interval(int(k), int(m)) for k, m in zip(out["games"], n, strict=True)]
+    out["lo"] = [b[0] for b in bounds]
+    out["hi"] = [b[1] for b in bounds]
+    return out[OBJECTIVE_CONTROL_COLUMNS]
+
+
+def hex_heat_table(heat: pd.DataFrame) -> pd.DataFrame:
+    """``hex, side, kind, count, of_games`` -> with the rate per game (``HEX_HEAT_COLUMNS``)."""
+    out = heat.copy()
+    n = out["of_games"].to_numpy(int)
+    out["per_game"] = np.where(n > 0, out["count"] / np.maximum(n, 1), np.nan)
+    return out[HEX_HEAT_COLUMNS]
 
 
 def variant_table(variants: pd.DataFrame, side: str | None = None) -> pd.DataFrame:
@@ -209,6 +246,11 @@ COLUMN_HELP = {
     "lo": "lower end of the 95% interval of p (Wilson's; for a Monte Carlo probability exact at 10 or fewer)",
     "hi": "upper end of the 95% interval of p (for an outcome never seen: the largest chance it could have)",
     "share": "share of all games",
+    "decided": "the row's category: 'turn N' (the turn in which the game was decided), or 'won by default at the "
+               "end' (neither side met its conditions: the scenario's if_neither side won at the end)",
+    "objective": "the scenario's objective (its name, else its hex)",
+    "of_games": "all the games of the batch (the share's denominator)",
+    "hex": "the hex, col,row",
     "unit_type": "the kind of unit lost",
     "mean_lost": "strength points of this unit type lost per game, on average",
     "variant": "the what-if variant of the scenario",
@@ -219,7 +261,8 @@ COLUMN_HELP = {
     "terrain": "terrain of the target's hex (10.9.1)",
     "target_facing": "area of impact on a vehicle target (10.9.3); empty for other targets",
     "can_fire": "whether the firer has attack dice against this target at this range",
-    "reason": "why the firer cannot fire (out of range, no dice against this kind of target)",
+    "reason": "matrix: why the firer cannot fire (out of range, no dice against this kind of target); reasons: "
+              "how the game ended",
     "attack_pool": "the attack dice rolled",
     "defence_pool": "the defence dice rolled when the target is spotted",
     "p_spotted": "probability that the target is spotted (10.5)",
@@ -232,7 +275,8 @@ COLUMN_HELP = {
     "defender_hits": "hits scored by the defending side",
     "success": "whether the assault succeeded",
     "id": "the unit's id in the data files",
-    "kind": "figure, or the vehicle's weight and nation",
+    "kind": "rosters: figure, or the vehicle's weight and nation; hex-heat: what happened there (units lost, "
+            "shots received, the side's attacks into the hex)",
     "name": "the unit's name",
     "inf_range": "range vs infantry, in hexes (* reconstructed)",
     "inf_fpr": "firepower vs infantry (* reconstructed)",

@@ -248,6 +248,21 @@ no_checkpoint = click.option("--no-checkpoint", is_flag=True, default=False,
                              help="Keep no checkpoint of a scenario batch (by default one is kept in the cache "
                                   "folder while it runs, so that a run stopped by Ctrl-C or a kill resumes when "
                                   "the same command is given again).")
+no_restrict_all = click.option(
+    "--no-restrict-all", "no_restrict_all", is_flag=True, default=False,
+    help="With --out: no short restricted play in the report (what matters most). By default it plays every "
+         "restriction of both sides on the batch's first 500 games when that fits in the time the batch took, "
+         "else prints the command that gets it; --restrict-all SIDE forces it, on every game.")
+
+
+def what_matters(out, no_restrict_all: bool, restrict_all) -> dict:
+    """The scenario commands' ``what_matters`` keyword: ``"auto"`` with --out (the batch
+    report's short restricted play), ``"off"`` with --no-restrict-all; nothing without --out."""
+    if no_restrict_all and restrict_all:
+        raise click.UsageError("give --restrict-all SIDE or --no-restrict-all, not both")
+    return {} if out is None else {"what_matters": "off" if no_restrict_all else "auto"}
+
+
 precision = click.option("--precision", type=click.FloatRange(0, 1, min_open=True, max_open=True),
                          default=None, metavar="X",
                          help="Monte Carlo until the 95% interval of the headline probability is at "

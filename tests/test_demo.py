@@ -18,7 +18,11 @@ def test_demo_writes_exact_and_monte_carlo_results(tmp_path):
     assert balance["scenario"] == "infantry-training" and balance["games"] == 300 and balance["seed"] == 3
     assert [v["key"] for v in balance["what_if"]["variants"]] == ["turns", "turns", "edition"]
     summary = json.loads((sc / "summary.json").read_text())
-    assert summary["kind"] == "assault scenario" and len(summary["charts"]) == 8   # with the map, activity, changes
+    files = [c["file"] for c in summary["charts"]]
+    heat = [f for f in files if f.startswith("heat-")]      # a map per kind and side that happened (issue 43.2)
+    assert summary["kind"] == "assault scenario" and "objective-control.png" in files \
+        and {"heat-shots-received-0.png", "heat-shots-received-1.png"} <= set(heat)
+    assert len(files) == 9 + len(heat)      # with the map, activity, changes, objective control, the heat maps
     assert (sc / "games.parquet").is_file() and "margin ±5 points): with greedy on both sides" in res.output
     assert balance["verdict"]["status"] in ("balanced", "unbalanced", "undecided", "no verdict")
     assert balance["verdict"]["margin"] == 0.05

@@ -24,7 +24,7 @@ def bundle(tmp_path_factory):
     path.write_text(SKIRMISH)
     out = root / "report"
     res = CliRunner().invoke(main, ["assault", "scenario", str(path), "--games", str(GAMES), "--seed", "8",
-                                    "--workers", "2", "--vary", "turns=3,5", "--format", "json",
+                                    "--workers", "2", "--vary", "turns=3,5", "--format", "json", "--no-restrict-all",
                                     "--out", str(out)])
     assert res.exit_code == 0, res.output
     return out, json.loads(res.stdout), res.stderr
@@ -34,8 +34,10 @@ def test_the_folder_holds_charts_tables_records_and_provenance(bundle):
     out, data, stderr = bundle
     assert f"report written to {out / 'index.html'}" in stderr
     s = check_bundle(out)              # every PNG passes the pixel check, CSV headers match summary.json
+    heat = [f"heat-{k}-{side}.png" for k in ("units-lost", "shots-received", "close-combats") for side in (0, 1)]
     assert [c["file"] for c in s["charts"]] == ["win-rate.png", "map.png", "convergence.png", "decision-turn.png",
-                                                "losses.png", "what-if.png", "activity.png", "what-if-change.png"]
+                                                "losses.png", "what-if.png", "activity.png", "objective-control.png",
+                                                *heat, "what-if-change.png"]
     assert s["kind"] == "assault scenario" and s["question"].startswith("Is Skirmish balanced?")
     # the per-game records streamed by the batch sit beside the tables, complete
     records = pd.read_parquet(out / "games.parquet")
@@ -84,7 +86,7 @@ def test_tables_agree_with_the_records_and_the_json(bundle):
 def test_every_image_on_the_page_loads_in_chromium(bundle, tmp_path):
     out, _, _ = bundle
     images = images_in_chromium(out / "index.html", tmp_path / "profile")
-    assert len(images) == 8 and all(i["ok"] for i in images), images
+    assert len(images) == 15 and all(i["ok"] for i in images), images   # 8, objective control, 6 heat maps
 
 
 def test_the_page_carries_the_what_if_changes_the_terminal_prints(bundle):

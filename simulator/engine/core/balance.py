@@ -76,7 +76,8 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
     tl = result.tally
     names = np.array(sides + ["draw", "truncated"], dtype=object)   # outcome_array: 0, 1, 2, 3
     games = pd.DataFrame({"game": np.arange(tl.games), "winner": names[tl.outcome_array()],
-                          "decided_turn": tl.decided_array().astype(np.int64)})
+                          "decided_turn": tl.decided_array().astype(np.int64),
+                          "by_default": tl.by_default_array()})
     n = max(tl.games, 1)
     rows = []
     card_label = getattr(result.game, "card_label", lambda card: card.split("/", 1)[1])
@@ -97,7 +98,37 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
         variants.append((f"{report['tune']['key']}={r['value']}", sides[0], r["wins"], tl.games))
     if len(variants) > 1:
         frames["variants"] = pd.DataFrame(variants, columns=["variant", "side", "wins", "games"])
+    frames.update(where_frames(result, sides))
     return frames
+
+
+HEAT_KINDS = ("units lost", "shots received", "close combats")   # the order of a game's heat counters (the third
+                                                                 # in the game's words: Tide of Iron's "assaults")
+
+
+def where_frames(result: RunResult, sides: list[str]) -> dict[str, pd.DataFrame]:
+    """Where the games were won and lost, as counts from the run's tally (the report
+    derives shares and intervals, :mod:`reports.tables`): ``control`` (``turn,
+    objective, side, games, of_games``: games in which the side held the objective at
+    that turn's end) and ``heat`` (``hex, side, kind, count, of_games``: units lost,
+    shots received, close combats started, by hex; hexes where nothing happened left out),
+    when the game records them."""
+    tl, g = result.tally, result.game
+    out = {}
+    if tl.control is not None:
+        objectives = g.objective_names()
+        out["control"] = pd.DataFrame(
+            [{"turn": k + 1, "objective": name, "side": side, "games": int(tl.control[k, i, j]), "of_games": tl.games}
+             for k in range(tl.control.shape[0]) for j, name in enumerate(objectives) for i, side in enumerate(sides)],
+            columns=["turn", "objective", "side", "games", "of_games"])
+    if tl.heat is not None and hasattr(g, "hex_names"):
+        hexes = g.hex_names()
+        kinds = HEAT_KINDS[:2] + ((getattr(g, "activity_words", None) or {}).get("close_combats", HEAT_KINDS[2]),)
+        out["heat"] = pd.DataFrame(
+            [{"hex": hexes[h], "side": side, "kind": kind, "count": int(tl.heat[a, i, h]), "of_games": tl.games}
+             for a, kind in enumerate(kinds) for i, side in enumerate(sides) for h in np.flatnonzero(tl.heat[a, i])],
+            columns=["hex", "side", "kind", "count", "of_games"])
+    return out
 
 
 def paired_change(base: np.ndarray, other: np.ndarray, side: int = 0) -> tuple[float, float, float]:
@@ -652,6 +683,50 @@ def restricted_play(game, asked: list, params: list[np.ndarray], base: np.ndarra
                      "games": len(out), "wins": wins, **cmp})
     holm_family(rows)
     return rows
+
+
+SHORT_RESTRICT_GAMES = 500      # games per restriction of the batch report's short restricted play
+
+
+def what_matters_most(report: dict, result, every: list, params: list[np.ndarray], base: np.ndarray, *,
+                      command: str, seed: int, players: tuple[str, str], workers: int | None, progress: bool = True,
+                      options: RunOptions | None = None) -> None:
+    """The batch report's "what matters most": every restriction of ``every`` (both sides'
+    ``--restrict-all``; ``params[k]`` the players' parameters that forbid ``every[k]``)
+    played on the batch's first :data:`SHORT_RESTRICT_GAMES` games, when that is estimated
+    (restrictions x games / the batch's games per second) to take no longer than the batch
+    itself; else the exact command that gets it (``command``: the game's scenario command
+    and the scenario's name). Fills ``report["what_matters"]`` (``status`` played or
+    skipped, ``games``, ``restrictions``, ``estimate_seconds``, ``batch_seconds``,
+    ``command``, ``text``) and, when played, ``report["restricted"]``; a skip is also one
+    line on stderr. Game-independent: both games' batch reports call it."""
+    import math
+    import sys
+
+    game = result.game
+    n = min(SHORT_RESTRICT_GAMES, len(base))
+    speed = report.get("games_per_second") or 0.0
+    estimate = len(every) * n / speed if speed > 0 else math.inf
+    command = (f"{command} --games {n} --seed {seed} --players {','.join(players)} "
+               + " ".join(f"--restrict-all {side}" for side in game.sides) + " --out DIR")
+    info = {"games": n, "restrictions": len(every), "estimate_seconds": estimate if math.isfinite(estimate) else None,
+            "batch_seconds": result.seconds, "command": command}
+    if not every:
+        report["what_matters"] = {**info, "status": "skipped", "text": "no restriction applies to either side"}
+        return
+    if estimate > result.seconds:
+        text = (f"not played (about {estimate:,.1f} s for {len(every)} restrictions x {n} games, longer than the "
+                f"batch's {result.seconds:,.1f} s); to get it: {command}")
+        report["what_matters"] = {**info, "status": "skipped", "text": text}
+        print(f"lanchester: what matters most: {text}", file=sys.stderr)
+        return
+    report["restricted"] = restricted_play(game, every, params, base[:n], games=n, seed=seed, players=players,
+                                           workers=workers, progress=progress, options=options)
+    report["restricted_method"] = RESTRICTED_METHOD + f"; a short run: the batch's first {n:,} games"
+    report["what_matters"] = {**info, "status": "played",
+                              "text": f"{len(every)} restrictions x the batch's first {n:,} games (about "
+                                      f"{estimate:,.1f} s, within the batch's {result.seconds:,.1f} s); "
+                                      f"more games: {command.replace(f'--games {n}', '--games N')}"}
 
 
 def balance_frame(report: dict) -> pd.DataFrame:

@@ -68,6 +68,7 @@ from simulator.engine.core.records import (
     N_FIXED,
 )
 from simulator.engine.core.seeding import GAMES_PER_CHUNK, chunk_key
+from simulator.run import checkpoint as runner_checkpoint
 from simulator.run import runner
 from simulator.run.errors import InputError
 from simulator.run.intervals import newcombe_difference
@@ -123,6 +124,31 @@ def chunk_task(game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_
     (a round of ``--until-decided``) plays games ``start ...`` of the run with that seed,
     a piece that crosses a seed chunk's end being played in two parts.
     """
+    return played_piece(game, kinds, params, piece_games, n_games, seed_seq, max_decisions, start).records
+
+
+@dataclass
+class Played:
+    """A runner piece's result: its games' records and the heat counters its games added
+    up in the state (``[kind, side, hex]``: units lost, shot at, close combats started
+    in each hex; ``None`` for a game without them)."""
+
+    records: np.ndarray
+    heat: np.ndarray | None = None
+
+
+def _played_arrays(p: Played) -> dict[str, np.ndarray]:
+    return {"records": p.records} if p.heat is None else {"records": p.records, "heat": p.heat}
+
+
+runner_checkpoint.register_codec("played", Played, _played_arrays,
+                                 lambda a: Played(a["records"], a.get("heat")))
+
+
+def played_piece(game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_games: int,
+                 seed_seq: np.random.SeedSequence, max_decisions: int = MAX_DECISIONS, start: int = 0) -> Played:
+    """:func:`chunk_task`'s games, with the heat counters the piece's games added up
+    (the game's ``heat(s)``, when it has one: a fresh state per piece starts them at 0)."""
     first = int(start) + int(seed_seq.spawn_key[0]) * piece_games
     run_seed = seed_seq.entropy          # the run's seed: the runner spawns its pieces from SeedSequence(seed)
     assert isinstance(run_seed, int)
@@ -139,7 +165,8 @@ def chunk_task(game, kinds: np.ndarray, params: np.ndarray, piece_games: int, n_
               rows, np.int64(0), np.int64(max_decisions))
         rows[:, C_GAME] += chunk * GAMES_PER_CHUNK
         done += part
-    return out
+    heat = game.heat(s) if hasattr(game, "heat") else None
+    return Played(out, heat)
 
 
 def play_alone(game, seed: int, game_index: int, kinds: np.ndarray, params: np.ndarray,
@@ -222,9 +249,21 @@ class Tally:
     objectives_sq: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
     value_margin_sq: float = 0.0
     strength_left_sq: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    # the records' columns after the shared ones: ``n_losses`` loss columns (None: all of
+    # them), then, with ``n_objectives``, each side's objective mask at each turn's end
+    n_losses: int | None = None
+    n_objectives: int = 0
+    control: np.ndarray | None = None     # [turn - 1, side, objective]: games it held it at that turn's end
+    heat: np.ndarray | None = None        # [kind, side, hex]: the game's heat counters, summed (game.heat)
+    by_default: list = field(default_factory=list)   # bool per game: won by default at the end
+    default_reason: int = -1    # the game's reason code of a win by default at the end (game.r_by_default)
 
-    def add(self, rec: np.ndarray) -> None:
+    def add(self, rec: np.ndarray, heat: np.ndarray | None = None) -> None:
         n = len(rec)
+        if heat is not None:
+            self.heat = heat.astype(np.int64) if self.heat is None else self.heat + heat
+        if self.n_objectives:
+            self.add_control(rec[:, rec.shape[1] - 2 * self.turns:])
         self.games += n
         w = rec[:, C_WINNER]
         cut = rec[:, C_REASON] == self.truncated_reason
@@ -250,7 +289,7 @@ class Tally:
         left = rec[:, [C_SLEFT0, C_SLEFT1]].astype(np.int64)
         self.objectives_sq += (objectives * objectives).sum(axis=0)
         self.strength_left_sq += (left * left).sum(axis=0)
-        per_game = rec[:, N_FIXED:]
+        per_game = rec[:, N_FIXED:] if self.n_losses is None else rec[:, N_FIXED:N_FIXED + self.n_losses]
         lost, lost_sq = per_game.sum(axis=0), (per_game * per_game).sum(axis=0)
         self.losses = lost if self.losses is None else self.losses + lost
         self.losses_sq = lost_sq if self.losses_sq is None else self.losses_sq + lost_sq
@@ -266,6 +305,21 @@ class Tally:
                 g[1] += int((w[sel] == side).sum())
         self.outcomes.append(idx.astype(np.int8))
         self.decided.append(rec[:, C_DECIDED].astype(np.int8))
+        self.by_default.append(rec[:, C_REASON] == self.default_reason if self.default_reason >= 0
+                               else np.zeros(n, bool))
+
+    def add_control(self, masks: np.ndarray) -> None:
+        """``masks``: per game, turn-major, each side's objective mask at each turn's end."""
+        if self.control is None:
+            self.control = np.zeros((self.turns, 2, self.n_objectives), np.int64)
+        m = masks.reshape(len(masks), self.turns, 2)
+        for k in range(self.n_objectives):
+            self.control[:, :, k] += ((m >> k) & 1).sum(axis=0)
+
+    def by_default_array(self) -> np.ndarray:
+        """Per game, in game order: True when it was won by default at the end (the
+        scenario's winner when neither side meets its conditions)."""
+        return np.concatenate(self.by_default) if self.by_default else np.zeros(0, bool)
 
     def outcome_array(self) -> np.ndarray:
         """Per game, in game order: 0 the first side won, 1 the second, 2 a draw, 3 cut
@@ -275,6 +329,15 @@ class Tally:
     def decided_array(self) -> np.ndarray:
         """Per game, in game order: the turn in which the outcome was settled."""
         return np.concatenate(self.decided) if self.decided else np.zeros(0, np.int8)
+
+
+def new_tally(game) -> Tally:
+    """An empty :class:`Tally` for ``game``'s records: its loss columns, its objectives'
+    control by turn (when its records end with them, ``game.objective_names``), its codes
+    of a game cut short and of a win by default."""
+    n_obj = len(game.objective_names()) if hasattr(game, "objective_names") else 0
+    return Tally(turns=int(game.turns), truncated_reason=int(game.r_truncated), n_losses=len(game.card_names()),
+                 n_objectives=n_obj, default_reason=int(getattr(game, "r_by_default", -1)))
 
 
 class RecordWriter:
@@ -377,7 +440,7 @@ def run_games(game, *, games: int | None, seed: int, players: tuple[str, str] = 
     A game not over after ``max_decisions`` decisions is stopped and recorded as
     truncated (winner ``none``, reason ``truncated``).
     """
-    tally = Tally(turns=int(game.turns), truncated_reason=int(game.r_truncated))
+    tally = new_tally(game)
     writer = RecordWriter(out_dir, game) if out_dir is not None else None
     ok = False
     start = time.perf_counter()
@@ -421,15 +484,15 @@ def _play(game, *, games: int | None, seed: int, players, workers, progress, par
     (and ``writer``): ``(runner result, workers used)``."""
     kinds, params = game.players.player_setup(players, params)
     piece = games_per_piece(game, kinds)
-    task = partial(chunk_task, game, kinds, params, piece, max_decisions=int(max_decisions), start=int(start))
+    task = partial(played_piece, game, kinds, params, piece, max_decisions=int(max_decisions), start=int(start))
     opts = dataclasses.replace(_options_of(options, workers), backend="thread")   # play_chunk releases the GIL
     if progress is not None:
         opts = dataclasses.replace(opts, progress=progress)
 
-    def collect(_chunk, records):
-        tally.add(records)
+    def collect(_chunk, played):
+        tally.add(played.records, played.heat)
         if writer is not None:
-            writer.write(records)
+            writer.write(played.records)
         return tally
 
     side0 = game.sides[0]
@@ -467,7 +530,7 @@ def run_until_decided(game, *, first_round: int, max_games: int, seed: int, marg
     if echo is None:
         echo = say     # one line a round on stderr (none with --quiet)
     opts = dataclasses.replace(options or runner.RunOptions(), checkpoint=None)
-    tally = Tally(turns=int(game.turns), truncated_reason=int(game.r_truncated))
+    tally = new_tally(game)
     writer = RecordWriter(out_dir, game) if out_dir is not None else None
     sides = list(game.sides)
     used = [1]

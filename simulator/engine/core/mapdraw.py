@@ -245,6 +245,37 @@ def _draw_smoke(ax, cm, smoke: dict, xs, ys, size) -> list:
                    markeredgecolor="#555555", label="smoke markers")]
 
 
+@dataclass(frozen=True)
+class Heat:
+    """A heat map over a map: ``values`` (hex name -> a rate per game; hexes not named
+    are 0), drawn in ``colour`` (a side's faction colour), stronger where higher,
+    the rate written in the hex; ``label`` names it in the legend."""
+
+    values: dict
+    colour: str
+    label: str
+
+
+def draw_heat(ax, cm, heat: Heat, xs, ys, size) -> list:
+    """``heat`` over the board: each hex with a value tinted in the heat's colour (its
+    opacity from 0.15 to 0.85 with the value against the highest) and the value written
+    in it; returns its legend entries."""
+    top = max((float(v) for v in heat.values.values()), default=0.0)
+    for name, v in heat.values.items():
+        v = float(v)
+        if v <= 0 or top <= 0:
+            continue
+        h = cm.index_of(name)
+        pts = _shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size), xs[h], ys[h], 0.92)
+        ax.add_patch(Polygon(pts, closed=True, facecolor=heat.colour, alpha=0.15 + 0.7 * v / top,
+                             edgecolor=heat.colour, linewidth=0.6, zorder=5))
+        ax.text(xs[h], ys[h] + 0.15 * size, f"{v:.2f}" if v < 10 else f"{v:.0f}", fontsize=5.2, ha="center",
+                va="center", color="black", zorder=9,
+                bbox=dict(boxstyle="round,pad=0.1", facecolor="white", alpha=0.7, edgecolor="none"))
+    return [Patch(facecolor=heat.colour, alpha=0.85, label=f"{heat.label} (highest {top:.2f} a game)"),
+            Patch(facecolor=heat.colour, alpha=0.2, label="lighter: fewer")]
+
+
 def vertex_point(orientation: str, v: int, size: float) -> tuple[float, float]:
     """Offset from a hex centre to its vertex ``v`` (hexgrid's vertex numbering)."""
     # flat: vertex 0 (NE) at -60 degrees on the picture (y down), then clockwise by 60

@@ -5,6 +5,8 @@ after ``N_FIXED`` (units lost per unit card or per unit)."""
 
 from __future__ import annotations
 
+import numba
+
 from simulator.engine.core.compiling import int64_constants
 
 (C_GAME, C_WINNER, C_REASON, C_TURNS, C_FIRST, C_DECIDED, C_OBJ0, C_OBJ1, C_OBJMASK0, C_OBJMASK1,
@@ -21,5 +23,25 @@ assert len(FIXED_COLUMNS) == N_FIXED
 # the summary's "activity" keys (per game, both sides), from C_ACTIVATIONS .. C_DECISIONS;
 # each game names them in its own words (its game object's ``activity_words``)
 ACTIVITY_KEYS = ("activations", "reaction_fires", "fallbacks", "close_combats", "decisions")
+
+
+def control_columns(turns: int) -> list[str]:
+    """The names of the record's last ``2 * turns`` columns (:func:`control_by_turn`):
+    ``objectives_mask_<side>_turn_<k>``, turn-major."""
+    return [f"objectives_mask_{side}_turn_{k}" for k in range(1, turns + 1) for side in (0, 1)]
+
+
+@numba.njit(cache=True, _nrt=False)
+def control_by_turn(aux, first_row, final0, final1, turns, row):
+    """The record's last ``2 * turns`` columns: each side's objective mask at the end of
+    each turn (``aux[first_row + side, turn - 1]``, turn-major); a turn the game did not
+    end (it was over, or cut short, before) takes the holders at the game's end."""
+    base = row.shape[0] - 2 * turns
+    for k in range(turns):
+        m0 = aux[first_row, k] if k < aux.shape[1] else -1
+        m1 = aux[first_row + 1, k] if k < aux.shape[1] else -1
+        row[base + 2 * k] = m0 if m0 >= 0 else final0
+        row[base + 2 * k + 1] = m1 if m1 >= 0 else final1
+
 
 int64_constants(globals())

@@ -31,6 +31,7 @@ PYTHON_ONLY = {
     "simulator.run.runner",        # the calculators' Monte Carlo runs
     "simulator.run.checkpoint",    # saved runs
     "simulator.run.stats",         # intervals of the calculators' answers
+    "simulator.run.intervals",     # the Monte Carlo tables' intervals and unseen outcomes (issue 39)
     "simulator.run.vocabulary",    # words shared with the command line
     "simulator.run.datafile",      # reading data files (the scenario loaders beside the compiled LOS table)
     "simulator.engine.core.hexspec",   # hex names in scenario files

@@ -54,6 +54,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.option("--restrict-all", multiple=True, metavar="SIDE",
               help="Restricted play for every unit card of SIDE and every kind of choice its cards can "
                    "make, one at a time. Repeatable.")
+@cliopts.no_restrict_all
 @cliopts.data_files(scenario=True)
 @click.option("--watch", is_flag=True, default=False,
               help="Check and play the scenario again each time the file (or a data file it uses) is "
@@ -64,7 +65,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
               help="With --watch: stop after N runs (a save that fails its check counts).")
 def scenario_command(name, games, seed, players, run_options, out, fmt, edition, vary, tune, target,
                      ladder, ladder_games, skill_curve, levels, restrict, restrict_all, dice_file, aid_file,
-                     units_dir, watch, watch_max_runs, margin, until_decided, max_games):
+                     units_dir, watch, watch_max_runs, margin, until_decided, max_games, no_restrict_all):
     """Play scenario NAME many times with computer players and report its balance.
 
     The verdict is balanced, unbalanced, undecided (not enough games: it says how
@@ -107,6 +108,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
                   data=cliopts.scenario_data(dice_file, aid_file, units_dir), skill_curve=skill_curve,
                   levels=levels, restrict=tuple(restrict), restrict_all=tuple(restrict_all), margin=margin,
                   until_decided=until_decided, max_games=max_games)
+    kwargs.update(cliopts.what_matters(out, no_restrict_all, restrict_all))
     if watch:
         raise click.exceptions.Exit(watch_scenario(name, out, watch_max_runs, **kwargs))
     if out is None:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import dataclasses
 from functools import partial
 
+import numpy as np
+
 from simulator.engine.core import balance as core_balance
 from simulator.engine.core.answers import BalanceReport
 from simulator.engine.core.balance import (
@@ -167,8 +169,13 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                 skill_curve: bool = False, levels: str | None = None,
                 restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = (),
                 margin: float | None = None, until_decided: bool = False,
-                max_games: int = DEFAULT_MAX_GAMES) -> tuple[dict, RunResult]:
+                max_games: int = DEFAULT_MAX_GAMES, what_matters: str = "off") -> tuple[dict, RunResult]:
     """Play the scenario and report its balance: ``(JSON summary, the main run)``.
+
+    ``what_matters``: ``"auto"`` (the batch report's default) adds a short restricted
+    play of every restriction of both sides (:func:`what_matters_most`) when it fits in
+    the time the batch took, else says how to get it; ``"off"``: neither. A run given
+    ``restrict`` or ``restrict_all`` has its own restricted play and no short one.
 
     ``margin``: the balance verdict's margin in points (``--margin``; default the
     scenario's ``[verdict] margin``, else 5). ``until_decided``: the main run plays
@@ -244,8 +251,23 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
         report["restricted"] = restricted_play(game, asked, params, base, games=games, seed=seed,
                                                players=(p1, p2), workers=workers, progress=progress, options=sub)
         report["restricted_method"] = RESTRICTED_METHOD
+    elif what_matters == "auto" and games:
+        what_matters_most(report, result, name, base, seed=seed, players=(p1, p2), workers=workers,
+                          progress=progress, options=sub)
     report["sides"] = sides
     return report, result
+
+
+def what_matters_most(report: dict, result: RunResult, name: str, base: np.ndarray, *, seed: int,
+                      players: tuple[str, str], workers: int | None, progress: bool = True,
+                      options: RunOptions | None = None) -> None:
+    """Assault's "what matters most" (:func:`simulator.engine.core.balance.what_matters_most`):
+    every restriction of both sides, with the players' parameters that forbid it."""
+    game = result.game
+    every = [a for side in game.sides for a in every_restriction(game.scenario, side, game.card_names())]
+    params = [restricted_params(a, game.card_names(), DEFAULT_PARAMS) for a in every]
+    core_balance.what_matters_most(report, result, every, params, base, command=f"lanchester assault scenario {name}",
+                                   seed=seed, players=players, workers=workers, progress=progress, options=options)
 
 
 def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,

@@ -104,6 +104,7 @@ from simulator.games.assault.game.state import (
     G_STEPS,
     G_SUB,
     G_UNIT,
+    HX_CC,
     HX_DUG,
     INFANTRY,
     K_CCPICK,
@@ -550,6 +551,7 @@ def enter_on(s, t, u, g, e, fighting, into):  # noqa: C901 - entering a hex's ca
         if s.u[u, U_ACT] == ACT_FAST:
             flags |= F_FAST
         s.g[G_CCS] += 1
+        s.hx[g, HX_CC + s.u[u, U_SIDE]] += 1                  # the batch's heat map: who starts one where
         s.g[G_CC_KIND] = KIND_INIT
         shift(s, u, g)
         s.u[u, U_CC] = CC_ACTIVE                               # 12.1: replaces the action marker

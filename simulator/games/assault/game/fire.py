@@ -40,6 +40,8 @@ from simulator.games.assault.game.state import (
     G_QN,
     G_SMOKE_ANY,
     HX_DUG,
+    HX_LOST,
+    HX_SHOT,
     HX_SMOKE,
     INFANTRY,
     MAX_QUEUE,
@@ -348,6 +350,9 @@ def queue_fallback(s, u):
 @rule
 def eliminate(s, t, u):
     """Remove a unit from the game (10.7.3); with command points, its side loses one."""
+    h = unit_hex(s, u)
+    if h >= 0:                    # the batch's heat map: where units are lost (not a rule)
+        s.hx[h, HX_LOST + s.u[u, U_SIDE]] += 1
     lift(s, u)
     s.u[u, U_ST] = ELIMINATED
     s.u[u, U_HEX] = -1
@@ -461,6 +466,9 @@ def roll_result(s, t, f, v, ak, dk, total):
     cancelled (10.7.2), logged, and its result applied (10.7.3-10.7.6)."""
     c, h, sp = cancel_packed(total, t.pooli[ak, PO_EXTRA])
     log_event(s, EV_ROLL, f, v, ak, dk, symbols(total, 0), symbols(total, 3))
+    th = unit_hex(s, v)
+    if th >= 0:                   # the batch's heat map: where units are shot at (one per EV_ROLL)
+        s.hx[th, HX_SHOT + s.u[v, U_SIDE]] += 1
     return apply_symbols(s, t, v, c, h, sp)
 
 

@@ -18,6 +18,7 @@ from simulator.engine.core import hexgrid
 from simulator.engine.core.hexspec import expand_hexes
 from simulator.engine.core.mapdraw import (
     FACTION_COLOURS,
+    Heat,
     Piece,
     _draw_position,
     _draw_smoke,
@@ -25,6 +26,7 @@ from simulator.engine.core.mapdraw import (
     _short,
     _shrink,
     draw_board,
+    draw_heat,
 )
 from simulator.games.assault.game.compiled import CompiledMap, compile_map
 from simulator.games.assault.game.scenario import Scenario
@@ -33,14 +35,16 @@ from simulator.games.assault.game.scenario import Scenario
 def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
              smoke: dict | None = None, dpi: int = 110, title: str | None = None,
              pieces: list[Piece] | None = None, objective_holders: dict[str, str] | None = None,
-             subtitle: str | None = None, footer: str | None = None, geometry: dict | None = None) -> bytes:
+             subtitle: str | None = None, footer: str | None = None, geometry: dict | None = None,
+             heat: Heat | None = None) -> bytes:
     """An Assault map as PNG bytes (see the module docstring), drawn by :func:`draw_board`.
 
     ``pieces`` replaces the scenario's set-up (fixed units, zones, entry hexes) with a
     position; ``objective_holders`` maps an objective's hex to the faction holding it;
     ``smoke`` maps hex names to smoke markers (drawn, and counted in ``los_from``);
     ``footer``: lines printed small under the map (a report's provenance); ``geometry``:
-    filled with the hexes' pixel centres (:func:`simulator.engine.core.mapdraw.draw_board`)."""
+    filled with the hexes' pixel centres (:func:`simulator.engine.core.mapdraw.draw_board`);
+    ``heat``: a batch's heat map over the terrain and the objectives instead of the set-up."""
     if isinstance(scenario, CompiledMap):
         cm, s = scenario, None
     else:
@@ -48,6 +52,8 @@ def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,
 
     def overlay(ax, xs, ys, size) -> list:
         handles = []
+        if heat is not None:
+            return handles + _draw_position(ax, cm, s, [], {}, xs, ys, size)[:1] + draw_heat(ax, cm, heat, xs, ys, size)
         if pieces is not None:
             handles += _draw_position(ax, cm, s, pieces, objective_holders or {}, xs, ys, size)
         elif s is not None:

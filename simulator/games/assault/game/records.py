@@ -1,7 +1,8 @@
 """Assault's compiled batch entries: :func:`play_chunk` plays a chunk of games with
 Assault's rules and quick players (:func:`play_chunk_searching` with the searching ones
 too; :func:`chunk_entry` picks) and writes one fixed-width integer record per game
-(:func:`fill_record`, columns ``FIXED_COLUMNS`` then units lost per unit card). The
+(:func:`fill_record`, columns ``FIXED_COLUMNS``, units lost per unit card, then each side's
+objectives at the end of each turn). The
 shared runner (:mod:`simulator.engine.core.batch`) calls it; each game brings its own."""
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from simulator.engine.core.records import (
     C_VALUE0,
     C_WINNER,
     N_FIXED,
+    control_by_turn,
 )
 from simulator.engine.core.seeding import seed_game
 from simulator.engine.players.interface import forget, play, play_searching, searches
@@ -36,6 +38,7 @@ from simulator.games.assault.game import playerapi  # noqa: F401  (registers Ass
 from simulator.games.assault.game.state import (
     AUX_FST,
     AUX_OBJ,
+    AUX_OBJT,
     CARRIED,
     ELIMINATED,
     G_ACTIVATIONS,
@@ -58,7 +61,7 @@ from simulator.games.assault.game.state import (
     U_ST,
     U_TYPE,
 )
-from simulator.games.assault.game.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, UT_CARD, UT_STR, UT_VALUE
+from simulator.games.assault.game.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_TURNS, UT_CARD, UT_STR, UT_VALUE
 from simulator.games.assault.game.turn import set_up
 
 
@@ -107,6 +110,8 @@ def fill_record(s, t, game, decisions, row):
     row[C_FALLBACKS] = s.g[G_FALLBACKS]
     row[C_CCS] = s.g[G_CCS]
     row[C_DECISIONS] = decisions
+    control_by_turn(s.aux, AUX_OBJT, row[C_OBJMASK0], row[C_OBJMASK0 + 1], t.p[P_TURNS], row)
+
 
 
 @rule_inlined

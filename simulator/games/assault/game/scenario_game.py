@@ -8,10 +8,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from simulator.games.assault.game.compiled import CompiledMap
 from simulator.games.assault.game.pooltab import UnitType
 from simulator.games.assault.game.scenario import Scenario
-from simulator.games.assault.game.state import NO_WINNER, R_TRUNCATED, REASON_NAMES, GameState, empty_state
+from simulator.games.assault.game.state import (
+    HX_CC,
+    HX_LOST,
+    HX_SHOT,
+    NO_WINNER,
+    R_TRUNCATED,
+    R_TURN_LIMIT,
+    REASON_NAMES,
+    GameState,
+    empty_state,
+)
 from simulator.games.assault.game.tables import (
     P_TURNS,
     Tables,
@@ -76,12 +88,13 @@ class Game:
 
     def new_state(self, log_cap: int = 1) -> GameState:
         return empty_state(len(self.slots), self.cm.n, len(self.scenario.objective_list), len(self.types),
-                           max(1, len(self.formations)), log_cap)
+                           max(1, len(self.formations)), log_cap, self.turns)
 
     # --- the shared batch runner's game API (simulator.engine.core.batch) -------------
     reason_names = REASON_NAMES
     no_winner = NO_WINNER
     r_truncated = R_TRUNCATED
+    r_by_default = R_TURN_LIMIT     # won by default: victory.if_neither's side at the end of the last turn (6.6)
 
     @property
     def turns(self) -> int:
@@ -114,9 +127,24 @@ class Game:
                       "close_combats": "close combats", "decisions": "decisions", "close_in": "enter close combat"}
 
     def record_columns(self) -> list[str]:
-        """The shared columns, then ``lost_<side>_<unit>`` per unit card."""
-        from simulator.engine.core.records import FIXED_COLUMNS
-        return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in self.card_names()]
+        """The shared columns, ``lost_<side>_<unit>`` per unit card, then each side's
+        objectives at the end of each turn (:func:`~simulator.engine.core.records.control_columns`)."""
+        from simulator.engine.core.records import FIXED_COLUMNS, control_columns
+        return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in self.card_names()] \
+            + control_columns(self.turns)
+
+    def objective_names(self) -> list[str]:
+        """The objectives in the order of the records' masks (bit k: objective k)."""
+        return [o.name or o.hex for o in self.scenario.objective_list]
+
+    def heat(self, s) -> np.ndarray:
+        """The heat counters a batch piece added up in ``s`` (its hexes' ``HX_LOST``,
+        ``HX_SHOT``, ``HX_CC`` columns): ``[kind, side, hex]``, kinds lost, shot at, close combats started."""
+        return np.stack([s.hx[:, c:c + 2].T for c in (HX_LOST, HX_SHOT, HX_CC)]).astype(np.int64)
+
+    def hex_names(self) -> list[str]:
+        """Each hex's name as the reports write it (``col,row``)."""
+        return list(self.cm.names)
 
     def describe(self) -> dict:
         s = self.scenario

@@ -293,6 +293,9 @@ HX_FIELDS = declare(globals(), """
     HX_SMOKE        smoke markers (7.5, 6.5)
     HX_DUG          1: a dug-in marker (9.8.1)
     HX_OCC*2        HX_OCC + side: units of that side standing there (stacking, 9.0)
+    HX_LOST*2       HX_LOST + side: that side's units eliminated here (a batch's heat map; not reset by a new game)
+    HX_SHOT*2       HX_SHOT + side: attack rolls at that side's units here (heat map; kept across games)
+    HX_CC*2         HX_CC + side: close combats that side started here (heat map; kept across games)
 """)
 # rows of aux[row, :]
 AUX_ROWS = declare(globals(), """
@@ -301,6 +304,7 @@ AUX_ROWS = declare(globals(), """
     AUX_QUEUE       units waiting to fall back (13.3)
     AUX_OBJ         who holds each objective, -1 nobody (9.7)
     AUX_FST         each formation card: 0 in the deck, 1 drawn, 2 kept, 3 set aside, 4 reinforcement
+    AUX_OBJT*2      AUX_OBJT + side, column turn - 1: bit k, it held objective k at that turn's end; -1 not ended
 """)
 
 
@@ -368,10 +372,11 @@ class GameState(NamedTuple):
 
 
 def empty_state(n_units: int, n_hex: int, n_obj: int, n_types: int, n_forms: int = 1,
-                log_cap: int = 1) -> GameState:
-    width = max(MAX_PATH, MAX_QUEUE, n_obj, n_forms, 1)
+                log_cap: int = 1, n_turns: int = 1) -> GameState:
+    width = max(MAX_PATH, MAX_QUEUE, n_obj, n_forms, n_turns, 1)
     aux = np.zeros((AUX_ROWS, width), dtype=np.int64)
     aux[AUX_OBJ, :] = -1
+    aux[AUX_OBJT:AUX_OBJT + 2, :] = -1
     return GameState(
         u=np.zeros((n_units, U_FIELDS), dtype=np.int64),
         g=np.zeros(G_FIELDS, dtype=np.int64),

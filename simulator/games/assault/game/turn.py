@@ -72,6 +72,7 @@ from simulator.games.assault.game.state import (
     ABSENT,
     AUX_FST,
     AUX_OBJ,
+    AUX_OBJT,
     CARRIED,
     G_CC_PEND,
     G_CP0,
@@ -88,6 +89,7 @@ from simulator.games.assault.game.state import (
     G_SUB,
     G_TARGET,
     G_UNIT,
+    HX_LOST,
     HX_OCC,
     K_DISEMBARK,
     ONMAP,
@@ -260,7 +262,9 @@ def set_up(s, t):
     s.g[G_CP0 + 1] = t.p[P_BASE_CP0 + 1]
     s.aux[AUX_OBJ, :] = -1
     s.aux[AUX_FST, :] = 0
-    s.hx[:, :] = 0
+    s.aux[AUX_OBJT, :] = -1                      # no turn ended yet (objective control by turn)
+    s.aux[AUX_OBJT + 1, :] = -1
+    s.hx[:, :HX_LOST] = 0                         # the heat columns add up over a batch's games
     s.cp[:, :, :] = 0
     for u in range(n):
         if s.u[u, U_ST] == ONMAP:

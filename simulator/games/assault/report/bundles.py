@@ -460,6 +460,7 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     from simulator.games.assault.report.provenance import scenario_data
     from simulator.run.output import atomic_write_text, to_json
 
+    kwargs.setdefault("what_matters", "auto")      # the batch report's short restricted play (what matters most)
     report, result = balance_run(name, out_dir=str(folder), **kwargs)
     report["files"] = [Path(f).name for f in report["files"]]
     sources, files = scenario_data(result.game)
@@ -471,8 +472,24 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     map_png = draw_map(scenario, title=f"{scenario.name}: the map and the set-up",
                        footer="\n".join(prov.footer_lines()))
     bundle = balance_bundle(report, report_frames(report, result), provenance=prov,
-                            record_files=report["files"], map_png=map_png)
+                            record_files=report["files"], map_png=map_png,
+                            heat_map=heat_drawer(scenario, "\n".join(prov.footer_lines())))
     return (report, bundle, result) if with_result else (report, bundle)
+
+
+def heat_drawer(scenario, footer: str):
+    """The balance page's heat maps: ``(values, side, kind, title)`` -> the map with one
+    side's per-game rate by hex in its faction's colour."""
+    from simulator.engine.core.mapdraw import FACTION_COLOURS, Heat
+    from simulator.games.assault.game.mapdraw import draw_map
+
+    names = list(scenario.sides)
+
+    def draw(values: dict, side: int, kind: str, title: str) -> bytes:
+        colour = FACTION_COLOURS.get(scenario.sides[names[side]].faction, "#555555")
+        return draw_map(scenario, title=title, footer=footer,
+                        heat=Heat(values, colour, f"{names[side]}: {kind} per game"))
+    return draw
 
 
 def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], provenance: Provenance,

@@ -62,6 +62,7 @@ VARY_KEYS = ("rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTI
 @click.option("--restrict-all", multiple=True, metavar="SIDE",
               help="Restricted play for every squad and vehicle entry of SIDE and every kind of choice it can "
                    "make in the scenario, one at a time. Repeatable. Example: --restrict-all german")
+@cliopts.no_restrict_all
 @click.option("--watch", is_flag=True, default=False,
               help="Check and play the scenario again each time the file is saved, with the same seed; rewrite "
                    "--out DIR (its page reloads itself) and print one line with the change of the verdict. "
@@ -69,8 +70,8 @@ VARY_KEYS = ("rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTI
 @click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --watch: stop after N runs (a save that fails its check counts).")
 def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tune, target, ladder, ladder_games,
-                     skill_curve, levels, margin, until_decided, max_games, restrict, restrict_all, watch,
-                     watch_max_runs):
+                     skill_curve, levels, margin, until_decided, max_games, restrict, restrict_all, no_restrict_all,
+                     watch, watch_max_runs):
     """Play Tide of Iron scenario NAME many times with computer players and report its
     balance.
 
@@ -114,6 +115,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
                   target=target, ladder=ladder, ladder_games=ladder_games, skill_curve=skill_curve, levels=levels,
                   margin=margin, until_decided=until_decided, max_games=max_games, restrict=tuple(restrict),
                   restrict_all=tuple(restrict_all))
+    kwargs.update(cliopts.what_matters(out, no_restrict_all, restrict_all))
     if watch:
         raise click.exceptions.Exit(watch_scenario(name, out, watch_max_runs, **kwargs))
     if out is None:

@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from simulator.engine.core.compiling import int64_constants, push, rule
 from simulator.games.toi.game.events import EV_FIRE, REVEAL_FIRED, log
-from simulator.games.toi.game.fire import HOW_CONCENTRATED, ROLE_SUPPORT, can_support, cover_dice, flame_reaches, share
+from simulator.games.toi.game.fire import (
+    HOW_CONCENTRATED,
+    ROLE_SUPPORT,
+    can_support,
+    cover_dice,
+    flame_reaches,
+    share,
+    shot_at,
+)
 from simulator.games.toi.game.state import (
     COND_NORMAL,
     K_AREA,
@@ -240,6 +248,7 @@ def area_attack(s, t, k, h, mode, support):
             red += 1
         hits = net_hits_jit(black, red)
         log(s, EV_FIRE, k, j, mode + 2, strength, cover, hits)    # mode + 2: an area attack
+        shot_at(s, j, h)
         if not decided and (not vehicle or not squads):
             decided = True
             if black >= t.p[P_WIRE_AREA]:

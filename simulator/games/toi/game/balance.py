@@ -37,7 +37,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
                 target: float = 0.5, warm=None, ladder: bool = False, ladder_games: int = 200,
                 skill_curve: bool = False, levels: str | None = None, margin: float | None = None,
                 until_decided: bool = False, max_games: int | None = None, restrict: tuple[str, ...] = (),
-                restrict_all: tuple[str, ...] = ()):
+                restrict_all: tuple[str, ...] = (), what_matters: str = "off"):
     """The balance report of a Tide of Iron scenario (the JSON of ``assault scenario``)
     and its main run: ``(report, RunResult)``. ``vary``/``tune``: the game's own keys
     (:mod:`simulator.games.toi.game.variants`), checked before anything is played; every
@@ -64,6 +64,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
         skill_ladder,
         tune_scan,
         verdict_with_players,
+        what_matters_most,
     )
     from simulator.engine.core.batch import margin_fraction, player_kinds, run_games
     from simulator.engine.players import interface
@@ -122,4 +123,9 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
                                                result.tally.outcome_array(), games=result.tally.games, seed=seed,
                                                players=pl, workers=None, progress=progress, options=sub)
         report["restricted_method"] = RESTRICTED_METHOD
+    elif what_matters == "auto" and result.tally.games:
+        every = [a for side in game.sides for a in R.every_restriction(game.scenario, side)]
+        what_matters_most(report, result, every, [R.restricted_params(a, DEFAULT_PARAMS) for a in every],
+                          result.tally.outcome_array(), command=f"lanchester toi scenario {name}", seed=seed,
+                          players=pl, workers=None, progress=progress, options=sub)
     return report, result

@@ -191,14 +191,15 @@ def fixed_forces(scenario: Scenario, side: str) -> list[tuple[str, str]]:
 def draw_toi_map(scenario: Scenario, *, los_from: str | None = None, pieces=None,
                  objective_holders: dict[str, int] | None = None, title: str | None = None,
                  subtitle: str | None = None, footer: str | None = None, dpi: int = 110,
-                 geometry: dict | None = None) -> bytes:
+                 geometry: dict | None = None, heat=None) -> bytes:
     """The map as PNG bytes: the set-up, or with ``pieces`` (core
     :class:`~simulator.engine.core.mapdraw.Piece`) a position, objectives then in the
     colour of the side holding them (``objective_holders``: hex name -> side index);
-    ``geometry``: filled with the hexes' pixel centres (core ``draw_board``)."""
+    ``geometry``: filled with the hexes' pixel centres (core ``draw_board``); ``heat`` (core
+    :class:`~simulator.engine.core.mapdraw.Heat`): a batch's heat map instead of the set-up."""
     from matplotlib.patches import Patch
 
-    from simulator.engine.core.mapdraw import FACTION_COLOURS, _draw_position, draw_board
+    from simulator.engine.core.mapdraw import FACTION_COLOURS, _draw_position, draw_board, draw_heat
 
     b = Board(scenario)
     colours = [FACTION_COLOURS[f] for f in SIDE_FACTIONS]
@@ -206,6 +207,8 @@ def draw_toi_map(scenario: Scenario, *, los_from: str | None = None, pieces=None
     def overlay(ax, xs, ys, size) -> list:
         handles = _roads_and_markers(ax, b, xs, ys, size)
         handles += _objectives(ax, b, colours, objective_holders or {}, pieces is not None, xs, ys, size)
+        if heat is not None:
+            return handles + draw_heat(ax, b, heat, xs, ys, size)
         if pieces is None:
             return handles + _zones(ax, b, colours, xs, ys, size)
         handles += _draw_position(ax, b, None, pieces, {}, xs, ys, size)

@@ -19,6 +19,7 @@ from simulator.games.toi.game.state import (
     G_MP,
     G_STURDY,
     G_UNIT,
+    HX_SHOT,
     MODE_NORMAL,
     ONMAP,
     TOK_FATIGUED,
@@ -278,6 +279,14 @@ def cover_dice(s, t, target, mode, cut):
 
 
 @rule
+def shot_at(s, k, h):
+    """The batch's heat map (not a rule): an attack at unit ``k`` in hex ``h`` (one per
+    EV_FIRE / EV_OPFIRE event)."""
+    if h >= 0:
+        s.hx[h, HX_SHOT + s.u[k, U_SIDE]] += 1
+
+
+@rule
 def attack(s, t, lead, target, mode, support, how):
     """Resolve an attack led by ``lead`` (with every eligible supporter if ``support``) and
     apply it; everyone who fired is fatigued (001 Combined fire; Opportunity fire).
@@ -304,6 +313,7 @@ def attack(s, t, lead, target, mode, support, how):
         red += 1                                  # 001 Tanks: Thick Armor (rulings T9)
     hits = net_hits_jit(black, red)
     log(s, EV_OPFIRE if how >= HOW_OPFIRE else EV_FIRE, lead, target, mode, strength, cover, hits)
+    shot_at(s, target, s.u[target, U_HEX])
     reveal(s, lead, REVEAL_FIRED)                 # 001 Concealed squads: firing reveals
     if how == HOW_RAPID:                          # stays in op fire mode; this target is used up
         s.u[lead, U_RAPID + (target >> 6)] |= 1 << (target & 63)

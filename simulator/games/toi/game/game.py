@@ -35,7 +35,7 @@ class Game:
 
     def new_state(self, log_cap: int = 1) -> S.GameState:
         t = self.tables
-        return S.empty_state(self.n_units, len(t.hexi), len(t.obj), log_cap)
+        return S.empty_state(self.n_units, len(t.hexi), len(t.obj), log_cap, self.turns)
 
     def unit_label(self, k: int) -> str:
         return self.scenario.squad_label(k)
@@ -94,8 +94,25 @@ class Game:
                       "turn": "round"}
 
     def record_columns(self) -> list[str]:
-        from simulator.engine.core.records import FIXED_COLUMNS
-        return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in self.card_names()]
+        """The shared columns, ``lost_<side>_unit-<k>`` per unit, then each side's
+        objectives after each round (:func:`~simulator.engine.core.records.control_columns`)."""
+        from simulator.engine.core.records import FIXED_COLUMNS, control_columns
+        return list(FIXED_COLUMNS) + [f"lost_{c.replace('/', '_')}" for c in self.card_names()] \
+            + control_columns(self.turns)
+
+    def objective_names(self) -> list[str]:
+        """The objectives in the order of the records' masks (bit o: objective o)."""
+        return [o.name or o.hex for o in self.scenario.spec.objectives]
+
+    def heat(self, s):
+        """The heat counters a batch piece added up in ``s``: ``[kind, side, hex]``, kinds
+        units destroyed, attacked, assaults made (the hexes' ``HX_LOST``, ``HX_SHOT``, ``HX_CC``)."""
+        import numpy as np
+        return np.stack([s.hx[:, c:c + 2].T for c in (S.HX_LOST, S.HX_SHOT, S.HX_CC)]).astype(np.int64)
+
+    def hex_names(self) -> list[str]:
+        """Each hex's name (``col,row``), in the order of the state's hexes."""
+        return list(self.scenario.grid.names)
 
     def describe(self) -> dict:
         """The run's data, with the keys of Assault's (the balance report's ``data``)."""

@@ -5,7 +5,8 @@ the rules and the shared players (:mod:`simulator.engine.players`, through
 (:func:`fill_record`): the shared columns
 (:data:`simulator.engine.core.records.FIXED_COLUMNS`, read by
 :class:`simulator.engine.core.batch.Tally`), then per unit
-of the scenario whether it was lost. Their meaning here: ``turns`` the rounds played,
+of the scenario whether it was lost, then each side's objectives after each round's
+command phase (:func:`~simulator.engine.core.records.control_by_turn`). Their meaning here: ``turns`` the rounds played,
 ``first_player`` the side with the initiative at the start, ``decided_turn`` the round
 the game ended in, ``strength`` figures (a vehicle: two per damage step, as
 :func:`~simulator.games.toi.game.view.unit_value`), ``points_left`` victory points,
@@ -35,12 +36,14 @@ from simulator.engine.core.records import (
     C_VALUE0,
     C_WINNER,
     N_FIXED,
+    control_by_turn,
 )
 from simulator.engine.core.seeding import seed_game
 from simulator.engine.players.interface import forget, play, play_searching, searches
 from simulator.games.toi.game import playerapi  # noqa: F401  (registers Tide of Iron's game API for the players)
 from simulator.games.toi.game.state import (
     AUX_OBJ,
+    AUX_OBJT,
     CARRIED,
     DESTROYED,
     EMPTIED,
@@ -62,7 +65,7 @@ from simulator.games.toi.game.state import (
     U_SIDE,
     U_ST,
 )
-from simulator.games.toi.game.tables import P_N_FIG, P_N_OBJ, P_N_UNITS, SL_FIG, SL_VEHICLE
+from simulator.games.toi.game.tables import P_N_FIG, P_N_OBJ, P_N_UNITS, P_ROUNDS, SL_FIG, SL_VEHICLE
 from simulator.games.toi.game.turn import new_game
 from simulator.games.toi.game.view import unit_value
 
@@ -119,6 +122,7 @@ def fill_record(s, t, game, first, decisions, row):
     row[C_REACTIONS] = s.g[G_OPFIRES]
     row[C_CCS] = s.g[G_ASSAULTS]
     row[C_DECISIONS] = decisions
+    control_by_turn(s.aux, AUX_OBJT, row[C_OBJMASK0], row[C_OBJMASK0 + 1], t.p[P_ROUNDS], row)
 
 
 @rule_inlined

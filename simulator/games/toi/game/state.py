@@ -208,6 +208,9 @@ HX_FIELDS = declare(globals(), """
     HX_SMOKE        1: a smoke marker (001 Smoke; from the scenario, rulings T36)
     HX_WIRE         1: razor wire (001 Razor wire; removed by engineers and tanks, rulings T37)
     HX_FORT         fortification markers: the scenario's, and entrenchments dug since (001 Engineer: Dig Entrenchment; rulings T40)
+    HX_LOST*2       HX_LOST + side: that side's units destroyed here (a batch's heat map; kept across games)
+    HX_SHOT*2       HX_SHOT + side: attacks at that side's units here (heat map; kept across games)
+    HX_CC*2         HX_CC + side: assaults that side made on this hex (heat map; kept across games)
 """)
 DMG_NONE, DMG_LIGHT, DMG_HEAVY = 0, 1, 2     # indices into simulator.games.toi.rules.results.VEHICLE_STEPS
 
@@ -221,6 +224,7 @@ AUX_ROWS = declare(globals(), """
     AUX_HITS        the hits each defender takes
     AUX_KEEP        1: that defender retreats
     AUX_OPHEX       the hexes in which the mover has drawn op fire in this move (G_OPN of them)
+    AUX_OBJT*2      AUX_OBJT + side, column round - 1: bit o, it controlled objective o after that round's command phase; -1 not reached
 """)
 
 
@@ -324,10 +328,11 @@ class GameState(NamedTuple):
     log: np.ndarray      # int32[cap, EV_FIELDS]
 
 
-def empty_state(n_units: int, n_hex: int, n_obj: int, log_cap: int = 1) -> GameState:
-    width = max(MAX_PATH, n_obj, 1)
+def empty_state(n_units: int, n_hex: int, n_obj: int, log_cap: int = 1, n_turns: int = 1) -> GameState:
+    width = max(MAX_PATH, n_obj, n_turns, 1)
     aux = np.zeros((AUX_ROWS, width), dtype=np.int64)
     aux[AUX_OBJ, :] = -1
+    aux[AUX_OBJT:AUX_OBJT + 2, :] = -1
     return GameState(
         u=np.zeros((n_units, U_FIELDS), dtype=np.int64),
         g=np.zeros(G_FIELDS, dtype=np.int64),

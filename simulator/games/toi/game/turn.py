@@ -46,6 +46,7 @@ from simulator.games.toi.game.phases.transfer import transfer_choices
 from simulator.games.toi.game.state import (
     ABSENT,
     AUX_OBJ,
+    AUX_OBJT,
     G_ACTIVE,
     G_ADV_HEX,
     G_DECIDER,
@@ -61,6 +62,7 @@ from simulator.games.toi.game.state import (
     G_UNIT,
     G_WINNER,
     HX_FORT,
+    HX_LOST,
     HX_SMOKE,
     HX_WIRE,
     SUB_ADVANCE,
@@ -216,9 +218,11 @@ def new_game(s, t):
     dice, then each player's stream; :func:`simulator.engine.core.seeding.seed_game`)."""
     s.u[:, :] = 0
     s.g[:] = 0
-    s.hx[:, :] = 0
+    s.hx[:, :HX_LOST] = 0                             # the heat columns add up over a batch's games
     s.aux[:, :] = 0
     s.aux[AUX_OBJ, :] = -1                            # nobody controls any objective
+    s.aux[AUX_OBJT, :] = -1                           # no round's control recorded yet
+    s.aux[AUX_OBJT + 1, :] = -1
     for k in range(t.p[P_N_UNITS]):
         s.u[k, U_SIDE] = t.slots[k, SL_SIDE]
         s.u[k, U_ZONE] = t.slots[k, SL_ZONE]

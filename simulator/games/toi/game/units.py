@@ -27,6 +27,7 @@ from simulator.games.toi.game.state import (
     G_SMOKE,
     G_UNIT,
     HX_FORT,
+    HX_LOST,
     HX_OCC,
     HX_SMOKE,
     HX_VEH,
@@ -391,8 +392,10 @@ def obstacle_halves(s, t, h):
 @rule
 def destroy(s, k):
     if s.u[k, U_ST] == CARRIED:
+        lost_in(s, k, s.u[s.u[k, U_CARRIER], U_HEX])
         s.u[k, U_CARRIER] = -1
     else:
+        lost_in(s, k, s.u[k, U_HEX])
         put(s, k, -1)
     s.u[k, U_ST] = DESTROYED
     s.u[k, U_TOKEN] = TOK_FATIGUED
@@ -404,7 +407,15 @@ def destroy(s, k):
 
 
 @rule
+def lost_in(s, k, h):
+    """The batch's heat map (not a rule): unit ``k`` is destroyed in hex ``h`` (-1 none)."""
+    if h >= 0:
+        s.hx[h, HX_LOST + s.u[k, U_SIDE]] += 1
+
+
+@rule
 def destroy_carried(s, j):
+    lost_in(s, j, s.u[s.u[j, U_CARRIER], U_HEX])
     s.u[j, U_CARRIER] = -1
     s.u[j, U_ST] = DESTROYED
     s.u[j, U_TOKEN] = TOK_FATIGUED

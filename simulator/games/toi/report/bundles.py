@@ -185,17 +185,26 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     records = _records(folder)
     if records is not None:
         frames["reasons"] = reason_frame(records)
+    footer = "\n".join(prov.footer_lines())
+
+    def heat_map(values: dict, side: int, kind: str, title: str) -> bytes:
+        from simulator.engine.core.mapdraw import FACTION_COLOURS, Heat
+        from simulator.games.toi.game.board import SIDE_FACTIONS
+        return draw_toi_map(scenario, title=title, footer=footer, heat=Heat(
+            values, FACTION_COLOURS[SIDE_FACTIONS[side]], f"{scenario.side_names[side]}: {kind} per game"))
     bundle = balance_bundle(report, frames, provenance=prov, record_files=report["files"], map_png=map_png,
-                            kind="toi scenario", losses_measure="units eliminated", first_player=True)
+                            kind="toi scenario", losses_measure="units eliminated", first_player=True,
+                            heat_map=heat_map)
     return (report, bundle, result) if with_result else (report, bundle)
 
 
 def _records(folder: Path) -> pd.DataFrame | None:
-    """The reason of each game from the records the run streamed (Parquet, else CSV)."""
+    """The reason and winner of each game from the records the run streamed (Parquet, else CSV)."""
+    columns = ["reason_name", "winner_side"]
     if (folder / "games.parquet").is_file():
-        return pd.read_parquet(folder / "games.parquet", columns=["reason_name"])
+        return pd.read_parquet(folder / "games.parquet", columns=columns)
     if (folder / "games.csv").is_file():
-        return pd.read_csv(folder / "games.csv", usecols=["reason_name"])
+        return pd.read_csv(folder / "games.csv", usecols=columns)
     return None
 
 

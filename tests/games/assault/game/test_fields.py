@@ -35,7 +35,7 @@ def test_the_game_arrays_are_as_wide_as_their_declarations():
     s = state.empty_state(3, 5, 2, 2)
     assert s.u.shape[1] == state.U_FIELDS == state.U_FELL + 1
     assert s.g.shape[0] == state.G_FIELDS == state.G_CC_TGT + 1
-    assert s.hx.shape[1] == state.HX_FIELDS == state.HX_OCC + 2
+    assert s.hx.shape[1] == state.HX_FIELDS == state.HX_CC + 2
     assert s.aux.shape[0] == state.AUX_ROWS
     assert len(state.KIND_NAMES) == state.K_INTO_CC + 1
     assert len(state.SUB_NAMES) == state.SUB_SMOKE_NEXT + 1

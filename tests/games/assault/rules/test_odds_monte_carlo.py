@@ -66,7 +66,7 @@ def test_monte_carlo_intervals_cover_rare_and_unseen_outcomes():
     # every damage the pools can deal is listed (the exact table's most), those never seen
     # at 0 of 200 with the upper bound 1 - 0.025^(1/200) = 0.018275
     at_least = s["ci95"]["p_damage_at_least"]
-    exact = odds("RYY", "GG")
+    exact = odds_outcomes("RYY", "GG")
     assert len(at_least) == len(s["p_damage_at_least"]) == int((exact["crit"] + exact["hit"]).max()) + 1
     assert at_least[0] == [1.0, 1.0]
     unseen = [ci for p, ci in zip(s["p_damage_at_least"], at_least, strict=True) if p == 0]

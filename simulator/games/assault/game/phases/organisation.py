@@ -24,6 +24,7 @@ from simulator.games.assault.game.state import (
     ACT_NORMAL,
     AUX_FST,
     AUX_OBJ,
+    AUX_OBJT,
     CARRIED,
     CC_ACTIVE,
     CC_INACTIVE,
@@ -220,6 +221,7 @@ def organisation(s, t):
     for h in range(s.hx.shape[0]):                                           # 6.5
         s.hx[h, HX_SMOKE] = max(0, s.hx[h, HX_SMOKE] - t.p[P_SMOKE_DECAY])
     turn = s.g[G_TURN]
+    record_control(s, t, turn)
     winner, reason = outcome_now(s, t)
     if turn == 1 or winner != s.g[G_PROV]:
         s.g[G_DECIDED_TURN] = turn
@@ -234,6 +236,23 @@ def organisation(s, t):
             end_game(s, 0 if w0 else 1, R_SUDDEN_DEATH)
             return
     reinforce(s, t)
+
+
+@rule
+def record_control(s, t, turn):
+    """The objectives each side holds at the end of ``turn`` (9.7, after 6.5's capture), as
+    bit masks in ``aux[AUX_OBJT + side, turn - 1]``: the batch's objective control by turn."""
+    if turn < 1 or turn > s.aux.shape[1]:
+        return
+    m0 = 0
+    m1 = 0
+    for k in range(t.p[P_N_OBJ]):
+        if s.aux[AUX_OBJ, k] == 0:
+            m0 |= 1 << k
+        elif s.aux[AUX_OBJ, k] == 1:
+            m1 |= 1 << k
+    s.aux[AUX_OBJT, turn - 1] = m0
+    s.aux[AUX_OBJT + 1, turn - 1] = m1
 
 
 @rule

@@ -22,6 +22,7 @@ from simulator.games.toi.game.events import EV_CONTROL, EV_INITIATIVE, EV_OVER, 
 from simulator.games.toi.game.state import (
     ABSENT,
     AUX_OBJ,
+    AUX_OBJT,
     CARRIED,
     COND_DISRUPTED,
     COND_NORMAL,
@@ -118,6 +119,24 @@ def control_after(s, t, o):
 
 
 @rule
+def record_control(s, t):
+    """Who controls each objective once this round's command phase has determined it, as
+    bit masks in ``aux[AUX_OBJT + side, round - 1]``: the batch's objective control by round."""
+    r = s.g[G_ROUND]
+    if r < 1 or r > s.aux.shape[1]:
+        return
+    m0 = 0
+    m1 = 0
+    for o in range(t.p[P_N_OBJ]):
+        if s.aux[AUX_OBJ, o] == 0:
+            m0 |= 1 << o
+        elif s.aux[AUX_OBJ, o] == 1:
+            m1 |= 1 << o
+    s.aux[AUX_OBJT, r - 1] = m0
+    s.aux[AUX_OBJT + 1, r - 1] = m1
+
+
+@rule
 def command_phase(s, t):
     s.g[G_PHASE] = PH_COMMAND
     for o in range(t.p[P_N_OBJ]):                 # 1. determine control over objectives
@@ -125,6 +144,7 @@ def command_phase(s, t):
         if side != s.aux[AUX_OBJ, o]:
             s.aux[AUX_OBJ, o] = side
             log(s, EV_CONTROL, -1, o, side, 0, 0, 0)
+    record_control(s, t)
     for o in range(t.p[P_N_OBJ]):                 # 2. receive command and victory points
         side = s.aux[AUX_OBJ, o]
         if side < 0:
