@@ -16,7 +16,7 @@ from simulator.games.assault.game import closecombat as ccm
 from simulator.games.assault.game import tables as tables_mod
 from simulator.games.assault.game.compiled import CompiledMap
 from simulator.games.assault.game.pooltab import UnitType
-from simulator.games.assault.game.scenario import Scenario
+from simulator.games.assault.game.scenario_format import Scenario
 from simulator.games.assault.rules.cards import UnitCard
 from simulator.games.assault.rules.exact import pool_distribution, uncancelled_distribution
 from simulator.games.assault.rules.melee.fortifications import fortification

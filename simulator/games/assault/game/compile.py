@@ -29,7 +29,8 @@ from simulator.games.assault.game.forces import (
 )
 from simulator.games.assault.game.packing import pack
 from simulator.games.assault.game.pooltab import can_overrun, tabulate_fire
-from simulator.games.assault.game.scenario import Scenario, alternate_history, load_scenario
+from simulator.games.assault.game.scenario import alternate_history, load_scenario
+from simulator.games.assault.game.scenario_format import Scenario
 from simulator.games.assault.game.scenario_game import Game  # noqa: E402
 from simulator.games.assault.game.tables import (
     HI_CCT,

@@ -21,7 +21,7 @@ import numpy as np
 
 from simulator.engine.core import hexgrid, los
 from simulator.engine.core.hexgrid import HexGrid
-from simulator.games.assault.game.scenario import Board, MapSpec, Scenario, parse_terrain
+from simulator.games.assault.game.scenario_format import Board, MapSpec, Scenario, parse_terrain
 from simulator.games.assault.rules.aid import Aid, load_aid
 from simulator.games.assault.rules.cards import MOVEMENT_TYPES
 from simulator.run.errors import InputError

@@ -11,7 +11,7 @@ import numpy as np
 from simulator.engine.core.hexspec import expand_hexes
 from simulator.games.assault.game.compiled import CompiledMap
 from simulator.games.assault.game.pooltab import UnitType
-from simulator.games.assault.game.scenario import Scenario
+from simulator.games.assault.game.scenario_format import Scenario
 from simulator.games.assault.game.scenario_game import Slot  # noqa: E402
 from simulator.games.assault.game.tables import (
     D_COUNT,

@@ -17,7 +17,8 @@ from simulator.games.assault.game.compile import compile_game
 from simulator.games.assault.game.compiled import compile_map
 from simulator.games.assault.game.layout import near_tables
 from simulator.games.assault.game.pooltab import GeoKey, hindrance_names
-from simulator.games.assault.game.scenario import MapSpec, load_scenario
+from simulator.games.assault.game.scenario import load_scenario
+from simulator.games.assault.game.scenario_format import MapSpec
 from simulator.games.assault.rules.aid import load_aid
 
 AID = load_aid()
