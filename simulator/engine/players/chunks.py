@@ -31,9 +31,9 @@ from simulator.engine.players.interface import forget, play, play_searching, sea
 #   ``record_start(s)``: what the record keeps of the start (Tide of Iron: the side with
 #       the initiative), read before the players play; 0 when nothing;
 #   ``fill_record(s, t, game, start, decisions, row)``: the finished game's record.
-# The overloads are inlined (numba's ``inline="always"``): each is one call of the game's
-# function, so the entry calls the game's functions directly, as when each game wrote
-# its own entry, with no compiled layer of its own between them.
+# The overloads are not inlined at numba's level (as the game API's are not): with
+# ``inline="always"`` the look-ahead's and the tree search's golden games changed in both
+# games (issue 42, item 3: the compiler dependence), though the code did the same.
 
 _RECORDERS: dict[type, object] = {}
 RECORD_HOOKS = ("start_game", "record_start", "fill_record")
@@ -72,17 +72,17 @@ def fill_record(s, t, game, start, decisions, row):
 def _overloads():
     from numba.extending import overload
 
-    @overload(start_game, inline="always")
+    @overload(start_game)
     def _start_game(s, t, log):
         f = _of(s, "start_game")
         return lambda s, t, log: f(s, t, log)
 
-    @overload(record_start, inline="always")
+    @overload(record_start)
     def _record_start(s):
         f = _of(s, "record_start")
         return lambda s: f(s)
 
-    @overload(fill_record, inline="always")
+    @overload(fill_record)
     def _fill_record(s, t, game, start, decisions, row):
         f = _of(s, "fill_record")
         return lambda s, t, game, start, decisions, row: f(s, t, game, start, decisions, row)
