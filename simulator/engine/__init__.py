@@ -30,7 +30,7 @@ Assault's :class:`~simulator.games.assault.game.scenario_game.Game` and Tide of 
 :class:`~simulator.games.toi.game.game.Game`, both of the :class:`~simulator.engine.core.pystate.Game`
 protocol, give the batch runner and the balance report
 what they need (tables, ``new_state``, the compiled batch entry for the players
-(``chunk_entry(kinds)``, from ``<game>/records.py``), record columns, sides, players; see
+(``chunk_entry(kinds)``: the shared ``engine/players/chunks.py`` with the record hooks of ``<game>/records.py``), record columns, sides, players; see
 :mod:`simulator.engine.core.batch`). The seam between a game and its players is the
 game API (:mod:`simulator.engine.core.gameapi`, OpenSpiel's ``State``): each game's
 ``playerapi`` registers its rules' entry points, its greedy player and its position

@@ -136,11 +136,11 @@ def test_over_the_memory_limit_is_one_line(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from simulator.cli import main
-    from simulator.games.assault.game import compile as C
+    from simulator.games.assault.game import layout
     path = tmp_path / "big.scenario.toml"
     big_map_scenario(60, 40, path)
-    monkeypatch.setattr(C, "NEAR_TABLES_BYTES", 1 << 20)
-    monkeypatch.setattr(C, "near_tables", lambda *a: (_ for _ in ()).throw(AssertionError("allocated")))
+    monkeypatch.setattr(layout, "NEAR_TABLES_BYTES", 1 << 20)
+    monkeypatch.setattr(layout, "near_tables", lambda *a: (_ for _ in ()).throw(AssertionError("allocated")))
     res = CliRunner().invoke(main, ["assault", "scenario", str(path), "--games", "10"])
     assert res.exit_code == 2 and "Traceback" not in res.stderr, res.output
     lines = res.stderr.strip().splitlines()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from simulator.cli import main
-from simulator.games.assault.game.scenario import Scenario, check_scenario
+from simulator.games.assault.game.scenario import check_scenario
+from simulator.games.assault.game.scenario_format import Scenario
 from simulator.run.suggest import closest, did_you_mean, keys_at
 
 

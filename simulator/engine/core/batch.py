@@ -1,7 +1,7 @@
 """Playing a scenario many times: per-game records, streamed, and their summary.
 
 A game's compiled batch entry (Assault's
-:func:`~simulator.games.assault.game.records.play_chunk`; numba, releases the GIL) plays
+:func:`~simulator.engine.players.chunks.play_chunk`; numba, releases the GIL) plays
 one chunk of games and writes one fixed-width integer record per game. :func:`run_games` plays a run through the shared
 runner, :func:`simulator.run.runner.execute` (pieces of ``PIECE_GAMES`` games, ``SEARCH_PIECE_GAMES``
 with a search player; workers,

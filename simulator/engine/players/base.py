@@ -22,6 +22,11 @@ from simulator.run.rng import below, uniform
 
 NEG = -1.0e9            # a score below any real one
 
+# how best_index breaks a tie between equal scores
+TIE_FIRST = 0           # the first of them (a later one must score strictly more)
+TIE_RANDOM = 1          # scores within TIE_EPS tie; uniformly among them, from the stream given
+TIE_EPS = 1e-9
+
 # the players' integer parameters (``params``, int64): index -> meaning
 LA_CANDIDATES, LA_PLAYOUTS, LA_EXTRA_TURNS = range(3)     # the look-ahead's
 MC_SIMS = 3             # the tree search's simulations per decision: MC_SIMS + side
@@ -83,6 +88,31 @@ def legal_for(s, t, side, params, buf):
     if m == 0:
         return legal_actions(s, t, buf)
     return m
+
+
+@rule
+def best_index(scores, n, floor, tie, rng):
+    """The index of the best of ``scores[:n]`` above ``floor`` (-1 when none is): every
+    player's argmax over its candidates. ``tie``: TIE_FIRST, the first of equal scores
+    (strictly greater replaces; ``rng`` unused); TIE_RANDOM, scores within TIE_EPS of the
+    best so far tie and one of them is kept uniformly (reservoir sampling, one draw from
+    ``rng`` per tie). A NaN score is never taken."""
+    best = -1
+    top = floor
+    ties = 0
+    for i in range(n):
+        v = scores[i]
+        if tie == TIE_RANDOM:
+            if v > top + TIE_EPS:
+                top, best, ties = v, i, 1
+            elif v > top - TIE_EPS:
+                ties += 1
+                if below(rng, ties) == 0:
+                    best = i
+        elif v > top:
+            top = v
+            best = i
+    return best
 
 
 @rule

@@ -181,7 +181,7 @@ def chooser(kinds):
 def play(s, t, kinds, params, w, max_decisions):
     """Play from ``s`` to the end of the game with the quick players ``kinds[side]``
     (random, greedy: :func:`choice`; inlined into
-    :func:`simulator.games.assault.game.records.play_chunk`); returns the decisions taken.
+    :func:`simulator.engine.players.chunks.play_chunk`); returns the decisions taken.
     The players' memory is ``w``'s: :func:`forget` it at a game's start."""
     n = 0
     while not is_over(s) and n < max_decisions:
@@ -194,7 +194,7 @@ def play(s, t, kinds, params, w, max_decisions):
 @rule_inlined
 def play_searching(s, t, kinds, params, w, max_decisions):
     """:func:`play` with players of every kind (:func:`search_choice`; inlined into
-    :func:`simulator.games.assault.game.records.play_chunk_searching`)."""
+    :func:`simulator.engine.players.chunks.play_chunk_searching`)."""
     n = 0
     while not is_over(s) and n < max_decisions:
         side = decider(s)

@@ -29,6 +29,8 @@ from simulator.engine.players.base import (
     LA_EXTRA_TURNS,
     LA_PLAYOUTS,
     NEG,
+    TIE_FIRST,
+    best_index,
     copy_own_stream,
     legal_for,
     own_below,
@@ -50,10 +52,7 @@ def best_candidates(w, n, k_max):
     hexes into ``w.plans``); returns how many (at most ``k_max``)."""
     m = 0
     while m < k_max:
-        j = -1
-        for i in range(n):
-            if w.scores[i] > NEG / 2 and (j < 0 or w.scores[i] > w.scores[j]):
-                j = i
+        j = best_index(w.scores, n, NEG / 2, TIE_FIRST, w.stream)
         if j < 0:
             break
         w.cands[m] = w.buf[j]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from simulator.engine.core import los as L
 from simulator.engine.core.hexgrid import HexGrid
 from simulator.games.assault.game.compiled import compile_map
-from simulator.games.assault.game.scenario import MapSpec
+from simulator.games.assault.game.scenario_format import MapSpec
 from simulator.games.assault.rules.aid import load_aid
 
 AID = load_aid()

@@ -22,7 +22,7 @@ SUFFIX = ".scenario.toml"
 
 def scenario_schema() -> dict:
     """The JSON Schema (draft 2020-12) of an Assault scenario file."""
-    from simulator.games.assault.game.scenario import Scenario
+    from simulator.games.assault.game.scenario_format import Scenario
     schema = Scenario.model_json_schema(by_alias=True)
     return {**schema, "$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "Assault scenario file (lanchester)"}

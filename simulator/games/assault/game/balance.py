@@ -47,7 +47,8 @@ from simulator.engine.players.interface import DEFAULT_PARAMS, any_searching
 from simulator.games.assault.game.activity import SAMPLE_GAMES, side_activity
 from simulator.games.assault.game.compile import compile_game
 from simulator.games.assault.game.restrictions import every_restriction, parse_restriction, restricted_params
-from simulator.games.assault.game.scenario import MAX_COUNT, MAX_NUMBER, MAX_TURNS, load_scenario
+from simulator.games.assault.game.scenario import load_scenario
+from simulator.games.assault.game.scenario_format import MAX_COUNT, MAX_NUMBER, MAX_TURNS
 from simulator.games.assault.game.warmup import ENGINE_COMPILE_ESTIMATE, compile_engine
 from simulator.run.errors import InputError
 from simulator.run.notice import waiting

@@ -21,7 +21,7 @@ import numpy as np
 
 from simulator.engine.core import hexgrid, los
 from simulator.engine.core.hexgrid import HexGrid
-from simulator.games.assault.game.scenario import Board, MapSpec, Scenario, parse_terrain
+from simulator.games.assault.game.scenario_format import Board, MapSpec, Scenario, parse_terrain
 from simulator.games.assault.rules.aid import Aid, load_aid
 from simulator.games.assault.rules.cards import MOVEMENT_TYPES
 from simulator.run.errors import InputError
@@ -85,7 +85,7 @@ class CompiledMap:
     _index: dict = field(default_factory=dict, repr=False)
 
     # -- all-pairs tables (small maps: tests, the bench's reference; the engine reads
-    # compile.near_tables, and one line is traced on demand by line()) -----------------
+    # layout.near_tables, and one line is traced on demand by line()) -----------------
 
     @cached_property
     def distance(self) -> np.ndarray:  # int16[n, n]
@@ -263,7 +263,7 @@ def compile_map(scenario_or_map: Scenario | MapSpec | Board, aid: Aid | None = N
     the scenario's aid, else the shipped one) into arrays.
 
     No all-pairs table is built here: one line is traced on demand (:meth:`CompiledMap.line`),
-    the engine's tables reach only as far as its units see (``compile.near_tables``), and
+    the engine's tables reach only as far as its units see (``layout.near_tables``), and
     the all-pairs tables (``los``, ``between``...) are computed when first read, on maps
     small enough (:func:`check_full_tables`)."""
     if isinstance(scenario_or_map, Scenario):

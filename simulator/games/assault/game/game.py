@@ -4,7 +4,7 @@
 ``njit`` functions (:func:`~simulator.games.assault.game.turn.advance`,
 :func:`~simulator.games.assault.game.turn.legal_actions`, :func:`~simulator.games.assault.game.turn.apply_action`):
 there is no second implementation of any rule here. It is for tests, replays and
-notebooks; batches call :func:`simulator.games.assault.game.records.play_chunk` directly.
+notebooks; batches call :func:`simulator.engine.players.chunks.play_chunk` directly.
 
 Random numbers: game ``k`` of a run with seed ``S`` draws from three xoshiro256**
 streams (dice, player 0, player 1) seeded by the core

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
-from simulator.engine.players.base import NEG, among, find_kind, legal_for, own_below
+from simulator.engine.players.base import NEG, TIE_FIRST, among, best_index, find_kind, legal_for, own_below
 from simulator.games.assault.game import transport as tr
 from simulator.games.assault.game.board import occ
 from simulator.games.assault.game.closecombat import (
@@ -156,6 +156,21 @@ SPOTTER_COST = 0.05  # a spotter gives up its own activation (7.2)
 # (value, hex) in w.val / w.idx for each kind of move (-2: not worked out yet)
 SLOT_MOVE, SLOT_FAST, SLOT_HALF_FIRE, SLOT_WITHDRAW, SLOT_HALF, SLOT_REVERSE = range(6)
 NOT_YET = -2
+
+
+@rule_inlined
+def first_best(s, w, n, floor):
+    """The index of the best of ``w.scores[:n]`` above ``floor``, the first of equal
+    scores (-1 when none is above it): greedy's one argmax (it draws nothing)."""
+    return best_index(w.scores, n, floor, TIE_FIRST, w.stream)
+
+
+@rule_inlined
+def best_or(s, w, buf, n, floor, default):
+    """The action of ``buf`` scoring best in ``w.scores[:n]`` above ``floor`` (the first of
+    equal scores), else ``default``."""
+    i = first_best(s, w, n, floor)
+    return buf[i] if i >= 0 else default
 
 
 # ======================================================================================
@@ -433,8 +448,6 @@ def greedy_scores(s, t, side, w, buf, n):
     with the planned end hex of moves in ``w.dests``); returns the best one's index.
     Each unit's reachable hexes and their values are worked out once and shared by its
     move actions."""
-    top = NEG
-    best_i = 0
     cur_unit = -1
     cur = 0.0
     for i in range(n):
@@ -445,13 +458,9 @@ def greedy_scores(s, t, side, w, buf, n):
             cur_unit = u
             cur = start_unit(s, t, w, u)
         score, dest = action_score(s, t, w, a, cur)
-        score += noise(s, side, w.weights)
-        w.scores[i] = score
+        w.scores[i] = score + noise(s, side, w.weights)
         w.dests[i] = dest
-        if score > top:
-            top = score
-            best_i = i
-    return best_i
+    return max(first_best(s, w, n, NEG), 0)
 
 
 @rule_inlined
@@ -543,17 +552,12 @@ def move_choice(s, t, side, w, buf, n):
 def emergency_choice(s, t, side, w, buf, n):
     """10.10.3: the safest, most useful empty hex next to the vehicle."""
     wt = w.weights
-    top = NEG
-    choice = buf[0]
     for i in range(n):
         a = buf[i]
         p = a_unit(a)
         g = nbr(t, hex_of(s, p), a_arg(a))
-        val = position_value(s, t, wt, p, g) + noise(s, side, wt)
-        if val > top:
-            top = val
-            choice = a
-    return choice
+        w.scores[i] = position_value(s, t, wt, p, g) + noise(s, side, wt)
+    return best_or(s, w, buf, n, NEG, buf[0])
 
 
 # ======================================================================================
@@ -565,54 +569,42 @@ def emergency_choice(s, t, side, w, buf, n):
 def react_choice(s, t, side, w, buf, n):
     """8.2: fire at the mover (or a tank rider, 10.10.1) if it is worth it."""
     wt = w.weights
-    top = NEG
-    choice = buf[0]
     fb = np.int64(reaction_target(s) == fallback_unit(s))
     for i in range(n):
         a = buf[i]
+        w.scores[i] = NEG
         if a_kind(a) == K_REACT:
             r = a_unit(a)
             tgt = a_arg(a)
-            v = target_value(s, t, wt, r, tgt, hex_of(s, r), unit_hex(s, tgt), FS_FIRING, fb)
-            if v > top:
-                top = v
-                choice = a
+            w.scores[i] = target_value(s, t, wt, r, tgt, hex_of(s, r), unit_hex(s, tgt), FS_FIRING, fb)
+    i = first_best(s, w, n, NEG)
+    top = w.scores[i] if i >= 0 else NEG
     if top < wt[W_REACT]:
         return find_kind(buf, n, K_NOREACT)
-    return choice
+    return buf[i] if i >= 0 else buf[0]
 
 
 @rule_inlined
 def after_move_choice(s, t, side, w, buf, n):
     """9.3: the best fire after a move and fire, or none."""
     u = moving_unit(s)
-    top = 0.0
-    choice = find_kind(buf, n, K_NOFIRE)
     for i in range(n):
         a = buf[i]
+        w.scores[i] = NEG
         if a_kind(a) == K_TARGET:
-            v = fire_value(s, t, w.weights, u, a_arg(a), hex_of(s, u), hex_of(s, a_arg(a)), FS_MOVE, FALSE)
-            if v > top:
-                top = v
-                choice = a
-    return choice
+            w.scores[i] = fire_value(s, t, w.weights, u, a_arg(a), hex_of(s, u), hex_of(s, a_arg(a)), FS_MOVE, FALSE)
+    return best_or(s, w, buf, n, 0.0, find_kind(buf, n, K_NOFIRE))
 
 
 @rule_inlined
 def fallback_choice(s, t, side, w, buf, n):
     """13.3: the safest hex further away."""
     wt = w.weights
-    top = NEG
-    choice = buf[0]
     v = fallback_unit(s)
     for i in range(n):
-        a = buf[i]
-        g = nbr(t, hex_of(s, v), a_arg(a))
-        val = -threat_at(s, t, wt, v, g) + wt[W_COVER] * cover(t, g) + noise(s, side, wt)
-        if val > top:
-            top = val
-            choice = a
-    return choice
+        g = nbr(t, hex_of(s, v), a_arg(buf[i]))
+        w.scores[i] = -threat_at(s, t, wt, v, g) + wt[W_COVER] * cover(t, g) + noise(s, side, wt)
+    return best_or(s, w, buf, n, NEG, buf[0])
 
 
 # ======================================================================================
@@ -661,34 +653,25 @@ def greedy_support(s, t, side, w, buf, n):
     smoke where it screens the most enemy fire, or an artillery unit turned to face more
     targets (7.6); passes when nothing beats passing."""
     screened = False
-    top = NEG
-    choice = buf[0]
     for i in range(n):
         a = buf[i]
         score = support_score(s, t, side, w, a, screened)
         if a_kind(a) == K_SMOKE:
             screened = True
-        score += noise(s, side, w.weights)
-        if score > top:
-            top = score
-            choice = a
-    return choice
+        w.scores[i] = score + noise(s, side, w.weights)
+    return best_or(s, w, buf, n, NEG, buf[0])
 
 
 @rule_inlined
 def greedy_smoke_hex(s, t, side, w, buf, n):
     """7.5: the dice set aside cost nothing: smoke the adjacent hex that screens most."""
     screen_values(s, t, w.weights, side, w.pos)
-    top = NEG
-    choice = buf[0]
     for i in range(n):
         a = buf[i]
+        w.scores[i] = NEG
         if a_kind(a) == K_SMOKE_HEX:
-            score = w.pos[a_arg(a)] + noise(s, side, w.weights)
-            if score > top:
-                top = score
-                choice = a
-    return choice
+            w.scores[i] = w.pos[a_arg(a)] + noise(s, side, w.weights)
+    return best_or(s, w, buf, n, NEG, buf[0])
 
 
 # ======================================================================================
@@ -718,52 +701,38 @@ def tracks_choice(s, t, buf, n):
 
 
 @rule_inlined
-def weakest_target(s, t, buf, n):
+def weakest_target(s, t, w, buf, n):
     """12.2: the enemy with the fewest strength points left."""
-    top = NEG
-    choice = buf[0]
     for i in range(n):
-        val = -strength_left(s, t, a_arg(buf[i])) * 1.0
-        if val > top:
-            top = val
-            choice = buf[i]
-    return choice
+        w.scores[i] = -strength_left(s, t, a_arg(buf[i])) * 1.0
+    return best_or(s, w, buf, n, NEG, buf[0])
 
 
 @rule_inlined
-def strongest_passenger(s, t, buf, n):
+def strongest_passenger(s, t, w, buf, n):
     """12.10 (reading S26): the strongest passenger goes in."""
-    top = NEG
-    choice = buf[0]
     for i in range(n):
+        w.scores[i] = NEG
         if a_kind(buf[i]) == K_INTO_CC:
-            val = strength_left(s, t, a_unit(buf[i])) * 1.0
-            if val > top:
-                top = val
-                choice = buf[i]
-    return choice
+            w.scores[i] = strength_left(s, t, a_unit(buf[i])) * 1.0
+    return best_or(s, w, buf, n, NEG, buf[0])
 
 
 @rule_inlined
 def cc_pick_choice(s, t, side, w, buf, n):
     q = cc_question(s)
     if q == Q_TARGET:
-        return weakest_target(s, t, buf, n)
+        return weakest_target(s, t, w, buf, n)
     if q == Q_SUPPORT_A or q == Q_SUPPORT_D:  # revised 12.1.1.1: a re-roll is always welcome
         return buf[n - 1]
     if q == Q_TRACKS:
         return tracks_choice(s, t, buf, n)
     if q == Q_PASSENGER:
-        return strongest_passenger(s, t, buf, n)
-    top = NEG                                 # 12.6: over-stacked, the better hex
-    choice = buf[0]
-    for i in range(n):
+        return strongest_passenger(s, t, w, buf, n)
+    for i in range(n):                        # 12.6: over-stacked, the better hex
         a = buf[i]
-        val = position_value(s, t, w.weights, a_unit(a), a_arg(a))
-        if val > top:
-            top = val
-            choice = a
-    return choice
+        w.scores[i] = position_value(s, t, w.weights, a_unit(a), a_arg(a))
+    return best_or(s, w, buf, n, NEG, buf[0])
 
 
 @rule_inlined
@@ -791,45 +760,34 @@ def place_choice(s, t, side, w, buf, n):
     for i in range(n):
         a = buf[i]
         w.scores[i] = quick_value(s, t, wt, a_unit(a), place_hex(a_arg(a))) + noise(s, side, wt)
-    top = NEG
-    choice = buf[0]
-    for _ in range(min(n, PREFILTER)):
-        j = 0
-        for i in range(n):
-            if w.scores[i] > w.scores[j]:
-                j = i
-        a = buf[j]
+    m = min(n, PREFILTER)
+    for c in range(m):                        # the PREFILTER best by the quick value, best first
+        j = max(first_best(s, w, n, -np.inf), 0)
+        w.dests[c] = j
         w.scores[j] = NEG
-        val = position_value(s, t, wt, a_unit(a), place_hex(a_arg(a)))
-        if val > top:
-            top = val
-            choice = a
-    return choice
+    for c in range(m):                        # then the best of them by the full value
+        a = buf[w.dests[c]]
+        w.scores[c] = position_value(s, t, wt, a_unit(a), place_hex(a_arg(a)))
+    c = first_best(s, w, m, NEG)
+    return buf[w.dests[c]] if c >= 0 else buf[0]
 
 
 @rule_inlined
 def formation_choice(s, t, side, w, buf, n):
     """5.6: the card with the most points."""
-    top = NEG
-    choice = buf[0]
     for i in range(n):
         f = a_arg(buf[i])
         val = 0.0
         for u in range(n_slots(s)):
             if formation_of(s, u) == f:
                 val += points_of(t, type_of(s, u))
-        val += noise(s, side, w.weights)
-        if val > top:
-            top = val
-            choice = buf[i]
-    return choice
+        w.scores[i] = val + noise(s, side, w.weights)
+    return best_or(s, w, buf, n, NEG, buf[0])
 
 
 @rule_inlined
 def plan_choice(s, t, side, w, buf, n):
     """6.2.2: a command point to the unit card whose most units wait."""
-    top = NEG
-    choice = buf[0]
     for i in range(n):
         ty = a_arg(buf[i])
         val = 0.0
@@ -837,11 +795,8 @@ def plan_choice(s, t, side, w, buf, n):
             if side_of(s, u) == side and type_of(s, u) == ty and is_on_map(s, u):
                 val += 1.0
         val -= cp_assigned(s, side, ty)
-        val += noise(s, side, w.weights)
-        if val > top:
-            top = val
-            choice = buf[i]
-    return choice
+        w.scores[i] = val + noise(s, side, w.weights)
+    return best_or(s, w, buf, n, NEG, buf[0])
 
 
 @rule_inlined

@@ -29,7 +29,7 @@ from simulator.engine.core.mapdraw import (
     draw_heat,
 )
 from simulator.games.assault.game.compiled import CompiledMap, compile_map
-from simulator.games.assault.game.scenario import Scenario
+from simulator.games.assault.game.scenario_format import Scenario
 
 
 def draw_map(scenario: Scenario | CompiledMap, *, los_from: str | None = None,

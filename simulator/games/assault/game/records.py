@@ -1,11 +1,13 @@
-"""Assault's compiled batch entries: :func:`play_chunk` plays a chunk of games with
-Assault's rules and quick players (:func:`play_chunk_searching` with the searching ones
-too; :func:`chunk_entry` picks) and writes one fixed-width integer record per game
-(:func:`fill_record`, columns ``FIXED_COLUMNS``, units lost per unit card, then each side's
-objectives at the end of each turn). The
-shared runner (:mod:`simulator.engine.core.batch`) calls it; each game brings its own."""
+"""Assault's batch records: how a game of the batch starts (:func:`start_game`) and its
+one fixed-width integer record per game (:func:`fill_record`, columns ``FIXED_COLUMNS``,
+units lost per unit card, then each side's objectives at the end of each
+turn), the record hooks the shared batch entries
+(:mod:`simulator.engine.players.chunks`: ``play_chunk``, ``play_chunk_searching``,
+``chunk_entry``) call for Assault's states. Importing this module registers them."""
 
 from __future__ import annotations
+
+import sys
 
 import numba
 
@@ -32,8 +34,7 @@ from simulator.engine.core.records import (
     N_FIXED,
     control_by_turn,
 )
-from simulator.engine.core.seeding import seed_game
-from simulator.engine.players.interface import forget, play, play_searching, searches
+from simulator.engine.players import chunks
 from simulator.games.assault.game import playerapi  # noqa: F401  (registers Assault's game API for the players)
 from simulator.games.assault.game.state import (
     AUX_FST,
@@ -60,16 +61,17 @@ from simulator.games.assault.game.state import (
     U_SIDE,
     U_ST,
     U_TYPE,
+    GameState,
 )
 from simulator.games.assault.game.tables import P_N_FORMS, P_N_OBJ, P_O_FORM, P_TURNS, UT_CARD, UT_STR, UT_VALUE
 from simulator.games.assault.game.turn import set_up
 
 
 @numba.njit(cache=True, _nrt=False)
-def fill_record(s, t, game, decisions, row):
-    """One game's record (see ``FIXED_COLUMNS``), then units lost per unit card. A game
-    not over (stopped at the decision limit) has no winner (``NO_WINNER``), reason
-    ``R_TRUNCATED`` and decided turn 0."""
+def fill_record(s, t, game, start, decisions, row):
+    """One game's record (see ``FIXED_COLUMNS``), then units lost per unit card (``start``
+    unused: the first player is read at the end). A game not over (stopped at the decision
+    limit) has no winner (``NO_WINNER``), reason ``R_TRUNCATED`` and decided turn 0."""
     for i in range(row.shape[0]):
         row[i] = 0
     row[C_GAME] = game
@@ -115,42 +117,19 @@ def fill_record(s, t, game, decisions, row):
 
 
 @rule_inlined
-def begin(s, t, w, key, game, log):
-    """Game ``game`` of the chunk with stream key ``key`` begins in ``s``: its streams
-    seeded, the event log on with ``log`` 1, set up to its first decision, the players'
-    memory cleared."""
-    seed_game(key, game, s.rng)
+def start_game(s, t, log):
+    """A game of the batch starts in ``s`` (its streams seeded): the event log on with
+    ``log`` 1, set up to its first decision."""
     s.g[G_LOG_ON] = log
     set_up(s, t)
     s.g[G_LOG_ON] = log
-    forget(w)
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
-def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
-    """Play games ``first_game .. first_game + n_games - 1`` of a chunk (their place in the
-    chunk seeds their streams) with the quick players ``kinds`` (random, greedy), each for
-    at most ``max_decisions`` decisions, and write their records into ``out``; with
-    ``log`` 1 the state's event log records them (a replay:
-    :func:`simulator.engine.core.batch.play_alone`)."""
-    for i in range(n_games):
-        begin(s, t, w, key, first_game + i, log)
-        fill_record(s, t, first_game + i, play(s, t, kinds, params, w, max_decisions), out[i])
-
-
-@numba.njit(cache=True, nogil=True, _nrt=False)
-def play_chunk_searching(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
-    """:func:`play_chunk` with players of every kind, the searching ones too (look-ahead,
-    tree search): compiled the first time such players play, not before."""
-    for i in range(n_games):
-        begin(s, t, w, key, first_game + i, log)
-        fill_record(s, t, first_game + i, play_searching(s, t, kinds, params, w, max_decisions), out[i])
-
-
-def chunk_entry(kinds):
-    """The batch entry for players ``kinds``: :func:`play_chunk_searching` when one of them
-    searches, else :func:`play_chunk`. Both play the same games for the same players."""
-    return play_chunk_searching if searches(kinds) else play_chunk
+@rule_inlined
+def record_start(s):
+    """Nothing of the start goes into Assault's record but what the end shows."""
+    return 0
 
 
 int64_constants(globals())
+chunks.register(GameState, sys.modules[__name__])

@@ -1,7 +1,7 @@
 """Replaying one game of a batch: every activation, roll and result, turn by turn.
 
 :func:`replay_game` rebuilds game ``k`` of a run with seed ``S`` (same streams, same
-players, same rules functions as :func:`simulator.games.assault.game.records.play_chunk`) with the
+players, same rules functions as :func:`simulator.engine.players.chunks.play_chunk`) with the
 event log switched on; :func:`describe_events` turns the log into lines a designer can
 read; :func:`final_position_png` draws where the units ended.
 """

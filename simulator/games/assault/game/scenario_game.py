@@ -101,9 +101,10 @@ class Game:
         return int(self.tables.p[P_TURNS])
 
     def chunk_entry(self, kinds):
-        """Assault's compiled batch entry for players ``kinds``
-        (:func:`simulator.games.assault.game.records.chunk_entry`)."""
-        from simulator.games.assault.game.records import chunk_entry
+        """The compiled batch entry for players ``kinds``
+        (:func:`simulator.engine.players.chunks.chunk_entry`, with Assault's record hooks)."""
+        from simulator.engine.players.chunks import chunk_entry
+        from simulator.games.assault.game import records  # noqa: F401  (registers Assault's record hooks)
         return chunk_entry(kinds)
 
     @property

@@ -6,10 +6,10 @@ part (the greedy player's scoring, the moves it weighs, the step and close-comba
 rules under it) compiles in a child process while this process compiles the rules'
 part (setting up a game and the automatic steps between decisions, then the rest of
 applying an action); each fills numba's disk cache, so when this process then compiles
-the batch loop (:func:`simulator.games.assault.game.records.play_chunk`) on top, it loads both parts
+the batch loop (:func:`simulator.engine.players.chunks.play_chunk`) on top, it loads both parts
 instead of compiling them. What the two parts share (a few small rules) is compiled
 by both, on different cores. The searching players (look-ahead, tree search) have a
-batch entry of their own (:func:`simulator.games.assault.game.records.play_chunk_searching`),
+batch entry of their own (:func:`simulator.engine.players.chunks.play_chunk_searching`),
 compiled only when asked (``searching``): a first run with greedy players does not
 wait for it.
 
@@ -39,12 +39,10 @@ SEARCH_PLAYERS = ("lookahead", "greedy")
 def engine_is_compiled(searching: bool = False) -> bool:
     """Whether numba's cache holds the engine's batch entry for this machine (with
     ``searching``, the searching players' entry too)."""
-    from simulator.games.assault.game.records import play_chunk, play_chunk_searching
+    from simulator.engine.players.chunks import is_cached, play_chunk, play_chunk_searching
+    from simulator.games.assault.game.state import GameState
     entries = (play_chunk, play_chunk_searching) if searching else (play_chunk,)
-    try:
-        return all(bool(e._cache._cache_file._load_index()) for e in entries)
-    except Exception:                      # numba's internals moved: assume cold (costs a process)
-        return False
+    return all(is_cached(e, GameState) for e in entries)
 
 
 def part_units(part: str, game) -> list[tuple[object, tuple]]:

@@ -17,7 +17,7 @@ game module.
 - ``events``     the event log; ``invariants`` what every state must satisfy
 - ``game``       the Python side (``Game``: also the shared batch runner's game object;
                  ``State``, ``play_games``)
-- ``records``    the compiled batch entry (``play_chunk``) and a game's record
+- ``records``    the record hooks of the shared batch entry (``engine/players/chunks.py``): a game's record
 - ``greedy``, ``playerapi``  its greedy player (one ply on sampled dice) and its side of
                  the game API, through which the shared players (random, lookahead,
                  mcts) play it

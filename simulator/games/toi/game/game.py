@@ -58,8 +58,9 @@ class Game:
 
     def chunk_entry(self, kinds):
         """The compiled batch entry for players ``kinds``
-        (:func:`simulator.games.toi.game.records.chunk_entry`)."""
-        from simulator.games.toi.game.records import chunk_entry
+        (:func:`simulator.engine.players.chunks.chunk_entry`, with Tide of Iron's record hooks)."""
+        from simulator.engine.players.chunks import chunk_entry
+        from simulator.games.toi.game import records  # noqa: F401  (registers Tide of Iron's record hooks)
         return chunk_entry(kinds)
 
     @property

@@ -34,7 +34,7 @@ import numpy as np
 
 from simulator.engine.core.compiling import int64_constants
 from simulator.engine.core.statecopy import restore_state
-from simulator.engine.players.base import legal_for
+from simulator.engine.players.base import TIE_FIRST, TIE_RANDOM, best_index, legal_for
 from simulator.games.toi.game.assault import assault_actions, assault_capacity, assault_dice
 from simulator.games.toi.game.phases.command import control_after
 from simulator.games.toi.game.phases.movement import may_stop, step_ok
@@ -100,7 +100,7 @@ from simulator.games.toi.game.view import (
     winner,
 )
 from simulator.games.toi.rules.jit import assault_hits_into_jit
-from simulator.run.rng import below, next_u64
+from simulator.run.rng import next_u64
 
 SAMPLES = 3                 # dice samples per action the greedy player averages
 # evaluate's weights, in the score's units (a figure is W_UNIT)
@@ -207,18 +207,16 @@ def objective_distances(s, t, side, h):
 
 
 @numba.njit(cache=True, _nrt=False)
-def greedy_transfer(s, t, buf, n):
+def greedy_transfer(s, t, w, buf, n):
     """Squad transfers (001 Status phase, 4), greedy: merge a squad of one figure into the
-    weakest squad that takes it, else done (``buf[0]``)."""
-    best = buf[0]
-    least = 99
+    weakest squad that takes it (the first of the weakest), else done (``buf[0]``)."""
     for i in range(n):
         a = buf[i]
+        w.scores[i] = -1e18
         if a_kind(a) == K_TRANSFER and unit_figures(s, t, a_unit(a)) == 1:
-            m = unit_figures(s, t, transfer_to(a_arg(a)))
-            if m < least:
-                least, best = m, a
-    return best
+            w.scores[i] = -float(unit_figures(s, t, transfer_to(a_arg(a))))
+    i = best_index(w.scores, n, -99.0, TIE_FIRST, w.stream)   # fewest figures, fewer than 99
+    return buf[i] if i >= 0 else buf[0]
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -274,20 +272,10 @@ def greedy_choice(s, t, side, w, params, buf):
     if n == 1:
         return buf[0]
     if s.g[G_SUB] == SUB_TRANSFER:
-        return greedy_transfer(s, t, buf, n)
+        return greedy_transfer(s, t, w, buf, n)
     greedy_scores(s, t, side, w, buf, n)
-    best = buf[0]
-    best_v = -1e18
-    ties = 0
-    for i in range(n):
-        v = w.scores[i]
-        if v > best_v + 1e-9:
-            best_v, best, ties = v, buf[i], 1
-        elif v > best_v - 1e-9:
-            ties += 1
-            if below(s.rng[1 + side], ties) == 0:
-                best = buf[i]
-    return best
+    i = best_index(w.scores, n, -1e18, TIE_RANDOM, s.rng[1 + side])
+    return buf[i] if i >= 0 else buf[0]
 
 
 # --- assaults by their exact odds, and no walking back (issue 41) ------------------------

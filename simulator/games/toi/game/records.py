@@ -1,7 +1,8 @@
-"""Tide of Iron's compiled batch entry, as Assault's
-(:mod:`simulator.games.assault.game.records`): :func:`play_chunk` plays a chunk of games with
-the rules and the shared players (:mod:`simulator.engine.players`, through
-:mod:`.playerapi`) and writes one integer record per game
+"""Tide of Iron's batch records, as Assault's (:mod:`simulator.games.assault.game.records`):
+the record hooks the shared batch entries (:mod:`simulator.engine.players.chunks`:
+``play_chunk``, ``play_chunk_searching``, ``chunk_entry``) call for Tide of Iron's states
+(importing this module registers them): how a game starts (:func:`start_game`), the side
+with the initiative at the start (:func:`record_start`), and one integer record per game
 (:func:`fill_record`): the shared columns
 (:data:`simulator.engine.core.records.FIXED_COLUMNS`, read by
 :class:`simulator.engine.core.batch.Tally`), then per unit
@@ -14,6 +15,8 @@ the game ended in, ``strength`` figures (a vehicle: two per damage step, as
 assaults; no formations, no fallbacks (0)."""
 
 from __future__ import annotations
+
+import sys
 
 import numba
 
@@ -38,8 +41,7 @@ from simulator.engine.core.records import (
     N_FIXED,
     control_by_turn,
 )
-from simulator.engine.core.seeding import seed_game
-from simulator.engine.players.interface import forget, play, play_searching, searches
+from simulator.engine.players import chunks
 from simulator.games.toi.game import playerapi  # noqa: F401  (registers Tide of Iron's game API for the players)
 from simulator.games.toi.game.state import (
     AUX_OBJ,
@@ -64,6 +66,7 @@ from simulator.games.toi.game.state import (
     TO_PLACE,
     U_SIDE,
     U_ST,
+    GameState,
 )
 from simulator.games.toi.game.tables import P_N_FIG, P_N_OBJ, P_N_UNITS, P_ROUNDS, SL_FIG, SL_VEHICLE
 from simulator.games.toi.game.turn import new_game
@@ -126,42 +129,19 @@ def fill_record(s, t, game, first, decisions, row):
 
 
 @rule_inlined
-def begin(s, t, w, key, game, log):
-    """Game ``game`` of a chunk: its streams, the set-up, no players' memory."""
-    seed_game(key, game, s.rng)
+def start_game(s, t, log):
+    """A game of the batch starts in ``s`` (its streams seeded): the event log on with
+    ``log`` 1, the set-up."""
     s.g[G_LOG_ON] = log
     new_game(s, t)
     s.g[G_LOG_ON] = log
-    forget(w)
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)
-def play_chunk(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
-    """Play games ``first_game ..`` of a chunk with the quick players ``kinds`` (random,
-    greedy) and write their records into ``out`` (the signature of every game's entry:
-    :mod:`simulator.engine.core.batch`); with ``log`` 1 the event log records them."""
-    for i in range(n_games):
-        begin(s, t, w, key, first_game + i, log)
-        first = s.g[G_INIT]
-        d = play(s, t, kinds, params, w, max_decisions)
-        fill_record(s, t, first_game + i, first, d, out[i])
-
-
-@numba.njit(cache=True, nogil=True, _nrt=False)
-def play_chunk_searching(t, key, first_game, n_games, kinds, params, s, w, out, log, max_decisions):
-    """:func:`play_chunk` with players of every kind, the searching ones too (look-ahead,
-    tree search): compiled the first time such players play."""
-    for i in range(n_games):
-        begin(s, t, w, key, first_game + i, log)
-        first = s.g[G_INIT]
-        d = play_searching(s, t, kinds, params, w, max_decisions)
-        fill_record(s, t, first_game + i, first, d, out[i])
-
-
-def chunk_entry(kinds):
-    """The batch entry for players ``kinds``: :func:`play_chunk_searching` when one of them
-    searches, else :func:`play_chunk`. Both play the same games for the same players."""
-    return play_chunk_searching if searches(kinds) else play_chunk
+@rule_inlined
+def record_start(s):
+    """The side with the initiative at the start (the record's ``first_player``)."""
+    return s.g[G_INIT]
 
 
 int64_constants(globals())
+chunks.register(GameState, sys.modules[__name__])

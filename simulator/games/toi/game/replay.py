@@ -66,7 +66,7 @@ def replay_game(game: Game, seed: int, game_index: int, players: tuple[str, str]
     final = play_alone(game, seed, game_index, kinds, params, log_cap=LOG_CAP, max_decisions=max_decisions)
     t = game.tables
     s = game.new_state(log_cap=final.log.shape[0])
-    seed_run_game(seed, game_index, s.rng)                # the batch's streams (records.play_chunk)
+    seed_run_game(seed, game_index, s.rng)                # the batch's streams (chunks.play_chunk)
     s.g[S.G_LOG_ON] = 1
     new_game(s, t)
     s.g[S.G_LOG_ON] = 1

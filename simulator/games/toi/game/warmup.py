@@ -18,11 +18,9 @@ WARMUP_SCENARIO = "two-farms"        # every scenario compiles to arrays of the 
 
 def is_compiled() -> bool:
     """Whether numba's cache holds Tide of Iron's batch entry for this machine."""
-    from simulator.games.toi.game.records import play_chunk
-    try:
-        return bool(play_chunk._cache._cache_file._load_index())
-    except Exception:                      # numba's internals moved: assume cold (costs a process)
-        return False
+    from simulator.engine.players.chunks import is_cached, play_chunk
+    from simulator.games.toi.game.state import GameState
+    return is_cached(play_chunk, GameState)
 
 
 def compile_entry(players: tuple[str, str] = ("greedy", "greedy")) -> None:

@@ -147,8 +147,9 @@ def test_the_searching_entry_plays_the_quick_players_games_and_the_quick_one_ref
     quick entry does; the quick entry refuses a searching player rather than play it as
     another; ``chunk_entry`` picks by the players."""
     from simulator.engine.core.seeding import chunk_key
+    from simulator.engine.players.chunks import chunk_entry, play_chunk, play_chunk_searching
     from simulator.engine.players.interface import make_work, player_setup
-    from simulator.games.assault.game.records import chunk_entry, play_chunk, play_chunk_searching
+    from simulator.games.assault.game import records as _hooks  # noqa: F401  (registers Assault's record hooks)
 
     def records(entry, names, n=40):
         kinds, params = player_setup(names)

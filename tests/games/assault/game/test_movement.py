@@ -20,7 +20,7 @@ import pytest
 from simulator.games.assault.game.compile import compile_game
 from simulator.games.assault.game.compiled import compile_map
 from simulator.games.assault.game.game import State
-from simulator.games.assault.game.scenario import MapSpec
+from simulator.games.assault.game.scenario_format import MapSpec
 from simulator.games.assault.game.state import ACT_DELAYED, ACT_FAST, G_MP, G_SUB, SUB_MOVE, U_ACT, U_HEX, decode
 from simulator.games.assault.rules.aid import load_aid
 from simulator.games.assault.rules.cards import load_units

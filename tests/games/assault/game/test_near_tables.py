@@ -1,5 +1,5 @@
 """Issue 20: the engine's line-of-sight tables reach only as far as its units look
-(``compile.near_tables``, by axial offset) and distance is computed from the axial
+(``layout.near_tables``, by axial offset) and distance is computed from the axial
 coordinates. Both must say exactly what the all-pairs tables say (the old
 representation, still computed by ``los.compute_los_tables`` on small maps): checked
 exhaustively over every pair of every shipped map and of random maps, and by playing
@@ -12,11 +12,13 @@ import pandas as pd
 import pytest
 
 from simulator.engine.core.batch import run_games
-from simulator.games.assault.game import compile as C
-from simulator.games.assault.game.compile import compile_game, near_tables
+from simulator.games.assault.game import layout
+from simulator.games.assault.game.compile import compile_game
 from simulator.games.assault.game.compiled import compile_map
+from simulator.games.assault.game.layout import near_tables
 from simulator.games.assault.game.pooltab import GeoKey, hindrance_names
-from simulator.games.assault.game.scenario import MapSpec, load_scenario
+from simulator.games.assault.game.scenario import load_scenario
+from simulator.games.assault.game.scenario_format import MapSpec
 from simulator.games.assault.rules.aid import load_aid
 
 AID = load_aid()
@@ -87,7 +89,7 @@ def test_engine_geometry_classes_are_the_full_tables(name):
     g = compile_game(name)
     cm, t = g.cm, g.tables
     code, dice, _ = near_tables(cm, cm.diameter)
-    geos, geo, _, _ = C._geometry(cm, AID, code, dice, cm.diameter)
+    geos, geo, _, _ = layout.geometry(cm, AID, code, dice, cm.diameter)
     assert (geo == t.near).all()
     rad = (t.near.shape[1] - 1) // 2
     assert rad == cm.diameter                      # shipped maps: the whole map
@@ -109,7 +111,7 @@ def test_games_are_the_same_with_the_tables_cut_to_the_sight_radius(monkeypatch,
     beyond the radius."""
     monkeypatch.setenv("LANCHESTER_CACHE_DIR", "off")      # both compiled, not read back
     whole = compile_game("vehicle-training")
-    monkeypatch.setattr(C, "WHOLE_MAP_LINES", 0)
+    monkeypatch.setattr(layout, "WHOLE_MAP_LINES", 0)
     cut = compile_game("vehicle-training")
     assert (cut.tables.near.shape[1] - 1) // 2 < whole.cm.diameter
     for players in (("greedy", "greedy"), ("random", "greedy")):

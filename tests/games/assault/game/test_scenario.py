@@ -7,12 +7,8 @@ import pytest
 
 from simulator.engine.core.hexspec import parse_hex_spec
 from simulator.games.assault.game.compiled import compile_map
-from simulator.games.assault.game.scenario import (
-    check_scenario,
-    load_formations,
-    load_scenario,
-    shipped_scenarios,
-)
+from simulator.games.assault.game.scenario import check_scenario, load_scenario, shipped_scenarios
+from simulator.games.assault.game.scenario_format import load_formations
 from simulator.run.errors import InputError
 
 MINIMAL = """
