@@ -38,6 +38,8 @@ WIN_RATE_COLUMNS = ["side", "wins", "games", "p", "lo", "hi"]
 CONVERGENCE_COLUMNS = ["side", "games", "wins", "p", "lo", "hi"]
 DECISION_TURN_COLUMNS = ["decided_turn", "winner", "games", "share"]
 VARIANT_COLUMNS = ["variant", "side", "wins", "games", "p", "lo", "hi", "baseline"]
+GRID_COLUMNS = ["key1", "value1", "key2", "value2", "games", "share", "share_lo", "share_hi",
+                "win_rate_change", "change_lo", "change_hi"]   # grid.csv: one --grid cell a row
 WHAT_IF_CHANGE_COLUMNS = ["variant", "side", "p", "other_p", "draw_rate", "change", "change_lo", "change_hi",
                           "significant", "other_change", "other_change_lo", "other_change_hi", "draw_change",
                           "draw_change_lo", "draw_change_hi", "better", "worse", "p_value", "p_holm", "family_size"]

@@ -63,6 +63,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
         restricted_play,
         skill_ladder,
         tune_scan,
+        variant_label,
         verdict_with_players,
     )
     from simulator.engine.core.batch import margin_fraction, player_kinds, run_games
@@ -100,7 +101,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
 
     def play(key, value, with_seed=seed, label=None):
         return run_games(Game(V.variant(game.scenario, key, value)), games=result.tally.games, seed=with_seed,
-                         players=pl, options=sub, progress=(label or f"{key}={value}") if progress else None)
+                         players=pl, options=sub, progress=(label or variant_label(key, value)) if progress else None)
     if variants:
         report["what_if"] = paired_variants(variants, result.tally.outcome_array(), report, sides, play)
     if tune:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from simulator.engine.core.balance import Combined, parse_vary_items
 from simulator.games.toi.game.scenario import (
     ObjectiveSpec,
     Scenario,
@@ -56,20 +57,19 @@ def _limits(field: str, model=ScenarioFile) -> tuple[int, int]:
 
 
 def parse_vary(items, scenario: Scenario, option: str = "--vary") -> list[tuple[str, list]]:
-    """``["rounds=4,6", "initiative=german"]`` -> ``[(key, [value, ...]), ...]``, each
-    value checked by compiling its variant (a value the scenario cannot take fails here,
-    before any game is played)."""
-    out = []
-    for item in items:
-        key, sep, values = item.partition("=")
-        key = key.strip()
-        vals = [v.strip() for v in values.split(",") if v.strip()]
-        if not sep or not vals:
-            raise InputError(option, "", f"write KEY=V1,V2,... (got {item!r})")
-        parsed = [parse_value(key, v, scenario, option) for v in vals]
-        for v in parsed:
-            variant(scenario, key, v, option)
-        out.append((key, parsed))
+    """``["rounds=4,6", "initiative=german", "rounds=5&vp.9,4=2"]`` -> ``[(key, [value, ...]), ...]``,
+    each value checked by compiling its variant (a value the scenario cannot take fails here,
+    before any game is played); an ``&`` item is one variant of all its changes
+    (:func:`simulator.engine.core.balance.parse_vary_items`)."""
+    def checked(key, text, opt):
+        value = parse_value(key, text, scenario, opt)
+        variant(scenario, key, value, opt)
+        return value
+    out = parse_vary_items(items, checked, option)
+    for key, values in out:
+        for v in values:
+            if isinstance(v, Combined):
+                variant(scenario, key, v, option)         # the changes together (each alone was checked)
     return out
 
 
@@ -152,7 +152,12 @@ def parse_value(key: str, value: str, scenario: Scenario, option: str = "--vary"
 
 
 def variant(scenario: Scenario, key: str, value, option: str = "--vary") -> Scenario:
-    """The scenario with ``key`` set to ``value``, compiled (the file's checks apply)."""
+    """The scenario with ``key`` set to ``value``, compiled (the file's checks apply); a
+    :class:`~simulator.engine.core.balance.Combined` value: each of its changes in turn."""
+    if isinstance(value, Combined):
+        for k, v in value.changes:
+            scenario = variant(scenario, k, v, option)
+        return scenario
     if key.startswith("vp."):
         k = _objective(key, scenario, option)
         objs = list(scenario.spec.objectives)
