@@ -362,7 +362,7 @@ def what_if_chart(variants: pd.DataFrame, *, question: str, prov: Provenance, si
 
 METRIC_LABELS = {
     "p_eliminated": ("P(target eliminated)", True),
-    "p_suppressed_or_worse": ("P(target suppressed, fallback or eliminated)", True),
+    "p_suppressed_fallback_or_eliminated": ("P(target suppressed, fallback or eliminated)", True),
     "mean_damage": ("mean damage points dealt", False),
 }
 

@@ -226,7 +226,7 @@ COLUMN_HELP = {
     "defence_pool": "the defence dice rolled when the target is spotted",
     "p_spotted": "probability that the target is spotted (10.5)",
     "p_eliminated": "probability that the target is eliminated",
-    "p_suppressed_or_worse": "probability that the target ends suppressed, fallen back or eliminated",
+    "p_suppressed_fallback_or_eliminated": "probability that the target ends suppressed, fallen back or eliminated",
     "p_fallback": "probability that the target ends with a fallback marker",
     "p_immobilised": "probability that the vehicle ends immobilised",
     "mean_damage": "damage points dealt by this fire, on average",

@@ -155,7 +155,7 @@ def test_fire_labels_say_what_suppressed_or_worse_counts():
     from simulator.games.assault.rules.pools import FireSituation
     df = fire("german/rifles-41", "soviet/rifles-41", FireSituation(range=2))
     counted = df[df["eliminated"] | df["suppressed"] | df["fallback"]]["p"].sum()
-    assert df.attrs["summary"]["p_suppressed_or_worse"] == pytest.approx(counted)
+    assert df.attrs["summary"]["p_suppressed_fallback_or_eliminated"] == pytest.approx(counted)
 
 
 def test_odds_labels_say_a_symbol_is_left():

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from simulator.engine.core.balance import Combined, parse_vary_items
+from simulator.engine.core.balance import Combined, parse_vary_items, range_values
 from simulator.games.toi.game.scenario import (
     ObjectiveSpec,
     Scenario,
@@ -195,19 +195,31 @@ def _unit_variant(scenario: Scenario, key: str, value, option: str) -> ScenarioF
     return scenario.spec.model_copy(update={"sides": sides})
 
 
-def tune_values(key: str, scenario: Scenario) -> list[int]:
-    """The values ``--tune KEY`` scans: around the scenario's own, within the file's bounds."""
+def tune_limits(key: str, scenario: Scenario) -> tuple[int, int]:
+    """The least and greatest value of a tunable key (the file's own bounds; a unit's count
+    at least 1: tuning never drops the entry)."""
     if key.startswith("vp."):
-        now = scenario.spec.objectives[_objective(key, scenario, "--tune")].vp
-        (lo, hi), span = _limits("vp", ObjectiveSpec), 3
+        _objective(key, scenario, "--tune")
+        return _limits("vp", ObjectiveSpec)
+    if key.startswith("count."):
+        _side, kind, _k = unit_entry(key, scenario, "--tune")
+        return 1, _limits("count", SquadSpec if kind == "squads" else VehicleSpec)[1]
+    if key in ("rounds", "actions"):
+        return _limits(KEYS[key])
+    raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)}")
+
+
+def tune_values(key: str, scenario: Scenario, span: tuple[int, int] | None = None) -> list[int]:
+    """The values ``--tune KEY`` scans: ``span`` (``--range LO:HI``, within the key's
+    limits) when given, else around the scenario's own, within the file's bounds."""
+    lo, hi = tune_limits(key, scenario)
+    if span is not None:
+        return range_values(key, span, (lo, hi))
+    if key.startswith("vp."):
+        now, span_ = scenario.spec.objectives[_objective(key, scenario, "--tune")].vp, 3
     elif key.startswith("count."):
         _side, kind, k = unit_entry(key, scenario, "--tune")
-        now = getattr(scenario.spec.sides[_side], kind)[k].count
-        (lo, hi), span = (1, _limits("count", SquadSpec if kind == "squads" else VehicleSpec)[1]), 3
-    elif key in ("rounds", "actions"):
-        lo, hi = _limits(KEYS[key])
-        now = int(getattr(scenario.spec, KEYS[key]))
-        span = 4 if key == "rounds" else 2
+        now, span_ = getattr(scenario.spec.sides[_side], kind)[k].count, 3
     else:
-        raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)}")
-    return list(range(max(lo, now - span), min(hi, now + span) + 1))
+        now, span_ = int(getattr(scenario.spec, KEYS[key])), (4 if key == "rounds" else 2)
+    return list(range(max(lo, now - span_), min(hi, now + span_) + 1))
