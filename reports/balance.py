@@ -313,8 +313,8 @@ def add_grid(rep: Report, report: dict, provenance: Provenance) -> None:
                             "rate against the baseline with the paired 95% interval (" + g["method"] + ").",
                             chart="grid"))
     rep.charts.append(charts.grid_heatmap(cells, side=g["side"], margin=g["margin"], prov=provenance,
-                                          question=f"Which {k1} and {k2} make {report['data']['name']} even? "
-                                                   f"{g['side']}'s share of decisive games"))
+                                          question=f"{g['side']}'s share of decisive games: which {k1} and {k2} "
+                                                   f"make {report['data']['name']} even?"))
     inside = [f"{r['key1']}={r['value1']}, {r['key2']}={r['value2']}" for r in g["cells"] if r["inside_margin"]]
     rep.highlights.append(("grid", f"{len(g['cells'])} cells of {k1} x {k2}; within 50% ± {100 * g['margin']:g} "
                                    "points: " + ("; ".join(inside) if inside else "none")))
