@@ -67,7 +67,7 @@ def parse_vary(items: list[str] | tuple[str, ...], scenario, option: str = "--va
     """``["turns=5,7", "cp.german=4,6", "count.german.rifles-41=4&experience.german.rifles-41=hardened"]``
     -> ``[(key, [value, ...]), ...]`` (checked; an ``&`` item is one combined variant:
     :func:`simulator.engine.core.balance.parse_vary_items`)."""
-    return parse_vary_items(items, lambda key, value, _option: parse_value(key, value, scenario), option)
+    return parse_vary_items(items, lambda key, value, opt: parse_value(key, value, scenario, opt), option)
 
 
 _WORD_CHOICES = {   # --vary keys that take one of a few words: the words, the error ({value!r})
@@ -78,48 +78,48 @@ _WORD_CHOICES = {   # --vary keys that take one of a few words: the words, the e
 }
 
 
-def parse_value(key: str, value: str, scenario):
+def parse_value(key: str, value: str, scenario, option: str = "--vary"):
     root = key.split(".")[0]
     if root in ("turns", "cp", "count"):
-        return _parse_number(key, root, value, scenario)
+        return _parse_number(key, root, value, scenario, option)
     if root in _WORD_CHOICES:
         words, message = _WORD_CHOICES[root]
         if value not in words:
-            raise InputError("--vary", key, message.format(value=value))
+            raise InputError(option, key, message.format(value=value))
         return value
     if root == "experience":
         if value not in EXPERIENCE_LEVELS:
-            raise InputError("--vary", key, f"unknown experience {value!r}")
-        override_for(key, value, scenario)
+            raise InputError(option, key, f"unknown experience {value!r}")
+        override_for(key, value, scenario, option)
         return value
     if root == "initiative":
         if value != "roll" and value not in scenario.sides:
-            raise InputError("--vary", key, f"{value!r} is not a side (or roll)")
+            raise InputError(option, key, f"{value!r} is not a side (or roll)")
         return value
     if root == "sudden_death":
         if value not in ("0", "1", "true", "false"):
-            raise InputError("--vary", key, "give 0 or 1")
+            raise InputError(option, key, "give 0 or 1")
         return value in ("1", "true")
-    raise InputError("--vary", key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
+    raise InputError(option, key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
                      "experience.SIDE.UNIT, initiative, sudden_death, history, cp_minimum, second_fallback)")
 
 
-def _parse_number(key: str, root: str, value: str, scenario) -> int:
+def _parse_number(key: str, root: str, value: str, scenario, option: str = "--vary") -> int:
     """turns, cp.SIDE, count.SIDE.UNIT: a whole number in range (checked against the scenario)."""
     try:
         v = int(value)
     except ValueError:
-        raise InputError("--vary", key, f"{value!r} is not a whole number") from None
+        raise InputError(option, key, f"{value!r} is not a whole number") from None
     if v < (1 if root != "cp" else 0):
-        raise InputError("--vary", key, f"{v} is too small")
+        raise InputError(option, key, f"{v} is too small")
     most = {"turns": MAX_TURNS, "count": MAX_COUNT, "cp": MAX_NUMBER}[root]
     if v > most:
-        raise InputError("--vary", key, f"{v} is too large (at most {most})")
-    override_for(key, v, scenario)
+        raise InputError(option, key, f"{v} is too large (at most {most})")
+    override_for(key, v, scenario, option)
     return v
 
 
-def override_for(key: str, value, scenario) -> dict:
+def override_for(key: str, value, scenario, option: str = "--vary") -> dict:
     """The compile override for one ``--vary``/``--tune`` key and value."""
     parts = key.split(".")
     root = parts[0]
@@ -127,18 +127,18 @@ def override_for(key: str, value, scenario) -> dict:
         return {root: value}
     if root == "cp":
         if len(parts) != 2 or parts[1] not in scenario.sides:
-            raise InputError("--vary", key, f"write cp.SIDE (sides: {', '.join(scenario.sides)})")
+            raise InputError(option, key, f"write cp.SIDE (sides: {', '.join(scenario.sides)})")
         return {"cp": {parts[1]: value}}
     if root in ("count", "experience"):
         if len(parts) != 3 or parts[1] not in scenario.sides:
-            raise InputError("--vary", key, f"write {root}.SIDE.UNIT, e.g. {root}.{next(iter(scenario.sides))}.rifles-41")
+            raise InputError(option, key, f"write {root}.SIDE.UNIT, e.g. {root}.{next(iter(scenario.sides))}.rifles-41")
         side, unit = parts[1], parts[2]
         uid = unit if "/" in unit else f"{side}/{unit}"
         if uid not in scenario.units:
             names = [u.split("/", 1)[1] for u in scenario.units if u.startswith(f"{side}/")]
-            raise InputError("--vary", key, f"unknown unit {unit!r} of {side}" + did_you_mean(unit, names))
+            raise InputError(option, key, f"unknown unit {unit!r} of {side}" + did_you_mean(unit, names))
         return {(root, side, uid): value}
-    raise InputError("--vary", key, "unknown key")
+    raise InputError(option, key, "unknown key")
 
 
 def merge_overrides(a: dict, b: dict) -> dict:
@@ -262,7 +262,7 @@ def what_if_inputs(scenario, vary, grid, tune, tune_range):
     """``--vary``, ``--grid``, ``--tune`` and ``--range`` checked before anything is
     compiled: ``(variants, grid axes, tune range)``."""
     variants = parse_vary(vary, scenario)
-    axes = parse_grid(grid, lambda key, value, _option: parse_value(key, value, scenario))
+    axes = parse_grid(grid, lambda key, value, opt: parse_value(key, value, scenario, opt))
     span = parse_range(tune_range)
     if tune_range is not None and not tune:
         raise InputError("--range", tune_range, "give --tune KEY too (--range is the bracket it searches)")
@@ -307,7 +307,7 @@ def tune_values(key: str, scenario, span: tuple[int, int] | None = None) -> list
     key's limits; else around the scenario's turns, 1-12 command points, 1-5 units."""
     limits = tune_limits(key)
     if key.split(".")[0] != "turns":
-        override_for(key, limits[0], scenario)          # cp.SIDE, count.SIDE.UNIT name a side and unit
+        override_for(key, limits[0], scenario, "--tune")   # cp.SIDE, count.SIDE.UNIT name a side and unit
     if span is not None:
         return range_values(key, span, limits)
     root = key.split(".")[0]
