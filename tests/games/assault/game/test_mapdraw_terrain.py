@@ -182,7 +182,7 @@ def test_set_up_zones_are_outlined_and_leave_the_terrain_colour(tmp_path):
     geometry: dict = {}
     im = _pixels(draw_map(load_scenario(path), geometry=geometry))
     clear = [int(mapdraw.TERRAIN_COLOURS["clear"][k:k + 2], 16) for k in (1, 3, 5)]   # #ece6c8: 236, 230, 200
-    for hex_name in ("1.1", "7.2"):                      # a german and a soviet zone hex, no unit drawn there
+    for hex_name in ("1,1", "7,2"):                      # a german and a soviet zone hex, no unit drawn there
         x, y = (round(v) for v in geometry["centres"][hex_name])
         # the hex's centre keeps the clear terrain's colour (a 13% tint moved it by up to 30 levels)
         assert abs(im[y, x] - clear).max() <= 3, (hex_name, im[y, x])
