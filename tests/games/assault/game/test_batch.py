@@ -176,9 +176,9 @@ def test_a_combined_what_if_plays_both_changes_on_the_baselines_seeds(skirmish_p
                          vary=("turns=4&count.german.rifles-41=2", both), progress=False)
     same, changed = rep["what_if"]["variants"]
     # the skirmish has 4 turns and 2 german rifles: both changes are no change, so the same 300
-    # games: 0 changed, the exact bound +-(1 - 0.025^(1/300)) = +-0.012222
+    # games: 0 changed, the exact bound +-(1 - 0.025^(1/300)) = +-(1 - exp(ln 0.025 / 300)) = +-0.012221
     assert same["label"] == "turns=4&count.german.rifles-41=2" and same["change"] == 0.0
-    assert same["change_ci95"] == pytest.approx([-0.012222, 0.012222], abs=1e-6)
+    assert same["change_ci95"] == pytest.approx([-0.012221, 0.012221], abs=1e-6)
     assert changed["label"] == both and changed["games"] == 300
     # the combined variant is the game compiled with both overrides at once, on the same seeds
     game = compile_game(skirmish_path, overrides={("count", "german", "german/rifles-41"): 3,
