@@ -151,7 +151,7 @@ def parse_vary_items(items, parse_value, option: str = "--vary") -> list[tuple[s
                 raise InputError(option, "", f"write KEY=V1,V2,... (got {item!r})")
             out.append((key, [parse_value(key, v, option) for v in vals]))
             continue
-        changes = []
+        changes: list[tuple[str, object]] = []
         for part in item.split("&"):
             key, sep, value = part.partition("=")
             key, value = key.strip(), value.strip()

@@ -173,3 +173,21 @@ def test_at_the_keys_least_value_the_note_suggests_nothing_below_it():
     inner = rows([(2, 0.70), (3, 0.80), (4, 0.90)])             # 2 is not the least: beyond, within 1-9
     assert "a value beyond the search may come closer (--range; count.german.r takes 1-9)" in \
         tune_bound(inner, inner[0], 0.5, "count.german.r", limits=(1, 9))["bound_note"]
+
+
+def test_the_api_frame_gives_every_side_of_a_variant_its_interval():
+    """Issue 43, item 6: the variant rows of the balance frame had NaN for the second side."""
+    from simulator.engine.core.answers import BalanceReport
+
+    base = np.array([0, 1, 1, 0, 2, 1, 1, 0])
+    after = np.array([0, 0, 1, 0, 2, 0, 1, 0])                  # german 5, soviet 2, 1 draw of 8
+    report = {"scenario": "toy", "games": 8, "seed": 1, "players": {"german": "greedy", "soviet": "greedy"},
+              "win_rate": {"german": {"p": 3 / 8, "ci95": [0.1, 0.7]}, "soviet": {"p": 4 / 8, "ci95": [0.2, 0.8]}},
+              "draw_rate": 1 / 8, "verdict": {"status": "undecided", "text": "t"}, "sides": SIDES}
+    report["what_if"] = paired_variants(parse_vary_items(["turns=5&cp.german=3"], number), base, report, SIDES,
+                                        lambda key, value: Run(after))
+    df = BalanceReport.of(report).frame()
+    soviet = df[(df["variant"] == "turns=5&cp.german=3") & (df["side"] == "soviet")].iloc[0]
+    from simulator.run.stats import wilson_interval
+    assert (soviet["ci95_low"], soviet["ci95_high"]) == pytest.approx(wilson_interval(2, 8))   # 2 of 8
+    assert not df[["ci95_low", "ci95_high"]].isna().any().any()
