@@ -16,6 +16,7 @@ from reports.tables import (
     CONVERGENCE_COLUMNS,
     DECISION_TURN_COLUMNS,
     GAMES_INPUT_COLUMNS,
+    GRID_COLUMNS,
     LOSSES_COLUMNS,
     REASON_COLUMNS,
     RESTRICTED_COLUMNS,
@@ -195,7 +196,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
               "p": f["win_rate"], "lo": f["ci95"][0], "hi": f["ci95"][1]} for f in report["formations"]]),
             "Win rate by drawn formations", "Each side's win rate in the games where it drew these "
             "formation cards (5.6, 5.7), with the 95% Wilson interval."))
-    for key, add in (("what_if", add_what_if), ("skill_ladder", add_skill_ladder),
+    for key, add in (("what_if", add_what_if), ("grid", add_grid), ("skill_ladder", add_skill_ladder),
                      ("skill_curve", add_skill_curve), ("restricted", add_restricted)):
         if key in report:
             add(rep, report, provenance)
@@ -215,6 +216,8 @@ def tune_highlights(tu: dict) -> list[tuple[str, str]]:
                       f"{tu['values'][0]['value']}-{tu['values'][-1]['value']}")]
     if tu.get("bound_note"):
         out.append(("warning", tu["bound_note"]))
+    if tu.get("step"):
+        out.append(("tuning step", tu["step"]["note"]))
     conf = tu.get("confirmation")
     if conf:
         out.append(("tuning confirmed on fresh seeds" if conf["confirmed"] else "tuning NOT confirmed on fresh seeds",
@@ -340,7 +343,7 @@ def add_what_if(rep: Report, report: dict, provenance: Provenance) -> None:
 
     sides = list(report["sides"])
     wi = report["what_if"]
-    changes = pd.DataFrame([{"variant": f"{r['key']}={r['value']}", "side": sides[0],
+    changes = pd.DataFrame([{"variant": r.get("label", f"{r['key']}={r['value']}"), "side": sides[0],
                              "p": r["win_rate"][sides[0]], "other_p": r["win_rate"][sides[1]],
                              "draw_rate": r["draw_rate"], "change": r["change"],
                              "change_lo": r["change_ci95"][0], "change_hi": r["change_ci95"][1],
@@ -370,6 +373,27 @@ def add_what_if(rep: Report, report: dict, provenance: Provenance) -> None:
             f"{s} {even['win_rate'][s]:.1%}" for s in sides) + (
             f"; cannot be told apart from {', '.join(others)}" if others else
             f"; closer than every other run (runner-up {even['runner_up']})") + " (paired, 95%)"))
+
+
+def add_grid(rep: Report, report: dict, provenance: Provenance) -> None:
+    """--grid: every cell's share with its Wilson interval and paired change (``grid.csv``)
+    and the heatmap of the share, the balance band outlined."""
+    from reports import charts
+
+    g = report["grid"]
+    cells = pd.DataFrame(g["cells"], columns=GRID_COLUMNS)
+    k1, k2 = g["keys"]
+    rep.tables.append(Table("grid", cells, f"What-if grid: {k1} x {k2}",
+                            f"Every pair of values of {k1} and {k2}, played on the baseline's seeds: {g['side']}'s "
+                            "share of the decisive games with its 95% Wilson interval, and the change of its win "
+                            "rate against the baseline with the paired 95% interval (" + g["method"] + ").",
+                            chart="grid"))
+    rep.charts.append(charts.grid_heatmap(cells, side=g["side"], margin=g["margin"], prov=provenance,
+                                          question=f"{g['side']}'s share of decisive games: which {k1} and {k2} "
+                                                   f"make {report['data']['name']} even?"))
+    inside = [f"{r['key1']}={r['value1']}, {r['key2']}={r['value2']}" for r in g["cells"] if r["inside_margin"]]
+    rep.highlights.append(("grid", f"{len(g['cells'])} cells of {k1} x {k2}; within 50% ± {100 * g['margin']:g} "
+                                   "points: " + ("; ".join(inside) if inside else "none")))
 
 
 def add_skill_ladder(rep: Report, report: dict, provenance: Provenance) -> None:

@@ -430,7 +430,7 @@ def what_if_chart(variants: pd.DataFrame, *, question: str, prov: Provenance, si
 
 METRIC_LABELS = {
     "p_eliminated": ("P(target eliminated)", True),
-    "p_suppressed_or_worse": ("P(target suppressed, fallback or eliminated)", True),
+    "p_suppressed_fallback_or_eliminated": ("P(target suppressed, fallback or eliminated)", True),
     "mean_damage": ("mean damage points dealt", False),
 }
 
@@ -620,6 +620,50 @@ def count_bars_chart(labels: list[str], values: list[float], *, question: str, x
 
 
 # --- what-if changes and activity ------------------------------------------------------
+
+def grid_heatmap(cells: pd.DataFrame, *, question: str, prov: Provenance, side: str, margin: float | None,
+                 name: str = "grid") -> Chart:
+    """``--grid``: the first side's share of the decisive games in each cell of the two
+    keys' values (``cells``: ``GRID_COLUMNS``), each cell annotated with its share and
+    Wilson interval; cells whose share lies within 50% ± ``margin`` are outlined (the
+    balance band), and the colour scale is centred on 50%."""
+    from matplotlib import colormaps
+    from matplotlib.patches import Rectangle
+
+    rows = list(dict.fromkeys(cells["value1"].tolist()))
+    cols = list(dict.fromkeys(cells["value2"].tolist()))
+    share = np.full((len(rows), len(cols)), np.nan)
+    text = {}
+    for r in cells.to_dict("records"):
+        i, j = rows.index(r["value1"]), cols.index(r["value2"])
+        share[i, j] = r["share"]
+        text[i, j] = "-" if pd.isna(r["share"]) else \
+            f"{100 * r['share']:.0f}%\n[{100 * r['share_lo']:.0f}-{100 * r['share_hi']:.0f}]"
+    fig, axes = new_figure(prov, size=(max(6.5, 2.2 + 1.3 * len(cols)), max(4.6, 2.6 + 0.9 * len(rows))))
+    ax = axes[0, 0]
+    norm = Normalize(0.0, 1.0)
+    image = ax.imshow(np.ma.masked_invalid(share), cmap=colormaps["RdBu"].with_extremes(bad=CANNOT_FIRE),
+                      norm=norm, aspect="auto", interpolation="nearest")
+    for (i, j), t in text.items():
+        v = share[i, j]
+        ax.text(j, i, t, ha="center", va="center", fontsize=9,
+                color="white" if not np.isnan(v) and abs(v - 0.5) > 0.3 else "black")
+        if margin is not None and not np.isnan(v) and abs(v - 0.5) <= margin:
+            ax.add_patch(Rectangle((j - 0.47, i - 0.47), 0.94, 0.94, fill=False, edgecolor="black", linewidth=2.5))
+    ax.set_xticks(range(len(cols)), [str(c) for c in cols])
+    ax.set_yticks(range(len(rows)), [str(r) for r in rows])
+    ax.set_xlabel(str(cells["key2"].iloc[0]) if len(cells) else "")
+    ax.set_ylabel(str(cells["key1"].iloc[0]) if len(cells) else "")
+    cbar = fig.colorbar(image, ax=ax, shrink=0.85, pad=0.02)
+    band = f"; outlined: within 50% ± {100 * margin:g} points" if margin is not None else ""
+    cbar.set_label(f"{side}'s share of decisive games{band}")
+    percent_axis(cbar.ax.yaxis)
+    inside = int(sum(1 for v in share.flat if margin is not None and not np.isnan(v) and abs(v - 0.5) <= margin))
+    alt = (f"{side}'s share of decisive games for {len(rows)} x {len(cols)} values; {inside} cell(s) within the "
+           "balance band")
+    return finish(fig, name, question, alt)
+
+
 
 def change_chart(changes: pd.DataFrame, *, question: str, prov: Provenance, side: str,
                  name: str = "what-if-change", xlabel: str | None = None, ylabel: str = "variant") -> Chart:

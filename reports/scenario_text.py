@@ -14,6 +14,8 @@ def report_table(report: dict) -> str:
     lines = _outcome_lines(report, sides) + _play_lines(report, sides)
     if "what_if" in report:
         lines += _what_if_lines(report["what_if"], sides)
+    if "grid" in report:
+        lines += _grid_lines(report["grid"])
     if "tune" in report:
         lines += _tune_lines(report["tune"])
     if "skill_ladder" in report:
@@ -144,7 +146,8 @@ def _what_if_lines(wi: dict, sides) -> list[str]:
                  f"{wi['family_size']} variant(s) tested as one family):"]
     for r in wi["variants"]:
         ch = r["changes"]
-        lines.append(f"  {r['key']}={r['value']}: {sides[0]} {r['win_rate'][sides[0]]:.2%}, "
+        label = r.get("label", f"{r['key']}={r['value']}")
+        lines.append(f"  {label}: {sides[0]} {r['win_rate'][sides[0]]:.2%}, "
                      f"{sides[1]} {r['win_rate'][sides[1]]:.2%}, draws {r['draw_rate']:.2%}"
                      + (" *" if r["significant"] else ""))
         lines.append("      change " + ", ".join(
@@ -163,6 +166,20 @@ def _what_if_lines(wi: dict, sides) -> list[str]:
     return lines
 
 
+def _grid_lines(g: dict) -> list[str]:
+    """--grid: each cell's share of decisive games and its paired change, the band marked."""
+    k1, k2 = g["keys"]
+    lines = ["", f"what-if grid {k1} x {k2} ({g['side']}'s share of decisive games [95% Wilson]; change of its win "
+                 f"rate in points [paired 95%]; # within 50% ± {100 * g['margin']:g} points):"]
+    for r in g["cells"]:
+        share = "-" if r["share"] != r["share"] else \
+            f"{r['share']:.1%} [{r['share_lo']:.1%}, {r['share_hi']:.1%}]"
+        lines.append(f"  {k1}={r['value1']}, {k2}={r['value2']}: {share}, change "
+                     f"{100 * r['win_rate_change']:+.2f} [{100 * r['change_lo']:+.2f}, {100 * r['change_hi']:+.2f}]"
+                     + (" #" if r["inside_margin"] else ""))
+    return lines
+
+
 def _tune_lines(tu: dict) -> list[str]:
     """--tune: the win rate of each value tried, the best."""
     lines = ["", f"tuning {tu['key']} for {tu['side']} win rate {tu['target']:.0%}:"]
@@ -171,6 +188,8 @@ def _tune_lines(tu: dict) -> list[str]:
     lines.append(f"  best: {tu['best']['value']} ({tu['best']['win_rate']:.2%})")
     if tu.get("bound_note"):
         lines.append(f"  warning: {tu['bound_note']}")
+    if tu.get("step"):
+        lines.append(f"  step: {tu['step']['note']}")
     conf = tu.get("confirmation")
     if conf:
         lines.append(f"  confirmation: {conf['text']}")

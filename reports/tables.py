@@ -42,6 +42,8 @@ OBJECTIVE_CONTROL_COLUMNS = ["turn", "objective", "side", "games", "of_games", "
 HEX_HEAT_COLUMNS = ["hex", "side", "kind", "count", "per_game"]
 REASON_COLUMNS = ["reason", "games", "share", "winner"]     # how the games end, by winner (one row each)
 VARIANT_COLUMNS = ["variant", "side", "wins", "games", "p", "lo", "hi", "baseline"]
+GRID_COLUMNS = ["key1", "value1", "key2", "value2", "games", "share", "share_lo", "share_hi",
+                "win_rate_change", "change_lo", "change_hi"]   # grid.csv: one --grid cell a row
 WHAT_IF_CHANGE_COLUMNS = ["variant", "side", "p", "other_p", "draw_rate", "change", "change_lo", "change_hi",
                           "significant", "other_change", "other_change_lo", "other_change_hi", "draw_change",
                           "draw_change_lo", "draw_change_hi", "better", "worse", "p_value", "p_holm", "family_size"]
@@ -267,7 +269,7 @@ COLUMN_HELP = {
     "defence_pool": "the defence dice rolled when the target is spotted",
     "p_spotted": "probability that the target is spotted (10.5)",
     "p_eliminated": "probability that the target is eliminated",
-    "p_suppressed_or_worse": "probability that the target ends suppressed, fallen back or eliminated",
+    "p_suppressed_fallback_or_eliminated": "probability that the target ends suppressed, fallen back or eliminated",
     "p_fallback": "probability that the target ends with a fallback marker",
     "p_immobilised": "probability that the vehicle ends immobilised",
     "mean_damage": "damage points dealt by this fire, on average",

@@ -58,7 +58,11 @@ def test_new_writes_a_starter_that_passes_check_and_the_schema(tmp_path):
     assert result.scenario.name == "River Crossing"
     assert list(validator().iter_errors(tomllib.loads(path.read_text()))) == []
     first = path.read_text().splitlines()[0]
-    assert first.startswith("#:schema ") and Path(first.split(" ", 1)[1]).is_file()
+    assert first.startswith("#:schema ")
+    # issue 43: relative to the new file's folder (not an absolute path of this machine), and it leads
+    # to the published schema
+    written = Path(first.split(" ", 1)[1])
+    assert not written.is_absolute() and (path.parent / written).resolve() == SCHEMA_FILE.resolve()
     again = CliRunner().invoke(main, ["assault", "new", str(target)])
     assert again.exit_code == 2 and "file exists" in again.output
 

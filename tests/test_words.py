@@ -155,7 +155,7 @@ def test_fire_labels_say_what_suppressed_or_worse_counts():
     from simulator.games.assault.rules.pools import FireSituation
     df = fire("german/rifles-41", "soviet/rifles-41", FireSituation(range=2))
     counted = df[df["eliminated"] | df["suppressed"] | df["fallback"]]["p"].sum()
-    assert df.attrs["summary"]["p_suppressed_or_worse"] == pytest.approx(counted)
+    assert df.attrs["summary"]["p_suppressed_fallback_or_eliminated"] == pytest.approx(counted)
 
 
 def test_odds_labels_say_a_symbol_is_left():
@@ -224,3 +224,24 @@ def test_first_player_lines_say_when_there_is_no_difference_to_estimate():
     assert "german: first in 100 games, second in 0: no difference to estimate" in text
     assert "soviet: first in 0 games, second in 100: no difference to estimate" in text
     assert "wins 50.00% of games [40.00%, 60.00%]" in text
+
+
+def test_the_terminal_report_says_a_tuning_step_and_marks_grid_cells_in_the_band():
+    """Issue 43, item 5: a jump across the target between two values is said, and the grid's
+    cells within 50% +- margin carry a #."""
+    from reports.scenario_text import report_table
+    from simulator.engine.core.balance import tune_step
+    values = rows([(1, 0.20), (2, 0.95)])
+    step = tune_step(values, 0.5, "vp.bridge")
+    cell = {"key1": "turns", "key2": "cp.german", "games": 100, "share_lo": 0.4, "share_hi": 0.6,
+            "win_rate_change": 0.02, "change_lo": -0.01, "change_hi": 0.05}
+    grid = {"keys": ["turns", "cp.german"], "side": "german", "margin": 0.05,
+            "cells": [{**cell, "value1": 4, "value2": 2, "share": 0.52, "inside_margin": True},
+                      {**cell, "value1": 4, "value2": 3, "share": 0.70, "inside_margin": False}]}
+    report = fake_report(tune={"key": "vp.bridge", "target": 0.5, "side": "german", "values": values,
+                               "best": values[0], "at_bound": None, "bound_note": None, "step": step}, grid=grid)
+    text = report_table(report)
+    assert "step: the target 50% lies between vp.bridge=1 (20%) and vp.bridge=2 (95%)" in text
+    assert "warning" not in text.split("tuning vp.bridge")[1]          # no value beyond the search suggested
+    assert "turns=4, cp.german=2: 52.0% [40.0%, 60.0%], change +2.00 [-1.00, +5.00] #" in text
+    assert "turns=4, cp.german=3: 70.0%" in text and "cp.german=3: 70.0% [40.0%, 60.0%], change +2.00 [-1.00, +5.00]\n" in text

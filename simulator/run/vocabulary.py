@@ -47,7 +47,11 @@ UNIT_TYPES = ("infantry", "artillery", "vehicle")   # 4.2: the unit types of the
 # status markers a target may carry (13.1-13.3) that change ranged fire
 TARGET_STATUSES = ("fast", "digging-in", "dug-in", "suppressed", "fallback", "delayed", "fired",
                    "fired-and-moved", "immobilised")
-METRICS = ("p_eliminated", "p_suppressed_or_worse", "mean_damage")   # what matrix heatmaps show
+SUPPRESSED_OR_WORSE = "p_suppressed_fallback_or_eliminated"   # "P(suppressed, fallback or eliminated)"
+OLD_SUPPRESSED_OR_WORSE = "p_suppressed_or_worse"   # its name before issue 43: still in the JSON, deprecated
+DEPRECATED_KEYS = {OLD_SUPPRESSED_OR_WORSE: f"renamed {SUPPRESSED_OR_WORSE} (issue 43), as the tables print it: "
+                                            "P(suppressed, fallback or eliminated); the old key will be removed"}
+METRICS = ("p_eliminated", "p_suppressed_fallback_or_eliminated", "mean_damage")   # what matrix heatmaps show
 
 # withdrawal policies of the revised close combat (rulings #10): name -> (code, meaning)
 NEVER, HALF_STRENGTH, AT_HALF, WEAKER = 0, 1, 2, 3

@@ -126,3 +126,17 @@ def test_chart_png_is_deterministic():
     one = charts.outcome_chart(steps, name="d", question="Q?", xlabel="x", prov=PROV)
     two = charts.outcome_chart(steps, name="d", question="Q?", xlabel="x", prov=PROV)
     assert np.array_equal(pixels(one.png), pixels(two.png))
+
+
+def test_grid_heatmap_outlines_the_cells_inside_the_band():
+    """--grid (issue 43): the share of each cell, annotated; cells within 50% +- margin outlined."""
+    cells = pd.DataFrame({"key1": "turns", "value1": [4, 4, 5, 5], "key2": "cp.german", "value2": [2, 3, 2, 3],
+                          "games": 100, "share": [0.30, 0.48, 0.53, 0.80], "share_lo": [0.2, 0.38, 0.43, 0.7],
+                          "share_hi": [0.4, 0.58, 0.63, 0.88], "win_rate_change": 0.0, "change_lo": -0.01,
+                          "change_hi": 0.01})
+    chart = charts.grid_heatmap(cells, question="german's share of decisive games: which make it even?",
+                                prov=PROV, side="german", margin=0.05)
+    check_chart(chart)
+    # 48% and 53% lie within 45-55%; 30% and 80% do not
+    assert "2 x 2 values; 2 cell(s) within the balance band" in chart.alt
+    assert chart.axis_labels[0] == ("cp.german", "turns")

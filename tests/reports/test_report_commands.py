@@ -90,7 +90,7 @@ def test_matrix_cells_equal_the_fire_command_exactly():
         facing = r["target_facing"] or None
         want = fire(r["firer"], r["target"], FireSituation(range=r["range"], terrain=r["terrain"],
                                                            target_facing=facing))
-        for k in ("p_eliminated", "p_suppressed_or_worse", "p_fallback", "p_immobilised", "mean_damage"):
+        for k in ("p_eliminated", "p_suppressed_fallback_or_eliminated", "p_fallback", "p_immobilised", "mean_damage"):
             assert r[k] == pytest.approx(want.attrs["summary"][k], abs=1e-12)
         assert r["attack_pool"] == want.attrs["attack_pool"] and r["p_spotted"] == want.attrs["p_spotted"]
         checked += 1
@@ -120,7 +120,8 @@ def test_whole_roster_matrix_is_fast():
     assert seconds < 10, f"whole roster took {seconds:.1f} s"
     can = frame[frame["can_fire"]]
     assert can[["p_eliminated", "mean_damage"]].notna().all().all()
-    assert ((can["p_eliminated"] >= 0) & (can["p_eliminated"] <= can["p_suppressed_or_worse"] + 1e-12)).all()
+    worse = can["p_suppressed_fallback_or_eliminated"]
+    assert ((can["p_eliminated"] >= 0) & (can["p_eliminated"] <= worse + 1e-12)).all()
 
 
 def test_matrix_table_and_csv_formats():

@@ -47,8 +47,8 @@ STABLE = {
     "DIFFERING_RULE_COLUMNS": ["rule", "sections", "v1", "v2"],
 }
 MATRIX = ["firer", "target", "range", "terrain", "target_facing", "can_fire", "reason", "attack_pool",
-          "defence_pool", "p_spotted", "p_eliminated", "p_suppressed_or_worse", "p_fallback", "p_immobilised",
-          "mean_damage", "fire"]
+          "defence_pool", "p_spotted", "p_eliminated", "p_suppressed_fallback_or_eliminated", "p_fallback",
+          "p_immobilised", "mean_damage", "fire"]
 
 
 @pytest.mark.parametrize("name", sorted(STABLE))

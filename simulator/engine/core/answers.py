@@ -45,13 +45,15 @@ class Rate:
 
 @dataclass(frozen=True)
 class VariantRates:
-    """A what-if's run (``--vary KEY=VALUE``) on the main run's seeds: each side's win
-    rate, the first side's 95% interval, the draw rate."""
+    """A what-if's run (``--vary KEY=VALUE``, or a combined ``KEY=V&KEY=V``) on the main
+    run's seeds: each side's win rate, the first side's 95% interval (``ci95``) and every
+    side's (``ci95_by_side``, issue 43: the second side's was missing), the draw rate."""
 
     variant: str
     win_rate: dict[str, float]
     ci95: tuple[float, float]
     draw_rate: float
+    ci95_by_side: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,10 @@ class BalanceReport:
         and the sections each game's balance report adds)."""
         sides = tuple(report["sides"])
         variants = tuple(
-            VariantRates(variant=f"{r['key']}={r['value']}", win_rate=dict(r["win_rate"]),
-                         ci95=(r["ci95"][0], r["ci95"][1]), draw_rate=r["draw_rate"])
+            VariantRates(variant=r.get("label", f"{r['key']}={r['value']}"), win_rate=dict(r["win_rate"]),
+                         ci95=(r["ci95"][0], r["ci95"][1]), draw_rate=r["draw_rate"],
+                         ci95_by_side={s: (lo, hi) for s, (lo, hi) in
+                                       r.get("ci95_by_side", {sides[0]: r["ci95"]}).items()})
             for r in report.get("what_if", {}).get("variants", []))
         verdict = report["verdict"]
         return cls(scenario=report["scenario"], sides=sides, players=dict(report["players"]),
@@ -101,16 +105,15 @@ class BalanceReport:
         return self.json
 
     def frame(self) -> pd.DataFrame:
-        """One row per side: win rate and interval (and per what-if variant; the interval
-        of a variant is the first side's)."""
+        """One row per side: win rate and interval (and per what-if variant, each side's
+        own interval; NaN only for a report written before every side had one)."""
         import pandas as pd
         rows = [{"variant": "baseline", "side": s, "win_rate": self.win_rate[s].p,
                  "ci95_low": self.win_rate[s].ci95[0], "ci95_high": self.win_rate[s].ci95[1],
                  "draw_rate": self.draw_rate} for s in self.sides]
         for v in self.what_if:
             for s in self.sides:
-                first = s == self.sides[0]
+                lo, hi = v.ci95_by_side.get(s, (float("nan"), float("nan")))
                 rows.append({"variant": v.variant, "side": s, "win_rate": v.win_rate[s],
-                             "ci95_low": v.ci95[0] if first else None, "ci95_high": v.ci95[1] if first else None,
-                             "draw_rate": v.draw_rate})
+                             "ci95_low": lo, "ci95_high": hi, "draw_rate": v.draw_rate})
         return pd.DataFrame(rows)

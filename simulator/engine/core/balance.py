@@ -93,7 +93,7 @@ def report_frames(report: dict, result: RunResult) -> dict[str, pd.DataFrame]:
     frames = {"games": games, "losses": pd.DataFrame(rows)}
     variants = [("baseline", sides[0], int(tl.wins[0]), tl.games)]
     for r in report.get("what_if", {}).get("variants", []):
-        variants.append((f"{r['key']}={r['value']}", sides[0], r["wins"], tl.games))
+        variants.append((r.get("label", f"{r['key']}={r['value']}"), sides[0], r["wins"], tl.games))
     for r in report.get("tune", {}).get("values", []):
         variants.append((f"{report['tune']['key']}={r['value']}", sides[0], r["wins"], tl.games))
     if len(variants) > 1:
@@ -139,6 +139,109 @@ def paired_change(base: np.ndarray, other: np.ndarray, side: int = 0) -> tuple[f
     return r["change"], r["ci95"][0], r["ci95"][1]
 
 
+# --- what-ifs that combine: KEY=V&KEY=V (issue 43, item 5) -------------------------------
+
+class Combined(str):
+    """One what-if of several changes at once (``--vary "a=4&b=hardened"``, a cell of
+    ``--grid``): a string, its label (``"a=4&b=hardened"``, so JSON and tables show it as
+    written), with ``changes``, the ``(key, value)`` pairs in the order given."""
+
+    changes: tuple
+
+    def __new__(cls, changes):
+        obj = super().__new__(cls, "&".join(f"{k}={v}" for k, v in changes))
+        obj.changes = tuple(changes)
+        return obj
+
+    def __reduce__(self):          # pickles (a worker process) as itself, changes and all
+        return (Combined, (self.changes,))
+
+
+def variant_label(key: str, value) -> str:
+    """What a what-if is called: ``key=value``, or a combined one's own label."""
+    return str(value) if isinstance(value, Combined) else f"{key}={value}"
+
+
+def variant_changes(key: str, value) -> tuple:
+    """The ``(key, value)`` changes of a what-if: one, or a combined one's."""
+    return value.changes if isinstance(value, Combined) else ((key, value),)
+
+
+def parse_vary_items(items, parse_value, option: str = "--vary") -> list[tuple[str, list]]:
+    """``--vary`` of any game: ``["turns=5,7", "a=4&b=hardened"]`` -> ``[(key, [value, ...])]``,
+    each value checked by ``parse_value(key, text, option)``. An item joined by ``&`` is
+    one variant of all its changes (one value each, each key once): its key is the keys
+    joined by ``&``, its value a :class:`Combined`. Errors name the bad part."""
+    out = []
+    for item in items:
+        if "&" not in item:
+            key, sep, values = item.partition("=")
+            key = key.strip()
+            vals = [v.strip() for v in values.split(",") if v.strip()]
+            if not sep or not vals:
+                raise InputError(option, "", f"write KEY=V1,V2,... (got {item!r})")
+            out.append((key, [parse_value(key, v, option) for v in vals]))
+            continue
+        changes: list[tuple[str, object]] = []
+        for part in item.split("&"):
+            key, sep, value = part.partition("=")
+            key, value = key.strip(), value.strip()
+            if not sep or not key or not value:
+                raise InputError(option, part.strip(), f"write KEY=VALUE in each part of a combined what-if "
+                                                       f"(got {part.strip()!r} in {item!r})")
+            if "," in value:
+                raise InputError(option, part.strip(), "a combined what-if takes one value a change "
+                                                       "(--grid KEY=V1,V2 --grid KEY=V1,V2 plays every pair)")
+            if key in (k for k, _ in changes):
+                raise InputError(option, key, f"changed twice in {item!r}")
+            changes.append((key, parse_value(key, value, option)))
+        out.append(("&".join(k for k, _ in changes), [Combined(changes)]))
+    return out
+
+
+def parse_grid(items, parse_value, option: str = "--grid") -> list[tuple[str, list]]:
+    """``--grid KEY=V1,V2 --grid KEY=V1,V2`` of any game: the two axes ``[(key, values),
+    (key, values)]`` (checked by ``parse_value`` as ``--vary``'s; none: ``[]``)."""
+    if not items:
+        return []
+    if len(items) != 2:
+        raise InputError(option, "", f"give two: --grid KEY=V1,V2 --grid KEY=V1,V2 (got {len(items)})")
+    bad = next((item for item in items if "&" in item), None)
+    if bad is not None:
+        raise InputError(option, bad, "one key an axis (KEY=V1,V2,...)")
+    axes = parse_vary_items(items, parse_value, option)
+    if axes[0][0] == axes[1][0]:
+        raise InputError(option, axes[0][0], "the two axes need two different keys")
+    return axes
+
+
+def paired_grid(axes, base, report, sides, play, margin: float = DEFAULT_MARGIN) -> dict:
+    """``--grid``: every pair of values of the two ``axes`` as one combined what-if
+    (:class:`Combined`, played by ``play(key, value)`` on the main run's seeds, paired
+    against ``base`` as ``--vary``'s are: :func:`paired_variants`). Each cell: the first
+    side's share of the decisive games with its Wilson interval, and the change of its
+    win rate against the baseline with the paired interval; ``margin`` the balance band
+    the heatmap marks (cells whose share lies within 50% ± margin)."""
+    (k1, v1), (k2, v2) = axes
+    cells = [Combined([(k1, a), (k2, b)]) for a in v1 for b in v2]
+    wi = paired_variants([(f"{k1}&{k2}", cells)], base, report, sides, play)
+    rows = []
+    for r, cell in zip(wi["variants"], cells, strict=True):
+        (_, a), (_, b) = cell.changes
+        wins0 = r["wins"]
+        decisive = wins0 + round(r["win_rate"][sides[1]] * r["games"])
+        lo, hi = wilson_interval(wins0, decisive) if decisive else (float("nan"), float("nan"))
+        rows.append({"key1": k1, "value1": a, "key2": k2, "value2": b, "games": r["games"],
+                     "share": wins0 / decisive if decisive else float("nan"), "share_lo": lo, "share_hi": hi,
+                     "win_rate_change": r["change"], "change_lo": r["change_ci95"][0],
+                     "change_hi": r["change_ci95"][1], "label": r["label"], "significant": r["significant"],
+                     "inside_margin": bool(decisive and abs(wins0 / decisive - 0.5) <= margin)})
+    verdict_ = report.get("verdict") if isinstance(report.get("verdict"), dict) else {}
+    return {"keys": [k1, k2], "values": [list(v1), list(v2)], "side": sides[0], "margin": margin,
+            "baseline_share": verdict_.get("share_first_side"), "cells": rows, "method": PAIRED_TEST,
+            "closest_to_even": wi["closest_to_even"]}
+
+
 def paired_variants(variants, base, report, sides, play) -> dict:
     """The what-ifs of any game: ``play(key, value)`` plays a variant on the main run's
     seeds (a :class:`~simulator.engine.core.batch.RunResult`); each variant's win rates
@@ -152,15 +255,18 @@ def paired_variants(variants, base, report, sides, play) -> dict:
     for key, values in variants:
         for v in values:
             out = play(key, v).tally.outcome_array()
-            runs[f"{key}={v}"] = out
+            label = variant_label(key, v)
+            runs[label] = out
             p = float((out == 0).mean())
             lo, hi = wilson_interval(int((out == 0).sum()), len(out))
             cmp = paired_comparison(base, out, 0, sides)
             decisive = int(((out == 0) | (out == 1)).sum())
             share = float((out == 0).sum() / decisive) if decisive else float("nan")
-            rows.append({"key": key, "value": v, "wins": int((out == 0).sum()),
+            rows.append({"key": key, "value": v, "label": label, "games": int(len(out)), "wins": int((out == 0).sum()),
                          "win_rate": {sides[0]: p, sides[1]: float((out == 1).mean())},
-                         "ci95": [lo, hi], "draw_rate": float((out == 2).mean()),
+                         "ci95": [lo, hi], "ci95_by_side": {s: list(wilson_interval(int((out == i).sum()), len(out)))
+                                                            for i, s in enumerate(sides)},
+                         "draw_rate": float((out == 2).mean()),
                          "truncated_rate": float((out == 3).mean()),
                          "change": cmp["change"], "change_ci95": cmp["ci95"], "changes": cmp["changes"],
                          "games_changed": cmp["games_changed"], "p_value": cmp["p_value"],
@@ -171,7 +277,7 @@ def paired_variants(variants, base, report, sides, play) -> dict:
     if even is not None:
         closest = {"run": even["best"], "even_set": even["even_set"], "runner_up": even["runner_up"],
                    "comparisons": even["comparisons"], "method": even["method"]}
-        best = next((r for r in rows if f"{r['key']}={r['value']}" == even["best"]), None)
+        best = next((r for r in rows if r["label"] == even["best"]), None)
         if best is not None:
             closest.update(key=best["key"], value=best["value"], win_rate=best["win_rate"])
         else:
@@ -188,10 +294,42 @@ def check_target(target: float) -> None:
         raise InputError("--target", "", f"a win rate between 0 and 1 (got {target})")
 
 
+def parse_range(text: str | None) -> tuple[int, int] | None:
+    """``--range LO:HI`` -> ``(LO, HI)``, whole numbers, LO < HI (None: not given)."""
+    if text is None:
+        return None
+    lo, sep, hi = text.partition(":")
+    try:
+        pair = (int(lo), int(hi))
+    except ValueError:
+        pair = None
+    if not sep or pair is None:
+        raise InputError("--range", text, "write LO:HI, two whole numbers (e.g. 1:8)")
+    if pair[0] >= pair[1]:
+        raise InputError("--range", text, "LO must be below HI")
+    return pair
+
+
+def range_values(key: str, span: tuple[int, int], limits: tuple[int, int]) -> list[int]:
+    """The values ``--tune KEY --range LO:HI`` scans: LO..HI, inside the key's own
+    ``limits`` (its least and greatest value; an end outside them is an error)."""
+    (lo, hi), (least, most) = span, limits
+    if lo < least:
+        raise InputError("--range", f"{lo}:{hi}", f"{key} is at least {least}")
+    if hi > most:
+        raise InputError("--range", f"{lo}:{hi}", f"{key} is at most {most}")
+    return list(range(lo, hi + 1))
+
+
 def tune_scan(key, values, target, side0, play, *, confirm=None, seed: int | None = None,
-              margin: float = DEFAULT_MARGIN, sides: list[str] | None = None) -> dict:
+              margin: float = DEFAULT_MARGIN, sides: list[str] | None = None,
+              limits: tuple[int, int] | None = None) -> dict:
     """Scan the values of a numeric key (any game: ``play(value)`` plays ``games`` games
     with the same seed); the one whose first-side win rate is closest to ``target`` wins.
+    ``limits``: the key's least and greatest value (no note suggests a value beyond them).
+    When the win rate jumps across the target between two neighbouring values, both
+    farther than ``margin`` from it, ``step`` says the target lies between them and no
+    value of the key reaches it (:func:`tune_step`).
 
     ``confirm(value, seed)``: the best value played again on fresh seeds,
     :func:`confirmation_seed` of the run's ``seed`` (never used while searching: a best
@@ -205,8 +343,10 @@ def tune_scan(key, values, target, side0, play, *, confirm=None, seed: int | Non
         lo, hi = wilson_interval(wins, res.tally.games)
         rows.append({"value": v, "wins": wins, "win_rate": wins / res.tally.games, "ci95": [lo, hi]})
     best = min(rows, key=lambda r: abs(r["win_rate"] - target))
+    step = tune_step(rows, target, key, margin)
     out = {"key": key, "target": target, "side": side0, "values": rows, "best": best,
-           **tune_bound(rows, best, target, key)}
+           **({"at_bound": None, "bound_note": None} if step else tune_bound(rows, best, target, key, limits)),
+           "step": step}
     if confirm is not None:
         out["confirmation"] = tune_confirmation(key, best["value"], target, confirm, seed=seed, margin=margin,
                                                 sides=sides or [side0, "other side"])
@@ -265,25 +405,54 @@ def tune_confirmation(key, value, target, confirm, *, seed, margin, sides) -> di
             "ci95": [lo, hi], "verdict": v, "confirmed": bool(holds), "text": note}
 
 
-def tune_bound(rows: list[dict], best: dict, target: float, key: str) -> dict:
+def tune_bound(rows: list[dict], best: dict, target: float, key: str,
+               limits: tuple[int, int] | None = None) -> dict:
     """Whether the tuning's best value lies at an end of the values searched while the
     target lies beyond it (the win rate still moving towards it there): ``at_bound``
-    is ``"lowest"``, ``"highest"`` or None, with a sentence (``bound_note``) saying so."""
+    is ``"lowest"``, ``"highest"`` or None, with a sentence (``bound_note``) saying so.
+    At the key's own least or greatest value (``limits``) the note says no value of the
+    key goes further, instead of suggesting one."""
     values = [r["value"] for r in rows]
     if len(values) < 2 or best["value"] not in (values[0], values[-1]):
         return {"at_bound": None, "bound_note": None}
     end = "lowest" if best["value"] == values[0] else "highest"
     inner = rows[1] if end == "lowest" else rows[-2]
-    # the target is beyond the end when the best rate is nearer to it than its neighbour's
-    # and it is not yet reached (an exact hit at an end is still a hit)
+    # the target is beyond the end when the best rate is nearer to it than its neighbour's,
+    # on the same side of it (across it is a step: tune_step), and not yet reached (an exact
+    # hit at an end is still a hit)
     beyond = abs(best["win_rate"] - target) > 0.005 and \
-        abs(best["win_rate"] - target) <= abs(inner["win_rate"] - target)
+        abs(best["win_rate"] - target) <= abs(inner["win_rate"] - target) and \
+        (best["win_rate"] - target) * (inner["win_rate"] - target) > 0
     if not beyond:
         return {"at_bound": None, "bound_note": None}
-    return {"at_bound": end,
-            "bound_note": f"the best value, {key}={best['value']}, is the {end} searched "
-                          f"({values[0]}-{values[-1]}) and the target {target:.0%} was not reached: "
-                          f"a value beyond the search may come closer"}
+    note = (f"the best value, {key}={best['value']}, is the {end} searched ({values[0]}-{values[-1]}) and the "
+            f"target {target:.0%} was not reached: ")
+    edge = None if limits is None else limits[0] if end == "lowest" else limits[1]
+    if best["value"] == edge:
+        note += f"it is the {'least' if end == 'lowest' else 'greatest'} value {key} takes, so none comes closer"
+    else:
+        note += "a value beyond the search may come closer" + (f" (--range; {key} takes {limits[0]}-{limits[1]})"
+                                                               if limits else "")
+    return {"at_bound": end, "bound_note": note}
+
+
+def tune_step(rows: list[dict], target: float, key: str, margin: float = DEFAULT_MARGIN) -> dict | None:
+    """A step in the tuning: two neighbouring values whose first-side win rates lie on
+    either side of ``target``, both farther from it than ``margin`` (vp 1: 20%, vp 2:
+    95% for 50%), and no value searched within ``margin`` of it: the target lies between
+    them and no whole value of the key reaches it. ``{"between", "win_rates", "note"}`` of
+    the first such pair, else None."""
+    if any(abs(r["win_rate"] - target) <= margin for r in rows):
+        return None                                  # a value comes within the margin: no step to report
+    for a, b in zip(rows, rows[1:], strict=False):
+        da, db = a["win_rate"] - target, b["win_rate"] - target
+        if da * db < 0 and min(abs(da), abs(db)) > margin:
+            return {"between": [a["value"], b["value"]], "win_rates": [a["win_rate"], b["win_rate"]],
+                    "note": f"the target {target:.0%} lies between {key}={a['value']} ({a['win_rate']:.0%}) and "
+                            f"{key}={b['value']} ({b['win_rate']:.0%}): the win rate jumps across it there and no "
+                            f"value of {key} reaches it (change something else too: --vary \"{key}=V&KEY=V\", "
+                            f"--grid)"}
+    return None
 
 
 # --- paired comparisons: what-ifs and restricted play ------------------------------

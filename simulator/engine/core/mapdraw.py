@@ -129,8 +129,11 @@ def draw_board(board, *, title: str, sub: str, seen=None, los_from: str | None =
         handles += [Patch(facecolor="white", edgecolor="#00a0ff", label=f"LOS from {cm.names[a]}")]
         handles += [Patch(facecolor=LOS_SHADES[code][0], alpha=0.6, label=los.LOS_NAMES[code])
                     for code in shades]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6,
-              frameon=False)
+    for h in handles:                        # long set-up lists wrap (issue 43, item 6)
+        h.set_label(_wrapped(h.get_label()))
+    legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6,
+                       frameon=False)
+    _fit_legend(fig, ax, legend)
     fig.suptitle(title, fontsize=10, x=0.02, ha="left", y=0.985)
     fig.text(0.02, 0.925, sub, fontsize=6, ha="left", color="#444444")
     if footer:
@@ -139,6 +142,32 @@ def draw_board(board, *, title: str, sub: str, seen=None, los_from: str | None =
     if geometry is not None:
         geometry.update(_pixel_geometry(fig, ax, cm, xs, ys, size))
     return png
+
+
+LEGEND_WRAP = 56     # characters of a legend line before it wraps (indented under its first line)
+
+
+def _wrapped(label: str, width: int = LEGEND_WRAP) -> str:
+    """A legend label wrapped at ``width``, later lines indented under the first."""
+    import textwrap
+    if len(label) <= width:
+        return label
+    lead = " " * (len(label) - len(label.lstrip(" ")))
+    return "\n".join(textwrap.wrap(label.strip(), width, initial_indent=lead, subsequent_indent=lead + "    "))
+
+
+def _fit_legend(fig, ax, legend) -> None:
+    """Widen the figure when the legend beside the map runs past its right edge, keeping
+    the map's size and place (in inches): nothing of the legend is cut off."""
+    fig.canvas.draw()
+    right = legend.get_window_extent().x1 / fig.dpi            # inches from the left edge
+    width = fig.get_figwidth()
+    if right + 0.08 <= width:
+        return
+    grown = right + 0.12
+    box = ax.get_position()
+    fig.set_figwidth(grown)
+    ax.set_position((box.x0 * width / grown, box.y0, box.width * width / grown, box.height))
 
 
 def _pixel_geometry(fig, ax, cm, xs, ys, size) -> dict:
@@ -152,6 +181,15 @@ def _pixel_geometry(fig, ax, cm, xs, ys, size) -> dict:
             "radius": float(abs(corner[0] - pts[0][0])),
             "centres": {cm.names[h]: [round(float(pts[h][0]), 2), round(float(height - pts[h][1]), 2)]
                         for h in range(cm.n)}}
+
+
+ZONE_LINE = 1.8     # set-up zones: outlined in the side's colour, never filled (a tint washed out the terrain)
+
+
+def zone_outline(pts, colour: str):
+    """The patch of one set-up zone hex: its outline (``pts``, shrunk inside the hex) in
+    the side's colour, the terrain left as it is (issue 43, item 6)."""
+    return Polygon(pts, closed=True, fill=False, edgecolor=colour, linewidth=ZONE_LINE, zorder=5)
 
 
 def _shrink(pts, cx, cy, k):

@@ -62,6 +62,19 @@ def schema_command(out):
         click.echo(text, nl=False)
 
 
+def schema_path_from(path: Path) -> str:
+    """The ``#:schema`` path of a new scenario file at ``path``: the schema relative to the
+    file's folder (the file and a copy of the project moved together keep it; issue 43),
+    absolute only when no relative path exists (another drive)."""
+    import os
+
+    schema = Path(__file__).resolve().parents[4] / "docs" / "scenario.schema.json"
+    try:
+        return Path(os.path.relpath(schema, path.parent.resolve())).as_posix()
+    except ValueError:
+        return str(schema)
+
+
 @click.command("new")
 @click.argument("name")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
@@ -86,7 +99,6 @@ def new_command(name, force):
     if not path.parent.is_dir():
         raise InputError(str(path), "", f"folder {str(path.parent)!r} does not exist")
     text = starter_text(stem, str(path))
-    schema = Path(__file__).resolve().parents[4] / "docs" / "scenario.schema.json"
-    text = text.replace("#:schema ../../docs/scenario.schema.json", f"#:schema {schema}", 1)
+    text = text.replace("#:schema ../../docs/scenario.schema.json", f"#:schema {schema_path_from(path)}", 1)
     atomic_write_text(path, text)
     click.echo(f"wrote {path}: check it with 'lanchester assault check {path}'")

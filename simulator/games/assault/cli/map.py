@@ -265,6 +265,9 @@ def check_frame(scenario: str | Path, data: dict | None = None) -> pd.DataFrame:
     used = {} if result.scenario is None else {
         k: {**d, "file": _show(d["file"]) if k != "units" else ", ".join(_show(x) for x in d["file"].split(", "))}
         for k, d in result.scenario.data_used().items()}
+    if result.scenario is not None and result.ok:
+        from simulator.games.assault.game.summary import summary, summary_lines
+        frame.attrs.update(summary=summary(result.scenario), summary_lines=summary_lines(result.scenario))
     frame.attrs.update({"file": where, "errors": len(result.errors), "data": used,
                         "warnings": len(result.warnings), "ok": result.ok,
                         "lines": [p.line(where) for p in result.problems]})
@@ -294,9 +297,10 @@ def check_command(scenario, dice_file, aid_file, units_dir, fmt, out):
                f"{a['warnings']} warning{'s' if a['warnings'] != 1 else ''}")
     chosen = [f"{k} {d['file']} ({d['from']})" for k, d in a["data"].items() if d["from"] != "shipped"]
     data_line = [f"{a['file']}: data: " + "; ".join(chosen)] if chosen else []
-    table = "\n".join(a["lines"] + data_line + [summary if a["lines"] else f"{a['file']}: ok"]) + "\n"
+    table = "\n".join(a["lines"] + data_line + [summary if a["lines"] else f"{a['file']}: ok"]
+                      + a.get("summary_lines", [])) + "\n"
     obj = {"file": a["file"], "ok": a["ok"], "errors": a["errors"], "warnings": a["warnings"],
-           "problems": frame.to_dict("records"), "data": a["data"]}
+           "problems": frame.to_dict("records"), "data": a["data"], "summary": a.get("summary")}
     emit(render(fmt, table=table, frame=frame, obj=obj), out)
     if not a["ok"]:
         raise click.exceptions.Exit(2)

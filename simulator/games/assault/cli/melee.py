@@ -95,6 +95,17 @@ def explain_lines(a: dict) -> list[str]:
     return lines + [""]
 
 
+def first_turn_title(a: dict) -> str:
+    """The first-edition first-turn block's title: one round unless reinforcements enter,
+    whose exchanges that turn count as rounds too (12.2; issue 43: "single round" beside a
+    mean of 1.698 rounds)."""
+    joining = [u for k, u in a.get("units", {}).items() if k.endswith("_reinforcement")]
+    if not joining:
+        return "Single round (the first turn only)"
+    return (f"The first turn only (the first exchange, then {' and '.join(joining)} reinforcing: one more "
+            "exchange each when it enters, 12.2; rounds count every exchange)")
+
+
 def melee_table(frame: pd.DataFrame, explain: bool) -> str:
     from simulator.run.output import pct
 
@@ -110,7 +121,7 @@ def melee_table(frame: pd.DataFrame, explain: bool) -> str:
              else f"Rounds until it ends (at most {a['max_rounds']})")
     lines += summary_lines(title, a["summary"])
     if "single_round" in a:
-        lines += [""] + summary_lines("Single round (the first turn only)", a["single_round"]["summary"])
+        lines += [""] + summary_lines(first_turn_title(a), a["single_round"]["summary"])
     if "p_dug_in_kept" in a:
         lines.append(f"dug-in marker kept: {pct(a['p_dug_in_kept']).strip()}")
     for p in a.get("passengers", []):

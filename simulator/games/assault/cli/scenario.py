@@ -36,11 +36,20 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @edition_option
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help="What-if variants, same seeds: turns, edition, cp.SIDE, count.SIDE.UNIT, "
-                   "experience.SIDE.UNIT, initiative, sudden_death, history=alternate (5.3). Repeatable.")
+                   "experience.SIDE.UNIT, initiative, sudden_death, history=alternate (5.3). Repeatable. "
+                   "Join changes with & for one variant of them all: "
+                   "--vary \"count.german.rifles-41=4&experience.german.rifles-41=hardened\".")
+@click.option("--grid", multiple=True, metavar="KEY=V1,V2,...",
+              help="Give twice: every pair of the two keys' values as one what-if, same seeds; grid.csv "
+                   "and a heatmap of the first side's share (the balance band outlined) with --out. "
+                   "Example: --grid turns=4,5,6 --grid cp.german=3,4,5")
 @click.option("--tune", default=None, metavar="KEY",
               help="Search a number (turns, cp.SIDE, count.SIDE.UNIT) for the first side's win rate "
                    "closest to --target; the best value is then played again on fresh seeds (not used while "
                    "searching) and that confirmation's verdict reported.")
+@click.option("--range", "tune_range", default=None, metavar="LO:HI",
+              help="With --tune: the values searched, LO to HI (default around the scenario's own: turns ±4, "
+                   "1-12 command points, 1-5 units). A jump across the target between two values is said.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @cliopts.skill("lanchester assault scenario infantry-training --skill-curve --out out/curve")
 @cliopts.verdict_options("assault", "infantry-training")
@@ -63,7 +72,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
                    "lanchester assault scenario my.scenario.toml --watch --games 2000 --out out/")
 @click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --watch: stop after N runs (a save that fails its check counts).")
-def scenario_command(name, games, seed, players, run_options, out, fmt, edition, vary, tune, target,
+def scenario_command(name, games, seed, players, run_options, out, fmt, edition, vary, grid, tune, tune_range, target,
                      ladder, ladder_games, skill_curve, levels, restrict, restrict_all, dice_file, aid_file,
                      units_dir, watch, watch_max_runs, margin, until_decided, max_games, no_restrict_all):
     """Play scenario NAME many times with computer players and report its balance.
@@ -82,6 +91,8 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
       lanchester assault scenario infantry-training --players random,greedy --format json
       lanchester assault scenario infantry-training --vary turns=5,7 --vary edition=v2
       lanchester assault scenario infantry-training --tune turns --target 0.5 --games 2000
+      lanchester assault scenario infantry-training --tune turns --range 2:9 --games 2000
+      lanchester assault scenario infantry-training --grid turns=3,4,5 --grid cp.german=2,3 --out out/grid
       lanchester assault scenario infantry-training --skill-curve --out out/curve
       lanchester assault scenario infantry-training --skill-curve --levels greedy,mcts:16 --games 100
       lanchester assault scenario infantry-training --restrict-all german --games 2000
@@ -103,7 +114,8 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
         from simulator.engine.core.balance import DEFAULT_FIRST_ROUND
         from simulator.run.vocabulary import DEFAULT_CURVE_GAMES
         games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_FIRST_ROUND if until_decided else DEFAULT_GAMES
-    kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), tune=tune,
+    kwargs = dict(games=games, seed=seed, players=players, edition=edition, vary=tuple(vary), grid=tuple(grid),
+                  tune=tune, tune_range=tune_range,
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
                   data=cliopts.scenario_data(dice_file, aid_file, units_dir), skill_curve=skill_curve,
                   levels=levels, restrict=tuple(restrict), restrict_all=tuple(restrict_all), margin=margin,

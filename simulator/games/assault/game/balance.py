@@ -35,10 +35,17 @@ from simulator.engine.core.balance import (
     add_skill_curve,
     check_target,
     confirmation_run,
+    paired_grid,
     paired_variants,
+    parse_grid,
+    parse_range,
+    parse_vary_items,
     play_balance,
+    range_values,
     restricted_play,
     tune_scan,
+    variant_changes,
+    variant_label,
     verdict_with_players,
 )
 from simulator.engine.core.batch import DEFAULT_MARGIN, RunResult, margin_fraction, player_kinds, run_games
@@ -53,22 +60,17 @@ from simulator.games.assault.game.warmup import ENGINE_COMPILE_ESTIMATE, compile
 from simulator.run.errors import InputError
 from simulator.run.notice import waiting
 from simulator.run.runner import RunOptions
+from simulator.run.suggest import did_you_mean
 from simulator.run.vocabulary import DEFAULT_MAX_GAMES, EDITIONS, EXPERIENCE_LEVELS
 
 TUNE_KEYS = ("turns", "cp", "count")
 
 
-def parse_vary(items: list[str] | tuple[str, ...], scenario) -> list[tuple[str, list]]:
-    """``["turns=5,7", "cp.german=4,6"]`` -> ``[(key, [value, ...]), ...]`` (checked)."""
-    out = []
-    for item in items:
-        key, sep, values = item.partition("=")
-        key = key.strip()
-        if not sep or not values.strip():
-            raise InputError("--vary", "", f"write KEY=V1,V2,... (got {item!r})")
-        vals = [v.strip() for v in values.split(",") if v.strip()]
-        out.append((key, [parse_value(key, v, scenario) for v in vals]))
-    return out
+def parse_vary(items: list[str] | tuple[str, ...], scenario, option: str = "--vary") -> list[tuple[str, list]]:
+    """``["turns=5,7", "cp.german=4,6", "count.german.rifles-41=4&experience.german.rifles-41=hardened"]``
+    -> ``[(key, [value, ...]), ...]`` (checked; an ``&`` item is one combined variant:
+    :func:`simulator.engine.core.balance.parse_vary_items`)."""
+    return parse_vary_items(items, lambda key, value, opt: parse_value(key, value, scenario, opt), option)
 
 
 _WORD_CHOICES = {   # --vary keys that take one of a few words: the words, the error ({value!r})
@@ -79,48 +81,48 @@ _WORD_CHOICES = {   # --vary keys that take one of a few words: the words, the e
 }
 
 
-def parse_value(key: str, value: str, scenario):
+def parse_value(key: str, value: str, scenario, option: str = "--vary"):
     root = key.split(".")[0]
     if root in ("turns", "cp", "count"):
-        return _parse_number(key, root, value, scenario)
+        return _parse_number(key, root, value, scenario, option)
     if root in _WORD_CHOICES:
         words, message = _WORD_CHOICES[root]
         if value not in words:
-            raise InputError("--vary", key, message.format(value=value))
+            raise InputError(option, key, message.format(value=value))
         return value
     if root == "experience":
         if value not in EXPERIENCE_LEVELS:
-            raise InputError("--vary", key, f"unknown experience {value!r}")
-        override_for(key, value, scenario)
+            raise InputError(option, key, f"unknown experience {value!r}")
+        override_for(key, value, scenario, option)
         return value
     if root == "initiative":
         if value != "roll" and value not in scenario.sides:
-            raise InputError("--vary", key, f"{value!r} is not a side (or roll)")
+            raise InputError(option, key, f"{value!r} is not a side (or roll)")
         return value
     if root == "sudden_death":
         if value not in ("0", "1", "true", "false"):
-            raise InputError("--vary", key, "give 0 or 1")
+            raise InputError(option, key, "give 0 or 1")
         return value in ("1", "true")
-    raise InputError("--vary", key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
+    raise InputError(option, key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
                      "experience.SIDE.UNIT, initiative, sudden_death, history, cp_minimum, second_fallback)")
 
 
-def _parse_number(key: str, root: str, value: str, scenario) -> int:
+def _parse_number(key: str, root: str, value: str, scenario, option: str = "--vary") -> int:
     """turns, cp.SIDE, count.SIDE.UNIT: a whole number in range (checked against the scenario)."""
     try:
         v = int(value)
     except ValueError:
-        raise InputError("--vary", key, f"{value!r} is not a whole number") from None
+        raise InputError(option, key, f"{value!r} is not a whole number") from None
     if v < (1 if root != "cp" else 0):
-        raise InputError("--vary", key, f"{v} is too small")
+        raise InputError(option, key, f"{v} is too small")
     most = {"turns": MAX_TURNS, "count": MAX_COUNT, "cp": MAX_NUMBER}[root]
     if v > most:
-        raise InputError("--vary", key, f"{v} is too large (at most {most})")
-    override_for(key, v, scenario)
+        raise InputError(option, key, f"{v} is too large (at most {most})")
+    override_for(key, v, scenario, option)
     return v
 
 
-def override_for(key: str, value, scenario) -> dict:
+def override_for(key: str, value, scenario, option: str = "--vary") -> dict:
     """The compile override for one ``--vary``/``--tune`` key and value."""
     parts = key.split(".")
     root = parts[0]
@@ -128,17 +130,18 @@ def override_for(key: str, value, scenario) -> dict:
         return {root: value}
     if root == "cp":
         if len(parts) != 2 or parts[1] not in scenario.sides:
-            raise InputError("--vary", key, f"write cp.SIDE (sides: {', '.join(scenario.sides)})")
+            raise InputError(option, key, f"write cp.SIDE (sides: {', '.join(scenario.sides)})")
         return {"cp": {parts[1]: value}}
     if root in ("count", "experience"):
         if len(parts) != 3 or parts[1] not in scenario.sides:
-            raise InputError("--vary", key, f"write {root}.SIDE.UNIT, e.g. {root}.{next(iter(scenario.sides))}.rifles-41")
+            raise InputError(option, key, f"write {root}.SIDE.UNIT, e.g. {root}.{next(iter(scenario.sides))}.rifles-41")
         side, unit = parts[1], parts[2]
         uid = unit if "/" in unit else f"{side}/{unit}"
         if uid not in scenario.units:
-            raise InputError("--vary", key, f"unknown unit {unit!r} of {side}")
+            names = [u.split("/", 1)[1] for u in scenario.units if u.startswith(f"{side}/")]
+            raise InputError(option, key, f"unknown unit {unit!r} of {side}" + did_you_mean(unit, names))
         return {(root, side, uid): value}
-    raise InputError("--vary", key, "unknown key")
+    raise InputError(option, key, "unknown key")
 
 
 def merge_overrides(a: dict, b: dict) -> dict:
@@ -170,7 +173,8 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                 skill_curve: bool = False, levels: str | None = None,
                 restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = (),
                 margin: float | None = None, until_decided: bool = False,
-                max_games: int = DEFAULT_MAX_GAMES, what_matters: str = "off") -> tuple[dict, RunResult]:
+                max_games: int = DEFAULT_MAX_GAMES, what_matters: str = "off", tune_range: str | None = None,
+                grid: tuple[str, ...] = ()) -> tuple[dict, RunResult]:
     """Play the scenario and report its balance: ``(JSON summary, the main run)``.
 
     ``what_matters``: ``"auto"`` (the batch report's default) adds a short restricted
@@ -190,6 +194,11 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     (sides) play the main run's players again, one restriction at a time, on the
     same seeds.
 
+    ``grid``: two ``KEY=V1,V2,...`` axes, every pair of values played as one combined
+    what-if (:func:`simulator.engine.core.balance.paired_grid`, ``report["grid"]``).
+    ``tune_range``: ``--range LO:HI``, the values ``tune`` searches (default around the
+    scenario's own: :func:`tune_values`).
+
     ``options`` (workers, Dask, checkpoint, precision) apply to the main run; with a
     precision, ``games`` caps it and the what-ifs and tuning then play as many games
     as the main run needed (paired games need equal numbers). ``data``: data files given
@@ -203,9 +212,7 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     p1, p2 = (curve_levels[-1],) * 2 if skill_curve else player_kinds(players, players=interface)
     base_over = dict(overrides or {})
     scenario = load_scenario(name, data)
-    variants = parse_vary(vary, scenario)             # bad what-ifs fail before anything is compiled
-    if tune:
-        tune_values(tune, scenario)
+    variants, axes, span = what_if_inputs(scenario, vary, grid, tune, tune_range)
     asked = [parse_restriction(r, scenario) for r in restrict]     # and bad restrictions
     for side in restrict_all:
         every_restriction(scenario, side)
@@ -232,14 +239,17 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     sub = dataclasses.replace(options, precision=None) if options is not None else None
     base = result.tally.outcome_array()
     sides = list(game.sides)
-    if vary:
-        report["what_if"] = what_if(name, game.scenario, variants, base, report,
-                                    games=games, seed=seed, players=(p1, p2), workers=workers, edition=edition,
-                                    base_over=base_over, progress=progress, options=sub, data=data)
+    if vary or axes:
+        play = variant_player(name, game.scenario, games=games, seed=seed, players=(p1, p2), workers=workers,
+                              edition=edition, base_over=base_over, progress=progress, options=sub, data=data)
+        if vary:
+            report["what_if"] = paired_variants(variants, base, report, sides, play)
+        if axes:
+            report["grid"] = paired_grid(axes, base, report, sides, play, margin=fraction)
     if tune:
         report["tune"] = tune_search(name, game.scenario, tune, target, games=games, seed=seed,
                                      players=(p1, p2), workers=workers, edition=edition, base_over=base_over,
-                                     progress=progress, options=sub, data=data, margin=fraction)
+                                     progress=progress, options=sub, data=data, margin=fraction, span=span)
     if ladder:
         report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
                                               edition=edition, overrides=base_over, progress=progress,
@@ -271,36 +281,74 @@ def what_matters_most(report: dict, result: RunResult, name: str, base: np.ndarr
                                    seed=seed, players=players, workers=workers, progress=progress, options=options)
 
 
+def what_if_inputs(scenario, vary, grid, tune, tune_range):
+    """``--vary``, ``--grid``, ``--tune`` and ``--range`` checked before anything is
+    compiled: ``(variants, grid axes, tune range)``."""
+    variants = parse_vary(vary, scenario)
+    axes = parse_grid(grid, lambda key, value, opt: parse_value(key, value, scenario, opt))
+    span = parse_range(tune_range)
+    if tune_range is not None and not tune:
+        raise InputError("--range", tune_range, "give --tune KEY too (--range is the bracket it searches)")
+    if tune:
+        tune_values(tune, scenario, span)
+    return variants, axes, span
+
+
+def variant_player(name, scenario, *, games, seed, players, workers, edition, base_over, progress,
+                   options: RunOptions | None = None, data: dict | None = None):
+    """``play(key, value)`` of Assault's what-ifs (``--vary``, ``--grid``): the variant
+    (one change, or a combined one's every change) compiled from the overrides and
+    played on the main run's seeds."""
+    def play(key, v):
+        over = base_over
+        for k, value in variant_changes(key, v):
+            over = merge_overrides(over, override_for(k, value, scenario))
+        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
+        return run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
+                         progress=variant_label(key, v) if progress else None)
+    return play
+
+
 def what_if(name, scenario, variants, base, report, *, games, seed, players, workers, edition, base_over,
             progress, options: RunOptions | None = None, data: dict | None = None) -> dict:
     """Assault's --vary: :func:`paired_variants` with each variant compiled from the overrides."""
-    def play(key, v):
-        over = merge_overrides(base_over, override_for(key, v, scenario))
-        game = compile_game(name, edition=_edition_of(over, edition), overrides=over, data=data)
-        return run_games(game, games=games, seed=seed, players=players, workers=workers, options=options,
-                         progress=f"{key}={v}" if progress else None)
+    play = variant_player(name, scenario, games=games, seed=seed, players=players, workers=workers, edition=edition,
+                          base_over=base_over, progress=progress, options=options, data=data)
     return paired_variants(variants, base, report, list(scenario.sides), play)
 
 
-def tune_values(key: str, scenario) -> list[int]:
+def tune_limits(key: str) -> tuple[int, int]:
+    """The least and greatest value of a tunable key (those ``--vary`` accepts)."""
+    root = key.split(".")[0]
+    if root not in TUNE_KEYS:
+        raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)} (cp.SIDE, count.SIDE.UNIT)")
+    return (0 if root == "cp" else 1), {"turns": MAX_TURNS, "count": MAX_COUNT, "cp": MAX_NUMBER}[root]
+
+
+def tune_values(key: str, scenario, span: tuple[int, int] | None = None) -> list[int]:
+    """The values ``--tune KEY`` scans: ``span`` (``--range LO:HI``) when given, inside the
+    key's limits; else around the scenario's turns, 1-12 command points, 1-5 units."""
+    limits = tune_limits(key)
+    if key.split(".")[0] != "turns":
+        override_for(key, limits[0], scenario, "--tune")   # cp.SIDE, count.SIDE.UNIT name a side and unit
+    if span is not None:
+        return range_values(key, span, limits)
     root = key.split(".")[0]
     if root == "turns":
         t = scenario.turns or 6
         return list(range(max(1, t - 4), t + 5))
     if root == "cp":
         return list(range(1, 13))
-    if root == "count":
-        return [1, 2, 3, 4, 5]
-    raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)} (cp.SIDE, count.SIDE.UNIT)")
+    return [1, 2, 3, 4, 5]
 
 
 def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress,
                 options: RunOptions | None = None, data: dict | None = None,
-                margin: float = DEFAULT_MARGIN) -> dict:
-    """Assault's --tune: :func:`tune_scan` over :func:`tune_values`, each value compiled
-    from the overrides, and the best value confirmed on fresh seeds."""
+                margin: float = DEFAULT_MARGIN, span: tuple[int, int] | None = None) -> dict:
+    """Assault's --tune: :func:`tune_scan` over :func:`tune_values` (``span``: ``--range``),
+    each value compiled from the overrides, and the best value confirmed on fresh seeds."""
     check_target(target)
-    values = tune_values(key, scenario)
+    values = tune_values(key, scenario, span)
 
     def compiled(v):
         over = merge_overrides(base_over, override_for(key, v, scenario))
@@ -315,7 +363,7 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
                                 workers=workers, options=options, margin=margin,
                                 progress=f"{key}={v} on fresh seeds" if progress else None)
     return tune_scan(key, values, target, next(iter(scenario.sides)), play, seed=seed, margin=margin,
-                     sides=list(scenario.sides), confirm=confirm)
+                     sides=list(scenario.sides), confirm=confirm, limits=tune_limits(key))
 
 
 def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,

@@ -27,6 +27,7 @@ from simulator.engine.core.mapdraw import (
     _shrink,
     draw_board,
     draw_heat,
+    zone_outline,
 )
 from simulator.games.assault.game.compiled import CompiledMap, compile_map
 from simulator.games.assault.game.scenario_format import Scenario
@@ -100,9 +101,8 @@ def _draw_scenario(ax, cm: CompiledMap, s: Scenario, xs, ys, size) -> list:
             for name in expand_hexes(specs, grid):
                 h = cm.index_of(name)
                 pts = _shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),
-                              xs[h], ys[h], 0.93)
-                ax.add_patch(Polygon(pts, closed=True, facecolor=colour, alpha=0.13,
-                                     edgecolor=colour, linewidth=0.9, zorder=5))
+                              xs[h], ys[h], 0.88)
+                ax.add_patch(zone_outline(pts, colour))
         for rf in side.reinforcements:
             for name in expand_hexes(rf.entry, grid):
                 h = cm.index_of(name)

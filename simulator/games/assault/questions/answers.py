@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from simulator.engine.core.answers import Method
+from simulator.run.vocabulary import DEPRECATED_KEYS, OLD_SUPPRESSED_OR_WORSE, SUPPRESSED_OR_WORSE
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -165,5 +166,6 @@ class MatrixAnswer:
 
     def to_json(self, metric: str) -> dict[str, Any]:
         """The JSON of ``lanchester assault matrix --metric METRIC --format json``."""
-        return {"method": self.how.method, **self.question(), "metric": metric,
-                "rows": self.table.to_dict("records")}
+        rows = [{**r, OLD_SUPPRESSED_OR_WORSE: r[SUPPRESSED_OR_WORSE]} for r in self.table.to_dict("records")]
+        return {"method": self.how.method, **self.question(), "metric": metric, "rows": rows,
+                "deprecated": dict(DEPRECATED_KEYS)}    # the old key's rows, issue 43

@@ -38,14 +38,14 @@ from simulator.games.assault.rules.support import Support, as_support
 from simulator.run.errors import InputError
 
 MATRIX_COLUMNS = ["firer", "target", "range", "terrain", "target_facing", "can_fire", "reason",
-                  "attack_pool", "defence_pool", "p_spotted", "p_eliminated", "p_suppressed_or_worse",
+                  "attack_pool", "defence_pool", "p_spotted", "p_eliminated", "p_suppressed_fallback_or_eliminated",
                   "p_fallback", "p_immobilised", "mean_damage", "fire"]
 FIRE_KIND = "direct"   # the "fire" column: the matrix is direct fire (chapter 10) only
 FIRE_COVERED = ("direct fire only (chapter 10); indirect fire (chapter 7: mortars, artillery) "
                 "is not in the matrix: ask `lanchester assault fire FIRER TARGET --indirect`")
 from simulator.run.vocabulary import VEHICLE_FACINGS  # noqa: E402 - one definition
 
-_SUMMARY_KEYS = ("p_eliminated", "p_suppressed_or_worse", "p_fallback", "p_immobilised", "mean_damage")
+_SUMMARY_KEYS = ("p_eliminated", "p_suppressed_fallback_or_eliminated", "p_fallback", "p_immobilised", "mean_damage")
 
 
 def parse_ranges(text: str | None, where: str = "--ranges") -> tuple[int, ...] | None:

@@ -45,6 +45,7 @@ from simulator.games.assault.rules.melee.situation import (
     EDITIONS,
     FIRST_KIND,
     LATER_KIND,
+    V1_REINFORCE,
     Cast,
     DirectionPools,
     MeleeSituation,
@@ -215,6 +216,23 @@ def _steps(pools: tuple[DirectionPools, DirectionPools], label: str) -> list[dic
     return [{"round": label, **s.__dict__} for s in sorted(steps, key=lambda s: order[s.side])]
 
 
+def reinforcement_steps(cast: Cast) -> list[dict]:
+    """How a first-edition reinforcement's pools are built (12.2): the exchange it enters
+    with, then the renewed ones, against the enemy's first unit (a reinforcement attacks
+    the enemy unit with the fewest strength points left: the first one unless there are
+    two). None without reinforcements, or when the second defender is a passenger (12.10)."""
+    if cast.edition != "v1" or cast.passenger_in_hex:
+        return []
+    out = []
+    for slot, enemy in ((A2, D1), (D2, A1)):
+        if not cast.present(slot):
+            continue
+        who = cast.card(slot).id
+        out += _steps(round_pools(cast, V1_REINFORCE, slot, enemy), f"{who} reinforces (12.2)")
+        out += _steps(round_pools(cast, LATER_KIND["v1"], slot, enemy), f"{who}, renewed rounds")
+    return out
+
+
 def edition_notes(cast: Cast, policies: tuple[str, str], max_rounds: int) -> list[str]:
     """What the reader needs to know about how this question was answered."""
     s = cast.situation
@@ -380,7 +398,8 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
         "withdraw_policy": {"attacker": policies[0], "defender": policies[1]},
         "summary": summary,
         "states": states_list(cast, final, n),
-        "explain": (_steps(first_pools, "round one") + _steps(later_pools, "later rounds")),
+        "explain": (_steps(first_pools, "round one") + _steps(later_pools, "later rounds")
+                    + reinforcement_steps(cast)),
         "notes": edition_notes(cast, policies, max_rounds),
         "dice": dice.name, "dice_status": dice.status, "aid": aid.name, "aid_status": aid.status,
         "units_status": sorted({cast.card(u).status for u in _slots(cast)}),

@@ -143,7 +143,7 @@ def fire_report(frames: Sequence[pd.DataFrame], *, terrain: str | None = None, d
                                    question=f"In what state is {a['target']} after the fire?")],
         highlights=[("pools", pools), ("P(spotted)", pct(a["p_spotted"]).strip())]
         + _highlights(frames, [("P(eliminated)", "p_eliminated", True),
-                               ("P(suppressed, fallback or eliminated)", "p_suppressed_or_worse", True),
+                               ("P(suppressed, fallback or eliminated)", "p_suppressed_fallback_or_eliminated", True),
                                ("P(fallback)", "p_fallback", True),
                                ("mean damage", "mean_damage", False)]) + _run_highlights(a),
         notes=[f"{s['side']}: {s['change']} -> {s['pool']} {s['reason']} ({s['section']})"
@@ -260,7 +260,7 @@ def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir
         highlights=[("pools", f"terrain {a['attack_pool']} vs {a['defence_pool']} (strongest card die)")]
         + _highlights([frame], [("P(immobilised)", "p_immobilised", True),
                                 ("P(eliminated)", "p_eliminated", True),
-                                ("P(suppressed, fallback or eliminated)", "p_suppressed_or_worse", True),
+                                ("P(suppressed, fallback or eliminated)", "p_suppressed_fallback_or_eliminated", True),
                                 ("mean damage", "mean_damage", False)]) + _run_highlights(a),
         notes=_explain_notes(a))
 
@@ -290,8 +290,8 @@ def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
 
 MATRIX_QUESTIONS = {
     "p_eliminated": "How likely is each firer to eliminate each target with direct fire{where}?",
-    "p_suppressed_or_worse": "How likely is each firer to leave each target suppressed, fallen back or eliminated with "
-                             "direct fire{where}?",
+    "p_suppressed_fallback_or_eliminated": "How likely is each firer to leave each target suppressed, fallen back "
+                                           "or eliminated with direct fire{where}?",
     "mean_damage": "How much damage does each firer deal to each target with direct fire{where}, on average?",
 }
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from simulator.run.vocabulary import DEPRECATED_KEYS, OLD_SUPPRESSED_OR_WORSE, SUPPRESSED_OR_WORSE
+
 if TYPE_CHECKING:
     from simulator.games.assault.questions.answers import OddsAnswer
 
@@ -98,15 +100,17 @@ def fire_json(frame) -> dict:
     states = [state_json(r, keys) for r in frame.to_dict("records")]
     friendly = a.get("friendly_vehicle")
     if friendly:
-        friendly = {**friendly, "states": [state_json(r, list(r)) for r in friendly["states"]]}
+        friendly = {**friendly, "states": [state_json(r, list(r)) for r in friendly["states"]],
+                    "summary": summary_json(friendly["summary"])}
     return {k: a[k] for k in ("method", "trials", "seed", "firer", "target", "range", "attack_pool",
                               "defence_pool", "defence_pool_unspotted", "doubles", "extra_supp",
                               "target_strength", "p_spotted", "spot_number", "dice", "dice_status",
                               "aid", "aid_status", "support", "support_status", "indirect", "overrun",
                               "smoke_markers", "spotter", "riding_on", "reroll", "passengers",
                               "p_emergency_disembark", "p_emergency_disembark_se", "disembark_markers")} | {
-        "states": states, "summary": a["summary"], "friendly_vehicle": friendly, "explain": a["explain"],
-        **unseen_json(a)}
+        "target_facing": a.get("target_facing"), "target_facing_assumed": a.get("target_facing_assumed"),
+        "states": states, "summary": summary_json(a["summary"]), "friendly_vehicle": friendly,
+        "explain": a["explain"], **unseen_json(a)}
 
 
 def state_json(r: dict, keys) -> dict:
@@ -126,6 +130,21 @@ def explain_text(frame) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+WORSE, OLD_WORSE = SUPPRESSED_OR_WORSE, OLD_SUPPRESSED_OR_WORSE   # the summary's key, and its old name
+
+
+def summary_json(summary: dict) -> dict:
+    """A target-state summary for JSON: as it is, plus the key's old name (same value, and
+    in ``se`` and ``ci95``) and a ``deprecated`` note saying what to read instead."""
+    if WORSE not in summary:
+        return summary
+    out = {**summary, OLD_WORSE: summary[WORSE], "deprecated": dict(DEPRECATED_KEYS)}
+    for part in ("se", "ci95"):
+        if isinstance(summary.get(part), dict) and WORSE in summary[part]:
+            out[part] = {**summary[part], OLD_WORSE: summary[part][WORSE]}
+    return out
+
+
 def fire_table(frame, explain: bool) -> str:
     from simulator.run.output import pct, pct_mc
 
@@ -138,14 +157,18 @@ def fire_table(frame, explain: bool) -> str:
             f"attack {a['attack_pool']}  vs  defence {a['defence_pool']}"
             + (f"  (spotting failed: {a['defence_pool_unspotted']})" if a["defence_pool_unspotted"] else "")
             + f"   P(spotted) {pct(a['p_spotted'])}",
-            f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
+            f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}"]
+    if a.get("target_facing_assumed"):
+        head.append(f"facing: {a['target']} hit on its {a['target_facing_assumed']} (no --target-facing given; "
+                    "matrix assumes the front too; 10.9.3)")
+    head.append("")
     body = [explain_text(frame)] if explain else []
     rows = ["target afterwards                          P"]
     for r in frame.to_dict("records"):
         rows.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
     rows += unseen_lines(a)
     tail = ["", f"P(eliminated) {pct_mc(s['p_eliminated'], s, 'p_eliminated')}   "
-                f"P(suppressed, fallback or eliminated) {pct_mc(s['p_suppressed_or_worse'], s, 'p_suppressed_or_worse')}   "
+                f"P(suppressed, fallback or eliminated) {pct_mc(s[WORSE], s, WORSE)}   "
                 f"P(fallback) {pct_mc(s['p_fallback'], s, 'p_fallback')}",
             f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
     return "\n".join(head + body + rows + tail + extra_lines(frame)) + "\n"
@@ -183,7 +206,7 @@ def extra_lines(frame) -> list[str]:
         for r in f["states"]:
             out.append(f"  {state_label(r):<40} {pct(r['p'], r.get('se') if mc else None)}")
         out.append(f"P(friendly eliminated) {pct(fs['p_eliminated'], fs.get('se', {}).get('p_eliminated'))}   "
-                   f"P(friendly suppressed, fallback or eliminated) {pct(fs['p_suppressed_or_worse'])}")
+                   f"P(friendly suppressed, fallback or eliminated) {pct(fs['p_suppressed_fallback_or_eliminated'])}")
     return out
 
 
@@ -241,7 +264,7 @@ def terrain_damage_json(frame) -> dict:
                               "defence_pool", "damage_before", "experience", "crit_is_damage",
                               "vehicle_strength", "dice", "dice_status", "aid", "aid_status")} | {
         "states": [state_json(r, keys) for r in frame.to_dict("records")],
-        "summary": a["summary"], "explain": a["explain"], **unseen_json(a)}
+        "summary": summary_json(a["summary"]), "explain": a["explain"], **unseen_json(a)}
 
 
 def terrain_damage_table(frame, explain: bool) -> str:
@@ -261,7 +284,7 @@ def terrain_damage_table(frame, explain: bool) -> str:
     lines += unseen_lines(a)
     lines += ["", f"P(immobilised) {pct_mc(s['p_immobilised'], s, 'p_immobilised')}   "
                   f"P(eliminated) {pct_mc(s['p_eliminated'], s, 'p_eliminated')}   "
-                  f"P(suppressed, fallback or eliminated) {pct_mc(s['p_suppressed_or_worse'], s, 'p_suppressed_or_worse')}",
+                  f"P(suppressed, fallback or eliminated) {pct_mc(s[WORSE], s, WORSE)}",
               f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
     return "\n".join(lines) + "\n"
 

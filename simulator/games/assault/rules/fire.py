@@ -320,12 +320,23 @@ def _friendly_attrs(dist: np.ndarray, card: UnitCard, pools: FirePools, s: FireS
             "summary": summarise_states(frame, s.friendly_damage, trials)}
 
 
+def default_facing(target: UnitCard, situation: FireSituation) -> str | None:
+    """The facing a vehicle target is hit on when none is given: its front (10.9.3), as
+    ``matrix`` assumes; None when one is given or none is needed (not a vehicle, indirect
+    fire hits above, the last shot of an overrun the front)."""
+    if target.is_vehicle and situation.target_facing is None and not situation.indirect and not situation.overrun:
+        return "front"
+    return None
+
+
 def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = True,
          trials: int | None = None, seed: int | None = None, workers: int | None = None,
          dice: DiceSet | str | Path | None = None, aid: Aid | str | Path | None = None,
          units_dir: str | Path | None = None, support: Support | str | Path | None = None,
          progress: str | None = None, options: runner.RunOptions | None = None) -> pd.DataFrame:
     """Distribution of the target's state after ``firer`` fires at it (chapters 7, 10; 9.10.3).
+    A vehicle target with no ``target_facing`` is hit on its front (:func:`default_facing`;
+    ``target_facing_assumed`` in the frame's attrs says so).
 
     Exact by default; with ``trials`` (or ``exact=False``) by Monte Carlo. ``options``
     says how to run it (workers, Dask, checkpoint, precision: :mod:`simulator.run.runner`);
@@ -337,6 +348,9 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
     support = as_support(support, aid)
     units = load_units(units_dir, dice)
     f, g = find_unit(units, firer, "FIRER"), find_unit(units, target, "TARGET")
+    facing_assumed = default_facing(g, situation)
+    if facing_assumed:
+        situation = dataclasses.replace(situation, target_facing=facing_assumed)
     pools = fire_pools(f, g, situation, aid, units=units, support=support)
     t = target_of(g, situation, aid)
     passengers = [Passenger(find_unit(units, pid, "--passengers"), dmg) for pid, dmg in situation.passengers]
@@ -369,7 +383,8 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
             summary["se"]["p_artillery_overrun"] = _se(summary["p_artillery_overrun"], n)
     frame.attrs.update({
         **method.header(n),
-        "firer": f.id, "target": g.id, "range": situation.range,
+        "firer": f.id, "target": g.id, "range": situation.range, "target_facing": situation.target_facing,
+        "target_facing_assumed": facing_assumed,
         "indirect": situation.indirect, "overrun": situation.overrun, "smoke_markers": situation.smoke,
         "spotter": situation.spotter, "riding_on": situation.riding_on, "reroll": pools.reroll,
         "attack_pool": format_pool(pools.attack), "defence_pool": format_pool(pools.defence),

@@ -32,7 +32,7 @@ def summarise_states(frame: pd.DataFrame, damage_before: int, trials: int | None
     elim = frame["eliminated"].to_numpy(bool)
     worse = elim | frame["suppressed"].to_numpy(bool) | frame["fallback"].to_numpy(bool)
     dmg = frame["damage"].to_numpy() - damage_before
-    summary = {"p_eliminated": float(p[elim].sum()), "p_suppressed_or_worse": float(p[worse].sum()),
+    summary = {"p_eliminated": float(p[elim].sum()), "p_suppressed_fallback_or_eliminated": float(p[worse].sum()),
                "p_fallback": float(p[frame["fallback"].to_numpy(bool)].sum()),
                "p_immobilised": float(p[frame["immobilised"].to_numpy(bool)].sum()),
                "mean_damage": float((dmg * p).sum())}

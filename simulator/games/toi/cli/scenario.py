@@ -45,11 +45,18 @@ VARY_KEYS = ("rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTI
                     "(one row per game), balance.json and balance.txt")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
-              help=f"What-if variants, played on the same seeds (repeatable): {VARY_KEYS}.")
+              help=f"What-if variants, played on the same seeds (repeatable): {VARY_KEYS}. Join changes with "
+                   "& for one variant of them all: --vary \"rounds=5&initiative=german\".")
+@click.option("--grid", multiple=True, metavar="KEY=V1,V2,...",
+              help="Give twice: every pair of the two keys' values as one what-if, same seeds (grid.csv and a "
+                   "heatmap with --out). Example: --grid rounds=4,5,6 --grid actions=2,3")
 @click.option("--tune", default=None, metavar="KEY",
               help="Search rounds, actions, vp.OBJECTIVE or count.SIDE.UNIT for the first side's win rate closest to --target; the "
                    "best value is then played again on fresh seeds (not used while searching) and that "
                    "confirmation's verdict reported.")
+@click.option("--range", "tune_range", default=None, metavar="LO:HI",
+              help="With --tune: the values searched, LO to HI within the key's bounds (default around the "
+                   "scenario's own). A jump across the target between two values is said.")
 @click.option("--target", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @cliopts.skill("lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --out out/curve")
 @cliopts.verdict_options("toi", "two-farms")
@@ -69,9 +76,9 @@ VARY_KEYS = ("rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTI
                    "Ctrl-C stops. Example: lanchester toi scenario my.scenario.toml --watch --games 500 --out out/")
 @click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --watch: stop after N runs (a save that fails its check counts).")
-def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tune, target, ladder, ladder_games,
-                     skill_curve, levels, margin, until_decided, max_games, restrict, restrict_all, no_restrict_all,
-                     watch, watch_max_runs):
+def scenario_command(name, games, seed, players, run_options, out, fmt, vary, grid, tune, tune_range, target,
+                     ladder, ladder_games, skill_curve, levels, margin, until_decided, max_games, restrict,
+                     restrict_all, no_restrict_all, watch, watch_max_runs):
     """Play Tide of Iron scenario NAME many times with computer players and report its
     balance.
 
@@ -89,6 +96,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
       lanchester toi scenario ridge-line --players random,greedy --format json
       lanchester toi scenario two-farms --vary rounds=4,6 --vary initiative=german
       lanchester toi scenario two-farms --tune rounds --target 0.5 --games 2000
+      lanchester toi scenario two-farms --tune "vp.east farm" --range 1:4 --games 2000
       lanchester toi scenario two-farms --players mcts:32,greedy --games 200
       lanchester toi scenario two-farms --games 2000 --ladder --ladder-games 100
       lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --games 100
@@ -111,7 +119,8 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, tu
         from simulator.engine.core.balance import DEFAULT_FIRST_ROUND
         from simulator.run.vocabulary import DEFAULT_CURVE_GAMES
         games = DEFAULT_CURVE_GAMES if skill_curve else DEFAULT_FIRST_ROUND if until_decided else DEFAULT_GAMES
-    kwargs = dict(games=games, seed=seed, players=players, options=run_options, vary=tuple(vary), tune=tune,
+    kwargs = dict(games=games, seed=seed, players=players, options=run_options, vary=tuple(vary), grid=tuple(grid),
+                  tune=tune, tune_range=tune_range,
                   target=target, ladder=ladder, ladder_games=ladder_games, skill_curve=skill_curve, levels=levels,
                   margin=margin, until_decided=until_decided, max_games=max_games, restrict=tuple(restrict),
                   restrict_all=tuple(restrict_all))

@@ -37,9 +37,11 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
                 target: float = 0.5, warm=None, ladder: bool = False, ladder_games: int = 200,
                 skill_curve: bool = False, levels: str | None = None, margin: float | None = None,
                 until_decided: bool = False, max_games: int | None = None, restrict: tuple[str, ...] = (),
-                restrict_all: tuple[str, ...] = (), what_matters: str = "off"):
+                restrict_all: tuple[str, ...] = (), what_matters: str = "off", tune_range: str | None = None,
+                grid: tuple[str, ...] = ()):
     """The balance report of a Tide of Iron scenario (the JSON of ``assault scenario``)
-    and its main run: ``(report, RunResult)``. ``vary``/``tune``: the game's own keys
+    and its main run: ``(report, RunResult)``. ``vary``/``tune`` (``tune_range``: ``--range
+    LO:HI``)/``grid`` (two axes, every pair one combined what-if): the game's own keys
     (:mod:`simulator.games.toi.game.variants`), checked before anything is played; every
     variant plays as many games as the main run, on its seeds. ``warm``: a background
     compile to wait for first (the demo's). ``ladder``: random < greedy < look-ahead from
@@ -57,12 +59,16 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
         add_skill_curve,
         check_target,
         confirmation_run,
+        paired_grid,
         paired_variants,
+        parse_grid,
         parse_levels,
+        parse_range,
         play_balance,
         restricted_play,
         skill_ladder,
         tune_scan,
+        variant_label,
         verdict_with_players,
         what_matters_most,
     )
@@ -81,7 +87,10 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     pl = (curve_levels[-1],) * 2 if skill_curve else player_kinds(players, players=interface)
     game = Game(name)
     variants = V.parse_vary(vary, game.scenario)          # bad what-ifs fail before anything is played
-    tune_vals = V.tune_values(tune, game.scenario) if tune else []
+    axes = parse_grid(grid, lambda key, text, opt: V.parse_vary([f"{key}={text}"], game.scenario, opt)[0][1][0])
+    if tune_range is not None and not tune:
+        raise InputError("--range", tune_range, "give --tune KEY too (--range is the bracket it searches)")
+    tune_vals = V.tune_values(tune, game.scenario, parse_range(tune_range)) if tune else []
     if tune:
         check_target(target)
     asked = [R.parse_restriction(r, game.scenario) for r in restrict]        # and bad restrictions
@@ -101,12 +110,14 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
 
     def play(key, value, with_seed=seed, label=None):
         return run_games(Game(V.variant(game.scenario, key, value)), games=result.tally.games, seed=with_seed,
-                         players=pl, options=sub, progress=(label or f"{key}={value}") if progress else None)
+                         players=pl, options=sub, progress=(label or variant_label(key, value)) if progress else None)
     if variants:
         report["what_if"] = paired_variants(variants, result.tally.outcome_array(), report, sides, play)
+    if axes:
+        report["grid"] = paired_grid(axes, result.tally.outcome_array(), report, sides, play, margin=fraction)
     if tune:
         report["tune"] = tune_scan(tune, tune_vals, target, sides[0], lambda v: play(tune, v), seed=seed,
-                                   margin=fraction, sides=sides,
+                                   margin=fraction, sides=sides, limits=V.tune_limits(tune, game.scenario),
                                    confirm=lambda v, fresh: confirmation_run(
                                        Game(V.variant(game.scenario, tune, v)), target=target,
                                        games=result.tally.games, seed=fresh, players=pl, workers=None,

@@ -269,25 +269,23 @@ def _objectives(ax, b: Board, colours, holders: dict[str, int], position: bool, 
 
 def _zones(ax, b: Board, colours, xs, ys, size) -> list:
     """The deployment zones in their side's colour; the legend says what sets up where."""
-    from matplotlib.patches import Patch, Polygon
+    from matplotlib.patches import Patch
 
     from simulator.engine.core import hexgrid
-    from simulator.engine.core.mapdraw import _shrink
+    from simulator.engine.core.mapdraw import _shrink, zone_outline
 
     sc = b.scenario
     for si, _zone, hexes in zone_hexes(sc):
         for h in hexes:
-            pts = _shrink(hexgrid.corners(h % b.cols, h // b.cols, b.orientation, size), xs[h], ys[h], 0.93)
-            ax.add_patch(Polygon(pts, closed=True, facecolor=colours[si], alpha=0.13,
-                                 edgecolor=colours[si], linewidth=0.9, zorder=5))
+            pts = _shrink(hexgrid.corners(h % b.cols, h // b.cols, b.orientation, size), xs[h], ys[h], 0.88)
+            ax.add_patch(zone_outline(pts, colours[si]))
     handles = []
     for si, side in enumerate(sc.side_names):
         fixed = fixed_forces(sc, side)
         for name, _ in fixed:                        # rulings T44: a one-hex set-up, drawn as a zone
             h = sc.grid.index_of(name)
-            pts = _shrink(hexgrid.corners(h % b.cols, h // b.cols, b.orientation, size), xs[h], ys[h], 0.93)
-            ax.add_patch(Polygon(pts, closed=True, facecolor=colours[si], alpha=0.13,
-                                 edgecolor=colours[si], linewidth=0.9, zorder=5))
+            pts = _shrink(hexgrid.corners(h % b.cols, h // b.cols, b.orientation, size), xs[h], ys[h], 0.88)
+            ax.add_patch(zone_outline(pts, colours[si]))
         handles.append(Patch(facecolor=colours[si], alpha=0.35, edgecolor=colours[si],
                              label=f"{side} ({SIDE_FACTIONS[si]}): deployment zones"))
         for zname in sc.spec.sides[side].zones:

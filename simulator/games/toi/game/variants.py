@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from simulator.engine.core.balance import Combined, parse_vary_items, range_values
 from simulator.games.toi.game.scenario import (
     ObjectiveSpec,
     Scenario,
@@ -56,20 +57,19 @@ def _limits(field: str, model=ScenarioFile) -> tuple[int, int]:
 
 
 def parse_vary(items, scenario: Scenario, option: str = "--vary") -> list[tuple[str, list]]:
-    """``["rounds=4,6", "initiative=german"]`` -> ``[(key, [value, ...]), ...]``, each
-    value checked by compiling its variant (a value the scenario cannot take fails here,
-    before any game is played)."""
-    out = []
-    for item in items:
-        key, sep, values = item.partition("=")
-        key = key.strip()
-        vals = [v.strip() for v in values.split(",") if v.strip()]
-        if not sep or not vals:
-            raise InputError(option, "", f"write KEY=V1,V2,... (got {item!r})")
-        parsed = [parse_value(key, v, scenario, option) for v in vals]
-        for v in parsed:
-            variant(scenario, key, v, option)
-        out.append((key, parsed))
+    """``["rounds=4,6", "initiative=german", "rounds=5&vp.9,4=2"]`` -> ``[(key, [value, ...]), ...]``,
+    each value checked by compiling its variant (a value the scenario cannot take fails here,
+    before any game is played); an ``&`` item is one variant of all its changes
+    (:func:`simulator.engine.core.balance.parse_vary_items`)."""
+    def checked(key, text, opt):
+        value = parse_value(key, text, scenario, opt)
+        variant(scenario, key, value, opt)
+        return value
+    out = parse_vary_items(items, checked, option)
+    for key, values in out:
+        for v in values:
+            if isinstance(v, Combined):
+                variant(scenario, key, v, option)         # the changes together (each alone was checked)
     return out
 
 
@@ -152,7 +152,12 @@ def parse_value(key: str, value: str, scenario: Scenario, option: str = "--vary"
 
 
 def variant(scenario: Scenario, key: str, value, option: str = "--vary") -> Scenario:
-    """The scenario with ``key`` set to ``value``, compiled (the file's checks apply)."""
+    """The scenario with ``key`` set to ``value``, compiled (the file's checks apply); a
+    :class:`~simulator.engine.core.balance.Combined` value: each of its changes in turn."""
+    if isinstance(value, Combined):
+        for k, v in value.changes:
+            scenario = variant(scenario, k, v, option)
+        return scenario
     if key.startswith("vp."):
         k = _objective(key, scenario, option)
         objs = list(scenario.spec.objectives)
@@ -190,19 +195,31 @@ def _unit_variant(scenario: Scenario, key: str, value, option: str) -> ScenarioF
     return scenario.spec.model_copy(update={"sides": sides})
 
 
-def tune_values(key: str, scenario: Scenario) -> list[int]:
-    """The values ``--tune KEY`` scans: around the scenario's own, within the file's bounds."""
+def tune_limits(key: str, scenario: Scenario) -> tuple[int, int]:
+    """The least and greatest value of a tunable key (the file's own bounds; a unit's count
+    at least 1: tuning never drops the entry)."""
     if key.startswith("vp."):
-        now = scenario.spec.objectives[_objective(key, scenario, "--tune")].vp
-        (lo, hi), span = _limits("vp", ObjectiveSpec), 3
+        _objective(key, scenario, "--tune")
+        return _limits("vp", ObjectiveSpec)
+    if key.startswith("count."):
+        _side, kind, _k = unit_entry(key, scenario, "--tune")
+        return 1, _limits("count", SquadSpec if kind == "squads" else VehicleSpec)[1]
+    if key in ("rounds", "actions"):
+        return _limits(KEYS[key])
+    raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)}")
+
+
+def tune_values(key: str, scenario: Scenario, span: tuple[int, int] | None = None) -> list[int]:
+    """The values ``--tune KEY`` scans: ``span`` (``--range LO:HI``, within the key's
+    limits) when given, else around the scenario's own, within the file's bounds."""
+    lo, hi = tune_limits(key, scenario)
+    if span is not None:
+        return range_values(key, span, (lo, hi))
+    if key.startswith("vp."):
+        now, span_ = scenario.spec.objectives[_objective(key, scenario, "--tune")].vp, 3
     elif key.startswith("count."):
         _side, kind, k = unit_entry(key, scenario, "--tune")
-        now = getattr(scenario.spec.sides[_side], kind)[k].count
-        (lo, hi), span = (1, _limits("count", SquadSpec if kind == "squads" else VehicleSpec)[1]), 3
-    elif key in ("rounds", "actions"):
-        lo, hi = _limits(KEYS[key])
-        now = int(getattr(scenario.spec, KEYS[key]))
-        span = 4 if key == "rounds" else 2
+        now, span_ = getattr(scenario.spec.sides[_side], kind)[k].count, 3
     else:
-        raise InputError("--tune", key, f"tune a number: {', '.join(TUNE_KEYS)}")
-    return list(range(max(lo, now - span), min(hi, now + span) + 1))
+        now, span_ = int(getattr(scenario.spec, KEYS[key])), (4 if key == "rounds" else 2)
+    return list(range(max(lo, now - span_), min(hi, now + span_) + 1))

@@ -165,3 +165,86 @@ def test_the_searching_entry_plays_the_quick_players_games_and_the_quick_one_ref
         records(play_chunk, ("lookahead", "greedy"), n=1)
     assert chunk_entry(player_setup(("greedy", "random"))[0]) is play_chunk
     assert chunk_entry(player_setup(("random", "mcts:8"))[0]) is play_chunk_searching
+
+
+# --- issue 43, item 5: what-ifs that combine, the grid, the tuning range ---------------------------
+
+def test_a_combined_what_if_plays_both_changes_on_the_baselines_seeds(skirmish_path):
+    from simulator.games.assault.game.compile import compile_game
+
+    both = "count.german.rifles-41=3&experience.german.rifles-41=veteran"
+    rep = balance_report(str(skirmish_path), games=300, seed=5, players="greedy,greedy", workers=2,
+                         vary=("turns=4&count.german.rifles-41=2", both), progress=False)
+    same, changed = rep["what_if"]["variants"]
+    # the skirmish has 4 turns and 2 german rifles: both changes are no change, so the same 300
+    # games: 0 changed, the exact bound +-(1 - 0.025^(1/300)) = +-(1 - exp(ln 0.025 / 300)) = +-0.012221
+    assert same["label"] == "turns=4&count.german.rifles-41=2" and same["change"] == 0.0
+    assert same["change_ci95"] == pytest.approx([-0.012221, 0.012221], abs=1e-6)
+    assert changed["label"] == both and changed["games"] == 300
+    # the combined variant is the game compiled with both overrides at once, on the same seeds
+    game = compile_game(skirmish_path, overrides={("count", "german", "german/rifles-41"): 3,
+                                                  ("experience", "german", "german/rifles-41"): "veteran"})
+    direct = run_games(game, games=300, seed=5, players=("greedy", "greedy"), workers=2).tally.outcome_array()
+    assert changed["wins"] == int((direct == 0).sum())
+    # and the API's frame gives both sides an interval (issue 43 item 6: the second side's were NaN)
+    from simulator.engine.core.balance import balance_frame
+    frame = balance_frame(rep)
+    assert not frame[["ci95_low", "ci95_high"]].isna().any().any()
+    soviet = frame[(frame["variant"] == both) & (frame["side"] == "soviet")].iloc[0]
+    wins = int((direct == 1).sum())
+    assert [soviet["ci95_low"], soviet["ci95_high"]] == pytest.approx(list(wilson_interval(wins, 300)))
+
+
+def test_a_bad_what_if_part_is_named_and_a_misspelt_unit_suggested(skirmish_path):
+    res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--games", "10",
+                                    "--vary", "count.german.rifles-41=3&experience.german.rifles-41=vetran"])
+    assert res.exit_code == 2 and "experience.german.rifles-41" in res.output and "'vetran'" in res.output
+    res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--games", "10",
+                                    "--vary", "count.german.rifle=3"])
+    assert res.exit_code == 2 and "unknown unit 'rifle' of german (did you mean 'rifles-41'?)" in res.output
+
+
+def test_the_grid_writes_its_table_heatmap_and_lines(skirmish_path, tmp_path):
+    out = tmp_path / "grid"
+    res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--games", "200", "--seed", "2",
+                                    "--workers", "2", "--grid", "turns=3,4", "--grid", "count.soviet.rifles-41=1,2",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    grid = pd.read_csv(out / "grid.csv")
+    assert list(grid.columns) == ["key1", "value1", "key2", "value2", "games", "share", "share_lo", "share_hi",
+                                  "win_rate_change", "change_lo", "change_hi"]
+    cells = set(zip(grid["value1"], grid["value2"], strict=True))
+    assert len(grid) == 4 and cells == {(3, 1), (3, 2), (4, 1), (4, 2)}
+    assert (grid["games"] == 200).all()
+    assert ((grid["share_lo"] <= grid["share"]) & (grid["share"] <= grid["share_hi"])).all()
+    # the cell of the scenario's own values (4 turns, 2 soviet rifles) is the baseline: no game changed
+    own = grid[(grid["value1"] == 4) & (grid["value2"] == 2)].iloc[0]
+    assert own["win_rate_change"] == 0.0
+    report = json.loads((out / "balance.json").read_text())
+    base = report["verdict"]["share_first_side"]
+    assert own["share"] == pytest.approx(base)
+    assert (out / "grid.png").read_bytes()[:4] == b"\x89PNG"
+    assert "grid.png" in (out / "index.html").read_text()
+    assert "what-if grid turns x count.soviet.rifles-41" in res.output
+
+
+def test_tune_searches_the_range_given_and_no_lower_than_the_key_allows(skirmish_path):
+    rep = balance_report(str(skirmish_path), games=200, seed=3, players="greedy,greedy", workers=2,
+                         tune="count.german.rifles-41", tune_range="1:3", progress=False)
+    assert [r["value"] for r in rep["tune"]["values"]] == [1, 2, 3]
+    with pytest.raises(Exception, match="--range: 0:3: count.german.rifles-41 is at least 1"):
+        balance_report(str(skirmish_path), games=10, seed=3, tune="count.german.rifles-41", tune_range="0:3",
+                       progress=False)
+
+
+def test_crossroads_compiles_for_play_as_the_revised_reading_s12_says():
+    """docs/rulings.md S12 (revised, issue 43): crossroads (mortar, truck) was once refused;
+    the engine plays transport and the support phase now."""
+    from simulator.games.assault.game.compile import compile_game
+
+    game = compile_game("crossroads")
+    assert set(game.sides) == {"german", "soviet"}
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[4] / "docs" / "rulings.md").read_text()
+    s12 = text[text.index("### S12. "):text.index("### S12a.")]
+    assert "(revised" in s12 and "`crossroads` (mortar, truck) plays" in s12

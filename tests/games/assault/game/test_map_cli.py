@@ -113,7 +113,18 @@ def test_scenarios_lists_the_shipped_ones():
 
 def test_check_ok_and_errors(tmp_path, mini):
     res = run("assault", "check", "infantry-training")
-    assert res.exit_code == 0 and res.output.strip().endswith(": ok")
+    assert res.exit_code == 0
+    # issue 43: ok, then what the file sets up, as toi check summarises (infantry-training.scenario.toml:
+    # a 12 x 9 map, 6 turns, objectives 6,3 and 6,5; three units a side; german must hold both,
+    # soviet one of them; a draw when neither wins)
+    lines = res.output.splitlines()
+    assert lines[0].endswith(": ok")
+    assert lines[1] == "Infantry Training: 12 x 9 map, 6 turns, objectives: 6,3 (wooden house), 6,5 (stone house)"
+    assert lines[2] == "  german (blue): 3 units at the start; wins by: hold 6,3 and 6,5 (at the end)"
+    assert lines[3] == "  soviet (red): 3 units at the start; wins by: hold 1 objective (at the end)"
+    assert lines[4] == "  if neither side wins: draw"
+    obj = json.loads(run("assault", "check", "infantry-training", "--format", "json").output)
+    assert obj["summary"]["turns"] == 6 and obj["summary"]["sides"]["german"]["at_start"] == 3
     bad = tmp_path / "bad.scenario.toml"
     bad.write_text(MINIMAL.replace('"....."', '"...."').replace('"h" = "hill"', '"h" = "hil"')
                    + '[[objectives]]\nhex = "9,9"\n')

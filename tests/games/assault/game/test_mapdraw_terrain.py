@@ -129,3 +129,60 @@ def test_rows_and_columns_are_labelled_as_the_file_numbers_them(tmp_path):
         assert x == xs[c] and y < ys[c]
     for r, (_, (x, y)) in enumerate(rows):
         assert y == ys[r * cm.cols] and x < xs[r * cm.cols]
+
+
+# --- issue 43, item 6: long set-up lists and zone tints ------------------------------------------
+
+LONG = """name = "Long lists"
+turns = 4
+[map]
+rows = ["........", "........", "........", "........"]
+[map.legend]
+"." = "clear"
+[sides.german]
+faction = "blue"
+zones.west = ["0-2,0-3"]
+""" + "".join(f"""[[sides.german.units]]
+unit = "{u}"
+count = {n}
+zone = "west"
+""" for u, n in (("rifles-41", 2), ("hmg-34", 2), ("tank-hunters-41", 2), ("mortar-81mm", 1),
+                  ("at-gun-37mm", 1))) + """[sides.soviet]
+faction = "red"
+zones.east = ["7,0-3"]
+[[sides.soviet.units]]
+unit = "rifles-41"
+count = 2
+zone = "east"
+"""
+
+
+def _pixels(png: bytes):
+    import io
+
+    import numpy as np
+    from PIL import Image
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+
+def test_a_long_set_up_list_is_wrapped_and_the_legend_fits_the_picture(tmp_path):
+    path = tmp_path / "long.scenario.toml"
+    path.write_text(LONG)
+    im = _pixels(draw_map(load_scenario(path)))
+    # the zone line "zone west: 2 x Rifles 41, 2 x HMG 34, 2 x Tank Hunters, 1 x 81 mm, 1 x 3.7 cm"
+    # (80 characters) ran past the right edge before: now the last 4 pixel columns are background
+    # (white, 255) from top to bottom, nothing drawn there
+    assert (im[:, -4:] >= 250).all()
+    assert mapdraw._wrapped("  zone west: " + "2 x Rifles 41, " * 6, 56).count("\n") == 1   # 103 chars: 2 lines
+
+
+def test_set_up_zones_are_outlined_and_leave_the_terrain_colour(tmp_path):
+    path = tmp_path / "long.scenario.toml"
+    path.write_text(LONG)
+    geometry: dict = {}
+    im = _pixels(draw_map(load_scenario(path), geometry=geometry))
+    clear = [int(mapdraw.TERRAIN_COLOURS["clear"][k:k + 2], 16) for k in (1, 3, 5)]   # #ece6c8: 236, 230, 200
+    for hex_name in ("1,1", "7,2"):                      # a german and a soviet zone hex, no unit drawn there
+        x, y = (round(v) for v in geometry["centres"][hex_name])
+        # the hex's centre keeps the clear terrain's colour (a 13% tint moved it by up to 30 levels)
+        assert abs(im[y, x] - clear).max() <= 3, (hex_name, im[y, x])

@@ -217,7 +217,7 @@ def test_fire_into_close_combat_monte_carlo_agrees_with_exact():
     ex, mc = fire(TANK_HUNTERS, T26, s), fire(TANK_HUNTERS, T26, s, trials=trials, seed=61, workers=1)
     for a, b in ((ex.attrs["summary"], mc.attrs["summary"]),
                  (ex.attrs["friendly_vehicle"]["summary"], mc.attrs["friendly_vehicle"]["summary"])):
-        for key in ("p_eliminated", "p_suppressed_or_worse", "p_immobilised"):
+        for key in ("p_eliminated", "p_suppressed_fallback_or_eliminated", "p_immobilised"):
             assert abs(a[key] - b[key]) < 4 * max(b["se"][key], 1 / trials), key
         assert abs(a["mean_damage"] - b["mean_damage"]) < 4 * b["se"]["mean_damage"]
 
@@ -260,3 +260,34 @@ def test_pools_without_their_steps_are_the_same_pools(kw):
     quiet = fire_pools(UNITS[firer], UNITS[HEAVY], FireSituation(**kw), AID, explain=False)
     assert explained.steps and quiet.steps == ()
     assert quiet == dataclasses.replace(explained, steps=())
+
+
+def test_fire_at_a_vehicle_without_a_facing_hits_its_front_and_says_so():
+    """Issue 43, item 6: ``assault fire`` at a vehicle assumed the front where ``matrix`` did
+    and now says so; the numbers are those of --target-facing front."""
+    gun, tank = "soviet/at-gun-45mm", "german/pz-iif"
+    given = cli("assault", "fire", gun, tank, "--range", "2", "--target-facing", "front", "--format", "json")
+    assumed = cli("assault", "fire", gun, tank, "--range", "2", "--format", "json")
+    assert assumed["target_facing_assumed"] == "front" and given["target_facing_assumed"] is None
+    assert assumed["summary"]["p_eliminated"] == given["summary"]["p_eliminated"]
+    assert assumed["defence_pool"] == given["defence_pool"]
+    res = CliRunner().invoke(main, ["assault", "fire", gun, tank, "--range", "2"])
+    assert res.exit_code == 0, res.output
+    assert "hit on its front (no --target-facing given" in res.output
+    # the flank is weaker armour: a different pool, so the default is not "any facing"
+    flank = cli("assault", "fire", gun, tank, "--range", "2", "--target-facing", "flank", "--format", "json")
+    assert flank["defence_pool"] != assumed["defence_pool"]
+
+
+def test_the_suppressed_or_worse_key_is_named_as_printed_and_the_old_one_still_reads():
+    """Issue 43, item 6: the key of "P(suppressed, fallback or eliminated)" is
+    p_suppressed_fallback_or_eliminated; the JSON keeps p_suppressed_or_worse (same value,
+    in se too) with a deprecation note."""
+    obj = cli("assault", "fire", RIFLES, HEAVY, "--range", "3", "--format", "json", "--trials", "2000", "--seed", "1")
+    s = obj["summary"]
+    assert s["p_suppressed_or_worse"] == s["p_suppressed_fallback_or_eliminated"]
+    assert s["se"]["p_suppressed_or_worse"] == s["se"]["p_suppressed_fallback_or_eliminated"]
+    assert "renamed p_suppressed_fallback_or_eliminated" in s["deprecated"]["p_suppressed_or_worse"]
+    # the new key is what it says: the states' P with suppressed, fallback or eliminated set
+    counted = sum(r["p"] for r in obj["states"] if r["suppressed"] or r["fallback"] or r["eliminated"])
+    assert s["p_suppressed_fallback_or_eliminated"] == pytest.approx(counted)

@@ -111,3 +111,35 @@ def test_bad_input_is_one_line_exit_2(args, needle):
     assert res.exit_code == 2, res.output
     lines = res.output.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0] and "Traceback" not in res.output
+
+
+def test_a_reinforced_first_turn_is_labelled_honestly_and_explain_shows_the_reinforcement():
+    """Issue 43, item 6: with --reinforce-attacker the first-turn block counted the
+    reinforcement's exchange as a round (a mean above 1) under "Single round"; --explain
+    left the reinforcing unit's pools out."""
+    from simulator.games.assault.cli.melee import first_turn_title
+    from simulator.games.assault.questions.melee import reinforcement_steps
+    from simulator.games.assault.rules.aid import load_aid
+    from simulator.games.assault.rules.cards import load_units
+    from simulator.games.assault.rules.melee.situation import MeleeSituation, build_cast
+
+    units = load_units()
+    s = MeleeSituation(reinforce_attacker="soviet/heavy-rifles-41")
+    cast = build_cast("v1", units["soviet/rifles-41"], units["german/rifles-41"], s, load_aid(), units)
+    steps = reinforcement_steps(cast)
+    rounds = {st["round"] for st in steps}
+    assert rounds == {"soviet/heavy-rifles-41 reinforces (12.2)", "soviet/heavy-rifles-41, renewed rounds"}
+    sides = {st["side"] for st in steps}
+    assert "attacker's reinforcement attack" in sides and "defender attack" in sides
+    # the reinforcement attacks with its own card: soviet.toml gives heavy-rifles-41 close_combat
+    # vs_infantry = "RYG" (the attacker's rifles-41: "RGG"); it entered the hex, so no terrain die
+    # defends it (12.7.1): its defence is its card's "Y" alone
+    entering = [st for st in steps if st["round"].endswith("(12.2)")]
+    attack = [st["pool"] for st in entering if st["side"] == "attacker's reinforcement attack"]
+    defence = [st["pool"] for st in entering if st["side"] == "attacker's reinforcement defence"]
+    assert attack[-1] == "RYG" and defence[-1] == "Y"
+    assert reinforcement_steps(build_cast("v1", units["soviet/rifles-41"], units["german/rifles-41"],
+                                          MeleeSituation(), load_aid(), units)) == []
+    assert first_turn_title({"units": {"attacker": "a", "defender": "d"}}) == "Single round (the first turn only)"
+    title = first_turn_title({"units": {"attacker": "a", "attacker_reinforcement": "soviet/heavy-rifles-41"}})
+    assert "Single round" not in title and "soviet/heavy-rifles-41 reinforcing" in title and "12.2" in title

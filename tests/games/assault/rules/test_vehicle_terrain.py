@@ -73,7 +73,7 @@ def test_strongest_card_die_over_all_facings_and_other_cases():
     clear = terrain_damage(PZ, "clear")
     assert len(clear) == 1 and clear.p.iloc[0] == pytest.approx(1.0) and clear.attrs["attack_pool"] == "-"
     elite = terrain_damage(PZ, "forest", experience="elite")
-    assert elite.attrs["summary"]["p_suppressed_or_worse"] == 0.0
+    assert elite.attrs["summary"]["p_suppressed_fallback_or_eliminated"] == 0.0
 
 
 def test_bad_terrain_damage_questions():

@@ -64,6 +64,12 @@ def test_toi_bundle_with_what_ifs(tmp_path):
     (["--vary", "initiative=soviet"], "--vary: initiative: 'soviet' is not a side (american, german)"),
     (["--vary", "rounds"], "--vary: write KEY=V1,V2,... (got 'rounds')"),
     (["--tune", "initiative"], "--tune: initiative: tune a number: rounds, actions, vp.OBJECTIVE"),
+    # issue 43: a combined what-if names its bad part; --range within the key's bounds; --grid takes two
+    (["--vary", "rounds=5&vp.east farm=x"], "--vary: vp.east farm: 'x' is not a whole number"),
+    (["--vary", "rounds=5&rounds=6"], "--vary: rounds: changed twice in 'rounds=5&rounds=6'"),
+    (["--tune", "rounds", "--range", "0:4"], "--range: 0:4: rounds is at least 1"),
+    (["--range", "1:4"], "--range: 1:4: give --tune KEY too"),
+    (["--grid", "rounds=3,4"], "--grid: give two: --grid KEY=V1,V2 --grid KEY=V1,V2 (got 1)"),
 ])
 def test_toi_bad_what_ifs(args, message):
     res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "3", *args])
@@ -77,3 +83,22 @@ def test_toi_tune_actions():
     tune = json.loads(res.output[res.output.index("{"):])["tune"]
     assert tune["key"] == "actions" and [r["value"] for r in tune["values"]] == [1, 2, 3, 4]
     assert tune["side"] == "american" and tune["best"]["value"] in (1, 2, 3, 4)
+
+
+def test_toi_combined_what_if_is_both_changes_on_the_same_seeds():
+    """Issue 43, item 5: ``--vary "rounds=4&initiative=german"`` is one variant, labelled with
+    both changes, played on the main run's seeds as the scenario with both changes."""
+    from simulator.engine.core.batch import run_games
+    from simulator.games.toi.game import variants as V
+    from simulator.games.toi.game.game import Game
+
+    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "30", "--seed", "2", "--workers", "1",
+                                    "--vary", "rounds=4&initiative=german", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    (row,) = json.loads(res.output[res.output.index("{"):])["what_if"]["variants"]
+    assert row["label"] == "rounds=4&initiative=german" and row["key"] == "rounds&initiative"
+    base = Game("two-farms").scenario
+    both = V.variant(V.variant(base, "rounds", 4), "initiative", "german")
+    assert both.spec.rounds == 4 and both.spec.initiative == "german"
+    direct = run_games(Game(both), games=30, seed=2, players=("greedy", "greedy")).tally
+    assert row["wins"] == int(direct.wins[0]) and row["games"] == 30
