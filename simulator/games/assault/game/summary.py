@@ -4,7 +4,7 @@ side's victory conditions (3.1, 6.6, 9.7). It reads the loaded file; nothing is 
 
 from __future__ import annotations
 
-from simulator.games.assault.game.scenario import Scenario, SideVictory
+from simulator.games.assault.game.scenario_format import Scenario, SideVictory
 
 
 def _plural(n: int, word: str) -> str:

@@ -20,11 +20,11 @@ def test_ctrl_c_in_the_third_piece_leaves_the_first_two(monkeypatch, tmp_path):
     add = batch.Tally.add
     pieces = []
 
-    def add_then_stop(self, records):
+    def add_then_stop(self, records, heat=None):
         if len(pieces) == 2:                 # Ctrl-C while the third piece is merged
             raise KeyboardInterrupt
         pieces.append(len(records))
-        add(self, records)
+        add(self, records, heat)
 
     monkeypatch.setattr(batch.Tally, "add", add_then_stop)
     with pytest.raises(Interrupted) as stop:
