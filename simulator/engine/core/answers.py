@@ -35,6 +35,25 @@ class Method:
         return {"method": self.method, "trials": self.trials, "seed": self.seed}
 
 
+class Computed:
+    """What every calculator answer with a ``how`` (:class:`Method`) field reads from it:
+    ``method``, ``trials``, ``seed``."""
+
+    how: Method
+
+    @property
+    def method(self) -> str:
+        return self.how.method
+
+    @property
+    def trials(self) -> int | None:
+        return self.how.trials
+
+    @property
+    def seed(self) -> int | None:
+        return self.how.seed
+
+
 @dataclass(frozen=True)
 class Rate:
     """A rate of games with its 95% interval (Wilson's)."""

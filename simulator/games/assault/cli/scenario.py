@@ -6,8 +6,6 @@ Both are thin: they parse, call :func:`simulator.games.assault.game.balance.bala
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from simulator import cliopts
@@ -144,18 +142,10 @@ def write_scenario_report(name: str, out_dir, *, refresh: int | None = None, **k
 
 def play_into_report(name: str, out_dir, *, refresh: int | None = None, **kwargs):
     """:func:`write_scenario_report`, returning ``(report, RunResult)``."""
-    from reports.bundle import fill, staging
+    from simulator.cli_report import play_into_report as play
     from simulator.games.assault.report.bundles import scenario_bundle
 
-    with staging(Path(out_dir)) as tmp:
-        report, bundle, result = scenario_bundle(name, tmp, with_result=True, **kwargs)
-        fill(tmp, bundle)
-        if refresh:
-            from reports.html import add_refresh
-            page = tmp / "index.html"
-            page.write_text(add_refresh(page.read_text(), refresh))
-    click.echo(f"report written to {Path(out_dir) / 'index.html'}", err=True)
-    return report, result
+    return play(scenario_bundle, name, out_dir, refresh=refresh, **kwargs)
 
 
 def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simulator.engine.core.answers import Method
+from simulator.engine.core.answers import Computed, Method
 from simulator.run.vocabulary import DEPRECATED_KEYS, OLD_SUPPRESSED_OR_WORSE, SUPPRESSED_OR_WORSE
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class DamageSummary:
 
 
 @dataclass(frozen=True)
-class OddsAnswer:
+class OddsAnswer(Computed):
     """The answer to an odds question (10.7.2): ``attack`` rolled against ``defence``
     (pools as written, strongest die first), how doubles count (``doubles``, rulings #2)
     and the suppression symbols added (``extra_supp``, 4.2.3); the dice used; how it was
@@ -86,18 +86,6 @@ class OddsAnswer:
 
     def __contains__(self, name: str) -> bool:
         return name in self.columns
-
-    @property
-    def method(self) -> str:
-        return self.how.method
-
-    @property
-    def trials(self) -> int | None:
-        return self.how.trials
-
-    @property
-    def seed(self) -> int | None:
-        return self.how.seed
 
     def frame(self) -> pd.DataFrame:
         """The outcome table as a tidy DataFrame (one row per outcome; no attrs)."""

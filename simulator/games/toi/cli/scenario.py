@@ -16,8 +16,6 @@ statistics); ``--watch`` is the shared loop (:mod:`simulator.cli_watch`).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from simulator import cliopts
@@ -139,18 +137,10 @@ def play_into_report(name: str, out_dir, *, refresh: int | None = None, **kwargs
     """Play the batch into a staging folder, complete the report there and rename it to
     ``out_dir``: ``(report, RunResult)``. ``refresh``: the page reloads itself every so
     many seconds (``--watch``)."""
-    from reports.bundle import fill, staging
+    from simulator.cli_report import play_into_report as play
     from simulator.games.toi.report.bundles import scenario_bundle
 
-    with staging(Path(out_dir)) as tmp:
-        report, bundle, result = scenario_bundle(name, tmp, with_result=True, **kwargs)
-        fill(tmp, bundle)
-        if refresh:
-            from reports.html import add_refresh
-            page = tmp / "index.html"
-            page.write_text(add_refresh(page.read_text(), refresh))
-    click.echo(f"report written to {Path(out_dir) / 'index.html'}", err=True)
-    return report, result
+    return play(scenario_bundle, name, out_dir, refresh=refresh, **kwargs)
 
 
 def watch_scenario(name: str, out_dir, max_runs: int | None, **kwargs) -> int:

@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from simulator.engine.core.answers import Method
+from simulator.engine.core.answers import Computed, Method
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
 @dataclass(frozen=True)
-class FireAnswer:
+class FireAnswer(Computed):
     """A ranged attack, area attack or minefield entry (001 Attacking; Minefields): the
     attack and defence strengths, the range band and the faces that hit and cancel, the
     attack's ``mode`` and ``kind``, the target (described) and its possible ``states``
@@ -60,18 +60,6 @@ class FireAnswer:
     def __contains__(self, name: str) -> bool:
         return name in self.table
 
-    @property
-    def method(self) -> str:
-        return self.how.method
-
-    @property
-    def trials(self) -> int | None:
-        return self.how.trials
-
-    @property
-    def seed(self) -> int | None:
-        return self.how.seed
-
     def frame(self) -> pd.DataFrame:
         """The hits table as a tidy DataFrame (one row per number of hits; no attrs)."""
         return self.table
@@ -94,7 +82,7 @@ class FireAnswer:
 
 
 @dataclass(frozen=True)
-class AssaultAnswer:
+class AssaultAnswer(Computed):
     """An assault (002): the attack strength against the defenders' strength and cover
     dice, the range and faces, how each unit's firepower entered (``parts``) and the
     cover's notes, the room to retreat and how the defender spends hits
@@ -129,18 +117,6 @@ class AssaultAnswer:
 
     def __contains__(self, name: str) -> bool:
         return name in self.table
-
-    @property
-    def method(self) -> str:
-        return self.how.method
-
-    @property
-    def trials(self) -> int | None:
-        return self.how.trials
-
-    @property
-    def seed(self) -> int | None:
-        return self.how.seed
 
     def frame(self) -> pd.DataFrame:
         """The joint hits table as a tidy DataFrame (no attrs)."""
