@@ -377,12 +377,12 @@ class RecordWriter:
         df = frame_of(self.game, np.concatenate(self.buffer))
         self.buffer, self.rows = [], 0
         table = self.pa.Table.from_pandas(df, preserve_index=False)
-        from simulator.run.output import csv_cell, csv_safe
+        from simulator.run.output import csv_safe
         csv_table = self.pa.Table.from_pandas(csv_safe(df, names=False), preserve_index=False, schema=table.schema)
         if self.writer is None:
             self.writer = self.pq.ParquetWriter(self.tmp_parquet, table.schema)
             self.csv_file = open(self.tmp_csv, "wb")
-            self.csv_file.write((",".join(map(csv_cell, df.columns)) + "\n").encode())   # pyarrow would quote them
+            self.csv_file.write(csv_header(df.columns).encode())   # pyarrow would quote every name
             self.csv = self.pacsv.CSVWriter(self.csv_file, table.schema, write_options=self.pacsv.WriteOptions(
                 include_header=False, quoting_style="needed"))
         self.writer.write_table(table)
@@ -404,6 +404,20 @@ class RecordWriter:
             elif os.path.exists(tmp):
                 os.unlink(tmp)
         return done
+
+
+def csv_header(columns) -> str:
+    """The header line of ``games.csv``: each column name made safe
+    (:func:`simulator.run.output.csv_cell`) and quoted only where CSV needs it (a name
+    with a comma, a quote or a line break, as a unit's name may have), as pyarrow
+    quotes the rows (``quoting_style="needed"``)."""
+    import csv
+    import io
+
+    from simulator.run.output import csv_cell
+    line = io.StringIO()
+    csv.writer(line, lineterminator="\n").writerow([csv_cell(str(c)) for c in columns])
+    return line.getvalue()
 
 
 def _temp(directory: Path, name: str) -> str:
