@@ -209,7 +209,9 @@ def _skill_ladder_lines(sl: dict) -> list[str]:
                          f"{100 * seat['difference']['p']:+.2f} points [{100 * seat['difference']['ci95'][0]:+.2f}, "
                          f"{100 * seat['difference']['ci95'][1]:+.2f}])"
                          + (" at the ceiling" if seat["at_ceiling"] else "" if seat["better"] else " NOT better"))
-    lines.append(f"  skill matters: {'yes' if sl['skill_matters'] else 'no'}")
+    failing = sl.get("first_failing")
+    lines.append(f"  skill matters: {'yes' if sl['skill_matters'] else 'no'}"
+                 + (f" (the lowest rung not shown from both seats: {failing})" if failing else ""))
     return lines
 
 

@@ -283,7 +283,9 @@ def skill(example: str):
     :func:`check_skill`."""
     options = (
         click.option("--ladder", is_flag=True, default=False,
-                     help="Also play the skill ladder: random < greedy < lookahead from both seats."),
+                     help="Also play the skill ladder: each level against the one below it, from both seats "
+                          "(random < greedy < lookahead; with --levels those; with --skill-curve the curve's "
+                          "levels, so that every rung of the curve is checked)."),
         click.option("--ladder-games", type=click.IntRange(min=10, max=MAX_GAMES), default=200, show_default=True,
                      metavar="N"),
         click.option("--skill-curve", is_flag=True, default=False,
@@ -293,7 +295,7 @@ def skill(example: str):
                           f"level and names it. --games is games per level (default {DEFAULT_CURVE_GAMES}). "
                           f"Example: {example}"),
         click.option("--levels", default=None, metavar="L1,L2,...",
-                     help="With --skill-curve: the levels, weakest first, as --players names them "
+                     help="With --skill-curve or --ladder: the levels, weakest first, as --players names them "
                           f"[default: {','.join(DEFAULT_LEVELS)}]."),
     )
 
@@ -375,8 +377,9 @@ def check_skill(skill_curve: bool, levels: str | None) -> None:
     source = click.get_current_context().get_parameter_source
     if skill_curve and source("players") != click.core.ParameterSource.DEFAULT:
         raise click.UsageError("--players and --skill-curve: the curve chooses the players (--levels)")
-    if levels is not None and not skill_curve:
-        raise click.UsageError("--levels needs --skill-curve")
+    ladder = click.get_current_context().params.get("ladder", False)
+    if levels is not None and not (skill_curve or ladder):
+        raise click.UsageError("--levels needs --skill-curve or --ladder")
 
 
 def monte_carlo(f):

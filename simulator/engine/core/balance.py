@@ -574,15 +574,29 @@ LADDER_TEST = ("better in a seat when the paired 95% interval of the stronger pl
                "player's in that seat (weaker on both sides, the same seeds, game by game) lies above 0")
 
 
+LADDER_LEVELS = ("random", "greedy", "lookahead")    # --ladder without --levels or --skill-curve
+
+
+def ladder_levels(skill_curve: bool, curve_levels: list[str], levels: list[str] | None = None) -> list[str]:
+    """The levels ``--ladder`` climbs: the skill curve's when one is asked for (issue 41
+    item 4: every level of the curve beats the one below from both seats), else
+    ``levels`` (``--levels``) when given, else :data:`LADDER_LEVELS`."""
+    if skill_curve:
+        return list(curve_levels)
+    return list(levels) if levels else list(LADDER_LEVELS)
+
+
 def skill_ladder(game, *, games: int, seed: int, workers: int | None, progress: bool = True,
-                 options: RunOptions | None = None) -> dict:
-    """random < greedy < look-ahead, from both seats: the stronger player's win rate
-    against the weaker one in each seat, and its paired difference with the weaker
-    player's rate in that seat (:data:`LADDER_TEST`, the games paired by seed:
-    :func:`simulator.run.verdicts.paired_difference`)."""
+                 options: RunOptions | None = None, levels=LADDER_LEVELS) -> dict:
+    """Each of ``levels`` (weakest first; default random < greedy < look-ahead) against
+    the one below it, from both seats: the stronger player's win rate against the weaker
+    one in each seat, and its paired difference with the weaker player's rate in that
+    seat (:data:`LADDER_TEST`, the games paired by seed:
+    :func:`simulator.run.verdicts.paired_difference`). ``climbs``: every rung's stronger
+    player wins more from both seats; ``first_failing``: the lowest rung that does not."""
     sides = list(game.sides)
     rungs = []
-    for weak, strong in (("random", "greedy"), ("greedy", "lookahead")):
+    for weak, strong in zip(levels[:-1], levels[1:], strict=True):
         seats, outs = [], []
         for seat in (0, 1):
             pl = (strong, weak) if seat == 0 else (weak, strong)
@@ -606,8 +620,10 @@ def skill_ladder(game, *, games: int, seed: int, workers: int | None, progress: 
         rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
                       "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
                       "stronger_wins_more_from_both_seats": bool(better)})
-    return {"games_per_match": games, "rungs": rungs, "test": LADDER_TEST,
-            "skill_matters": all(r["stronger_wins_more_from_both_seats"] for r in rungs)}
+    failing = [r for r in rungs if not r["stronger_wins_more_from_both_seats"]]
+    return {"games_per_match": games, "levels": list(levels), "rungs": rungs, "test": LADDER_TEST,
+            "skill_matters": not failing,
+            "first_failing": None if not failing else f"{failing[0]['stronger']} over {failing[0]['weaker']}"}
 
 
 def seat_difference(strong: np.ndarray, weak: np.ndarray, seat: int) -> dict:

@@ -207,8 +207,9 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     activity (:func:`simulator.games.assault.game.activity.side_activity`; 0: none).
     """
     curve_levels = parse_levels(levels) if skill_curve else []
-    if levels is not None and not skill_curve:
-        raise InputError("--levels", "", "give --skill-curve too (--levels chooses its levels)")
+    if levels is not None and not (skill_curve or ladder):
+        raise InputError("--levels", "", "give --skill-curve or --ladder too (--levels chooses their levels)")
+    climb = core_balance.ladder_levels(skill_curve, curve_levels, parse_levels(levels) if levels else None)
     p1, p2 = (curve_levels[-1],) * 2 if skill_curve else player_kinds(players, players=interface)
     base_over = dict(overrides or {})
     scenario = load_scenario(name, data)
@@ -253,7 +254,7 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     if ladder:
         report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
                                               edition=edition, overrides=base_over, progress=progress,
-                                              options=sub, data=data)
+                                              options=sub, data=data, levels=climb)
     if skill_curve:
         add_skill_curve(report, game, curve_levels, result, seed=seed, workers=workers, progress=progress,
                         options=sub, margin=fraction)
@@ -368,11 +369,12 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
 
 def skill_ladder(name: str, *, games: int, seed: int, workers: int | None, edition: str | None,
                  overrides: dict | None = None, progress: bool = True, options: RunOptions | None = None,
-                 data: dict | None = None) -> dict:
-    """:func:`simulator.engine.core.balance.skill_ladder` on scenario ``name`` compiled
-    with ``edition``, ``overrides`` and ``data``."""
+                 data: dict | None = None, levels=core_balance.LADDER_LEVELS) -> dict:
+    """:func:`simulator.engine.core.balance.skill_ladder` over ``levels`` on scenario
+    ``name`` compiled with ``edition``, ``overrides`` and ``data``."""
     game = compile_game(name, edition=edition, overrides=overrides or {}, data=data)
-    return core_balance.skill_ladder(game, games=games, seed=seed, workers=workers, progress=progress, options=options)
+    return core_balance.skill_ladder(game, games=games, seed=seed, workers=workers, progress=progress, options=options,
+                                     levels=levels)
 
 
 CURVE_ACTIVITY_GAMES = 20       # games replayed to count each side's activity at the top level (search is slow)

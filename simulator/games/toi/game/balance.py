@@ -59,6 +59,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
         add_skill_curve,
         check_target,
         confirmation_run,
+        ladder_levels,
         paired_grid,
         paired_variants,
         parse_grid,
@@ -82,8 +83,9 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     from simulator.run.vocabulary import DEFAULT_MAX_GAMES
 
     curve_levels = parse_levels(levels, players=interface) if skill_curve else []
-    if levels is not None and not skill_curve:
-        raise InputError("--levels", "", "give --skill-curve too (--levels chooses its levels)")
+    if levels is not None and not (skill_curve or ladder):
+        raise InputError("--levels", "", "give --skill-curve or --ladder too (--levels chooses their levels)")
+    climb = ladder_levels(skill_curve, curve_levels, parse_levels(levels, players=interface) if levels else None)
     pl = (curve_levels[-1],) * 2 if skill_curve else player_kinds(players, players=interface)
     game = Game(name)
     variants = V.parse_vary(vary, game.scenario)          # bad what-ifs fail before anything is played
@@ -125,7 +127,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
                                        progress=f"{tune}={v} on fresh seeds" if progress else None))
     if ladder:
         report["skill_ladder"] = skill_ladder(game, games=ladder_games, seed=seed, workers=None, progress=progress,
-                                              options=sub)
+                                              options=sub, levels=climb)
     if skill_curve:
         add_skill_curve(report, game, curve_levels, result, seed=seed, workers=None, progress=progress, options=sub,
                         margin=fraction)

@@ -119,3 +119,27 @@ def test_skill_ladder_from_both_seats(skirmish_path):
     assert all(seat["better"] for seat in random_rung["seats"])      # greedy crushes random either way
     assert sl["skill_matters"] == all(r["stronger_wins_more_from_both_seats"] for r in sl["rungs"])
     assert "skill ladder (120 games a match)" in report_table(rep)
+
+
+def test_ladder_climbs_the_levels_given_and_names_the_lowest_failing_rung(skirmish_path):
+    """--ladder --levels L1,L2,...: one rung per adjacent pair (issue 41 item 4); with
+    --skill-curve the curve's levels; ``first_failing`` names the lowest rung not shown
+    from both seats (None when every rung is)."""
+    from simulator.engine.core.balance import LADDER_LEVELS, ladder_levels
+    from simulator.games.assault.game.balance import balance_report
+    assert ladder_levels(False, [], None) == list(LADDER_LEVELS)
+    assert ladder_levels(False, [], ["random", "mcts:8"]) == ["random", "mcts:8"]
+    assert ladder_levels(True, ["greedy", "mcts:8"], ["x"]) == ["greedy", "mcts:8"]
+    rep = balance_report(str(skirmish_path), games=60, seed=6, players="greedy,greedy", workers=1,
+                         ladder=True, ladder_games=60, levels="random,greedy", progress=False)
+    sl = rep["skill_ladder"]
+    assert sl["levels"] == ["random", "greedy"]
+    assert [(r["weaker"], r["stronger"]) for r in sl["rungs"]] == [("random", "greedy")]
+    failing = [r for r in sl["rungs"] if not r["stronger_wins_more_from_both_seats"]]
+    assert sl["first_failing"] == (None if not failing else f"{failing[0]['stronger']} over {failing[0]['weaker']}")
+    assert sl["skill_matters"] == (sl["first_failing"] is None)
+
+
+def test_levels_without_a_curve_or_a_ladder_is_a_usage_error(skirmish_path):
+    res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--levels", "random,greedy"])
+    assert res.exit_code == 2 and "--levels needs --skill-curve or --ladder" in res.output
