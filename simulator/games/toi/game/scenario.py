@@ -390,6 +390,22 @@ def _obstructs(x, lo, top, least, elev, blocking) -> bool:
 
 
 @njit(cache=True)
+def _side_distance(x, y, lo, q, r):
+    """Hexes from ``lo`` to the nearer of a line's step ``x`` and, on a hex side, ``y``
+    (-2 none, -1 off the map): the distance the blind hexes count from (rulings T23)."""
+    d = axial_distance(q[x], r[x], q[lo], r[lo])
+    if y >= 0:
+        d = min(d, axial_distance(q[y], r[y], q[lo], r[lo]))
+    return d
+
+
+@njit(cache=True)
+def _own_level(x, hi, top, elev, q, r) -> bool:
+    # a hex adjacent to the higher unit, at its level (001 LOS; rulings T23)
+    return x >= 0 and elev[x] == top and axial_distance(q[x], r[x], q[hi], r[hi]) == 1
+
+
+@njit(cache=True)
 def _sight_code(a, b, prim, alt, elev, blocking, q, r, lower_hills=True):
     """Whether ``a`` sees ``b`` along the traced line ``prim``/``alt``: ``(code, x, y)``,
     code SEES or what blocks it, ``x``/``y`` the hex(es) that do (-1 when none). The one
@@ -400,25 +416,25 @@ def _sight_code(a, b, prim, alt, elev, blocking, q, r, lower_hills=True):
     top = elev[hi]
     least = elev[lo] + 1 if lower_hills else top
     closest = -1
+    near = 0
     for k in range(prim.shape[0]):
         x, y = prim[k], alt[k]
         hit = _obstructs(x, lo, top, least, elev, blocking) and (y == -2 or _obstructs(y, lo, top, least, elev, blocking))
         if not hit:                                 # along a hex side: both sides must block (001 LOS)
             continue
-        if elev[a] == elev[b] or elev[x] > top:
+        if elev[a] == elev[b] or elev[x] > top or (y >= 0 and elev[y] > top):
             return (BLOCKED, x, -1) if y == -2 else (SIDE_BLOCKED, x, y)   # same level (or higher hill): BT blocks
-        if closest < 0 or axial_distance(q[x], r[x], q[lo], r[lo]) < axial_distance(q[closest], r[closest],
-                                                                                    q[lo], r[lo]):
-            closest = x
+        d = _side_distance(x, y, lo, q, r)          # a hex side's two hexes: the nearer (either way: T23 revised)
+        if closest < 0 or d < near:
+            closest, near = x, d
     if elev[a] != elev[b]:
-        first = prim[0] if a == hi else prim[prim.shape[0] - 1]
-        if first >= 0 and elev[first] == top and axial_distance(q[first], r[first], q[hi], r[hi]) == 1:
-            return OWN_LEVEL, first, -1             # 001 LOS: across an adjacent hex at its own level
+        k = 0 if a == hi else prim.shape[0] - 1
+        if _own_level(prim[k], hi, top, elev, q, r) and (alt[k] == -2 or _own_level(alt[k], hi, top, elev, q, r)):
+            return OWN_LEVEL, prim[k], -1           # 001 LOS: across an adjacent hex at its own level (a side: both)
         if closest >= 0:
             blind = 2 if top - elev[lo] == 1 else 1  # 001 LOS: blind hexes behind the obstruction
-            behind = axial_distance(q[closest], r[closest], q[lo], r[lo])
-            if behind <= blind:
-                return BLIND, closest, behind
+            if near <= blind:
+                return BLIND, closest, near
     return SEES, -1, -1
 
 
