@@ -278,3 +278,17 @@ def test_alternate_history_swaps_roles_and_finds_equivalents():
     assert c.initiative == "soviet"
     assert c.sides["german"].reinforcements[1].draw_class[0].unit_class == "standard infantry"
     assert [u.unit for u in c.sides["soviet"].reinforcements[0].units] == ["soviet/zis-30"]
+
+
+def test_command_cards_and_a_hand_limit_are_warned_of_as_not_played(tmp_path):
+    """optional_rules.command_cards / hand_limit are read but no card is played (rulings
+    S12): check says so with a warning on each key, and the file still loads."""
+    text = SIDES + "\n[optional_rules]\ncommand_cards = true\nhand_limit = 4\n"
+    res = check_scenario(write(tmp_path, text))
+    assert not res.errors, [(e.key, e.message) for e in res.errors]
+    warned = {w.key: w.message for w in res.warnings}
+    assert "not played" in warned["optional_rules.command_cards"]
+    assert "no effect" in warned["optional_rules.hand_limit"]
+    quiet = check_scenario(write(tmp_path, SIDES + "\n[optional_rules]\ncommand_cards = false\nhand_limit = 0\n",
+                                 name="q.scenario.toml"))
+    assert not [w for w in quiet.warnings if w.key.startswith("optional_rules")]

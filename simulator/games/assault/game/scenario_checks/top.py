@@ -43,3 +43,19 @@ class TopChecks(CheckBase):
                 self.r.error("victory.if_neither", f"must be \"draw\" or a side, got {v!r}")
         rules = self.raw.get("unit_rules")
         self.unit_rules = tuple(rules) if isinstance(rules, list) else UNIT_TYPES
+        self.check_unplayed_rules()
+
+    def check_unplayed_rules(self) -> None:
+        """A warning for the optional rules the engine reads and does not play: command
+        cards (4.9.1) and their hand limit (6.2.1) have no card texts to play (rulings S12),
+        so a scenario that asks for them plays without them."""
+        optional = self.raw.get("optional_rules")
+        if not isinstance(optional, dict):
+            return
+        if optional.get("command_cards") is True:
+            self.r.warn("optional_rules.command_cards", "command cards (4.9.1) are not played: the rule book gives "
+                        "no card texts (rulings S12); the scenario plays without them")
+        limit = optional.get("hand_limit")
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+            self.r.warn("optional_rules.hand_limit", "the hand limit (6.2.1) counts command cards, which are not "
+                        "played (rulings S12): it has no effect")
