@@ -87,7 +87,7 @@ DEFAULT_PARAMS[MC_PLANS] = 2            # and for each candidate move, greedy's 
 DEFAULT_PARAMS[MC_VICTORY] = 2000       # its evaluation: plus 20 points times how the game would end now, by the share played
 DEFAULT_PARAMS[MC_GATE] = 100           # an other plan played when most visited and 1 standard error better than greedy's (0: when most visited)
 DEFAULT_PARAMS[UC_C] = DEFAULT_UCT_C    # uct's exploration constant, hundredths (values are 0/1 outcomes)
-DEFAULT_PARAMS[UC_HORIZON] = DEFAULT_UCT_HORIZON   # uct's random playouts: turns past the current one (-1: the game's end)
+DEFAULT_PARAMS[UC_HORIZON] = DEFAULT_UCT_HORIZON   # uct's playouts: turns past the current one (-1: to the end)
 
 
 def parse_player(text: str) -> tuple[int, int | None]:
