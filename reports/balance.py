@@ -418,11 +418,18 @@ def add_skill_curve(rep: Report, report: dict, provenance: Provenance) -> None:
     rows = [{"level": r["level"], "side": s, "p": r["win_rate"][s]["p"], "lo": r["win_rate"][s]["ci95"][0],
              "hi": r["win_rate"][s]["ci95"][1], "games": r["games"]}
             for r in report["skill_curve"] for s in sides]
+    fam = report.get("family_check")
+    if fam:              # the second search family beside the top level (--family): a row of its own
+        rows += [{"level": f"{fam['player']} (second family)", "side": s, "p": fam["win_rate"]["family"][s]["p"],
+                  "lo": fam["win_rate"]["family"][s]["ci95"][0], "hi": fam["win_rate"]["family"][s]["ci95"][1],
+                  "games": fam["games"]} for s in sides]
     frame = pd.DataFrame(rows, columns=SKILL_CURVE_COLUMNS)
     top = report["skill_curve"][-1]["level"]
     rep.tables.append(Table("skill-curve", frame, "Skill curve",
                             "Each side's win rate with both sides played at each level, weakest first, "
-                            "with the 95% Wilson interval. " + report["skill_curve_test"] + ".",
+                            "with the 95% Wilson interval. " + report["skill_curve_test"] + "."
+                            + (f" The last row is a second search family beside the top level: {fam['test']}."
+                               if fam else ""),
                             chart="skill-curve"))
     conv = report.get("convergence") or {}
     rep.charts.append(charts.skill_curve_chart(frame, prov=provenance, margin=conv.get("margin"),
@@ -435,6 +442,8 @@ def add_skill_curve(rep: Report, report: dict, provenance: Provenance) -> None:
             "Has the skill curve converged?", conv["test"] + "; " + (conv.get("method") or "") + "."))
     rep.highlights.append(("skill curve", convergence_phrase(conv, top) if conv else
                            f"no convergence test; the verdict is made at {top}"))
+    if fam:
+        rep.highlights.append(("second family", fam["text"]))
 
 
 def verdict_label(v: dict) -> str:

@@ -227,6 +227,28 @@ def _skill_curve_lines(report: dict, sides) -> list[str]:
     top = curve[-1]["level"]
     lines += convergence_lines(report.get("convergence"), sides)
     lines.append(f"  the verdict above is made at the strongest level, {top} on both sides")
+    lines += family_lines(report.get("family_check"), sides)
+    return lines
+
+
+def family_lines(check: dict | None, sides) -> list[str]:
+    """--family: the second search family beside the top level, and whether the verdict
+    depends on the player."""
+    if not check:
+        return []
+    fam = check["win_rate"]["family"]
+    head = {"depends": "THE VERDICT DEPENDS ON THE PLAYER", "agrees": "agrees with the top level",
+            "undecided": "undecided"}[check["status"]]
+    lines = [f"  second family {check['player']:>8}: " + "; ".join(
+        f"{s} {fam[s]['p']:6.2%} [{fam[s]['ci95'][0]:.2%}, {fam[s]['ci95'][1]:.2%}]" for s in sides)
+        + f"; draws {check['draw_rate']['family']:.2%}: {head}"]
+    for s in sides:
+        d = check["difference"][s]
+        lines.append(f"    {s}: {check['top_level']} minus {check['player']} {100 * d['p']:+.2f} points "
+                     f"[{100 * d['ci95'][0]:+.2f}, {100 * d['ci95'][1]:+.2f}]")
+    if check["status"] == "undecided" and check.get("games_needed") is not None:
+        lines.append(f"    (about {check['games_needed']:,} more games would most likely decide it)")
+    lines.append(f"  ({check['test']}; ±{100 * check['margin']:g} points)")
     return lines
 
 

@@ -30,6 +30,7 @@ import click
 
 from simulator.run.vocabulary import (  # noqa: F401 - what a run can hold
     DEFAULT_CURVE_GAMES,
+    DEFAULT_FAMILY,
     DEFAULT_LEVELS,
     DEFAULT_MARGIN_POINTS,
     DEFAULT_MAX_GAMES,
@@ -277,10 +278,10 @@ def _label(ctx: click.Context) -> str:
 
 
 def skill(example: str):
-    """``--ladder``, ``--ladder-games``, ``--skill-curve`` and ``--levels`` of a scenario
-    command (``example``: its ``--skill-curve`` example); the command receives ``ladder``,
-    ``ladder_games``, ``skill_curve`` and ``levels`` and checks them with
-    :func:`check_skill`."""
+    """``--ladder``, ``--ladder-games``, ``--skill-curve``, ``--levels`` and ``--family`` of
+    a scenario command (``example``: its ``--skill-curve`` example); the command receives
+    ``ladder``, ``ladder_games``, ``skill_curve``, ``levels`` and ``family`` and checks them
+    with :func:`check_skill`."""
     options = (
         click.option("--ladder", is_flag=True, default=False,
                      help="Also play the skill ladder: each level against the one below it, from both seats "
@@ -297,6 +298,10 @@ def skill(example: str):
         click.option("--levels", default=None, metavar="L1,L2,...",
                      help="With --skill-curve or --ladder: the levels, weakest first, as --players names them "
                           f"[default: {','.join(DEFAULT_LEVELS)}]."),
+        click.option("--family", default=DEFAULT_FAMILY, show_default=True, metavar="PLAYER|off",
+                     help="With --skill-curve: a player of a second search family (uct:N: no greedy priors or "
+                          "value) plays both sides on the curve's seeds beside the top level; when the two "
+                          "differ beyond the margin the verdict says it depends on the player. off: not played."),
     )
 
     def decorate(f):
@@ -380,6 +385,8 @@ def check_skill(skill_curve: bool, levels: str | None) -> None:
     ladder = click.get_current_context().params.get("ladder", False)
     if levels is not None and not (skill_curve or ladder):
         raise click.UsageError("--levels needs --skill-curve or --ladder")
+    if not skill_curve and source("family") != click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--family needs --skill-curve")
 
 
 def monte_carlo(f):

@@ -31,6 +31,13 @@ DEFAULT_MAX_GAMES = 100_000     # --until-decided: the most games it plays
 # 2026-11-28): 800 a level, about four times the old curve's time
 DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:64", "mcts:256")
 DEFAULT_CURVE_GAMES = 800       # games per level when --games is not given
+# the skill curve's second search family (--family; issue 41 item 3): UCT with random playouts,
+# none of greedy's priors or value (simulator.engine.players.uct; its budget: docs/strength.md)
+# uct's defaults (here, not in the compiled players' modules: Python-side values, passed at run time)
+DEFAULT_UCT_SIMS = 32           # a plain ``uct``'s simulations per decision
+DEFAULT_UCT_C = 100             # its UCT1 exploration constant, hundredths (values are 0/1 outcomes)
+DEFAULT_UCT_HORIZON = 0         # its random playouts: to the end of the turn this many turns on (-1: the game's end)
+DEFAULT_FAMILY = f"uct:{DEFAULT_UCT_SIMS}"
 
 # --- Assault ----------------------------------------------------------------------------
 EXPERIENCE_LEVELS = ("recruit", "regular", "hardened", "veteran", "elite")   # 4.2.3

@@ -649,7 +649,7 @@ def parse_levels(text: str | None, *, players) -> list[str]:
             players.parse_player(n)
         except ValueError as e:
             raise InputError("--levels", n, f"{e} (levels are players: random, greedy, lookahead, mcts, "
-                                            "mcts:N)") from None
+                                            "mcts:N, uct, uct:N)") from None
     if len(names) < 2:
         raise InputError("--levels", text, "give at least two levels, weakest first "
                                            "(e.g. random,greedy,lookahead,mcts:64)")
@@ -657,6 +657,18 @@ def parse_levels(text: str | None, *, players) -> list[str]:
     if twice:
         raise InputError("--levels", text, f"level {twice[0]!r} is given twice")
     return names
+
+
+def family_player(text: str | None, *, players) -> str | None:
+    """``--family``: the second search family's player (``"uct:32"``), None for ``None`` or
+    ``"off"``; checked by ``players`` (its ``parse_player``). Raises InputError (one line)."""
+    if text is None or text.strip() == "off":
+        return None
+    try:
+        players.parse_player(text)
+    except ValueError as e:
+        raise InputError("--family", text, f"{e} (a player, e.g. uct:32, or off)") from None
+    return text.strip()
 
 
 def skill_curve_levels(game, levels: list[str], *, games: int, seed: int, workers: int | None,
@@ -678,12 +690,14 @@ def skill_curve_levels(game, levels: list[str], *, games: int, seed: int, worker
 
 def add_skill_curve(report: dict, game, levels: list[str], top: RunResult, *, seed: int, workers: int | None,
                     progress: bool = True, options: RunOptions | None = None,
-                    margin: float = DEFAULT_MARGIN) -> None:
+                    margin: float = DEFAULT_MARGIN, family: str | None = None) -> None:
     """The skill curve into ``report``: every level below the top one played with as
     many games as the main run ``top`` (the top level's), on its seeds; the rows
     (``skill_curve``), the ``convergence`` of the top two levels (:func:`curve_convergence`,
     paired game by game), ``converged`` (true only for "converged"), the test, and the
-    verdict made at the top level naming it."""
+    verdict made at the top level naming it. With ``family`` (a player of another
+    search family, ``--family``: ``uct:N``), that player on both sides on the same seeds
+    beside the top level (:func:`family_check`, ``family_check``), said in the verdict."""
     sides = list(game.sides)
     games = top.tally.games
     outcomes: list = []
@@ -696,6 +710,15 @@ def add_skill_curve(report: dict, game, levels: list[str], top: RunResult, *, se
     report["converged"] = report["convergence"]["status"] == "converged"
     report["skill_curve_test"] = converged_test(margin)
     report["verdict"] = verdict_at_strength(report["verdict"], levels[-1], report["convergence"])
+    if family is not None and family != levels[-1]:
+        res = run_games(game, games=games, seed=seed, players=(family, family), workers=workers, options=options,
+                        progress=f"{game.name} at {family} (the second family)" if progress else None)
+        check = family_check(curve_row(levels[-1], top.tally.wins, games, sides), top.tally.outcome_array(),
+                             curve_row(family, res.tally.wins, res.tally.games, sides), res.tally.outcome_array(),
+                             sides, margin)
+        report["family_check"] = check
+        report["verdict"] = dict(report["verdict"], family=check["status"],
+                                 text=report["verdict"]["text"] + "; " + check["text"])
 
 
 # --- the skill curve's rows and the verdict ------------------------------------------
@@ -833,6 +856,59 @@ def verdict_at_strength(v: dict, level: str, conv: dict) -> dict:
         text += "; " + convergence_phrase(conv)
     out["text"] = text
     return out
+
+
+FAMILY_TEST = ("the verdict depends on the player when, for a side, the 95% interval of the difference of its win "
+               "rates with the top level and with the second family's player on both sides (paired game by game: "
+               "the same seeds) lies wholly outside ± the margin; the families agree when it lies within for every "
+               "side; otherwise undecided (more games needed)")
+
+
+def family_check(top_row: dict, top_outcomes: np.ndarray, fam_row: dict, fam_outcomes: np.ndarray,
+                 sides: list[str], margin: float = DEFAULT_MARGIN) -> dict:
+    """Whether a second family of search (``fam_row``, its per-game outcomes
+    ``fam_outcomes``: a player that shares none of greedy's priors or value) reaches the
+    top level's balance (``top_row``, ``top_outcomes``, the same seeds): per side the
+    paired difference of its win rates (top minus family) judged as the curve's
+    "moving" (:func:`simulator.run.verdicts.convergence`, :data:`FAMILY_TEST`). Status
+    "depends" when a side's interval lies wholly outside ± ``margin``, "agrees" when
+    every side's lies within, else "undecided" (``games_needed``: the more games that
+    would most likely decide it); ``text`` says it in one sentence with both families'
+    win rates and intervals."""
+    diff = {s: _paired_side((np.asarray(top_outcomes) == i).astype(np.int64),
+                            (np.asarray(fam_outcomes) == i).astype(np.int64), margin) for i, s in enumerate(sides)}
+    statuses = [d["status"] for d in diff.values()]
+    status = "depends" if "moving" in statuses else "agrees" if all(x == "converged" for x in statuses) \
+        else "undecided"
+    needed = None
+    if status == "undecided":
+        wanted = [d["games_needed"] for d in diff.values() if d["status"] == "undecided"]
+        needed = None if any(w is None for w in wanted) else max(wanted)
+    out = {"player": fam_row["level"], "top_level": top_row["level"], "games": int(fam_row["games"]),
+           "margin": margin, "status": status, "games_needed": needed, "difference": diff,
+           "win_rate": {"top": top_row["win_rate"], "family": fam_row["win_rate"]},
+           "draw_rate": {"top": top_row["draw_rate"], "family": fam_row["draw_rate"]}, "test": FAMILY_TEST}
+    out["text"] = family_phrase(out, sides)
+    return out
+
+
+def family_phrase(check: dict, sides: list[str]) -> str:
+    """The family check in one sentence: whether the verdict depends on the player, with
+    each family's win rates and intervals."""
+    def rates(which):
+        return ", ".join(f"{s} {100 * r['p']:.1f}% [{100 * r['ci95'][0]:.1f}, {100 * r['ci95'][1]:.1f}]"
+                         for s, r in ((s, check["win_rate"][which][s]) for s in sides))
+    pts = f"±{100 * check['margin']:g} points"
+    both = f"{check['top_level']} wins {rates('top')}; {check['player']} wins {rates('family')}"
+    if check["status"] == "depends":
+        return (f"THE VERDICT DEPENDS ON THE PLAYER: a second search family ({check['player']}, no greedy priors "
+                f"or value) differs from the top level by more than {pts} ({both})")
+    if check["status"] == "agrees":
+        return f"a second search family ({check['player']}) agrees with the top level within {pts} ({both})"
+    more = check.get("games_needed")
+    how = f"; about {more:,} more games would most likely decide it" if more is not None else ""
+    return (f"undecided whether a second search family ({check['player']}) agrees with the top level within "
+            f"{pts} ({both}{how})")
 
 
 # --- restricted play ---------------------------------------------------------------

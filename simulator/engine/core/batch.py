@@ -103,7 +103,7 @@ def player_kinds(text: str | None, default: str = "greedy,greedy", *, players) -
         except ValueError as e:
             base = n.partition(":")[0]
             why = str(e) if base in PLAYER_NAMES else \
-                f"{e}{did_you_mean(base, PLAYER_NAMES)} ({', '.join(PLAYER_NAMES)}, mcts:N)"
+                f"{e}{did_you_mean(base, PLAYER_NAMES)} ({', '.join(PLAYER_NAMES)}, mcts:N, uct:N)"
             raise InputError("--players", "", why) from None
     return names[0], names[1]
 

@@ -17,7 +17,9 @@ game's internals: a game that registers the API (Assault's
   :mod:`simulator.games.toi.game.greedy`, one ply on sampled dice);
 - :mod:`.lookahead`: ``lookahead``, flat Monte Carlo over greedy's best actions;
 - :mod:`.mcts`: ``mcts``, open-loop Monte Carlo tree search, greedy ordering its
-  candidates and playing its playouts.
+  candidates and playing its playouts;
+- :mod:`.uct`: ``uct``, a second search family with none of greedy's priors or value:
+  open-loop UCT over every legal action with random playouts, valued by the rules' outcome.
 
 Their numba caches are compiled into each game's code: they are dropped with any game's
 when a compiled source changes (:mod:`simulator.engine.core.compiling`).

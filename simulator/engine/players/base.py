@@ -42,7 +42,9 @@ MC_DEPTH = 15           # the deepest its tree grows, in searched decisions (0: 
 MC_PLANS = 16           # other plans its tree weighs for each of its candidate moves (the game's other_plans)
 MC_GATE = 17            # an other plan is played only when its mean beats greedy's plans' by this many standard errors, hundredths (0: no gate)
 MC_VICTORY = 18         # its evaluation: plus this many hundredths of a point times the game's outlook (gameapi.outlook)
-N_PARAMS = 19
+UC_C = 19               # the uct player's UCT1 exploration constant, hundredths (its simulations: MC_SIMS + side)
+UC_HORIZON = 20         # its random playouts: to the end of the turn this many turns on (-1: to the game's end)
+N_PARAMS = 21
 
 
 @rule

@@ -55,15 +55,21 @@ from simulator.engine.players.base import (
     MC_VICTORY,
     MC_WIDTH,
     N_PARAMS,
+    UC_C,
+    UC_HORIZON,
 )
 from simulator.engine.players.lookahead import lookahead_choice
 from simulator.engine.players.mcts import MAX_SIMS, mcts_choice
 from simulator.engine.players.randomplay import random_choice
+from simulator.engine.players.uct import MAX_SIMS as UCT_MAX_SIMS
+from simulator.engine.players.uct import forget_tree, uct_choice
+from simulator.run.vocabulary import DEFAULT_UCT_C, DEFAULT_UCT_HORIZON, DEFAULT_UCT_SIMS
 
-RANDOM, GREEDY, LOOKAHEAD, MCTS = 0, 1, 2, 3
-PLAYER_NAMES = ("random", "greedy", "lookahead", "mcts")
-SEARCHING = (LOOKAHEAD, MCTS)      # the players that search (a game each takes 0.1-1 s)
+RANDOM, GREEDY, LOOKAHEAD, MCTS, UCT = 0, 1, 2, 3, 4
+PLAYER_NAMES = ("random", "greedy", "lookahead", "mcts", "uct")
+SEARCHING = (LOOKAHEAD, MCTS, UCT)      # the players that search (a game each takes 0.1-1 s)
 DEFAULT_MCTS_SIMS = 256                 # a plain ``mcts``'s simulations per decision (bench/scenario.py: its speed)
+SIMS = {"mcts": (MAX_SIMS, DEFAULT_MCTS_SIMS), "uct": (UCT_MAX_SIMS, DEFAULT_UCT_SIMS)}   # the players that take :N
 
 DEFAULT_PARAMS = np.zeros(N_PARAMS, dtype=np.int64)
 DEFAULT_PARAMS[LA_CANDIDATES] = 4       # greedy's best actions the look-ahead plays out
@@ -80,23 +86,27 @@ DEFAULT_PARAMS[MC_DEPTH] = 1            # its tree: its own activation (the oppo
 DEFAULT_PARAMS[MC_PLANS] = 2            # and for each candidate move, greedy's next best 2 hexes to end it in
 DEFAULT_PARAMS[MC_VICTORY] = 2000       # its evaluation: plus 20 points times how the game would end now, by the share played
 DEFAULT_PARAMS[MC_GATE] = 100           # an other plan played when most visited and 1 standard error better than greedy's (0: when most visited)
+DEFAULT_PARAMS[UC_C] = DEFAULT_UCT_C    # uct's exploration constant, hundredths (values are 0/1 outcomes)
+DEFAULT_PARAMS[UC_HORIZON] = DEFAULT_UCT_HORIZON   # uct's playouts: turns past the current one (-1: to the end)
 
 
 def parse_player(text: str) -> tuple[int, int | None]:
     """``"greedy"`` -> (GREEDY, None); ``"mcts:400"`` -> (MCTS, 400): a player's kind and
-    the strength its name gives (simulations per decision; only ``mcts`` takes one).
-    Raises ValueError with a one-line reason."""
+    the strength its name gives (simulations per decision; only ``mcts`` and ``uct``
+    take one; a plain ``uct`` is ``uct:DEFAULT_UCT_SIMS``). Raises ValueError with a
+    one-line reason."""
     name, colon, arg = text.strip().partition(":")
     if name not in PLAYER_NAMES:
         raise ValueError(f"unknown player {name!r}")
     if not colon:
-        return PLAYER_NAMES.index(name), None
-    if name != "mcts":
-        raise ValueError(f"player {name!r} takes no strength (only mcts:N does)")
-    if not arg.strip().isdigit() or not 1 <= int(arg) <= MAX_SIMS:
-        raise ValueError(f"mcts:N wants N simulations per decision, a whole number from 1 to {MAX_SIMS:,} "
+        return PLAYER_NAMES.index(name), (int(DEFAULT_UCT_SIMS) if name == "uct" else None)
+    if name not in SIMS:
+        raise ValueError(f"player {name!r} takes no strength (only mcts:N and uct:N do)")
+    most = SIMS[name][0]
+    if not arg.strip().isdigit() or not 1 <= int(arg) <= most:
+        raise ValueError(f"{name}:N wants N simulations per decision, a whole number from 1 to {most:,} "
                          f"(got {arg!r})")
-    return MCTS, int(arg)
+    return PLAYER_NAMES.index(name), int(arg)
 
 
 def player_setup(players, params: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -118,7 +128,8 @@ def make_work(game, weights: np.ndarray | None = None):
     :func:`simulator.games.assault.game.playerapi.make_work`), with no memory (a game's
     start). Every ``Work`` has the fields the shared players use: ``buf``, ``pbuf``,
     ``scores``, ``dests``, ``cands``, ``plans``, ``stream``, ``play`` (a spare state),
-    ``tree`` (:class:`~simulator.engine.players.mcts.Tree`), ``plan`` (int64[2]: the
+    ``tree`` (:class:`~simulator.engine.players.mcts.Tree`), ``utree``
+    (:class:`~simulator.engine.players.uct.UTree`), ``plan`` (int64[2]: the
     greedy player's memory per side, 0 none)."""
     return game.player_work(weights)
 
@@ -127,6 +138,7 @@ def make_work(game, weights: np.ndarray | None = None):
 def forget(w):
     """Clear the players' memory: a new game starts."""
     w.plan[:] = 0
+    forget_tree(w.utree)
 
 
 @rule_inlined
@@ -146,13 +158,15 @@ def choice(s, t, kind, side, w, params):
 
 @rule_inlined
 def search_choice(s, t, kind, side, w, params):
-    """The action of a player of any ``kind`` (RANDOM, GREEDY, LOOKAHEAD, MCTS) for
-    ``side``: the searching players here, the quick ones :func:`choice`'s. Inlined into
+    """The action of a player of any ``kind`` (RANDOM, GREEDY, LOOKAHEAD, MCTS, UCT) for
+    ``side``: the searching players here (UCT too), the quick ones :func:`choice`'s. Inlined into
     :func:`play_searching` as :func:`choice` is into :func:`play`."""
     if kind == LOOKAHEAD:
         return lookahead_choice(s, t, side, w, params)
     if kind == MCTS:
         return mcts_choice(s, t, side, w, w.tree, params, params[MC_SIMS + side], params[MC_ROLLOUT])
+    if kind == UCT:
+        return uct_choice(s, t, side, w, w.utree, params, params[MC_SIMS + side])
     return choice(s, t, kind, side, w, params)
 
 

@@ -12,7 +12,8 @@ API promises of a state:
 * an illegal action raises ValueError and changes nothing;
 * a game ends within the decision limit, with ``returns`` summing to 0, the winner one
   of 0, 1 or -1 (a draw) and ``current_player`` the terminal id;
-* the game object honours the :class:`~simulator.engine.core.pystate.Game` protocol.
+* the game object honours the :class:`~simulator.engine.core.pystate.Game` protocol;
+* the searching player of the second family (``uct``) keeps the player's part of it.
 
 A game registered without an entry in :data:`GAMES` fails the first test: every game is
 held to the contract.
@@ -24,7 +25,7 @@ import numpy as np
 import pytest
 
 from simulator.engine.core import gameapi, pystate
-from simulator.engine.players.interface import choose_quick, make_work, player_setup
+from simulator.engine.players.interface import choose, choose_quick, make_work, player_setup
 
 GAMES = {
     "assault": ("simulator.games.assault.game", "infantry-training"),
@@ -67,14 +68,14 @@ def _arrays(s):
     return [a.copy() for a in s]
 
 
-def _check_decision(st, kinds, params, w) -> int:
+def _check_decision(st, kinds, params, w, pick=choose_quick) -> int:
     s = st.s
     side = st.current_player()
     assert side in (0, 1), side
     legal = st.legal_actions()
     assert legal, "no legal action while the game goes on"
     before = _arrays(s)
-    a = int(choose_quick(s, st.game.tables, kinds[side], side, w, params))
+    a = int(pick(s, st.game.tables, kinds[side], side, w, params))
     assert a in legal, f"{st.action_to_string(a)} is not legal"
     for name, old, new in zip(s._fields, before, s, strict=True):
         if name == "rng":
@@ -126,3 +127,21 @@ def test_whole_games_keep_the_contract(game, players, engine_compiled):
         assert sum(st.returns()) == 0.0
         with pytest.raises(ValueError):
             st.apply_action(0)
+
+
+@pytest.mark.parametrize("players", [("uct:3", "random"), ("random", "uct:3")])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_uct_keeps_the_contract(game, players, engine_compiled):
+    """The second search family (``uct``, issue 41 item 3) through the searching entry:
+    every decision of a whole game legal, the state left as found but for its own
+    stream (its simulations play on the players' spare state, from fresh dice)."""
+    g, State = _load(game)
+    kinds, params = player_setup(players)
+    st = State(g, seed=43, game_index=0, log=False)
+    w = make_work(g)
+    decisions = 0
+    while not st.is_terminal():
+        st.apply_action(_check_decision(st, kinds, params, w, pick=choose))
+        decisions += 1
+        assert decisions < DECISION_LIMIT, "the game did not end"
+    assert st.winner in (-1, 0, 1) and sum(st.returns()) == 0.0

@@ -71,7 +71,7 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --watch: stop after N runs (a save that fails its check counts).")
 def scenario_command(name, games, seed, players, run_options, out, fmt, edition, vary, grid, tune, tune_range, target,
-                     ladder, ladder_games, skill_curve, levels, restrict, restrict_all, dice_file, aid_file,
+                     ladder, ladder_games, skill_curve, levels, family, restrict, restrict_all, dice_file, aid_file,
                      units_dir, watch, watch_max_runs, margin, until_decided, max_games, no_restrict_all):
     """Play scenario NAME many times with computer players and report its balance.
 
@@ -116,7 +116,8 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
                   tune=tune, tune_range=tune_range,
                   target=target, ladder=ladder, ladder_games=ladder_games, options=run_options,
                   data=cliopts.scenario_data(dice_file, aid_file, units_dir), skill_curve=skill_curve,
-                  levels=levels, restrict=tuple(restrict), restrict_all=tuple(restrict_all), margin=margin,
+                  levels=levels, family=family, restrict=tuple(restrict), restrict_all=tuple(restrict_all),
+                  margin=margin,
                   until_decided=until_decided, max_games=max_games)
     kwargs.update(cliopts.what_matters(out, no_restrict_all, restrict_all))
     if watch:

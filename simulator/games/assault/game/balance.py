@@ -172,7 +172,7 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                 data: dict | None = None, activity_games: int = SAMPLE_GAMES,
                 skill_curve: bool = False, levels: str | None = None,
                 restrict: tuple[str, ...] = (), restrict_all: tuple[str, ...] = (),
-                margin: float | None = None, until_decided: bool = False,
+                margin: float | None = None, until_decided: bool = False, family: str | None = None,
                 max_games: int = DEFAULT_MAX_GAMES, what_matters: str = "off", tune_range: str | None = None,
                 grid: tuple[str, ...] = ()) -> tuple[dict, RunResult]:
     """Play the scenario and report its balance: ``(JSON summary, the main run)``.
@@ -189,7 +189,8 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
 
     ``skill_curve``: the main run is played by the strongest of ``levels`` (default
     :data:`DEFAULT_LEVELS`) on both sides, then every lower level with as many games
-    (``games`` is per level); ``players`` is not used. ``restrict``
+    (``games`` is per level); ``players`` is not used; ``family``: the second search
+    family's player beside the top level (``--family``; None or "off": none). ``restrict``
     (``"german:close-combat"``, ``"soviet:unit=rifles-41"``) and ``restrict_all``
     (sides) play the main run's players again, one restriction at a time, on the
     same seeds.
@@ -207,6 +208,7 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     activity (:func:`simulator.games.assault.game.activity.side_activity`; 0: none).
     """
     curve_levels = parse_levels(levels) if skill_curve else []
+    family = core_balance.family_player(family, players=interface) if skill_curve else None
     if levels is not None and not (skill_curve or ladder):
         raise InputError("--levels", "", "give --skill-curve or --ladder too (--levels chooses their levels)")
     climb = core_balance.ladder_levels(skill_curve, curve_levels, parse_levels(levels) if levels else None)
@@ -228,7 +230,8 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     fraction = margin_fraction(margin, scenario.verdict.margin)
     report, result = play_balance(game, games=games, seed=seed, players=(p1, p2), workers=workers,
                                   out_dir=out_dir, progress=progress, options=options,
-                                  warm=partial(compile_engine, searching=any_searching((p1, p2, *curve_levels))),
+                                  warm=partial(compile_engine, searching=any_searching(
+                                      (p1, p2, *curve_levels, *([family] if family else [])))),
                                   label=label, estimate=ENGINE_COMPILE_ESTIMATE, margin=fraction,
                                   until_decided=until_decided, max_games=max_games)
     if not skill_curve:
@@ -257,7 +260,7 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
                                               options=sub, data=data, levels=climb)
     if skill_curve:
         add_skill_curve(report, game, curve_levels, result, seed=seed, workers=workers, progress=progress,
-                        options=sub, margin=fraction)
+                        options=sub, margin=fraction, family=family)
     if asked:
         params = [restricted_params(a, game.card_names(), DEFAULT_PARAMS) for a in asked]
         report["restricted"] = restricted_play(game, asked, params, base, games=games, seed=seed,

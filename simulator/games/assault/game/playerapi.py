@@ -13,6 +13,8 @@ import numpy as np
 from simulator.engine.core import gameapi
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.players.mcts import Tree, make_tree
+from simulator.engine.players.uct import UTree
+from simulator.engine.players.uct import make_tree as make_utree
 from simulator.games.assault.game.greedy import greedy_choice, greedy_scores
 from simulator.games.assault.game.greedy import other_destinations as other_plans
 from simulator.games.assault.game.greedy_values import DEFAULT_WEIGHTS, turn_fraction
@@ -78,6 +80,7 @@ class Work(NamedTuple):
     cheap: np.ndarray    # float64[hexes] the quick part of a position value
     play: GameState      # a spare state for playouts
     tree: Tree           # the tree search's nodes
+    utree: UTree         # the uct player's nodes
     weights: np.ndarray  # float64[16] greedy's weights (greedy_values.W_*)
     plan: np.ndarray     # int64[2] greedy's memory per side: the hex its moving unit heads for, + 1 (0 none)
 
@@ -91,7 +94,7 @@ def make_work(game, weights: np.ndarray | None = None) -> Work:
                 np.zeros(nh, np.int64), np.zeros(nh, np.int64), np.zeros(72 * nh, np.int64),
                 np.zeros(8), np.zeros(8, np.int64), np.zeros(MAX_ACTIONS), np.zeros(MAX_ACTIONS, np.int64),
                 np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(4, np.uint64), np.zeros(nh),
-                game.new_state(), make_tree(), np.array(w, dtype=np.float64), np.zeros(2, np.int64))
+                game.new_state(), make_tree(), make_utree(), np.array(w, dtype=np.float64), np.zeros(2, np.int64))
 
 
 int64_constants(globals())

@@ -75,7 +75,7 @@ VARY_KEYS = ("rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTI
 @click.option("--watch-max-runs", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --watch: stop after N runs (a save that fails its check counts).")
 def scenario_command(name, games, seed, players, run_options, out, fmt, vary, grid, tune, tune_range, target,
-                     ladder, ladder_games, skill_curve, levels, margin, until_decided, max_games, restrict,
+                     ladder, ladder_games, skill_curve, levels, family, margin, until_decided, max_games, restrict,
                      restrict_all, no_restrict_all, watch, watch_max_runs):
     """Play Tide of Iron scenario NAME many times with computer players and report its
     balance.
@@ -120,6 +120,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, gr
     kwargs = dict(games=games, seed=seed, players=players, options=run_options, vary=tuple(vary), grid=tuple(grid),
                   tune=tune, tune_range=tune_range,
                   target=target, ladder=ladder, ladder_games=ladder_games, skill_curve=skill_curve, levels=levels,
+                  family=family,
                   margin=margin, until_decided=until_decided, max_games=max_games, restrict=tuple(restrict),
                   restrict_all=tuple(restrict_all))
     kwargs.update(cliopts.what_matters(out, no_restrict_all, restrict_all))

@@ -38,7 +38,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
                 skill_curve: bool = False, levels: str | None = None, margin: float | None = None,
                 until_decided: bool = False, max_games: int | None = None, restrict: tuple[str, ...] = (),
                 restrict_all: tuple[str, ...] = (), what_matters: str = "off", tune_range: str | None = None,
-                grid: tuple[str, ...] = ()):
+                grid: tuple[str, ...] = (), family: str | None = None):
     """The balance report of a Tide of Iron scenario (the JSON of ``assault scenario``)
     and its main run: ``(report, RunResult)``. ``vary``/``tune`` (``tune_range``: ``--range
     LO:HI``)/``grid`` (two axes, every pair one combined what-if): the game's own keys
@@ -47,7 +47,8 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     compile to wait for first (the demo's). ``ladder``: random < greedy < look-ahead from
     both seats (``ladder_games`` a match); ``skill_curve``: the main run is played by the
     strongest of ``levels`` on both sides, then every lower level with as many games, and
-    the verdict is made at the strongest level (the shared players and
+    the verdict is made at the strongest level, beside it ``family`` (the second search
+    family's player, ``--family``; None or "off": none) (the shared players and
     :mod:`simulator.engine.core.balance`, as Assault's). ``margin``: the verdict's margin in
     points (default the scenario's ``[verdict] margin``, else 5); ``until_decided``: the
     main run plays rounds, the first of ``games``, until decided or ``max_games``.
@@ -59,6 +60,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
         add_skill_curve,
         check_target,
         confirmation_run,
+        family_player,
         ladder_levels,
         paired_grid,
         paired_variants,
@@ -83,6 +85,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     from simulator.run.vocabulary import DEFAULT_MAX_GAMES
 
     curve_levels = parse_levels(levels, players=interface) if skill_curve else []
+    family = family_player(family, players=interface) if skill_curve else None
     if levels is not None and not (skill_curve or ladder):
         raise InputError("--levels", "", "give --skill-curve or --ladder too (--levels chooses their levels)")
     climb = ladder_levels(skill_curve, curve_levels, parse_levels(levels, players=interface) if levels else None)
@@ -130,7 +133,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
                                               options=sub, levels=climb)
     if skill_curve:
         add_skill_curve(report, game, curve_levels, result, seed=seed, workers=None, progress=progress, options=sub,
-                        margin=fraction)
+                        margin=fraction, family=family)
     if asked:
         report["restricted"] = restricted_play(game, asked, [R.restricted_params(a, DEFAULT_PARAMS) for a in asked],
                                                result.tally.outcome_array(), games=result.tally.games, seed=seed,

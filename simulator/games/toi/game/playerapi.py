@@ -17,6 +17,8 @@ from simulator.engine.core.actions import a_kind, a_unit
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.core.statecopy import copy_state
 from simulator.engine.players.mcts import Tree, make_tree
+from simulator.engine.players.uct import UTree
+from simulator.engine.players.uct import make_tree as make_utree
 from simulator.games.toi.game.greedy import MASS, greedy_choice, greedy_scores
 from simulator.games.toi.game.greedy import evaluate as value_to
 from simulator.games.toi.game.phases.command import leader_now
@@ -105,6 +107,7 @@ class Work(NamedTuple):
     stream: np.ndarray   # uint64[4] the playouts' stream
     play: GameState      # a spare state for playouts
     tree: Tree           # the tree search's nodes
+    utree: UTree         # the uct player's nodes
     plan: np.ndarray     # int64[2] the players' memory per side (unused by Tide of Iron's greedy)
     trial: GameState     # greedy: an action tried on a copy of the position
     # greedy's exact assault odds (issue 41; :func:`simulator.games.toi.game.greedy.assault_value`)
@@ -121,7 +124,7 @@ def make_work(game, weights=None) -> Work:
     s = game.new_state()
     return Work(np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS, np.int64), np.zeros(MAX_ACTIONS),
                 np.full(MAX_ACTIONS, -1, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
-                np.zeros(4, np.uint64), copy_state(s), make_tree(), np.zeros(2, np.int64), copy_state(s),
+                np.zeros(4, np.uint64), copy_state(s), make_tree(), make_utree(), np.zeros(2, np.int64), copy_state(s),
                 copy_state(s), copy_state(s), copy_state(s), np.zeros(16, np.int64), np.zeros((4, MAX_DICE + 1)),
                 np.zeros(MASS))
 

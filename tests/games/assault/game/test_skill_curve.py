@@ -158,6 +158,8 @@ def test_levels_default_and_checks():
     (["--skill-curve", "--levels", "random,grdy"], "unknown player 'grdy'"),
     (["--levels", "random,greedy"], "--levels needs --skill-curve"),
     (["--skill-curve", "--players", "greedy,random"], "the curve chooses the players"),
+    (["--family", "uct:4"], "--family needs --skill-curve"),
+    (["--skill-curve", "--levels", "random,greedy", "--family", "uct:0"], "uct:N wants N simulations"),
 ])
 def test_bad_curve_options_exit_2(skirmish_path, args, message):
     res = CliRunner().invoke(main, ["assault", "scenario", str(skirmish_path), "--games", "10", *args])
@@ -178,7 +180,7 @@ def test_help_shows_the_defaults_and_the_restrictions():
 def test_skill_curve_json_text_and_report_folder(skirmish_path, tmp_path):
     out = tmp_path / "curve"
     args = ["assault", "scenario", str(skirmish_path), "--skill-curve", "--levels", "random,greedy",
-            "--games", "30", "--seed", "2", "--format", "json", "--out", str(out)]
+            "--family", "uct:2", "--games", "30", "--seed", "2", "--format", "json", "--out", str(out)]
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
@@ -207,6 +209,17 @@ def test_skill_curve_json_text_and_report_folder(skirmish_path, tmp_path):
     assert "skill curve" in text and "30 games a level" in text
     assert "NOT converged" in text and "the verdict above is made at the strongest level, greedy" in text
     assert "skill-convergence.csv" in (out / "index.html").read_text()
+    # the second family beside the top level (--family): the same 30 seeds, paired with greedy's games
+    fam = data["family_check"]
+    assert fam["player"] == "uct:2" and fam["top_level"] == "greedy" and fam["games"] == 30
+    assert fam["status"] in ("depends", "agrees", "undecided") and data["verdict"]["family"] == fam["status"]
+    assert data["verdict"]["text"].endswith(fam["text"]) and fam["win_rate"]["top"] == curve[-1]["win_rate"]
+    for s in SIDES:
+        d = fam["difference"][s]
+        assert d["p"] == pytest.approx(curve[-1]["win_rate"][s]["p"] - fam["win_rate"]["family"][s]["p"])
+    assert "  second family    uct:2: german" in text
+    rows = (out / "skill-curve.csv").read_text().splitlines()
+    assert sum(r.startswith("uct:2 (second family),") for r in rows) == 2      # one row a side
 
 
 def test_search_players_play_in_small_pieces_and_the_same_games(skirmish):

@@ -112,7 +112,8 @@ def ladder_and_skill_curve(tmp_path):
     assert all(len(r["seats"]) == 2 for r in ladder["rungs"]) and ladder["games_per_match"] == 10
     out = tmp_path / "curve"
     res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "10", "--seed", "3", "--skill-curve",
-                                    "--levels", "random,greedy,mcts:4", "--out", str(out), "--format", "json"])
+                                    "--levels", "random,greedy,mcts:4", "--family", "off", "--out", str(out),
+                                    "--format", "json"])
     assert res.exit_code == 0, res.output
     report = json.loads(res.output[res.output.index("{"):])
     curve = report["skill_curve"]
@@ -123,6 +124,11 @@ def ladder_and_skill_curve(tmp_path):
     assert report["convergence"]["status"] in ("moving", "undecided") and report["converged"] is False
     assert report["players"] == {"american": "mcts:4", "german": "mcts:4"}
     assert "skill" in (out / "index.html").read_text().lower()
+    assert "family_check" not in report and "family" not in report["verdict"]      # --family off
+    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "10", "--seed", "3", "--skill-curve",
+                                    "--levels", "random,greedy", "--family", "uct:2"])
+    assert res.exit_code == 0, res.output
+    assert "  second family    uct:2: american" in res.output and "second search family (uct:2)" in res.output
 
 
 def test_restricted_play_forbids_exactly_what_it_names():
