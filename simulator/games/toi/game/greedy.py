@@ -247,7 +247,8 @@ def greedy_scores(s, t, side, w, buf, n):
             trial.rng[0, 0] |= np.uint64(1)
             d0, d1, d2, d3 = trial.rng[0, 0], trial.rng[0, 1], trial.rng[0, 2], trial.rng[0, 3]
             apply_action(trial, t, buf[i])
-            v += max(evaluate(trial, t, side), assault_outlook(s, t, side, w, buf[i]))
+            v += max(evaluate(trial, t, side), assault_outlook(s, t, side, w, buf[i]) if may_assault(trial, side)
+                     else NO_VALUE)
             m += 1
             if trial.rng[0, 0] == d0 and trial.rng[0, 1] == d1 and trial.rng[0, 2] == d2 and trial.rng[0, 3] == d3:
                 break                               # no die rolled: the other trials would end the same
@@ -410,6 +411,19 @@ def stop_and_assault(s, t, side, w):
     return best_assault(probe, t, side, w)
 
 
+@numba.njit(cache=True, _nrt=False, inline="always")
+def may_assault(trial, side):
+    """Whether :func:`assault_outlook` can find anything after an action that led to
+    ``trial``: an assault choice of ``side``, or a move of ``side``'s squad in an Assault
+    action (its first tests, inlined into :func:`greedy_scores`: most actions fail them,
+    and the call would pass the states' every field)."""
+    if is_over(trial):
+        return False
+    if trial.g[G_SUB] == SUB_ASSAULT and trial.g[G_DECIDER] == side:
+        return True
+    return trial.g[G_ACTION] == K_ASSAULT and trial.g[G_UNIT] >= 0 and trial.u[trial.g[G_UNIT], U_SIDE] == side
+
+
 @numba.njit(cache=True, _nrt=False)
 def assault_outlook(s, t, side, w, a):
     """What an assault may add to action ``a`` of ``side``, just played from ``s`` on
@@ -432,10 +446,10 @@ def assault_outlook(s, t, side, w, a):
     h = trial.u[k, U_HEX]
     near = enemy_adjacent(trial, t, h, side)
     for d in range(6):
-        if not step_ok(trial, t, k, d):
-            continue
         if not near and not enemy_adjacent(trial, t, t.side6[h, d, S6_NBR], side):
             continue                                # no enemy next to either hex: that step leads to no assault
+        if not step_ok(trial, t, k, d):
+            continue
         step = w.step
         restore_state(step, trial)
         step.g[G_LOG_ON] = 0
