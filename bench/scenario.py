@@ -16,12 +16,17 @@ ten minutes on this 2-core machine: 1,667 games/s, about 850 per core.
 ``--game toi`` measures Tide of Iron (default scenario ``two-farms``; issue 19's target:
 500 games a second per core with the default players, greedy against greedy).
 
-Then every player (random, greedy, lookahead, mcts at its default budget), both sides
-the same player, on 1 worker: games per second per core and decisions per second, each
-against greedy's (the baseline, measured in the same run: the machine is shared and its
-speed moves, a ratio within one run does not). ``--search-games`` sets the search
-players' games (they are slow); issue 18's target is one Infantry Training game a
-second per core for ``mcts``.
+Then every player, both sides the same player, on 1 worker: the default skill curve's
+levels (random, greedy, lookahead, mcts:64, mcts:256) and every other name ``--players``
+gives (``mcts:256:learned``, ``uct:400``: any name the players' ``parse_player`` takes),
+games per second per core and decisions per second per core, each against greedy's
+(the baseline, measured in the same run: the machine is shared and its speed moves, a
+ratio within one run does not). ``--search-games`` sets the searching players' games
+(they are slow), ``--player-games`` the quick ones'; ``--players-only`` skips the batch
+measurement; ``--game both`` measures each game's default scenario in turn:
+
+    python bench/scenario.py --game both --players-only
+    python bench/scenario.py --game toi --scenario ridge-line --players-only --search-games 8
 
 ``--million`` then plays the target itself: one million games through the command
 line (``lanchester assault scenario ... --games 1000000 --out DIR``: records streamed
@@ -50,24 +55,43 @@ def measure(game, games: int, seed: int, players, workers: int) -> float:
     return r.tally.games / r.seconds
 
 
-EVERY_PLAYER = ("random", "greedy", "lookahead", "mcts")
+EVERY_PLAYER = ("random", "greedy", "lookahead", "mcts:64", "mcts:256")    # the default skill curve's levels
 BASELINE = "greedy"
 
 
-def per_player(game, games: int, search_games: int, seed: int) -> None:
+def player_names(extra: str | None, players) -> list[str]:
+    """The players to measure: :data:`EVERY_PLAYER`, then every name of ``extra`` (comma
+    separated, as ``--players`` gives them: ``mcts:256:learned``, ``uct:400``) not among
+    them, each checked by the players' own ``parse_player`` (a bad name stops the bench
+    with its one-line reason)."""
+    names = list(EVERY_PLAYER)
+    for n in (extra or "").split(","):
+        n = n.strip()
+        if not n or n in names:
+            continue
+        try:
+            players.parse_player(n)
+        except ValueError as e:
+            raise SystemExit(f"--players {n}: {e}") from None
+        names.append(n)
+    return names
+
+
+def per_player(game, names: list[str], games: int, search_games: int, seed: int, players) -> dict:
     """Each player against itself on 1 worker: games/s per core and decisions/s, with
-    the ratio to greedy's measured in this run."""
+    the ratio to greedy's measured in this run; the rows, by name."""
     rows = {}
-    for name in EVERY_PLAYER:
-        n = search_games if name in ("lookahead", "mcts") else games
-        run_games(game, games=min(n, 16), seed=seed, players=(name, name), workers=1)    # warm-up
+    for name in names:
+        n = search_games if players.any_searching([name]) else games
+        run_games(game, games=min(n, 2), seed=seed + 1, players=(name, name), workers=1)   # warm-up: compile or load
         r = run_games(game, games=n, seed=seed, players=(name, name), workers=1)
         rows[name] = (n, r.tally.games / r.seconds, int(r.tally.stats[4]) / r.seconds)
     _, base_g, base_d = rows[BASELINE]
-    print(f"every player against itself, 1 worker (ratios to {BASELINE} in this run):")
+    print(f"{game.name}: every player against itself, 1 worker (ratios to {BASELINE} in this run):")
     for name, (n, gps, dps) in rows.items():
-        print(f"  {name:9s} {n:6,} games: {gps:10,.2f} games/s per core ({gps / base_g:8.4f} x), "
-              f"{dps:12,.0f} decisions/s ({dps / base_d:8.4f} x)")
+        print(f"  {name:18s} {n:6,} games: {gps:10,.3f} games/s per core ({gps / base_g:8.4f} x), "
+              f"{dps:10,.0f} decisions/s per core ({dps / base_d:8.4f} x)")
+    return rows
 
 
 # The child's peak RSS (ru_maxrss of the children, KiB on Linux), measured by a fresh parent.
@@ -109,27 +133,15 @@ def load_game(kind: str, scenario: str):
     return compile_game(scenario)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--game", choices=("assault", "toi"), default="assault")
-    ap.add_argument("--scenario", default=None, help="default: infantry-training (assault), two-farms (toi)")
-    ap.add_argument("--players", default="greedy,greedy")
-    ap.add_argument("--games", type=int, default=20_000, help="games per measurement")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--search-games", type=int, default=64, help="games of each search player (lookahead, mcts)")
-    ap.add_argument("--smoke", action="store_true", help="a quick run (CI)")
-    ap.add_argument("--million", action="store_true", help="then play the million-game target through the CLI")
-    args = ap.parse_args()
-    games = 2_500 if args.smoke else args.games
-    players = player_kinds(args.players, players=interface)
+def batch(kind: str, scenario: str, game, pair: str, games: int, seed: int) -> None:
+    """Games per second of the pair ``pair`` on 1 worker and on 2 (the runner's scaling)."""
+    players = player_kinds(pair, players=interface)
     t0 = time.perf_counter()
-    args.scenario = args.scenario or ("two-farms" if args.game == "toi" else "infantry-training")
-    game = load_game(args.game, args.scenario)
-    measure(game, min(2_048, games), args.seed, players, 1)        # warm-up: compile or load the cache
+    measure(game, min(2_048, games), seed, players, 1)        # warm-up: compile or load the cache
     warm = time.perf_counter() - t0
-    one = measure(game, games, args.seed, players, 1)
-    two = measure(game, 2 * games, args.seed, players, 2)
-    print(f"{args.game} scenario {args.scenario}, players {players[0]} v {players[1]}, {games:,} / {2 * games:,} games")
+    one = measure(game, games, seed, players, 1)
+    two = measure(game, 2 * games, seed, players, 2)
+    print(f"{kind} scenario {scenario}, players {players[0]} v {players[1]}, {games:,} / {2 * games:,} games")
     print(f"warm-up (compile or load the numba cache): {warm:.1f} s")
     print(f"1 worker : {one:10,.0f} games/s  ({one:,.0f} per core)")
     print(f"2 workers: {two:10,.0f} games/s  ({two / 2:,.0f} per core)")
@@ -137,9 +149,40 @@ def main() -> None:
     need = TARGET_GAMES / TARGET_SECONDS
     print(f"1,000,000 games on 2 workers: {TARGET_GAMES / two / 60:.1f} min "
           f"(target {TARGET_SECONDS / 60:.0f} min = {need:,.0f} games/s, {need / 2:,.0f} per core)")
-    per_player(game, games, 8 if args.smoke else args.search_games, args.seed)
-    if args.million and args.game == "assault":
-        million(args.scenario, args.players, args.seed)
+
+
+DEFAULT_SCENARIO = {"assault": "infantry-training", "toi": "two-farms"}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", choices=("assault", "toi", "both"), default="assault",
+                    help="both: each game's default scenario in turn")
+    ap.add_argument("--scenario", default=None, help="default: infantry-training (assault), two-farms (toi)")
+    ap.add_argument("--players", default="greedy,greedy",
+                    help="the pair of the batch measurement; every name in it is also measured against itself "
+                         "beside the default players (e.g. greedy,mcts:256:learned)")
+    ap.add_argument("--games", type=int, default=20_000, help="games per batch measurement")
+    ap.add_argument("--player-games", type=int, default=200, help="games of each quick player (random, greedy)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--search-games", type=int, default=16,
+                    help="games of each searching player (lookahead, mcts:N, ...): they are slow")
+    ap.add_argument("--players-only", action="store_true", help="skip the batch measurement (1 and 2 workers)")
+    ap.add_argument("--smoke", action="store_true", help="a quick run (CI)")
+    ap.add_argument("--million", action="store_true", help="then play the million-game target through the CLI")
+    args = ap.parse_args(argv)
+    games = 2_500 if args.smoke else args.games
+    names = player_names(args.players, interface)
+    kinds = ("assault", "toi") if args.game == "both" else (args.game,)
+    for kind in kinds:
+        scenario = args.scenario if args.scenario and args.game != "both" else DEFAULT_SCENARIO[kind]
+        game = load_game(kind, scenario)
+        if not args.players_only:
+            batch(kind, scenario, game, args.players, games, args.seed)
+        per_player(game, names, 20 if args.smoke else args.player_games, 2 if args.smoke else args.search_games,
+                   args.seed, interface)
+        if args.million and kind == "assault":
+            million(scenario, args.players, args.seed)
 
 
 if __name__ == "__main__":

@@ -247,7 +247,8 @@ def greedy_scores(s, t, side, w, buf, n):
             trial.rng[0, 0] |= np.uint64(1)
             d0, d1, d2, d3 = trial.rng[0, 0], trial.rng[0, 1], trial.rng[0, 2], trial.rng[0, 3]
             apply_action(trial, t, buf[i])
-            v += max(evaluate(trial, t, side), assault_outlook(s, t, side, w, buf[i]))
+            v += max(evaluate(trial, t, side), assault_outlook(s, t, side, w, buf[i]) if may_assault(trial, side)
+                     else NO_VALUE)
             m += 1
             if trial.rng[0, 0] == d0 and trial.rng[0, 1] == d1 and trial.rng[0, 2] == d2 and trial.rng[0, 3] == d3:
                 break                               # no die rolled: the other trials would end the same
@@ -369,12 +370,32 @@ def best_assault(s, t, side, w):
     return best
 
 
+@numba.njit(cache=True, _nrt=False, inline="always")
+def enemy_adjacent(s, t, h, side):
+    """Whether a unit of ``side``'s enemy stands next to hex ``h`` (False for no hex, -1):
+    an assault from ``h`` needs one (002 first list: the target hex is adjacent; the
+    engine's ``start_assault_choice`` asks more of it). Greedy skips the copies that
+    look for an assault where there can be none; what it chooses does not change."""
+    if h < 0:
+        return False
+    for j in range(n_units(t)):
+        if unit_on_map(s, j) and unit_side(s, j) != side:
+            hj = unit_hex(s, j)
+            for d in range(6):
+                if t.side6[h, d, S6_NBR] == hj:
+                    return True
+    return False
+
+
 @numba.njit(cache=True, _nrt=False)
 def stop_and_assault(s, t, side, w):
     """For ``side``'s squad moving in an Assault action (``SUB_MOVE``, or op fire on it
     pending: looked through as declined): the best assault if it stopped now
     (:func:`best_assault` after the engine's ``K_STOP``); ``NO_VALUE`` when it may not
     stop here or no assault follows."""
+    k = s.g[G_UNIT]
+    if k < 0 or not enemy_adjacent(s, t, s.u[k, U_HEX], side):
+        return NO_VALUE                             # no hex to assault from here: nothing to play on a copy
     probe = w.probe
     restore_state(probe, s)
     probe.g[G_LOG_ON] = 0
@@ -388,6 +409,19 @@ def stop_and_assault(s, t, side, w):
     if probe.g[G_SUB] != SUB_ASSAULT or probe.g[G_DECIDER] != side:
         return NO_VALUE
     return best_assault(probe, t, side, w)
+
+
+@numba.njit(cache=True, _nrt=False, inline="always")
+def may_assault(trial, side):
+    """Whether :func:`assault_outlook` can find anything after an action that led to
+    ``trial``: an assault choice of ``side``, or a move of ``side``'s squad in an Assault
+    action (its first tests, inlined into :func:`greedy_scores`: most actions fail them,
+    and the call would pass the states' every field)."""
+    if is_over(trial):
+        return False
+    if trial.g[G_SUB] == SUB_ASSAULT and trial.g[G_DECIDER] == side:
+        return True
+    return trial.g[G_ACTION] == K_ASSAULT and trial.g[G_UNIT] >= 0 and trial.u[trial.g[G_UNIT], U_SIDE] == side
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -409,7 +443,11 @@ def assault_outlook(s, t, side, w, a):
     if a_kind(a) != K_ASSAULT or trial.g[G_SUB] != SUB_MOVE:
         return best
     k = trial.g[G_UNIT]
+    h = trial.u[k, U_HEX]
+    near = enemy_adjacent(trial, t, h, side)
     for d in range(6):
+        if not near and not enemy_adjacent(trial, t, t.side6[h, d, S6_NBR], side):
+            continue                                # no enemy next to either hex: that step leads to no assault
         if not step_ok(trial, t, k, d):
             continue
         step = w.step
