@@ -79,14 +79,15 @@ def terrain_damage_command(vehicle, terrain, hill, damage, experience, crit_is_d
       lanchester assault terrain-damage german/pz-iif --terrain forest --out out/pz-iif-forest
     """
     from reports.bundle import emit_report
+    from simulator.games.assault.questions.terrain_damage import terrain_damage
     from simulator.games.assault.report.bundles import terrain_damage_report
     from simulator.games.assault.report.text import terrain_damage_json, terrain_damage_table
-    from simulator.games.assault.rules.vehicle_terrain import terrain_damage
 
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
-    frame = terrain_damage(vehicle, terrain, hill=hill, damage=damage, experience=experience,
-                           crit_is_damage=crit_is_damage, exact=not monte_carlo, trials=trials, seed=seed,
-                           dice=dice_file, aid=aid_file, units_dir=units_dir,
-                           options=run_options.with_progress("terrain-damage"))
-    emit_report(fmt, out, table=terrain_damage_table(frame, explain), frame=frame, obj=terrain_damage_json(frame),
-                report=lambda: terrain_damage_report(frame, dice=dice_file, aid=aid_file, units_dir=units_dir))
+    answer = terrain_damage(vehicle, terrain, hill=hill, damage=damage, experience=experience,
+                            crit_is_damage=crit_is_damage, exact=not monte_carlo, trials=trials, seed=seed,
+                            dice=dice_file, aid=aid_file, units_dir=units_dir,
+                            options=run_options.with_progress("terrain-damage"))
+    emit_report(fmt, out, table=terrain_damage_table(answer, explain), frame=answer.frame(),
+                obj=terrain_damage_json(answer),
+                report=lambda: terrain_damage_report(answer, dice=dice_file, aid=aid_file, units_dir=units_dir))

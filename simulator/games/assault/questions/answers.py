@@ -313,3 +313,39 @@ class SmokeAnswer(Computed):
         return {**self.how.to_json(), **{k: getattr(self, k) for k in SMOKE_JSON_KEYS},
                 "per_hex": self.per_hex, "outcomes": outcomes, "summary": self.summary, "explain": self.explain,
                 **({"unseen": self.unseen} if self.unseen else {})}
+
+
+@dataclass(frozen=True)
+class TerrainDamageAnswer(Computed):
+    """The answer to a terrain-damage question (9.10.1, 9.10.2): ``vehicle`` enters
+    ``terrain`` (on a ``hill`` or not) with ``damage_before`` points, at ``experience``;
+    the terrain rolls ``attack_pool`` against ``defence_pool`` (the card's strongest die);
+    a crit counts as damage too when ``crit_is_damage``; the vehicle's states afterwards
+    (``table``, one row per state, as the fire question's: :meth:`frame`) and their
+    ``summary``; how the pools were built (``explain``); the data used; ``run`` (how a
+    Monte Carlo run was carried out, not in the JSON) and ``unseen``. The JSON is
+    :func:`simulator.games.assault.report.text.terrain_damage_json` of it."""
+
+    how: Method
+    vehicle: str
+    terrain: str
+    hill: bool
+    attack_pool: str
+    defence_pool: str
+    damage_before: int
+    experience: str
+    crit_is_damage: bool
+    vehicle_strength: int
+    explain: list[dict[str, Any]]
+    dice: str
+    dice_status: str
+    aid: str
+    aid_status: str
+    summary: dict[str, Any]
+    table: pd.DataFrame = field(repr=False)
+    run: dict[str, Any] | None = None
+    unseen: str | None = None
+
+    def frame(self) -> pd.DataFrame:
+        """The vehicle's states as a tidy DataFrame (one row per state; no attrs)."""
+        return self.table

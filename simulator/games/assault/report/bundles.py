@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         MeleeAnswer,
         OddsAnswer,
         SmokeAnswer,
+        TerrainDamageAnswer,
     )
 
 
@@ -240,16 +241,18 @@ def smoke_report(a: SmokeAnswer, *, dice=None, aid=None, units_dir=None, support
         charts=[chart], highlights=high, notes=_explain_notes({"explain": a.explain}))
 
 
-def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir=None) -> Report:
+def terrain_damage_report(answer: TerrainDamageAnswer, *, dice=None, aid=None, units_dir=None) -> Report:
     """``lanchester assault terrain-damage``: damage ladder and the vehicle's states."""
     from reports import charts  # matplotlib loads only when a report is written
 
-    a = frame.attrs
-    question = f"What does entering {a['terrain']}{' on a hill' if a['hill'] else ''} do to {a['vehicle']}?"
+    a = answer.how.to_json() | {"summary": answer.summary, "run": answer.run, "explain": answer.explain}
+    frame = answer.table.copy()     # the shared fire/terrain helpers below read how it was computed from attrs
+    frame.attrs = a
+    question = f"What does entering {answer.terrain}{' on a hill' if answer.hill else ''} do to {answer.vehicle}?"
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, parts=("dice", "aid", "units"))
     method, seed, trials = method_of([a])
     prov = provenance(sources, files, method=method, seed=seed, trials=trials)
-    steps = damage_ladder(frame, a["damage_before"], a["vehicle_strength"])
+    steps = damage_ladder(frame, answer.damage_before, answer.vehicle_strength)
     states = state_table(frame)
     return Report(
         kind="assault terrain damage", question=question, provenance=prov,
@@ -261,8 +264,8 @@ def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir
         charts=[charts.outcome_chart(steps, name="damage", question=question, prov=prov,
                                      xlabel="damage points taken entering the hex (9.10.2)"),
                 charts.state_chart(states, name="states", prov=prov,
-                                   question=f"In what state is {a['vehicle']} afterwards?")],
-        highlights=[("pools", f"terrain {a['attack_pool']} vs {a['defence_pool']} (strongest card die)")]
+                                   question=f"In what state is {answer.vehicle} afterwards?")],
+        highlights=[("pools", f"terrain {answer.attack_pool} vs {answer.defence_pool} (strongest card die)")]
         + _highlights([frame], [("P(immobilised)", "p_immobilised", True),
                                 ("P(eliminated)", "p_eliminated", True),
                                 ("P(suppressed, fallback or eliminated)", "p_suppressed_fallback_or_eliminated", True),

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from simulator.run.vocabulary import DEPRECATED_KEYS, OLD_SUPPRESSED_OR_WORSE, SUPPRESSED_OR_WORSE
 
 if TYPE_CHECKING:
-    from simulator.games.assault.questions.answers import OddsAnswer, SmokeAnswer
+    from simulator.games.assault.questions.answers import OddsAnswer, SmokeAnswer, TerrainDamageAnswer
 
 # --- odds (10.7.2) ---------------------------------------------------------------------
 
@@ -253,29 +253,32 @@ def smoke_table(a: SmokeAnswer, explain: bool, top: int = 10) -> str:
 
 # --- terrain damage (9.10.1, 9.10.2) -----------------------------------------------------
 
-def terrain_damage_json(frame) -> dict:
-    a = frame.attrs
-    keys = [c for c in frame.columns]
-    return {k: a[k] for k in ("method", "trials", "seed", "vehicle", "terrain", "hill", "attack_pool",
-                              "defence_pool", "damage_before", "experience", "crit_is_damage",
-                              "vehicle_strength", "dice", "dice_status", "aid", "aid_status")} | {
-        "states": [state_json(r, keys) for r in frame.to_dict("records")],
-        "summary": summary_json(a["summary"]), "explain": a["explain"], **unseen_json(a)}
+TERRAIN_DAMAGE_JSON_KEYS = ("vehicle", "terrain", "hill", "attack_pool", "defence_pool", "damage_before",
+                            "experience", "crit_is_damage", "vehicle_strength", "dice", "dice_status", "aid",
+                            "aid_status")   # after method, trials, seed, in this order
 
 
-def terrain_damage_table(frame, explain: bool) -> str:
+def terrain_damage_json(a: TerrainDamageAnswer) -> dict:
+    """The JSON of ``lanchester assault terrain-damage --format json``: the answer's fields."""
+    keys = list(a.table.columns)
+    return {**a.how.to_json(), **{k: getattr(a, k) for k in TERRAIN_DAMAGE_JSON_KEYS}} | {
+        "states": [state_json(r, keys) for r in a.table.to_dict("records")],
+        "summary": summary_json(a.summary), "explain": a.explain, **({"unseen": a.unseen} if a.unseen else {})}
+
+
+def terrain_damage_table(a: TerrainDamageAnswer, explain: bool) -> str:
     from simulator.run.output import pct, pct_mc
 
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
+    s = a.summary
+    mc = a.how.monte_carlo
     se = s.get("se", {})
-    lines = [f"{a['vehicle']} enters {a['terrain']}{' on a hill' if a['hill'] else ''}  ({how(a)})",
-             f"terrain rolls {a['attack_pool']}  vs  {a['defence_pool']} (strongest card die)",
-             f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
+    lines = [f"{a.vehicle} enters {a.terrain}{' on a hill' if a.hill else ''}  ({how(a.how.to_json())})",
+             f"terrain rolls {a.attack_pool}  vs  {a.defence_pool} (strongest card die)",
+             f"dice: {a.dice}, {a.dice_status}; aid: {a.aid}, {a.aid_status}", ""]
     if explain:
-        lines.append(explain_text(frame).rstrip("\n") + "\n")
+        lines.append(explain_steps(a.explain).rstrip("\n") + "\n")
     lines.append("vehicle afterwards                         P")
-    for r in frame.to_dict("records"):
+    for r in a.table.to_dict("records"):
         lines.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
     lines += unseen_lines(a)
     lines += ["", f"P(immobilised) {pct_mc(s['p_immobilised'], s, 'p_immobilised')}   "
