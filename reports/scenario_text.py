@@ -1,17 +1,75 @@
 """The scenario balance report as text, for the terminal and ``balance.txt``: the run and
 its data, win rates with intervals, the verdict, how the games went, and the what-ifs,
-tuning, skill ladder, skill curve and restricted play when they were asked for. It renders the report dictionary of
-:func:`simulator.games.assault.game.balance.balance_report` (the JSON) and computes nothing."""
+tuning, skill ladder, skill curve and restricted play when they were asked for. It renders a
+:class:`simulator.engine.core.answers.BalanceReport` (the report dictionary of
+:func:`simulator.games.assault.game.balance.balance_report` is its JSON) and computes
+nothing: the run, win rates and verdict from the report's typed fields, the sections after
+them (not typed yet) from its JSON."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from simulator.run.progress import rate_text
 
+if TYPE_CHECKING:     # reports/ may not import the engine (tests/test_layers.py): the fields it reads
+    from typing import Any, Protocol
 
-def report_table(report: dict) -> str:
-    """The report for people."""
-    sides = report["sides"]
-    lines = _outcome_lines(report, sides) + _play_lines(report, sides)
+    class BalanceReport(Protocol):
+        """What this module reads of :class:`simulator.engine.core.answers.BalanceReport`
+        (read-only: the report is frozen)."""
+
+        @property
+        def scenario(self) -> str: ...
+
+        @property
+        def sides(self) -> tuple[str, ...]: ...
+
+        @property
+        def players(self) -> dict[str, str]: ...
+
+        @property
+        def games(self) -> int: ...
+
+        @property
+        def seed(self) -> int: ...
+
+        @property
+        def win_rate(self) -> dict[str, Any]: ...
+
+        @property
+        def draw_rate(self) -> float: ...
+
+        @property
+        def verdict(self) -> str: ...
+
+        @property
+        def verdict_text(self) -> str: ...
+
+        @property
+        def verdict_margin(self) -> float | None: ...
+
+        @property
+        def verdict_test(self) -> str: ...
+
+        @property
+        def verdict_interval(self) -> str | None: ...
+
+        @property
+        def edition(self) -> str | None: ...
+
+        @property
+        def warnings(self) -> tuple[str, ...]: ...
+
+        @property
+        def json(self) -> dict[str, Any]: ...
+
+
+def report_table(typed: BalanceReport) -> str:
+    """The report for people, of a balance report
+    (:meth:`simulator.engine.core.answers.BalanceReport.of` the run's JSON summary)."""
+    report, sides = typed.json, list(typed.sides)
+    lines = _outcome_lines(typed) + _play_lines(report, sides)
     if "what_if" in report:
         lines += _what_if_lines(report["what_if"], sides)
     if "grid" in report:
@@ -31,37 +89,49 @@ def report_table(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _outcome_lines(report: dict, sides) -> list[str]:
+def _outcome_lines(typed: BalanceReport) -> list[str]:
     """The run, its data, the win rates, the verdict and the warnings."""
-    edition = f", close combat {report['edition']}" if report.get("edition") else ""     # Assault's chapter 12
-    lines = [f"{report['data']['name']} ({report['scenario']}){edition}: "
-             f"{report['games']:,} games, seed {report['seed']}, players "
-             + ", ".join(f"{s} {report['players'][s]}" for s in sides),
-             f"data: {report['data']['data']['dice']}; aid {report['data']['data']['aid']}; "
-             f"units {report['data']['units_status']}; map: {report['data']['map_source']}",
-             f"scenario source: {report['data'].get('source', '')}", ""]
+    report, sides = typed.json, typed.sides
+    edition = f", close combat {typed.edition}" if typed.edition else ""     # Assault's chapter 12
+    data = report["data"]
+    lines = [f"{data['name']} ({typed.scenario}){edition}: "
+             f"{typed.games:,} games, seed {typed.seed}, players "
+             + ", ".join(f"{s} {typed.players[s]}" for s in sides),
+             f"data: {data['data']['dice']}; aid {data['data']['aid']}; "
+             f"units {data['units_status']}; map: {data['map_source']}",
+             f"scenario source: {data.get('source', '')}", ""]
     for s in sides:
-        w = report["win_rate"][s]
-        lines.append(f"  {s:>10} wins {w['p']:7.2%}  [{w['ci95'][0]:.2%}, {w['ci95'][1]:.2%}]")
-    lines.append(f"  {'draws':>10}      {report['draw_rate']:7.2%}")
+        w = typed.win_rate[s]
+        lines.append(f"  {s:>10} wins {w.p:7.2%}  [{w.ci95[0]:.2%}, {w.ci95[1]:.2%}]")
+    lines.append(f"  {'draws':>10}      {typed.draw_rate:7.2%}")
     if report.get("truncated_games"):
         lines.append(f"  {'cut short':>10}      {report['truncated_rate']:7.2%}  ({report['truncated_games']:,} games "
                      f"not over after {report['decision_limit']:,} decisions: no winner)")
-    lines += ["", verdict_line(report["verdict"]), "  (test: " + report["verdict"]["test"] + ")"]
+    lines += ["", report_verdict_line(typed), "  (test: " + typed.verdict_test + ")"]
     until = (report.get("run") or {}).get("until_decided")
     if until:
         lines.append(until_decided_line(until))
-    lines += [f"warning: {w}" for w in report.get("warnings", [])]
+    lines += [f"warning: {w}" for w in typed.warnings]
     return lines
 
 
 def verdict_line(v: dict) -> str:
     """``verdict (margin ±5 points): balanced within ...``: the verdict's sentence under a
-    label naming its status and margin (every command prints the verdict so)."""
-    margin = v.get("margin")
-    named = f" ({v['status']}, margin ±{100 * margin:g} points" if margin is not None else f" ({v.get('status')}"
-    interval = ", confidence sequence" if v.get("interval") == "sequence" else ""
-    return f"verdict{named}{interval}): {v['text']}"
+    label naming its status and margin (every command prints the verdict so); ``v``: a
+    verdict's JSON (a report's, a what-if's)."""
+    return _verdict_words(v.get("status"), v.get("margin"), v.get("interval"), v["text"])
+
+
+def report_verdict_line(report: BalanceReport) -> str:
+    """:func:`verdict_line` of a report's verdict, from its typed fields."""
+    return _verdict_words(report.verdict or None, report.verdict_margin, report.verdict_interval,
+                          report.verdict_text)
+
+
+def _verdict_words(status: str | None, margin: float | None, interval: str | None, text: str) -> str:
+    named = f" ({status}, margin ±{100 * margin:g} points" if margin is not None else f" ({status}"
+    shown = ", confidence sequence" if interval == "sequence" else ""
+    return f"verdict{named}{shown}): {text}"
 
 
 def until_decided_line(until: dict) -> str:

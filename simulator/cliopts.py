@@ -453,9 +453,10 @@ def report_interrupted(ctx: click.Context, stop) -> None:
             click.echo(to_json(report))
         else:
             from reports.scenario_text import report_table
+            from simulator.engine.core.answers import BalanceReport
             click.echo(f"PARTIAL: {run.games:,} of {planned} games"
                        + (f" of {stop.stage}" if stop.stage else "") + " (interrupted)")
-            click.echo(report_table(report), nl=False)
+            click.echo(report_table(BalanceReport.of(report)), nl=False)
     else:
         click.echo(f"lanchester: interrupted before any game of {stop.stage or 'the run'} was finished", err=True)
     click.echo(f"lanchester: {resume_hint(ctx, run.seed, stop.checkpoint)}", err=True)

@@ -59,6 +59,7 @@ def toi_scenario_entry(seed: int, games: int, compiling=None):
     is done."""
 
     from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
     from simulator.games.toi.game import warmup
     from simulator.games.toi.report.bundles import scenario_bundle
 
@@ -66,7 +67,7 @@ def toi_scenario_entry(seed: int, games: int, compiling=None):
         warmup.finish(compiling)
         report, bundle = scenario_bundle(DEMO_TOI_SCENARIO, folder, games=games, seed=seed,
                                          players="greedy,greedy", vary=DEMO_TOI_VARY)
-        click.echo(report_table(report))
+        click.echo(report_table(BalanceReport.of(report)))
         return bundle
     return f"toi-scenario-{DEMO_TOI_SCENARIO}", build
 
@@ -75,13 +76,14 @@ def scenario_entry(seed: int, games: int):
     """The balance report of the default scenario, played into its subfolder."""
 
     from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
     from simulator.games.assault.report.bundles import scenario_bundle
 
     def build(folder: Path) -> Report:
         # no "what matters most": at the demo's 300 games it never fits the batch's time
         report, bundle = scenario_bundle(DEMO_SCENARIO, folder, games=games, seed=seed, players="greedy,greedy",
                                          vary=DEMO_VARY, what_matters="off")
-        click.echo(report_table(report))
+        click.echo(report_table(BalanceReport.of(report)))
         return bundle
     return f"scenario-{DEMO_SCENARIO}", build
 

@@ -193,11 +193,12 @@ def test_tune_inside_its_search_or_on_target_says_nothing():
 
 def test_the_terminal_report_prints_the_tuning_warning():
     from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
     from simulator.engine.core.balance import tune_bound
     values = rows([(1, 0.10), (2, 0.20), (3, 0.30)])
     report = fake_report(tune={"key": "cp.german", "target": 0.5, "side": "german", "values": values,
                                "best": values[-1], **tune_bound(values, values[-1], 0.5, "cp.german")})
-    text = report_table(report)
+    text = report_table(BalanceReport.of(report))
     assert "warning: the best value, cp.german=3, is the highest searched" in text
 
 
@@ -218,9 +219,10 @@ def test_first_player_lines_say_when_there_is_no_difference_to_estimate():
     # the report says so instead of a heading with nothing under it; the first player's
     # win rate carries its interval
     from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
     fp = {"german": {"games_first": 100, "games_second": 0, "difference": None},
           "soviet": {"games_first": 0, "games_second": 100, "difference": None}, "same_for_both": False}
-    text = report_table(fake_report(first_player_effect=fp, first_player_win_rate_ci95=[0.4, 0.6]))
+    text = report_table(BalanceReport.of(fake_report(first_player_effect=fp, first_player_win_rate_ci95=[0.4, 0.6])))
     assert "german: first in 100 games, second in 0: no difference to estimate" in text
     assert "soviet: first in 0 games, second in 100: no difference to estimate" in text
     assert "wins 50.00% of games [40.00%, 60.00%]" in text
@@ -230,6 +232,7 @@ def test_the_terminal_report_says_a_tuning_step_and_marks_grid_cells_in_the_band
     """Issue 43, item 5: a jump across the target between two values is said, and the grid's
     cells within 50% +- margin carry a #."""
     from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
     from simulator.engine.core.balance import tune_step
     values = rows([(1, 0.20), (2, 0.95)])
     step = tune_step(values, 0.5, "vp.bridge")
@@ -240,8 +243,30 @@ def test_the_terminal_report_says_a_tuning_step_and_marks_grid_cells_in_the_band
                       {**cell, "value1": 4, "value2": 3, "share": 0.70, "inside_margin": False}]}
     report = fake_report(tune={"key": "vp.bridge", "target": 0.5, "side": "german", "values": values,
                                "best": values[0], "at_bound": None, "bound_note": None, "step": step}, grid=grid)
-    text = report_table(report)
+    text = report_table(BalanceReport.of(report))
     assert "step: the target 50% lies between vp.bridge=1 (20%) and vp.bridge=2 (95%)" in text
     assert "warning" not in text.split("tuning vp.bridge")[1]          # no value beyond the search suggested
     assert "turns=4, cp.german=2: 52.0% [40.0%, 60.0%], change +2.00 [-1.00, +5.00] #" in text
     assert "turns=4, cp.german=3: 70.0%" in text and "cp.german=3: 70.0% [40.0%, 60.0%], change +2.00 [-1.00, +5.00]\n" in text
+
+
+def test_the_terminal_report_reads_the_typed_fields_of_the_balance_report():
+    """Issue 42, item 4: the run, win rates, draws and verdict lines come from
+    BalanceReport's fields, the JSON only for the sections not typed yet: a report whose
+    fields say otherwise than its JSON prints the fields."""
+    import dataclasses
+
+    from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport, Rate
+    report = BalanceReport.of(fake_report(verdict={"status": "balanced", "text": "balanced within", "test": "t",
+                                                   "margin": 0.05}))
+    text = report_table(report)
+    # fake_report: both sides 50% [40%, 60%], no draws, 100 games from seed 1
+    assert "german wins  50.00%  [40.00%, 60.00%]" in text and "draws        0.00%" in text
+    assert "verdict (balanced, margin ±5 points): balanced within" in text and "(test: t)" in text
+    changed = dataclasses.replace(report, draw_rate=0.25, games=400, win_rate={**report.win_rate,
+                                  "german": Rate(0.375, (0.3, 0.45))}, verdict_margin=0.03)
+    text = report_table(changed)
+    assert "400 games, seed 1" in text and "draws       25.00%" in text
+    assert "german wins  37.50%  [30.00%, 45.00%]" in text
+    assert "verdict (balanced, margin ±3 points)" in text

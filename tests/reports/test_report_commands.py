@@ -3,6 +3,7 @@
 import io
 import json
 import time
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -296,7 +297,8 @@ def test_end_states_table_carries_the_summary_intervals():
                       "ci95": {"p_attacker_holds": [0.45, 0.55], "p_defender_holds": [0.26, 0.34],
                                "p_neither_holds": [0.17, 0.24], "p_unresolved": [0.0, 0.0018]}}}
     exact = {"summary": dict(zip(keys, [0.5, 0.3, 0.2, 0.0], strict=True))}
-    table = melee_end_states({"v2": mc, "v1": exact})
+    # the function reads an answer's summary field (MeleeAnswer.summary)
+    table = melee_end_states({"v2": SimpleNamespace(**mc), "v1": SimpleNamespace(**exact)})
     got = table[table["edition"] == "v2"].set_index("end_state")
     assert got.loc["unresolved", "lo"] == 0.0 and got.loc["unresolved", "hi"] == 0.0018
     assert (got.loc["attacker holds", "lo"], got.loc["attacker holds", "hi"]) == (0.45, 0.55)

@@ -80,7 +80,10 @@ class BalanceReport:
     """A scenario's balance report: the ``scenario`` played ``games`` times from ``seed``
     by ``players`` (side -> player), each side's ``win_rate``, the ``draw_rate``, the
     balance verdict (``verdict``: balanced, unbalanced, undecided or no verdict, with
-    its sentence ``verdict_text``) and the what-ifs' runs (``what_if``).
+    its sentence ``verdict_text``, the ``verdict_margin`` and ``verdict_test`` it was
+    judged with, ``verdict_interval`` ``"sequence"`` for an anytime-valid confidence
+    sequence), the what-ifs' runs (``what_if``), Assault's close-combat ``edition`` and the
+    run's ``warnings``.
 
     ``json`` is the whole report as ``--format json`` prints it (closeness, losses,
     activity, tuning, skill curve, restricted play: docs/report-columns.md), which
@@ -98,6 +101,11 @@ class BalanceReport:
     verdict_text: str
     what_if: tuple[VariantRates, ...]
     json: dict[str, Any] = field(repr=False)
+    verdict_margin: float | None = None
+    verdict_test: str = ""
+    verdict_interval: str | None = None
+    edition: str | None = None
+    warnings: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, report: dict[str, Any]) -> BalanceReport:
@@ -116,8 +124,10 @@ class BalanceReport:
                    win_rate={s: Rate(report["win_rate"][s]["p"], (report["win_rate"][s]["ci95"][0],
                                                                   report["win_rate"][s]["ci95"][1]))
                              for s in sides},
-                   draw_rate=report["draw_rate"], verdict=verdict["status"], verdict_text=verdict["text"],
-                   what_if=variants, json=report)
+                   draw_rate=report["draw_rate"], verdict=verdict.get("status", ""), verdict_text=verdict["text"],
+                   what_if=variants, json=report, verdict_margin=verdict.get("margin"),
+                   verdict_test=verdict.get("test", ""), verdict_interval=verdict.get("interval"),
+                   edition=report.get("edition"), warnings=tuple(report.get("warnings", [])))
 
     def to_json(self) -> dict[str, Any]:
         """The report as ``--format json`` prints it."""

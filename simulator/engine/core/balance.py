@@ -22,6 +22,7 @@ from simulator.engine.core.answers import BalanceReport
 from simulator.engine.core.background import FIRST_RUN_ESTIMATE, loading
 from simulator.engine.core.batch import DEFAULT_MARGIN, RunResult, run_games, run_until_decided, summary, verdict
 from simulator.run.errors import InputError
+from simulator.run.intervals import newcombe_difference
 from simulator.run.runner import RunOptions
 from simulator.run.stats import wilson_interval
 from simulator.run.verdicts import (
@@ -768,14 +769,10 @@ def _paired_side(a: np.ndarray, b: np.ndarray, margin: float) -> dict:
 
 def _unpaired_side(top: dict, below: dict, games: tuple[int, int], margin: float) -> dict:
     """One side's unpaired difference of two levels' win rates (no per-game records):
-    Newcombe's hybrid score interval, built from the two Wilson intervals (it keeps its
-    width at 0% or 100%, where a normal interval collapses)."""
-    p1, p2 = top["p"], below["p"]
-    (l1, u1), (l2, u2) = wilson_interval(round(p1 * games[0]), games[0]), wilson_interval(round(p2 * games[1]),
-                                                                                          games[1])
-    d = p1 - p2
-    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    Newcombe's hybrid score interval (:func:`simulator.run.intervals.newcombe_difference`,
+    built from the two Wilson intervals: it keeps its width at 0% or 100%, where a normal
+    interval collapses)."""
+    d, (lo, hi) = newcombe_difference(round(top["p"] * games[0]), games[0], round(below["p"] * games[1]), games[1])
     status = convergence(d, (lo, hi), margin)
     return {"p": d, "ci95": [lo, hi], "status": status, "games_needed": None}
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:   # annotations only: the modules load when a command runs
-    import pandas as pd
+    from simulator.games.assault.questions.answers import EditionsAnswer, MeleeAnswer
 
 from simulator import cliopts
 from simulator.games.assault.cli.fire import question_options
@@ -24,15 +24,10 @@ def ordered_list(values) -> tuple[str, ...]:
     return tuple(x.strip() for v in values for x in v.split(",") if x.strip())
 
 
-def _answer(attrs: dict) -> dict:
-    """An answer without ``run`` (how it was run: workers, checkpoint, Dask), which does
-    not change the numbers; the JSON is the same however the run was carried out."""
-    return {k: v for k, v in attrs.items() if k != "run"}
-
-
-def melee_json(frame: pd.DataFrame) -> dict:
-    """Everything the question produced, as one JSON object."""
-    return _answer(frame.attrs)
+def melee_json(answer: MeleeAnswer) -> dict:
+    """Everything the question produced, as one JSON object (without ``run``, how it was
+    run: workers, checkpoint, Dask, which does not change the numbers)."""
+    return answer.to_json()
 
 
 def _se(summary: dict, key: str):
@@ -84,10 +79,10 @@ def pool_line(label: str, p: dict) -> str:
             f" vs defence {p['attacker_defence_pool']}")
 
 
-def explain_lines(a: dict) -> list[str]:
+def explain_lines(a: MeleeAnswer) -> list[str]:
     lines = ["How the pools were built:"]
     current = None
-    for s in a["explain"]:
+    for s in a.explain:
         if s["round"] != current:
             current = s["round"]
             lines.append(f" {current}")
@@ -95,86 +90,84 @@ def explain_lines(a: dict) -> list[str]:
     return lines + [""]
 
 
-def first_turn_title(a: dict) -> str:
+def first_turn_title(units: dict[str, str]) -> str:
     """The first-edition first-turn block's title: one round unless reinforcements enter,
     whose exchanges that turn count as rounds too (12.2; issue 43: "single round" beside a
-    mean of 1.698 rounds)."""
-    joining = [u for k, u in a.get("units", {}).items() if k.endswith("_reinforcement")]
+    mean of 1.698 rounds). ``units``: the answer's units by slot."""
+    joining = [u for k, u in units.items() if k.endswith("_reinforcement")]
     if not joining:
         return "Single round (the first turn only)"
     return (f"The first turn only (the first exchange, then {' and '.join(joining)} reinforcing: one more "
             "exchange each when it enters, 12.2; rounds count every exchange)")
 
 
-def melee_table(frame: pd.DataFrame, explain: bool) -> str:
+def melee_table(a: MeleeAnswer, explain: bool) -> str:
     from simulator.run.output import pct
 
-    a = frame.attrs
-    how = (f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if a["method"] == "monte-carlo" else "exact")
-    lines = [f"{a['attacker']} attacks {a['defender']} in close combat  ({a['edition']}: {a['edition_name']}; {how})",
-             pool_line("round one", a), pool_line("later rounds", a["later_round_pools"]),
-             f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}; "
-             f"units: {', '.join(a['units_status'])}", ""]
+    how = f"Monte Carlo, {a.trials:,} trials, seed {a.seed}" if a.how.monte_carlo else "exact"
+    lines = [f"{a.attacker} attacks {a.defender} in close combat  ({a.edition}: {a.edition_name}; {how})",
+             pool_line("round one", a.round_one), pool_line("later rounds", a.later_round_pools),
+             f"dice: {a.dice}, {a.dice_status}; aid: {a.aid}, {a.aid_status}; "
+             f"units: {', '.join(a.units_status)}", ""]
     if explain:
         lines += explain_lines(a)
-    title = (f"Renew every turn until it ends (at most {a['max_rounds']} turns)" if a["edition"] == "v1"
-             else f"Rounds until it ends (at most {a['max_rounds']})")
-    lines += summary_lines(title, a["summary"])
-    if "single_round" in a:
-        lines += [""] + summary_lines(first_turn_title(a), a["single_round"]["summary"])
-    if "p_dug_in_kept" in a:
-        lines.append(f"dug-in marker kept: {pct(a['p_dug_in_kept']).strip()}")
-    for p in a.get("passengers", []):
+    title = (f"Renew every turn until it ends (at most {a.max_rounds} turns)" if a.edition == "v1"
+             else f"Rounds until it ends (at most {a.max_rounds})")
+    lines += summary_lines(title, a.summary)
+    if a.single_round is not None:
+        lines += [""] + summary_lines(first_turn_title(a.units), a.single_round["summary"])
+    if a.p_dug_in_kept is not None:
+        lines.append(f"dug-in marker kept: {pct(a.p_dug_in_kept).strip()}")
+    for p in a.passengers or []:
         extra = (f": {p['attack_pool']} vs {p['defence_pool']}, eliminated "
                  f"{pct(p['summary']['p_eliminated']).strip()}" if "summary" in p else "")
         lines.append(f"passenger {p['unit']} disembarks {p['disembarks']}{extra}")
-    lines += [""] + state_lines(a["states"]) + ([f"  ({a['unseen']})"] if a.get("unseen") else [])
-    lines += ["", "notes:"] + [f"  - {n}" for n in a["notes"]]
+    lines += [""] + state_lines(a.states) + ([f"  ({a.unseen})"] if a.unseen else [])
+    lines += ["", "notes:"] + [f"  - {n}" for n in a.notes]
     return "\n".join(lines) + "\n"
 
 
-def compare_table(frame: pd.DataFrame, explain: bool) -> str:
+def _compare_rows(rows, v1s: dict, v2s: dict, pct) -> list[str]:
+    lines = []
+    for label, key in rows:
+        v1, v2 = v1s[key], v2s[key]
+        if key.startswith("p_"):
+            lines.append(f"  {label:<20}{pct(v1):>26}{pct(v2):>14}{100 * (v2 - v1):>+11.2f}%")
+        else:
+            lines.append(f"  {label:<20}{v1:>26.3f}{v2:>14.3f}{v2 - v1:>+12.3f}")
+    return lines
+
+
+def compare_table(result: EditionsAnswer, explain: bool) -> str:
     from simulator.run.output import pct
 
-    result = frame.attrs
-    a1, a2 = result["editions"]["v1"], result["editions"]["v2"]
-    lines = [f"{a1['attacker']} attacks {a1['defender']}: the two editions of close combat", ""]
+    a1, a2 = result.editions["v1"], result.editions["v2"]
+    lines = [f"{a1.attacker} attacks {a1.defender}: the two editions of close combat", ""]
     lines.append(f"{'':<22}{'v1 (renew until it ends)':>26}{'v2':>14}{'v2 - v1':>12}")
-    for label, key in SUMMARY_ROWS + (("mean rounds", "mean_rounds"), ("attacker loses", "attacker_mean_damage"),
-                                      ("defender loses", "defender_mean_damage")):
-        v1, v2 = a1["summary"][key], a2["summary"][key]
-        if key.startswith("p_"):
-            lines.append(f"  {label:<20}{pct(v1):>26}{pct(v2):>14}{100 * (v2 - v1):>+11.2f}%")
-        else:
-            lines.append(f"  {label:<20}{v1:>26.3f}{v2:>14.3f}{v2 - v1:>+12.3f}")
-    fr = result["first_round"]
+    lines += _compare_rows(SUMMARY_ROWS + (("mean rounds", "mean_rounds"), ("attacker loses", "attacker_mean_damage"),
+                                          ("defender loses", "defender_mean_damage")), a1.summary, a2.summary, pct)
+    fr = result.first_round
     lines += ["", "The first round alone (v1 single round, v2 initial round without withdrawal):"]
-    for label, key in SUMMARY_ROWS[:2] + (("unresolved", "p_unresolved"), ("attacker loses", "attacker_mean_damage"),
-                                          ("defender loses", "defender_mean_damage")):
-        v1, v2 = fr["v1"][key], fr["v2"][key]
-        if key.startswith("p_"):
-            lines.append(f"  {label:<20}{pct(v1):>26}{pct(v2):>14}{100 * (v2 - v1):>+11.2f}%")
-        else:
-            lines.append(f"  {label:<20}{v1:>26.3f}{v2:>14.3f}{v2 - v1:>+12.3f}")
+    lines += _compare_rows(SUMMARY_ROWS[:2] + (("unresolved", "p_unresolved"), ("attacker loses", "attacker_mean_damage"),
+                                               ("defender loses", "defender_mean_damage")), fr["v1"], fr["v2"], pct)
     lines += ["  (the rest of the difference comes from the sequence: rounds, withdrawal, later-round rules)"]
-    lines += ["", "Round one:", "  v1 " + pool_line("", a1)[2:], "  v2 " + pool_line("", a2)[2:]]
-    if result["pools_differ"]:
-        lines.append("  differs: " + ", ".join(result["pools_differ"]))
+    lines += ["", "Round one:", "  v1 " + pool_line("", a1.round_one)[2:], "  v2 " + pool_line("", a2.round_one)[2:]]
+    if result.pools_differ:
+        lines.append("  differs: " + ", ".join(result.pools_differ))
     lines += ["", "Why the numbers differ (rules that apply to this fight):"]
-    for r in result["differing_rules"]:
+    for r in result.differing_rules:
         lines.append(f"  - {r['rule']} ({r['sections']}): v1 {r['v1']}; v2 {r['v2']}")
     if explain:
         lines += ["", "v1 " + explain_lines(a1)[0]] + explain_lines(a1)[1:]
         lines += ["v2 " + explain_lines(a2)[0]] + explain_lines(a2)[1:]
-    notes = [n for n in a1["notes"] + a2["notes"] if "ignored in" in n]
+    notes = [n for n in a1.notes + a2.notes if "ignored in" in n]
     if notes:
         lines += ["", "notes:"] + [f"  - {n}" for n in notes]
     return "\n".join(lines) + "\n"
 
 
-def compare_json(frame: pd.DataFrame) -> dict:
-    a = dict(frame.attrs)
-    return a | {"editions": {e: _answer(x) for e, x in a["editions"].items()}}
+def compare_json(result: EditionsAnswer) -> dict:
+    return result.to_json()
 
 
 @click.command("melee")
@@ -270,11 +263,11 @@ def melee_command(attacker, defender, edition, compare_editions, terrain, defend
         if monte_carlo and seed is None:
             from simulator.run.runner import fresh_seed
             kw["seed"] = fresh_seed()
-        frame = questions.compare_editions(attacker, defender, situation, **kw)
-        emit_report(fmt, out, table=compare_table(frame, explain), frame=frame, obj=compare_json(frame),
-                    report=lambda: melee_report(frame.attrs["editions"], compare=frame.attrs, **data))
+        both = questions.compare_editions(attacker, defender, situation, **kw)
+        emit_report(fmt, out, table=compare_table(both, explain), frame=both.frame(), obj=compare_json(both),
+                    report=lambda: melee_report(both.editions, compare=both, **data))
         return
-    frame = melee(attacker, defender, situation, edition=edition, **kw)
-    emit_report(fmt, out, table=melee_table(frame, explain), frame=frame, obj=melee_json(frame),
-                report=lambda: melee_report({edition: frame.attrs}, **data))
+    answer = melee(attacker, defender, situation, edition=edition, **kw)
+    emit_report(fmt, out, table=melee_table(answer, explain), frame=answer.frame(), obj=melee_json(answer),
+                report=lambda: melee_report({edition: answer}, **data))
 

@@ -128,7 +128,8 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
     else:
         report = write_scenario_report(name, out, **kwargs)
     from reports.scenario_text import report_table
-    emit(to_json(report) if fmt == "json" else report_table(report), None)
+    from simulator.engine.core.answers import BalanceReport
+    emit(to_json(report) if fmt == "json" else report_table(BalanceReport.of(report)), None)
 
 
 DEFAULT_GAMES = 10_000

@@ -39,17 +39,17 @@ def smoke_command(firer, hexes, range_, firer_terrain, firer_damage, firer_exper
       lanchester assault smoke soviet/mortar-82mm --out out/smoke
     """
     from reports.bundle import emit_report
+    from simulator.games.assault.questions.smoke import smoke
     from simulator.games.assault.report.bundles import smoke_report
     from simulator.games.assault.report.text import smoke_json, smoke_table
-    from simulator.games.assault.rules.smoke import smoke
 
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
-    frame = smoke(firer, hexes=hexes, distance=range_, firer_terrain=firer_terrain, firer_damage=firer_damage,
+    answer = smoke(firer, hexes=hexes, distance=range_, firer_terrain=firer_terrain, firer_damage=firer_damage,
                   firer_experience=firer_experience, attack_die_minus_one=attack_die_minus_one,
                   exact=not monte_carlo, trials=trials, seed=seed, dice=dice_file, aid=aid_file,
                   units_dir=units_dir, support=support_file, options=run_options.with_progress("smoke"))
-    emit_report(fmt, out, table=smoke_table(frame, explain), frame=frame, obj=smoke_json(frame),
-                report=lambda: smoke_report(frame, dice=dice_file, aid=aid_file, units_dir=units_dir,
+    emit_report(fmt, out, table=smoke_table(answer, explain), frame=answer.frame(), obj=smoke_json(answer),
+                report=lambda: smoke_report(answer, dice=dice_file, aid=aid_file, units_dir=units_dir,
                                             support=support_file))
 
 
@@ -79,14 +79,15 @@ def terrain_damage_command(vehicle, terrain, hill, damage, experience, crit_is_d
       lanchester assault terrain-damage german/pz-iif --terrain forest --out out/pz-iif-forest
     """
     from reports.bundle import emit_report
+    from simulator.games.assault.questions.terrain_damage import terrain_damage
     from simulator.games.assault.report.bundles import terrain_damage_report
     from simulator.games.assault.report.text import terrain_damage_json, terrain_damage_table
-    from simulator.games.assault.rules.vehicle_terrain import terrain_damage
 
     monte_carlo = cliopts.wants_monte_carlo(exact, trials, run_options)
-    frame = terrain_damage(vehicle, terrain, hill=hill, damage=damage, experience=experience,
-                           crit_is_damage=crit_is_damage, exact=not monte_carlo, trials=trials, seed=seed,
-                           dice=dice_file, aid=aid_file, units_dir=units_dir,
-                           options=run_options.with_progress("terrain-damage"))
-    emit_report(fmt, out, table=terrain_damage_table(frame, explain), frame=frame, obj=terrain_damage_json(frame),
-                report=lambda: terrain_damage_report(frame, dice=dice_file, aid=aid_file, units_dir=units_dir))
+    answer = terrain_damage(vehicle, terrain, hill=hill, damage=damage, experience=experience,
+                            crit_is_damage=crit_is_damage, exact=not monte_carlo, trials=trials, seed=seed,
+                            dice=dice_file, aid=aid_file, units_dir=units_dir,
+                            options=run_options.with_progress("terrain-damage"))
+    emit_report(fmt, out, table=terrain_damage_table(answer, explain), frame=answer.frame(),
+                obj=terrain_damage_json(answer),
+                report=lambda: terrain_damage_report(answer, dice=dice_file, aid=aid_file, units_dir=units_dir))

@@ -157,3 +157,195 @@ class MatrixAnswer:
         rows = [{**r, OLD_SUPPRESSED_OR_WORSE: r[SUPPRESSED_OR_WORSE]} for r in self.table.to_dict("records")]
         return {"method": self.how.method, **self.question(), "metric": metric, "rows": rows,
                 "deprecated": dict(DEPRECATED_KEYS)}    # the old key's rows, issue 43
+
+
+MELEE_POOL_KEYS = ("attacker_attack_pool", "attacker_defence_pool", "defender_attack_pool", "defender_defence_pool",
+                   "attacker_doubles", "defender_doubles", "attacker_rerolls", "defender_rerolls", "adrenaline",
+                   "tracks")   # a round's pools as the JSON and the text name them, in this order
+
+
+@dataclass(frozen=True)
+class MeleeAnswer(Computed):
+    """The answer to a close-combat question (chapter 12) in one ``edition``: ``attacker``
+    entering ``defender``'s hex; the units in each slot (``units``) and the support units
+    (``support``); the round-one pools (``round_one``) and the later rounds'
+    (``later_round_pools``), keyed as ``MELEE_POOL_KEYS``; the sequence (``mode``,
+    ``max_rounds``, ``withdraw_policy``); ``summary`` (who holds the hex, mean rounds and
+    losses; ``se`` and ``ci95`` by Monte Carlo) and the end ``states``, most likely first;
+    how the pools were built (``explain``) and the ``notes``; the data used; and, when
+    they apply, the first-edition first turn alone (``single_round``), the dug-in marker
+    kept (``p_dug_in_kept``), the fortification and the passengers' fire.
+
+    ``table`` is the end-state table (one row per end state; :meth:`frame`); ``run`` how a
+    Monte Carlo run was carried out (workers, checkpoint: not in the JSON, which is the
+    same however the run was made)."""
+
+    edition: str
+    edition_name: str
+    how: Method
+    attacker: str
+    defender: str
+    units: dict[str, str]
+    support: dict[str, str | None]
+    round_one: dict[str, Any]
+    later_round_pools: dict[str, Any]
+    mode: str
+    max_rounds: int
+    withdraw_policy: dict[str, str]
+    summary: dict[str, Any]
+    states: list[dict[str, Any]]
+    explain: list[dict[str, Any]]
+    notes: list[str]
+    dice: str
+    dice_status: str
+    aid: str
+    aid_status: str
+    units_status: list[str]
+    table: pd.DataFrame = field(repr=False)
+    run: dict[str, Any] | None = None
+    unseen: str | None = None
+    fortification: dict[str, Any] | None = None
+    single_round: dict[str, Any] | None = None
+    p_dug_in_kept: float | None = None
+    passengers: list[dict[str, Any]] | None = None
+
+    def frame(self) -> pd.DataFrame:
+        """The end states as a tidy DataFrame (one row per end state; no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault melee --format json`` (no ``run``)."""
+        out: dict[str, Any] = {
+            "edition": self.edition, "edition_name": self.edition_name, **self.how.to_json(),
+            "attacker": self.attacker, "defender": self.defender, "units": self.units, "support": self.support,
+            **self.round_one, "later_round_pools": self.later_round_pools, "mode": self.mode,
+            "max_rounds": self.max_rounds, "withdraw_policy": self.withdraw_policy, "summary": self.summary,
+            "states": self.states, "explain": self.explain, "notes": self.notes, "dice": self.dice,
+            "dice_status": self.dice_status, "aid": self.aid, "aid_status": self.aid_status,
+            "units_status": self.units_status}
+        optional = {"unseen": self.unseen, "fortification": self.fortification, "single_round": self.single_round,
+                    "p_dug_in_kept": self.p_dug_in_kept, "passengers": self.passengers}
+        return out | {k: v for k, v in optional.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class EditionsAnswer:
+    """The same close combat under both editions (``lanchester assault melee
+    --compare-editions``): each edition's :class:`MeleeAnswer` (``editions``), the
+    difference of every summary number (v2 - v1), the first round alone in each
+    (``first_round``: v1's single round, v2's initial round without withdrawal), the
+    round-one pools side by side (``round_one``: key -> {edition: value}) and those that
+    differ, and the rules that make the numbers differ (``differing_rules``). ``table``
+    holds both editions' end states (column ``edition``)."""
+
+    editions: dict[str, MeleeAnswer]
+    difference: dict[str, float]
+    first_round: dict[str, dict[str, float]]
+    round_one: dict[str, dict[str, Any]]
+    pools_differ: list[str]
+    differing_rules: list[dict[str, str]]
+    table: pd.DataFrame = field(repr=False)
+
+    @property
+    def attacker(self) -> str:
+        return next(iter(self.editions.values())).attacker
+
+    @property
+    def defender(self) -> str:
+        return next(iter(self.editions.values())).defender
+
+    def frame(self) -> pd.DataFrame:
+        """Both editions' end states as a tidy DataFrame (no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault melee --compare-editions --format json``."""
+        return {"edition": list(self.editions), "attacker": self.attacker, "defender": self.defender,
+                "editions": {e: a.to_json() for e, a in self.editions.items()}, "difference": self.difference,
+                "first_round": self.first_round, "round_one": self.round_one, "pools_differ": self.pools_differ,
+                "differing_rules": self.differing_rules}
+
+
+SMOKE_JSON_KEYS = ("firer", "smoke_pool", "doubles", "hexes", "max_markers_per_hex", "range", "dice", "dice_status",
+                   "aid", "aid_status", "support", "support_status")   # after method, trials, seed, in this order
+
+
+@dataclass(frozen=True)
+class SmokeAnswer(Computed):
+    """The answer to a smoke question (7.5): ``firer`` rolls ``smoke_pool`` (doubles
+    counting as ``doubles``) into up to ``hexes`` hexes at ``range``, at most
+    ``max_markers_per_hex`` markers a hex; ``per_hex``, each hex's markers (exactly, mean,
+    LOS hindered or blocked; ``se`` and ``ci95`` by Monte Carlo); ``summary`` (mean markers
+    in all hexes, no smoke, every hex smoked); how the dice were built (``explain``); the
+    data used. ``table``: one row per placement (``hex1``, ``hex2``, ``hex3`` markers,
+    ``p``; ``se``, ``lo``, ``hi`` by Monte Carlo, every possible placement listed:
+    ``unseen`` says so); ``run``: how a Monte Carlo run was carried out (not in the JSON)."""
+
+    how: Method
+    firer: str
+    smoke_pool: str
+    doubles: str
+    hexes: int
+    max_markers_per_hex: int
+    range: int | None
+    per_hex: list[dict[str, Any]]
+    summary: dict[str, float]
+    explain: list[dict[str, Any]]
+    dice: str
+    dice_status: str
+    aid: str
+    aid_status: str
+    support: str
+    support_status: str
+    table: pd.DataFrame = field(repr=False)
+    run: dict[str, Any] | None = None
+    unseen: str | None = None
+
+    def frame(self) -> pd.DataFrame:
+        """The placements as a tidy DataFrame (one row per placement; no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault smoke --format json``."""
+        keys = ["hex1", "hex2", "hex3", "p"] + (["se"] if "se" in self.table else [])
+        outcomes = [{k: (int(r[k]) if k.startswith("hex") else float(r[k])) for k in keys}
+                    for r in self.table.to_dict("records")]
+        return {**self.how.to_json(), **{k: getattr(self, k) for k in SMOKE_JSON_KEYS},
+                "per_hex": self.per_hex, "outcomes": outcomes, "summary": self.summary, "explain": self.explain,
+                **({"unseen": self.unseen} if self.unseen else {})}
+
+
+@dataclass(frozen=True)
+class TerrainDamageAnswer(Computed):
+    """The answer to a terrain-damage question (9.10.1, 9.10.2): ``vehicle`` enters
+    ``terrain`` (on a ``hill`` or not) with ``damage_before`` points, at ``experience``;
+    the terrain rolls ``attack_pool`` against ``defence_pool`` (the card's strongest die);
+    a crit counts as damage too when ``crit_is_damage``; the vehicle's states afterwards
+    (``table``, one row per state, as the fire question's: :meth:`frame`) and their
+    ``summary``; how the pools were built (``explain``); the data used; ``run`` (how a
+    Monte Carlo run was carried out, not in the JSON) and ``unseen``. The JSON is
+    :func:`simulator.games.assault.report.text.terrain_damage_json` of it."""
+
+    how: Method
+    vehicle: str
+    terrain: str
+    hill: bool
+    attack_pool: str
+    defence_pool: str
+    damage_before: int
+    experience: str
+    crit_is_damage: bool
+    vehicle_strength: int
+    explain: list[dict[str, Any]]
+    dice: str
+    dice_status: str
+    aid: str
+    aid_status: str
+    summary: dict[str, Any]
+    table: pd.DataFrame = field(repr=False)
+    run: dict[str, Any] | None = None
+    unseen: str | None = None
+
+    def frame(self) -> pd.DataFrame:
+        """The vehicle's states as a tidy DataFrame (one row per state; no attrs)."""
+        return self.table

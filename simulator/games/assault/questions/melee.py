@@ -1,11 +1,11 @@
 """The close-combat question: who holds the hex, and at what cost?
 
 ``melee("soviet/rifles-41", "german/tank-hunters-41", MeleeSituation(terrain="brush"),
-edition="v1")`` returns a tidy DataFrame of the end states of both units (one row per
-end state, with ``p``; ``se`` by Monte Carlo) and, in ``df.attrs``, the round-one
-pools, the later-round pools, the explanation, the summary (who holds the hex, mean
-rounds) and, for the first edition, the answer after the single round of the first
-turn beside the "renew every turn until it ends" answer (rulings #9).
+edition="v1")`` returns a :class:`~simulator.games.assault.questions.answers.MeleeAnswer`:
+the end states of both units (its ``table``, one row per end state, with ``p``; ``se`` by
+Monte Carlo), the round-one pools, the later-round pools, the explanation, the summary
+(who holds the hex, mean rounds) and, for the first edition, the answer after the single
+round of the first turn beside the "renew every turn until it ends" answer (rulings #9).
 :func:`compare_editions` asks the same question of both editions and says which rules
 make the numbers differ.
 """
@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simulator.engine.core.answers import Method
+from simulator.games.assault.questions.answers import EditionsAnswer, MeleeAnswer
 from simulator.games.assault.rules.aid import Aid, load_aid
 from simulator.games.assault.rules.cards import UnitCard, find_unit, load_units
 from simulator.games.assault.rules.damage import STEADY, SUPPRESSED
@@ -331,7 +333,7 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
           withdraw_policy: str | None = None, max_rounds: int | None = None,
           dice: DiceSet | str | Path | None = None, aid: Aid | str | Path | None = None,
           units_dir: str | Path | None = None, progress: str | None = None,
-          options: runner.RunOptions | None = None, _notes: tuple[str, ...] = ()) -> pd.DataFrame:
+          options: runner.RunOptions | None = None, _notes: tuple[str, ...] = ()) -> MeleeAnswer:
     """End states of a close combat between ``attacker`` and ``defender`` (chapter 12).
 
     ``edition``: ``v1`` (rule book 1.0) or ``v2`` (revised chapter). ``max_rounds``: the
@@ -384,41 +386,28 @@ def melee(attacker: str, defender: str, situation: MeleeSituation | None = None,
     first_pools = round_pools(cast, FIRST_KIND[edition], A1, D1)
     later_pools = round_pools(cast, LATER_KIND[edition], A1, D1)
     summary = summarise(cast, final, rounds, n)
-    attrs = {
-        "edition": edition, "edition_name": EDITION_NAMES[edition],
-        **method.header(n),
-        "attacker": a.id, "defender": d.id,
-        "units": {slot_key(cast, u): cast.card(u).id for u in _slots(cast)},
-        "support": {"attacker": cast.supports[0].id if cast.supports[0] else None,
-                    "defender": cast.supports[1].id if cast.supports[1] else None},
-        **_pool_dict(*first_pools),
-        "later_round_pools": _pool_dict(*later_pools),
-        "mode": "renew-until-resolved" if edition == "v1" else "until-resolved",
-        "max_rounds": max_rounds,
-        "withdraw_policy": {"attacker": policies[0], "defender": policies[1]},
-        "summary": summary,
-        "states": states_list(cast, final, n),
-        "explain": (_steps(first_pools, "round one") + _steps(later_pools, "later rounds")
-                    + reinforcement_steps(cast)),
-        "notes": edition_notes(cast, policies, max_rounds),
-        "dice": dice.name, "dice_status": dice.status, "aid": aid.name, "aid_status": aid.status,
-        "units_status": sorted({cast.card(u).status for u in _slots(cast)}),
-        "run": run.describe() if run is not None else None,
-    }
-    if unseen is not None:
-        attrs["unseen"] = unseen
-    if cast.fortification is not None:
-        attrs["fortification"] = {"name": cast.fortification.name, "source": cast.fortification.source}
-    if edition == "v1":
-        attrs["single_round"] = {"summary": summarise(cast, first, first_rounds, n),
-                                 "states": states_list(cast, first, n)}
-    dug = _dug_in(cast, summary)
-    if dug is not None:
-        attrs["p_dug_in_kept"] = dug
-    if cast.passengers:
-        attrs["passengers"] = passenger_fire(cast)
-    frame.attrs.update(attrs)
-    return frame
+    passengers = passenger_fire(cast) if cast.passengers else None
+    return MeleeAnswer(
+        edition=edition, edition_name=EDITION_NAMES[edition], how=Method(**method.header(n)),
+        attacker=a.id, defender=d.id,
+        units={slot_key(cast, u): cast.card(u).id for u in _slots(cast)},
+        support={"attacker": cast.supports[0].id if cast.supports[0] else None,
+                 "defender": cast.supports[1].id if cast.supports[1] else None},
+        round_one=_pool_dict(*first_pools), later_round_pools=_pool_dict(*later_pools),
+        mode="renew-until-resolved" if edition == "v1" else "until-resolved", max_rounds=max_rounds,
+        withdraw_policy={"attacker": policies[0], "defender": policies[1]},
+        summary=summary, states=states_list(cast, final, n),
+        explain=(_steps(first_pools, "round one") + _steps(later_pools, "later rounds")
+                 + reinforcement_steps(cast)),
+        notes=edition_notes(cast, policies, max_rounds),
+        dice=dice.name, dice_status=dice.status, aid=aid.name, aid_status=aid.status,
+        units_status=sorted({cast.card(u).status for u in _slots(cast)}), table=frame,
+        run=run.describe() if run is not None else None, unseen=unseen,
+        fortification=({"name": cast.fortification.name, "source": cast.fortification.source}
+                       if cast.fortification is not None else None),
+        single_round=({"summary": summarise(cast, first, first_rounds, n), "states": states_list(cast, first, n)}
+                      if edition == "v1" else None),
+        p_dug_in_kept=_dug_in(cast, summary), passengers=passengers)
 
 
 SUMMARY_KEYS = ("p_attacker_holds", "p_defender_holds", "p_neither_holds", "p_both_eliminated", "p_unresolved",
@@ -428,41 +417,38 @@ POOL_KEYS = ("attacker_attack_pool", "attacker_defence_pool", "defender_attack_p
 
 
 def compare_editions(attacker: str, defender: str, situation: MeleeSituation | None = None,
-                     **kw) -> pd.DataFrame:
-    """The same close combat under both editions: both editions' end states (column
-    ``edition``), and in ``attrs`` each edition's answer (``editions``), the difference
+                     **kw) -> EditionsAnswer:
+    """The same close combat under both editions (an :class:`EditionsAnswer`): both
+    editions' end states (column ``edition``), each edition's answer (``editions``), the difference
     in the numbers, the first round alone, the round-one pools and the rules that
     cause the difference. Options one edition lacks apply to the other only (noted).
     ``max_rounds`` applies to both; by default each edition's own cap."""
     situation = situation or MeleeSituation()
-    frames = {}
+    frames: dict[str, MeleeAnswer] = {}
     for edition in EDITIONS:
         s, notes = for_edition(situation, edition)
         frames[edition] = melee(attacker, defender, s, edition=edition, _notes=tuple(notes), **kw)
-    v1, v2 = frames["v1"].attrs, frames["v2"].attrs
+    v1, v2 = frames["v1"].round_one, frames["v2"].round_one
     # The first round alone: v1's single round against v2's initial round (no withdrawal
     # after it), so the round-one rules are seen apart from the sequence of rounds.
     s2, notes2 = for_edition(situation, "v2")
     first_v2 = melee(attacker, defender, s2, edition="v2", _notes=tuple(notes2),
-                     **{**kw, "max_rounds": 1, "withdraw_policy": "never"}).attrs["summary"]
-    first_v1 = v1["single_round"]["summary"]
+                     **{**kw, "max_rounds": 1, "withdraw_policy": "never"}).summary
+    first_v1 = frames["v1"].single_round["summary"]
     dice = as_dice(kw.get("dice"))
     aid = kw.get("aid")
     aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
     units = load_units(kw.get("units_dir"), dice)
     a, d = _cards(attacker, defender, units)
     cast = build_cast("v2", a, d, s2, aid, units)
-    frame = pd.concat([f.assign(edition=e) for e, f in frames.items()], ignore_index=True)
-    frame.attrs.update({
-        "edition": list(EDITIONS), "attacker": v1["attacker"], "defender": v1["defender"],
-        "editions": {e: dict(f.attrs) for e, f in frames.items()},
-        "difference": {k: v2["summary"][k] - v1["summary"][k] for k in SUMMARY_KEYS},
-        "first_round": {"v1": {k: first_v1[k] for k in SUMMARY_KEYS}, "v2": {k: first_v2[k] for k in SUMMARY_KEYS},
-                        "difference": {k: first_v2[k] - first_v1[k] for k in SUMMARY_KEYS}},
-        "round_one": {k: {"v1": v1[k], "v2": v2[k]} for k in POOL_KEYS},
-        "pools_differ": [k for k in POOL_KEYS if v1[k] != v2[k]],
-        "differing_rules": differences(cast, situation),
-    })
-    return frame
+    frame = pd.concat([f.table.assign(edition=e) for e, f in frames.items()], ignore_index=True)
+    s1, s2 = frames["v1"].summary, frames["v2"].summary
+    return EditionsAnswer(
+        editions=frames, difference={k: s2[k] - s1[k] for k in SUMMARY_KEYS},
+        first_round={"v1": {k: first_v1[k] for k in SUMMARY_KEYS}, "v2": {k: first_v2[k] for k in SUMMARY_KEYS},
+                     "difference": {k: first_v2[k] - first_v1[k] for k in SUMMARY_KEYS}},
+        round_one={k: {"v1": v1[k], "v2": v2[k]} for k in POOL_KEYS},
+        pools_differ=[k for k in POOL_KEYS if v1[k] != v2[k]],
+        differing_rules=differences(cast, situation), table=frame)
 
 __all__ = ["melee", "compare_editions", "MeleeSituation"]

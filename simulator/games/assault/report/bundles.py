@@ -36,7 +36,14 @@ from simulator.games.assault.report.text import state_label
 from simulator.run.output import pct
 
 if TYPE_CHECKING:
-    from simulator.games.assault.questions.answers import MatrixAnswer, OddsAnswer
+    from simulator.games.assault.questions.answers import (
+        EditionsAnswer,
+        MatrixAnswer,
+        MeleeAnswer,
+        OddsAnswer,
+        SmokeAnswer,
+        TerrainDamageAnswer,
+    )
 
 
 def _with_se(p: float, se: float | None) -> str:
@@ -203,48 +210,49 @@ def resolve_report(result: dict, *, target: str, dice=None, aid=None, units_dir=
         highlights=high)
 
 
-def smoke_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir=None, support=None) -> Report:
+def smoke_report(a: SmokeAnswer, *, dice=None, aid=None, units_dir=None, support=None) -> Report:
     """``lanchester assault smoke``: markers in each hex (exactly / at least), the placements."""
     from reports import charts  # matplotlib loads only when a report is written
 
-    a = frame.attrs
-    question = f"How many smoke markers does {a['firer']} land in each of up to {a['hexes']} hexes?"
+    question = f"How many smoke markers does {a.firer} land in each of up to {a.hexes} hexes?"
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, support=support,
                                   parts=("dice", "aid", "units", "support"))
-    method, seed, trials = method_of([a])
+    method, seed, trials = method_of([a.how.to_json()])
     prov = provenance(sources, files, method=method, seed=seed, trials=trials)
-    cap = a["max_markers_per_hex"]
-    markers = pd.concat([ladder(h["p_markers"], series=f"hex {h['hex']} ({h['name']})", trials=a["trials"],
+    cap = a.max_markers_per_hex
+    markers = pd.concat([ladder(h["p_markers"], series=f"hex {h['hex']} ({h['name']})", trials=a.trials,
                                 labels=[f"{k} marker{'s' if k != 1 else ''}" for k in range(cap + 1)])
-                         for h in a["per_hex"]], ignore_index=True)
+                         for h in a.per_hex], ignore_index=True)
     chart = charts.outcome_chart(markers, name="markers", question=question, prov=prov,
                                  xlabel=f"smoke markers in the hex (7.5: each crit or hit, at most {cap})")
-    first, s = a["per_hex"][0], a["summary"]
-    high = [("smoke dice", a["smoke_pool"] + (f" (doubles count {a['doubles']})" if a["doubles"] != "all" else "")),
+    first, s = a.per_hex[0], a.summary
+    high = [("smoke dice", a.smoke_pool + (f" (doubles count {a.doubles})" if a.doubles != "all" else "")),
             ("P(target hex smoked)", _with_se(first["p_any"], first.get("se", {}).get("p_any"))),
             ("P(LOS through the target hex blocked)",
              _with_se(first["p_los_blocked"], first.get("se", {}).get("p_los_blocked"))),
             ("mean markers, all hexes", f"{s['mean_total_markers']:.3f}"),
-            ("P(every hex smoked)", pct(s["p_every_hex_smoked"]).strip())] + _run_highlights(a)
+            ("P(every hex smoked)", pct(s["p_every_hex_smoked"]).strip())] + _run_highlights({"run": a.run})
     return Report(
         kind="assault smoke", question=question, provenance=prov,
         tables=[Table("markers", tidy(markers, LADDER_COLUMNS), "Markers in each hex: exactly and at least",
                       "One row per hex and number of markers (7.5).", chart="markers"),
-                Table("placements", tidy(frame, SMOKE_PLACEMENT_COLUMNS), "Markers in hex 1, 2 and 3 together",
+                Table("placements", tidy(a.table, SMOKE_PLACEMENT_COLUMNS), "Markers in hex 1, 2 and 3 together",
                       "One row per placement of markers over the hexes.", chart="markers")],
-        charts=[chart], highlights=high, notes=_explain_notes(a))
+        charts=[chart], highlights=high, notes=_explain_notes({"explain": a.explain}))
 
 
-def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir=None) -> Report:
+def terrain_damage_report(answer: TerrainDamageAnswer, *, dice=None, aid=None, units_dir=None) -> Report:
     """``lanchester assault terrain-damage``: damage ladder and the vehicle's states."""
     from reports import charts  # matplotlib loads only when a report is written
 
-    a = frame.attrs
-    question = f"What does entering {a['terrain']}{' on a hill' if a['hill'] else ''} do to {a['vehicle']}?"
+    a = answer.how.to_json() | {"summary": answer.summary, "run": answer.run, "explain": answer.explain}
+    frame = answer.table.copy()     # the shared fire/terrain helpers below read how it was computed from attrs
+    frame.attrs = a
+    question = f"What does entering {answer.terrain}{' on a hill' if answer.hill else ''} do to {answer.vehicle}?"
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, parts=("dice", "aid", "units"))
     method, seed, trials = method_of([a])
     prov = provenance(sources, files, method=method, seed=seed, trials=trials)
-    steps = damage_ladder(frame, a["damage_before"], a["vehicle_strength"])
+    steps = damage_ladder(frame, answer.damage_before, answer.vehicle_strength)
     states = state_table(frame)
     return Report(
         kind="assault terrain damage", question=question, provenance=prov,
@@ -256,8 +264,8 @@ def terrain_damage_report(frame: pd.DataFrame, *, dice=None, aid=None, units_dir
         charts=[charts.outcome_chart(steps, name="damage", question=question, prov=prov,
                                      xlabel="damage points taken entering the hex (9.10.2)"),
                 charts.state_chart(states, name="states", prov=prov,
-                                   question=f"In what state is {a['vehicle']} afterwards?")],
-        highlights=[("pools", f"terrain {a['attack_pool']} vs {a['defence_pool']} (strongest card die)")]
+                                   question=f"In what state is {answer.vehicle} afterwards?")],
+        highlights=[("pools", f"terrain {answer.attack_pool} vs {answer.defence_pool} (strongest card die)")]
         + _highlights([frame], [("P(immobilised)", "p_immobilised", True),
                                 ("P(eliminated)", "p_eliminated", True),
                                 ("P(suppressed, fallback or eliminated)", "p_suppressed_fallback_or_eliminated", True),
@@ -360,13 +368,13 @@ def close_combat_report(end_states: pd.DataFrame, *, question: str, provenance: 
 MELEE_END_STATES = ("attacker holds", "defender holds", "neither holds", "unresolved")
 
 
-def melee_end_states(editions: dict[str, dict]) -> pd.DataFrame:
-    """``CLOSE_COMBAT_COLUMNS`` from melee answers (``frame.attrs`` by edition): who holds
+def melee_end_states(editions: dict[str, MeleeAnswer]) -> pd.DataFrame:
+    """``CLOSE_COMBAT_COLUMNS`` from melee answers (by edition): who holds
     the hex, one row per edition and end state, with ``se`` and the 95% interval ``lo``,
     ``hi`` (the summary's ``ci95``: Wilson's, exact at 10 or fewer) by Monte Carlo."""
     rows = []
     for edition, a in editions.items():
-        s = a["summary"]
+        s = a.summary
         se = s.get("se", {})
         ci = s.get("ci95", {})
         for end in MELEE_END_STATES:
@@ -377,31 +385,31 @@ def melee_end_states(editions: dict[str, dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=CLOSE_COMBAT_COLUMNS)
 
 
-def melee_report(editions: dict[str, dict], *, terrain: str = "clear", dice=None, aid=None,
-                 units_dir=None, compare: dict | None = None) -> Report:
+def melee_report(editions: dict[str, MeleeAnswer], *, terrain: str = "clear", dice=None, aid=None,
+                 units_dir=None, compare: EditionsAnswer | None = None) -> Report:
     """``lanchester assault melee``: who holds the hex, in one edition or both side by side;
-    ``compare`` (the attrs of :func:`simulator.games.assault.questions.melee.compare_editions`) adds the
+    ``compare`` (the answer of :func:`simulator.games.assault.questions.melee.compare_editions`) adds the
     differences, the first round alone and the rules that cause them."""
     first = next(iter(editions.values()))
     where = f" ({terrain})" if terrain and terrain != "clear" else ""
     both = " under each edition of chapter 12" if len(editions) > 1 else ""
-    question = f"Who holds the hex when {first['attacker']} enters {first['defender']}'s hex{where}{both}?"
+    question = f"Who holds the hex when {first.attacker} enters {first.defender}'s hex{where}{both}?"
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, parts=("dice", "aid", "units"))
-    method, seed, trials = method_of(editions.values())
+    method, seed, trials = method_of(a.how.to_json() for a in editions.values())
     prov = provenance(sources, files, method=method, seed=seed, trials=trials)
     high = []
     for edition, a in editions.items():
         tag = f" ({edition})" if len(editions) > 1 else ""
-        s, se = a["summary"], a["summary"].get("se", {})
-        high += [(f"round one{tag}", f"attacker {a['attacker_attack_pool']} vs {a['defender_defence_pool']}; "
-                                     f"defender {a['defender_attack_pool']} vs {a['attacker_defence_pool']}"),
+        s, se, r1 = a.summary, a.summary.get("se", {}), a.round_one
+        high += [(f"round one{tag}", f"attacker {r1['attacker_attack_pool']} vs {r1['defender_defence_pool']}; "
+                                     f"defender {r1['defender_attack_pool']} vs {r1['attacker_defence_pool']}"),
                  (f"P(attacker holds){tag}", _with_se(s["p_attacker_holds"], se.get("p_attacker_holds"))),
                  (f"P(defender holds){tag}", _with_se(s["p_defender_holds"], se.get("p_defender_holds"))),
                  (f"mean rounds{tag}", f"{s['mean_rounds']:.3f}"),
                  (f"strength points lost{tag}", f"attacker {s['attacker_mean_damage']:.3f}, "
-                                               f"defender {s['defender_mean_damage']:.3f}")] + _run_highlights(a)
+                                               f"defender {s['defender_mean_damage']:.3f}")] + _run_highlights({"run": a.run})
     report = close_combat_report(melee_end_states(editions), question=question, provenance=prov, highlights=high)
-    report.notes = list(dict.fromkeys(n for a in editions.values() for n in a["notes"]))
+    report.notes = list(dict.fromkeys(n for a in editions.values() for n in a.notes))
     if compare is not None:
         add_edition_differences(report, compare)
     return report
@@ -414,24 +422,24 @@ DIFFERENCE_ROWS = (("P(attacker holds)", "p_attacker_holds"), ("P(defender holds
                    ("defender's strength points lost", "defender_mean_damage"))
 
 
-def edition_differences(compare: dict) -> pd.DataFrame:
+def edition_differences(compare: EditionsAnswer) -> pd.DataFrame:
     """``--compare-editions``: v1, v2 and v2 - v1 of each number, for the whole fight and
     for its first round alone (``EDITION_DIFFERENCE_COLUMNS``)."""
-    e = compare["editions"]
-    rows = [{"part": "whole fight", "measure": label, "v1": e["v1"]["summary"][key], "v2": e["v2"]["summary"][key],
-             "difference": compare["difference"][key]} for label, key in DIFFERENCE_ROWS]
-    fr = compare["first_round"]
+    e = compare.editions
+    rows = [{"part": "whole fight", "measure": label, "v1": e["v1"].summary[key], "v2": e["v2"].summary[key],
+             "difference": compare.difference[key]} for label, key in DIFFERENCE_ROWS]
+    fr = compare.first_round
     rows += [{"part": "first round alone", "measure": label, "v1": fr["v1"][key], "v2": fr["v2"][key],
               "difference": fr["difference"][key]} for label, key in DIFFERENCE_ROWS]
     return pd.DataFrame(rows, columns=EDITION_DIFFERENCE_COLUMNS)
 
 
-def add_edition_differences(report: Report, compare: dict) -> None:
+def add_edition_differences(report: Report, compare: EditionsAnswer) -> None:
     """What ``melee --compare-editions`` prints beyond the end states: the difference of
     every number (whole fight, first round alone), the round-one pools of each edition and
     the rules that make them differ."""
     diff = edition_differences(compare)
-    rules = pd.DataFrame(compare["differing_rules"], columns=DIFFERING_RULE_COLUMNS)
+    rules = pd.DataFrame(compare.differing_rules, columns=DIFFERING_RULE_COLUMNS)
     report.tables += [
         Table("edition-differences", diff, "The two editions' numbers and their difference",
               "Each number under v1 and v2 and v2 minus v1, for the whole fight and for its first round "
@@ -439,13 +447,13 @@ def add_edition_differences(report: Report, compare: dict) -> None:
               "comes from the sequence of rounds, withdrawal and the later-round rules."),
         Table("differing-rules", rules, "Why the numbers differ",
               "The rules that differ between the editions and apply to this fight.")]
-    d = compare["difference"]
+    d = compare.difference
     report.highlights += [("v2 - v1, P(attacker holds)", f"{100 * d['p_attacker_holds']:+.2f} points"),
                           ("v2 - v1, first round alone",
-                           f"{100 * compare['first_round']['difference']['p_attacker_holds']:+.2f} points")]
-    if compare["pools_differ"]:
-        report.highlights.append(("round-one pools that differ", ", ".join(compare["pools_differ"])))
-    report.highlights.append(("rules that differ here", ", ".join(r["rule"] for r in compare["differing_rules"])
+                           f"{100 * compare.first_round['difference']['p_attacker_holds']:+.2f} points")]
+    if compare.pools_differ:
+        report.highlights.append(("round-one pools that differ", ", ".join(compare.pools_differ)))
+    report.highlights.append(("rules that differ here", ", ".join(r["rule"] for r in compare.differing_rules)
                               or "none"))
 
 

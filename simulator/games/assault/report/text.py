@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from simulator.run.vocabulary import DEPRECATED_KEYS, OLD_SUPPRESSED_OR_WORSE, SUPPRESSED_OR_WORSE
 
 if TYPE_CHECKING:
-    from simulator.games.assault.questions.answers import OddsAnswer
+    from simulator.games.assault.questions.answers import OddsAnswer, SmokeAnswer, TerrainDamageAnswer
 
 # --- odds (10.7.2) ---------------------------------------------------------------------
 
@@ -121,8 +121,13 @@ def state_json(r: dict, keys) -> dict:
 
 
 def explain_text(frame) -> str:
+    return explain_steps(frame.attrs["explain"])
+
+
+def explain_steps(steps: list[dict]) -> str:
+    """How the pools were built, a line a step (``--explain``)."""
     lines = ["How the pools were built:"]
-    for s in frame.attrs["explain"]:
+    for s in steps:
         if s["side"] == "spotting":
             lines.append(f"  spotting   {s['reason']}")
         else:
@@ -216,40 +221,31 @@ def how(a: dict) -> str:
     return f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if a["method"] == "monte-carlo" else "exact"
 
 
-def smoke_json(frame) -> dict:
-    a = frame.attrs
-    keys = ["hex1", "hex2", "hex3", "p"] + (["se"] if "se" in frame else [])
-    outcomes = [{k: (int(r[k]) if k.startswith("hex") else float(r[k])) for k in keys}
-                for r in frame.to_dict("records")]
-    return {k: a[k] for k in ("method", "trials", "seed", "firer", "smoke_pool", "doubles", "hexes",
-                              "max_markers_per_hex", "range", "dice", "dice_status", "aid", "aid_status",
-                              "support", "support_status")} | {
-        "per_hex": a["per_hex"], "outcomes": outcomes, "summary": a["summary"], "explain": a["explain"],
-        **unseen_json(a)}
+def smoke_json(answer: SmokeAnswer) -> dict:
+    return answer.to_json()
 
 
-def smoke_table(frame, explain: bool, top: int = 10) -> str:
+def smoke_table(a: SmokeAnswer, explain: bool, top: int = 10) -> str:
     from simulator.run.output import pct, pct_mc
 
-    a = frame.attrs
-    mc = a["method"] == "monte-carlo"
-    cap = a["max_markers_per_hex"]
-    lines = [f"{a['firer']} fires smoke with {a['smoke_pool']} into up to {a['hexes']} hexes  ({how(a)})",
-             f"dice: {a['dice']}, {a['dice_status']}; support: {a['support']}, {a['support_status']}", ""]
+    mc = a.how.monte_carlo
+    cap = a.max_markers_per_hex
+    lines = [f"{a.firer} fires smoke with {a.smoke_pool} into up to {a.hexes} hexes  ({how(a.how.to_json())})",
+             f"dice: {a.dice}, {a.dice_status}; support: {a.support}, {a.support_status}", ""]
     if explain:
-        lines.append(explain_text(frame).rstrip("\n") + "\n")
+        lines.append(explain_steps(a.explain).rstrip("\n") + "\n")
     lines.append("hex           " + "".join(f"{k} markers".rjust(11) for k in range(cap + 1))
                  + "       mean   LOS hindered  LOS blocked (10.3)")
-    for h in a["per_hex"]:
+    for h in a.per_hex:
         se = h.get("se", {})
         lines.append(f"{h['hex']} {h['name']:<11} " + "".join(f"{pct(p):>11}" for p in h["p_markers"])
                      + f"   {h['mean_markers']:.3f}" + (f"±{se['mean_markers']:.3f}" if mc else "")
                      + f"  {pct(h['p_los_hindered']):>11}  {pct(h['p_los_blocked'], se.get('p_los_blocked'))}")
-    s = a["summary"]
-    lines += ["", f"mean markers in all {a['hexes']} hexes {s['mean_total_markers']:.3f}   "
+    s = a.summary
+    lines += ["", f"mean markers in all {a.hexes} hexes {s['mean_total_markers']:.3f}   "
                   f"P(no smoke at all) {pct(s['p_no_smoke'])}   P(every hex smoked) {pct(s['p_every_hex_smoked'])}",
               "", "most likely placements (markers in hex 1, 2, 3):"]
-    for r in frame.sort_values("p", ascending=False).head(top).to_dict("records"):
+    for r in a.table.sort_values("p", ascending=False).head(top).to_dict("records"):
         lines.append(f"  {r['hex1']} {r['hex2']} {r['hex3']}   {pct_mc(r['p'], r) if mc else pct(r['p'])}")
     lines += unseen_lines(a)
     return "\n".join(lines) + "\n"
@@ -257,29 +253,32 @@ def smoke_table(frame, explain: bool, top: int = 10) -> str:
 
 # --- terrain damage (9.10.1, 9.10.2) -----------------------------------------------------
 
-def terrain_damage_json(frame) -> dict:
-    a = frame.attrs
-    keys = [c for c in frame.columns]
-    return {k: a[k] for k in ("method", "trials", "seed", "vehicle", "terrain", "hill", "attack_pool",
-                              "defence_pool", "damage_before", "experience", "crit_is_damage",
-                              "vehicle_strength", "dice", "dice_status", "aid", "aid_status")} | {
-        "states": [state_json(r, keys) for r in frame.to_dict("records")],
-        "summary": summary_json(a["summary"]), "explain": a["explain"], **unseen_json(a)}
+TERRAIN_DAMAGE_JSON_KEYS = ("vehicle", "terrain", "hill", "attack_pool", "defence_pool", "damage_before",
+                            "experience", "crit_is_damage", "vehicle_strength", "dice", "dice_status", "aid",
+                            "aid_status")   # after method, trials, seed, in this order
 
 
-def terrain_damage_table(frame, explain: bool) -> str:
+def terrain_damage_json(a: TerrainDamageAnswer) -> dict:
+    """The JSON of ``lanchester assault terrain-damage --format json``: the answer's fields."""
+    keys = list(a.table.columns)
+    return {**a.how.to_json(), **{k: getattr(a, k) for k in TERRAIN_DAMAGE_JSON_KEYS}} | {
+        "states": [state_json(r, keys) for r in a.table.to_dict("records")],
+        "summary": summary_json(a.summary), "explain": a.explain, **({"unseen": a.unseen} if a.unseen else {})}
+
+
+def terrain_damage_table(a: TerrainDamageAnswer, explain: bool) -> str:
     from simulator.run.output import pct, pct_mc
 
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
+    s = a.summary
+    mc = a.how.monte_carlo
     se = s.get("se", {})
-    lines = [f"{a['vehicle']} enters {a['terrain']}{' on a hill' if a['hill'] else ''}  ({how(a)})",
-             f"terrain rolls {a['attack_pool']}  vs  {a['defence_pool']} (strongest card die)",
-             f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}", ""]
+    lines = [f"{a.vehicle} enters {a.terrain}{' on a hill' if a.hill else ''}  ({how(a.how.to_json())})",
+             f"terrain rolls {a.attack_pool}  vs  {a.defence_pool} (strongest card die)",
+             f"dice: {a.dice}, {a.dice_status}; aid: {a.aid}, {a.aid_status}", ""]
     if explain:
-        lines.append(explain_text(frame).rstrip("\n") + "\n")
+        lines.append(explain_steps(a.explain).rstrip("\n") + "\n")
     lines.append("vehicle afterwards                         P")
-    for r in frame.to_dict("records"):
+    for r in a.table.to_dict("records"):
         lines.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
     lines += unseen_lines(a)
     lines += ["", f"P(immobilised) {pct_mc(s['p_immobilised'], s, 'p_immobilised')}   "

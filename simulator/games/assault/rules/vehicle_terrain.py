@@ -6,29 +6,26 @@ the strongest defence die on its card, whatever its action (9.10.1). Uncancelled
 results (9.10.2): a critical hit immobilises it (further crits are ignored), every
 damage point counts, and a suppression suppresses it (only the first counts).
 
-``terrain_damage("german/pz-iif", "forest")`` answers exactly or by Monte Carlo with
-the same state table as :func:`~simulator.games.assault.rules.fire.fire`. The overrun's last shot
+The question ``terrain_damage("german/pz-iif", "forest")``
+(:mod:`simulator.games.assault.questions.terrain_damage`) answers exactly or by Monte
+Carlo with the same state table as :func:`~simulator.games.assault.rules.fire.fire`,
+from the rule's functions here. The overrun's last shot
 is a fire situation (``FireSituation(overrun=True)``, built in
 :mod:`~simulator.games.assault.rules.pools`); :func:`overrun_succeeds` reads its outcome.
 """
 
 from __future__ import annotations
 
-from functools import partial
-from pathlib import Path
-
 import numba
 import numpy as np
-import pandas as pd
 
-from simulator.games.assault.rules.aid import Aid, load_aid
-from simulator.games.assault.rules.cards import UnitCard, load_units
+from simulator.games.assault.rules.aid import Aid
+from simulator.games.assault.rules.cards import UnitCard
 from simulator.games.assault.rules.damage import STEADY, VEHICLE, state_count, state_index, suppress
-from simulator.games.assault.rules.dice import DiceSet, Pool, as_dice, format_pool, normalise
+from simulator.games.assault.rules.dice import DiceSet, Pool, format_pool, normalise
 from simulator.games.assault.rules.exact import roll_outcome
-from simulator.games.assault.rules.kernels import cancel_packed, packed_faces
+from simulator.games.assault.rules.kernels import cancel_packed
 from simulator.games.assault.rules.pools import Step
-from simulator.run import runner
 from simulator.run.errors import InputError
 from simulator.run.rng import seed_state, sum_rolls
 
@@ -114,63 +111,6 @@ def exact_terrain_states(attack: Pool, defence: Pool, dice: DiceSet, strength: i
                                            int(crit_is_damage))
         out[state_index(e, d, m, i)] += float(dist[c, h, s])
     return out
-
-
-def terrain_damage(vehicle: str, terrain: str, *, hill: bool = False, damage: int = 0,
-                   experience: str = "regular", crit_is_damage: bool = False, exact: bool = True,
-                   trials: int | None = None, seed: int | None = None, workers: int | None = None,
-                   dice: DiceSet | str | Path | None = None, aid: Aid | str | Path | None = None,
-                   units_dir: str | Path | None = None, progress: str | None = None,
-                   options: runner.RunOptions | None = None) -> pd.DataFrame:
-    """The vehicle's state after entering ``terrain`` (9.10.1, 9.10.2).
-
-    Exact by default; with ``trials`` (or ``exact=False``) by Monte Carlo, run as
-    ``options`` says (:mod:`simulator.run.runner`); with ``options.precision`` the run picks
-    its trials for the headline P(immobilised).
-
-    ``crit_is_damage``: a critical hit also counts as a damage point (10.7.3); off by
-    default, since 9.10.2 lists the crit's effect as immobilisation only.
-    """
-    from simulator.games.assault.rules.cards import find_unit
-    from simulator.games.assault.rules.target_states import state_frame, summarise_states
-    from simulator.run.intervals import support_or_none, unseen_note
-
-    dice = as_dice(dice)
-    aid = aid if isinstance(aid, Aid) else load_aid(aid, dice)
-    card = find_unit(load_units(units_dir, dice), vehicle, "VEHICLE")
-    attack, defence, steps = terrain_pools(card, terrain, aid, hill=hill)
-    if not 0 <= damage < card.strength:
-        raise InputError("--damage", "", f"{card.id} has strength {card.strength}: damage must be 0..{card.strength - 1}")
-    ignores = int(aid.experience(experience).ignores_supp)
-    method = runner.choose_method(exact, trials, seed, options, 1_000_000)
-    run = None
-    n = None
-    if method.monte_carlo:
-        args = (packed_faces(attack, defence, dice, "all"), card.strength, damage, STEADY, 0, ignores,
-                int(crit_is_damage))
-        n_states = state_count(card.strength)
-        task = partial(terrain_damage_chunk, args, n_states)
-        headline = runner.Headline("P(immobilised)", partial(immobilised_count, immobilised_states(n_states)))
-        run = runner.execute(task, method.trials, seed=method.seed, options=options, workers=workers,
-                             progress=progress, headline=headline)
-        n = run.trials
-        dist = run.value / n
-    exact_answer = partial(exact_terrain_states, attack, defence, dice, card.strength, damage, ignores, crit_is_damage)
-    possible = support_or_none(exact_answer) if n else None    # Monte Carlo: every possible state listed
-    frame = state_frame(dist if n else exact_answer(), card.strength, card.half_strength_threshold, n, possible)
-    if n:
-        frame.attrs["unseen"] = unseen_note(possible)
-    frame.attrs.update({
-        **method.header(n),
-        "vehicle": card.id, "terrain": terrain, "hill": hill, "attack_pool": format_pool(attack),
-        "defence_pool": format_pool(defence), "damage_before": damage, "experience": experience,
-        "crit_is_damage": crit_is_damage, "vehicle_strength": card.strength,
-        "explain": [s.__dict__ for s in steps],
-        "dice": dice.name, "dice_status": dice.status, "aid": aid.name, "aid_status": aid.status,
-        "summary": summarise_states(frame, damage, n),
-        "run": run.describe() if run is not None else None,
-    })
-    return frame
 
 
 @numba.njit(cache=True)

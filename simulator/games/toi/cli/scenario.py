@@ -105,6 +105,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, gr
       lanchester toi scenario my.scenario.toml --watch --games 500 --out out/my
     """
     from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
     from simulator.run.output import emit, to_json
     from simulator.run.runner import fresh_seed
 
@@ -131,7 +132,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, gr
         report, _ = toi_balance(name, **kwargs)
     else:
         report, _ = play_into_report(name, out, **kwargs)
-    emit(to_json(report) if fmt == "json" else report_table(report), None)
+    emit(to_json(report) if fmt == "json" else report_table(BalanceReport.of(report)), None)
 
 
 def play_into_report(name: str, out_dir, *, refresh: int | None = None, **kwargs):

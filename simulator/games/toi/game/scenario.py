@@ -492,9 +492,42 @@ def check_map_size(where, cols: int, rows: int) -> None:
                          f"tables; limit {TABLES_BYTES >> 20:,} MiB)")
 
 
-def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:  # noqa: C901 - one pass over the file
-    """Check a scenario file and build its tables."""
+def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
+    """Check a scenario file and build its tables, one function per table of the format:
+    the map (:func:`_hex_table`, :func:`_side_table`, markers, smoke), the objectives,
+    the units (:func:`_unit_slots`), the figure, vehicle and parameter tables, the lines
+    of sight."""
     where = path
+    cols, n_rows, sides = _check_frame(spec, where)
+    grid = HexGrid(cols, n_rows, spec.map.orientation)
+    feats = game.terrain.features
+    terrain_names = tuple(sorted(k for k, f in feats.items() if f.kind == "terrain"))
+    terrain, elev, road = _hex_terrain(spec, grid, game, where)
+    stand = np.array([feats[t].closed_to != "all" for t in terrain], dtype=np.int64)
+    blocking = np.array([feats[t].blocking.value == "yes" for t in terrain], dtype=np.int64)
+    hexi = _hex_table(terrain, terrain_names, elev, road, stand, feats)
+    side6 = _side_table(grid, terrain, elev, road, stand, game)
+    _markers(spec, grid, hexi, terrain, stand, game, where)
+    dug = feats["entrenchment"].cover_value              # rulings T40: what a dug entrenchment gives
+    hexi[:, T.HI_FORT_COVER] = np.where(hexi[:, T.HI_FORT] > 0, hexi[:, T.HI_FORT_COVER], dug)
+    _smoke(spec, grid, hexi, terrain, stand, game, where)
+    obj = _objectives(spec, grid, hexi, sides, where)
+    figure_names = tuple(game.units.figures)
+    if len(figure_names) > MAX_FIG:
+        raise InputError("units.toml", "figures", f"the engine takes at most {MAX_FIG} figure types")
+    slots, owners = _unit_slots(spec, grid, hexi, stand, terrain, sides, figure_names, game, where)
+    p = _parameters(spec, game, sides, (len(slots), grid.n, len(obj)), figure_names)
+    los, los_smoke = _sight_tables(spec, grid, elev, blocking, hexi, feats)
+    tables = T.Tables(hexi=hexi, side6=side6, los=los, los_smoke=los_smoke, dist=all_distances(grid.q, grid.r),
+                      ft=_figure_table(game, figure_names), vt=_vehicle_table(game),
+                      slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
+    return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names,
+                    tuple(owners))
+
+
+def _check_frame(spec: ScenarioFile, where: str) -> tuple[int, int, tuple[str, ...]]:
+    """The map's width and height and the two sides, checked (the map's size before any
+    per-hex work)."""
     if spec.map.orientation not in ("flat", "pointy"):
         raise InputError(where, "map.orientation", "must be flat or pointy")
     rows = spec.map.rows
@@ -502,26 +535,30 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     if any(len(r) != cols for r in rows):
         raise InputError(where, "map.rows", "every row must have the same number of hexes")
     check_map_size(where, cols, len(rows))             # before any per-hex work
-    grid = HexGrid(cols, len(rows), spec.map.orientation)
-    n = grid.n
     sides = tuple(spec.sides)
     if len(sides) != 2:
         raise InputError(where, "sides", f"a scenario has two sides (got {len(sides)})")
     if spec.initiative not in sides:
         raise InputError(where, "initiative", f"must be one of the sides: {', '.join(sides)}")
-    terrain_names = tuple(sorted(k for k, f in game.terrain.features.items() if f.kind == "terrain"))
-    terrain, elev, road = [], np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-    for h in range(n):
-        ch = rows[grid.row[h]][grid.col[h]]
+    return cols, len(rows), sides
+
+
+def _hex_terrain(spec: ScenarioFile, grid: HexGrid, game: GameData, where: str):
+    """Each hex's terrain name, elevation and road, from the map's letters and legend."""
+    terrain, elev, road = [], np.zeros(grid.n, dtype=np.int64), np.zeros(grid.n, dtype=np.int64)
+    for h in range(grid.n):
+        ch = spec.map.rows[grid.row[h]][grid.col[h]]
         if ch not in spec.map.legend:
             raise InputError(where, "map.rows", f"letter {ch!r} is not in the legend")
         t, e, rd = _hex_features(spec.map.legend[ch], game, where)
         terrain.append(t)
         elev[h], road[h] = e, rd
-    feats = game.terrain.features
-    stand = np.array([feats[t].closed_to != "all" for t in terrain], dtype=np.int64)
-    blocking = np.array([feats[t].blocking.value == "yes" for t in terrain], dtype=np.int64)
-    hexi = np.zeros((n, T.HI_FIELDS), dtype=np.int64)
+    return terrain, elev, road
+
+
+def _hex_table(terrain, terrain_names, elev, road, stand, feats) -> np.ndarray:
+    """The per-hex table (``HI_*``) of the terrain; no objective yet."""
+    hexi = np.zeros((len(terrain), T.HI_FIELDS), dtype=np.int64)
     hexi[:, T.HI_TERRAIN] = [terrain_names.index(t) for t in terrain]
     hexi[:, T.HI_ELEV] = elev
     hexi[:, T.HI_COVER] = [feats[t].cover_value for t in terrain]
@@ -532,19 +569,26 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     hexi[:, T.HI_NO_MORTAR] = [feats[t].no_mortar_fire for t in terrain]
     hexi[:, T.HI_NO_SMOKE] = [feats[t].no_smoke for t in terrain]
     hexi[:, T.HI_NO_DIG] = [feats[t].no_dig for t in terrain]            # rulings T40
-    side6 = np.full((n, 6, T.S6_FIELDS), -1, dtype=np.int64)
-    for h in range(n):
+    return hexi
+
+
+def _side_table(grid: HexGrid, terrain, elev, road, stand, game: GameData) -> np.ndarray:
+    """The per-hex-side table (``S6_*``): the neighbour and the cost to move there, on
+    foot and by vehicle."""
+    side6 = np.full((grid.n, 6, T.S6_FIELDS), -1, dtype=np.int64)
+    for h in range(grid.n):
         for d in range(6):
             y = int(grid.neighbours[h, d])
             side6[h, d, T.S6_NBR] = y
             if y >= 0:
                 side6[h, d, T.S6_COST] = _move_cost(h, y, terrain, elev, road, stand, game)
                 side6[h, d, T.S6_VCOST] = _move_cost(h, y, terrain, elev, road, stand, game, vehicle=True)
-    _markers(spec, grid, hexi, terrain, stand, game, where)
-    dug = feats["entrenchment"].cover_value              # rulings T40: what a dug entrenchment gives
-    hexi[:, T.HI_FORT_COVER] = np.where(hexi[:, T.HI_FORT] > 0, hexi[:, T.HI_FORT_COVER], dug)
-    _smoke(spec, grid, hexi, terrain, stand, game, where)
-    # objectives (001 Command phase: objective hexes)
+    return side6
+
+
+def _objectives(spec: ScenarioFile, grid: HexGrid, hexi, sides, where: str) -> np.ndarray:
+    """The objectives table (``OB_*``; 001 Command phase: objective hexes), marking each
+    objective's hex in ``hexi``."""
     obj = np.zeros((len(spec.objectives), T.OB_FIELDS), dtype=np.int64)
     for k, o in enumerate(spec.objectives):
         key = f"objectives[{k}]"
@@ -558,81 +602,116 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
             raise InputError(where, f"{key}.nation", f"neutral or one of the sides ({', '.join(sides)})")
         hexi[h, T.HI_OBJ] = k
         obj[k] = (h, o.command, o.vp, -1 if o.nation == "neutral" else sides.index(o.nation))
-    # zones and squads (001 Setup)
-    figure_names = tuple(game.units.figures)
-    if len(figure_names) > MAX_FIG:
-        raise InputError("units.toml", "figures", f"the engine takes at most {MAX_FIG} figure types")
+    return obj
+
+
+def _unit_slots(spec: ScenarioFile, grid: HexGrid, hexi, stand, terrain, sides, figure_names, game: GameData,
+                where: str) -> tuple[list, list]:
+    """The unit slots (``SL_*``, one row per squad or vehicle) and who wrote each
+    (side, kind, index), zones marked in ``hexi`` (001 Setup); each side's fixed hexes
+    first (rulings T44); every zone's room checked."""
     zone_ids: dict[tuple[int, str], int] = {}
-    slots, owners = [], []
-    most = game.units.squads.max_figures.value
+    slots: list = []
+    owners: list = []
     for si, side in enumerate(sides):
         sp = spec.sides[side]
-        for zname, zspecs in sp.zones.items():
-            z = len(zone_ids)
-            if z >= 60:
-                raise InputError(where, f"sides.{side}.zones", "at most 60 zones")
-            zone_ids[(si, zname)] = z
-            for zs in zspecs:
-                try:
-                    cells = parse_hex_spec(zs)
-                except ValueError as e:
-                    raise InputError(where, f"sides.{side}.zones.{zname}", str(e)) from None
-                for c, r in cells:
-                    if grid.on_map(c, r):
-                        hexi[r * cols + c, T.HI_ZONE] |= 1 << z
+        _zones(sp, si, side, zone_ids, grid, hexi, where)
         first = len(slots)
-        for k, sq in enumerate(sp.squads):
-            key = f"sides.{side}.squads[{k}]"
-            place = _placement(sq, si, side, key, zone_ids, grid, stand, terrain, feats, where)
-            if sq.arrives_after_round >= spec.rounds:
-                raise InputError(where, f"{key}.arrives_after_round",
-                                 f"must be before the last round ({spec.rounds}): placed in that round's status phase")
-            counts = _figures(sq.figures, figure_names, where, f"{key}.figures")
-            if not 1 <= sum(counts) <= most:
-                raise InputError(where, f"{key}.figures", f"a squad has 1 to {most} figures (rulings T17)")
-            spec_id = _specialisation(sq, counts, figure_names, game, where, key)
-            for _ in range(sq.count):
-                row = np.zeros(T.SL_FIELDS, dtype=np.int64)
-                row[T.SL_SPEC] = spec_id
-                row[T.SL_HIDDEN] = int(sq.concealed)
-                row[T.SL_SIDE] = si
-                row[T.SL_ZONE] = place
-                row[T.SL_ARRIVE] = sq.arrives_after_round
-                row[T.SL_FIG:T.SL_FIG + len(counts)] = counts
-                row[T.SL_MODEL] = -1
-                slots.append(row)
-                owners.append((side, "squads", k))
-        for k, vs in enumerate(sp.vehicles):
-            key = f"sides.{side}.vehicles[{k}]"
-            model = vs.model.strip().lower().replace("-", "_")
-            if model not in game.units.vehicles:
-                raise InputError(where, f"{key}.model", f"unknown vehicle {vs.model!r} "
-                                 f"(units.toml: {', '.join(game.units.vehicles)})")
-            place = _placement(vs, si, side, key, zone_ids, grid, stand, terrain, feats, where, ("all", "vehicles"))
-            for _ in range(vs.count):
-                row = np.zeros(T.SL_FIELDS, dtype=np.int64)
-                row[T.SL_SIDE] = si
-                row[T.SL_ZONE] = place
-                row[T.SL_ARRIVE] = vs.arrives_after_round
-                row[T.SL_VEHICLE] = 1
-                row[T.SL_SPEC] = T.SPEC_NONE
-                row[T.SL_MODEL] = list(game.units.vehicles).index(model)
-                slots.append(row)
-                owners.append((side, "vehicles", k))
+        _squad_slots(spec, sp, si, side, zone_ids, grid, stand, terrain, figure_names, game, where, slots, owners)
+        _vehicle_slots(sp, si, side, zone_ids, grid, stand, terrain, game, where, slots, owners)
         order = sorted(range(first, len(slots)), key=lambda i: slots[i][T.SL_ZONE] >= 0)   # T44: fixed hexes first
         slots[first:], owners[first:] = [slots[i] for i in order], [owners[i] for i in order]
     if len(slots) > 250:
         raise InputError(where, "sides", "at most 250 squads")
     _fixed_hexes(slots, zone_ids, hexi, grid, sides, where)
+    _zone_room(spec, zone_ids, slots, hexi, stand, grid, sides, where)
+    return slots, owners
+
+
+def _zones(sp, si: int, side: str, zone_ids: dict, grid: HexGrid, hexi, where: str) -> None:
+    """A side's deployment zones: an id each (at most 60), its bit set in ``HI_ZONE``."""
+    for zname, zspecs in sp.zones.items():
+        z = len(zone_ids)
+        if z >= 60:
+            raise InputError(where, f"sides.{side}.zones", "at most 60 zones")
+        zone_ids[(si, zname)] = z
+        for zs in zspecs:
+            try:
+                cells = parse_hex_spec(zs)
+            except ValueError as e:
+                raise InputError(where, f"sides.{side}.zones.{zname}", str(e)) from None
+            for c, r in cells:
+                if grid.on_map(c, r):
+                    hexi[r * grid.cols + c, T.HI_ZONE] |= 1 << z
+
+
+def _squad_slots(spec: ScenarioFile, sp, si: int, side: str, zone_ids: dict, grid: HexGrid, stand, terrain,
+                 figure_names, game: GameData, where: str, slots: list, owners: list) -> None:
+    """A side's squads, ``count`` slots each (figures, specialisation, arrival)."""
+    most = game.units.squads.max_figures.value
+    feats = game.terrain.features
+    for k, sq in enumerate(sp.squads):
+        key = f"sides.{side}.squads[{k}]"
+        place = _placement(sq, si, side, key, zone_ids, grid, stand, terrain, feats, where)
+        if sq.arrives_after_round >= spec.rounds:
+            raise InputError(where, f"{key}.arrives_after_round",
+                             f"must be before the last round ({spec.rounds}): placed in that round's status phase")
+        counts = _figures(sq.figures, figure_names, where, f"{key}.figures")
+        if not 1 <= sum(counts) <= most:
+            raise InputError(where, f"{key}.figures", f"a squad has 1 to {most} figures (rulings T17)")
+        spec_id = _specialisation(sq, counts, figure_names, game, where, key)
+        for _ in range(sq.count):
+            row = np.zeros(T.SL_FIELDS, dtype=np.int64)
+            row[T.SL_SPEC] = spec_id
+            row[T.SL_HIDDEN] = int(sq.concealed)
+            row[T.SL_SIDE] = si
+            row[T.SL_ZONE] = place
+            row[T.SL_ARRIVE] = sq.arrives_after_round
+            row[T.SL_FIG:T.SL_FIG + len(counts)] = counts
+            row[T.SL_MODEL] = -1
+            slots.append(row)
+            owners.append((side, "squads", k))
+
+
+def _vehicle_slots(sp, si: int, side: str, zone_ids: dict, grid: HexGrid, stand, terrain, game: GameData,
+                   where: str, slots: list, owners: list) -> None:
+    """A side's vehicles, ``count`` slots each (model, arrival)."""
+    for k, vs in enumerate(sp.vehicles):
+        key = f"sides.{side}.vehicles[{k}]"
+        model = vs.model.strip().lower().replace("-", "_")
+        if model not in game.units.vehicles:
+            raise InputError(where, f"{key}.model", f"unknown vehicle {vs.model!r} "
+                             f"(units.toml: {', '.join(game.units.vehicles)})")
+        place = _placement(vs, si, side, key, zone_ids, grid, stand, terrain, game.terrain.features, where,
+                           ("all", "vehicles"))
+        for _ in range(vs.count):
+            row = np.zeros(T.SL_FIELDS, dtype=np.int64)
+            row[T.SL_SIDE] = si
+            row[T.SL_ZONE] = place
+            row[T.SL_ARRIVE] = vs.arrives_after_round
+            row[T.SL_VEHICLE] = 1
+            row[T.SL_SPEC] = T.SPEC_NONE
+            row[T.SL_MODEL] = list(game.units.vehicles).index(model)
+            slots.append(row)
+            owners.append((side, "vehicles", k))
+
+
+def _zone_room(spec: ScenarioFile, zone_ids: dict, slots: list, hexi, stand, grid: HexGrid, sides,
+               where: str) -> None:
+    """Every zone holds the units that set up in it (001 Setup: three units a hex)."""
     for (si, zname), z in zone_ids.items():
         room = int(((hexi[:, T.HI_ZONE] >> z) & 1 & stand).sum()) * 3
         need = sum(1 for r in slots if r[T.SL_SIDE] == si and r[T.SL_ZONE] == z and r[T.SL_ARRIVE] == 0)
         if need > room:
             key = f"sides.{sides[si]}.zones.{zname}"
             if not ((hexi[:, T.HI_ZONE] >> z) & 1).any():     # issue 44.8: say so, not "room for 0"
-                raise InputError(where, key, f"the zone is wholly off the {cols} x {len(rows)} map "
+                raise InputError(where, key, f"the zone is wholly off the {grid.cols} x {grid.rows} map "
                                  f"({', '.join(spec.sides[sides[si]].zones[zname])}): {need} squads cannot set up")
             raise InputError(where, key, f"{need} squads do not fit in the zone (room for {room}, 001 Setup: stacking)")
+
+
+def _figure_table(game: GameData, figure_names) -> np.ndarray:
+    """The figure table (``FT_*``): movement, fire, abilities, and the loss order."""
     ft = np.zeros((len(figure_names), T.FT_FIELDS), dtype=np.int64)
     for f, name in enumerate(figure_names):
         fig = game.units.figures[name]
@@ -645,11 +724,19 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     order = sorted(range(len(figure_names)), key=lambda f: (ft[f, T.FT_OFFICER], ft[f, T.FT_HEAVY],
                                                           ft[f, T.FT_HARDENED] > 0, ft[f, T.FT_IFPR], f))
     ft[:, T.FT_LOSS_ORDER] = order
+    return ft
+
+
+def _parameters(spec: ScenarioFile, game: GameData, sides, counts: tuple[int, int, int], figure_names) -> np.ndarray:
+    """The parameter vector (``P_*``): the counts (units, hexes, objectives), the rounds
+    and the rules' numbers."""
+    feats = game.terrain.features
     p = np.zeros(T.P_FIELDS, dtype=np.int64)
-    p[T.P_N_UNITS], p[T.P_N_HEX], p[T.P_N_OBJ], p[T.P_N_FIG] = len(slots), n, len(obj), len(figure_names)
+    p[T.P_N_UNITS], p[T.P_N_HEX], p[T.P_N_OBJ] = counts
+    p[T.P_N_FIG] = len(figure_names)
     p[T.P_ROUNDS], p[T.P_ACTIONS] = spec.rounds, spec.actions_per_turn
     p[T.P_INIT] = sides.index(spec.initiative)
-    p[T.P_SQUAD_MAX] = most                                    # rulings T17 (squad transfers, T35)
+    p[T.P_SQUAD_MAX] = game.units.squads.max_figures.value     # rulings T17 (squad transfers, T35)
     p[T.P_SMOKE_COVER] = feats["smoke"].cover_value            # 001 Smoke: +2 cover
     p[T.P_SMOKE_ASSAULT] = int(feats["smoke"].assault_cover != "none")   # rulings T10
     p[T.P_REGULAR] = figure_names.index("regular") if "regular" in figure_names else -1   # 001 Medic: Heal
@@ -670,6 +757,12 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_VEH_STACK] = 2                                       # 001 Setup: never more than two vehicles
     p[T.P_MORTAR_MIN] = game.units.abilities.minimum_distance.hexes.value
     p[T.P_TRANSPORT_MP] = 2                                    # 001 Transporting squads in vehicles: 2 MPs
+    _specialist_parameters(p, game)
+    return p
+
+
+def _specialist_parameters(p: np.ndarray, game: GameData) -> None:
+    """The specialisations' and concussive firepower's numbers in the parameter vector."""
     sp = game.units.specialisations
     p[T.P_ENG_MINES] = int(sp.engineer.minefield_exempt.value)
     p[T.P_AT_RANGE], p[T.P_AT_FPR] = sp.anti_tank.vehicle_range.value, sp.anti_tank.vehicle_fpr_bonus.value
@@ -680,22 +773,27 @@ def compile_scenario(spec: ScenarioFile, path: str, game: GameData) -> Scenario:
     p[T.P_MEDIC_ASSAULT] = ("none", "hex", "per_squad").index(sp.medic.assault_cover.value)
     conc = game.units.abilities.concussive_firepower
     p[T.P_CONC_FPR], p[T.P_CONC_RANGE] = conc.fpr_bonus.value, conc.range_bonus.value
+
+
+def _vehicle_table(game: GameData) -> np.ndarray:
+    """The vehicle model table (``VT_*``), one row per model (at least one row)."""
     vt = np.zeros((max(1, len(game.units.vehicles)), T.VT_FIELDS), dtype=np.int64)
     for v, model in enumerate(game.units.vehicles.values()):
         vt[v] = (model.movement.value, model.armour.value, int(model.thick_armour.value),
                  model.infantry.range.value, model.infantry.fpr.value, model.vehicle.range.value,
                  model.vehicle.fpr.value, int(model.light), int(model.has("fragile")), int(model.has("sturdy")),
                  int(model.has("concussive_firepower")), int(model.has("overrun")), model.transport.value)
-    dist = all_distances(grid.q, grid.r)
+    return vt
+
+
+def _sight_tables(spec: ScenarioFile, grid: HexGrid, elev, blocking, hexi, feats) -> tuple[np.ndarray, np.ndarray]:
+    """Line of sight between every two hexes, without and with the scenario's smoke."""
     lower = spec.rules.lower_hills_block                        # rulings T23
     los = _line_of_sight(grid, elev, blocking, lower)
     smoke_blocks = feats["smoke"].blocking.value == "yes"       # 001 Smoke: blocking terrain
     los_smoke = (_line_of_sight(grid, elev, blocking | hexi[:, T.HI_SMOKE], lower)
                  if smoke_blocks and hexi[:, T.HI_SMOKE].any() else los)
-    tables = T.Tables(hexi=hexi, side6=side6, los=los, los_smoke=los_smoke, dist=dist, ft=ft, vt=vt,
-                      slots=np.array(slots, dtype=np.int64).reshape(len(slots), T.SL_FIELDS), obj=obj, p=p)
-    return Scenario(spec.name, path, spec, game, grid, tables, (sides[0], sides[1]), figure_names, terrain_names,
-                    tuple(owners))
+    return los, los_smoke
 
 
 def _placement(unit, si: int, side: str, key: str, zone_ids: dict, grid: HexGrid, stand, terrain, feats,

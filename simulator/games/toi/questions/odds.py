@@ -150,7 +150,6 @@ def fire(attack: Attack, *, trials: int | None = None, seed: int | None = None, 
         # bound), but one the exact table rules out (thick armour: all of them) has [0, 0]
         impossible = (exact.hits_pmf(exact.roll_joint(attack)) == 0) & (pmf == 0)
         frame.loc[impossible, ["lo", "hi"]] = 0.0
-        frame.attrs["unseen"] = unseen_note(True)
     metrics: dict[str, np.ndarray] = {"mean_hits": hits, "p_hit": hits > 0}
     states: list[str] = []
     if attack.target is not None:

@@ -164,6 +164,7 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     the first player, losses per unit, the map with the set-up zones, the what-ifs."""
     from reports.balance import balance_bundle, reason_frame
     from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
     from simulator.engine.core.balance import report_frames
     from simulator.games.toi.game.balance import toi_balance
     from simulator.games.toi.game.board import draw_toi_map
@@ -177,7 +178,7 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
                       unit="games")
     atomic_write_text(folder / "balance.json", to_json(report), option=None)   # inside the staging folder
-    atomic_write_text(folder / "balance.txt", report_table(report), option=None)
+    atomic_write_text(folder / "balance.txt", report_table(BalanceReport.of(report)), option=None)
     scenario = result.game.scenario
     map_png = draw_toi_map(scenario, title=f"{scenario.name}: the map and the set-up",
                            footer="\n".join(prov.footer_lines()))

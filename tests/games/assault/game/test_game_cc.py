@@ -75,7 +75,7 @@ def test_initiated_round_matches_the_melee_calculator(tmp_path):
     frame = melee("german/rifles-41", "soviet/heavy-rifles-41", MeleeSituation(terrain="clear"),
                   edition="v1", max_rounds=1)
     exact: dict = {}
-    for row in frame.to_dict("records"):
+    for row in frame.table.to_dict("records"):
         a = ("eliminated",) if row["attacker_eliminated"] else (int(row["attacker_damage"]), bool(row["attacker_fallback"]))
         d = ("eliminated",) if row["defender_eliminated"] else (int(row["defender_damage"]), bool(row["defender_fallback"]))
         exact[(a, d)] = exact.get((a, d), 0.0) + row["p"]
@@ -115,7 +115,7 @@ def test_revised_whole_fight_matches_the_melee_calculator(tmp_path):
     frame = melee("german/rifles-41", "soviet/heavy-rifles-41", MeleeSituation(terrain="clear"),
                   edition="v2", withdraw_policy="never")
     exact: dict = {}
-    for row in frame.to_dict("records"):
+    for row in frame.table.to_dict("records"):
         ends = []
         for side in ("attacker", "defender"):
             ends.append(("eliminated",) if row[f"{side}_eliminated"] else

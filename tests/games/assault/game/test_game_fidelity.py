@@ -551,7 +551,7 @@ def test_revised_passenger_fire_matches_the_melee_calculator(tmp_path):
         key = outcome(st, hmg, 0)
         counts[key] = counts.get(key, 0) + 1
     frame = melee("soviet/rifles-41", "german/truck", MeleeSituation(passengers=("german/hmg-34",)), edition="v2")
-    exact = exact_outcomes(pd.DataFrame(frame.attrs["passengers"][0]["states"]))
+    exact = exact_outcomes(pd.DataFrame(frame.passengers[0]["states"]))
     check_against_exact(counts, exact, n)
 
 

@@ -43,9 +43,9 @@ from simulator.games.assault.game.state import (
     decode,
 )
 from simulator.games.assault.game.tables import HI_Q, HI_R
+from simulator.games.assault.questions.smoke import smoke
 from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import FireSituation
-from simulator.games.assault.rules.smoke import smoke
 from tests.games.assault.game.test_game_setup import act, actions, hex_of, unit
 
 HEAD = """\
@@ -250,7 +250,7 @@ def test_smoke_matches_the_exact_distribution(game):
             act(st, "smoke hex", mortar, nxt[0])
             seconds += 1
         assert int(st.s.hx[:, HX_SMOKE].max()) <= 4
-    df = smoke("german/mortar-81mm")
+    df = smoke("german/mortar-81mm").frame()
     exact = df.groupby("hex1")["p"].sum().reindex(range(5), fill_value=0.0).to_numpy()
     for k in range(5):
         p = exact[k]

@@ -28,6 +28,7 @@ from simulator.games.assault.game.state import (
     U_IMMOB,
     decode,
 )
+from simulator.games.assault.questions.terrain_damage import terrain_damage
 from simulator.games.assault.rules.melee.situation import (
     A1,
     D1,
@@ -38,7 +39,6 @@ from simulator.games.assault.rules.melee.situation import (
     build_cast,
     direction_pools,
 )
-from simulator.games.assault.rules.vehicle_terrain import terrain_damage
 from tests.games.assault.game.test_game_setup import act, actions, hex_of, unit
 
 HEAD = """\
@@ -159,7 +159,7 @@ def test_terrain_damage_matches_the_exact_odds(tmp_path):
         act(st, "step", tank, next(d for d in range(6) if int(g.tables.side6[hex_of(g, "1,1"), d, 0]) == forest))
         immob += int(st.s.u[tank, U_IMMOB])
         dmg += int(st.s.u[tank, U_DMG])
-    exact = terrain_damage("german/pz-iif", "forest").attrs["summary"]
+    exact = terrain_damage("german/pz-iif", "forest").summary
     p = exact["p_immobilised"]
     assert abs(immob / n - p) < 4 * math.sqrt(p * (1 - p) / n)
     assert abs(dmg / n - exact["mean_damage"]) < 4 * math.sqrt(exact["mean_damage"] / n) + 1e-9

@@ -96,9 +96,10 @@ def test_a_stage_line_when_not_a_terminal_and_none_with_quiet(skirmish_path, mon
 def test_a_slow_run_reads_its_rate_with_two_digits(skirmish):
     """An mcts run of 0.4 games a second printed "0 games/s" (its rate rounded to units)."""
     from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
     report = summary(run_games(skirmish, games=4, seed=1, players=("greedy", "random"), workers=1))
     report |= {"sides": list(skirmish.sides), "games_per_second": 0.4}
-    assert "\n0.4 games/s with 1 worker(s)\n" in report_table(report)
+    assert "\n0.4 games/s with 1 worker(s)\n" in report_table(BalanceReport.of(report))
 
 
 def test_checkpoint_and_no_checkpoint_exclude_each_other(skirmish_path, tmp_path):

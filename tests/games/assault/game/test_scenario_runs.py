@@ -99,6 +99,7 @@ def test_skill_ladder_from_both_seats(skirmish_path):
     """--ladder: random < greedy < lookahead, each stronger player against the weaker from
     both seats, judged against the weaker player's own rate in that seat."""
     from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
     from simulator.games.assault.game.balance import balance_report
     rep = balance_report(str(skirmish_path), games=200, seed=6, players="greedy,greedy", workers=2,
                          ladder=True, ladder_games=120, progress=False)
@@ -118,7 +119,7 @@ def test_skill_ladder_from_both_seats(skirmish_path):
     random_rung = sl["rungs"][0]
     assert all(seat["better"] for seat in random_rung["seats"])      # greedy crushes random either way
     assert sl["skill_matters"] == all(r["stronger_wins_more_from_both_seats"] for r in sl["rungs"])
-    assert "skill ladder (120 games a match)" in report_table(rep)
+    assert "skill ladder (120 games a match)" in report_table(BalanceReport.of(rep))
 
 
 def test_ladder_climbs_the_levels_given_and_names_the_lowest_failing_rung(skirmish_path):

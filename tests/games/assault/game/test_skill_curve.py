@@ -205,7 +205,8 @@ def test_skill_curve_json_text_and_report_folder(skirmish_path, tmp_path):
     assert (out / "skill-curve.png").is_file() and (out / "skill-curve.csv").is_file()
     assert "skill-curve.png" in (out / "index.html").read_text()
     from reports.scenario_text import report_table
-    text = report_table(data)
+    from simulator.engine.core.answers import BalanceReport
+    text = report_table(BalanceReport.of(data))
     assert "skill curve" in text and "30 games a level" in text
     assert "NOT converged" in text and "the verdict above is made at the strongest level, greedy" in text
     assert "skill-convergence.csv" in (out / "index.html").read_text()

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from reports.scenario_text import report_table
 from reports.tables import win_rate_table
 from simulator.cli import main
+from simulator.engine.core.answers import BalanceReport
 from simulator.engine.core.balance import report_frames
 from simulator.engine.core.batch import Tally, activity_warnings, run_games, summary, verdict
 from simulator.games.assault.game.replay import events_frame, replay_game, replay_json, replay_text, truncated
@@ -61,7 +62,7 @@ def test_the_text_and_html_report_say_how_many_were_cut_short(skirmish):
     assert r.tally.truncated == 40 and s["truncated_rate"] == 1.0 and s["draw_rate"] == 0.0
     assert s["verdict"]["status"] == "no verdict" and "40 cut short" in s["verdict"]["text"]
     s["sides"] = list(skirmish.sides)
-    text = report_table(s)
+    text = report_table(BalanceReport.of(s))
     assert "cut short" in text and "warning: 40 of 40 games (100.00%) were cut short" in text
     games = report_frames(s, r)["games"]                 # the page's tables and highlights
     assert set(games["winner"]) == {"truncated"}

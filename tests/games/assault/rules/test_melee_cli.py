@@ -140,6 +140,6 @@ def test_a_reinforced_first_turn_is_labelled_honestly_and_explain_shows_the_rein
     assert attack[-1] == "RYG" and defence[-1] == "Y"
     assert reinforcement_steps(build_cast("v1", units["soviet/rifles-41"], units["german/rifles-41"],
                                           MeleeSituation(), load_aid(), units)) == []
-    assert first_turn_title({"units": {"attacker": "a", "defender": "d"}}) == "Single round (the first turn only)"
-    title = first_turn_title({"units": {"attacker": "a", "attacker_reinforcement": "soviet/heavy-rifles-41"}})
+    assert first_turn_title({"attacker": "a", "defender": "d"}) == "Single round (the first turn only)"
+    title = first_turn_title({"attacker": "a", "attacker_reinforcement": "soviet/heavy-rifles-41"})
     assert "Single round" not in title and "soviet/heavy-rifles-41 reinforcing" in title and "12.2" in title

@@ -12,10 +12,10 @@ RIFLES, TANK_HUNTERS = "soviet/rifles-41", "german/tank-hunters-41"
 def test_same_matchup_different_numbers_and_the_rules_named():
     s = MeleeSituation(terrain="brush", defender_activated=True)
     frame = compare_editions(RIFLES, TANK_HUNTERS, s)
-    r = frame.attrs
+    r = frame.to_json()
     v1, v2 = r["editions"]["v1"], r["editions"]["v2"]
-    assert set(frame["edition"]) == {"v1", "v2"}
-    assert frame.groupby("edition")["p"].sum().to_dict() == pytest.approx({"v1": 1.0, "v2": 1.0})
+    assert set(frame.table["edition"]) == {"v1", "v2"}
+    assert frame.table.groupby("edition")["p"].sum().to_dict() == pytest.approx({"v1": 1.0, "v2": 1.0})
     assert (v1["edition"], v2["edition"]) == ("v1", "v2")
     for key, diff in r["difference"].items():
         assert diff == pytest.approx(v2["summary"][key] - v1["summary"][key])
@@ -39,7 +39,7 @@ def test_same_matchup_different_numbers_and_the_rules_named():
 
 def test_the_suppressed_defender_is_where_the_editions_part_most():
     s = MeleeSituation(defender_suppressed=True)
-    r = compare_editions(RIFLES, "german/rifles-41", s).attrs
+    r = compare_editions(RIFLES, "german/rifles-41", s).to_json()
     assert r["editions"]["v1"]["summary"]["p_attacker_holds"] == 1.0     # 12.0: falls back at once
     assert r["editions"]["v2"]["summary"]["p_attacker_holds"] < 0.9      # revised: it stays and defends
     assert "suppressed defender" in {d["rule"] for d in r["differing_rules"]}
@@ -47,7 +47,7 @@ def test_the_suppressed_defender_is_where_the_editions_part_most():
 
 def test_edition_only_options_apply_to_their_edition_and_are_noted():
     s = MeleeSituation(support_attacker="soviet/heavy-rifles-41", wire=True)
-    r = compare_editions(RIFLES, "german/rifles-41", s).attrs
+    r = compare_editions(RIFLES, "german/rifles-41", s).to_json()
     v1, v2 = r["editions"]["v1"], r["editions"]["v2"]
     assert v2["attacker_rerolls"]["attack"] == 1 and v1["attacker_rerolls"]["attack"] == 0
     assert v2["attacker_attack_pool"] == "RG" and v1["attacker_attack_pool"] == "RGG"
@@ -59,9 +59,9 @@ def test_adrenaline_rush_alone_changes_later_rounds():
     # An attacker whose only threat is suppression: in v1 the rush ignores one suppression in every
     # exchange; in v2 only in round one, so later rounds can make the defender fall back.
     v1 = melee("soviet/rifles-41", "german/rifles-41", MeleeSituation(terrain="road"), edition="v1",
-               withdraw_policy="never").attrs
+               withdraw_policy="never").to_json()
     v2 = melee("soviet/rifles-41", "german/rifles-41", MeleeSituation(terrain="road"), edition="v2",
-               withdraw_policy="never").attrs
+               withdraw_policy="never").to_json()
     assert v2["summary"]["p_defender_fell_back"] > v1["summary"]["p_defender_fell_back"]
     assert v1["later_round_pools"]["adrenaline"] == {"attacker_ignores": 1, "defender_ignores": 1}
     assert v2["later_round_pools"]["adrenaline"] == {"attacker_ignores": 0, "defender_ignores": 0}

@@ -38,8 +38,8 @@ def assert_close(exact: dict, mc: dict, n: int):
 
 
 def both(attacker, defender, situation, edition, seed, **kw):
-    exact = melee(attacker, defender, situation, edition=edition, exact=True, **kw).attrs
-    mc = melee(attacker, defender, situation, edition=edition, trials=TRIALS, seed=seed, workers=1, **kw).attrs
+    exact = melee(attacker, defender, situation, edition=edition, exact=True, **kw).to_json()
+    mc = melee(attacker, defender, situation, edition=edition, trials=TRIALS, seed=seed, workers=1, **kw).to_json()
     assert exact["method"] == "exact" and mc["method"] == "monte-carlo"
     return exact, mc
 
@@ -94,8 +94,8 @@ def test_v1_emergency_disembark_and_vehicles():
 
 def test_monte_carlo_is_the_same_for_any_number_of_workers():
     s = MeleeSituation(terrain="brush")
-    one = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2", trials=300_000, seed=9, workers=1).attrs
-    two = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2", trials=300_000, seed=9, workers=2).attrs
+    one = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2", trials=300_000, seed=9, workers=1).to_json()
+    two = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2", trials=300_000, seed=9, workers=2).to_json()
     assert one["states"] == two["states"] and one["summary"] == two["summary"]
 
 
@@ -103,6 +103,6 @@ def test_monte_carlo_is_the_same_for_any_number_of_workers():
 def test_a_fight_nobody_can_win_is_unresolved_at_the_cap(edition, rounds):
     # Trucks have no close-combat dice: v2 fights its 3 capped rounds; in v1 a unit
     # without dice does not renew (12.3 is optional), so only the initiation is fought.
-    exact = melee("soviet/truck", "german/truck", MeleeSituation(), edition=edition, max_rounds=3).attrs
+    exact = melee("soviet/truck", "german/truck", MeleeSituation(), edition=edition, max_rounds=3).to_json()
     assert exact["summary"]["p_unresolved"] == 1.0
     assert exact["summary"]["mean_rounds"] == rounds

@@ -139,7 +139,7 @@ def test_12_11_renewed_next_turn_both_get_the_strongest_terrain_die():
 
 def test_12_11_the_single_round_contains_the_example_outcome():
     frame = melee(RIFLES_41, TANK_HUNTERS, EXAMPLE_V1, edition="v1")
-    states = frame.attrs["single_round"]["states"]
+    states = frame.to_json()["single_round"]["states"]
     example = [s for s in states if s["outcome"] == "unresolved" and s["attacker"]["damage"] == 2
                and s["defender"]["damage"] == 0]
     assert len(example) == 1 and 0 < example[0]["p"] < 1
@@ -199,7 +199,7 @@ def test_replay_rejects_a_roll_that_does_not_match_the_pool():
 
 def test_12_6_as_a_question(revised_units):
     frame = melee("us/rifles-43", "german/hmg-42", EXAMPLE_V2, edition="v2", units_dir=revised_units)
-    a = frame.attrs
+    a = frame.to_json()
     assert (a["attacker_attack_pool"], a["attacker_defence_pool"]) == ("RYG", "YB")
     assert (a["defender_attack_pool"], a["defender_defence_pool"]) == ("YYG", "RRYY")
     assert a["fortification"]["name"] == "bunker"

@@ -145,16 +145,16 @@ def test_experience(edition):                                                   
 
 
 def test_v1_entering_a_suppressed_unit_makes_it_fall_back():                              # 12.0
-    a = melee(SOV, GER, MeleeSituation(defender_suppressed=True), edition="v1").attrs
+    a = melee(SOV, GER, MeleeSituation(defender_suppressed=True), edition="v1").to_json()
     assert a["summary"]["p_attacker_holds"] == 1.0 and a["summary"]["p_defender_fell_back"] == 1.0
     assert a["summary"]["mean_rounds"] == 0.0
-    art = melee(SOV, AT_GUN, MeleeSituation(defender_suppressed=True), edition="v1").attrs
+    art = melee(SOV, AT_GUN, MeleeSituation(defender_suppressed=True), edition="v1").to_json()
     assert art["summary"]["p_defender_eliminated"] == 1.0          # artillery cannot fall back (10.7.3)
 
 
 @pytest.mark.parametrize("edition", ["v1", "v2"])
 def test_entering_a_unit_in_fallback_eliminates_it(edition):                              # 12.0
-    a = melee(SOV, GER, MeleeSituation(defender_fallback=True), edition=edition).attrs
+    a = melee(SOV, GER, MeleeSituation(defender_fallback=True), edition=edition).to_json()
     assert a["summary"]["p_defender_eliminated"] == 1.0 and a["summary"]["p_attacker_holds"] == 1.0
 
 
@@ -182,11 +182,11 @@ def test_v1_reinforcement_rules_and_stacking():                                 
 
 def test_v1_reinforcements_fight_in_the_first_turn():                                     # 12.2
     a = melee(SOV, GER, MeleeSituation(reinforce_attacker="soviet/heavy-rifles-41"), edition="v1",
-              trials=40_000, seed=3).attrs
+              trials=40_000, seed=3).to_json()
     single = a["single_round"]["summary"]
     assert 1.0 < single["mean_rounds"] <= 2.0             # the reinforcement's exchange when it can enter
     assert set(a["units"]) == {"attacker", "attacker_reinforcement", "defender"}
-    alone = melee(SOV, GER, MeleeSituation(), edition="v1").attrs
+    alone = melee(SOV, GER, MeleeSituation(), edition="v1").to_json()
     assert a["method"] == "monte-carlo" and alone["method"] == "exact"
     assert a["summary"]["p_attacker_holds"] > alone["summary"]["p_attacker_holds"] + 0.1
 
@@ -198,7 +198,7 @@ def test_v1_emergency_disembark_into_the_hex():                                 
     assert p_on_a.doubles == "strongest"                  # marked fast: 12.8.1
     assert any(st.section == "12.10" for st in a_on_p.steps)   # no terrain dice for it
     a = melee(GER, "soviet/truck", MeleeSituation(passengers=("soviet/mmg-maxim", "soviet/rifles-41"),
-                                                  terrain="forest"), edition="v1", trials=1000, seed=1).attrs
+                                                  terrain="forest"), edition="v1", trials=1000, seed=1).to_json()
     assert a["attacker_defence_pool"] == "Y" and a["defender_defence_pool"] == "Y"
     assert [p["disembarks"] for p in a["passengers"]] == ["into the close-combat hex (12.10)",
                                                           "to an adjacent hex (12.10)"]
@@ -320,7 +320,7 @@ def test_v2_immobilised_vehicle():                                              
 
 
 def test_v2_immobilised_vehicle_cannot_withdraw():                                         # 13.1
-    a = melee(SOV, PZ, MeleeSituation(defender_immobilised=True, defender_damage=1), edition="v2").attrs
+    a = melee(SOV, PZ, MeleeSituation(defender_immobilised=True, defender_damage=1), edition="v2").to_json()
     assert a["summary"]["p_defender_withdrew"] == 0.0
 
 
@@ -330,7 +330,7 @@ def test_dug_in_defender(edition):                                              
     # die: YG -> YGG; the assault unit's defence (v1: Y, card only; v2: Y + the blue die of
     # revised 12.1.3.2) and both attacks unchanged
     assert changes(edition, defender_dug_in=True) == {("a_on_d", "defence"): ("YG", "YGG")}
-    a = melee(SOV, GER, MeleeSituation(defender_dug_in=True), edition=edition).attrs
+    a = melee(SOV, GER, MeleeSituation(defender_dug_in=True), edition=edition).to_json()
     if edition == "v1":
         assert a["p_dug_in_kept"] == 1.0                 # the marker always stays (9.8.1)
     else:
@@ -342,7 +342,7 @@ def test_dug_in_defender(edition):                                              
 
 def test_v2_emergency_disembark_fire_at_the_passengers():                                  # revised 12.4
     a = melee(GER, "soviet/truck", MeleeSituation(passengers=("soviet/mmg-maxim", "soviet/rifles-41")),
-              edition="v2").attrs
+              edition="v2").to_json()
     assert a["defender_defence_pool"] == "-"             # the truck itself: its above dice (none) vs infantry
     shots = {p["unit"]: p for p in a["passengers"]}
     assert shots["soviet/rifles-41"]["attack_pool"] == "R"   # strongest die of RYG at range 0
@@ -356,7 +356,7 @@ def test_v2_emergency_disembark_fire_at_the_passengers():                       
 
 def test_outcome_states_cover_all_probability():
     for edition in ("v1", "v2"):
-        a = melee(SOV, PZ, MeleeSituation(tracks=True), edition=edition).attrs
+        a = melee(SOV, PZ, MeleeSituation(tracks=True), edition=edition).to_json()
         assert np.isclose(sum(st["p"] for st in a["states"]), 1.0)
         total = sum(a["summary"][k] for k in ("p_attacker_holds", "p_defender_holds", "p_neither_holds",
                                                "p_unresolved"))

@@ -8,11 +8,12 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.games.assault.questions.smoke import smoke
 from simulator.games.assault.rules.aid import load_aid
 from simulator.games.assault.rules.cards import load_units
 from simulator.games.assault.rules.dice import load_dice
 from simulator.games.assault.rules.pools import FireSituation, fire_pools
-from simulator.games.assault.rules.smoke import exact_smoke, place_smoke, smoke
+from simulator.games.assault.rules.smoke import exact_smoke, place_smoke
 from simulator.games.assault.rules.support import load_support
 from simulator.run.errors import InputError
 
@@ -83,10 +84,10 @@ def test_a_single_die_puts_smoke_in_the_first_hex_it_hits():
 
 def test_fewer_hexes_leave_the_others_empty():
     one = smoke(MORTAR, hexes=1)
-    assert (one.hex2 == 0).all() and (one.hex3 == 0).all()
-    assert one.attrs["per_hex"][0]["p_markers"] == pytest.approx(smoke(MORTAR).attrs["per_hex"][0]["p_markers"])
+    assert (one.table.hex2 == 0).all() and (one.table.hex3 == 0).all()
+    assert one.per_hex[0]["p_markers"] == pytest.approx(smoke(MORTAR).per_hex[0]["p_markers"])
     two = smoke(MORTAR, hexes=2)
-    assert (two.hex3 == 0).all() and len(two.attrs["per_hex"]) == 2
+    assert (two.table.hex3 == 0).all() and len(two.per_hex) == 2
 
 
 @pytest.mark.parametrize("kw,pool,doubles", [
@@ -97,12 +98,12 @@ def test_fewer_hexes_leave_the_others_empty():
 ])
 def test_smoke_pool_modifiers(kw, pool, doubles):
     f = smoke(MORTAR, **kw)
-    assert (f.attrs["smoke_pool"], f.attrs["doubles"]) == (pool, doubles)
+    assert (f.smoke_pool, f.doubles) == (pool, doubles)
 
 
 def test_half_strength_smoke_is_thinner():
     full, half = smoke(MORTAR), smoke(MORTAR, firer_damage=1)
-    assert half.attrs["summary"]["mean_total_markers"] < full.attrs["summary"]["mean_total_markers"]
+    assert half.summary["mean_total_markers"] < full.summary["mean_total_markers"]
 
 
 def test_who_may_fire_smoke():
@@ -120,17 +121,17 @@ def test_monte_carlo_agrees_with_exact_in_every_cell():
     trials = 300_000
     ex, mc = smoke(MORTAR), smoke(MORTAR, trials=trials, seed=31, workers=1)
     keys = ["hex1", "hex2", "hex3"]
-    both = ex.merge(mc, on=keys, how="outer", suffixes=("_x", "_mc")).fillna(0.0)
+    both = ex.table.merge(mc.table, on=keys, how="outer", suffixes=("_x", "_mc")).fillna(0.0)
     assert not ((both.p_x == 0) & (both.p_mc > 0)).any()
     se = np.sqrt(both.p_x * (1 - both.p_x) / trials)
     z = np.abs(both.p_mc - both.p_x) / np.where(se > 0, se, 1)
     assert z.max() < 4, both
-    for h_ex, h_mc in zip(ex.attrs["per_hex"], mc.attrs["per_hex"], strict=True):
+    for h_ex, h_mc in zip(ex.per_hex, mc.per_hex, strict=True):
         assert abs(h_ex["mean_markers"] - h_mc["mean_markers"]) < 4 * h_mc["se"]["mean_markers"]
 
 
 def test_per_hex_los_effect_counts_markers_as_hindrances():
-    h1 = smoke(MORTAR).attrs["per_hex"][0]
+    h1 = smoke(MORTAR).per_hex[0]
     pm = h1["p_markers"]
     assert h1["p_los_blocked"] == pytest.approx(pm[3] + pm[4])     # 10.3: three markers block
     assert h1["p_los_hindered"] == pytest.approx(pm[1] + pm[2])
@@ -183,3 +184,42 @@ def test_smoke_cli_json_table_and_explain():
     assert cli("assault", "smoke", MORTAR, "--format", "csv").output.startswith("hex1,hex2,hex3,p")
     res = cli("assault", "smoke", "german/hmg-34", code=2)
     assert "cannot fire smoke" in res.output and res.output.count("\n") == 1
+
+
+SMOKE_JSON_KEYS = ["method", "trials", "seed", "firer", "smoke_pool", "doubles", "hexes", "max_markers_per_hex",
+                   "range", "dice", "dice_status", "aid", "aid_status", "support", "support_status", "per_hex",
+                   "outcomes", "summary", "explain"]   # the order `smoke --format json` printed before issue 42.4
+
+
+def test_smoke_answer_is_a_value_rendered_as_json_and_csv():
+    import dataclasses
+    import io
+
+    import pandas as pd
+
+    answer = smoke(MORTAR)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.hexes = 1     # type: ignore[misc]
+    j = answer.to_json()
+    assert list(j) == SMOKE_JSON_KEYS and "unseen" not in j       # exact: nothing unseen, no run
+    # RYGG: no damage symbol on R, Y, G, G is 2/6 * 3/6 * 4/6 * 4/6 = 96/1296 = 0.0740741;
+    # no smoke in three hexes: that, three times over, 0.0740741 ** 3 = 0.000406442
+    assert j["smoke_pool"] == "RYGG"
+    assert j["summary"]["p_no_smoke"] == pytest.approx((96 / 1296) ** 3, rel=1e-12)
+    assert j["summary"]["p_no_smoke"] == pytest.approx(0.000406442, abs=1e-9)
+    no_smoke = [o for o in j["outcomes"] if (o["hex1"], o["hex2"], o["hex3"]) == (0, 0, 0)]
+    assert no_smoke[0]["p"] == pytest.approx((96 / 1296) ** 3, rel=1e-12)
+    assert sum(o["p"] for o in j["outcomes"]) == pytest.approx(1.0)
+    csv = pd.read_csv(io.StringIO(answer.frame().to_csv(index=False)))
+    assert list(csv.columns) == ["hex1", "hex2", "hex3", "p"] and len(csv) == len(j["outcomes"])
+    assert csv.loc[(csv.hex1 == 0) & (csv.hex2 == 0) & (csv.hex3 == 0), "p"].iloc[0] == pytest.approx(
+        (96 / 1296) ** 3, rel=1e-12)
+    assert answer.frame().attrs == {}
+
+
+def test_smoke_monte_carlo_answer_says_what_it_never_saw():
+    answer = smoke(MORTAR, hexes=2, trials=2000, seed=7, workers=1)
+    j = answer.to_json()
+    assert list(j) == [*SMOKE_JSON_KEYS, "unseen"]
+    assert (j["method"], j["trials"], j["seed"]) == ("monte-carlo", 2000, 7)
+    assert answer.run is not None and "run" not in j

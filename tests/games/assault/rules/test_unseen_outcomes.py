@@ -13,12 +13,12 @@ import pytest
 from simulator.games.assault import odds
 from simulator.games.assault.questions.melee import melee
 from simulator.games.assault.questions.odds import odds_outcomes
+from simulator.games.assault.questions.smoke import smoke
 from simulator.games.assault.rules.dice import load_dice, parse_pool
 from simulator.games.assault.rules.exact import roll_outcome
 from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.melee.situation import MeleeSituation
 from simulator.games.assault.rules.pools import FireSituation
-from simulator.games.assault.rules.smoke import smoke
 from simulator.run.intervals import UNSEEN_LISTED
 
 DICE = load_dice()
@@ -74,15 +74,15 @@ def test_fire_states_list_every_possible_state():
 
 
 def test_smoke_lists_every_possible_placement():
-    ex = smoke("soviet/mortar-82mm")
-    mc = smoke("soviet/mortar-82mm", trials=25, seed=6, workers=1)
+    ex_answer, mc_answer = smoke("soviet/mortar-82mm"), smoke("soviet/mortar-82mm", trials=25, seed=6, workers=1)
+    ex, mc = ex_answer.table, mc_answer.table
     cols = ["hex1", "hex2", "hex3"]
     assert set(map(tuple, mc[cols].to_numpy().tolist())) == set(map(tuple, ex[cols].to_numpy().tolist()))
     unseen = mc[mc["p"] == 0]
     assert len(unseen) > 0 and np.allclose(unseen["hi"], bound(25))
     # per hex, a count of markers the exact table rules out has [0, 0]; one possible but
     # not seen its exact bound
-    for h_mc, h_ex in zip(mc.attrs["per_hex"], ex.attrs["per_hex"], strict=True):
+    for h_mc, h_ex in zip(mc_answer.per_hex, ex_answer.per_hex, strict=True):
         for p_ex, p_mc, (lo, hi) in zip(h_ex["p_markers"], h_mc["p_markers"], h_mc["ci95"]["p_markers"], strict=True):
             if p_ex == 0:
                 assert (lo, hi) == (0.0, 0.0)
@@ -92,15 +92,15 @@ def test_smoke_lists_every_possible_placement():
 
 def test_close_combat_lists_every_end_state_the_exact_chain_reaches():
     s = MeleeSituation()
-    ex = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2").attrs
-    mc = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2", trials=20, seed=2, workers=1).attrs
+    ex = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2").to_json()
+    mc = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2", trials=20, seed=2, workers=1).to_json()
     assert len(mc["states"]) == len(ex["states"])
     unseen = [st for st in mc["states"] if st["p"] == 0]
     assert len(unseen) > 0 and all(st["ci95"] == pytest.approx([0.0, bound(20)]) for st in unseen)
     assert sum(st["p"] for st in mc["states"]) == pytest.approx(1.0)
     assert mc["unseen"] == UNSEEN_LISTED
     # the CSV of the same answer (--format csv) has the rows too
-    frame = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2", trials=20, seed=2, workers=1)
+    frame = melee("soviet/rifles-41", "german/rifles-41", s, edition="v2", trials=20, seed=2, workers=1).frame()
     assert len(frame) == len(ex["states"]) and math.isclose(frame["hi"][frame["p"] == 0].min(), bound(20))
 
 

@@ -7,12 +7,13 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.games.assault.questions.terrain_damage import terrain_damage
 from simulator.games.assault.rules.aid import load_aid
 from simulator.games.assault.rules.cards import load_units
 from simulator.games.assault.rules.damage import STEADY, SUPPRESSED
 from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import FireSituation, fire_pools
-from simulator.games.assault.rules.vehicle_terrain import overrun_succeeds, terrain_damage, terrain_damage_effect
+from simulator.games.assault.rules.vehicle_terrain import overrun_succeeds, terrain_damage_effect
 from simulator.run.errors import InputError
 
 UNITS = load_units()
@@ -47,33 +48,33 @@ def test_effects_of_a_terrain_damage_roll():
 def test_pz_iif_entering_forest_matches_the_closed_form():
     # forest rolls G against the Pz IIF's strongest card die Y (9.10.1); see dice.toml
     f = terrain_damage(PZ, "forest")
-    assert (f.attrs["attack_pool"], f.attrs["defence_pool"]) == ("G", "Y")
-    assert p_of(f, damage=1, immobilised=True) == pytest.approx(1 / 12)   # G crit+hit vs Y supp/blank
-    assert p_of(f, damage=0, immobilised=True) == pytest.approx(1 / 18)   # G crit+hit vs Y hit
-    assert p_of(f, damage=1, immobilised=False) == pytest.approx(1 / 12)  # G hit vs Y supp/blank
-    assert p_of(f, suppressed=True) == pytest.approx(1 / 18)              # G supp vs Y blank
-    assert p_of(f, damage=0, immobilised=False, suppressed=False) == pytest.approx(13 / 18)
-    assert f.attrs["summary"]["p_immobilised"] == pytest.approx(5 / 36)
+    assert (f.attack_pool, f.defence_pool) == ("G", "Y")
+    assert p_of(f.table, damage=1, immobilised=True) == pytest.approx(1 / 12)   # G crit+hit vs Y supp/blank
+    assert p_of(f.table, damage=0, immobilised=True) == pytest.approx(1 / 18)   # G crit+hit vs Y hit
+    assert p_of(f.table, damage=1, immobilised=False) == pytest.approx(1 / 12)  # G hit vs Y supp/blank
+    assert p_of(f.table, suppressed=True) == pytest.approx(1 / 18)              # G supp vs Y blank
+    assert p_of(f.table, damage=0, immobilised=False, suppressed=False) == pytest.approx(13 / 18)
+    assert f.summary["p_immobilised"] == pytest.approx(5 / 36)
 
 
 def test_crit_as_damage_reading_moves_the_immobilised_undamaged_case():
     # a crit+hit now makes two damage points: the strength-2 Pz IIF is eliminated
     f = terrain_damage(PZ, "forest", crit_is_damage=True)
-    assert p_of(f, eliminated=True) == pytest.approx(1 / 12)
-    assert p_of(f, damage=1, immobilised=True) == pytest.approx(1 / 18)
-    assert p_of(f, damage=0, immobilised=True) == 0.0
+    assert p_of(f.table, eliminated=True) == pytest.approx(1 / 12)
+    assert p_of(f.table, damage=1, immobilised=True) == pytest.approx(1 / 18)
+    assert p_of(f.table, damage=0, immobilised=True) == 0.0
 
 
 def test_strongest_card_die_over_all_facings_and_other_cases():
     # the truck's strongest die is B; heavy forest rolls Y (aid.toml)
     f = terrain_damage("soviet/truck", "heavy-forest", damage=1)
-    assert (f.attrs["attack_pool"], f.attrs["defence_pool"]) == ("Y", "B")
-    assert f.attrs["summary"]["p_eliminated"] > 0
+    assert (f.attack_pool, f.defence_pool) == ("Y", "B")
+    assert f.summary["p_eliminated"] > 0
     # no vehicle-damage dice: nothing can happen
     clear = terrain_damage(PZ, "clear")
-    assert len(clear) == 1 and clear.p.iloc[0] == pytest.approx(1.0) and clear.attrs["attack_pool"] == "-"
+    assert len(clear.table) == 1 and clear.table.p.iloc[0] == pytest.approx(1.0) and clear.attack_pool == "-"
     elite = terrain_damage(PZ, "forest", experience="elite")
-    assert elite.attrs["summary"]["p_suppressed_fallback_or_eliminated"] == 0.0
+    assert elite.summary["p_suppressed_fallback_or_eliminated"] == 0.0
 
 
 def test_bad_terrain_damage_questions():
@@ -93,7 +94,7 @@ def test_terrain_damage_monte_carlo_agrees_with_exact(vehicle, terrain, seed):
     ex = terrain_damage(vehicle, terrain, damage=0)
     mc = terrain_damage(vehicle, terrain, damage=0, trials=trials, seed=seed, workers=1)
     keys = ["eliminated", "damage", "suppressed", "fallback", "immobilised"]
-    both = ex.merge(mc, on=keys, how="outer", suffixes=("_x", "_mc")).fillna(0.0)
+    both = ex.table.merge(mc.table, on=keys, how="outer", suffixes=("_x", "_mc")).fillna(0.0)
     se = np.sqrt(both.p_x * (1 - both.p_x) / trials)
     z = np.abs(both.p_mc - both.p_x) / np.where(se > 0, se, 1)
     assert not ((both.p_x == 0) & (both.p_mc > 0)).any() and z.max() < 4, both
@@ -171,3 +172,27 @@ def test_overrun_cli():
     assert "last shot" in out and "(9.10.3)" in out and "P(gun overrun)" in out
     res = cli("assault", "fire", GUN, T26, "--overrun", "--firer-status", "suppressed", code=2)
     assert "9.10.3" in res.output and res.output.count("\n") == 1
+
+
+def test_terrain_damage_answer_is_a_value_rendered_as_json_and_csv():
+    # issue 42, item 4: a frozen TerrainDamageAnswer; the JSON (keys in the order printed
+    # before) and the CSV are renderings of its fields and table
+    import dataclasses
+    import io
+
+    import pandas as pd
+
+    from simulator.games.assault.report.text import terrain_damage_json
+    answer = terrain_damage(PZ, "forest")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.terrain = "clear"    # type: ignore[misc]
+    j = terrain_damage_json(answer)
+    assert list(j) == ["method", "trials", "seed", "vehicle", "terrain", "hill", "attack_pool", "defence_pool",
+                       "damage_before", "experience", "crit_is_damage", "vehicle_strength", "dice", "dice_status",
+                       "aid", "aid_status", "states", "summary", "explain"]
+    # as the closed form above: P(immobilised) = 1/12 + 1/18 = 5/36; no damage, no mark 13/18
+    assert j["summary"]["p_immobilised"] == pytest.approx(5 / 36)
+    csv = pd.read_csv(io.StringIO(answer.frame().to_csv(index=False)))
+    calm = csv[(csv.damage == 0) & ~csv.immobilised & ~csv.suppressed]
+    assert float(calm.p.sum()) == pytest.approx(13 / 18)
+    assert answer.frame().attrs == {}

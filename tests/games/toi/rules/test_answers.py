@@ -29,3 +29,12 @@ def test_fire_answer_renders_its_fields():
     assert f.summary["p_normal"] == pytest.approx(1 / 32)
     with pytest.raises(dataclasses.FrozenInstanceError):
         f.target = "tank"  # type: ignore[misc]
+
+
+def test_a_monte_carlo_fire_answer_keeps_its_note_in_the_field_not_in_attrs():
+    # issue 42, item 4: the note on outcomes never seen is the answer's ``unseen`` field;
+    # the table carries no attrs by Monte Carlo either
+    f = fire_from_strengths(5, 0, "close", target="squad:4", trials=2000, seed=3, workers=1)
+    assert f.how == Method("monte-carlo", 2000, 3)
+    assert f.frame().attrs == {} and f.unseen and "never seen" in f.unseen
+    assert f.frame()["hits"].tolist() == [0, 1, 2, 3, 4, 5]     # every count 0..5 listed, seen or not
