@@ -42,7 +42,11 @@ MC_DEPTH = 15           # the deepest its tree grows, in searched decisions (0: 
 MC_PLANS = 16           # other plans its tree weighs for each of its candidate moves (the game's other_plans)
 MC_GATE = 17            # an other plan is played only when its mean beats greedy's plans' by this many standard errors, hundredths (0: no gate)
 MC_VICTORY = 18         # its evaluation: plus this many hundredths of a point times the game's outlook (gameapi.outlook)
-N_PARAMS = 19
+MC_LEARNED = 19         # MC_LEARNED + side: 1, that side's searches score a leaf by the learned value (players.value)
+MC_LROLLOUT = 21        # a learned player's playouts: r >= 0 greedy decisions past the new node, r < 0 as MC_ROLLOUT's
+N_PARAMS = 22
+
+MAX_FEATURES = 24       # the most features a game's ``features`` hook writes (Work.feat; Work.value holds 1 + this)
 
 
 @rule

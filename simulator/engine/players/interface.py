@@ -47,6 +47,8 @@ from simulator.engine.players.base import (
     MC_DEPTH,
     MC_EVERY,
     MC_GATE,
+    MC_LEARNED,
+    MC_LROLLOUT,
     MC_PLANS,
     MC_POOL,
     MC_ROLLOUT,
@@ -80,35 +82,54 @@ DEFAULT_PARAMS[MC_DEPTH] = 1            # its tree: its own activation (the oppo
 DEFAULT_PARAMS[MC_PLANS] = 2            # and for each candidate move, greedy's next best 2 hexes to end it in
 DEFAULT_PARAMS[MC_VICTORY] = 2000       # its evaluation: plus 20 points times how the game would end now, by the share played
 DEFAULT_PARAMS[MC_GATE] = 100           # an other plan played when most visited and 1 standard error better than greedy's (0: when most visited)
+DEFAULT_PARAMS[MC_LROLLOUT] = -1        # a learned player's playouts (mcts:N:learned): as MC_ROLLOUT's, docs/strength.md
+LEARNED = "learned"                     # the suffix of a player scoring its leaves by the learned value (players.value)
 
 
 def parse_player(text: str) -> tuple[int, int | None]:
     """``"greedy"`` -> (GREEDY, None); ``"mcts:400"`` -> (MCTS, 400): a player's kind and
     the strength its name gives (simulations per decision; only ``mcts`` takes one).
-    Raises ValueError with a one-line reason."""
+    A searching player's name may end in ``:learned`` (``lookahead:learned``,
+    ``mcts:400:learned``; :func:`is_learned`). Raises ValueError with a one-line reason."""
     name, colon, arg = text.strip().partition(":")
     if name not in PLAYER_NAMES:
         raise ValueError(f"unknown player {name!r}")
     if not colon:
         return PLAYER_NAMES.index(name), None
+    head, _, tail = arg.strip().rpartition(":") if arg.strip().endswith(LEARNED) else (arg, "", "")
+    learned = bool(tail) or arg.strip() == LEARNED
+    if learned and name not in ("lookahead", "mcts"):
+        raise ValueError(f"player {name!r} has no leaf value to learn (only lookahead:learned and mcts:N:learned)")
+    if learned and not head.strip():
+        return PLAYER_NAMES.index(name), None
     if name != "mcts":
         raise ValueError(f"player {name!r} takes no strength (only mcts:N does)")
+    arg = head if learned else arg
     if not arg.strip().isdigit() or not 1 <= int(arg) <= MAX_SIMS:
         raise ValueError(f"mcts:N wants N simulations per decision, a whole number from 1 to {MAX_SIMS:,} "
                          f"(got {arg!r})")
     return MCTS, int(arg)
 
 
+def is_learned(text: str) -> bool:
+    """Whether the player named ``text`` (valid for :func:`parse_player`) scores its leaves
+    by the learned position value: ``lookahead:learned``, ``mcts:N:learned``."""
+    parts = [p.strip() for p in text.strip().split(":")]
+    return len(parts) > 1 and parts[-1] == LEARNED
+
+
 def player_setup(players, params: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The kinds (int64[2]) and parameters of two players named as :func:`parse_player`
     reads them (``("mcts:400", "greedy")``), on top of ``params`` (default
-    :data:`DEFAULT_PARAMS`)."""
+    :data:`DEFAULT_PARAMS`); a learned player's side gets ``params[MC_LEARNED + side]`` 1."""
     params = (DEFAULT_PARAMS if params is None else params).copy()
     kinds = np.zeros(2, dtype=np.int64)
     for side, text in enumerate(players):
         kinds[side], sims = parse_player(text)
         if sims is not None:
             params[MC_SIMS + side] = sims
+        if is_learned(text):
+            params[MC_LEARNED + side] = 1
     return kinds, params
 
 
@@ -119,8 +140,14 @@ def make_work(game, weights: np.ndarray | None = None):
     start). Every ``Work`` has the fields the shared players use: ``buf``, ``pbuf``,
     ``scores``, ``dests``, ``cands``, ``plans``, ``stream``, ``play`` (a spare state),
     ``tree`` (:class:`~simulator.engine.players.mcts.Tree`), ``plan`` (int64[2]: the
-    greedy player's memory per side, 0 none)."""
-    return game.player_work(weights)
+    greedy player's memory per side, 0 none), ``value`` and ``feat`` (the learned value's
+    weights, from ``game.learned_value`` when
+    :func:`simulator.engine.players.learned.prepare` set it, and scratch)."""
+    w = game.player_work(weights)
+    fitted = getattr(game, "learned_value", None)
+    if fitted is not None:
+        w.value[:len(fitted.packed)] = fitted.packed
+    return w
 
 
 @rule_inlined
@@ -152,7 +179,8 @@ def search_choice(s, t, kind, side, w, params):
     if kind == LOOKAHEAD:
         return lookahead_choice(s, t, side, w, params)
     if kind == MCTS:
-        return mcts_choice(s, t, side, w, w.tree, params, params[MC_SIMS + side], params[MC_ROLLOUT])
+        rollout = params[MC_LROLLOUT] if params[MC_LEARNED + side] != 0 else params[MC_ROLLOUT]
+        return mcts_choice(s, t, side, w, w.tree, params, params[MC_SIMS + side], rollout)
     return choice(s, t, kind, side, w, params)
 
 
