@@ -136,7 +136,7 @@ def test_the_features_hook_is_named_bounded_and_symmetric(game, engine_compiled)
     :func:`simulator.engine.players.value.swap_of`), at positions along greedy and random
     games; it leaves the state as it found it."""
     from simulator.engine.players.base import MAX_FEATURES
-    from simulator.engine.players.learned import features_of
+    from simulator.engine.players.valuedata import features_of
     from simulator.engine.players.value import swap_of
     g, State = _load(game)
     names = gameapi.api_of(type(g.new_state())).FEATURE_NAMES

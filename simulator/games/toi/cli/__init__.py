@@ -19,6 +19,8 @@ COMMANDS = {
     "scenario": ("simulator.games.toi.cli.scenario:scenario_command",
                  "Play a scenario many times with computer players and report its balance."),
     "replay": ("simulator.games.toi.cli.replay:replay_command", "Play game K of a batch again, decision by decision."),
+    "learn": ("simulator.games.toi.cli.learn:learn_command",
+              "Fit the scenario's learned position value and show its calibration."),
     "check": ("simulator.games.toi.cli.map:check_command", "Check a scenario file and report every problem."),
     "map": ("simulator.games.toi.cli.map:map_command", "Draw a scenario map as a PNG."),
     "los": ("simulator.games.toi.cli.map:los_command", "Line of sight between two hexes of a scenario map."),
