@@ -86,8 +86,15 @@ class Data:
 
 
 def feature_names(game) -> tuple[str, ...]:
-    """The game's ``FEATURE_NAMES`` (its registered game API's)."""
-    return tuple(gameapi.api_of(type(game.new_state())).FEATURE_NAMES)
+    """The game's ``FEATURE_NAMES`` (its registered game API's; the players' scratch
+    made first imports, and so registers, the game's API)."""
+    state_class = type(game.new_state())
+    try:
+        api = gameapi.api_of(state_class)
+    except KeyError:
+        game.player_work()
+        api = gameapi.api_of(state_class)
+    return tuple(api.FEATURE_NAMES)
 
 
 def _ready(game) -> None:
