@@ -41,6 +41,7 @@ def toi() -> None:
       lanchester toi assault --attacker squad:4regular --defender squad:3regular:entrenchment
       lanchester toi units
       lanchester toi scenario two-farms --games 2000 --seed 7
+      lanchester toi learn two-farms --out two-farms-value/
       lanchester toi replay two-farms --seed 7 --game 12
       lanchester toi check two-farms
       lanchester toi map two-farms --los-from 1,4
