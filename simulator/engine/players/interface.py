@@ -82,7 +82,8 @@ DEFAULT_PARAMS[MC_DEPTH] = 1            # its tree: its own activation (the oppo
 DEFAULT_PARAMS[MC_PLANS] = 2            # and for each candidate move, greedy's next best 2 hexes to end it in
 DEFAULT_PARAMS[MC_VICTORY] = 2000       # its evaluation: plus 20 points times how the game would end now, by the share played
 DEFAULT_PARAMS[MC_GATE] = 100           # an other plan played when most visited and 1 standard error better than greedy's (0: when most visited)
-DEFAULT_PARAMS[MC_LROLLOUT] = -1        # a learned player's playouts (mcts:N:learned): as MC_ROLLOUT's, docs/strength.md
+DEFAULT_PARAMS[MC_LROLLOUT] = -1        # a learned player's playouts: to the turn's end, as MC_ROLLOUT's (0, the value
+                                        # alone, lost 7 points in Infantry Training's German seat: docs/strength.md)
 LEARNED = "learned"                     # the suffix of a player scoring its leaves by the learned value (players.value)
 
 

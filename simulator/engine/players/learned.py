@@ -318,7 +318,7 @@ def attach(game, *, progress: str | None = None, games: int = DEFAULT_GAMES, see
         return have
     settings = settings_of(games, seed)
     if load(cached_path(game, settings)) is None:
-        say(f"lanchester: fitting the learned position value on {games:,} greedy games (seed {seed}; once, "
+        say(f"fitting the learned position value on {games:,} greedy games (seed {seed}; once, "
             "then cached)")
     learned, _ = learn(game, games=games, seed=seed, progress=progress)
     game.learned_value = learned
