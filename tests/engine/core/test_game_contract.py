@@ -129,15 +129,15 @@ def test_whole_games_keep_the_contract(game, players, engine_compiled):
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_the_features_hook_is_named_bounded_and_symmetric(game, engine_compiled):
+def test_the_features_hook_is_named_bounded_and_symmetric(game):
     """The ``features`` hook (the learned value's input): as many values as the game's
     ``FEATURE_NAMES`` (at most ``MAX_FEATURES``), finite, and side 1's are side 0's with
     the sides swapped (``x_own`` <-> ``x_enemy``, ``x_lead``/``x_margin`` negated:
     :func:`simulator.engine.players.value.swap_of`), at positions along greedy and random
     games; it leaves the state as it found it."""
     from simulator.engine.players.base import MAX_FEATURES
-    from simulator.engine.players.valuedata import features_of
     from simulator.engine.players.value import swap_of
+    from simulator.engine.players.valuedata import features_of
     g, State = _load(game)
     names = gameapi.api_of(type(g.new_state())).FEATURE_NAMES
     assert len(names) <= MAX_FEATURES and len(set(names)) == len(names)
