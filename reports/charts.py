@@ -783,3 +783,29 @@ def turn_activity_chart(turns: pd.DataFrame, *, question: str, prov: Provenance,
     totals = turns.groupby(["side", "measure"], sort=False)["count"].sum()
     alt = "; ".join(f"{s}: " + ", ".join(f"{m} {int(totals.get((s, m), 0))}" for m in measures) for s in sides)
     return finish(fig, name, question, alt)
+
+
+def value_calibration_chart(rows: Sequence[dict], *, question: str, prov: Provenance, side: str,
+                            name: str = "value-calibration") -> Chart:
+    """A learned position value's calibration on held-out games: by decile of the
+    predicted chance that ``side`` wins, the observed share (a draw one half) with its
+    95% interval against the prediction; the diagonal is a perfect calibration."""
+    pred = np.array([r["predicted"] for r in rows], float)
+    obs = np.array([r["observed"] for r in rows], float)
+    lo = np.array([r["low"] for r in rows], float)
+    hi = np.array([r["high"] for r in rows], float)
+    fig, axes = new_figure(prov, size=(6.4, 6.0))
+    ax = axes[0, 0]
+    ax.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=1, label="perfectly calibrated")
+    ax.errorbar(pred, obs, yerr=np.clip([obs - lo, hi - obs], 0, None), fmt="o", capsize=3,
+                color=COLOURS[0], label="held-out positions, by decile")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    percent_axis(ax.xaxis)
+    percent_axis(ax.yaxis)
+    ax.set_xlabel(f"predicted chance that {side} wins")
+    ax.set_ylabel(f"observed share {side} won (a draw one half; 95% interval)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    alt = "; ".join(f"predicted {100 * p:.0f}%: observed {100 * o:.0f}%" for p, o in zip(pred, obs, strict=True))
+    return finish(fig, name, question, alt)

@@ -497,6 +497,9 @@ def _play(game, *, games: int | None, seed: int, players, workers, progress, par
     """Games ``start ... start + games - 1`` of the run with ``seed``, folded into ``tally``
     (and ``writer``): ``(runner result, workers used)``."""
     kinds, params = game.players.player_setup(players, params)
+    prepare = getattr(game, "prepare_players", None)      # a learned player's value: fitted or loaded first
+    if prepare is not None:
+        prepare(players, progress)
     piece = games_per_piece(game, kinds)
     task = partial(played_piece, game, kinds, params, piece, max_decisions=int(max_decisions), start=int(start))
     opts = dataclasses.replace(_options_of(options, workers), backend="thread")   # play_chunk releases the GIL

@@ -30,7 +30,11 @@ the game's own players
     0 when the game has none), ``evaluate(s, t, w, side)`` (a position's worth to
     ``side``, a few points a unit), ``outlook(s, t, side)`` (how the game would end for
     ``side`` if it ended now, by the game's own victory rule: +1 a win, -1 a loss, 0
-    neither, times the share of the game played so far, 0 to 1).
+    neither, times the share of the game played so far, 0 to 1), ``features(s, t, side, out)
+    -> n`` (a fixed-length description of the position from ``side``'s point of view into
+    ``out[:n]``, named by the game's ``FEATURE_NAMES``: what the learned position value,
+    :mod:`simulator.engine.players.value`, is fitted on; symmetric: ``side`` 1's are
+    side 0's with the sides swapped, :func:`simulator.engine.players.value.swap_of`).
 
 ``w`` is the game's players' scratch (its ``Work``: at least ``buf``, ``pbuf``,
 ``scores``, ``dests``, ``cands``, ``plans``, ``stream``, ``play``, ``tree``, ``plan``,
@@ -45,7 +49,7 @@ from numba.extending import overload
 _GAMES: dict[type, object] = {}      # a game's GameState class -> its playerapi module
 
 HOOKS = ("legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "log_off", "forbidden",
-         "is_activation", "greedy_choice", "greedy_scores", "other_plans", "evaluate", "outlook")
+         "is_activation", "greedy_choice", "greedy_scores", "other_plans", "evaluate", "outlook", "features")
 
 
 def register(state_class: type, api) -> None:
@@ -55,6 +59,13 @@ def register(state_class: type, api) -> None:
     if missing:
         raise TypeError(f"{getattr(api, '__name__', api)} lacks the game API's {', '.join(missing)}")
     _GAMES[state_class] = api
+
+
+def api_of(state_class: type):
+    """The game API registered for states of ``state_class`` (its playerapi module)."""
+    if state_class not in _GAMES:
+        raise KeyError(f"no game registered its API for {state_class.__name__}")
+    return _GAMES[state_class]
 
 
 def _of(s, name):
@@ -125,6 +136,10 @@ def evaluate(s, t, w, side):
 
 def outlook(s, t, side):
     _python_call("outlook")
+
+
+def features(s, t, side, out):
+    _python_call("features")
 
 
 @overload(legal_actions)
@@ -209,3 +224,9 @@ def _evaluate(s, t, w, side):
 def _outlook(s, t, side):
     f = _of(s, "outlook")
     return lambda s, t, side: f(s, t, side)
+
+
+@overload(features)
+def _features(s, t, side, out):
+    f = _of(s, "features")
+    return lambda s, t, side, out: f(s, t, side, out)

@@ -44,7 +44,11 @@ MC_GATE = 17            # an other plan is played only when its mean beats greed
 MC_VICTORY = 18         # its evaluation: plus this many hundredths of a point times the game's outlook (gameapi.outlook)
 UC_C = 19               # the uct player's UCT1 exploration constant, hundredths (its simulations: MC_SIMS + side)
 UC_HORIZON = 20         # its random playouts: to the end of the turn this many turns on (-1: to the game's end)
-N_PARAMS = 21
+MC_LEARNED = 21         # MC_LEARNED + side: 1, that side's searches score a leaf by the learned value (players.value)
+MC_LROLLOUT = 23        # a learned player's playouts: r >= 0 greedy decisions past the new node, r < 0 as MC_ROLLOUT's
+N_PARAMS = 24
+
+MAX_FEATURES = 24       # the most features a game's ``features`` hook writes (Work.feat; Work.value holds 1 + this)
 
 
 @rule

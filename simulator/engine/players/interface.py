@@ -47,6 +47,8 @@ from simulator.engine.players.base import (
     MC_DEPTH,
     MC_EVERY,
     MC_GATE,
+    MC_LEARNED,
+    MC_LROLLOUT,
     MC_PLANS,
     MC_POOL,
     MC_ROLLOUT,
@@ -88,37 +90,57 @@ DEFAULT_PARAMS[MC_VICTORY] = 2000       # its evaluation: plus 20 points times h
 DEFAULT_PARAMS[MC_GATE] = 100           # an other plan played when most visited and 1 standard error better than greedy's (0: when most visited)
 DEFAULT_PARAMS[UC_C] = DEFAULT_UCT_C    # uct's exploration constant, hundredths (values are 0/1 outcomes)
 DEFAULT_PARAMS[UC_HORIZON] = DEFAULT_UCT_HORIZON   # uct's playouts: turns past the current one (-1: to the end)
+DEFAULT_PARAMS[MC_LROLLOUT] = -1        # a learned player's playouts: to the turn's end, as MC_ROLLOUT's (0, the value
+                                        # alone, lost 7 points in Infantry Training's German seat: docs/strength.md)
+LEARNED = "learned"                     # the suffix of a player scoring its leaves by the learned value (players.value)
 
 
 def parse_player(text: str) -> tuple[int, int | None]:
     """``"greedy"`` -> (GREEDY, None); ``"mcts:400"`` -> (MCTS, 400): a player's kind and
     the strength its name gives (simulations per decision; only ``mcts`` and ``uct``
-    take one; a plain ``uct`` is ``uct:DEFAULT_UCT_SIMS``). Raises ValueError with a
-    one-line reason."""
+    take one; a plain ``uct`` is ``uct:DEFAULT_UCT_SIMS``). A searching player's name
+    may end in ``:learned`` (``lookahead:learned``, ``mcts:400:learned``;
+    :func:`is_learned`). Raises ValueError with a one-line reason."""
     name, colon, arg = text.strip().partition(":")
     if name not in PLAYER_NAMES:
         raise ValueError(f"unknown player {name!r}")
     if not colon:
         return PLAYER_NAMES.index(name), (int(DEFAULT_UCT_SIMS) if name == "uct" else None)
+    head, _, tail = arg.strip().rpartition(":") if arg.strip().endswith(LEARNED) else (arg, "", "")
+    learned = bool(tail) or arg.strip() == LEARNED
+    if learned and name not in ("lookahead", "mcts"):
+        raise ValueError(f"player {name!r} has no leaf value to learn (only lookahead:learned and mcts:N:learned)")
+    if learned and not head.strip():
+        return PLAYER_NAMES.index(name), None
     if name not in SIMS:
         raise ValueError(f"player {name!r} takes no strength (only mcts:N and uct:N do)")
     most = SIMS[name][0]
+    arg = head if learned else arg
     if not arg.strip().isdigit() or not 1 <= int(arg) <= most:
         raise ValueError(f"{name}:N wants N simulations per decision, a whole number from 1 to {most:,} "
                          f"(got {arg!r})")
     return PLAYER_NAMES.index(name), int(arg)
 
 
+def is_learned(text: str) -> bool:
+    """Whether the player named ``text`` (valid for :func:`parse_player`) scores its leaves
+    by the learned position value: ``lookahead:learned``, ``mcts:N:learned``."""
+    parts = [p.strip() for p in text.strip().split(":")]
+    return len(parts) > 1 and parts[-1] == LEARNED
+
+
 def player_setup(players, params: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The kinds (int64[2]) and parameters of two players named as :func:`parse_player`
     reads them (``("mcts:400", "greedy")``), on top of ``params`` (default
-    :data:`DEFAULT_PARAMS`)."""
+    :data:`DEFAULT_PARAMS`); a learned player's side gets ``params[MC_LEARNED + side]`` 1."""
     params = (DEFAULT_PARAMS if params is None else params).copy()
     kinds = np.zeros(2, dtype=np.int64)
     for side, text in enumerate(players):
         kinds[side], sims = parse_player(text)
         if sims is not None:
             params[MC_SIMS + side] = sims
+        if is_learned(text):
+            params[MC_LEARNED + side] = 1
     return kinds, params
 
 
@@ -130,8 +152,14 @@ def make_work(game, weights: np.ndarray | None = None):
     ``scores``, ``dests``, ``cands``, ``plans``, ``stream``, ``play`` (a spare state),
     ``tree`` (:class:`~simulator.engine.players.mcts.Tree`), ``utree``
     (:class:`~simulator.engine.players.uct.UTree`), ``plan`` (int64[2]: the
-    greedy player's memory per side, 0 none)."""
-    return game.player_work(weights)
+    greedy player's memory per side, 0 none), ``value`` and ``feat`` (the learned value's
+    weights, from ``game.learned_value`` when
+    :func:`simulator.engine.players.learned.prepare` set it, and scratch)."""
+    w = game.player_work(weights)
+    fitted = getattr(game, "learned_value", None)
+    if fitted is not None:
+        w.value[:len(fitted.packed)] = fitted.packed
+    return w
 
 
 @rule_inlined
@@ -164,7 +192,8 @@ def search_choice(s, t, kind, side, w, params):
     if kind == LOOKAHEAD:
         return lookahead_choice(s, t, side, w, params)
     if kind == MCTS:
-        return mcts_choice(s, t, side, w, w.tree, params, params[MC_SIMS + side], params[MC_ROLLOUT])
+        rollout = params[MC_LROLLOUT] if params[MC_LEARNED + side] != 0 else params[MC_ROLLOUT]
+        return mcts_choice(s, t, side, w, w.tree, params, params[MC_SIMS + side], rollout)
     if kind == UCT:
         return uct_choice(s, t, side, w, w.utree, params, params[MC_SIMS + side])
     return choice(s, t, kind, side, w, params)

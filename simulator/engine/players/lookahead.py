@@ -28,6 +28,7 @@ from simulator.engine.players.base import (
     LA_CANDIDATES,
     LA_EXTRA_TURNS,
     LA_PLAYOUTS,
+    MC_LEARNED,
     NEG,
     TIE_FIRST,
     best_index,
@@ -35,6 +36,7 @@ from simulator.engine.players.base import (
     legal_for,
     own_below,
 )
+from simulator.engine.players.value import learned_value
 
 MAX_PLAYOUT_DECISIONS = 4000     # a playout stops after this many decisions
 
@@ -78,6 +80,7 @@ def lookahead_choice(s, t, side, w, params):
     horizon = turn_number(s) + params[LA_EXTRA_TURNS]
     play = w.play
     theirs = w.plan[1 - side]                      # the opponent's memory, as at the start of each playout
+    learned = params[MC_LEARNED + side]
     best = NEG
     choice = 0
     own_below(s, side, 2)                          # move the player's own stream on
@@ -97,7 +100,11 @@ def lookahead_choice(s, t, side, w, params):
                 d = decider(play)
                 apply_action(play, t, greedy_choice(play, t, d, w, params, w.pbuf))
                 steps += 1
-            total += evaluate(play, t, w, side)
+            if learned != 0:                      # the learned chance that side 0 wins, for ``side``
+                v0 = learned_value(play, t, w)
+                total += v0 if side == 0 else 1.0 - v0
+            else:
+                total += evaluate(play, t, w, side)
         mean = total / params[LA_PLAYOUTS]
         if mean > best + 1e-9:
             best = mean

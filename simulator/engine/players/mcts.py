@@ -80,6 +80,7 @@ from simulator.engine.players.base import (
     MC_DEPTH,
     MC_EVERY,
     MC_GATE,
+    MC_LEARNED,
     MC_PLANS,
     MC_POOL,
     MC_SCALE,
@@ -91,6 +92,7 @@ from simulator.engine.players.base import (
     own_below,
 )
 from simulator.engine.players.lookahead import MAX_PLAYOUT_DECISIONS, best_candidates, reseed
+from simulator.engine.players.value import learned_value
 
 MAX_SIMS = 10_000          # the most simulations a decision may be given
 MAX_CHILDREN = 16          # candidates a node keeps (greedy's best)
@@ -197,11 +199,13 @@ def add_other_plans(play, t, w, per_move, row, m):
 
 
 @rule_inlined
-def playout_value(play, t, w, params, rollout, horizon, scale):
+def playout_value(play, t, w, params, rollout, horizon, scale, learned):
     """Play on with greedy players, ``rollout`` decisions more or with ``rollout < 0`` to
     the end of turn ``horizon`` (sooner when the game ends), and score the position
     for side 0 in [0, 1]: the game's ``evaluate`` plus ``params[MC_VICTORY]``/100 times
-    its ``outlook`` (how the game would end now, by the share played)."""
+    its ``outlook`` (how the game would end now, by the share played), squashed; with
+    ``learned`` the learned value instead (:func:`~simulator.engine.players.value.learned_value`:
+    the fitted probability that side 0 wins)."""
     steps = 0
     while not is_over(play) and steps < MAX_PLAYOUT_DECISIONS:
         if rollout >= 0 and steps >= rollout:
@@ -211,6 +215,8 @@ def playout_value(play, t, w, params, rollout, horizon, scale):
         d = decider(play)
         apply_action(play, t, greedy_choice(play, t, d, w, params, w.pbuf))
         steps += 1
+    if learned != 0:
+        return learned_value(play, t, w)
     if is_over(play):
         wn = winner(play)
         if wn == 0:
@@ -406,6 +412,7 @@ def mcts_choice(s, t, side, w, tree, params, sims, rollout):
     uct_c = params[MC_C] / 100.0
     scale = max(params[MC_SCALE], 1) / 100.0
     pool = params[MC_POOL]
+    learned = params[MC_LEARNED + side]
     horizon = turn_number(s) + (-rollout - 1 if rollout < 0 else 0)
     plan0 = w.plan[0]
     plan1 = w.plan[1]
@@ -426,7 +433,7 @@ def mcts_choice(s, t, side, w, tree, params, sims, rollout):
         w.plan[0] = plan0
         w.plan[1] = plan1
         depth, used = descend(play, t, w, params, tree, used, every, width, uct_c, params[MC_DEPTH])
-        backup(tree, depth, playout_value(play, t, w, params, rollout, horizon, scale))
+        backup(tree, depth, playout_value(play, t, w, params, rollout, horizon, scale, learned))
     w.plan[0] = plan0
     w.plan[1] = plan1
     if tree.node[0, ND_NCAND] <= 0:              # no simulation (sims 0): greedy's choice

@@ -145,3 +145,41 @@ def test_uct_keeps_the_contract(game, players, engine_compiled):
         decisions += 1
         assert decisions < DECISION_LIMIT, "the game did not end"
     assert st.winner in (-1, 0, 1) and sum(st.returns()) == 0.0
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_features_hook_is_named_bounded_and_symmetric(game):
+    """The ``features`` hook (the learned value's input): as many values as the game's
+    ``FEATURE_NAMES`` (at most ``MAX_FEATURES``), finite, and side 1's are side 0's with
+    the sides swapped (``x_own`` <-> ``x_enemy``, ``x_lead``/``x_margin`` negated:
+    :func:`simulator.engine.players.value.swap_of`), at positions along greedy and random
+    games; it leaves the state as it found it."""
+    from simulator.engine.players.base import MAX_FEATURES
+    from simulator.engine.players.value import swap_of
+    from simulator.engine.players.valuedata import features_of
+    g, State = _load(game)
+    names = gameapi.api_of(type(g.new_state())).FEATURE_NAMES
+    assert len(names) <= MAX_FEATURES and len(set(names)) == len(names)
+    perm, sign = swap_of(names)
+    kinds, params = player_setup(("greedy", "random"))
+    checked = 0
+    for k in range(2):
+        st = State(g, seed=9, game_index=k, log=False)
+        w = make_work(g)
+        decisions = 0
+        while not st.is_terminal() and decisions < DECISION_LIMIT:
+            if decisions % 7 == 0:
+                f0, f1 = np.zeros(MAX_FEATURES), np.zeros(MAX_FEATURES)
+                before = _arrays(st.s)
+                n0 = features_of(st.s, g.tables, np.int64(0), f0)
+                n1 = features_of(st.s, g.tables, np.int64(1), f1)
+                assert n0 == n1 == len(names)
+                assert all(np.array_equal(x, y) for x, y in zip(before, st.s, strict=True))
+                assert np.all(np.isfinite(f0[:n0]))
+                assert np.allclose(f1[:n0], sign * f0[:n0][perm]), dict(zip(names, zip(f0, f1, strict=False),
+                                                                           strict=False))
+                checked += 1
+            side = st.current_player()
+            st.apply_action(int(choose_quick(st.s, g.tables, kinds[side], side, w, params)))
+            decisions += 1
+    assert checked >= 10

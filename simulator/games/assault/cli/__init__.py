@@ -27,6 +27,8 @@ COMMANDS = {
     "scenario": ("simulator.games.assault.cli.scenario:scenario_command",
                  "Play scenario NAME many times with computer players: is it balanced?"),
     "replay": ("simulator.games.assault.cli.scenario:replay_command", "Play game K of a batch again, turn by turn."),
+    "learn": ("simulator.games.assault.cli.learn:learn_command",
+              "Fit the scenario's learned position value and show its calibration."),
     "schema": ("simulator.games.assault.cli.author:schema_command", "Print the JSON Schema of a scenario file."),
     "new": ("simulator.games.assault.cli.author:new_command", "Write a commented starter scenario."),
 }

@@ -15,7 +15,8 @@ edition_option = click.option("--edition", type=click.Choice(EDITIONS), default=
                               help="Close-combat edition (default: the scenario's).")
 players_option = click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
                               help="Players of the scenario's first and second side: random, greedy, lookahead, "
-                                   "mcts (tree search; mcts:N for N simulations per decision).")
+                                   "mcts (tree search; mcts:N for N simulations per decision); lookahead:learned and "
+                                   "mcts:N:learned score positions by the scenario's learned value (assault learn).")
 
 
 @click.command("scenario")

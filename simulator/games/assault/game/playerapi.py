@@ -12,22 +12,23 @@ import numpy as np
 
 from simulator.engine.core import gameapi
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
+from simulator.engine.players.base import MAX_FEATURES
 from simulator.engine.players.mcts import Tree, make_tree
 from simulator.engine.players.uct import UTree
 from simulator.engine.players.uct import make_tree as make_utree
+from simulator.games.assault.game.features import FEATURE_NAMES, features, outlook
 from simulator.games.assault.game.greedy import greedy_choice, greedy_scores
 from simulator.games.assault.game.greedy import other_destinations as other_plans
-from simulator.games.assault.game.greedy_values import DEFAULT_WEIGHTS, turn_fraction
+from simulator.games.assault.game.greedy_values import DEFAULT_WEIGHTS
 from simulator.games.assault.game.greedy_values import evaluate as weighed_value
-from simulator.games.assault.game.phases.organisation import outcome_now
 from simulator.games.assault.game.restrict import forbidden
 from simulator.games.assault.game.state import G_LOG_ON, SUB_SELECT, GameState
 from simulator.games.assault.game.turn import MAX_ACTIONS, apply_action, legal_actions
 from simulator.games.assault.game.view import decider, emergency_waiting, is_over, pending, turn_number, winner
 
 __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "forbidden",
-           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "outlook", "Work",
-           "make_work"]
+           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "outlook", "features",
+           "FEATURE_NAMES", "Work", "make_work"]
 
 
 @rule_inlined
@@ -46,18 +47,6 @@ def evaluate(s, t, w, side):
     """A position's worth to ``side``: :func:`simulator.games.assault.game.greedy_values.evaluate`
     with greedy's weights ``w.weights``."""
     return weighed_value(s, t, w.weights, side)
-
-
-@rule
-def outlook(s, t, side):
-    """How the game would end for ``side`` now (6.6, 3.1: the victory check of the
-    organisation phase, :func:`~simulator.games.assault.game.phases.organisation.outcome_now`,
-    on the objectives as held now; a game over: its winner): +1 a win, -1 a loss, 0 a
-    draw, times the share of the game's turns begun."""
-    w = winner(s) if is_over(s) else outcome_now(s, t)[0]
-    if w < 0:
-        return 0.0
-    return turn_fraction(s, t) * (1.0 if w == side else -1.0)
 
 
 class Work(NamedTuple):
@@ -83,6 +72,8 @@ class Work(NamedTuple):
     utree: UTree         # the uct player's nodes
     weights: np.ndarray  # float64[16] greedy's weights (greedy_values.W_*)
     plan: np.ndarray     # int64[2] greedy's memory per side: the hex its moving unit heads for, + 1 (0 none)
+    value: np.ndarray    # float64[1 + MAX_FEATURES] the learned value's weights (players.value; zeros: none)
+    feat: np.ndarray     # float64[MAX_FEATURES] its features' scratch
 
 
 def make_work(game, weights: np.ndarray | None = None) -> Work:
@@ -94,7 +85,8 @@ def make_work(game, weights: np.ndarray | None = None) -> Work:
                 np.zeros(nh, np.int64), np.zeros(nh, np.int64), np.zeros(72 * nh, np.int64),
                 np.zeros(8), np.zeros(8, np.int64), np.zeros(MAX_ACTIONS), np.zeros(MAX_ACTIONS, np.int64),
                 np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(4, np.uint64), np.zeros(nh),
-                game.new_state(), make_tree(), make_utree(), np.array(w, dtype=np.float64), np.zeros(2, np.int64))
+                game.new_state(), make_tree(), make_utree(), np.array(w, dtype=np.float64), np.zeros(2, np.int64),
+                np.zeros(1 + MAX_FEATURES), np.zeros(MAX_FEATURES))
 
 
 int64_constants(globals())

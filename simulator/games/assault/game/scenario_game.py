@@ -119,6 +119,12 @@ class Game:
         from simulator.games.assault.game.playerapi import make_work
         return make_work(self, weights)
 
+    def prepare_players(self, players, progress: str | None = None) -> None:
+        """Before ``players`` play a batch: a learned player's position value fitted or
+        loaded into ``self.learned_value`` (:func:`simulator.engine.players.learned.prepare`)."""
+        from simulator.engine.players.learned import prepare
+        prepare(self, players, progress)
+
     def card_side(self, card: str) -> str:
         return self.scenario.units[card].side
 

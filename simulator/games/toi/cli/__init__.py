@@ -19,6 +19,8 @@ COMMANDS = {
     "scenario": ("simulator.games.toi.cli.scenario:scenario_command",
                  "Play a scenario many times with computer players and report its balance."),
     "replay": ("simulator.games.toi.cli.replay:replay_command", "Play game K of a batch again, decision by decision."),
+    "learn": ("simulator.games.toi.cli.learn:learn_command",
+              "Fit the scenario's learned position value and show its calibration."),
     "check": ("simulator.games.toi.cli.map:check_command", "Check a scenario file and report every problem."),
     "map": ("simulator.games.toi.cli.map:map_command", "Draw a scenario map as a PNG."),
     "los": ("simulator.games.toi.cli.map:los_command", "Line of sight between two hexes of a scenario map."),
@@ -39,6 +41,7 @@ def toi() -> None:
       lanchester toi assault --attacker squad:4regular --defender squad:3regular:entrenchment
       lanchester toi units
       lanchester toi scenario two-farms --games 2000 --seed 7
+      lanchester toi learn two-farms --out two-farms-value/
       lanchester toi replay two-farms --seed 7 --game 12
       lanchester toi check two-farms
       lanchester toi map two-farms --los-from 1,4

@@ -16,12 +16,13 @@ from simulator.engine.core import gameapi
 from simulator.engine.core.actions import a_kind, a_unit
 from simulator.engine.core.compiling import int64_constants, rule, rule_inlined
 from simulator.engine.core.statecopy import copy_state
+from simulator.engine.players.base import MAX_FEATURES
 from simulator.engine.players.mcts import Tree, make_tree
 from simulator.engine.players.uct import UTree
 from simulator.engine.players.uct import make_tree as make_utree
+from simulator.games.toi.game.features import FEATURE_NAMES, features, outlook
 from simulator.games.toi.game.greedy import MASS, greedy_choice, greedy_scores
 from simulator.games.toi.game.greedy import evaluate as value_to
-from simulator.games.toi.game.phases.command import leader_now
 from simulator.games.toi.game.state import (
     G_LOG_ON,
     G_SUB,
@@ -30,12 +31,12 @@ from simulator.games.toi.game.state import (
     GameState,
 )
 from simulator.games.toi.game.turn import MAX_ACTIONS, apply_action, legal_actions
-from simulator.games.toi.game.view import decider, is_over, round_now, rounds, winner
+from simulator.games.toi.game.view import decider, is_over, round_now, winner
 from simulator.games.toi.rules.attack import MAX_DICE
 
 __all__ = ["legal_actions", "apply_action", "decider", "is_over", "winner", "turn_number", "forbidden",
-           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "outlook", "Work",
-           "make_work"]
+           "greedy_choice", "greedy_scores", "other_plans", "log_off", "is_activation", "evaluate", "outlook", "features",
+           "FEATURE_NAMES", "Work", "make_work"]
 
 @rule_inlined
 def turn_number(s):
@@ -81,18 +82,6 @@ def evaluate(s, t, w, side):
     return value_to(s, t, side)
 
 
-@rule
-def outlook(s, t, side):
-    """How the game would end for ``side`` now (001 Winning the game,
-    :func:`~simulator.games.toi.game.phases.command.leader_now`; a game over: its winner,
-    elimination too): +1 a win, -1 a loss, times the share of the game's rounds begun."""
-    share = min(1.0, round_now(s) / max(1.0, rounds(t) * 1.0))
-    w = winner(s) if is_over(s) else leader_now(s)
-    if w < 0:
-        return 0.0
-    return share if w == side else -share
-
-
 class Work(NamedTuple):
     """The players' scratch for one worker (numba code under the game must not allocate):
     the fields every shared player uses (:func:`simulator.engine.players.interface.make_work`)
@@ -117,6 +106,8 @@ class Work(NamedTuple):
     abuf: np.ndarray     # int64[16] the assault choices of a probe
     dice: np.ndarray     # float64[4, MAX_DICE + 1] scratch and both sides' hit distributions
     mass: np.ndarray     # float64[MASS] the chance of each outcome that differs
+    value: np.ndarray    # float64[1 + MAX_FEATURES] the learned value's weights (players.value; zeros: none)
+    feat: np.ndarray     # float64[MAX_FEATURES] its features' scratch
 
 
 def make_work(game, weights=None) -> Work:
@@ -126,7 +117,7 @@ def make_work(game, weights=None) -> Work:
                 np.full(MAX_ACTIONS, -1, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
                 np.zeros(4, np.uint64), copy_state(s), make_tree(), make_utree(), np.zeros(2, np.int64), copy_state(s),
                 copy_state(s), copy_state(s), copy_state(s), np.zeros(16, np.int64), np.zeros((4, MAX_DICE + 1)),
-                np.zeros(MASS))
+                np.zeros(MASS), np.zeros(1 + MAX_FEATURES), np.zeros(MAX_FEATURES))
 
 
 int64_constants(globals())

@@ -177,6 +177,8 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     sources, files = toi_scenario_data(result.game)
     prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
                       unit="games")
+    from reports.value import add_learned_value
+    add_learned_value(report, result.game, folder, prov)      # mcts:N:learned: the value used, its calibration
     atomic_write_text(folder / "balance.json", to_json(report), option=None)   # inside the staging folder
     atomic_write_text(folder / "balance.txt", report_table(BalanceReport.of(report)), option=None)
     scenario = result.game.scenario
