@@ -308,7 +308,7 @@ def family_lines(check: dict | None, sides) -> list[str]:
         return []
     fam = check["win_rate"]["family"]
     head = {"depends": "THE VERDICT DEPENDS ON THE PLAYER", "agrees": "agrees with the top level",
-            "undecided": "undecided"}[check["status"]]
+            "undecided": "undecided", "weaker": "weaker than greedy: says nothing of blind spots"}[check["status"]]
     lines = [f"  second family {check['player']:>8}: " + "; ".join(
         f"{s} {fam[s]['p']:6.2%} [{fam[s]['ci95'][0]:.2%}, {fam[s]['ci95'][1]:.2%}]" for s in sides)
         + f"; draws {check['draw_rate']['family']:.2%}: {head}"]
@@ -316,6 +316,11 @@ def family_lines(check: dict | None, sides) -> list[str]:
         d = check["difference"][s]
         lines.append(f"    {s}: {check['top_level']} minus {check['player']} {100 * d['p']:+.2f} points "
                      f"[{100 * d['ci95'][0]:+.2f}, {100 * d['ci95'][1]:+.2f}]")
+    for x in (check.get("strength") or {}).get("seats", []):
+        d = x["difference"]
+        lines.append(f"    {check['player']} as {x['side']} against greedy: wins {x['win_rate']:.2%} (greedy itself "
+                     f"{x['greedy_win_rate']:.2%}; {100 * d['p']:+.2f} points [{100 * d['ci95'][0]:+.2f}, "
+                     f"{100 * d['ci95'][1]:+.2f}]){'' if x['better'] else ' NOT better'}")
     if check["status"] == "undecided" and check.get("games_needed") is not None:
         lines.append(f"    (about {check['games_needed']:,} more games would most likely decide it)")
     lines.append(f"  ({check['test']}; ±{100 * check['margin']:g} points)")

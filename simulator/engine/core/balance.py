@@ -714,9 +714,12 @@ def add_skill_curve(report: dict, game, levels: list[str], top: RunResult, *, se
     if family is not None and family != levels[-1]:
         res = run_games(game, games=games, seed=seed, players=(family, family), workers=workers, options=options,
                         progress=f"{game.name} at {family} (the second family)" if progress else None)
+        greedy = outcomes[levels.index("greedy")] if "greedy" in levels[:-1] else None
+        strength = family_strength(game, family, greedy, games=games, seed=seed, workers=workers, options=options,
+                                   progress=progress)
         check = family_check(curve_row(levels[-1], top.tally.wins, games, sides), top.tally.outcome_array(),
                              curve_row(family, res.tally.wins, res.tally.games, sides), res.tally.outcome_array(),
-                             sides, margin)
+                             sides, margin, strength=strength)
         report["family_check"] = check
         report["verdict"] = dict(report["verdict"], family=check["status"],
                                  text=report["verdict"]["text"] + "; " + check["text"])
@@ -858,11 +861,40 @@ def verdict_at_strength(v: dict, level: str, conv: dict) -> dict:
 FAMILY_TEST = ("the verdict depends on the player when, for a side, the 95% interval of the difference of its win "
                "rates with the top level and with the second family's player on both sides (paired game by game: "
                "the same seeds) lies wholly outside ± the margin; the families agree when it lies within for every "
-               "side; otherwise undecided (more games needed)")
+               "side; otherwise undecided (more games needed); 'weaker' instead of 'depends' when the family's "
+               "player does not beat greedy from both seats (its difference then says it plays worse)")
+
+
+def family_strength(game, family: str, greedy_outcomes: np.ndarray | None, *, games: int, seed: int,
+                    workers: int | None, options: RunOptions | None = None, progress: bool = True) -> dict:
+    """Whether the second family's player is strong enough for its disagreement to mean
+    something: it against greedy from both seats, each seat's win rate beside greedy's
+    own there (``greedy_outcomes``: greedy on both sides, the same seeds; played here when
+    None), judged as the ladder judges a rung (:data:`LADDER_TEST`). ``beats_greedy``:
+    better from both seats (a seat greedy already wins every game counts as better when
+    the family does too)."""
+    sides = list(game.sides)
+    if greedy_outcomes is None:
+        greedy_outcomes = run_games(game, games=games, seed=seed, players=("greedy", "greedy"), workers=workers,
+                                    options=options, progress="greedy v greedy" if progress else None
+                                    ).tally.outcome_array()
+    seats = []
+    for seat in (0, 1):
+        pl = (family, "greedy") if seat == 0 else ("greedy", family)
+        res = run_games(game, games=games, seed=seed, players=pl, workers=workers, options=options,
+                        progress=f"{pl[0]} v {pl[1]}" if progress else None)
+        rate = res.tally.wins[seat] / res.tally.games
+        base = float((np.asarray(greedy_outcomes) == seat).mean())
+        diff = seat_difference(res.tally.outcome_array(), greedy_outcomes, seat)
+        ceiling = base >= 0.995 and rate >= 0.995
+        seats.append({"side": sides[seat], "win_rate": float(rate), "greedy_win_rate": base, "difference": diff,
+                      "better": bool(diff["ci95"][0] > 0 or ceiling)})
+    return {"against": "greedy", "seats": seats, "beats_greedy": all(x["better"] for x in seats),
+            "test": LADDER_TEST}
 
 
 def family_check(top_row: dict, top_outcomes: np.ndarray, fam_row: dict, fam_outcomes: np.ndarray,
-                 sides: list[str], margin: float = DEFAULT_MARGIN) -> dict:
+                 sides: list[str], margin: float = DEFAULT_MARGIN, strength: dict | None = None) -> dict:
     """Whether a second family of search (``fam_row``, its per-game outcomes
     ``fam_outcomes``: a player that shares none of greedy's priors or value) reaches the
     top level's balance (``top_row``, ``top_outcomes``, the same seeds): per side the
@@ -871,7 +903,10 @@ def family_check(top_row: dict, top_outcomes: np.ndarray, fam_row: dict, fam_out
     "depends" when a side's interval lies wholly outside ± ``margin``, "agrees" when
     every side's lies within, else "undecided" (``games_needed``: the more games that
     would most likely decide it); ``text`` says it in one sentence with both families'
-    win rates and intervals."""
+    win rates and intervals. With ``strength`` (:func:`family_strength`) a family player
+    that does not beat greedy from both seats turns "depends" into "weaker": its
+    difference from the top level then says it plays worse, not that the verdict hangs on
+    a blind spot of greedy's family."""
     diff = {s: _paired_side((np.asarray(top_outcomes) == i).astype(np.int64),
                             (np.asarray(fam_outcomes) == i).astype(np.int64), margin) for i, s in enumerate(sides)}
     statuses = [d["status"] for d in diff.values()]
@@ -881,8 +916,10 @@ def family_check(top_row: dict, top_outcomes: np.ndarray, fam_row: dict, fam_out
     if status == "undecided":
         wanted = [d["games_needed"] for d in diff.values() if d["status"] == "undecided"]
         needed = None if any(w is None for w in wanted) else max(wanted)
+    if status == "depends" and strength is not None and not strength["beats_greedy"]:
+        status = "weaker"
     out = {"player": fam_row["level"], "top_level": top_row["level"], "games": int(fam_row["games"]),
-           "margin": margin, "status": status, "games_needed": needed, "difference": diff,
+           "margin": margin, "status": status, "games_needed": needed, "difference": diff, "strength": strength,
            "win_rate": {"top": top_row["win_rate"], "family": fam_row["win_rate"]},
            "draw_rate": {"top": top_row["draw_rate"], "family": fam_row["draw_rate"]}, "test": FAMILY_TEST}
     out["text"] = family_phrase(out, sides)
@@ -900,6 +937,12 @@ def family_phrase(check: dict, sides: list[str]) -> str:
     if check["status"] == "depends":
         return (f"THE VERDICT DEPENDS ON THE PLAYER: a second search family ({check['player']}, no greedy priors "
                 f"or value) differs from the top level by more than {pts} ({both})")
+    if check["status"] == "weaker":
+        seats = "; ".join(f"as {x['side']} it wins {100 * x['win_rate']:.1f}% against greedy, greedy itself "
+                          f"{100 * x['greedy_win_rate']:.1f}%" for x in check["strength"]["seats"])
+        return (f"a second search family ({check['player']}) differs from the top level by more than {pts}, but it "
+                f"does not beat greedy from both seats ({seats}): it plays weaker, so the difference says nothing "
+                f"of the top level's blind spots ({both})")
     if check["status"] == "agrees":
         return f"a second search family ({check['player']}) agrees with the top level within {pts} ({both})"
     more = check.get("games_needed")

@@ -97,3 +97,36 @@ def test_the_family_option():
         family_player("uct:0", players=interface)
     with pytest.raises(InputError, match="unknown player 'uctt'"):
         family_player("uctt", players=interface)
+
+
+def strength(better: tuple[bool, bool]) -> dict:
+    """A family_strength result with each seat better than greedy's own or not."""
+    seats = [{"side": s, "win_rate": 0.1, "greedy_win_rate": 0.5, "better": b,
+              "difference": {"p": -0.4 if not b else 0.1, "ci95": [-0.45, -0.35] if not b else [0.05, 0.15]}}
+             for s, b in zip(SIDES, better, strict=True)]
+    return {"against": "greedy", "seats": seats, "beats_greedy": all(better), "test": "t"}
+
+
+def test_a_family_player_weaker_than_greedy_does_not_make_the_verdict_depend_on_the_player():
+    """The same +30-point difference as above: 'depends' when the family's player beats
+    greedy from both seats, 'weaker' when it does not from one (its difference then says
+    it plays worse), with each seat against greedy in the text lines."""
+    top, fam = outcomes(400, 120, 0)
+    rows = [curve_row(lv, np.bincount(o, minlength=3)[:3], len(o), SIDES) for lv, o in (("mcts:256", top),
+                                                                                         ("uct:32", fam))]
+    strong = family_check(rows[0], top, rows[1], fam, SIDES, 0.05, strength=strength((True, True)))
+    assert strong["status"] == "depends" and strong["text"].startswith("THE VERDICT DEPENDS ON THE PLAYER")
+    weak = family_check(rows[0], top, rows[1], fam, SIDES, 0.05, strength=strength((True, False)))
+    assert weak["status"] == "weaker" and "THE VERDICT DEPENDS" not in weak["text"]
+    assert "does not beat greedy from both seats" in weak["text"] and "as german it wins 10.0% against greedy" \
+        in weak["text"]
+    lines = family_lines(weak, SIDES)
+    assert "weaker than greedy" in lines[0]
+    assert any("uct:32 as german against greedy: wins 10.00% (greedy itself 50.00%; -40.00 points" in x
+               and x.endswith("NOT better") for x in lines)
+    # agreeing families stay 'agrees' whatever the family's strength
+    top2, fam2 = outcomes(400, 2, 2, base=0)
+    rows2 = [curve_row(lv, np.bincount(o, minlength=3)[:3], len(o), SIDES) for lv, o in (("mcts:256", top2),
+                                                                                           ("uct:32", fam2))]
+    assert family_check(rows2[0], top2, rows2[1], fam2, SIDES, 0.05,
+                        strength=strength((False, False)))["status"] == "agrees"
