@@ -16,8 +16,7 @@ from simulator import cliopts
 @click.option("--seed", type=click.IntRange(min=0), default=None, metavar="S",
               help="Seed of the games and of the held-out split (default 41: the learned players' own).")
 @cliopts.workers
-@click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Write value-calibration.csv, value-calibration.png and learned-value.json into DIR.")
+@cliopts.out_folder("value-calibration.csv, value-calibration.png and learned-value.json")
 @click.option("--json", "as_json", is_flag=True, help="Print the fitted value as JSON instead of the table.")
 @click.option("--refit", is_flag=True, help="Fit again even when the cache holds the value.")
 def learn_command(name, games, seed, workers, out, as_json, refit):
