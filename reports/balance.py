@@ -4,7 +4,7 @@ curve, restricted play, how games end)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import pandas as pd
 
@@ -36,6 +36,9 @@ from reports.tables import (
     win_rate_table,
 )
 from simulator.run.progress import rate_text
+
+if TYPE_CHECKING:     # reports/ may not import the engine (tests/test_layers.py): the fields it reads
+    from reports.scenario_text import BalanceReport
 
 # --- scenarios ------------------------------------------------------------------------
 
@@ -103,12 +106,13 @@ def scenario_report(games: pd.DataFrame, *, question: str, provenance: Provenanc
                   charts=chart_list, highlights=high, result=result)
 
 
-def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance: Provenance,
+def balance_bundle(typed: BalanceReport, frames: dict[str, pd.DataFrame], *, provenance: Provenance,
                    record_files: Sequence[str] = (), map_png: bytes | None = None,
                    kind: str = "assault scenario", losses_measure: str = "units eliminated",
                    first_player: bool = False, heat_map=None) -> Report:
-    """``lanchester assault scenario --out DIR``: the balance summary of
-    :func:`simulator.games.assault.game.balance.balance_run` with its charts (win rates, convergence,
+    """``lanchester assault scenario --out DIR``: the balance report ``typed``
+    (:class:`simulator.engine.core.answers.BalanceReport` of the summary of
+    :func:`simulator.games.assault.game.balance.balance_run`) with its charts (win rates, convergence,
     turn of decision, losses, what-ifs and their paired changes, each side's activity,
     the map ``map_png``) and tables; everything the terminal report says is on the page.
     The per-game records the run streamed (``record_files``, e.g. ``games.csv``,
@@ -117,31 +121,32 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
     Game-neutral: the words come from the report (``activity_words``, its ``turn``: Tide of
     Iron's "round"); ``frames["reasons"]`` (``reason, games, share``: how the games ended)
     adds a table and chart, ``first_player`` the table of :func:`first_player_frame`;
-    ``report["data"]["notes"]`` are the page's notes on the data. ``frames["control"]`` and
+    the data's ``notes`` are the page's notes on the data. ``frames["control"]`` and
     ``frames["heat"]`` (:func:`simulator.engine.core.balance.where_frames`) add where the games
     are won and lost (:func:`add_where`); ``heat_map(values, side, kind, title)`` draws one
     side's heat of one kind over the game's map (PNG bytes)."""
     from reports import charts  # matplotlib loads only when a report is written
 
-    sides = list(report["sides"])
-    turn = (report.get("activity_words") or {}).get("turn", "turn")
-    players = ", ".join(f"{s} {report['players'][s]}" for s in sides)
-    edition = f", close combat {report['edition']}" if report.get("edition") else ""
-    question = f"Is {report['data']['name']} balanced? ({players}{edition})"
+    sides = list(typed.sides)
+    turn = typed.turn_word
+    players = ", ".join(f"{s} {typed.players[s]}" for s in sides)
+    edition = f", close combat {typed.edition}" if typed.edition else ""
+    question = f"Is {typed.name} balanced? ({players}{edition})"
     rep = scenario_report(frames["games"], question=question, provenance=provenance, losses=frames.get("losses"),
-                          variants=frames.get("variants"), sides=sides, variant_side=sides[0], result=report,
-                          games_table=False, losses_measure=losses_measure, turn=turn, kind=kind)
-    v = report["verdict"]
-    rep.highlights += [(verdict_label(v), v["text"]), ("balance test", v["test"])]
-    until = (report.get("run") or {}).get("until_decided")
+                          variants=frames.get("variants"), sides=sides, variant_side=sides[0],
+                          result=typed.to_json(), games_table=False, losses_measure=losses_measure, turn=turn,
+                          kind=kind)
+    v = typed.verdict_of
+    rep.highlights += [(verdict_label(v), v.text), ("balance test", v.test)]
+    until = typed.until_decided
     if until:
         rep.highlights.append(("until decided", until_decided_line(until).strip(" ()")))
-    rep.highlights += [("warning", w) for w in report.get("warnings", [])]
+    rep.highlights += [("warning", w) for w in typed.warnings]
     rep.highlights += [
-                       ("first player wins", f"{report['first_player_win_rate']:.1%}"),
-                       (f"mean {turn}s", f"{report['mean_turns']:.2f} (over before the last {turn} "
-                                        f"{report['decided_early_rate']:.1%})")]
-    fp = report["first_player_effect"]
+                       ("first player wins", f"{typed.first_player_win_rate:.1%}"),
+                       (f"mean {turn}s", f"{typed.mean_turns:.2f} (over before the last {turn} "
+                                        f"{typed.decided_early_rate:.1%})")]
+    fp = typed.first_player_effect
     for side in sides[:1] if fp.get("same_for_both") else sides:
         e = fp[side]
         if e.get("difference") is not None:
@@ -151,7 +156,7 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                                    f"{e['ci95'][0]:+.1%} to {e['ci95'][1]:+.1%}"
                                    + (f"; no draws, so {sides[1]}'s difference is the same" if fp.get(
                                        "same_for_both") else "") + f"; {turn} 1's initiative only)"))
-    c = report["closeness"]
+    c = typed.closeness
     ci = c.get("objective_margin_at_most_1_ci95")
     se = c.get("se", {}).get("mean_relative_points_margin")
     rep.highlights.append(("closeness", f"final objectives within one in {c['objective_margin_at_most_1']:.1%} "
@@ -159,10 +164,10 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                                         + "of games; mean relative points margin "
                                         f"{c['mean_relative_points_margin']:.3f}"
                                         + (f" ±{se:.3f} (1 SE)" if se is not None else "")))
-    act = report.get("activity")
+    act = typed.activity
     if act:
-        rep.highlights.append(("activity per game, both sides", activity_text(act, report.get("activity_words"))))
-    by_side = report.get("activity_by_side")
+        rep.highlights.append(("activity per game, both sides", activity_text(act, typed.activity_words)))
+    by_side = typed.activity_by_side
     if by_side:
         frame = tidy(activity_frame(by_side, sides), SIDE_ACTIVITY_COLUMNS)
         for side in sides:
@@ -175,63 +180,64 @@ def balance_bundle(report: dict, frames: dict[str, pd.DataFrame], *, provenance:
                                               "started."), chart="activity"))
         rep.charts.append(charts.activity_chart(frame, prov=provenance, question="What does each side do in a game?",
                                                 xlabel=f"per game, on average ({by_side['sample']})"))
-    if "tune" in report:
-        rep.highlights += tune_highlights(report["tune"])
-    add_endings(rep, report, frames, provenance, first_player=first_player, turn=turn)
+    if typed.tune is not None:
+        rep.highlights += tune_highlights(typed.tune)
+    add_endings(rep, typed, frames, provenance, first_player=first_player, turn=turn)
     add_where(rep, frames, provenance, sides=sides, turn=turn, heat_map=heat_map)
-    if report.get("what_matters"):
-        rep.highlights.append(("what matters most", report["what_matters"]["text"]))
+    if typed.what_matters:
+        rep.highlights.append(("what matters most", typed.what_matters))
     if map_png is not None:
         from reports.charts import Chart
         w, h = int.from_bytes(map_png[16:20], "big"), int.from_bytes(map_png[20:24], "big")
-        rep.charts.insert(1, Chart("map", f"The map of {report['data']['name']}",
-                                   f"map of {report['data']['name']}: terrain, objectives and set-up",
-                                   map_png, w, h))
-    if report.get("games_per_second"):
-        rep.highlights.append(("speed", f"{rate_text(report['games_per_second'], 1.0)} with "
-                                        f"{report['workers']} worker(s)"))
-    if report.get("formations"):
+        rep.charts.insert(1, Chart("map", f"The map of {typed.name}", f"map of {typed.name}: terrain, objectives "
+                                   "and set-up", map_png, w, h))
+    if typed.games_per_second:
+        rep.highlights.append(("speed", f"{rate_text(typed.games_per_second, 1.0)} with "
+                                        f"{typed.workers} worker(s)"))
+    if typed.formations:
         rep.tables.append(Table("formations", pd.DataFrame(
             [{"side": f["side"], "formations": " + ".join(f["formations"]), "games": f["games"],
-              "p": f["win_rate"], "lo": f["ci95"][0], "hi": f["ci95"][1]} for f in report["formations"]]),
+              "p": f["win_rate"], "lo": f["ci95"][0], "hi": f["ci95"][1]} for f in typed.formations]),
             "Win rate by drawn formations", "Each side's win rate in the games where it drew these "
             "formation cards (5.6, 5.7), with the 95% Wilson interval."))
-    for key, add in (("what_if", add_what_if), ("grid", add_grid), ("skill_ladder", add_skill_ladder),
-                     ("skill_curve", add_skill_curve), ("restricted", add_restricted)):
-        if key in report:
-            add(rep, report, provenance)
+    for present, add in ((typed.what_if_family is not None, add_what_if), (typed.grid is not None, add_grid),
+                         (typed.skill_ladder is not None, add_skill_ladder), (bool(typed.skill_curve), add_skill_curve),
+                         (typed.restricted is not None, add_restricted)):
+        if present:
+            add(rep, typed, provenance)
     if record_files:
         rep.notes.append(f"One row per game (winner, reason, {turn}s, objectives, losses by side and unit "
                          "card, first player): " + ", ".join(record_files)
                          + " (columns: docs/report-columns.md, scenario records).")
-    rep.notes += list(report["data"].get("notes", []))
+    rep.notes += list(typed.data.get("notes", []))
     rep.notes.append(verdict_line(v))
     return rep
 
 
-def tune_highlights(tu: dict) -> list[tuple[str, str]]:
-    """--tune: the best value, a warning at the search's end, the confirmation on fresh seeds."""
-    out = [("tuning", f"{tu['key']} for {tu['side']} winning {tu['target']:.0%}: best "
-                      f"{tu['best']['value']} ({tu['best']['win_rate']:.1%}), searched "
-                      f"{tu['values'][0]['value']}-{tu['values'][-1]['value']}")]
-    if tu.get("bound_note"):
-        out.append(("warning", tu["bound_note"]))
-    if tu.get("step"):
-        out.append(("tuning step", tu["step"]["note"]))
-    conf = tu.get("confirmation")
+def tune_highlights(tu) -> list[tuple[str, str]]:
+    """--tune (:class:`simulator.engine.core.answers.Tune`): the best value, a warning at the
+    search's end, the confirmation on fresh seeds."""
+    out = [("tuning", f"{tu.key} for {tu.side} winning {tu.target:.0%}: best "
+                      f"{tu.best.value} ({tu.best.win_rate:.1%}), searched "
+                      f"{tu.values[0].value}-{tu.values[-1].value}")]
+    if tu.bound_note:
+        out.append(("warning", tu.bound_note))
+    if tu.step_note:
+        out.append(("tuning step", tu.step_note))
+    conf = tu.confirmation
     if conf:
-        out.append(("tuning confirmed on fresh seeds" if conf["confirmed"] else "tuning NOT confirmed on fresh seeds",
-                    conf["text"]))
+        out.append(("tuning confirmed on fresh seeds" if conf.confirmed else "tuning NOT confirmed on fresh seeds",
+                    conf.text))
     return out
 
 
-def add_endings(rep: Report, report: dict, frames: dict[str, pd.DataFrame], provenance: Provenance, *,
+def add_endings(rep: Report, typed: BalanceReport, frames: dict[str, pd.DataFrame], provenance: Provenance, *,
                 first_player: bool, turn: str) -> None:
     """How the games end (``frames["reasons"]``) and, with ``first_player``, the first player's table."""
     if "reasons" in frames:
-        add_reasons(rep, frames["reasons"], provenance, sides=report["sides"])
+        add_reasons(rep, frames["reasons"], provenance, sides=typed.sides)
     if first_player:
-        rep.tables.append(Table("first-player", first_player_frame(report), "The first player",
+        rep.tables.append(Table("first-player", first_player_frame(typed), "The first player",
                                 f"Each side's win rate when it had the initiative in {turn} 1 and when it did "
                                 "not, the difference with its 95% interval (empty when a side always or never "
                                 "starts: a what-if on who starts measures it then)."))
@@ -293,11 +299,11 @@ def heat_chart_name(kind: str, side: int) -> str:
     return f"heat-{kind.replace(' ', '-')}-{side}"
 
 
-def first_player_frame(report: dict) -> pd.DataFrame:
-    """The summary's ``first_player_effect``, one row per side."""
+def first_player_frame(typed: BalanceReport) -> pd.DataFrame:
+    """The report's ``first_player_effect``, one row per side."""
     rows = []
-    for side in report["sides"]:
-        e = report["first_player_effect"][side]
+    for side in typed.sides:
+        e = typed.first_player_effect[side]
         ci = e.get("ci95") or [None, None]
         rows.append({"side": side, "games_first": e.get("games_first"), "p_first": e.get("win_rate_first"),
                      "games_second": e.get("games_second"), "p_second": e.get("win_rate_second"),
@@ -337,27 +343,24 @@ def add_reasons(rep: Report, reasons: pd.DataFrame, provenance: Provenance, side
             f"{w} {g:,}" for w, g in zip(wins["winner"], wins["games"], strict=True)) + ")"))
 
 
-def add_what_if(rep: Report, report: dict, provenance: Provenance) -> None:
+def add_what_if(rep: Report, typed: BalanceReport, provenance: Provenance) -> None:
     """--vary: each variant's paired change as a table and a forest plot."""
     from reports import charts
 
-    sides = list(report["sides"])
-    wi = report["what_if"]
-    changes = pd.DataFrame([{"variant": r.get("label", f"{r['key']}={r['value']}"), "side": sides[0],
-                             "p": r["win_rate"][sides[0]], "other_p": r["win_rate"][sides[1]],
-                             "draw_rate": r["draw_rate"], "change": r["change"],
-                             "change_lo": r["change_ci95"][0], "change_hi": r["change_ci95"][1],
-                             "other_change": r["changes"][sides[1]]["change"],
-                             "other_change_lo": r["changes"][sides[1]]["ci95"][0],
-                             "other_change_hi": r["changes"][sides[1]]["ci95"][1],
-                             "draw_change": r["changes"]["draw"]["change"],
-                             "draw_change_lo": r["changes"]["draw"]["ci95"][0],
-                             "draw_change_hi": r["changes"]["draw"]["ci95"][1],
-                             **_test_columns(r)} for r in wi["variants"]],
-                           columns=WHAT_IF_CHANGE_COLUMNS)
+    sides = list(typed.sides)
+    wi = typed.what_if_family
+
+    def row(r) -> dict:
+        other, draw = r.changes[sides[1]], r.changes["draw"]
+        return {"variant": r.variant, "side": sides[0], "p": r.win_rate[sides[0]], "other_p": r.win_rate[sides[1]],
+                "draw_rate": r.draw_rate, "change": r.change.change, "change_lo": r.change.ci95[0],
+                "change_hi": r.change.ci95[1], "other_change": other.change, "other_change_lo": other.ci95[0],
+                "other_change_hi": other.ci95[1], "draw_change": draw.change, "draw_change_lo": draw.ci95[0],
+                "draw_change_hi": draw.ci95[1], **_test_columns(r.test)}
+    changes = pd.DataFrame([row(r) for r in typed.what_if], columns=WHAT_IF_CHANGE_COLUMNS)
     rep.tables.append(Table("what-if-changes", changes, "What-if changes",
                             f"Each variant's change of {sides[0]}'s win rate, {sides[1]}'s and the draw rate "
-                            "against the baseline: " + wi["method"] + ".",
+                            "against the baseline: " + wi.method + ".",
                             chart="what-if-change"))
     rep.charts.append(charts.change_chart(changes, side=sides[0], prov=provenance,
                                           question=f"How much does each variant change {sides[0]}'s "
@@ -366,118 +369,121 @@ def add_what_if(rep: Report, report: dict, provenance: Provenance) -> None:
     rep.highlights.append(("what-ifs", f"{len(changes)} variant(s); {n_sig} change {sides[0]}'s results "
                                        "(exact test of the paired games, Holm-adjusted over the variants, "
                                        "p <= 0.05)"))
-    if wi["closest_to_even"]:
-        even = wi["closest_to_even"]
-        others = [x for x in even["even_set"] if x != even["run"]]
-        rep.highlights.append(("closest to even of the variants", f"{even['run']}: " + ", ".join(
-            f"{s} {even['win_rate'][s]:.1%}" for s in sides) + (
+    if wi.closest_to_even:
+        even = wi.closest_to_even
+        others = [x for x in even.even_set if x != even.run]
+        rep.highlights.append(("closest to even of the variants", f"{even.run}: " + ", ".join(
+            f"{s} {even.win_rate[s]:.1%}" for s in sides) + (
             f"; cannot be told apart from {', '.join(others)}" if others else
-            f"; closer than every other run (runner-up {even['runner_up']})") + " (paired, 95%)"))
+            f"; closer than every other run (runner-up {even.runner_up})") + " (paired, 95%)"))
 
 
-def add_grid(rep: Report, report: dict, provenance: Provenance) -> None:
+def add_grid(rep: Report, typed: BalanceReport, provenance: Provenance) -> None:
     """--grid: every cell's share with its Wilson interval and paired change (``grid.csv``)
     and the heatmap of the share, the balance band outlined."""
     from reports import charts
 
-    g = report["grid"]
-    cells = pd.DataFrame(g["cells"], columns=GRID_COLUMNS)
-    k1, k2 = g["keys"]
+    g = typed.grid
+    cells = pd.DataFrame([{k: getattr(r, k) for k in GRID_COLUMNS} for r in g.cells], columns=GRID_COLUMNS)
+    k1, k2 = g.keys
     rep.tables.append(Table("grid", cells, f"What-if grid: {k1} x {k2}",
-                            f"Every pair of values of {k1} and {k2}, played on the baseline's seeds: {g['side']}'s "
+                            f"Every pair of values of {k1} and {k2}, played on the baseline's seeds: {g.side}'s "
                             "share of the decisive games with its 95% Wilson interval, and the change of its win "
-                            "rate against the baseline with the paired 95% interval (" + g["method"] + ").",
+                            "rate against the baseline with the paired 95% interval (" + g.method + ").",
                             chart="grid"))
-    rep.charts.append(charts.grid_heatmap(cells, side=g["side"], margin=g["margin"], prov=provenance,
-                                          question=f"{g['side']}'s share of decisive games: which {k1} and {k2} "
-                                                   f"make {report['data']['name']} even?"))
-    inside = [f"{r['key1']}={r['value1']}, {r['key2']}={r['value2']}" for r in g["cells"] if r["inside_margin"]]
-    rep.highlights.append(("grid", f"{len(g['cells'])} cells of {k1} x {k2}; within 50% ± {100 * g['margin']:g} "
+    rep.charts.append(charts.grid_heatmap(cells, side=g.side, margin=g.margin, prov=provenance,
+                                          question=f"{g.side}'s share of decisive games: which {k1} and {k2} "
+                                                   f"make {typed.name} even?"))
+    inside = [f"{r.key1}={r.value1}, {r.key2}={r.value2}" for r in g.cells if r.inside_margin]
+    rep.highlights.append(("grid", f"{len(g.cells)} cells of {k1} x {k2}; within 50% ± {100 * g.margin:g} "
                                    "points: " + ("; ".join(inside) if inside else "none")))
 
 
-def add_skill_ladder(rep: Report, report: dict, provenance: Provenance) -> None:
+def add_skill_ladder(rep: Report, typed: BalanceReport, provenance: Provenance) -> None:
     """--ladder: the stronger player's win rate in each seat, as a table."""
-    rows = [{"stronger": r["stronger"], "weaker": r["weaker"], "side": seat["strong_side"],
-             "p": seat["strong_win_rate"], "lo": seat["ci95"][0], "hi": seat["ci95"][1],
-             "weaker_p": r["weaker_same_seat_win_rate"][seat["strong_side"]], "better": seat["better"],
-             "difference": seat["difference"]["p"], "difference_lo": seat["difference"]["ci95"][0],
-             "difference_hi": seat["difference"]["ci95"][1]}
-            for r in report["skill_ladder"]["rungs"] for seat in r["seats"]]
+    sl = typed.skill_ladder
+    rows = [{"stronger": r.stronger, "weaker": r.weaker, "side": seat.strong_side,
+             "p": seat.strong_win_rate, "lo": seat.ci95[0], "hi": seat.ci95[1],
+             "weaker_p": r.weaker_same_seat_win_rate[seat.strong_side], "better": seat.better,
+             "difference": seat.difference.p, "difference_lo": seat.difference.ci95[0],
+             "difference_hi": seat.difference.ci95[1]}
+            for r in sl.rungs for seat in r.seats]
     rep.tables.append(Table("skill-ladder", pd.DataFrame(rows), "Skill ladder",
                             "The stronger player's win rate in each seat against the weaker one, "
                             "beside the weaker player's own rate in that seat; "
-                            + report["skill_ladder"].get("test", "") + "."))
+                            + sl.test + "."))
 
 
-def add_skill_curve(rep: Report, report: dict, provenance: Provenance) -> None:
+def add_skill_curve(rep: Report, typed: BalanceReport, provenance: Provenance) -> None:
     """--skill-curve: the curve's table and chart, and whether it has converged."""
     from reports import charts
 
-    sides = list(report["sides"])
-    rows = [{"level": r["level"], "side": s, "p": r["win_rate"][s]["p"], "lo": r["win_rate"][s]["ci95"][0],
-             "hi": r["win_rate"][s]["ci95"][1], "games": r["games"]}
-            for r in report["skill_curve"] for s in sides]
-    fam = report.get("family_check")
+    sides = list(typed.sides)
+    rows = [{"level": r.level, "side": s, "p": r.win_rate[s].p, "lo": r.win_rate[s].ci95[0],
+             "hi": r.win_rate[s].ci95[1], "games": r.games}
+            for r in typed.skill_curve for s in sides]
+    fam = typed.family_check
     if fam:              # the second search family beside the top level (--family): a row of its own
-        rows += [{"level": f"{fam['player']} (second family)", "side": s, "p": fam["win_rate"]["family"][s]["p"],
-                  "lo": fam["win_rate"]["family"][s]["ci95"][0], "hi": fam["win_rate"]["family"][s]["ci95"][1],
-                  "games": fam["games"]} for s in sides]
+        rows += [{"level": f"{fam.player} (second family)", "side": s, "p": fam.win_rate[s].p,
+                  "lo": fam.win_rate[s].ci95[0], "hi": fam.win_rate[s].ci95[1],
+                  "games": fam.games} for s in sides]
     frame = pd.DataFrame(rows, columns=SKILL_CURVE_COLUMNS)
-    top = report["skill_curve"][-1]["level"]
+    top = typed.skill_curve[-1].level
     rep.tables.append(Table("skill-curve", frame, "Skill curve",
                             "Each side's win rate with both sides played at each level, weakest first, "
-                            "with the 95% Wilson interval. " + report["skill_curve_test"] + "."
-                            + (f" The last row is a second search family beside the top level: {fam['test']}."
+                            "with the 95% Wilson interval. " + typed.skill_curve_test + "."
+                            + (f" The last row is a second search family beside the top level: {fam.test}."
                                if fam else ""),
                             chart="skill-curve"))
-    conv = report.get("convergence") or {}
-    rep.charts.append(charts.skill_curve_chart(frame, prov=provenance, margin=conv.get("margin"),
+    conv = typed.convergence
+    rep.charts.append(charts.skill_curve_chart(frame, prov=provenance, margin=conv.margin if conv else None,
                                                question="Does the balance hold as the players get stronger?"))
-    if conv.get("difference"):
+    if conv and conv.difference:
         rep.tables.append(Table("skill-convergence", pd.DataFrame(
-            [{"side": s, "levels": " minus ".join(reversed(conv["levels"])), "difference": d["p"],
-              "lo": d["ci95"][0], "hi": d["ci95"][1], "status": d["status"], "margin": conv["margin"]}
-             for s, d in conv["difference"].items()], columns=SKILL_CONVERGENCE_COLUMNS),
-            "Has the skill curve converged?", conv["test"] + "; " + (conv.get("method") or "") + "."))
+            [{"side": s, "levels": " minus ".join(reversed(conv.levels)), "difference": d.p,
+              "lo": d.ci95[0], "hi": d.ci95[1], "status": d.status, "margin": conv.margin}
+             for s, d in conv.difference.items()], columns=SKILL_CONVERGENCE_COLUMNS),
+            "Has the skill curve converged?", conv.test + "; " + (conv.method or "") + "."))
     rep.highlights.append(("skill curve", convergence_phrase(conv, top) if conv else
                            f"no convergence test; the verdict is made at {top}"))
     if fam:
-        rep.highlights.append(("second family", fam["text"]))
+        rep.highlights.append(("second family", fam.text))
 
 
-def verdict_label(v: dict) -> str:
-    """The highlight's label of the verdict: ``verdict (margin ±5 points)``."""
-    return f"verdict (margin ±{100 * v['margin']:g} points)" if v.get("margin") is not None else "verdict"
+def verdict_label(v) -> str:
+    """The highlight's label of the verdict (:class:`simulator.engine.core.answers.Verdict`):
+    ``verdict (margin ±5 points)``."""
+    return f"verdict (margin ±{100 * v.margin:g} points)" if v.margin is not None else "verdict"
 
 
-def convergence_phrase(conv: dict, top: str) -> str:
-    """The skill curve's status in one line for the page."""
-    pts = f"±{100 * conv['margin']:g} points"
-    if conv["status"] == "converged":
+def convergence_phrase(conv, top: str) -> str:
+    """The skill curve's status (:class:`simulator.engine.core.answers.Convergence`) in one
+    line for the page."""
+    pts = f"±{100 * conv.margin:g} points"
+    if conv.status == "converged":
         return f"converged: the top two levels agree within {pts}; the verdict is made at {top}"
-    if conv["status"] == "moving":
+    if conv.status == "moving":
         return (f"NOT converged (moving): the top two levels differ by more than {pts}; the verdict, made at "
                 f"{top}, may change with stronger players")
-    more = conv.get("games_needed")
+    more = conv.games_needed
     how = f"; about {more:,} more games a level would most likely decide it" if more is not None else ""
     return (f"NOT converged (undecided): not enough games to tell whether the top two levels agree within {pts}"
             f"{how}; the verdict is made at {top}")
 
 
-def add_restricted(rep: Report, report: dict, provenance: Provenance) -> None:
+def add_restricted(rep: Report, typed: BalanceReport, provenance: Provenance) -> None:
     """--restrict / --restrict-all: each restriction's paired change, sorted, as a table
     and a forest plot."""
     from reports import charts
 
-    rows = sorted(report["restricted"], key=lambda r: r["change"])
-    frame = pd.DataFrame([{"variant": f"{r['side']}:{r['restriction']}", "side": r["side"], "p": r["win_rate"],
-                           "base_p": r["base_win_rate"], "change": r["change"], "change_lo": r["ci95"][0],
-                           "change_hi": r["ci95"][1], **_test_columns(r)} for r in rows],
+    rows = sorted(typed.restricted or (), key=lambda r: r.change)
+    frame = pd.DataFrame([{"variant": f"{r.side}:{r.restriction}", "side": r.side, "p": r.win_rate,
+                           "base_p": r.base_win_rate, "change": r.change, "change_lo": r.ci95[0],
+                           "change_hi": r.ci95[1], **_test_columns(r.test)} for r in rows],
                          columns=RESTRICTED_COLUMNS)
     rep.tables.append(Table("restricted", frame, "Restricted play",
                             "Each restriction's win rate of the restricted side and its change against the "
-                            "unrestricted run: " + report["restricted_method"] + ".", chart="restricted"))
+                            "unrestricted run: " + typed.restricted_method + ".", chart="restricted"))
     rep.charts.append(charts.change_chart(
         frame, side="the restricted side", prov=provenance, name="restricted", ylabel="side:restriction",
         xlabel=f"change of the restricted side's win rate, paired 95% interval (* red: exact test Holm-adjusted "
@@ -489,11 +495,11 @@ def add_restricted(rep: Report, report: dict, provenance: Provenance) -> None:
                                               "over the restrictions, p <= 0.05)"))
 
 
-def _test_columns(r: dict) -> dict:
-    """The paired test's columns of a what-if or restriction row."""
-    g = r["games_changed"]
-    return {"better": g["better"], "worse": g["worse"], "p_value": r["p_value"], "p_holm": r["p_holm"],
-            "family_size": r["family_size"], "significant": r["significant"]}
+def _test_columns(t) -> dict:
+    """The paired test's columns of a what-if or restriction row
+    (:class:`simulator.engine.core.answers.PairedTest`)."""
+    return {"better": t.better, "worse": t.worse, "p_value": t.p_value, "p_holm": t.p_holm,
+            "family_size": t.family_size, "significant": t.significant}
 
 
 def activity_frame(activity: dict, sides: list[str]) -> pd.DataFrame:

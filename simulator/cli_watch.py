@@ -29,6 +29,7 @@ import click
 from simulator.run.errors import InputError
 
 if TYPE_CHECKING:
+    from simulator.engine.core.answers import BalanceReport
     from simulator.engine.core.batch import RunResult
 
 POLL_SECONDS = 0.5
@@ -56,16 +57,16 @@ def content_changed(old: tuple | None, new: tuple) -> bool:
     return [(p, h, m is None) for p, m, _, h in old] != [(p, h, m is None) for p, m, _, h in new]
 
 
-def first_side_rate(report: dict) -> tuple[str, float, float]:
+def first_side_rate(report: BalanceReport) -> tuple[str, float, float]:
     """The first side, its win rate and the rate's standard error."""
     from simulator.run.stats import proportion_se
 
-    side = report["sides"][0]
-    p = float(report["win_rate"][side]["p"])
-    return side, p, float(proportion_se(p, max(int(report["games"]), 1)))
+    side = report.sides[0]
+    p = float(report.win_rate[side].p)
+    return side, p, float(proportion_se(p, max(int(report.games), 1)))
 
 
-def verdict_line(report: dict, previous: dict | None = None, paired=None) -> str:
+def verdict_line(report: BalanceReport, previous: BalanceReport | None = None, paired=None) -> str:
     """``verdict: german 41.2% -> 38.0% (±1.1 SE; paired change -3.2% ±0.9 SE): not
     balanced: soviet is favoured; ...``: the first side's win rate, its change since the
     last run and the verdict (``paired``: the change and its SE from the same games)."""
@@ -76,9 +77,9 @@ def verdict_line(report: dict, previous: dict | None = None, paired=None) -> str
         _, p0, _ = first_side_rate(previous)
         change = f"; paired change {paired[0]:+.1%} ±{paired[1]:.1%} SE" if paired is not None else ""
         rate = f"{side} {p0:.1%} -> {p:.1%} (±{se:.1%} SE{change})"
-    v = report["verdict"]
-    label = f"verdict ({v['status']}, margin ±{100 * v['margin']:g} points)" if v.get("margin") is not None else "verdict"
-    return f"{label}: {rate}, {report['games']:,} games: {v['text']}"
+    margin = report.verdict_margin
+    label = f"verdict ({report.verdict}, margin ±{100 * margin:g} points)" if margin is not None else "verdict"
+    return f"{label}: {rate}, {report.games:,} games: {report.verdict_text}"
 
 
 def paired_se(base, other) -> tuple[float, float] | None:
@@ -100,23 +101,26 @@ class Watch:
     """The state of one ``--watch`` loop."""
 
     name: str
-    play: Callable[[], tuple[dict, RunResult]]      # one run: (report, RunResult)
+    play: Callable[[], tuple[dict, RunResult]]      # one run: (report's JSON, RunResult)
     files: Callable[[RunResult], set] = lambda result: set()   # the data files the run read, besides NAME
     max_runs: int | None = None
     echo: Callable[..., None] = click.echo
     poll: float = POLL_SECONDS
     runs: int = 0
     watched: set = field(default_factory=set)
-    report: dict | None = None
+    report: BalanceReport | None = None
     outcomes: object = None
 
     def run_once(self) -> None:
         self.runs += 1
         try:
-            report, result = self.play()
+            summary, result = self.play()
         except InputError as exc:
             self.echo(f"lanchester: error: {exc.one_line()}", err=True)
             return
+        from simulator.engine.core.answers import BalanceReport
+
+        report = BalanceReport.of(summary)
         outcomes = result.tally.outcome_array()
         paired = paired_se(self.outcomes, outcomes)
         self.echo(verdict_line(report, self.report, paired))

@@ -204,10 +204,14 @@ def test_a_save_is_a_change_of_content_not_a_touch(tmp_path):
 
 
 def test_the_verdict_line():
-    def report(wins):
-        return {"sides": ["german", "soviet"], "games": 1000,
-                "win_rate": {"german": {"p": wins / 1000}, "soviet": {"p": 1 - wins / 1000}},
-                "verdict": {"status": "unbalanced", "margin": 0.05, "text": "unbalanced: soviet favoured ..."}}
+    from simulator.engine.core.answers import BalanceReport, Rate
+
+    def report(wins):     # the fields the line reads (its interval is not shown: (0, 1) here)
+        return BalanceReport(scenario="toy", sides=("german", "soviet"), players={}, games=1000, seed=0,
+                             win_rate={"german": Rate(wins / 1000, (0.0, 1.0)),
+                                       "soviet": Rate(1 - wins / 1000, (0.0, 1.0))},
+                             draw_rate=0.0, verdict="unbalanced", verdict_text="unbalanced: soviet favoured ...",
+                             what_if=(), json={}, verdict_margin=0.05)
     first = watch.verdict_line(report(412))
     assert first == ("verdict (unbalanced, margin ±5 points): german 41.2% (±1.6% SE), 1,000 games: "
                      "unbalanced: soviet favoured ...")

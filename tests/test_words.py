@@ -252,7 +252,7 @@ def test_the_terminal_report_says_a_tuning_step_and_marks_grid_cells_in_the_band
 
 def test_the_terminal_report_reads_the_typed_fields_of_the_balance_report():
     """Issue 42, item 4: the run, win rates, draws and verdict lines come from
-    BalanceReport's fields, the JSON only for the sections not typed yet: a report whose
+    BalanceReport's fields and typed sections, never its JSON: a report whose
     fields say otherwise than its JSON prints the fields."""
     import dataclasses
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from reports.scenario_text import family_lines
+from simulator.engine.core.answers import FamilyCheck
 from simulator.engine.core.balance import curve_row, family_check, family_player
 from simulator.engine.players import interface
 from simulator.run.errors import InputError
@@ -78,14 +79,14 @@ def test_undecided_with_the_games_needed():
 
 def test_the_text_lines():
     c = check(*outcomes(400, 120, 0))
-    lines = family_lines(c, SIDES)
+    lines = family_lines(FamilyCheck.of(c), SIDES)     # the report's typed section
     # the family's row: american 0/400, german 120/400 = 30%, draws 280/400 = 70%
     assert lines[0].startswith("  second family   uct:32: american  0.00% [")
     assert "german 30.00% [" in lines[0] and lines[0].endswith("draws 70.00%: THE VERDICT DEPENDS ON THE PLAYER")
     assert lines[1].startswith("    american: mcts:256 minus uct:32 +30.00 points [+25.")
     assert lines[2].startswith("    german: mcts:256 minus uct:32 -30.00 points [-34.")
     assert family_lines(None, SIDES) == []
-    undecided = family_lines(check(*outcomes(100, 5, 5)), SIDES)
+    undecided = family_lines(FamilyCheck.of(check(*outcomes(100, 5, 5))), SIDES)
     assert undecided[0].endswith(": undecided") and "    (about 56 more games would most likely decide it)" in undecided
 
 
@@ -120,7 +121,7 @@ def test_a_family_player_weaker_than_greedy_does_not_make_the_verdict_depend_on_
     assert weak["status"] == "weaker" and "THE VERDICT DEPENDS" not in weak["text"]
     assert "does not beat greedy from both seats" in weak["text"] and "as german it wins 10.0% against greedy" \
         in weak["text"]
-    lines = family_lines(weak, SIDES)
+    lines = family_lines(FamilyCheck.of(weak), SIDES)
     assert "weaker than greedy" in lines[0]
     assert any("uct:32 as german against greedy: wins 10.00% (greedy itself 50.00%; -40.00 points" in x
                and x.endswith("NOT better") for x in lines)

@@ -463,6 +463,7 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     ``balance.json``); return the JSON summary and the :class:`reports.bundle.Report`
     that completes the folder (and the :class:`~simulator.engine.core.batch.RunResult` with
     ``with_result``)."""
+    from simulator.engine.core.answers import BalanceReport
     from simulator.engine.core.balance import report_frames
     from simulator.games.assault.game.balance import balance_run
     from simulator.games.assault.report.provenance import scenario_data
@@ -471,18 +472,19 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     kwargs.setdefault("what_matters", "auto")      # the batch report's short restricted play (what matters most)
     report, result = balance_run(name, out_dir=str(folder), **kwargs)
     report["files"] = [Path(f).name for f in report["files"]]
+    typed = BalanceReport.of(report)       # the renderers read its fields; the dict is its JSON
     sources, files = scenario_data(result.game)
-    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
+    prov = provenance(sources, files, method="monte-carlo", seed=typed.seed, trials=typed.games,
                       unit="games")
     from reports.value import add_learned_value
     add_learned_value(report, result.game, folder, prov)      # mcts:N:learned: the value used, its calibration
-    atomic_write_text(Path(folder) / "balance.json", to_json(report), option=None)   # inside the staging folder
+    atomic_write_text(Path(folder) / "balance.json", to_json(typed.to_json()), option=None)   # inside the staging folder
     from simulator.games.assault.game.mapdraw import draw_map
     scenario = result.game.scenario
     map_png = draw_map(scenario, title=f"{scenario.name}: the map and the set-up",
                        footer="\n".join(prov.footer_lines()))
-    bundle = balance_bundle(report, report_frames(report, result), provenance=prov,
-                            record_files=report["files"], map_png=map_png,
+    bundle = balance_bundle(typed, report_frames(report, result), provenance=prov,
+                            record_files=typed.files, map_png=map_png,
                             heat_map=heat_drawer(scenario, "\n".join(prov.footer_lines())))
     return (report, bundle, result) if with_result else (report, bundle)
 

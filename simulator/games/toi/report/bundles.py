@@ -174,13 +174,14 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
     folder = Path(folder)
     report, result = toi_balance(name, out_dir=str(folder), **kwargs)
     report["files"] = [Path(f).name for f in report["files"]]
+    typed = BalanceReport.of(report)       # the renderers read its fields; the dict is its JSON
     sources, files = toi_scenario_data(result.game)
-    prov = provenance(sources, files, method="monte-carlo", seed=report["seed"], trials=report["games"],
+    prov = provenance(sources, files, method="monte-carlo", seed=typed.seed, trials=typed.games,
                       unit="games")
     from reports.value import add_learned_value
     add_learned_value(report, result.game, folder, prov)      # mcts:N:learned: the value used, its calibration
-    atomic_write_text(folder / "balance.json", to_json(report), option=None)   # inside the staging folder
-    atomic_write_text(folder / "balance.txt", report_table(BalanceReport.of(report)), option=None)
+    atomic_write_text(folder / "balance.json", to_json(typed.to_json()), option=None)   # inside the staging folder
+    atomic_write_text(folder / "balance.txt", report_table(typed), option=None)
     scenario = result.game.scenario
     map_png = draw_toi_map(scenario, title=f"{scenario.name}: the map and the set-up",
                            footer="\n".join(prov.footer_lines()))
@@ -195,7 +196,7 @@ def scenario_bundle(name: str, folder: Path, *, with_result: bool = False, **kwa
         from simulator.games.toi.game.board import SIDE_FACTIONS
         return draw_toi_map(scenario, title=title, footer=footer, heat=Heat(
             values, FACTION_COLOURS[SIDE_FACTIONS[side]], f"{scenario.side_names[side]}: {kind} per game"))
-    bundle = balance_bundle(report, frames, provenance=prov, record_files=report["files"], map_png=map_png,
+    bundle = balance_bundle(typed, frames, provenance=prov, record_files=typed.files, map_png=map_png,
                             kind="toi scenario", losses_measure="units eliminated", first_player=True,
                             heat_map=heat_map)
     return (report, bundle, result) if with_result else (report, bundle)
