@@ -349,3 +349,74 @@ class TerrainDamageAnswer(Computed):
     def frame(self) -> pd.DataFrame:
         """The vehicle's states as a tidy DataFrame (one row per state; no attrs)."""
         return self.table
+
+
+@dataclass(frozen=True)
+class FireAnswer(Computed):
+    """The answer to a fire question (chapters 7 and 10; 9.10.3): ``firer`` fires at
+    ``target`` at ``range`` (``indirect``, 7.1-7.4; the last shot of an ``overrun``; through
+    ``smoke_markers``, 10.3; called by ``spotter``); a vehicle target hit on
+    ``target_facing`` (``target_facing_assumed``: the front, when none was given, 10.9.3);
+    the pools rolled (``attack_pool`` against ``defence_pool``, or ``defence_pool_unspotted``
+    when spotting fails, with ``p_spotted`` and the ``spot_number`` needed), how doubles
+    count, the suppression symbols added and what a re-roll re-rolls (``reroll``, 7.3); the
+    target's ``target_strength`` and damage before (``target_damage_before``); how the pools
+    were built (``explain``); the data used; how it was computed (``how``).
+
+    ``table``: the target's states afterwards, one row per state with ``p`` (``se``,
+    ``lo``, ``hi`` by Monte Carlo: :meth:`frame`), columns read by name (``answer["p"]``);
+    ``summary`` of them (``p_eliminated``, ``mean_damage``, ... and ``p_artillery_overrun``
+    for an overrun). Passengers (10.10.2-10.10.3: ``passengers``, one dict each, and
+    ``p_emergency_disembark``) or tank riders (10.10.1: ``riding_on``, ``disembark_markers``);
+    the friendly vehicle hit by fire into a close combat (10.11: ``friendly_vehicle``, its
+    states and summary). ``run``: how a Monte Carlo run was carried out; ``unseen`` what the
+    table says of states never seen. The JSON is
+    :func:`simulator.games.assault.report.text.fire_json` of it."""
+
+    how: Method
+    firer: str
+    target: str
+    range: int
+    target_facing: str | None
+    target_facing_assumed: str | None
+    indirect: bool
+    overrun: bool
+    smoke_markers: int
+    spotter: str | None
+    riding_on: str | None
+    reroll: str
+    attack_pool: str
+    defence_pool: str
+    defence_pool_unspotted: str | None
+    doubles: str
+    extra_supp: int
+    target_strength: int
+    target_damage_before: int
+    p_spotted: float
+    spot_number: int | None
+    explain: list[dict[str, Any]]
+    dice: str
+    dice_status: str
+    aid: str
+    aid_status: str
+    support: str
+    support_status: str
+    summary: dict[str, Any]
+    table: pd.DataFrame = field(repr=False)
+    passengers: list[dict[str, Any]] = field(default_factory=list)
+    p_emergency_disembark: float | None = None
+    p_emergency_disembark_se: float | None = None
+    disembark_markers: dict[str, float] | None = None
+    friendly_vehicle: dict[str, Any] | None = None
+    run: dict[str, Any] | None = None
+    unseen: str | None = None
+
+    def __getitem__(self, name: str) -> pd.Series:
+        return self.table[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.table
+
+    def frame(self) -> pd.DataFrame:
+        """The target's states as a tidy DataFrame (one row per state; no attrs)."""
+        return self.table
