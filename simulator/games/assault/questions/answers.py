@@ -420,3 +420,30 @@ class FireAnswer(Computed):
     def frame(self) -> pd.DataFrame:
         """The target's states as a tidy DataFrame (one row per state; no attrs)."""
         return self.table
+
+
+@dataclass(frozen=True)
+class UnitCards:
+    """The unit cards (4.2): ``table``, one row per card sorted by id (``UNITS_COLUMNS``:
+    :meth:`frame`), and each card in full (``cards``, as the JSON lists them); the dice set
+    read them (``dice``, its status and digest) from ``units_dir`` (its digest, and the
+    cards' status: illustrative or rulebook)."""
+
+    dice: str
+    dice_status: str
+    dice_digest: str
+    units_dir: str
+    units_digest: str
+    units_status: str
+    cards: list[dict[str, Any]]
+    table: pd.DataFrame = field(repr=False)
+
+    def frame(self) -> pd.DataFrame:
+        """The roster as a tidy DataFrame (one row per card; no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault units --format json``."""
+        return {"dice": self.dice, "dice_status": self.dice_status, "dice_digest": self.dice_digest,
+                "units_dir": self.units_dir, "units_digest": self.units_digest,
+                "units_status": self.units_status, "units": self.cards}

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         OddsAnswer,
         SmokeAnswer,
         TerrainDamageAnswer,
+        UnitCards,
     )
 
 
@@ -271,21 +272,21 @@ def terrain_damage_report(answer: TerrainDamageAnswer, *, dice=None, aid=None, u
 
 # --- units ----------------------------------------------------------------------------
 
-def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
+def units_report(answer: UnitCards, *, dice=None) -> Report:
     """``lanchester assault units``: the roster table and a range card of every unit."""
     from reports import charts  # matplotlib loads only when a report is written
     from simulator.games.assault.rules.cards import UNITS_COLUMNS
 
-    a = frame.attrs
+    frame = answer.table
     question = "What can each unit card do: how many attack dice at each range?"
-    sources, files = assault_data(dice=dice, units_dir=a["units_dir"], parts=("dice", "units"))
+    sources, files = assault_data(dice=dice, units_dir=answer.units_dir, parts=("dice", "units"))
     prov = provenance(sources, files, method="data")
     return Report(
         kind="assault units", question=question, provenance=prov,
         tables=[Table("units", tidy(frame, UNITS_COLUMNS), "Unit cards",
                       "One row per unit card; ranges and close_combat: dice vs armoured vehicles / vs the rest.",
                       chart="ranges")],
-        charts=[charts.unit_range_chart(a["cards"], question="How many attack dice does each unit roll "
+        charts=[charts.unit_range_chart(answer.cards, question="How many attack dice does each unit roll "
                                         "at each range?", prov=prov)],
         highlights=[("units", str(len(frame))), ("sides", ", ".join(sorted(frame["side"].unique())))])
 

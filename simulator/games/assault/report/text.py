@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING
 from simulator.run.vocabulary import DEPRECATED_KEYS, OLD_SUPPRESSED_OR_WORSE, SUPPRESSED_OR_WORSE
 
 if TYPE_CHECKING:
-    from simulator.games.assault.questions.answers import FireAnswer, OddsAnswer, SmokeAnswer, TerrainDamageAnswer
+    from simulator.games.assault.questions.answers import (
+        FireAnswer,
+        OddsAnswer,
+        SmokeAnswer,
+        TerrainDamageAnswer,
+        UnitCards,
+    )
 
 # --- odds (10.7.2) ---------------------------------------------------------------------
 
@@ -286,13 +292,13 @@ UNITS_TABLE_COLUMNS = ["id", "type", "armoured", "strength", "movement", "ranges
                        "defence", "abilities", "points", "class", "source"]
 
 
-def units_table(frame) -> str:
-    a = frame.attrs
+def units_table(a: UnitCards) -> str:
+    frame = a.table
     shown = frame.assign(movement=frame["movement"].astype(str) + " " + frame["movement_type"])
     body = shown[UNITS_TABLE_COLUMNS].to_string(index=False)
     return "\n".join([
-        f"unit cards: {show_path(a['units_dir'])} ({a['units_status']}); "
-        f"dice: {a['dice']}, {a['dice_status']}",
+        f"unit cards: {show_path(a.units_dir)} ({a.units_status}); "
+        f"dice: {a.dice}, {a.dice_status}",
         "ranges and close_combat: dice vs armoured vehicles / vs infantry and artillery (4.2.2)",
         "",
         body,
@@ -313,8 +319,6 @@ def show_path(path: str) -> str:
         return path
 
 
-def units_json(frame) -> dict:
-    a = frame.attrs
-    return {"dice": a["dice"], "dice_status": a["dice_status"], "dice_digest": a["dice_digest"],
-            "units_dir": a["units_dir"], "units_digest": a["units_digest"],
-            "units_status": a["units_status"], "units": a["cards"]}
+def units_json(answer: UnitCards) -> dict:
+    """The JSON of ``lanchester assault units --format json``: the answer's own rendering."""
+    return answer.to_json()
