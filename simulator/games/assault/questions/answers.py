@@ -447,3 +447,110 @@ class UnitCards:
         return {"dice": self.dice, "dice_status": self.dice_status, "dice_digest": self.dice_digest,
                 "units_dir": self.units_dir, "units_digest": self.units_digest,
                 "units_status": self.units_status, "units": self.cards}
+
+
+LOS_JSON_KEYS = ("scenario", "file", "from", "to", "los", "hindrances", "range", "los_dice", "blocking", "smoke",
+                 "smoke_markers", "crossed", "from_terrain", "to_terrain", "from_elevation", "to_elevation", "aid",
+                 "aid_status", "aid_file")   # the JSON's keys, in this order
+
+
+@dataclass(frozen=True)
+class LosAnswer:
+    """The line of sight between two hexes of a scenario's map (10.3, 10.4): from
+    ``firer`` to ``target`` (the JSON's ``from`` and ``to``), ``los`` clear, hindered or
+    blocked, the ``hindrances`` (and the defence dice they add, ``los_dice``, 10.9.2), the
+    ``blocking`` hexes, the hexes with ``smoke`` (``smoke_markers`` as asked), the hexes
+    ``crossed``, both ends' terrain and elevation; the ``scenario`` and its ``file``, the
+    aid read. ``table``: the answer as one row (:meth:`frame`)."""
+
+    scenario: str
+    file: str
+    firer: str
+    target: str
+    los: str
+    hindrances: list[str]
+    range: int
+    los_dice: int
+    blocking: list[str]
+    smoke: list[str]
+    smoke_markers: dict[str, int]
+    crossed: list[str]
+    from_terrain: str
+    to_terrain: str
+    from_elevation: int
+    to_elevation: int
+    aid: str
+    aid_status: str
+    aid_file: str
+    table: pd.DataFrame = field(repr=False)
+
+    def frame(self) -> pd.DataFrame:
+        """The answer as a one-row DataFrame (no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault los --format json``."""
+        named = {"from": self.firer, "to": self.target}
+        return {k: named[k] if k in named else getattr(self, k) for k in LOS_JSON_KEYS}
+
+
+@dataclass(frozen=True)
+class MapAnswer:
+    """A scenario's map: ``table``, one row per hex (name, column, row, terrain, hill,
+    elevation, and with ``los_from`` what that hex sees: :meth:`frame`), and the picture
+    (``png``, bytes) of the ``scenario`` (its ``id`` and ``file``)."""
+
+    scenario: str
+    file: str
+    id: str
+    los_from: str | None
+    png: bytes = field(repr=False)
+    table: pd.DataFrame = field(repr=False)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per hex (no attrs)."""
+        return self.table
+
+
+@dataclass(frozen=True)
+class ScenariosAnswer:
+    """The shipped scenarios, one dict each (``scenarios``: id, name, turns, sides, map,
+    edition, file) and as a table (:meth:`frame`)."""
+
+    scenarios: list[dict[str, Any]]
+    table: pd.DataFrame = field(repr=False)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per scenario (no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault scenarios --format json``."""
+        return {"scenarios": self.scenarios}
+
+
+@dataclass(frozen=True)
+class CheckAnswer:
+    """A scenario file checked: its ``file``, whether it is ``ok``, how many ``errors``
+    and ``warnings``, each problem (``table``: severity, key, message, :meth:`frame`; and
+    as the text ``lines``), the data files used (``data``) and, when it loads with no
+    error, what it sets up (``summary``, and as text ``summary_lines``)."""
+
+    file: str
+    ok: bool
+    errors: int
+    warnings: int
+    lines: list[str]
+    data: dict[str, Any]
+    table: pd.DataFrame = field(repr=False)
+    summary: dict[str, Any] | None = None
+    summary_lines: list[str] = field(default_factory=list)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per problem (no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault check --format json``."""
+        return {"file": self.file, "ok": self.ok, "errors": self.errors, "warnings": self.warnings,
+                "problems": self.table.to_dict("records"), "data": self.data, "summary": self.summary}
