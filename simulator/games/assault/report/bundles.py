@@ -508,7 +508,7 @@ def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], pr
     from reports import charts
     from reports.charts import Chart
 
-    a = events.attrs
+    a = result      # the game as replay_json says it: scenario, seed, game, winner, truncated
     question = f"How did game {a['game']} of {a['scenario']} (seed {a['seed']}) go?"
     png = final_png("\n".join(provenance.footer_lines()))
     w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
