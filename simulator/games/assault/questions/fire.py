@@ -74,7 +74,7 @@ def _rider_outcomes(joint: np.ndarray, card: UnitCard, trials: int | None) -> di
             "disembark_markers": markers}
 
 
-def _transport_attrs(joint: np.ndarray, mode: int, target: UnitCard, passengers: list[Passenger],
+def _transport_fields(joint: np.ndarray, mode: int, target: UnitCard, passengers: list[Passenger],
                      trials: int | None) -> dict:
     if mode == RIDERS_TARGETED:
         return {"passengers": [], **_rider_outcomes(joint, target, trials)}
@@ -85,13 +85,12 @@ def _transport_attrs(joint: np.ndarray, mode: int, target: UnitCard, passengers:
             "disembark_markers": None}
 
 
-def _friendly_attrs(dist: np.ndarray, card: UnitCard, pools: FirePools, s: FireSituation,
+def _friendly_vehicle(dist: np.ndarray, card: UnitCard, pools: FirePools, s: FireSituation,
                     trials: int | None, possible: np.ndarray | None = None) -> dict:
     frame = state_frame(dist, card.strength, card.half_strength_threshold, trials, possible)
     return {"unit": card.id, "facing": s.friendly_facing, "defence_pool": format_pool(pools.friendly_defence),
             "damage_before": s.friendly_damage, "states": frame.to_dict("records"),
             "summary": summarise_states(frame, s.friendly_damage, trials)}
-
 
 
 def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = True,
@@ -146,7 +145,7 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
         summary["p_artillery_overrun"] = float(frame["p"].to_numpy()[ok].sum())
         if n:
             summary["se"]["p_artillery_overrun"] = _se(summary["p_artillery_overrun"], n)
-    friendly_answer = (_friendly_attrs(joint.sum(axis=(0, 1)), friendly_card, pools, situation, n,
+    friendly_answer = (_friendly_vehicle(joint.sum(axis=(0, 1)), friendly_card, pools, situation, n,
                                        None if possible is None else possible.any(axis=(0, 1)))
                        if friendly_card else None)
     return FireAnswer(
@@ -165,6 +164,6 @@ def fire(firer: str, target: str, situation: FireSituation, *, exact: bool = Tru
         support=support.name, support_status=support.status,
         summary=summary, table=frame,
         run=run.describe() if run is not None else None,
-        **_transport_attrs(joint, mode, g, passengers, n),
+        **_transport_fields(joint, mode, g, passengers, n),
         friendly_vehicle=friendly_answer,
         unseen=unseen_note(possible) if n else None)
