@@ -94,7 +94,8 @@ def emit_report(fmt: str, out: str | Path | None, *, table: str,
     """Print/write the ``--format`` answer, or with ``--out DIR`` write the report bundle.
 
     ``report`` is built only when a bundle is wanted (pass a lambda); without it the
-    bundle holds ``frame`` as ``data.csv`` and no charts. ``frame`` may be a function
+    bundle holds ``frame`` as ``data.csv`` and no charts, computed as ``obj`` (the JSON
+    answer) says (its ``method``, ``seed``, ``trials``; exact when it names none). ``frame`` may be a function
     too: it is then built only for ``--format csv`` or a bundle (a text answer starts
     without pandas).
     """
@@ -107,7 +108,7 @@ def emit_report(fmt: str, out: str | Path | None, *, table: str,
     if rep is None:
         frame = frame() if callable(frame) else frame
         from reports.provenance import method_of, provenance
-        method, seed, trials = method_of([frame.attrs])
+        method, seed, trials = method_of([obj])
         rep = Report("result", "The command's answer as a table", provenance([], [], method=method, seed=seed,
                                                                                trials=trials),
                      [Table("data", frame, "The answer", "The command's --format csv table.")])

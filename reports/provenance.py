@@ -128,7 +128,8 @@ def provenance(sources: Iterable[Source], files: Iterable[str | Path], *, method
 
 
 def method_of(attrs_list: Iterable[dict[str, Any]]) -> tuple[str, int | None, int | None]:
-    """Method, seed and trials of one or more results (``frame.attrs``)."""
+    """Method, seed and trials of one or more results (each a dict with ``method``,
+    ``seed``, ``trials``: an answer's ``how.to_json()`` or its JSON)."""
     attrs_list = list(attrs_list)
     methods = sorted({a.get("method", "exact") for a in attrs_list})
     mc = [a for a in attrs_list if a.get("method") == "monte-carlo"]

@@ -81,13 +81,12 @@ def tidy(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     for c in columns:
         if c not in out.columns:
             out[c] = np.nan
-    out = out[list(columns)].reset_index(drop=True)
-    out.attrs = {}
-    return out
+    return out[list(columns)].reset_index(drop=True)
 
 
 def series_label(attrs: dict) -> str:
-    """``exact`` or ``Monte Carlo``: how a result was computed."""
+    """``exact`` or ``Monte Carlo``: how a result was computed (``attrs``: a dict with
+    its ``method``, as an answer's JSON or ``Method.to_json()`` has it)."""
     return "Monte Carlo" if attrs.get("method") == "monte-carlo" else "exact"
 
 

@@ -109,11 +109,11 @@ def demo_reports(seed: int, trials: int, games: int = DEMO_GAMES) -> Iterator[tu
 
 def quick_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
     """The odds, fire and matrix questions (seconds each)."""
+    from simulator.games.assault.questions.fire import fire
     from simulator.games.assault.questions.matrix import matchup_answer
     from simulator.games.assault.questions.odds import odds_outcomes
     from simulator.games.assault.report.bundles import fire_report, matrix_report, odds_report
     from simulator.games.assault.report.text import fire_json, fire_table, odds_json, odds_table
-    from simulator.games.assault.rules.fire import fire
     from simulator.games.assault.rules.pools import FireSituation
 
     for attack, defence in DEMO_QUESTIONS:
@@ -126,13 +126,13 @@ def quick_reports(seed: int, trials: int) -> Iterator[tuple[str, Report]]:
         yield f"odds-{attack}-vs-{defence}", report
     for firer, target, fields, label in DEMO_FIRE:
         situation = FireSituation(**fields)
-        frames = [fire(firer, target, situation),
-                  fire(firer, target, situation, trials=trials, seed=seed, progress="demo")]
-        for frame in frames:
-            click.echo(fire_table(frame, explain=frame.attrs["method"] == "exact"))
+        fired = [fire(firer, target, situation),
+                 fire(firer, target, situation, trials=trials, seed=seed, progress="demo")]
+        for answer in fired:
+            click.echo(fire_table(answer, explain=not answer.how.monte_carlo))
         stem = f"fire-{firer.split('/')[1]}-vs-{target.split('/')[1]}-{label}"
-        report = fire_report(frames, terrain=situation.terrain)
-        report.result = {f.attrs["method"]: fire_json(f) for f in frames}
+        report = fire_report(fired, terrain=situation.terrain)
+        report.result = {x.method: fire_json(x) for x in fired}
         yield stem, report
     firers, targets, ranges, terrains = DEMO_MATRIX
     answer = matchup_answer([firers], [targets], ranges, terrains)

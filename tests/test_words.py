@@ -151,11 +151,12 @@ def test_fire_labels_say_what_suppressed_or_worse_counts():
     assert res.exit_code == 0, res.output
     assert "P(suppressed, fallback or eliminated)" in res.output and "or worse" not in res.output
     # and the number is the sum of exactly those states
-    from simulator.games.assault.rules.fire import fire
+    from simulator.games.assault.questions.fire import fire
     from simulator.games.assault.rules.pools import FireSituation
-    df = fire("german/rifles-41", "soviet/rifles-41", FireSituation(range=2))
+    answer = fire("german/rifles-41", "soviet/rifles-41", FireSituation(range=2))
+    df = answer.table
     counted = df[df["eliminated"] | df["suppressed"] | df["fallback"]]["p"].sum()
-    assert df.attrs["summary"]["p_suppressed_fallback_or_eliminated"] == pytest.approx(counted)
+    assert answer.summary["p_suppressed_fallback_or_eliminated"] == pytest.approx(counted)
 
 
 def test_odds_labels_say_a_symbol_is_left():

@@ -44,7 +44,7 @@ Wiring a simulating command (odds and the ``toi`` commands are wired like this;
    ``execute(task, trials, seed=seed, options=options, headline=Headline(...))``.
 4. Use ``result.trials`` (the trials actually run: with ``--precision`` it is chosen by
    the run) for estimates and standard errors, and keep ``result.describe()`` in
-   ``frame.attrs["run"]``.
+   the answer's ``run`` field.
 
 For example (the odds question)::
 
@@ -141,7 +141,7 @@ class RunResult:
         return self.width is not None and bool(self.width <= self.precision)
 
     def describe(self) -> dict[str, Any]:
-        """Plain-value summary for ``frame.attrs["run"]`` and JSON."""
+        """Plain-value summary for an answer's ``run`` field and JSON."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "value"} | {
             "reached": self.reached}
 

@@ -75,10 +75,15 @@ def test_out_value_decides_file_or_folder(tmp_path):
 
 def test_emit_report_without_builder_keeps_the_frame(tmp_path):
     frame = pd.DataFrame({"a": [1, 2]})
-    frame.attrs["method"] = "exact"
     emit_report("table", tmp_path / "r", table="t", frame=frame, obj={"a": [1, 2]})
     summary = check_bundle(tmp_path / "r")
     assert summary["tables"][0]["columns"] == ["a"] and summary["result"] == {"a": [1, 2]}
+    assert (summary["provenance"]["method"], summary["provenance"]["seed"]) == ("exact", None)   # obj names none
+    # how it was computed comes from the JSON answer (no attrs on the frame)
+    mc = {"method": "monte-carlo", "trials": 500, "seed": 9, "a": [1, 2]}
+    emit_report("table", tmp_path / "mc", table="t", frame=frame, obj=mc)
+    prov = check_bundle(tmp_path / "mc")["provenance"]
+    assert (prov["method"], prov["trials"], prov["seed"]) == ("monte-carlo", 500, 9)
     emit_report("json", tmp_path / "r.json", table="t", frame=frame, obj={"a": [1, 2]})
     assert json.loads((tmp_path / "r.json").read_text()) == {"a": [1, 2]}
 

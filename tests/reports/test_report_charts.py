@@ -111,8 +111,8 @@ def test_matrix_heatmap_marks_cells_that_cannot_fire():
 
 
 def test_unit_range_and_firepower_charts():
-    from simulator.games.assault.rules.cards import units_frame
-    cards = units_frame().attrs["cards"]
+    from simulator.games.assault.questions.units import unit_cards
+    cards = unit_cards().cards
     check_chart(charts.unit_range_chart(cards, question="How many attack dice at each range?", prov=PROV),
                 colours=(charts.CANNOT_FIRE,))
     roster = pd.DataFrame({"id": ["regular", "mg"], "inf_fpr": ["1", "3*"], "veh_fpr": ["1", "2"]})

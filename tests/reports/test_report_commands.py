@@ -12,9 +12,9 @@ from report_helpers import check_bundle, check_chart_png
 
 from reports.tables import LADDER_COLUMNS, ODDS_OUTCOME_COLUMNS
 from simulator.cli import main
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.questions.matrix import MATRIX_COLUMNS, matchup_answer, matchup_matrix, parse_ranges
 from simulator.games.assault.questions.odds import odds_outcomes
-from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import FireSituation
 
 
@@ -92,8 +92,8 @@ def test_matrix_cells_equal_the_fire_command_exactly():
         want = fire(r["firer"], r["target"], FireSituation(range=r["range"], terrain=r["terrain"],
                                                            target_facing=facing))
         for k in ("p_eliminated", "p_suppressed_fallback_or_eliminated", "p_fallback", "p_immobilised", "mean_damage"):
-            assert r[k] == pytest.approx(want.attrs["summary"][k], abs=1e-12)
-        assert r["attack_pool"] == want.attrs["attack_pool"] and r["p_spotted"] == want.attrs["p_spotted"]
+            assert r[k] == pytest.approx(want.summary[k], abs=1e-12)
+        assert r["attack_pool"] == want.attack_pool and r["p_spotted"] == want.p_spotted
         checked += 1
     assert checked >= 12
 
@@ -184,8 +184,8 @@ def test_fire_report_ready_for_the_fire_command(tmp_path):
                              "at range 3 in forest?")
     assert {x["kind"] for x in s["provenance"]["sources"]} >= {"dice", "aid", "units"}
     damage = pd.read_csv(out / "damage.csv")
-    assert damage["outcome"].iloc[-1] == f"eliminated ({frame.attrs['target_strength']})"
-    assert damage["p_at_least"].iloc[-1] == pytest.approx(frame.attrs["summary"]["p_eliminated"], abs=1e-12)
+    assert damage["outcome"].iloc[-1] == f"eliminated ({frame.target_strength})"
+    assert damage["p_at_least"].iloc[-1] == pytest.approx(frame.summary["p_eliminated"], abs=1e-12)
     states = pd.read_csv(out / "states.csv")
     assert states["p"].sum() == pytest.approx(1.0) and "1 damage, suppressed" in set(states["state"])
     assert any("spotting" in n for n in s["notes"])          # how the pools were built

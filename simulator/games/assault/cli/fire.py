@@ -117,8 +117,8 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
           --into-close-combat --friendly-vehicle german/pz-iif --friendly-facing rear
     """
     from reports.bundle import emit_report
+    from simulator.games.assault.questions.fire import fire
     from simulator.games.assault.report.bundles import fire_report
-    from simulator.games.assault.rules.fire import fire
     from simulator.games.assault.rules.pools import FireSituation
     from simulator.games.assault.rules.transport import parse_passenger
 
@@ -136,11 +136,11 @@ def fire_command(firer, target, range_, terrain, hill, hindrances, fire_status, 
         smoke=smoke, overrun=overrun, firer_status=split_list(firer_status), riding_on=riding_on,
         passengers=tuple(parse_passenger(p) for p in split_items(passengers)),
         friendly_vehicle=friendly_vehicle, friendly_facing=friendly_facing, friendly_damage=friendly_damage)
-    frame = fire(firer, target, situation, exact=not monte_carlo, trials=trials, seed=seed,
-                 dice=dice_file, aid=aid_file, units_dir=units_dir, support=support_file,
-                 options=run_options.with_progress("fire"))
-    emit_report(fmt, out, table=fire_table(frame, explain), frame=frame, obj=fire_json(frame),
-                report=lambda: fire_report([frame], terrain=terrain, dice=dice_file, aid=aid_file,
+    answer = fire(firer, target, situation, exact=not monte_carlo, trials=trials, seed=seed,
+                  dice=dice_file, aid=aid_file, units_dir=units_dir, support=support_file,
+                  options=run_options.with_progress("fire"))
+    emit_report(fmt, out, table=fire_table(answer, explain), frame=answer.frame(), obj=fire_json(answer),
+                report=lambda: fire_report([answer], terrain=terrain, dice=dice_file, aid=aid_file,
                                            units_dir=units_dir, support=support_file))
 
 

@@ -1,7 +1,9 @@
 """``lanchester assault los | map | scenarios | check``: scenario maps and files.
 
-Each command has a library call returning a DataFrame (``los_frame``, ``map_frame``,
-``scenarios_frame``, ``check_frame``); the click commands only render them.
+Each command has a library call returning an answer of
+:mod:`simulator.games.assault.questions.answers` (``los_answer``, ``map_answer``,
+``scenarios_answer``, ``check_answer``), its table by ``frame()``; the click commands only
+render them.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:   # annotations only: the modules load when a command runs
-    import pandas as pd
+    from simulator.games.assault.questions.answers import CheckAnswer, LosAnswer, MapAnswer, ScenariosAnswer
 
 from simulator import cliopts
 from simulator.run.errors import InputError
@@ -44,14 +46,15 @@ def parse_smoke(values: tuple[str, ...] | list[str]) -> dict[str, int]:
 
 # --- los --------------------------------------------------------------------------------
 
-def los_frame(scenario: str | Path, firer: str, target: str,
-              smoke: dict[str, int] | None = None, data: dict | None = None) -> pd.DataFrame:
-    """The LOS from ``firer`` to ``target`` (10.3, 10.4): one row; ``attrs`` holds the
-    JSON answer. ``data``: data files given on the command line (``{"aid": FILE}``)."""
+def los_answer(scenario: str | Path, firer: str, target: str,
+               smoke: dict[str, int] | None = None, data: dict | None = None) -> LosAnswer:
+    """The LOS from ``firer`` to ``target`` (10.3, 10.4), with its table of one row.
+    ``data``: data files given on the command line (``{"aid": FILE}``)."""
     import pandas as pd
 
     from simulator.games.assault.game.compiled import compile_map
     from simulator.games.assault.game.scenario import load_scenario
+    from simulator.games.assault.questions.answers import LosAnswer
 
     s = load_scenario(scenario, data)
     cm = compile_map(s)
@@ -66,39 +69,32 @@ def los_frame(scenario: str | Path, firer: str, target: str,
         "hindrances": " ".join(r.hindrances) or "-", "los_dice": r.los_dice,
         "blocking": " ".join(r.blocking) or "-", "smoke": " ".join(r.smoke) or "-",
         "crossed": " ".join(r.crossed) or "-"}])
-    frame.attrs.update({
-        "scenario": s.name, "file": _show(s.path), "aid": s.aid.name, "aid_status": s.aid.status,
-        "aid_file": _show(s.aid.path),
-        **r.to_dict(),
-        "from_terrain": cm.describe(cm.index_of(firer)), "to_terrain": cm.describe(cm.index_of(target)),
-        "from_elevation": int(cm.elevation[cm.index_of(firer)]),
-        "to_elevation": int(cm.elevation[cm.index_of(target)]),
-        "smoke_markers": dict(smoke or {}),
-    })
-    return frame
+    d = r.to_dict()
+    return LosAnswer(
+        scenario=s.name, file=_show(s.path), firer=d["from"], target=d["to"], los=d["los"],
+        hindrances=d["hindrances"], range=d["range"], los_dice=d["los_dice"], blocking=d["blocking"],
+        smoke=d["smoke"], smoke_markers=dict(smoke or {}), crossed=d["crossed"],
+        from_terrain=cm.describe(cm.index_of(firer)), to_terrain=cm.describe(cm.index_of(target)),
+        from_elevation=int(cm.elevation[cm.index_of(firer)]), to_elevation=int(cm.elevation[cm.index_of(target)]),
+        aid=s.aid.name, aid_status=s.aid.status, aid_file=_show(s.aid.path), table=frame)
 
 
-def los_json(frame: pd.DataFrame) -> dict:
-    a = frame.attrs
-    keys = ["scenario", "file", "from", "to", "los", "hindrances", "range", "los_dice", "blocking",
-            "smoke", "smoke_markers", "crossed", "from_terrain", "to_terrain", "from_elevation",
-            "to_elevation", "aid", "aid_status", "aid_file"]
-    return {k: a[k] for k in keys}
+def los_json(a: LosAnswer) -> dict:
+    return a.to_json()
 
 
-def los_table(frame: pd.DataFrame) -> str:
-    a = frame.attrs
-    lines = [f"{a['scenario']}: LOS {a['from']} ({a['from_terrain']}, elevation {a['from_elevation']})"
-             f" -> {a['to']} ({a['to_terrain']}, elevation {a['to_elevation']}), range {a['range']}",
-             f"  los: {a['los']}"]
-    if a["hindrances"]:
-        lines.append(f"  hindrances: {', '.join(a['hindrances'])} (defence +{a['los_dice']}, 10.9.2)")
-    if a["smoke"]:
-        lines.append(f"  smoke in: {', '.join(a['smoke'])}")
-    if a["blocking"]:
-        lines.append(f"  blocked by: {', '.join(a['blocking'])}")
-    lines.append(f"  hexes crossed: {', '.join(a['crossed']) or 'none (adjacent)'}")
-    lines.append(f"aid: {a['aid']}, {a['aid_status']} ({a['aid_file']})")
+def los_table(a: LosAnswer) -> str:
+    lines = [f"{a.scenario}: LOS {a.firer} ({a.from_terrain}, elevation {a.from_elevation})"
+             f" -> {a.target} ({a.to_terrain}, elevation {a.to_elevation}), range {a.range}",
+             f"  los: {a.los}"]
+    if a.hindrances:
+        lines.append(f"  hindrances: {', '.join(a.hindrances)} (defence +{a.los_dice}, 10.9.2)")
+    if a.smoke:
+        lines.append(f"  smoke in: {', '.join(a.smoke)}")
+    if a.blocking:
+        lines.append(f"  blocked by: {', '.join(a.blocking)}")
+    lines.append(f"  hexes crossed: {', '.join(a.crossed) or 'none (adjacent)'}")
+    lines.append(f"aid: {a.aid}, {a.aid_status} ({a.aid_file})")
     return "\n".join(lines) + "\n"
 
 
@@ -126,23 +122,24 @@ def los_command(scenario, firer, target, smoke, dice_file, aid_file, units_dir, 
     """
     from simulator.run.output import emit, render
 
-    frame = los_frame(scenario, firer, target, parse_smoke(smoke),
-                      cliopts.scenario_data(dice_file, aid_file, units_dir))
-    emit(render(fmt, table=los_table(frame), frame=frame, obj=los_json(frame)), out)
+    answer = los_answer(scenario, firer, target, parse_smoke(smoke),
+                        cliopts.scenario_data(dice_file, aid_file, units_dir))
+    emit(render(fmt, table=los_table(answer), frame=answer.frame(), obj=los_json(answer)), out)
 
 
 # --- map --------------------------------------------------------------------------------
 
-def map_frame(scenario: str | Path, los_from: str | None = None,
-              smoke: dict[str, int] | None = None, data: dict | None = None) -> pd.DataFrame:
-    """One row per hex: name, column, row, terrain, hill, elevation, and (with
-    ``los_from``) what that hex sees. ``attrs["png"]`` holds the picture."""
+def map_answer(scenario: str | Path, los_from: str | None = None,
+               smoke: dict[str, int] | None = None, data: dict | None = None) -> MapAnswer:
+    """The map's picture (``png``) and one row per hex: name, column, row, terrain, hill,
+    elevation, and (with ``los_from``) what that hex sees."""
     import pandas as pd
 
     from simulator.engine.core import los as L
     from simulator.games.assault.game.compiled import compile_map
     from simulator.games.assault.game.mapdraw import draw_map
     from simulator.games.assault.game.scenario import load_scenario
+    from simulator.games.assault.questions.answers import MapAnswer
 
     s = load_scenario(scenario, data)
     cm = compile_map(s)
@@ -164,10 +161,8 @@ def map_frame(scenario: str | Path, los_from: str | None = None,
         if seen is not None:
             row["los"] = seen[h]
         rows.append(row)
-    frame = pd.DataFrame(rows)
-    frame.attrs.update({"scenario": s.name, "file": _show(s.path), "id": s.id,
-                        "los_from": los_from, "png": draw_map(s, los_from=los_from, smoke=smoke)})
-    return frame
+    return MapAnswer(scenario=s.name, file=_show(s.path), id=s.id, los_from=los_from,
+                     png=draw_map(s, los_from=los_from, smoke=smoke), table=pd.DataFrame(rows))
 
 
 @click.command("map")
@@ -191,13 +186,12 @@ def map_command(scenario, los_from, smoke, dice_file, aid_file, units_dir, out):
     """
     from simulator.run.output import atomic_write_bytes
 
-    frame = map_frame(scenario, los_from, parse_smoke(smoke),
-                      cliopts.scenario_data(dice_file, aid_file, units_dir))
-    a = frame.attrs
+    answer = map_answer(scenario, los_from, parse_smoke(smoke),
+                        cliopts.scenario_data(dice_file, aid_file, units_dir))
     if out is None:
         suffix = "map" if los_from is None else "los-" + los_from.replace(",", "-").replace(" ", "")
-        out = f"{a['id']}-{suffix}.png"
-    atomic_write_bytes(out, a["png"], option="--out")
+        out = f"{answer.id}-{suffix}.png"
+    atomic_write_bytes(out, answer.png, option="--out")
     click.echo(f"wrote {out}", err=True)
 
 
@@ -206,12 +200,13 @@ def map_command(scenario, los_from, smoke, dice_file, aid_file, units_dir, out):
 SCENARIO_COLUMNS = ["id", "name", "turns", "sides", "map", "edition", "file"]
 
 
-def scenarios_frame() -> pd.DataFrame:
+def scenarios_answer() -> ScenariosAnswer:
     """The shipped scenarios: id, name, turns, sides (with factions), map size,
     close-combat edition, file."""
     import pandas as pd
 
     from simulator.games.assault.game.scenario import load_scenario, shipped_scenarios
+    from simulator.games.assault.questions.answers import ScenariosAnswer
 
     rows = []
     for p in shipped_scenarios():
@@ -222,9 +217,7 @@ def scenarios_frame() -> pd.DataFrame:
             "sides": ", ".join(f"{n} ({side.faction})" for n, side in s.sides.items()),
             "map": f"{g.cols}x{g.rows} {g.orientation}", "edition": s.edition,
             "file": _show(p)})
-    frame = pd.DataFrame(rows, columns=SCENARIO_COLUMNS)
-    frame.attrs["scenarios"] = rows
-    return frame
+    return ScenariosAnswer(scenarios=rows, table=pd.DataFrame(rows, columns=SCENARIO_COLUMNS))
 
 
 @click.command("scenarios")
@@ -240,20 +233,22 @@ def scenarios_command(fmt, out):
     """
     from simulator.run.output import emit, render
 
-    frame = scenarios_frame()
+    answer = scenarios_answer()
+    frame = answer.frame()
     table = frame.to_string(index=False) + "\n" if len(frame) else "no scenarios shipped\n"
-    emit(render(fmt, table=table, frame=frame, obj={"scenarios": frame.attrs["scenarios"]}), out)
+    emit(render(fmt, table=table, frame=frame, obj=answer.to_json()), out)
 
 
 # --- check ------------------------------------------------------------------------------
 
-def check_frame(scenario: str | Path, data: dict | None = None) -> pd.DataFrame:
+def check_answer(scenario: str | Path, data: dict | None = None) -> CheckAnswer:
     """Every problem of a scenario file: severity, key, message (one row each).
-    ``data``: data files given on the command line (``{"aid": FILE}``); ``attrs["data"]``
-    names the files used when the scenario loaded."""
+    ``data``: data files given on the command line (``{"aid": FILE}``); the answer's
+    ``data`` names the files used when the scenario loaded."""
     import pandas as pd
 
     from simulator.games.assault.game.scenario import check_scenario, resolve_scenario
+    from simulator.games.assault.questions.answers import CheckAnswer
 
     result = check_scenario(scenario, data)
     frame = pd.DataFrame([{"severity": p.severity, "key": p.key, "message": p.message}
@@ -265,13 +260,12 @@ def check_frame(scenario: str | Path, data: dict | None = None) -> pd.DataFrame:
     used = {} if result.scenario is None else {
         k: {**d, "file": _show(d["file"]) if k != "units" else ", ".join(_show(x) for x in d["file"].split(", "))}
         for k, d in result.scenario.data_used().items()}
+    told: dict = {}
     if result.scenario is not None and result.ok:
         from simulator.games.assault.game.summary import summary, summary_lines
-        frame.attrs.update(summary=summary(result.scenario), summary_lines=summary_lines(result.scenario))
-    frame.attrs.update({"file": where, "errors": len(result.errors), "data": used,
-                        "warnings": len(result.warnings), "ok": result.ok,
-                        "lines": [p.line(where) for p in result.problems]})
-    return frame
+        told = {"summary": summary(result.scenario), "summary_lines": summary_lines(result.scenario)}
+    return CheckAnswer(file=where, ok=result.ok, errors=len(result.errors), warnings=len(result.warnings),
+                       lines=[p.line(where) for p in result.problems], data=used, table=frame, **told)
 
 
 @click.command("check")
@@ -291,16 +285,12 @@ def check_command(scenario, dice_file, aid_file, units_dir, fmt, out):
     """
     from simulator.run.output import emit, render
 
-    frame = check_frame(scenario, cliopts.scenario_data(dice_file, aid_file, units_dir))
-    a = frame.attrs
-    summary = (f"{a['file']}: {a['errors']} error{'s' if a['errors'] != 1 else ''}, "
-               f"{a['warnings']} warning{'s' if a['warnings'] != 1 else ''}")
-    chosen = [f"{k} {d['file']} ({d['from']})" for k, d in a["data"].items() if d["from"] != "shipped"]
-    data_line = [f"{a['file']}: data: " + "; ".join(chosen)] if chosen else []
-    table = "\n".join(a["lines"] + data_line + [summary if a["lines"] else f"{a['file']}: ok"]
-                      + a.get("summary_lines", [])) + "\n"
-    obj = {"file": a["file"], "ok": a["ok"], "errors": a["errors"], "warnings": a["warnings"],
-           "problems": frame.to_dict("records"), "data": a["data"], "summary": a.get("summary")}
-    emit(render(fmt, table=table, frame=frame, obj=obj), out)
-    if not a["ok"]:
+    a = check_answer(scenario, cliopts.scenario_data(dice_file, aid_file, units_dir))
+    summary = (f"{a.file}: {a.errors} error{'s' if a.errors != 1 else ''}, "
+               f"{a.warnings} warning{'s' if a.warnings != 1 else ''}")
+    chosen = [f"{k} {d['file']} ({d['from']})" for k, d in a.data.items() if d["from"] != "shipped"]
+    data_line = [f"{a.file}: data: " + "; ".join(chosen)] if chosen else []
+    table = "\n".join(a.lines + data_line + [summary if a.lines else f"{a.file}: ok"] + a.summary_lines) + "\n"
+    emit(render(fmt, table=table, frame=a.frame(), obj=a.to_json()), out)
+    if not a.ok:
         raise click.exceptions.Exit(2)

@@ -1,6 +1,6 @@
 """``lanchester assault units``: list the unit cards (4.2) in use.
 
-The table is :func:`simulator.games.assault.rules.cards.units_frame` (one row per unit); the text
+The answer is :func:`simulator.games.assault.questions.units.unit_cards` (one row per unit); the text
 and JSON are :func:`simulator.games.assault.report.text.units_table` and :func:`simulator.games.assault.report.text.units_json`.
 """
 
@@ -32,10 +32,10 @@ def units(side: str | None, dice_file: str | None, units_dir: str | None, fmt: s
       lanchester assault units --out out/units
     """
     from reports.bundle import emit_report
+    from simulator.games.assault.questions.units import unit_cards
     from simulator.games.assault.report.bundles import units_report
     from simulator.games.assault.report.text import units_json, units_table
-    from simulator.games.assault.rules.cards import units_frame
 
-    frame = units_frame(side, units_dir, dice_file)
-    emit_report(fmt, out, table=units_table(frame), frame=frame, obj=units_json(frame),
-                report=lambda: units_report(frame, dice=dice_file))
+    answer = unit_cards(side, units_dir, dice_file)
+    emit_report(fmt, out, table=units_table(answer), frame=answer.frame(), obj=units_json(answer),
+                report=lambda: units_report(answer, dice=dice_file))

@@ -383,11 +383,9 @@ def final_position(st: State) -> list[dict]:
 
 
 def events_frame(st: State) -> pd.DataFrame:
-    df = pd.DataFrame(describe_events(st), columns=["turn", "event", "text"])
-    df.attrs.update({"scenario": st.game.name, "seed": st.seed, "game": st.game_index,
-                     "winner": None if st.winner < 0 else st.game.sides[st.winner],
-                     "truncated": truncated(st)})
-    return df
+    """The game's events, one row each (turn, event, text); the game itself is in
+    :func:`replay_json`."""
+    return pd.DataFrame(describe_events(st), columns=["turn", "event", "text"])
 
 
 def replay_json(st: State, frame: pd.DataFrame, seed: int, game_index: int, players: tuple[str, str]) -> dict:
@@ -395,7 +393,8 @@ def replay_json(st: State, frame: pd.DataFrame, seed: int, game_index: int, play
     events (``frame`` from :func:`events_frame`) and the final position."""
     g = st.game
     out = {"scenario": g.name, "seed": seed, "game": game_index, "edition": g.edition,
-           "players": dict(zip(g.sides, players, strict=True)), "winner": frame.attrs["winner"], "turns": st.turn}
+           "players": dict(zip(g.sides, players, strict=True)),
+           "winner": None if st.winner < 0 else g.sides[st.winner], "turns": st.turn}
     if truncated(st):       # only then: the JSON of a finished game stays as it was
         out["truncated"] = True
         out["decisions"] = getattr(st, "decision_limit", None)

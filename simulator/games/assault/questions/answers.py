@@ -349,3 +349,208 @@ class TerrainDamageAnswer(Computed):
     def frame(self) -> pd.DataFrame:
         """The vehicle's states as a tidy DataFrame (one row per state; no attrs)."""
         return self.table
+
+
+@dataclass(frozen=True)
+class FireAnswer(Computed):
+    """The answer to a fire question (chapters 7 and 10; 9.10.3): ``firer`` fires at
+    ``target`` at ``range`` (``indirect``, 7.1-7.4; the last shot of an ``overrun``; through
+    ``smoke_markers``, 10.3; called by ``spotter``); a vehicle target hit on
+    ``target_facing`` (``target_facing_assumed``: the front, when none was given, 10.9.3);
+    the pools rolled (``attack_pool`` against ``defence_pool``, or ``defence_pool_unspotted``
+    when spotting fails, with ``p_spotted`` and the ``spot_number`` needed), how doubles
+    count, the suppression symbols added and what a re-roll re-rolls (``reroll``, 7.3); the
+    target's ``target_strength`` and damage before (``target_damage_before``); how the pools
+    were built (``explain``); the data used; how it was computed (``how``).
+
+    ``table``: the target's states afterwards, one row per state with ``p`` (``se``,
+    ``lo``, ``hi`` by Monte Carlo: :meth:`frame`), columns read by name (``answer["p"]``);
+    ``summary`` of them (``p_eliminated``, ``mean_damage``, ... and ``p_artillery_overrun``
+    for an overrun). Passengers (10.10.2-10.10.3: ``passengers``, one dict each, and
+    ``p_emergency_disembark``) or tank riders (10.10.1: ``riding_on``, ``disembark_markers``);
+    the friendly vehicle hit by fire into a close combat (10.11: ``friendly_vehicle``, its
+    states and summary). ``run``: how a Monte Carlo run was carried out; ``unseen`` what the
+    table says of states never seen. The JSON is
+    :func:`simulator.games.assault.report.text.fire_json` of it."""
+
+    how: Method
+    firer: str
+    target: str
+    range: int
+    target_facing: str | None
+    target_facing_assumed: str | None
+    indirect: bool
+    overrun: bool
+    smoke_markers: int
+    spotter: str | None
+    riding_on: str | None
+    reroll: str
+    attack_pool: str
+    defence_pool: str
+    defence_pool_unspotted: str | None
+    doubles: str
+    extra_supp: int
+    target_strength: int
+    target_damage_before: int
+    p_spotted: float
+    spot_number: int | None
+    explain: list[dict[str, Any]]
+    dice: str
+    dice_status: str
+    aid: str
+    aid_status: str
+    support: str
+    support_status: str
+    summary: dict[str, Any]
+    table: pd.DataFrame = field(repr=False)
+    passengers: list[dict[str, Any]] = field(default_factory=list)
+    p_emergency_disembark: float | None = None
+    p_emergency_disembark_se: float | None = None
+    disembark_markers: dict[str, float] | None = None
+    friendly_vehicle: dict[str, Any] | None = None
+    run: dict[str, Any] | None = None
+    unseen: str | None = None
+
+    def __getitem__(self, name: str) -> pd.Series:
+        return self.table[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.table
+
+    def frame(self) -> pd.DataFrame:
+        """The target's states as a tidy DataFrame (one row per state; no attrs)."""
+        return self.table
+
+
+@dataclass(frozen=True)
+class UnitCards:
+    """The unit cards (4.2): ``table``, one row per card sorted by id (``UNITS_COLUMNS``:
+    :meth:`frame`), and each card in full (``cards``, as the JSON lists them); the dice set
+    read them (``dice``, its status and digest) from ``units_dir`` (its digest, and the
+    cards' status: illustrative or rulebook)."""
+
+    dice: str
+    dice_status: str
+    dice_digest: str
+    units_dir: str
+    units_digest: str
+    units_status: str
+    cards: list[dict[str, Any]]
+    table: pd.DataFrame = field(repr=False)
+
+    def frame(self) -> pd.DataFrame:
+        """The roster as a tidy DataFrame (one row per card; no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault units --format json``."""
+        return {"dice": self.dice, "dice_status": self.dice_status, "dice_digest": self.dice_digest,
+                "units_dir": self.units_dir, "units_digest": self.units_digest,
+                "units_status": self.units_status, "units": self.cards}
+
+
+LOS_JSON_KEYS = ("scenario", "file", "from", "to", "los", "hindrances", "range", "los_dice", "blocking", "smoke",
+                 "smoke_markers", "crossed", "from_terrain", "to_terrain", "from_elevation", "to_elevation", "aid",
+                 "aid_status", "aid_file")   # the JSON's keys, in this order
+
+
+@dataclass(frozen=True)
+class LosAnswer:
+    """The line of sight between two hexes of a scenario's map (10.3, 10.4): from
+    ``firer`` to ``target`` (the JSON's ``from`` and ``to``), ``los`` clear, hindered or
+    blocked, the ``hindrances`` (and the defence dice they add, ``los_dice``, 10.9.2), the
+    ``blocking`` hexes, the hexes with ``smoke`` (``smoke_markers`` as asked), the hexes
+    ``crossed``, both ends' terrain and elevation; the ``scenario`` and its ``file``, the
+    aid read. ``table``: the answer as one row (:meth:`frame`)."""
+
+    scenario: str
+    file: str
+    firer: str
+    target: str
+    los: str
+    hindrances: list[str]
+    range: int
+    los_dice: int
+    blocking: list[str]
+    smoke: list[str]
+    smoke_markers: dict[str, int]
+    crossed: list[str]
+    from_terrain: str
+    to_terrain: str
+    from_elevation: int
+    to_elevation: int
+    aid: str
+    aid_status: str
+    aid_file: str
+    table: pd.DataFrame = field(repr=False)
+
+    def frame(self) -> pd.DataFrame:
+        """The answer as a one-row DataFrame (no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault los --format json``."""
+        named = {"from": self.firer, "to": self.target}
+        return {k: named[k] if k in named else getattr(self, k) for k in LOS_JSON_KEYS}
+
+
+@dataclass(frozen=True)
+class MapAnswer:
+    """A scenario's map: ``table``, one row per hex (name, column, row, terrain, hill,
+    elevation, and with ``los_from`` what that hex sees: :meth:`frame`), and the picture
+    (``png``, bytes) of the ``scenario`` (its ``id`` and ``file``)."""
+
+    scenario: str
+    file: str
+    id: str
+    los_from: str | None
+    png: bytes = field(repr=False)
+    table: pd.DataFrame = field(repr=False)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per hex (no attrs)."""
+        return self.table
+
+
+@dataclass(frozen=True)
+class ScenariosAnswer:
+    """The shipped scenarios, one dict each (``scenarios``: id, name, turns, sides, map,
+    edition, file) and as a table (:meth:`frame`)."""
+
+    scenarios: list[dict[str, Any]]
+    table: pd.DataFrame = field(repr=False)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per scenario (no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault scenarios --format json``."""
+        return {"scenarios": self.scenarios}
+
+
+@dataclass(frozen=True)
+class CheckAnswer:
+    """A scenario file checked: its ``file``, whether it is ``ok``, how many ``errors``
+    and ``warnings``, each problem (``table``: severity, key, message, :meth:`frame`; and
+    as the text ``lines``), the data files used (``data``) and, when it loads with no
+    error, what it sets up (``summary``, and as text ``summary_lines``)."""
+
+    file: str
+    ok: bool
+    errors: int
+    warnings: int
+    lines: list[str]
+    data: dict[str, Any]
+    table: pd.DataFrame = field(repr=False)
+    summary: dict[str, Any] | None = None
+    summary_lines: list[str] = field(default_factory=list)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per problem (no attrs)."""
+        return self.table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``lanchester assault check --format json``."""
+        return {"file": self.file, "ok": self.ok, "errors": self.errors, "warnings": self.warnings,
+                "problems": self.table.to_dict("records"), "data": self.data, "summary": self.summary}

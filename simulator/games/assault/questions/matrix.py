@@ -32,9 +32,10 @@ from simulator.games.assault.questions.answers import MatrixAnswer
 from simulator.games.assault.rules.aid import Aid, load_aid
 from simulator.games.assault.rules.cards import UnitCard, find_unit, load_units
 from simulator.games.assault.rules.dice import DiceSet, as_dice, format_pool
-from simulator.games.assault.rules.fire import exact_states, state_frame, summarise_states, target_of
+from simulator.games.assault.rules.fire import exact_states, target_of
 from simulator.games.assault.rules.pools import FirePools, FireSituation, fire_pools
 from simulator.games.assault.rules.support import Support, as_support
+from simulator.games.assault.rules.target_states import state_frame, summarise_states
 from simulator.run.errors import InputError
 
 MATRIX_COLUMNS = ["firer", "target", "range", "terrain", "target_facing", "can_fire", "reason",

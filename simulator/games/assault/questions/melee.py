@@ -24,7 +24,7 @@ from simulator.games.assault.rules.aid import Aid, load_aid
 from simulator.games.assault.rules.cards import UnitCard, find_unit, load_units
 from simulator.games.assault.rules.damage import STEADY, SUPPRESSED
 from simulator.games.assault.rules.dice import DiceSet, as_dice, format_pool
-from simulator.games.assault.rules.fire import Target, kind_of, state_distribution, state_frame, summarise_states
+from simulator.games.assault.rules.fire import Target, kind_of, state_distribution
 from simulator.games.assault.rules.melee.damage import (
     ABSENT,
     ELIMINATED,
@@ -57,6 +57,7 @@ from simulator.games.assault.rules.melee.situation import (
     round_pools,
 )
 from simulator.games.assault.rules.melee.tables import compile_melee
+from simulator.games.assault.rules.target_states import state_frame, summarise_states
 from simulator.run import runner
 from simulator.run.errors import InputError
 from simulator.run.intervals import (

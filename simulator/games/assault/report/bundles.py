@@ -1,7 +1,8 @@
 """The reports of the Assault commands: which tables, which charts, which question.
 
-Each ``*_report`` function takes what the command computed (its DataFrame(s), with
-``.attrs``) and returns a :class:`reports.bundle.Report`. The close-combat and
+Each ``*_report`` function takes what the command computed (its answer(s), values of
+:mod:`simulator.games.assault.questions.answers`, or its table) and returns a
+:class:`reports.bundle.Report`. The close-combat and
 scenario reports take the tables documented in ``docs/report-columns.md``.
 """
 
@@ -28,7 +29,6 @@ from reports.tables import (
     TURN_ACTIVITY_COLUMNS,
     ladder,
     require,
-    series_label,
     tidy,
 )
 from simulator.games.assault.report.provenance import assault_data
@@ -38,11 +38,13 @@ from simulator.run.output import pct
 if TYPE_CHECKING:
     from simulator.games.assault.questions.answers import (
         EditionsAnswer,
+        FireAnswer,
         MatrixAnswer,
         MeleeAnswer,
         OddsAnswer,
         SmokeAnswer,
         TerrainDamageAnswer,
+        UnitCards,
     )
 
 
@@ -50,9 +52,10 @@ def _with_se(p: float, se: float | None) -> str:
     return pct(p, se).strip()
 
 
-def _highlights(frames: Sequence[pd.DataFrame], rows: Sequence[tuple[str, str, bool]]) -> list[tuple[str, str]]:
+def _highlights(answers: Sequence[FireAnswer | TerrainDamageAnswer],
+                rows: Sequence[tuple[str, str, bool]]) -> list[tuple[str, str]]:
     """``rows``: (label, summary key, is a probability) -> one line per series."""
-    return _summary_highlights([(f.attrs["summary"], series_label(f.attrs)) for f in frames], rows)
+    return _summary_highlights([(x.summary, x.how.label) for x in answers], rows)
 
 
 def _summary_highlights(series: Sequence[tuple[dict, str]],
@@ -105,39 +108,36 @@ def odds_report(answers: Sequence[OddsAnswer]) -> Report:
 
 # --- fire -----------------------------------------------------------------------------
 
-def fire_ladder(frame: pd.DataFrame) -> pd.DataFrame:
+def fire_ladder(answer: FireAnswer) -> pd.DataFrame:
     """Damage points this fire deals, the top level being 'eliminated'."""
-    a = frame.attrs
-    return damage_ladder(frame, a["target_damage_before"], a["target_strength"])
+    return damage_ladder(answer, answer.target_damage_before, answer.target_strength)
 
 
-def damage_ladder(frame: pd.DataFrame, before: int, strength: int) -> pd.DataFrame:
+def damage_ladder(answer: FireAnswer | TerrainDamageAnswer, before: int, strength: int) -> pd.DataFrame:
     """Damage points taken, from a state table (fire, terrain damage); top level 'eliminated'."""
-    a = frame.attrs
+    frame = answer.table
     taken = (frame["damage"] - before).to_numpy(int)
     pmf = np.bincount(taken, weights=frame["p"].to_numpy(float), minlength=strength - before + 1)
     labels = [str(k) for k in range(len(pmf) - 1)] + [f"eliminated ({len(pmf) - 1})"]
-    return ladder(pmf, series=series_label(a), labels=labels, trials=a["trials"])
+    return ladder(pmf, series=answer.how.label, labels=labels, trials=answer.trials)
 
 
-def fire_report(frames: Sequence[pd.DataFrame], *, terrain: str | None = None, dice=None, aid=None,
+def fire_report(answers: Sequence[FireAnswer], *, terrain: str | None = None, dice=None, aid=None,
                 units_dir=None, support=None) -> Report:
     """``lanchester assault fire``: damage ladder, target states, pools and spotting."""
     from reports import charts  # matplotlib loads only when a report is written
 
-    a = frames[0].attrs
+    a = answers[0]
     where = f" in {terrain}" if terrain and terrain != "clear" else ""
-    question = f"What happens to {a['target']} when {a['firer']} fires at it at range {a['range']}{where}?"
+    question = f"What happens to {a.target} when {a.firer} fires at it at range {a.range}{where}?"
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, support=support,
                                   parts=("dice", "aid", "units", "support"))
-    method, seed, trials = method_of(f.attrs for f in frames)
+    method, seed, trials = method_of(x.how.to_json() for x in answers)
     prov = provenance(sources, files, method=method, seed=seed, trials=trials)
-    steps = pd.concat([fire_ladder(f) for f in frames], ignore_index=True)
-    states = pd.concat([tidy(f.assign(series=series_label(f.attrs),
-                                      state=[state_label(r) for r in f.to_dict("records")]), FIRE_STATE_COLUMNS)
-                        for f in frames], ignore_index=True)
-    pools = f"attack {a['attack_pool']} vs defence {a['defence_pool']}" + (
-        f" (spotting failed: {a['defence_pool_unspotted']})" if a["defence_pool_unspotted"] else "")
+    steps = pd.concat([fire_ladder(x) for x in answers], ignore_index=True)
+    states = pd.concat([state_table(x) for x in answers], ignore_index=True)
+    pools = f"attack {a.attack_pool} vs defence {a.defence_pool}" + (
+        f" (spotting failed: {a.defence_pool_unspotted})" if a.defence_pool_unspotted else "")
     return Report(
         kind="assault fire", question=question, provenance=prov,
         tables=[Table("damage", tidy(steps, LADDER_COLUMNS), "Damage points dealt: exactly and at least",
@@ -147,19 +147,19 @@ def fire_report(frames: Sequence[pd.DataFrame], *, terrain: str | None = None, d
         charts=[charts.outcome_chart(steps, name="damage", question=question, prov=prov,
                                      xlabel="damage points dealt by this fire (10.7.3)"),
                 charts.state_chart(states, name="states", prov=prov,
-                                   question=f"In what state is {a['target']} after the fire?")],
-        highlights=[("pools", pools), ("P(spotted)", pct(a["p_spotted"]).strip())]
-        + _highlights(frames, [("P(eliminated)", "p_eliminated", True),
+                                   question=f"In what state is {a.target} after the fire?")],
+        highlights=[("pools", pools), ("P(spotted)", pct(a.p_spotted).strip())]
+        + _highlights(answers, [("P(eliminated)", "p_eliminated", True),
                                ("P(suppressed, fallback or eliminated)", "p_suppressed_fallback_or_eliminated", True),
                                ("P(fallback)", "p_fallback", True),
-                               ("mean damage", "mean_damage", False)]) + _run_highlights(a),
-        notes=[f"{s['side']}: {s['change']} -> {s['pool']} {s['reason']} ({s['section']})"
-               if s["side"] != "spotting" else f"spotting: {s['reason']}" for s in a["explain"]])
+                               ("mean damage", "mean_damage", False)]) + _run_highlights({"run": a.run}),
+        notes=_explain_notes({"explain": a.explain}))
 
 
-def state_table(frame: pd.DataFrame) -> pd.DataFrame:
+def state_table(answer: FireAnswer | TerrainDamageAnswer) -> pd.DataFrame:
     """A state table (fire, terrain damage) as ``FIRE_STATE_COLUMNS``, states in words."""
-    return tidy(frame.assign(series=series_label(frame.attrs),
+    frame = answer.table
+    return tidy(frame.assign(series=answer.how.label,
                              state=[state_label(r) for r in frame.to_dict("records")]), FIRE_STATE_COLUMNS)
 
 
@@ -245,15 +245,12 @@ def terrain_damage_report(answer: TerrainDamageAnswer, *, dice=None, aid=None, u
     """``lanchester assault terrain-damage``: damage ladder and the vehicle's states."""
     from reports import charts  # matplotlib loads only when a report is written
 
-    a = answer.how.to_json() | {"summary": answer.summary, "run": answer.run, "explain": answer.explain}
-    frame = answer.table.copy()     # the shared fire/terrain helpers below read how it was computed from attrs
-    frame.attrs = a
     question = f"What does entering {answer.terrain}{' on a hill' if answer.hill else ''} do to {answer.vehicle}?"
     sources, files = assault_data(dice=dice, aid=aid, units_dir=units_dir, parts=("dice", "aid", "units"))
-    method, seed, trials = method_of([a])
+    method, seed, trials = method_of([answer.how.to_json()])
     prov = provenance(sources, files, method=method, seed=seed, trials=trials)
-    steps = damage_ladder(frame, answer.damage_before, answer.vehicle_strength)
-    states = state_table(frame)
+    steps = damage_ladder(answer, answer.damage_before, answer.vehicle_strength)
+    states = state_table(answer)
     return Report(
         kind="assault terrain damage", question=question, provenance=prov,
         tables=[Table("damage", tidy(steps, LADDER_COLUMNS), "Damage points taken: exactly and at least",
@@ -266,30 +263,30 @@ def terrain_damage_report(answer: TerrainDamageAnswer, *, dice=None, aid=None, u
                 charts.state_chart(states, name="states", prov=prov,
                                    question=f"In what state is {answer.vehicle} afterwards?")],
         highlights=[("pools", f"terrain {answer.attack_pool} vs {answer.defence_pool} (strongest card die)")]
-        + _highlights([frame], [("P(immobilised)", "p_immobilised", True),
+        + _highlights([answer], [("P(immobilised)", "p_immobilised", True),
                                 ("P(eliminated)", "p_eliminated", True),
                                 ("P(suppressed, fallback or eliminated)", "p_suppressed_fallback_or_eliminated", True),
-                                ("mean damage", "mean_damage", False)]) + _run_highlights(a),
-        notes=_explain_notes(a))
+                                ("mean damage", "mean_damage", False)]) + _run_highlights({"run": answer.run}),
+        notes=_explain_notes({"explain": answer.explain}))
 
 
 # --- units ----------------------------------------------------------------------------
 
-def units_report(frame: pd.DataFrame, *, dice=None) -> Report:
+def units_report(answer: UnitCards, *, dice=None) -> Report:
     """``lanchester assault units``: the roster table and a range card of every unit."""
     from reports import charts  # matplotlib loads only when a report is written
     from simulator.games.assault.rules.cards import UNITS_COLUMNS
 
-    a = frame.attrs
+    frame = answer.table
     question = "What can each unit card do: how many attack dice at each range?"
-    sources, files = assault_data(dice=dice, units_dir=a["units_dir"], parts=("dice", "units"))
+    sources, files = assault_data(dice=dice, units_dir=answer.units_dir, parts=("dice", "units"))
     prov = provenance(sources, files, method="data")
     return Report(
         kind="assault units", question=question, provenance=prov,
         tables=[Table("units", tidy(frame, UNITS_COLUMNS), "Unit cards",
                       "One row per unit card; ranges and close_combat: dice vs armoured vehicles / vs the rest.",
                       chart="ranges")],
-        charts=[charts.unit_range_chart(a["cards"], question="How many attack dice does each unit roll "
+        charts=[charts.unit_range_chart(answer.cards, question="How many attack dice does each unit roll "
                                         "at each range?", prov=prov)],
         highlights=[("units", str(len(frame))), ("sides", ", ".join(sorted(frame["side"].unique())))])
 
@@ -513,7 +510,7 @@ def replay_report(events: pd.DataFrame, *, final_png: Callable[[str], bytes], pr
     from reports import charts
     from reports.charts import Chart
 
-    a = events.attrs
+    a = result      # the game as replay_json says it: scenario, seed, game, winner, truncated
     question = f"How did game {a['game']} of {a['scenario']} (seed {a['seed']}) go?"
     png = final_png("\n".join(provenance.footer_lines()))
     w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")

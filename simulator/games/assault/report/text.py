@@ -3,8 +3,7 @@
 table`` and ``json``), and ``lanchester demo`` with them.
 
 Presentation only: each function takes what the library computed (an answer of
-:mod:`simulator.games.assault.questions.answers`, or a DataFrame with ``.attrs`` for the
-questions not yet answered as values) and returns text or a dict.
+:mod:`simulator.games.assault.questions.answers`) and returns text or a dict.
 No module-level imports, so ``--help`` and an exact
 ``lanchester assault odds`` load neither numba nor pandas; heavy modules are imported
 inside the functions.
@@ -17,7 +16,13 @@ from typing import TYPE_CHECKING
 from simulator.run.vocabulary import DEPRECATED_KEYS, OLD_SUPPRESSED_OR_WORSE, SUPPRESSED_OR_WORSE
 
 if TYPE_CHECKING:
-    from simulator.games.assault.questions.answers import OddsAnswer, SmokeAnswer, TerrainDamageAnswer
+    from simulator.games.assault.questions.answers import (
+        FireAnswer,
+        OddsAnswer,
+        SmokeAnswer,
+        TerrainDamageAnswer,
+        UnitCards,
+    )
 
 # --- odds (10.7.2) ---------------------------------------------------------------------
 
@@ -32,11 +37,6 @@ def unseen_lines(a) -> list[str]:
     ``a``: an answer with an ``unseen`` field, or a dict with that key."""
     note = a.get("unseen") if isinstance(a, dict) else getattr(a, "unseen", None)
     return [f"({note})"] if note else []
-
-
-def unseen_json(a: dict) -> dict:
-    """``{"unseen": note}`` for a Monte Carlo answer's JSON, nothing for an exact one."""
-    return {"unseen": a["unseen"]} if a.get("unseen") else {}
 
 
 def odds_table(answer: OddsAnswer) -> str:
@@ -92,25 +92,27 @@ def state_label(r: dict) -> str:
     return ", ".join(parts)
 
 
-def fire_json(frame) -> dict:
+FIRE_JSON_KEYS = ("firer", "target", "range", "attack_pool", "defence_pool", "defence_pool_unspotted", "doubles",
+                  "extra_supp", "target_strength", "p_spotted", "spot_number", "dice", "dice_status", "aid",
+                  "aid_status", "support", "support_status", "indirect", "overrun", "smoke_markers", "spotter",
+                  "riding_on", "reroll", "passengers", "p_emergency_disembark", "p_emergency_disembark_se",
+                  "disembark_markers", "target_facing", "target_facing_assumed")   # after method, trials, seed
+
+
+def fire_json(answer: FireAnswer) -> dict:
+    """The JSON of ``lanchester assault fire --format json``: the answer's fields."""
     from simulator.games.assault.rules.target_states import STATE_COLUMNS
 
-    a = frame.attrs
-    keys = STATE_COLUMNS + ["p"] + (["se"] if "se" in frame else [])
-    states = [state_json(r, keys) for r in frame.to_dict("records")]
-    friendly = a.get("friendly_vehicle")
+    a = answer
+    keys = STATE_COLUMNS + ["p"] + (["se"] if "se" in a else [])
+    states = [state_json(r, keys) for r in a.table.to_dict("records")]
+    friendly = a.friendly_vehicle
     if friendly:
         friendly = {**friendly, "states": [state_json(r, list(r)) for r in friendly["states"]],
                     "summary": summary_json(friendly["summary"])}
-    return {k: a[k] for k in ("method", "trials", "seed", "firer", "target", "range", "attack_pool",
-                              "defence_pool", "defence_pool_unspotted", "doubles", "extra_supp",
-                              "target_strength", "p_spotted", "spot_number", "dice", "dice_status",
-                              "aid", "aid_status", "support", "support_status", "indirect", "overrun",
-                              "smoke_markers", "spotter", "riding_on", "reroll", "passengers",
-                              "p_emergency_disembark", "p_emergency_disembark_se", "disembark_markers")} | {
-        "target_facing": a.get("target_facing"), "target_facing_assumed": a.get("target_facing_assumed"),
-        "states": states, "summary": summary_json(a["summary"]), "friendly_vehicle": friendly,
-        "explain": a["explain"], **unseen_json(a)}
+    return {**a.how.to_json(), **{k: getattr(a, k) for k in FIRE_JSON_KEYS}} | {
+        "states": states, "summary": summary_json(a.summary), "friendly_vehicle": friendly,
+        "explain": a.explain, **({"unseen": a.unseen} if a.unseen else {})}
 
 
 def state_json(r: dict, keys) -> dict:
@@ -118,10 +120,6 @@ def state_json(r: dict, keys) -> dict:
 
     return {k: (bool(r[k]) if k in STATE_COLUMNS and k != "damage" else
                 int(r[k]) if k == "damage" else float(r[k])) for k in keys}
-
-
-def explain_text(frame) -> str:
-    return explain_steps(frame.attrs["explain"])
 
 
 def explain_steps(steps: list[dict]) -> str:
@@ -150,60 +148,60 @@ def summary_json(summary: dict) -> dict:
     return out
 
 
-def fire_table(frame, explain: bool) -> str:
+def fire_table(answer: FireAnswer, explain: bool) -> str:
     from simulator.run.output import pct, pct_mc
 
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
+    a, s = answer, answer.summary
+    mc = a.how.monte_carlo
     se = s.get("se", {})
-    how = f"Monte Carlo, {a['trials']:,} trials, seed {a['seed']}" if mc else "exact"
-    kind = "last shot at" if a.get("overrun") else "fires indirectly at" if a.get("indirect") else "fires at"
-    head = [f"{a['firer']} {kind} {a['target']}, range {a['range']}  ({how})",
-            f"attack {a['attack_pool']}  vs  defence {a['defence_pool']}"
-            + (f"  (spotting failed: {a['defence_pool_unspotted']})" if a["defence_pool_unspotted"] else "")
-            + f"   P(spotted) {pct(a['p_spotted'])}",
-            f"dice: {a['dice']}, {a['dice_status']}; aid: {a['aid']}, {a['aid_status']}"]
-    if a.get("target_facing_assumed"):
-        head.append(f"facing: {a['target']} hit on its {a['target_facing_assumed']} (no --target-facing given; "
+    how = f"Monte Carlo, {a.trials:,} trials, seed {a.seed}" if mc else "exact"
+    kind = "last shot at" if a.overrun else "fires indirectly at" if a.indirect else "fires at"
+    head = [f"{a.firer} {kind} {a.target}, range {a.range}  ({how})",
+            f"attack {a.attack_pool}  vs  defence {a.defence_pool}"
+            + (f"  (spotting failed: {a.defence_pool_unspotted})" if a.defence_pool_unspotted else "")
+            + f"   P(spotted) {pct(a.p_spotted)}",
+            f"dice: {a.dice}, {a.dice_status}; aid: {a.aid}, {a.aid_status}"]
+    if a.target_facing_assumed:
+        head.append(f"facing: {a.target} hit on its {a.target_facing_assumed} (no --target-facing given; "
                     "matrix assumes the front too; 10.9.3)")
     head.append("")
-    body = [explain_text(frame)] if explain else []
+    body = [explain_steps(a.explain)] if explain else []
     rows = ["target afterwards                          P"]
-    for r in frame.to_dict("records"):
+    for r in a.table.to_dict("records"):
         rows.append(f"  {state_label(r):<40} {pct_mc(r['p'], r) if mc else pct(r['p'])}")
     rows += unseen_lines(a)
     tail = ["", f"P(eliminated) {pct_mc(s['p_eliminated'], s, 'p_eliminated')}   "
                 f"P(suppressed, fallback or eliminated) {pct_mc(s[WORSE], s, WORSE)}   "
                 f"P(fallback) {pct_mc(s['p_fallback'], s, 'p_fallback')}",
             f"mean damage {s['mean_damage']:.4f}" + (f" ±{se['mean_damage']:.4f}" if mc else "")]
-    return "\n".join(head + body + rows + tail + extra_lines(frame)) + "\n"
+    return "\n".join(head + body + rows + tail + extra_lines(answer)) + "\n"
 
 
-def extra_lines(frame) -> list[str]:
+def extra_lines(answer: FireAnswer) -> list[str]:
     """Overrun, passengers, tank riders and the friendly vehicle of 10.11, when asked."""
     from simulator.run.output import pct
 
-    a, s = frame.attrs, frame.attrs["summary"]
-    mc = a["method"] == "monte-carlo"
+    a, s = answer, answer.summary
+    mc = a.how.monte_carlo
     se = s.get("se", {})
     out = []
-    if a.get("overrun"):
+    if a.overrun:
         out.append(f"P(gun overrun) {pct(s['p_artillery_overrun'], se.get('p_artillery_overrun'))}   (9.10.3)")
-    if a.get("passengers"):
+    if a.passengers:
         out += ["", "passengers (10.10.2, 10.10.3)",
                 f"  {'unit':<30} {'aboard':>8} {'disembark':>10} {'flipped':>8} {'eliminated':>10}  marker"]
-        for p in a["passengers"]:
+        for p in a.passengers:
             out.append(f"  {p['unit'] + (' (half)' if p['half_strength_before'] else ''):<30} "
                        f"{pct(p['p_aboard']):>8} {pct(p['p_emergency_disembark']):>10} "
                        f"{pct(p['p_flipped_to_half']):>8} {pct(p['p_eliminated']):>10}  {p['disembark_marker']}")
-        out.append(f"P(emergency disembark) {pct(a['p_emergency_disembark'], a['p_emergency_disembark_se'])}")
-    if a.get("riding_on"):
-        m = a["disembark_markers"]
-        out += ["", f"tank riders on {a['riding_on']} (10.10.1): P(emergency disembark) "
-                    f"{pct(a['p_emergency_disembark'], a['p_emergency_disembark_se'])}  "
+        out.append(f"P(emergency disembark) {pct(a.p_emergency_disembark, a.p_emergency_disembark_se)}")
+    if a.riding_on:
+        m = a.disembark_markers or {}
+        out += ["", f"tank riders on {a.riding_on} (10.10.1): P(emergency disembark) "
+                    f"{pct(a.p_emergency_disembark, a.p_emergency_disembark_se)}  "
                     f"(fast action {pct(m['fast action'])}, stays suppressed {pct(m['suppressed'])}, "
                     f"fallback {pct(m['fallback'])})"]
-    f = a.get("friendly_vehicle")
+    f = a.friendly_vehicle
     if f:
         fs = f["summary"]
         out += ["", f"friendly vehicle {f['unit']} ({f['facing']}, defence {f['defence_pool']}) "
@@ -294,13 +292,13 @@ UNITS_TABLE_COLUMNS = ["id", "type", "armoured", "strength", "movement", "ranges
                        "defence", "abilities", "points", "class", "source"]
 
 
-def units_table(frame) -> str:
-    a = frame.attrs
+def units_table(a: UnitCards) -> str:
+    frame = a.table
     shown = frame.assign(movement=frame["movement"].astype(str) + " " + frame["movement_type"])
     body = shown[UNITS_TABLE_COLUMNS].to_string(index=False)
     return "\n".join([
-        f"unit cards: {show_path(a['units_dir'])} ({a['units_status']}); "
-        f"dice: {a['dice']}, {a['dice_status']}",
+        f"unit cards: {show_path(a.units_dir)} ({a.units_status}); "
+        f"dice: {a.dice}, {a.dice_status}",
         "ranges and close_combat: dice vs armoured vehicles / vs infantry and artillery (4.2.2)",
         "",
         body,
@@ -321,8 +319,6 @@ def show_path(path: str) -> str:
         return path
 
 
-def units_json(frame) -> dict:
-    a = frame.attrs
-    return {"dice": a["dice"], "dice_status": a["dice_status"], "dice_digest": a["dice_digest"],
-            "units_dir": a["units_dir"], "units_digest": a["units_digest"],
-            "units_status": a["units_status"], "units": a["cards"]}
+def units_json(answer: UnitCards) -> dict:
+    """The JSON of ``lanchester assault units --format json``: the answer's own rendering."""
+    return answer.to_json()

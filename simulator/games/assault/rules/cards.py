@@ -622,25 +622,23 @@ def source_summary(card: UnitCard) -> str:
     return card.source + (f" + rulebook {', '.join(sections)}" if sections else "")
 
 
-def units_frame(side: str | None = None, units_dir: str | Path | None = None,
-                dice: DiceSet | str | Path | None = None) -> pd.DataFrame:
-    """The roster as a tidy table (:data:`UNITS_COLUMNS`), one row per unit card, sorted by id:
-    what ``lanchester assault units`` shows and its report holds.
-
-    ``side`` keeps one side only. ``frame.attrs`` records the dice set and unit files.
-
-    >>> units_frame("soviet").loc[0, "id"]  # doctest: +SKIP
-    'soviet/at-gun-45mm'
-    """
-    import pandas as pd
-
-    dice = as_dice(dice)
-    cards = list(load_units(units_dir, dice).values())
+def side_cards(side: str | None, units: dict[str, UnitCard]) -> list[UnitCard]:
+    """The unit cards of ``side`` (every card when None), sorted by id."""
+    cards = list(units.values())
     sides = sorted({c.side for c in cards})
     if side is not None:
         if side not in sides:
             raise InputError("--side", "", f"no units of side {side!r} (sides: {', '.join(sides)})")
         cards = [c for c in cards if c.side == side]
+    return cards
+
+
+def units_frame(cards: list[UnitCard]) -> pd.DataFrame:
+    """The roster as a tidy table (:data:`UNITS_COLUMNS`), one row per unit card: what
+    ``lanchester assault units`` shows and its report holds (the answer with the data
+    used is :func:`simulator.games.assault.questions.units.unit_cards`)."""
+    import pandas as pd
+
     rows = [{
         "id": c.id, "side": c.side, "name": c.name, "type": c.type, "class": c.unit_class,
         "armoured": c.armoured, "strength": c.strength, "movement": c.movement,
@@ -651,12 +649,4 @@ def units_frame(side: str | None = None, units_dir: str | Path | None = None,
         "points": c.points, "source": source_summary(c),
         "stated": "; ".join(f"{k}: {v}" for k, v in c.stated),
     } for c in cards]
-    frame = pd.DataFrame(rows, columns=UNITS_COLUMNS)
-    d = Path(units_dir) if units_dir is not None else DEFAULT_UNITS_DIR
-    frame.attrs.update({
-        "dice": dice.name, "dice_status": dice.status, "dice_digest": dice.digest,
-        "units_dir": str(d), "units_digest": units_digest(d),
-        "units_status": ", ".join(sorted({c.status for c in cards})),
-        "cards": [c.to_dict() for c in cards],
-    })
-    return frame
+    return pd.DataFrame(rows, columns=UNITS_COLUMNS)

@@ -40,7 +40,7 @@ from simulator.games.assault.game.state import (
     decode,
 )
 from simulator.games.assault.game.tables import S6_COST, UT_MOVE, UT_MTYPE
-from simulator.games.assault.rules.fire import fire
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.rules.pools import FireSituation
 from tests.games.assault.game.test_game_setup import act, actions, hex_of, step_to, tiny, unit, write_scenario
 from tests.games.assault.game.test_game_support import BODY as SUPPORT_BODY
@@ -298,7 +298,7 @@ def test_indirect_spotting_ignores_the_spotters_adjacency(tmp_path):
         key = outcome(st, enemy, 4)
         counts[key] = counts.get(key, 0) + 1
     exact = exact_outcomes(fire("german/mortar-81mm", "soviet/rifles-41",
-                                FireSituation(range=2, indirect=True, terrain="forest")))
+                                FireSituation(range=2, indirect=True, terrain="forest")).table)
     check_against_exact(counts, exact, n)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from simulator.games.assault.game.events import EV_NOFIRE, EV_RESULT
 from simulator.games.assault.game.game import State
 from simulator.games.assault.game.state import FALLBACK, SUPPRESSED
-from simulator.games.assault.rules.fire import fire
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.rules.pools import FireSituation
 from tests.games.assault.game.test_game_setup import act, actions, tiny, unit
 
@@ -55,7 +55,7 @@ def engine_outcomes(g, n: int) -> Counter:
 def exact_outcomes(situation: FireSituation) -> dict:
     frame = fire("german/rifles-41", "soviet/heavy-rifles-41", situation)
     out: dict = {}
-    for r in frame.to_dict("records"):
+    for r in frame.table.to_dict("records"):
         key = ("eliminated",) if r["eliminated"] else (int(r["damage"]), bool(r["suppressed"]), bool(r["fallback"]))
         out[key] = out.get(key, 0.0) + r["p"]
     return out

@@ -49,8 +49,8 @@ from simulator.games.assault.game.state import (
 )
 from simulator.games.assault.game.tables import P_N_ATK, P_O_ICC
 from simulator.games.assault.game.turn import apply_action
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.rules.dice import format_pool
-from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import FireSituation
 from tests.games.assault.game.test_game_setup import act, hex_of, unit
 
@@ -310,15 +310,15 @@ def test_first_case_matches_the_exact_fire_into_close_combat(game):
     counts, last = _play_fires(g, st0, x.hunters, x.red_rifles, [x.red_rifles, x.tank], n, seed=11)
     exact = fire("german/tank-hunters-41", "soviet/rifles-41",
                  FireSituation(range=2, terrain="forest", into_close_combat=True))
-    assert exact.attrs["spot_number"] is not None                # the roll is part of the test
-    _check(counts[x.red_rifles], _exact_states(exact), n)
+    assert exact.spot_number is not None                # the roll is part of the test
+    _check(counts[x.red_rifles], _exact_states(exact.table), n)
     assert counts[x.tank] == {(0, 0, 0, 0): n}                  # the tank is not hit in the first case
     # the pools the engine rolled are the calculator's
     n_atk = int(g.tables.p[P_N_ATK])
     rolls = [r for r in last.s.log[: int(last.s.g[G_LOGN])] if int(r[0]) == ev.EV_ROLL]
-    assert format_pool(g.fire_pools[int(rolls[0][4])][0]) == exact.attrs["attack_pool"]
+    assert format_pool(g.fire_pools[int(rolls[0][4])][0]) == exact.attack_pool
     assert format_pool(g.defence_pools[int(rolls[0][5]) - n_atk]) in (
-        exact.attrs["defence_pool"], exact.attrs["defence_pool_unspotted"])
+        exact.defence_pool, exact.defence_pool_unspotted)
 
 
 def test_second_case_matches_the_exact_target_and_friendly_vehicle(game):
@@ -334,8 +334,8 @@ def test_second_case_matches_the_exact_target_and_friendly_vehicle(game):
     exact = fire("german/tank-hunters-41", "soviet/t-26",
                  FireSituation(range=2, target_facing="front", into_close_combat=True,
                                friendly_vehicle="german/pz-iif", friendly_facing="rear"))
-    _check(counts[x.t26], _exact_states(exact), n)
-    friendly = exact.attrs["friendly_vehicle"]
+    _check(counts[x.t26], _exact_states(exact.table), n)
+    friendly = exact.friendly_vehicle
     _check(counts[x.tank], _exact_states(pd.DataFrame(friendly["states"])), n)
     # the replay names the fire and the dice rolled again at the friendly vehicle
     for i in range(200):

@@ -36,7 +36,7 @@ from simulator.games.assault.game.state import (
 )
 from simulator.games.assault.game.tables import P_OVERRUN
 from simulator.games.assault.game.turn import apply_action
-from simulator.games.assault.rules.fire import fire
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.rules.pools import FireSituation
 from tests.games.assault.game.test_game_setup import act, actions, hex_of, unit
 
@@ -131,7 +131,7 @@ def test_overrun_matches_the_exact_last_shot(game):
             if int(st.s.u[tank, U_ST]) == ONMAP and int(st.s.u[tank, U_MORALE]) != FALLBACK:
                 assert int(st.s.u[tank, U_HEX]) == hex_of(g, "1,1")       # stays where it was
     exact = fire("soviet/at-gun-45mm", "german/pz-iif", FireSituation(range=0, overrun=True))
-    p = exact.attrs["summary"]["p_artillery_overrun"]
+    p = exact.summary["p_artillery_overrun"]
     assert 0.05 < p < 0.95
     assert abs(overrun / n - p) <= 4 * math.sqrt(p * (1 - p) / n), (overrun / n, p)
 

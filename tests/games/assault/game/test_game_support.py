@@ -43,8 +43,8 @@ from simulator.games.assault.game.state import (
     decode,
 )
 from simulator.games.assault.game.tables import HI_Q, HI_R
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.questions.smoke import smoke
-from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import FireSituation
 from tests.games.assault.game.test_game_setup import act, actions, hex_of, unit
 
@@ -178,7 +178,7 @@ def test_indirect_fire_matches_the_exact_calculator(game):
         indirect_at(st, mortar, enemy)
         key = outcome(st, enemy, 4)
         counts[key] = counts.get(key, 0) + 1
-    exact = exact_outcomes(fire("german/mortar-81mm", "soviet/rifles-41", FireSituation(range=5, indirect=True)))
+    exact = exact_outcomes(fire("german/mortar-81mm", "soviet/rifles-41", FireSituation(range=5, indirect=True)).table)
     check_against_exact(counts, exact, n)
 
 
@@ -196,7 +196,7 @@ def test_indirect_fire_on_a_vehicle_rolls_twice(tmp_path):
         key = outcome(st, tank, 2)
         counts[key] = counts.get(key, 0) + 1
         rolls += sum(int(e[0]) == ev.EV_ROLL for e in st.events())
-    exact = exact_outcomes(fire("german/mortar-81mm", "soviet/t-26", FireSituation(range=5, indirect=True)))
+    exact = exact_outcomes(fire("german/mortar-81mm", "soviet/t-26", FireSituation(range=5, indirect=True)).table)
     check_against_exact(counts, exact, n)
     assert rolls == 200
 

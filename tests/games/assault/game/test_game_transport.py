@@ -28,7 +28,7 @@ from simulator.games.assault.game.state import (
 )
 from simulator.games.assault.game.tables import P_N_ATK, UT_RIDEDEF
 from simulator.games.assault.game.turn import apply_action
-from simulator.games.assault.rules.fire import fire
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.rules.pools import FireSituation
 from tests.games.assault.game.test_game_setup import act, actions, find, hex_of, unit
 
@@ -207,7 +207,7 @@ def test_fire_at_a_loaded_truck_sends_the_passengers_out_as_the_exact_odds_say(t
     q = _disembark_rate(g, unit(g, "soviet", "rifles-41"), unit(g, "german", "truck"), n)
     exact = fire("soviet/rifles-41", "german/truck",
                  FireSituation(range=1, target_facing="front", passengers=(("german/rifles-41", 0),)))
-    p = exact.attrs["p_emergency_disembark"]
+    p = exact.p_emergency_disembark
     se = np.sqrt(p * (1 - p) / n)
     assert 0.05 < p < 0.95
     assert abs(q - p) <= 4 * se, (q, p)
@@ -233,7 +233,7 @@ def test_fire_at_tank_riders_makes_them_disembark_as_the_exact_odds_say(tmp_path
     n = 3000
     q = _disembark_rate(g, unit(g, "soviet", "rifles-41"), riders, n)
     exact = fire("soviet/rifles-41", "german/rifles-41", FireSituation(range=1, riding_on="german/pz-iif"))
-    p = exact.attrs["p_emergency_disembark"]
+    p = exact.p_emergency_disembark
     se = np.sqrt(p * (1 - p) / n)
     assert 0.05 < p < 0.95
     assert abs(q - p) <= 4 * se, (q, p)

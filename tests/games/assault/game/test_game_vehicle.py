@@ -255,7 +255,7 @@ def test_tracks_attack_immobilises_at_the_exact_rate(tmp_path):
 def test_fire_at_a_vehicle_matches_the_exact_calculator(tmp_path, facing, area):
     """10.9.3: the area of impact from the firer's hex picks the card's defence dice; the
     results (damage, morale, immobilised) as ``fire()`` gives them, within 4 SE."""
-    from simulator.games.assault.rules.fire import fire
+    from simulator.games.assault.questions.fire import fire
     from simulator.games.assault.rules.pools import FireSituation
     from tests.games.assault.game.test_game_fire import assert_matches
 
@@ -273,7 +273,7 @@ def test_fire_at_a_vehicle_matches_the_exact_calculator(tmp_path, facing, area):
         key = ("eliminated",) if elim else (dmg, morale == SUPPRESSED, morale == FALLBACK, bool(immob))
         counts[key] = counts.get(key, 0) + 1
     exact: dict = {}
-    for r in fire("german/pz-iif", "soviet/t-26", FireSituation(range=3, target_facing=area)).to_dict("records"):
+    for r in fire("german/pz-iif", "soviet/t-26", FireSituation(range=3, target_facing=area)).table.to_dict("records"):
         key = ("eliminated",) if r["eliminated"] else (int(r["damage"]), bool(r["suppressed"]),
                                                       bool(r["fallback"]), bool(r["immobilised"]))
         exact[key] = exact.get(key, 0.0) + r["p"]

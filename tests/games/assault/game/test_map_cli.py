@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from matplotlib.image import imread
 
 from simulator.cli import main
-from simulator.games.assault.cli.map import check_frame, los_frame, map_frame, scenarios_frame
+from simulator.games.assault.cli.map import check_answer, los_answer, map_answer, scenarios_answer
 
 MINIMAL = """name = "mini"
 [map]
@@ -52,10 +52,14 @@ def test_los_table_and_smoke(mini):
     assert json.loads(res.output)["los"] == "blocked"   # forest + 2 smoke markers (10.3)
 
 
-def test_los_frame_is_the_library_call():
-    frame = los_frame("infantry-training", "0,4", "8,4")
-    assert frame.loc[0, "los"] in ("clear", "hindered", "blocked")
-    assert frame.attrs["range"] == 8 and frame.attrs["aid_status"] == "reconstructed"
+def test_los_answer_is_the_library_call():
+    answer = los_answer("infantry-training", "0,4", "8,4")
+    frame = answer.frame()
+    assert frame.loc[0, "los"] == answer.los and answer.los in ("clear", "hindered", "blocked")
+    # 0,4 to 8,4: eight columns along one row of the flat map
+    assert answer.range == 8 and answer.aid_status == "reconstructed" and frame.attrs == {}
+    js = answer.to_json()
+    assert (js["from"], js["to"], js["range"]) == ("0,4", "8,4", 8) and list(js)[:3] == ["scenario", "file", "from"]
 
 
 @pytest.mark.parametrize("args,fragment", [
@@ -91,11 +95,12 @@ def test_map_default_name_and_minimal_form(mini, tmp_path, monkeypatch):
     assert (tmp_path / "mini-map.png").stat().st_size > 5_000
 
 
-def test_map_frame_shades_by_los(mini):
-    frame = map_frame(mini, los_from="0,1")
+def test_map_answer_shades_by_los(mini):
+    answer = map_answer(mini, los_from="0,1")
+    frame = answer.frame()
     by_hex = dict(zip(frame["hex"], frame["los"], strict=True))
     assert by_hex["1,1"] == "clear" and by_hex["4,1"] == "blocked" and by_hex["0,0"] == "clear"
-    assert frame.attrs["png"][:8] == b"\x89PNG\r\n\x1a\n"
+    assert answer.png[:8] == b"\x89PNG\r\n\x1a\n" and frame.attrs == {}
     assert len(frame) == 15 and frame.loc[frame["hex"] == "3,1", "elevation"].item() == 1
 
 
@@ -108,7 +113,7 @@ def test_scenarios_lists_the_shipped_ones():
     assert it["turns"] == 6 and it["edition"] == "v1" and it["map"] == "12x9 flat"
     assert it["sides"] == "german (blue), soviet (red)"
     assert it["file"] == "scenarios/assault/infantry-training.scenario.toml"
-    assert list(scenarios_frame().columns) == ["id", "name", "turns", "sides", "map", "edition", "file"]
+    assert list(scenarios_answer().frame().columns) == ["id", "name", "turns", "sides", "map", "edition", "file"]
 
 
 def test_check_ok_and_errors(tmp_path, mini):
@@ -139,7 +144,8 @@ def test_check_ok_and_errors(tmp_path, mini):
     obj = json.loads(res.output)
     assert res.exit_code == 2 and obj["errors"] == 3 and not obj["ok"]
     assert {p["key"] for p in obj["problems"]} == {"map.rows[2]", "map.legend.h", "objectives[0].hex"}
-    assert check_frame(bad).attrs["errors"] == 3
+    checked = check_answer(bad)
+    assert (checked.errors, checked.ok, len(checked.frame())) == (3, False, 3)   # the three problems above
 
 
 def test_check_unknown_unit_id(tmp_path):

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.games.assault.cli.units import units
-from simulator.games.assault.rules.cards import DEFAULT_UNITS_DIR, FACINGS, load_units, units_frame
+from simulator.games.assault.questions.units import unit_cards
+from simulator.games.assault.rules.cards import DEFAULT_UNITS_DIR, FACINGS, load_units
 from simulator.games.assault.rules.dice import format_pool, load_dice, parse_pool
 from simulator.run.errors import InputError
 
@@ -287,16 +288,19 @@ def test_pools_are_checked_against_the_dice_in_use(tmp_path):
 
 # --- the units command -----------------------------------------------------------------
 
-def test_units_frame():
-    frame = units_frame()
-    assert list(frame["id"]) == sorted(UNITS)
-    assert frame.attrs["dice"] == "assault-default" and frame.attrs["units_status"] == "illustrative"
+def test_unit_cards_answer():
+    answer = unit_cards()
+    frame = answer.frame()
+    assert list(frame["id"]) == sorted(UNITS) and frame.attrs == {}
+    assert answer.dice == "assault-default" and answer.units_status == "illustrative"
+    # the JSON lists every card in full, in the table's order
+    assert [c["id"] for c in answer.to_json()["units"]] == list(frame["id"])
     row = frame.set_index("id").loc["german/rifles-41"]
     assert row["ranges"] == "1-2 B/RYG; 3-4 -/RY; 5-6 -/G"
     assert "11.0" in row["source"] and "ranges[1].vs_infantry" in row["stated"]
-    assert set(units_frame("soviet")["side"]) == {"soviet"}
+    assert set(unit_cards("soviet").table["side"]) == {"soviet"}
     with pytest.raises(InputError, match="sides: german, soviet"):
-        units_frame("italian")
+        unit_cards("italian")
 
 
 def test_units_command_table():

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.rules.aid import load_aid
 from simulator.games.assault.rules.cards import load_units
-from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import FireSituation, fire_pools
 from simulator.run.errors import InputError
 
@@ -100,15 +100,15 @@ def test_vehicle_targets_by_facing_and_unspotted():
     assert front.defence == UNITS[tank].defence_dice("front")
     assert flank.defence == UNITS[tank].defence_dice("flank")
     assert len(rear.defence) <= len(flank.defence) <= len(front.defence)
-    assert fire(gun, tank, FireSituation(range=2, target_facing="flank")).attrs["summary"]["p_eliminated"] > \
-        fire(gun, tank, FireSituation(range=2, target_facing="front")).attrs["summary"]["p_eliminated"]
+    assert fire(gun, tank, FireSituation(range=2, target_facing="flank")).summary["p_eliminated"] > \
+        fire(gun, tank, FireSituation(range=2, target_facing="front")).summary["p_eliminated"]
     # 10.9.4: a vehicle in fast action gains the second-column die instead
     fast = pools(gun, tank, range=2, target_facing="front", target_status={"fast"})
     assert len(fast.defence) == len(front.defence) + 1
     # 10.5: an unspotted vehicle cannot be fired at
     unspotted = fire(gun, tank, FireSituation(range=2, target_facing="front", spot="failed"))
-    assert unspotted.attrs["summary"]["p_eliminated"] == 0.0
-    assert len(unspotted) == 1 and unspotted["p"].iloc[0] == pytest.approx(1.0)
+    assert unspotted.summary["p_eliminated"] == 0.0
+    assert len(unspotted.table) == 1 and unspotted["p"].iloc[0] == pytest.approx(1.0)
 
 
 def test_situations_the_rules_forbid():
@@ -134,7 +134,7 @@ def test_monte_carlo_agrees_with_exact(firer, target, kw, seed):
     ex = fire(firer, target, s)
     mc = fire(firer, target, s, trials=trials, seed=seed)
     keys = ["eliminated", "damage", "suppressed", "fallback", "immobilised"]
-    both = ex.merge(mc, on=keys, how="outer", suffixes=("_x", "_mc")).fillna(0.0)
+    both = ex.table.merge(mc.table, on=keys, how="outer", suffixes=("_x", "_mc")).fillna(0.0)
     assert not ((both.p_x == 0) & (both.p_mc > 0)).any()
     se = np.sqrt(both.p_x * (1 - both.p_x) / trials)
     z = np.abs(both.p_mc - both.p_x) / np.where(se > 0, se, 1)
@@ -203,7 +203,7 @@ def test_enemy_outcome_is_plain_fire_and_friendly_outcome_matches_brute_force():
     for fr, fg in product(dice.die("R").faces, dice.die("G").faces):    # first roll of R and G
         kept = tuple(x for x, face in (("R", fr), ("G", fg)) if sum(face) > 0)
         want += state_distribution(kept, ("B",), Target(VEHICLE, pz.strength, 0, 0, 0, STEADY, 0), dice) / 36
-    got = {tuple(sorted(r.items())): r["p"] for r in f.attrs["friendly_vehicle"]["states"]}
+    got = {tuple(sorted(r.items())): r["p"] for r in f.friendly_vehicle["states"]}
     for i in np.nonzero(want)[0]:
         st = {**unpack_state(int(i), pz.strength, pz.half_strength_threshold), "p": None}
         match = [p for k, p in got.items() if all(dict(k)[c] == v for c, v in st.items() if c != "p")]
@@ -215,8 +215,8 @@ def test_fire_into_close_combat_monte_carlo_agrees_with_exact():
     trials = 200_000
     s = FireSituation(**INTO_CC)
     ex, mc = fire(TANK_HUNTERS, T26, s), fire(TANK_HUNTERS, T26, s, trials=trials, seed=61, workers=1)
-    for a, b in ((ex.attrs["summary"], mc.attrs["summary"]),
-                 (ex.attrs["friendly_vehicle"]["summary"], mc.attrs["friendly_vehicle"]["summary"])):
+    for a, b in ((ex.summary, mc.summary),
+                 (ex.friendly_vehicle["summary"], mc.friendly_vehicle["summary"])):
         for key in ("p_eliminated", "p_suppressed_fallback_or_eliminated", "p_immobilised"):
             assert abs(a[key] - b[key]) < 4 * max(b["se"][key], 1 / trials), key
         assert abs(a["mean_damage"] - b["mean_damage"]) < 4 * b["se"]["mean_damage"]

@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.rules.aid import load_aid
 from simulator.games.assault.rules.cards import load_units
 from simulator.games.assault.rules.dice import load_dice
-from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import REROLL_DAMAGE_DICE, ROLL_ONCE, FireSituation, fire_pools
 from simulator.games.assault.rules.set_aside import KEEP_DAMAGE, kept_distribution, split_distribution
 from simulator.run.errors import InputError
@@ -165,9 +165,10 @@ def test_split_distribution_matches_brute_force_enumeration():
 def test_indirect_fire_on_a_vehicle_is_weaker_than_the_same_dice_at_its_above_armour_once():
     # 7.3 makes fire on vehicles less effective: the no-effect chance includes the fizzle (2/27)
     ex = fire(MORTAR, "german/pz-iif", FireSituation(range=6, indirect=True))
-    unchanged = ex[(ex.damage == 0) & ~ex.eliminated & ~ex.suppressed & ~ex.fallback & ~ex.immobilised].p.sum()
+    t = ex.table
+    unchanged = t[(t.damage == 0) & ~t.eliminated & ~t.suppressed & ~t.fallback & ~t.immobilised].p.sum()
     assert unchanged > (2 / 6) * (3 / 6) * (4 / 6) ** 2
-    assert ex.attrs["reroll"] == REROLL_DAMAGE_DICE and ex.attrs["defence_pool"] == "YB"
+    assert ex.reroll == REROLL_DAMAGE_DICE and ex.defence_pool == "YB"
 
 
 @pytest.mark.parametrize("target,kw,seed", [
@@ -182,7 +183,7 @@ def test_indirect_monte_carlo_agrees_with_exact(target, kw, seed):
     ex = fire(MORTAR, target, s)
     mc = fire(MORTAR, target, s, trials=trials, seed=seed, workers=1)
     keys = ["eliminated", "damage", "suppressed", "fallback", "immobilised"]
-    both = ex.merge(mc, on=keys, how="outer", suffixes=("_x", "_mc")).fillna(0.0)
+    both = ex.table.merge(mc.table, on=keys, how="outer", suffixes=("_x", "_mc")).fillna(0.0)
     assert not ((both.p_x == 0) & (both.p_mc > 0)).any()
     se = np.sqrt(both.p_x * (1 - both.p_x) / trials)
     z = np.abs(both.p_mc - both.p_x) / np.where(se > 0, se, 1)

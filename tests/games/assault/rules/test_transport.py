@@ -7,12 +7,12 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.rules.aid import load_aid
 from simulator.games.assault.rules.cards import load_units
 from simulator.games.assault.rules.damage import FALLBACK, STEADY, SUPPRESSED
 from simulator.games.assault.rules.dice import load_dice
 from simulator.games.assault.rules.exact import roll_outcome
-from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import FireSituation, fire_pools
 from simulator.games.assault.rules.transport import (
     ABOARD,
@@ -60,32 +60,33 @@ def test_transport_event_rules():
 
 def test_passengers_of_a_truck_share_its_fate():
     f = truck_fire(((RIFLES, 0), (MMG, 0)))
-    p_unchanged = float(f.p[(f.damage == 0) & ~f.eliminated & ~f.suppressed & ~f.fallback & ~f.immobilised].sum())
+    t = f.table
+    p_unchanged = float(t.p[(t.damage == 0) & ~t.eliminated & ~t.suppressed & ~t.fallback & ~t.immobilised].sum())
     # exact check of 10.10.2 from the roll alone: crit in the main roll, or destroyed (2 damage)
     unc = roll_outcome(tuple("RRY"), ("B",), DICE)        # HMG 34 at range 3, truck flank B
     c, h, _ = np.indices(unc.shape)
     p_flip = float(unc[(c > 0) | (c + h >= 2)].sum())
-    for p in f.attrs["passengers"]:
+    for p in f.passengers:
         assert p["p_aboard"] == pytest.approx(p_unchanged)                         # nothing hit the truck
         assert p["p_flipped_to_half"] == pytest.approx(p_flip)
         assert p["p_emergency_disembark"] == pytest.approx(1 - p_unchanged)
         assert p["p_eliminated"] == 0.0 and p["disembark_marker"] == "fast action"
-    assert f.attrs["p_emergency_disembark"] == pytest.approx(1 - p_unchanged)
+    assert f.p_emergency_disembark == pytest.approx(1 - p_unchanged)
 
 
 def test_half_strength_passengers_are_eliminated_by_a_crit_or_the_loss_of_the_vehicle():
     f = truck_fire(((RIFLES, 2), (MMG, 0)))           # Rifles '41 at half strength (2 damage)
-    rifles, mmg = f.attrs["passengers"]
+    rifles, mmg = f.passengers
     assert rifles["half_strength_before"] and rifles["p_eliminated"] == pytest.approx(mmg["p_flipped_to_half"])
     assert rifles["p_emergency_disembark"] == pytest.approx(mmg["p_emergency_disembark"] - mmg["p_flipped_to_half"])
     only_half = truck_fire(((RIFLES, 2),))
-    p = only_half.attrs["passengers"][0]
-    assert only_half.attrs["p_emergency_disembark"] == pytest.approx(p["p_emergency_disembark"])
+    p = only_half.passengers[0]
+    assert only_half.p_emergency_disembark == pytest.approx(p["p_emergency_disembark"])
 
 
 def test_slow_artillery_disembarks_with_delayed_action():
     f = fire(HMG, TRUCK, FireSituation(range=3, target_facing="front", passengers=(("soviet/at-gun-45mm", 0),)))
-    assert f.attrs["passengers"][0]["disembark_marker"] == "delayed action"                    # 10.10.3
+    assert f.passengers[0]["disembark_marker"] == "delayed action"                    # 10.10.3
 
 
 @pytest.mark.parametrize("passengers,problem", [
@@ -129,12 +130,12 @@ def test_tank_riders_disembark_after_any_uncancelled_symbol():
     f = fire(HMG, RIFLES, FireSituation(range=3, riding_on=T26))
     unc = roll_outcome(tuple("RRY"), ("Y",), DICE)
     p_any = 1 - float(unc[0, 0, 0])
-    p_elim = f.attrs["summary"]["p_eliminated"]
-    assert f.attrs["p_emergency_disembark"] == pytest.approx(p_any - p_elim)       # the dead do not disembark
-    m = f.attrs["disembark_markers"]
-    p_supp = float(f.p[f.suppressed & ~f.eliminated].sum())
+    p_elim = f.summary["p_eliminated"]
+    assert f.p_emergency_disembark == pytest.approx(p_any - p_elim)       # the dead do not disembark
+    m = f.disembark_markers
+    p_supp = float(f.table.p[f.table.suppressed & ~f.table.eliminated].sum())
     assert m["suppressed"] == pytest.approx(p_supp)                                # 10.10.3 exception
-    assert sum(m.values()) == pytest.approx(f.attrs["p_emergency_disembark"])
+    assert sum(m.values()) == pytest.approx(f.p_emergency_disembark)
 
 
 def test_only_tank_riders_can_be_fired_on_apart_from_their_vehicle():
@@ -148,8 +149,8 @@ def test_only_tank_riders_can_be_fired_on_apart_from_their_vehicle():
 
 def test_indirect_fire_on_a_loaded_vehicle_reaches_its_riders():   # 7.3 last paragraph -> 10.10
     f = fire("german/mortar-81mm", T26, FireSituation(range=5, indirect=True, passengers=((RIFLES, 0),)))
-    assert f.attrs["reroll"] == "damage-dice"
-    p = f.attrs["passengers"][0]
+    assert f.reroll == "damage-dice"
+    p = f.passengers[0]
     assert 0 < p["p_flipped_to_half"] < p["p_emergency_disembark"] < 1
 
 
@@ -163,9 +164,9 @@ def test_passenger_outcomes_monte_carlo_agree_with_exact(firer, target, kw, seed
     trials = 200_000
     s = FireSituation(**kw)
     ex, mc = fire(firer, target, s), fire(firer, target, s, trials=trials, seed=seed, workers=1)
-    p, q = ex.attrs["p_emergency_disembark"], mc.attrs["p_emergency_disembark"]
-    assert abs(p - q) < 4 * max(mc.attrs["p_emergency_disembark_se"], 1 / trials)
-    for a, b in zip(ex.attrs["passengers"], mc.attrs["passengers"], strict=True):
+    p, q = ex.p_emergency_disembark, mc.p_emergency_disembark
+    assert abs(p - q) < 4 * max(mc.p_emergency_disembark_se, 1 / trials)
+    for a, b in zip(ex.passengers, mc.passengers, strict=True):
         for key in ("p_aboard", "p_flipped_to_half", "p_eliminated"):
             se = np.sqrt(a[key] * (1 - a[key]) / trials)
             assert abs(a[key] - b[key]) < 4 * se + 1e-12, (key, a, b)

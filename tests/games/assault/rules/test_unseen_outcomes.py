@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from simulator.games.assault import odds
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.questions.melee import melee
 from simulator.games.assault.questions.odds import odds_outcomes
 from simulator.games.assault.questions.smoke import smoke
 from simulator.games.assault.rules.dice import load_dice, parse_pool
 from simulator.games.assault.rules.exact import roll_outcome
-from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.melee.situation import MeleeSituation
 from simulator.games.assault.rules.pools import FireSituation
 from simulator.run.intervals import UNSEEN_LISTED
@@ -66,11 +66,11 @@ def test_fire_states_list_every_possible_state():
     exact = fire("german/rifles-41", "soviet/rifles-41", situation)
     mc = fire("german/rifles-41", "soviet/rifles-41", situation, **kw)
     cols = ["eliminated", "damage", "suppressed", "fallback", "immobilised"]
-    key = lambda f: set(map(tuple, f[cols].to_numpy().tolist()))     # noqa: E731
+    key = lambda f: set(map(tuple, f.table[cols].to_numpy().tolist()))     # noqa: E731
     assert key(mc) == key(exact)                 # the exact table lists the possible states (p > 0)
-    unseen = mc[mc["p"] == 0]
+    unseen = mc.table[mc["p"] == 0]
     assert len(unseen) > 0 and np.allclose(unseen["hi"], bound(30))
-    assert mc.attrs["unseen"] == UNSEEN_LISTED
+    assert mc.unseen == UNSEEN_LISTED
 
 
 def test_smoke_lists_every_possible_placement():

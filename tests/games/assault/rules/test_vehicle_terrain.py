@@ -7,11 +7,11 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.games.assault.questions.fire import fire
 from simulator.games.assault.questions.terrain_damage import terrain_damage
 from simulator.games.assault.rules.aid import load_aid
 from simulator.games.assault.rules.cards import load_units
 from simulator.games.assault.rules.damage import STEADY, SUPPRESSED
-from simulator.games.assault.rules.fire import fire
 from simulator.games.assault.rules.pools import FireSituation, fire_pools
 from simulator.games.assault.rules.vehicle_terrain import overrun_succeeds, terrain_damage_effect
 from simulator.run.errors import InputError
@@ -151,16 +151,17 @@ def test_who_may_take_or_suffer_a_last_shot():
 
 def test_gun_is_overrun_unless_the_tank_is_stopped():
     f = fire(GUN, T26, FireSituation(range=0, overrun=True))
-    stopped = f.eliminated | f.suppressed | f.fallback | f.immobilised
-    assert f.attrs["summary"]["p_artillery_overrun"] == pytest.approx(float(f.p[~stopped].sum()))
-    assert 0 < f.attrs["summary"]["p_artillery_overrun"] < 1
+    t = f.table
+    stopped = t.eliminated | t.suppressed | t.fallback | t.immobilised
+    assert f.summary["p_artillery_overrun"] == pytest.approx(float(t.p[~stopped].sum()))
+    assert 0 < f.summary["p_artillery_overrun"] < 1
     assert overrun_succeeds({"eliminated": False, "damage": 1, "suppressed": False, "fallback": False,
                              "immobilised": False})
     assert not overrun_succeeds({"eliminated": False, "damage": 0, "suppressed": True, "fallback": False,
                                  "immobilised": False})
     mc = fire(GUN, T26, FireSituation(range=0, overrun=True), trials=200_000, seed=43, workers=1)
-    s = mc.attrs["summary"]
-    assert abs(s["p_artillery_overrun"] - f.attrs["summary"]["p_artillery_overrun"]) < 4 * s["se"]["p_artillery_overrun"]
+    s = mc.summary
+    assert abs(s["p_artillery_overrun"] - f.summary["p_artillery_overrun"]) < 4 * s["se"]["p_artillery_overrun"]
 
 
 def test_overrun_cli():
