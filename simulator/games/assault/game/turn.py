@@ -38,6 +38,7 @@ from simulator.games.assault.game.phases.movement import (
     apply_move,
     move_actions,
     move_step,
+    settle,
 )
 from simulator.games.assault.game.phases.organisation import (
     organisation,
@@ -73,6 +74,7 @@ from simulator.games.assault.game.state import (
     AUX_FST,
     AUX_OBJ,
     AUX_OBJT,
+    AUX_PATH,
     CARRIED,
     G_CC_PEND,
     G_CP0,
@@ -81,6 +83,7 @@ from simulator.games.assault.game.state import (
     G_FB_UNIT,
     G_LOG_ON,
     G_OVER,
+    G_PATHN,
     G_PHASE,
     G_QN,
     G_REACT_UNIT,
@@ -289,6 +292,8 @@ def automatic_step(s, t):
         g[G_DECIDER] = -1
         return True
     if g[G_EMERG] > 0 and tr.emergency_now(s):
+        if g[G_SUB] == SUB_ACT_END and g[G_UNIT] >= 0:    # rulings S4: a mover stopped on a friend's hex goes
+            settle(s, t, g[G_UNIT], AUX_PATH, g[G_PATHN])   # back before its passengers get out (10.10.3)
         return tr.emergency_step(s, t)
     if g[G_QN] > 0 and g[G_FB_UNIT] < 0 and g[G_SUB] != SUB_REACT:
         start_fallback(s, t)

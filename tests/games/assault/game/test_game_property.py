@@ -16,7 +16,6 @@ from simulator.games.assault.game.state import (
     CC_NONE,
     ELIMINATED,
     FALLBACK,
-    G_EMERG,
     G_SUB,
     G_TURN,
     HX_OCC,
@@ -84,11 +83,8 @@ def check_invariants(st: State) -> None:
             fighting[int(s.u[u, U_HEX])] = True
     limit = int(t.p[P_CC_STACK])
     sub = int(s.g[G_SUB])
-    # a move may cross friends (9.0), a fallback or a cleared close combat may be under way;
-    # a mover stopped on a friend's hex goes back at its activation's end, after the
-    # emergency disembarks its stop caused (rulings S4)
-    transient = (sub in (SUB_MOVE, SUB_REACT, SUB_FALLBACK, SUB_CC_PICK) or int(s.g[G_EMERG]) > 0) \
-        and not st.is_terminal()
+    # a move may cross friends (9.0), a fallback or a cleared close combat may be under way
+    transient = sub in (SUB_MOVE, SUB_REACT, SUB_FALLBACK, SUB_CC_PICK) and not st.is_terminal()
     for h in range(g.cm.n):
         if fighting[h]:
             assert occ[h].max() <= limit                          # 9.0 item 3
@@ -115,8 +111,8 @@ def check_invariants(st: State) -> None:
 @example(scenario="infantry-training-v2", players=(1, 0), seed=20357)
 @example(scenario="crossroads", players=(0, 1), seed=1)     # the support phase is always played
 @example(scenario="crossroads", players=(1, 0), seed=2)
-# found by this test (session 23): a truck suppressed by reaction fire on a friend's hex,
-# its passengers' emergency disembark pending, before it goes back (rulings S4)
+# found by this test (session 23): a truck suppressed by reaction fire on the StuG's hex
+# stayed there when its rifles' emergency disembark took the hex it came from (rulings S4)
 @example(scenario="crossroads", players=(1, 0), seed=511801)
 def test_no_game_ends_in_an_illegal_state(tmp_path_factory, scenario, players, seed):
     g = game(scenario, tmp_path_factory)

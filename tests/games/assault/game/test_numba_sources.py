@@ -17,7 +17,8 @@ def test_compiled_sources_are_told_from_pure_python():
                  "statecopy.py", "gameapi.py"):        # gameapi: numba overloads only
         assert name in compiled, name
     players = {p.name for p in (ENGINE / "players").glob("*.py") if compiling._is_compiled(p)}
-    assert players == {"base.py", "randomplay.py", "lookahead.py", "mcts.py", "interface.py", "chunks.py"}
+    assert players == {"base.py", "randomplay.py", "lookahead.py", "mcts.py", "interface.py", "chunks.py", "uct.py",
+                       "value.py", "valuedata.py"}
     for name in ("balance.py", "replay.py", "gamecache.py", "compile.py", "warmup.py", "mapdraw.py", "batch.py",
                  "hexspec.py"):
         assert name not in compiled, name
