@@ -612,11 +612,8 @@ def skill_ladder(game, *, games: int, seed: int, workers: int | None, progress: 
                         progress=f"{weak} v {weak}" if progress else None)
         mirror = res.tally.outcome_array()
         base = [res.tally.wins[seat] / res.tally.games for seat in (0, 1)]
-        for k, (row, b) in enumerate(zip(seats, base, strict=True)):
-            row["difference"] = seat_difference(outs[k], mirror, k)
-            # a seat the weaker player already wins every time cannot show more (at the ceiling)
-            row["at_ceiling"] = bool(b >= 0.995 and row["strong_win_rate"] >= 0.995)
-            row["better"] = bool(row["difference"]["ci95"][0] > 0 or row["at_ceiling"])
+        for k, row in enumerate(seats):
+            row["difference"], row["at_ceiling"], row["better"] = seat_better(outs[k], mirror, k)
         better = all(row["better"] for row in seats) and any(not row["at_ceiling"] for row in seats)
         rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
                       "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
@@ -625,6 +622,17 @@ def skill_ladder(game, *, games: int, seed: int, workers: int | None, progress: 
     return {"games_per_match": games, "levels": list(levels), "rungs": rungs, "test": LADDER_TEST,
             "skill_matters": not failing,
             "first_failing": None if not failing else f"{failing[0]['stronger']} over {failing[0]['weaker']}"}
+
+
+def seat_better(strong: np.ndarray, weak: np.ndarray, seat: int) -> tuple[dict, bool, bool]:
+    """A ladder rung's test in one seat (:data:`LADDER_TEST`): the paired difference
+    (:func:`seat_difference`), whether the seat is at the ceiling (the weaker player there
+    already wins every game, and the stronger too: it cannot show more), and "better"
+    (the interval above 0, or at the ceiling)."""
+    diff = seat_difference(strong, weak, seat)
+    rate, base = float((np.asarray(strong) == seat).mean()), float((np.asarray(weak) == seat).mean())
+    ceiling = bool(base >= 0.995 and rate >= 0.995)
+    return diff, ceiling, bool(diff["ci95"][0] > 0 or ceiling)
 
 
 def seat_difference(strong: np.ndarray, weak: np.ndarray, seat: int) -> dict:
@@ -780,6 +788,21 @@ def _unpaired_side(top: dict, below: dict, games: tuple[int, int], margin: float
     return {"p": d, "ci95": [lo, hi], "status": status, "games_needed": None}
 
 
+def sides_status(diff: dict) -> tuple[str, int | None]:
+    """The sides' paired differences (:func:`_paired_side`) as one status: "moving" when a
+    side moved, "converged" when every side converged, else "undecided" with the more
+    games a level that would most likely decide it (the largest over the undecided sides;
+    None when one cannot say)."""
+    statuses = [d["status"] for d in diff.values()]
+    status = "moving" if "moving" in statuses else "converged" if all(x == "converged" for x in statuses) \
+        else "undecided"
+    needed = None
+    if status == "undecided":
+        wanted = [d["games_needed"] for d in diff.values() if d["status"] == "undecided"]
+        needed = None if any(w is None for w in wanted) else max(wanted)
+    return status, needed
+
+
 def curve_convergence(rows: list[dict], sides: list[str], margin: float = DEFAULT_MARGIN,
                       top_outcomes: np.ndarray | None = None, below_outcomes: np.ndarray | None = None) -> dict:
     """Whether the skill curve has settled: for each side, the difference of its win
@@ -805,13 +828,7 @@ def curve_convergence(rows: list[dict], sides: list[str], margin: float = DEFAUL
                                    (np.asarray(below_outcomes) == i).astype(np.int64), margin)
         else:
             diff[s] = _unpaired_side(top["win_rate"][s], below["win_rate"][s], (top["games"], below["games"]), margin)
-    statuses = [d["status"] for d in diff.values()]
-    status = "moving" if "moving" in statuses else "converged" if all(x == "converged" for x in statuses) \
-        else "undecided"
-    needed = None
-    if status == "undecided":
-        wanted = [d["games_needed"] for d in diff.values() if d["status"] == "undecided"]
-        needed = None if any(w is None for w in wanted) else max(wanted)
+    status, needed = sides_status(diff)
     method = ("paired: the two levels play the same seeds, game by game" if paired else
               "unpaired (no per-game records): Newcombe's interval from the two Wilson intervals")
     return {**out, "status": status, "difference": diff, "games_needed": needed, "method": method,
@@ -883,12 +900,10 @@ def family_strength(game, family: str, greedy_outcomes: np.ndarray | None, *, ga
         pl = (family, "greedy") if seat == 0 else ("greedy", family)
         res = run_games(game, games=games, seed=seed, players=pl, workers=workers, options=options,
                         progress=f"{pl[0]} v {pl[1]}" if progress else None)
-        rate = res.tally.wins[seat] / res.tally.games
-        base = float((np.asarray(greedy_outcomes) == seat).mean())
-        diff = seat_difference(res.tally.outcome_array(), greedy_outcomes, seat)
-        ceiling = base >= 0.995 and rate >= 0.995
-        seats.append({"side": sides[seat], "win_rate": float(rate), "greedy_win_rate": base, "difference": diff,
-                      "better": bool(diff["ci95"][0] > 0 or ceiling)})
+        diff, _, better = seat_better(res.tally.outcome_array(), greedy_outcomes, seat)
+        seats.append({"side": sides[seat], "win_rate": float(res.tally.wins[seat] / res.tally.games),
+                      "greedy_win_rate": float((np.asarray(greedy_outcomes) == seat).mean()), "difference": diff,
+                      "better": better})
     return {"against": "greedy", "seats": seats, "beats_greedy": all(x["better"] for x in seats),
             "test": LADDER_TEST}
 
@@ -909,13 +924,8 @@ def family_check(top_row: dict, top_outcomes: np.ndarray, fam_row: dict, fam_out
     a blind spot of greedy's family."""
     diff = {s: _paired_side((np.asarray(top_outcomes) == i).astype(np.int64),
                             (np.asarray(fam_outcomes) == i).astype(np.int64), margin) for i, s in enumerate(sides)}
-    statuses = [d["status"] for d in diff.values()]
-    status = "depends" if "moving" in statuses else "agrees" if all(x == "converged" for x in statuses) \
-        else "undecided"
-    needed = None
-    if status == "undecided":
-        wanted = [d["games_needed"] for d in diff.values() if d["status"] == "undecided"]
-        needed = None if any(w is None for w in wanted) else max(wanted)
+    combined, needed = sides_status(diff)
+    status = {"moving": "depends", "converged": "agrees"}.get(combined, "undecided")
     if status == "depends" and strength is not None and not strength["beats_greedy"]:
         status = "weaker"
     out = {"player": fam_row["level"], "top_level": top_row["level"], "games": int(fam_row["games"]),

@@ -64,7 +64,7 @@ from simulator.engine.core.gameapi import (
     winner,
 )
 from simulator.engine.core.statecopy import restore_state
-from simulator.engine.players.base import UC_C, UC_HORIZON, copy_own_stream, legal_for, own_below
+from simulator.engine.players.base import UC_C, UC_HORIZON, among, copy_own_stream, legal_for, own_below
 from simulator.engine.players.randomplay import random_choice
 from simulator.run.rng import below
 
@@ -124,14 +124,6 @@ def is_child(tree, nd, a):
         if tree.act[c] == a:
             return True
         c = tree.sibling[c]
-    return False
-
-
-@rule
-def among(a, buf, n):
-    for i in range(n):
-        if buf[i] == a:
-            return True
     return False
 
 
