@@ -657,8 +657,8 @@ def parse_levels(text: str | None, *, players) -> list[str]:
         try:
             players.parse_player(n)
         except ValueError as e:
-            raise InputError("--levels", n, f"{e} (levels are players: random, greedy, lookahead, mcts, "
-                                            "mcts:N, uct, uct:N, lookahead:learned, mcts:N:learned)") from None
+            raise InputError("--levels", n, f"{e} (levels are players: random, greedy, lookahead, mcts, mcts:N, "
+                                            "uct, uct:N, lookahead:learned, mcts:N:learned, uct:N:learned)") from None
     if len(names) < 2:
         raise InputError("--levels", text, "give at least two levels, weakest first "
                                            "(e.g. random,greedy,lookahead,mcts:64)")

@@ -46,7 +46,8 @@ UC_C = 19               # the uct player's UCT1 exploration constant, hundredths
 UC_HORIZON = 20         # its random playouts: to the end of the turn this many turns on (-1: to the game's end)
 MC_LEARNED = 21         # MC_LEARNED + side: 1, that side's searches score a leaf by the learned value (players.value)
 MC_LROLLOUT = 23        # a learned player's playouts: r >= 0 greedy decisions past the new node, r < 0 as MC_ROLLOUT's
-N_PARAMS = 24
+UC_LROLLOUT = 24        # uct:N:learned's random playouts: r >= 0 at most r decisions past the new node, r < 0 to UC_HORIZON's cap
+N_PARAMS = 25
 
 MAX_FEATURES = 24       # the most features a game's ``features`` hook writes (Work.feat; Work.value holds 1 + this)
 

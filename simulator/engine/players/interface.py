@@ -59,6 +59,7 @@ from simulator.engine.players.base import (
     N_PARAMS,
     UC_C,
     UC_HORIZON,
+    UC_LROLLOUT,
 )
 from simulator.engine.players.lookahead import lookahead_choice
 from simulator.engine.players.mcts import MAX_SIMS, mcts_choice
@@ -92,6 +93,7 @@ DEFAULT_PARAMS[UC_C] = DEFAULT_UCT_C    # uct's exploration constant, hundredths
 DEFAULT_PARAMS[UC_HORIZON] = DEFAULT_UCT_HORIZON   # uct's playouts: turns past the current one (-1: to the end)
 DEFAULT_PARAMS[MC_LROLLOUT] = -1        # a learned player's playouts: to the turn's end, as MC_ROLLOUT's (0, the value
                                         # alone, lost 7 points in Infantry Training's German seat: docs/strength.md)
+DEFAULT_PARAMS[UC_LROLLOUT] = -1        # uct:N:learned's random playouts: to UC_HORIZON's cap, as uct:N's
 LEARNED = "learned"                     # the suffix of a player scoring its leaves by the learned value (players.value)
 
 
@@ -99,8 +101,8 @@ def parse_player(text: str) -> tuple[int, int | None]:
     """``"greedy"`` -> (GREEDY, None); ``"mcts:400"`` -> (MCTS, 400): a player's kind and
     the strength its name gives (simulations per decision; only ``mcts`` and ``uct``
     take one; a plain ``uct`` is ``uct:DEFAULT_UCT_SIMS``). A searching player's name
-    may end in ``:learned`` (``lookahead:learned``, ``mcts:400:learned``;
-    :func:`is_learned`). Raises ValueError with a one-line reason."""
+    may end in ``:learned`` (``lookahead:learned``, ``mcts:400:learned``,
+    ``uct:32:learned``; :func:`is_learned`). Raises ValueError with a one-line reason."""
     name, colon, arg = text.strip().partition(":")
     if name not in PLAYER_NAMES:
         raise ValueError(f"unknown player {name!r}")
@@ -108,10 +110,11 @@ def parse_player(text: str) -> tuple[int, int | None]:
         return PLAYER_NAMES.index(name), (int(DEFAULT_UCT_SIMS) if name == "uct" else None)
     head, _, tail = arg.strip().rpartition(":") if arg.strip().endswith(LEARNED) else (arg, "", "")
     learned = bool(tail) or arg.strip() == LEARNED
-    if learned and name not in ("lookahead", "mcts"):
-        raise ValueError(f"player {name!r} has no leaf value to learn (only lookahead:learned and mcts:N:learned)")
+    if learned and name not in ("lookahead", "mcts", "uct"):
+        raise ValueError(f"player {name!r} has no leaf value to learn "
+                         "(only lookahead:learned, mcts:N:learned and uct:N:learned)")
     if learned and not head.strip():
-        return PLAYER_NAMES.index(name), None
+        return PLAYER_NAMES.index(name), (int(DEFAULT_UCT_SIMS) if name == "uct" else None)
     if name not in SIMS:
         raise ValueError(f"player {name!r} takes no strength (only mcts:N and uct:N do)")
     most = SIMS[name][0]
@@ -124,7 +127,7 @@ def parse_player(text: str) -> tuple[int, int | None]:
 
 def is_learned(text: str) -> bool:
     """Whether the player named ``text`` (valid for :func:`parse_player`) scores its leaves
-    by the learned position value: ``lookahead:learned``, ``mcts:N:learned``."""
+    by the learned position value: ``lookahead:learned``, ``mcts:N:learned``, ``uct:N:learned``."""
     parts = [p.strip() for p in text.strip().split(":")]
     return len(parts) > 1 and parts[-1] == LEARNED
 

@@ -3,7 +3,8 @@ iteration, Anthony, Tian and Barber 2017, with a linear value as in Silver et al
 TD-search): play games, record the game's ``features`` at their activations, fit the
 chance that side 0 wins (:mod:`simulator.engine.core.valuefit`), check it on held-out
 games, keep it in the cache beside the compiled game, and hand it to the searching
-players (:mod:`simulator.engine.players.value`; ``mcts:N:learned``, ``lookahead:learned``).
+players (:mod:`simulator.engine.players.value`; ``mcts:N:learned``, ``lookahead:learned``,
+``uct:N:learned``).
 
 The data (:func:`collect`): ``games`` games of the scenario by the given players
 (default greedy against greedy) on the batch's seeding (:mod:`simulator.engine.core.seeding`:

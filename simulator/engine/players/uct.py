@@ -37,6 +37,12 @@ through :func:`~simulator.engine.players.base.legal_for`, ``apply_action``,
   ``winner``); at the cap, the game's own victory rule as if it ended there (the sign
   of ``outlook``: who would win now, one half when no one would), so the value stays a
   rules outcome, never a hand-weighed score;
+- ``uct:N:learned`` (``params[MC_LEARNED + side]`` set) values the position at the cap
+  by the value learned from the scenario's games instead (the fitted probability that
+  side 0 wins, :func:`~simulator.engine.players.value.learned_value`; not greedy's
+  ``evaluate``, and no greedy priors: its tree and playouts are as above), and with
+  ``params[UC_LROLLOUT] >= 0`` its playout stops after that many random decisions
+  past the new node (0: the node reached is valued at once);
 - the action taken is the root's most visited legal child (its better mean on a tie).
 
 A side's restriction (``params[RS_*]``) holds in the tree and the playouts (every
@@ -64,8 +70,18 @@ from simulator.engine.core.gameapi import (
     winner,
 )
 from simulator.engine.core.statecopy import restore_state
-from simulator.engine.players.base import UC_C, UC_HORIZON, among, copy_own_stream, legal_for, own_below
+from simulator.engine.players.base import (
+    MC_LEARNED,
+    UC_C,
+    UC_HORIZON,
+    UC_LROLLOUT,
+    among,
+    copy_own_stream,
+    legal_for,
+    own_below,
+)
 from simulator.engine.players.randomplay import random_choice
+from simulator.engine.players.value import learned_value
 from simulator.run.rng import below
 
 MAX_SIMS = 10_000          # the most simulations a decision may be given
@@ -203,17 +219,23 @@ def descend(play, t, w, params, tree, root, used, uct_c):
 
 
 @rule_inlined
-def random_playout(play, t, params, horizon, buf):
-    """Random players to the end of the game (or of turn ``horizon`` when it is >= 0),
-    then the value for side 0: 1 a win, 0 a loss, one half a draw or no one ahead (at
-    the cap, the game's victory rule as if it ended now: ``outlook``'s sign)."""
+def random_playout(play, t, w, params, horizon, rollout, learned):
+    """Random players to the end of the game (or of turn ``horizon`` when it is >= 0;
+    and at most ``rollout`` decisions when it is >= 0), then the value for side 0: 1 a
+    win, 0 a loss, one half a draw or no one ahead (at the cap, the game's victory rule
+    as if it ended now: ``outlook``'s sign); with ``learned`` the learned value there
+    (the fitted chance that side 0 wins; the game's result when it is over)."""
     steps = 0
     while not is_over(play) and steps < MAX_PLAYOUT_DECISIONS:
+        if rollout >= 0 and steps >= rollout:
+            break
         if horizon >= 0 and turn_number(play) > horizon:
             break
         d = decider(play)
-        apply_action(play, t, random_choice(play, t, d, params, buf))
+        apply_action(play, t, random_choice(play, t, d, params, w.pbuf))
         steps += 1
+    if learned != 0:
+        return learned_value(play, t, w)
     if is_over(play):
         wn = winner(play)
         return 1.0 if wn == 0 else 0.0 if wn == 1 else 0.5
@@ -274,6 +296,8 @@ def uct_choice(s, t, side, w, tree, params, sims):
     uct_c = params[UC_C] / 100.0
     hz = params[UC_HORIZON]
     horizon = turn_number(s) + hz if hz >= 0 else -1
+    learned = params[MC_LEARNED + side]
+    rollout = params[UC_LROLLOUT] if learned != 0 else -1
     own_below(s, side, 2)                        # move the player's own stream on
     copy_own_stream(s, side, w.stream)
     play = w.play
@@ -282,7 +306,7 @@ def uct_choice(s, t, side, w, tree, params, sims):
         log_off(play)
         next_u64_into(play.rng, w.stream)        # fresh dice and players' streams, from its own
         depth, used = descend(play, t, w, params, tree, root, used, uct_c)
-        backup(tree, depth, random_playout(play, t, params, horizon, w.pbuf))
+        backup(tree, depth, random_playout(play, t, w, params, horizon, rollout, learned))
     n = legal_for(s, t, side, params, w.buf)
     c = most_visited(tree, root, w.buf, n)
     tree.meta[M_OWNER] = side

@@ -3,7 +3,8 @@
 scenario's own games (:mod:`simulator.engine.players.learned`; issue 41 item 2, expert
 iteration after Anthony, Tian and Barber 2017 with the linear value of Silver et al.'s
 TD-search). The searching players use it as their leaf value when
-``params[MC_LEARNED + side]`` is set (``mcts:N:learned``, ``lookahead:learned``).
+``params[MC_LEARNED + side]`` is set (``mcts:N:learned``, ``lookahead:learned``,
+``uct:N:learned``).
 
 The weights reach compiled code in the players' ``Work``: ``w.value[0]`` the intercept,
 ``w.value[1 + i]`` the weight of feature ``i`` on the features' own scale (the fit's

@@ -13,7 +13,7 @@ API promises of a state:
 * a game ends within the decision limit, with ``returns`` summing to 0, the winner one
   of 0, 1 or -1 (a draw) and ``current_player`` the terminal id;
 * the game object honours the :class:`~simulator.engine.core.pystate.Game` protocol;
-* the searching player of the second family (``uct``) keeps the player's part of it.
+* the searching player of the second family (``uct``, ``uct:N:learned``) keeps the player's part of it.
 
 A game registered without an entry in :data:`GAMES` fails the first test: every game is
 held to the contract.
@@ -129,16 +129,21 @@ def test_whole_games_keep_the_contract(game, players, engine_compiled):
             st.apply_action(0)
 
 
-@pytest.mark.parametrize("players", [("uct:3", "random"), ("random", "uct:3")])
+@pytest.mark.parametrize("players", [("uct:3", "random"), ("random", "uct:3"),
+                                     ("uct:3:learned", "random"), ("random", "uct:3:learned")])
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_uct_keeps_the_contract(game, players, engine_compiled):
     """The second search family (``uct``, issue 41 item 3) through the searching entry:
     every decision of a whole game legal, the state left as found but for its own
-    stream (its simulations play on the players' spare state, from fresh dice)."""
+    stream (its simulations play on the players' spare state, from fresh dice). The
+    learned one (``uct:3:learned``) with weights drawn at random (seed 0, a tenth's
+    spread): the game's ``features`` are read at every playout's end."""
     g, State = _load(game)
     kinds, params = player_setup(players)
     st = State(g, seed=43, game_index=0, log=False)
     w = make_work(g)
+    if any(p.endswith(":learned") for p in players):
+        w.value[:] = np.random.default_rng(0).normal(0.0, 0.1, w.value.shape[0])
     decisions = 0
     while not st.is_terminal():
         st.apply_action(_check_decision(st, kinds, params, w, pick=choose))

@@ -1,7 +1,8 @@
 """The ``uct`` player (issue 41, item 3): a second search family that uses none of
 greedy's priors or value. It reads only the rules' side of the game API, beats random
 from both seats of a small scenario, is the same for a seed on 1 and 2 workers, and
-``uct:N`` sets its budget. (The contract over both games: tests/engine/core/test_game_contract.py;
+``uct:N`` sets its budget; ``uct:N:learned`` values a playout's end by the learned
+value (issue 41 item 3 with item 2's value). (The contract over both games: tests/engine/core/test_game_contract.py;
 its strength and speed on the shipped scenarios: docs/strength.md.)"""
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import pytest
 
 from simulator.engine.core.batch import run_games
 from simulator.engine.players import interface
-from simulator.engine.players.base import MC_SIMS, UC_HORIZON
-from simulator.engine.players.interface import DEFAULT_PARAMS, UCT, parse_player, player_setup
+from simulator.engine.players.base import MC_LEARNED, MC_SIMS, UC_HORIZON, UC_LROLLOUT
+from simulator.engine.players.interface import DEFAULT_PARAMS, UCT, is_learned, parse_player, player_setup
 from simulator.games.assault.game.compile import compile_game
 from tests.games.assault.game.test_players import SKIRMISH
 
@@ -49,8 +50,10 @@ def test_uct_reads_only_the_rules():
             elif mod.startswith("simulator.engine.players."):
                 todo.append(mod)
     assert seen == {"simulator.engine.players.uct", "simulator.engine.players.base",
-                    "simulator.engine.players.randomplay"}, seen
-    assert api <= RULES and {"legal_actions", "apply_action", "winner"} <= api, api
+                    "simulator.engine.players.randomplay", "simulator.engine.players.value"}, seen
+    # features: the position's description the learned value (uct:N:learned) is fitted on, not greedy's
+    assert api <= RULES | {"features"} and {"legal_actions", "apply_action", "winner"} <= api, api
+    assert not api & {"greedy_choice", "greedy_scores", "other_plans", "evaluate"}, api
 
 
 def test_the_budget_is_read_from_the_name():
@@ -64,6 +67,20 @@ def test_the_budget_is_read_from_the_name():
             parse_player(bad)
     with pytest.raises(ValueError, match=r"only mcts:N and uct:N do"):
         parse_player("greedy:3")
+
+
+def test_the_learned_uct_is_read_from_the_name():
+    assert parse_player("uct:4:learned") == (UCT, 4)
+    assert parse_player("uct:learned") == (UCT, interface.DEFAULT_UCT_SIMS)     # as a plain ``uct``
+    assert is_learned("uct:4:learned") and not is_learned("uct:4")
+    kinds, params = player_setup(("random", "uct:40:learned"))
+    assert list(kinds) == [interface.RANDOM, UCT] and params[MC_SIMS + 1] == 40
+    assert params[MC_LEARNED] == 0 and params[MC_LEARNED + 1] == 1
+    for bad in ("uct:0:learned", "uct:x:learned", "uct:10001:learned"):
+        with pytest.raises(ValueError, match="uct:N wants N simulations per decision"):
+            parse_player(bad)
+    with pytest.raises(ValueError, match="no leaf value to learn"):
+        parse_player("random:learned")
 
 
 @pytest.fixture(scope="module")
@@ -110,3 +127,79 @@ def test_uct_is_the_same_for_a_seed_on_one_and_two_workers(skirmish):
     assert a.tally.turns_sum == b.tally.turns_sum and np.array_equal(a.tally.strength_left, b.tally.strength_left)
     # and the comparison can fail: with uct in the other seat the same seeds give other games
     assert not np.array_equal(a.tally.outcome_array(), c.tally.outcome_array())
+
+
+@pytest.fixture(scope="module")
+def infantry(tmp_path_factory, engine_compiled):
+    """Infantry Training with a learned value fitted on 120 greedy games (seed 5; a few
+    seconds), in a cache folder of its own."""
+    import os
+
+    from simulator.engine.players import learned as L
+    old = os.environ.get("LANCHESTER_CACHE_DIR")
+    os.environ["LANCHESTER_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    try:
+        g = compile_game("infantry-training")
+        g.learned_value, _ = L.learn(g, games=120, seed=5)      # (prepare keeps a value already there)
+    finally:
+        if old is None:
+            del os.environ["LANCHESTER_CACHE_DIR"]
+        else:
+            os.environ["LANCHESTER_CACHE_DIR"] = old
+    return g
+
+
+def test_learned_uct_is_the_same_for_a_seed_on_one_and_two_workers(infantry, tmp_path):
+    """``uct:4:learned`` on Infantry Training, 4 games of seed 13: the games' records
+    are the same on one worker or two; and the value matters: ``uct:4`` on the same
+    seed plays other games."""
+    texts = []
+    for workers, folder, player in ((1, "a", "uct:4:learned"), (2, "b", "uct:4:learned"), (2, "c", "uct:4")):
+        run_games(infantry, games=4, seed=13, players=(player, "greedy"), workers=workers, out_dir=tmp_path / folder)
+        texts.append((tmp_path / folder / "games.csv").read_text())
+    assert texts[0] == texts[1]
+    assert len(texts[0].strip().splitlines()) == 1 + 4          # a header and four games
+    assert texts[0] != texts[2]
+
+
+def _root_means(g, player, params, side_value):
+    """The root's children after ``player``'s first decision of Infantry Training (seed
+    3), with ``w.value`` set to ``side_value`` (the learned weights; None: the fitted
+    ones): ``(deciding side, [(visits, value sum)])``."""
+    from simulator.engine.players.interface import choose, make_work
+    from simulator.games.assault.game.game import State
+    kinds, params = player_setup((player, player), params)
+    st = State(g, seed=3, game_index=0, log=False)
+    w = make_work(g)
+    if side_value is not None:
+        w.value[:] = 0.0
+        w.value[0] = side_value
+    side = st.current_player()
+    choose(st.s, g.tables, kinds[side], np.int64(side), w, params)
+    tree, kids, c = w.utree, [], w.utree.first[0]
+    while c != 0:
+        kids.append((int(tree.visits[c]), float(tree.value[c])))
+        c = tree.sibling[c]
+    return side, kids
+
+
+def test_learned_uct_values_the_cap_by_the_learned_value(infantry):
+    """At the playout's cap (the end of turn 1: no game of Infantry Training ends there)
+    ``uct:16:learned`` backs up the learned value, not the outlook's sign. With the
+    weights all 0 but the intercept ``z``, the learned value is ``1 / (1 + e^-z)`` for
+    side 0 at every position: z = ln 3 gives 0.75, so every child of the root holds
+    0.75 a visit when side 0 decides and 1 - 0.75 = 0.25 when side 1 does (values are
+    kept for the side that chose). The plain ``uct:16`` backs up the outlook's sign (0,
+    one half or 1): on the same decision its children's means are not all 0.25 / 0.75."""
+    side, kids = _root_means(infantry, "uct:16:learned", None, math.log(3.0))
+    want = 0.75 if side == 0 else 0.25
+    assert sum(v for v, _ in kids) == 16          # each of the 16 simulations went through one child of the root
+    for visits, total in kids:
+        assert visits > 0 and total == pytest.approx(want * visits, abs=1e-9), (visits, total)
+    # with the playout cut to 0 decisions the value is the learned one as well
+    params = DEFAULT_PARAMS.copy()
+    params[UC_LROLLOUT] = 0
+    _, kids0 = _root_means(infantry, "uct:16:learned", params, math.log(3.0))
+    assert all(t == pytest.approx(want * v, abs=1e-9) for v, t in kids0)
+    _, plain = _root_means(infantry, "uct:16", None, math.log(3.0))
+    assert any(abs(t - want * v) > 1e-6 for v, t in plain), plain
