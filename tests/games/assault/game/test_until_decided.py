@@ -90,12 +90,16 @@ def test_until_decided_at_its_cap_is_undecided_and_says_not_enough_games(skirmis
 
 
 def test_tune_confirms_on_fresh_seeds(skirmish_path):
+    # margin ±10 points, not the default 5: the confirmation's stopping rule and its
+    # fresh seed are what is checked here, at any margin; a decided verdict at twice the
+    # margin takes about a quarter of the games (the interval's width goes as 1/sqrt(n))
     report, _ = balance_run(str(skirmish_path), games=60, seed=3, players="greedy,greedy", tune="turns",
-                            progress=False, activity_games=0)
+                            progress=False, activity_games=0, margin=10)
     conf = report["tune"]["confirmation"]
     fresh = confirmation_seed(3)
     assert conf["seed"] == fresh != 3 and conf["value"] == report["tune"]["best"]["value"]
     assert VERDICT_KEYS <= set(conf["verdict"]) and f"seed {fresh}, not used while searching" in conf["text"]
+    assert conf["verdict"]["margin"] == 0.10                # the run's margin (10 points) reaches the confirmation
     assert conf["confirmed"] == (conf["verdict"]["status"] == "balanced")      # the target is 50%
     # at a 50% target the confirmation stops as --until-decided does: rounds from the run's 60
     # games, doubling, judged by the confidence sequence, until the verdict is decided
