@@ -64,6 +64,44 @@ def test_make_demo_report_prints_its_path_and_every_image_loads(demo_dir, tmp_pa
     assert len(toi) >= 7 and all(i["ok"] for i in toi), toi     # Tide of Iron's page, map and reasons too
 
 
+def test_demo_writes_exact_and_monte_carlo_results(demo_dir):
+    """`lanchester demo` (what `make demo` runs) writes a readable report folder: the
+    demo run above, shared with the pages' tests (one run of the demo for all three)."""
+    out, output = demo_dir
+    assert "report written to" in output
+    # the main job: the balance report of the default scenario, as `assault scenario --out` writes it
+    sc = out / "scenario-infantry-training"
+    balance = json.loads((sc / "balance.json").read_text())
+    assert balance["scenario"] == "infantry-training" and balance["games"] == 300 and balance["seed"] == 3
+    assert [v["key"] for v in balance["what_if"]["variants"]] == ["turns", "turns", "edition"]
+    summary = json.loads((sc / "summary.json").read_text())
+    files = [c["file"] for c in summary["charts"]]
+    heat = [f for f in files if f.startswith("heat-")]      # a map per kind and side that happened (issue 43.2)
+    assert summary["kind"] == "assault scenario" and "objective-control.png" in files \
+        and {"heat-shots-received-0.png", "heat-shots-received-1.png"} <= set(heat)
+    assert len(files) == 9 + len(heat)      # with the map, activity, changes, objective control, the heat maps
+    assert (sc / "games.parquet").is_file() and "margin ±5 points): with greedy on both sides" in output
+    assert balance["verdict"]["status"] in ("balanced", "unbalanced", "undecided", "no verdict")
+    assert balance["verdict"]["margin"] == 0.05
+    top = json.loads((out / "summary.json").read_text())
+    assert top["reports"][0]["dir"] == "scenario-infantry-training"
+    # the Tide of Iron balance report (as `toi scenario --out` writes it), its games capped by --games
+    toi = out / "toi-scenario-two-farms"
+    toi_balance = json.loads((toi / "balance.json").read_text())
+    assert toi_balance["scenario"] == "two-farms" and toi_balance["games"] == 300
+    assert [v["key"] for v in toi_balance["what_if"]["variants"]] == ["initiative"]
+    assert json.loads((toi / "summary.json").read_text())["kind"] == "toi scenario"
+    assert (toi / "map.png").is_file() and "toi-scenario-two-farms/index.html" in (out / "index.html").read_text()
+    odds = json.loads((out / "odds-RY-vs-YG" / "summary.json").read_text())["result"]
+    exact, mc = odds["exact"], odds["monte-carlo"]
+    assert exact["method"] == "exact" and mc["method"] == "monte-carlo" and mc["seed"] == 3
+    assert abs(exact["summary"]["mean_damage"] - mc["summary"]["mean_damage"]) < 4 * mc["summary"]["se"]["mean_damage"]
+    fire = json.loads((out / "fire-rifles-41-vs-heavy-rifles-41-open" / "summary.json").read_text())
+    assert fire["result"]["exact"]["attack_pool"] == "RY" and fire["result"]["exact"]["defence_pool"] == "YG"
+    states = (out / "fire-rifles-41-vs-heavy-rifles-41-forest" / "states.csv").read_text()
+    assert states.startswith("series,state,eliminated,")
+
+
 def test_demo_report_numbers_and_rebuild(demo_dir):
     out, _ = demo_dir
     odds = json.loads((out / "odds-RY-vs-YG" / "summary.json").read_text())

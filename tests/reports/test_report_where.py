@@ -102,14 +102,14 @@ def test_what_matters_most_plays_when_it_fits_else_says_how(capsys):
 
 def test_toi_reasons_by_winner_and_where(tmp_path):
     out = tmp_path / "ridge"
-    res = CliRunner().invoke(main, ["toi", "scenario", "ridge-line", "--games", "200", "--seed", "1",
+    res = CliRunner().invoke(main, ["toi", "scenario", "ridge-line", "--games", "80", "--seed", "1",
                                     "--workers", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    # Tide of Iron's "what matters most" is the shared short restricted play: 200 games at
-    # about 23 a second take ~9 s, far less than its restrictions x 200 games, so it is not
+    # Tide of Iron's "what matters most" is the shared short restricted play: 80 games at
+    # about 23 a second take ~3.5 s, far less than its restrictions x 80 games, so it is not
     # played and the line names the command that gets it
     assert "what matters most: not played" in res.stderr
-    assert "lanchester toi scenario ridge-line --games 200 --seed 1 --players greedy,greedy" in res.stderr
+    assert "lanchester toi scenario ridge-line --games 80 --seed 1 --players greedy,greedy" in res.stderr
     reasons = pd.read_csv(out / "reasons.csv")
     records = pd.read_parquet(out / "games.parquet")
     assert list(reasons.columns) == ["reason", "games", "share", "winner"]

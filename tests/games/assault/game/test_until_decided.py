@@ -90,12 +90,17 @@ def test_until_decided_at_its_cap_is_undecided_and_says_not_enough_games(skirmis
 
 
 def test_tune_confirms_on_fresh_seeds(skirmish_path):
+    # margin ±10 points, not the default 5: the confirmation's stopping rule and its
+    # fresh seed are what is checked here, at any margin. Measured: at 5 points the
+    # confirmation (turns=3) was not decided before the 100,000-game cap and the replay
+    # below played 100,000 more; at 10 points it is decided after 60, 120, 240 games
     report, _ = balance_run(str(skirmish_path), games=60, seed=3, players="greedy,greedy", tune="turns",
-                            progress=False, activity_games=0)
+                            progress=False, activity_games=0, margin=10)
     conf = report["tune"]["confirmation"]
     fresh = confirmation_seed(3)
     assert conf["seed"] == fresh != 3 and conf["value"] == report["tune"]["best"]["value"]
     assert VERDICT_KEYS <= set(conf["verdict"]) and f"seed {fresh}, not used while searching" in conf["text"]
+    assert conf["verdict"]["margin"] == 0.10                # the run's margin (10 points) reaches the confirmation
     assert conf["confirmed"] == (conf["verdict"]["status"] == "balanced")      # the target is 50%
     # at a 50% target the confirmation stops as --until-decided does: rounds from the run's 60
     # games, doubling, judged by the confidence sequence, until the verdict is decided
