@@ -15,8 +15,10 @@ edition_option = click.option("--edition", type=click.Choice(EDITIONS), default=
                               help="Close-combat edition (default: the scenario's).")
 players_option = click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
                               help="Players of the scenario's first and second side: random, greedy, lookahead, "
-                                   "mcts (tree search; mcts:N for N simulations per decision); lookahead:learned and "
-                                   "mcts:N:learned score positions by the scenario's learned value (assault learn).")
+                                   "mcts (tree search; mcts:N for N simulations per decision), uct or uct:N (a "
+                                   "second search family: random playouts, none of greedy's choices or scores); "
+                                   "lookahead:learned, mcts:N:learned and uct:N:learned score positions by the "
+                                   "scenario's learned value (assault learn).")
 
 
 @click.command("scenario")

@@ -37,8 +37,9 @@ VARY_KEYS = ("rounds=N, actions=N (per player turn), initiative=SIDE, vp.OBJECTI
 @cliopts.seed
 @click.option("--players", default="greedy,greedy", show_default=True, metavar="P1,P2",
               help="Players of the scenario's first and second side: random, greedy, lookahead, mcts or mcts:N "
-                   "(N simulations per decision); lookahead:learned and mcts:N:learned score positions by the "
-                   "scenario's learned value (toi learn).")
+                   "(N simulations per decision), uct or uct:N (a second search family: random playouts, none of "
+                   "greedy's choices or scores); lookahead:learned, mcts:N:learned and uct:N:learned score positions "
+                   "by the scenario's learned value (toi learn).")
 @cliopts.monte_carlo
 @cliopts.out_folder("the report bundle: index.html, CSV tables, PNG charts, games.parquet and games.csv "
                     "(one row per game), balance.json and balance.txt")
