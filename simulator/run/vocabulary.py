@@ -21,16 +21,17 @@ DEFAULT_MARGIN_POINTS = 5
 DEFAULT_MAX_GAMES = 100_000     # --until-decided: the most games it plays
 
 # --- the skill curve (simulator.engine.core.balance): both sides at each level, weakest
-# first. The default curve of Infantry Training, 200 games a level (1,000 games), took
-# 63 s on this 2-core machine (these levels; measured on 2026-11-27, seed 1); most of it
-# is the two tree-search levels. Its convergence test (issue 39: the paired difference of
-# the top two levels within ± the margin) was undecided at 200 games a level (seed 1:
-# German mcts:256 minus mcts:64 -2.0 points [-7.7, +3.7], 34 of 200 games changed; about
-# 528 more games a level forecast) and converged at 800 (+0.1 points [-3.0, +3.3], 165 of
-# 800 changed; the mcts:256 level alone took 538 s on the machine shared by several runs,
-# 2026-11-28): 800 a level, about four times the old curve's time
-DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:64", "mcts:256")
-DEFAULT_CURVE_GAMES = 800       # games per level when --games is not given
+# first, then the second family (DEFAULT_FAMILY). Chosen so that the default curve of every
+# shipped scenario takes at most 15 minutes on a 2-core machine (issue 41 item 6; the
+# figures and the choice: docs/strength.md, "The default skill curve"). Its top is the tree
+# search at 64 simulations scoring its leaves by the scenario's learned value (issue 41
+# item 2; fitted once and cached); mcts:256 and 800 games a level, the default before,
+# took about 155 min on Ridge Line. 200 games a level is too few for the convergence test
+# to say "converged" at a 5-point margin unless few games change between the top two
+# levels: the curve then says "undecided" with the games a level that would most likely
+# decide it (--games)
+DEFAULT_LEVELS = ("random", "greedy", "lookahead", "mcts:64:learned")
+DEFAULT_CURVE_GAMES = 200       # games per level when --games is not given
 # the skill curve's second search family (--family; issue 41 item 3): UCT with random playouts,
 # none of greedy's priors or value (simulator.engine.players.uct; its budget: docs/strength.md)
 # uct's defaults (here, not in the compiled players' modules: Python-side values, passed at run time)
