@@ -366,32 +366,40 @@ def confirmation_seed(seed: int) -> int:
 
 
 def confirmation_run(game, *, target: float, games: int, seed: int, players, workers, options, progress,
-                     margin: float) -> RunResult:
+                     margin: float, max_games: int = DEFAULT_MAX_GAMES) -> RunResult:
     """``--tune``'s confirmation of a value (``game``, compiled with it) on fresh seeds.
 
     At a 50% target it plays until the value's balance verdict at ``margin`` is decided,
     the same stopping as ``--until-decided`` (rounds from ``games``, doubling, looking with
-    the confidence sequence, at most :data:`DEFAULT_MAX_GAMES` games); for another target,
-    ``games`` games."""
+    the confidence sequence, at most ``max_games`` games: ``--max-games``, default
+    :data:`DEFAULT_MAX_GAMES`); for another target, ``games`` games (at most ``max_games``).
+    ``progress`` (the label) gets the cap."""
     opts = dataclasses.replace(options, precision=None) if options is not None else None
+    label = f"{progress} (at most {max_games:,} games)" if progress else progress
     if abs(target - 0.5) < 1e-12:
-        return run_until_decided(game, first_round=games, max_games=max(games, DEFAULT_MAX_GAMES), seed=seed,
-                                 margin=margin, players=players, workers=workers, options=opts, progress=progress,
+        return run_until_decided(game, first_round=games, max_games=max_games, seed=seed,
+                                 margin=margin, players=players, workers=workers, options=opts, progress=label,
                                  echo=lambda line: None)   # its rounds: in tune.confirmation, not on stderr
-    return run_games(game, games=games, seed=seed, players=players, workers=workers, options=opts, progress=progress)
+    return run_games(game, games=min(games, max_games), seed=seed, players=players, workers=workers, options=opts,
+                     progress=label)
 
 
 def tune_confirmation(key, value, target, confirm, *, seed, margin, sides) -> dict:
     """The tuned ``value`` played again on :func:`confirmation_seed` (``confirm(value,
     seed)``): its win rate, interval and balance verdict, and a sentence saying whether
     the confirmation holds (balanced at ``margin``, or for a target other than 50% the
-    interval containing it)."""
+    interval containing it). A confirmation stopped undecided by its cap (``--max-games``,
+    ``capped``) says so, with the more decisive games that would most likely decide it
+    (the verdict's own forecast, ``games_needed``)."""
     fresh = confirmation_seed(seed)
     res = confirm(value, fresh)
     tl = res.tally
     wins = int(tl.wins[0])
     lo, hi = wilson_interval(wins, tl.games)
     v = verdict(tl, sides, margin=margin, sequential=bool(getattr(res, "sequential", False)))
+    until = (getattr(res, "run", None) or {}).get("until_decided")
+    cap = int(until["max_games"]) if until else None
+    capped = bool(until and not until["decided"] and tl.games >= cap)
     if abs(target - 0.5) < 1e-12:
         holds = v["status"] == "balanced"
         what = f"the confirmation's verdict is {v['status']}"
@@ -399,11 +407,17 @@ def tune_confirmation(key, value, target, confirm, *, seed, margin, sides) -> di
         holds = lo <= target <= hi
         what = (f"{sides[0]} wins {wins / tl.games:.1%} [{lo:.1%}, {hi:.1%}], which "
                 f"{'contains' if holds else 'excludes'} the target {target:.0%}")
+    if capped and v["status"] == "undecided":
+        more = v.get("games_needed")
+        why = (f"undecided after {tl.games:,} games, the cap (--max-games)"
+               + (f"; about {more:,} more decisive games would most likely decide it" if more is not None else ""))
+    else:
+        why = f"{v['status']} on fresh games" + (": not enough games" if v["status"] == "undecided" else "")
     note = (f"{key}={value} confirmed on {tl.games:,} fresh games (seed {fresh}, not used while searching): {what}"
-            + ("" if holds else f"; the tuned value is NOT confirmed ({v['status']} on fresh games"
-                                + (": not enough games" if v["status"] == "undecided" else "") + ")"))
+            + ("" if holds else f"; the tuned value is NOT confirmed ({why})"))
     return {"value": value, "seed": fresh, "games": int(tl.games), "wins": wins, "win_rate": wins / tl.games,
-            "ci95": [lo, hi], "verdict": v, "confirmed": bool(holds), "text": note}
+            "ci95": [lo, hi], "verdict": v, "confirmed": bool(holds), "max_games": cap, "capped": capped,
+            "text": note}
 
 
 def tune_bound(rows: list[dict], best: dict, target: float, key: str,
@@ -946,7 +960,7 @@ def moving_why(conv: dict, sides: list[str], ladder: dict | None = None) -> dict
 
     ``conv``: :func:`curve_convergence` (its ``levels``, weaker first, and each side's
     ``difference``, top minus next); ``towards``: the side whose win rate rose beyond the
-    margin there (None when none did: the draws moved). With ``ladder``
+    margin there, and more than the other's (None when none did: the draws moved). With ``ladder``
     (:func:`skill_ladder`, ``--ladder``) holding the rung of those two levels: each seat's
     gain there (the stronger player against the weaker, minus the weaker's own mirror in
     that seat: :data:`LADDER_TEST`), what they say (:func:`_ladder_reading`: the side the
@@ -956,10 +970,13 @@ def moving_why(conv: dict, sides: list[str], ladder: dict | None = None) -> dict
     side names."""
     weak, strong = conv["levels"]
     diff = conv["difference"]
-    towards = next((s for s in sides if diff[s]["status"] == "moving" and diff[s]["p"] > 0), None)
+    up = max(sides, key=lambda s: diff[s]["p"])     # the side that gained on the other, beyond the margin
+    towards = up if diff[up]["status"] == "moving" and diff[up]["p"] > max(0.0, *(diff[s]["p"] for s in sides
+                                                                              if s != up)) else None
     moves = ", ".join(f"{s} {_points_ci(diff[s], ' points' if k == 0 else '')}" for k, s in enumerate(sides))
     head = f"from {weak} to {strong} the win rates move {moves}"
-    head += f" (towards {towards})" if towards else " (no side's rose beyond the margin: the draws moved)"
+    head += f" (towards {towards})" if towards else " (no side's rose beyond the margin and more than the " \
+                                                    "other's: the draws moved)"
     out = {"levels": [weak, strong], "towards": towards, "curve": {s: {"p": diff[s]["p"], "ci95": diff[s]["ci95"]}
                                                                     for s in sides}}
     rung = next((r for r in (ladder or {}).get("rungs", []) if r["weaker"] == weak and r["stronger"] == strong), None)

@@ -153,7 +153,12 @@ def test_without_the_ladder_the_curve_and_the_flag():
 def test_draws_moved():
     # both sides lose 10 points [-16, -4] at the top: the draws rose 20 points, no side's win rate rose
     why = moving_why(conv((-0.10, -0.16, -0.06), (-0.10, -0.16, -0.06)), SIDES)
-    assert why["towards"] is None and "(no side's rose beyond the margin: the draws moved)" in why["text"]
+    assert why["towards"] is None and "(no side's rose beyond the margin and more than the other's: the draws " \
+                                      "moved)" in why["text"]
+    # both rise (the draws fell): towards the one that rose more; here american +30 [+20,
+    # +40] against german +10 [+4, +16]: american; equal rises are towards neither
+    assert moving_why(conv((0.30, 0.20, 0.40), (0.10, 0.04, 0.16)), SIDES)["towards"] == "american"
+    assert moving_why(conv((0.10, 0.06, 0.14), (0.10, 0.06, 0.14)), SIDES)["towards"] is None
 
 
 def test_the_gain_difference_is_paired_game_by_game():
