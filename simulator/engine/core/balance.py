@@ -26,6 +26,7 @@ from simulator.run.intervals import newcombe_difference
 from simulator.run.runner import RunOptions
 from simulator.run.stats import wilson_interval
 from simulator.run.verdicts import (
+    about_count,
     convergence,
     discordant_interval,
     games_needed_difference,
@@ -410,7 +411,8 @@ def tune_confirmation(key, value, target, confirm, *, seed, margin, sides) -> di
     if capped and v["status"] == "undecided":
         more = v.get("games_needed")
         why = (f"undecided after {tl.games:,} games, the cap (--max-games)"
-               + (f"; about {more:,} more decisive games would most likely decide it" if more is not None else ""))
+               + (f"; about {about_count(more)} more decisive games would most likely decide it"
+                  if more is not None else ""))
     else:
         why = f"{v['status']} on fresh games" + (": not enough games" if v["status"] == "undecided" else "")
     note = (f"{key}={value} confirmed on {tl.games:,} fresh games (seed {fresh}, not used while searching): {what}"

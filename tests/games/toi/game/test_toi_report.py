@@ -91,13 +91,12 @@ def test_toi_tune_confirmation_stops_at_max_games():
     res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "20", "--seed", "1", "--workers", "1",
                                     "--tune", "actions", "--max-games", "30", "--format", "json"])
     assert res.exit_code == 0, res.output
-    conf = json.loads(res.output[res.output.index("{"):])["tune"]["confirmation"]
-    assert conf["games"] in (20, 30) and conf["max_games"] == 30
-    # 30 games cannot show balance within ±5 points (the sequence's interval is far wider), so
-    # the confirmation ends decided "unbalanced" (or "no verdict") early, or undecided at the cap
-    assert conf["capped"] == (conf["verdict"]["status"] == "undecided")
-    if conf["capped"]:
-        assert conf["games"] == 30 and "undecided after 30 games, the cap (--max-games)" in conf["text"]
+    conf = json.loads(res.stdout[res.stdout.index("{"):])["tune"]["confirmation"]
+    # 30 games cannot show balance within ±5 points (the sequence's interval is far wider): measured,
+    # actions=1 confirmed with american winning 12 of 30 decisive games, [18.9%, 64.1%], undecided
+    assert conf["games"] == 30 and conf["max_games"] == 30 and conf["capped"] is True
+    assert conf["verdict"]["status"] == "undecided" and conf["confirmed"] is False
+    assert "undecided after 30 games, the cap (--max-games); about" in conf["text"]
     bad = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "3", "--max-games", "30"])
     assert bad.exit_code == 2 and "--max-games needs --until-decided or --tune" in bad.output
 
