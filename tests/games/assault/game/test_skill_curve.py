@@ -239,12 +239,13 @@ def test_search_players_play_in_small_pieces_and_the_same_games(skirmish):
     assert np.array_equal(small, big[SEARCH_PIECE_GAMES:])       # games 16-31 either way
 
 
-def test_a_moving_curve_says_why_from_the_ladders_top_rung(skirmish_path):
+def test_a_moving_curve_says_why_from_the_ladders_top_rung(skirmish_path, tmp_path):
     """Issue 41 item 4 end to end: random -> greedy on Skirmish moves far beyond ±5 points
     (greedy v greedy against random v random, 30 games each); with --ladder the report says
     why from the rung greedy over random, whose numbers it quotes."""
     args = ["assault", "scenario", str(skirmish_path), "--skill-curve", "--levels", "random,greedy", "--ladder",
-            "--ladder-games", "30", "--games", "30", "--seed", "2", "--family", "off", "--format", "json"]
+            "--ladder-games", "30", "--games", "30", "--seed", "2", "--family", "off", "--format", "json",
+            "--out", str(tmp_path / "why")]
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
@@ -273,3 +274,7 @@ def test_a_moving_curve_says_why_from_the_ladders_top_rung(skirmish_path):
     from reports.scenario_text import report_table
     from simulator.engine.core.answers import BalanceReport
     assert f"  why: {why['text']}" in report_table(BalanceReport.of(data))
+    import html
+    page = (tmp_path / "why" / "index.html").read_text()
+    # the page: the verdict's highlight, its note, and the skill curve's highlight
+    assert page.count(html.escape(why["text"])) == 3 and "may change with stronger players; why: from random" in page
