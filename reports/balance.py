@@ -464,7 +464,7 @@ def convergence_phrase(conv, top: str) -> str:
         return f"converged: the top two levels agree within {pts}; the verdict is made at {top}"
     if conv.status == "moving":
         return (f"NOT converged (moving): the top two levels differ by more than {pts}; the verdict, made at "
-                f"{top}, may change with stronger players")
+                f"{top}, may change with stronger players" + (f"; why: {conv.why}" if conv.why else ""))
     more = conv.games_needed
     how = f"; about {more:,} more games a level would most likely decide it" if more is not None else ""
     return (f"NOT converged (undecided): not enough games to tell whether the top two levels agree within {pts}"

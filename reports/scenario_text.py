@@ -472,6 +472,8 @@ def convergence_lines(conv, sides) -> list[str]:
         more = conv.games_needed
         head += f" (about {more:,} more games a level would most likely decide it)" if more is not None else ""
     lines = [f"  {head}"]
+    if conv.why:
+        lines.append(f"  why: {conv.why}")
     levels = conv.levels
     for s in sides:
         d = conv.difference.get(s)

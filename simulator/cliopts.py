@@ -353,7 +353,9 @@ def verdict_options(game: str, name: str):
                           f"Example: lanchester {game} scenario {name} --until-decided --games 1000 --seed 7"),
         click.option("--max-games", type=click.IntRange(min=1, max=MAX_GAMES), default=DEFAULT_MAX_GAMES,
                      show_default=True, metavar="N",
-                     help="With --until-decided: the most games it plays. "
+                     help="With --until-decided: the most games it plays. With --tune: the most games the "
+                          "confirmation of the best value on fresh seeds plays (at a 50% target it plays until "
+                          "decided; stopped by the cap it says so, and about how many more games would decide it). "
                           f"Example: lanchester {game} scenario {name} --until-decided --max-games 20000"),
     )
 
@@ -364,12 +366,13 @@ def verdict_options(game: str, name: str):
     return decorate
 
 
-def check_verdict_options(until_decided: bool, max_games: int, run_options) -> None:
-    """``--max-games`` needs ``--until-decided``, which does not mix with ``--precision``
-    or ``--checkpoint``: a click usage error (exit 2) otherwise."""
+def check_verdict_options(until_decided: bool, max_games: int, run_options, tune: str | None = None) -> None:
+    """``--max-games`` needs ``--until-decided`` or ``--tune`` (it caps the tune's
+    confirmation); ``--until-decided`` does not mix with ``--precision`` or
+    ``--checkpoint``: a click usage error (exit 2) otherwise."""
     source = click.get_current_context().get_parameter_source
-    if not until_decided and source("max_games") != click.core.ParameterSource.DEFAULT:
-        raise click.UsageError("--max-games needs --until-decided")
+    if not (until_decided or tune) and source("max_games") != click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--max-games needs --until-decided or --tune")
     if until_decided and run_options.precision is not None:
         raise click.UsageError("--until-decided and --precision: give one (both stop the run when its answer is clear)")
     if until_decided and run_options.checkpoint:

@@ -367,7 +367,7 @@ def _points(margin: float) -> str:
     return f"±{100.0 * margin:.4g} points"
 
 
-def _about(count: int) -> str:
+def about_count(count: int) -> str:
     """A count rounded to two significant figures, with thousands separators."""
     if count < 100:
         return f"{count:,}"
@@ -395,9 +395,9 @@ def _undecided_text(needed: int | None, margin: float, draw_rate: float | None, 
     if needed is None:
         return (f"undecided: the share sits on the edge of the {_points(margin)} margin, "
                 f"no practical number of games would decide it ({phrase})")
-    more = f"about {_about(needed)} more decisive games"
+    more = f"about {about_count(needed)} more decisive games"
     if draw_rate:
-        more += f" (about {_about(math.ceil(needed / (1.0 - draw_rate)))} games at the current draw rate)"
+        more += f" (about {about_count(math.ceil(needed / (1.0 - draw_rate)))} games at the current draw rate)"
     return f"undecided: not enough games — {more} would most likely decide it ({phrase}; margin {_points(margin)})"
 
 

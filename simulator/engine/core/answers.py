@@ -159,7 +159,8 @@ class Convergence:
     """The convergence test of the skill curve's top two levels: ``status`` (converged,
     moving, undecided) at the ``margin``, each side's ``difference`` (top minus next,
     ``levels`` lists them next first), the ``test`` and ``method`` sentences, and the
-    ``games_needed`` when undecided."""
+    ``games_needed`` when undecided; ``why``: when moving, the sentence saying why
+    (:func:`simulator.engine.core.balance.moving_why`), else None."""
 
     status: str
     margin: float
@@ -168,13 +169,14 @@ class Convergence:
     levels: tuple[str, ...]
     difference: dict[str, LevelDifference]
     games_needed: int | None
+    why: str | None = None
 
     @classmethod
     def of(cls, c: dict[str, Any]) -> Convergence:
         return cls(c["status"], c["margin"], c["test"], c.get("method"), tuple(c.get("levels") or ()),
                    {s: LevelDifference(d["p"], _pair(d["ci95"]), d["status"])
                     for s, d in (c.get("difference") or {}).items() if d},
-                   c.get("games_needed"))
+                   c.get("games_needed"), (c.get("why") or {}).get("text"))
 
 
 @dataclass(frozen=True)

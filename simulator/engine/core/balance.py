@@ -26,6 +26,7 @@ from simulator.run.intervals import newcombe_difference
 from simulator.run.runner import RunOptions
 from simulator.run.stats import wilson_interval
 from simulator.run.verdicts import (
+    about_count,
     convergence,
     discordant_interval,
     games_needed_difference,
@@ -366,32 +367,40 @@ def confirmation_seed(seed: int) -> int:
 
 
 def confirmation_run(game, *, target: float, games: int, seed: int, players, workers, options, progress,
-                     margin: float) -> RunResult:
+                     margin: float, max_games: int = DEFAULT_MAX_GAMES) -> RunResult:
     """``--tune``'s confirmation of a value (``game``, compiled with it) on fresh seeds.
 
     At a 50% target it plays until the value's balance verdict at ``margin`` is decided,
     the same stopping as ``--until-decided`` (rounds from ``games``, doubling, looking with
-    the confidence sequence, at most :data:`DEFAULT_MAX_GAMES` games); for another target,
-    ``games`` games."""
+    the confidence sequence, at most ``max_games`` games: ``--max-games``, default
+    :data:`DEFAULT_MAX_GAMES`); for another target, ``games`` games (at most ``max_games``).
+    ``progress`` (the label) gets the cap."""
     opts = dataclasses.replace(options, precision=None) if options is not None else None
+    label = f"{progress} (at most {max_games:,} games)" if progress else progress
     if abs(target - 0.5) < 1e-12:
-        return run_until_decided(game, first_round=games, max_games=max(games, DEFAULT_MAX_GAMES), seed=seed,
-                                 margin=margin, players=players, workers=workers, options=opts, progress=progress,
+        return run_until_decided(game, first_round=games, max_games=max_games, seed=seed,
+                                 margin=margin, players=players, workers=workers, options=opts, progress=label,
                                  echo=lambda line: None)   # its rounds: in tune.confirmation, not on stderr
-    return run_games(game, games=games, seed=seed, players=players, workers=workers, options=opts, progress=progress)
+    return run_games(game, games=min(games, max_games), seed=seed, players=players, workers=workers, options=opts,
+                     progress=label)
 
 
 def tune_confirmation(key, value, target, confirm, *, seed, margin, sides) -> dict:
     """The tuned ``value`` played again on :func:`confirmation_seed` (``confirm(value,
     seed)``): its win rate, interval and balance verdict, and a sentence saying whether
     the confirmation holds (balanced at ``margin``, or for a target other than 50% the
-    interval containing it)."""
+    interval containing it). A confirmation stopped undecided by its cap (``--max-games``,
+    ``capped``) says so, with the more decisive games that would most likely decide it
+    (the verdict's own forecast, ``games_needed``)."""
     fresh = confirmation_seed(seed)
     res = confirm(value, fresh)
     tl = res.tally
     wins = int(tl.wins[0])
     lo, hi = wilson_interval(wins, tl.games)
     v = verdict(tl, sides, margin=margin, sequential=bool(getattr(res, "sequential", False)))
+    until = (getattr(res, "run", None) or {}).get("until_decided")
+    cap = int(until["max_games"]) if until else None
+    capped = bool(until and not until["decided"] and tl.games >= cap)
     if abs(target - 0.5) < 1e-12:
         holds = v["status"] == "balanced"
         what = f"the confirmation's verdict is {v['status']}"
@@ -399,11 +408,18 @@ def tune_confirmation(key, value, target, confirm, *, seed, margin, sides) -> di
         holds = lo <= target <= hi
         what = (f"{sides[0]} wins {wins / tl.games:.1%} [{lo:.1%}, {hi:.1%}], which "
                 f"{'contains' if holds else 'excludes'} the target {target:.0%}")
+    if capped and v["status"] == "undecided":
+        more = v.get("games_needed")
+        why = (f"undecided after {tl.games:,} games, the cap (--max-games)"
+               + (f"; about {about_count(more)} more decisive games would most likely decide it"
+                  if more is not None else ""))
+    else:
+        why = f"{v['status']} on fresh games" + (": not enough games" if v["status"] == "undecided" else "")
     note = (f"{key}={value} confirmed on {tl.games:,} fresh games (seed {fresh}, not used while searching): {what}"
-            + ("" if holds else f"; the tuned value is NOT confirmed ({v['status']} on fresh games"
-                                + (": not enough games" if v["status"] == "undecided" else "") + ")"))
+            + ("" if holds else f"; the tuned value is NOT confirmed ({why})"))
     return {"value": value, "seed": fresh, "games": int(tl.games), "wins": wins, "win_rate": wins / tl.games,
-            "ci95": [lo, hi], "verdict": v, "confirmed": bool(holds), "text": note}
+            "ci95": [lo, hi], "verdict": v, "confirmed": bool(holds), "max_games": cap, "capped": capped,
+            "text": note}
 
 
 def tune_bound(rows: list[dict], best: dict, target: float, key: str,
@@ -617,7 +633,8 @@ def skill_ladder(game, *, games: int, seed: int, workers: int | None, progress: 
         better = all(row["better"] for row in seats) and any(not row["at_ceiling"] for row in seats)
         rungs.append({"weaker": weak, "stronger": strong, "seats": seats,
                       "weaker_same_seat_win_rate": {sides[i]: base[i] for i in (0, 1)},
-                      "stronger_wins_more_from_both_seats": bool(better)})
+                      "stronger_wins_more_from_both_seats": bool(better),
+                      "gain_difference": gain_difference(outs, mirror, sides)})
     failing = [r for r in rungs if not r["stronger_wins_more_from_both_seats"]]
     return {"games_per_match": games, "levels": list(levels), "rungs": rungs, "test": LADDER_TEST,
             "skill_matters": not failing,
@@ -633,6 +650,21 @@ def seat_better(strong: np.ndarray, weak: np.ndarray, seat: int) -> tuple[dict, 
     rate, base = float((np.asarray(strong) == seat).mean()), float((np.asarray(weak) == seat).mean())
     ceiling = bool(base >= 0.995 and rate >= 0.995)
     return diff, ceiling, bool(diff["ci95"][0] > 0 or ceiling)
+
+
+def gain_difference(outs: list, mirror: np.ndarray, sides: list[str], alpha: float = 0.05) -> dict:
+    """A ladder rung's first seat's gain minus its second seat's (``outs``: the stronger
+    player's runs in seat 0 and seat 1, ``mirror``: the weaker on both sides, the same
+    seeds), paired game by game with its ``1 - alpha`` interval
+    (:func:`_signed_difference`: per game ``[first won in outs[0]] - [first won in the
+    mirror]`` against ``[second won in outs[1]] - [second won in the mirror]``). Read
+    additively, it is how far the stronger level's own mirror would move the first side's
+    win rate away from the weaker level's (:func:`moving_why`)."""
+    m = np.asarray(mirror)
+    first = (np.asarray(outs[0]) == 0).astype(np.int64) - (m == 0).astype(np.int64)
+    second = (np.asarray(outs[1]) == 1).astype(np.int64) - (m == 1).astype(np.int64)
+    d, (lo, hi) = _signed_difference(first, second, alpha)
+    return {"side": sides[0], "p": d, "ci95": [lo, hi]}
 
 
 def seat_difference(strong: np.ndarray, weak: np.ndarray, seat: int) -> dict:
@@ -706,7 +738,9 @@ def add_skill_curve(report: dict, game, levels: list[str], top: RunResult, *, se
     paired game by game), ``converged`` (true only for "converged"), the test, and the
     verdict made at the top level naming it. With ``family`` (a player of another
     search family, ``--family``: ``uct:N``), that player on both sides on the same seeds
-    beside the top level (:func:`family_check`, ``family_check``), said in the verdict."""
+    beside the top level (:func:`family_check`, ``family_check``), said in the verdict.
+    A curve still moving says why (``convergence["why"]``, :func:`moving_why`), from the
+    ladder's rung of its top two levels when ``report`` has one (``--ladder``)."""
     sides = list(game.sides)
     games = top.tally.games
     outcomes: list = []
@@ -716,6 +750,8 @@ def add_skill_curve(report: dict, game, levels: list[str], top: RunResult, *, se
     report["skill_curve"] = rows
     below = outcomes[-1] if outcomes else None
     report["convergence"] = curve_convergence(rows, sides, margin, top.tally.outcome_array(), below)
+    if report["convergence"]["status"] == "moving":      # issue 41 item 4: say why (--ladder: which seat gains)
+        report["convergence"]["why"] = moving_why(report["convergence"], sides, report.get("skill_ladder"))
     report["converged"] = report["convergence"]["status"] == "converged"
     report["skill_curve_test"] = converged_test(margin)
     report["verdict"] = verdict_at_strength(report["verdict"], levels[-1], report["convergence"])
@@ -856,12 +892,118 @@ def convergence_phrase(conv: dict) -> str:
     if conv["status"] == "converged":
         return f"the skill curve has converged (the top two levels agree within {pts})"
     if conv["status"] == "moving":
+        why = conv.get("why")
         return (f"the skill curve still moves (the top two levels differ by more than {pts}): stronger players may "
-                "change this verdict")
+                "change this verdict" + (f" — why: {why['text']}" if why else ""))
     more = conv.get("games_needed")
     how = f"about {more:,} more games a level would most likely decide it" if more is not None else \
         "more games a level are needed"
     return f"the skill curve is undecided: not enough games to tell whether the top two levels agree within {pts} ({how})"
+
+
+def _points_ci(d: dict, unit: str = " points") -> str:
+    """``+18.0 points [+8.3, +27.7]``: a difference (``{"p", "ci95"}``, fractions) in points."""
+    return f"{100 * d['p']:+.1f}{unit} [{100 * d['ci95'][0]:+.1f}, {100 * d['ci95'][1]:+.1f}]"
+
+
+def seat_shown(seat: dict) -> str:
+    """A ladder seat's gain in words of :data:`LADDER_TEST`: "gains" (its paired interval
+    above 0), "loses" (below 0), "at the ceiling" (the weaker player there already wins
+    every game: nothing to gain), else "not shown"."""
+    if seat.get("at_ceiling"):
+        return "at the ceiling"
+    lo, hi = seat["difference"]["ci95"]
+    return "gains" if lo > 0 else "loses" if hi < 0 else "not shown"
+
+
+def _seat_words(side: str, gain: dict, weak: str) -> str:
+    shown = gain["shown"]
+    if shown == "gains":
+        return f"the {side} seat gains {_points_ci(gain)}"
+    if shown == "loses":
+        return f"the {side} seat loses {_points_ci(gain)}"
+    if shown == "at the ceiling":
+        return f"the {side} seat is at the ceiling ({weak} already wins every game there)"
+    return f"the {side} seat {_points_ci(gain)} (gain not shown)"
+
+
+def _ladder_reading(gains: dict, net: dict | None, sides: list[str], weak: str) -> tuple[str, str | None]:
+    """What the top rung's seats say (``gains``: side -> :func:`moving_why`'s seat entry;
+    ``net``: the rung's :func:`gain_difference`): a phrase and the side the stronger
+    level's verdict leans to by them (None when they do not say)."""
+    won = [s for s in sides if gains[s]["shown"] == "gains"]
+    lost = [s for s in sides if gains[s]["shown"] == "loses"]
+    if len(won) == 1:
+        x = won[0]
+        y = sides[1 - sides.index(x)]
+        return f"the stronger player helps {x} only" + (f" and plays {y} worse" if y in lost else ""), x
+    if len(won) == 2:
+        if net is None:
+            return "the stronger player helps both seats", None
+        first, second = sides
+        lo, hi = net["ci95"]
+        if lo > 0 or hi < 0:
+            x = first if net["p"] > 0 else second
+            return (f"the stronger player helps both seats, {x} more ({first}'s gain minus {second}'s "
+                    f"{_points_ci(net)})"), x
+        return (f"the stronger player helps both seats about equally ({first}'s gain minus {second}'s "
+                f"{_points_ci(net)})"), None
+    if len(lost) == 1:
+        x = lost[0]
+        y = sides[1 - sides.index(x)]
+        return f"the stronger player plays {x} worse than {weak} and shows no gain as {y}", y
+    if len(lost) == 2:
+        return f"the stronger player plays both seats worse than {weak}: it is not stronger here", None
+    return "neither seat's gain is shown", None
+
+
+def moving_why(conv: dict, sides: list[str], ladder: dict | None = None) -> dict:
+    """Why a skill curve still moves (issue 41 item 4), from what the run already has.
+
+    ``conv``: :func:`curve_convergence` (its ``levels``, weaker first, and each side's
+    ``difference``, top minus next); ``towards``: the side whose win rate rose beyond the
+    margin there, and more than the other's (None when none did: the draws moved). With ``ladder``
+    (:func:`skill_ladder`, ``--ladder``) holding the rung of those two levels: each seat's
+    gain there (the stronger player against the weaker, minus the weaker's own mirror in
+    that seat: :data:`LADDER_TEST`), what they say (:func:`_ladder_reading`: the side the
+    stronger level's verdict leans to, ``leans``) and whether that is the way the curve
+    moved (``agrees``). Without it the text says which side's win rate moved and that
+    ``--ladder`` shows which seat's player gains. ``text``: one sentence in the game's
+    side names."""
+    weak, strong = conv["levels"]
+    diff = conv["difference"]
+    up = max(sides, key=lambda s: diff[s]["p"])     # the side that gained on the other, beyond the margin
+    towards = up if diff[up]["status"] == "moving" and diff[up]["p"] > max(0.0, *(diff[s]["p"] for s in sides
+                                                                              if s != up)) else None
+    moves = ", ".join(f"{s} {_points_ci(diff[s], ' points' if k == 0 else '')}" for k, s in enumerate(sides))
+    head = f"from {weak} to {strong} the win rates move {moves}"
+    head += f" (towards {towards})" if towards else " (no side's rose beyond the margin and more than the " \
+                                                    "other's: the draws moved)"
+    out = {"levels": [weak, strong], "towards": towards, "curve": {s: {"p": diff[s]["p"], "ci95": diff[s]["ci95"]}
+                                                                    for s in sides}}
+    rung = next((r for r in (ladder or {}).get("rungs", []) if r["weaker"] == weak and r["stronger"] == strong), None)
+    if rung is None:
+        out.update(source="curve", text=f"{head}; add --ladder to the command to see from which seat the stronger "
+                                        f"player gains (each level against the one below it, from each seat)")
+        return out
+    gains = {row["strong_side"]: {**row["difference"], "shown": seat_shown(row)} for row in rung["seats"]}
+    net = rung.get("gain_difference")
+    reading, leans = _ladder_reading(gains, net, sides, weak)
+    seats = ", ".join(_seat_words(s, gains[s], weak) for s in sides)
+    text = (f"{head}; the ladder's rung {strong} against {weak} ({ladder['games_per_match']:,} games a match, each "
+            f"seat against {weak} on both sides) shows {seats}: {reading}")
+    if leans is not None and leans == towards:
+        other = sides[1 - sides.index(leans)]
+        text += f", so the top level's verdict leans {leans}; a player that plays {other} better may move it back"
+    elif leans is not None:
+        text += (f", yet the curve did not move towards {leans}: the ladder's gains do not explain the move "
+                 "(more --ladder-games may)")
+    else:
+        text += (f"; the ladder does not say why the curve moves (the stronger level's own games are not the sum of "
+                 f"its gains against {weak}; more --ladder-games may tell)")
+    out.update(source="ladder", ladder_games=int(ladder["games_per_match"]), seats=gains, gain_difference=net,
+               leans=leans, agrees=None if leans is None else leans == towards, text=text)
+    return out
 
 
 def verdict_at_strength(v: dict, level: str, conv: dict) -> dict:

@@ -553,7 +553,8 @@ def run_until_decided(game, *, first_round: int, max_games: int, seed: int, marg
     used = [1]
 
     def play_round(k: int, n: int) -> tuple[int, int, int, int]:
-        _, w = _play(game, games=n, seed=seed, players=players, workers=workers, progress=progress, params=params,
+        label = f"{progress}, {tally.games:,} played" if progress and tally.games else progress   # the rounds so far
+        _, w = _play(game, games=n, seed=seed, players=players, workers=workers, progress=label, params=params,
                      options=opts, max_decisions=max_decisions, tally=tally, writer=writer, start=tally.games)
         used[0] = max(used[0], w)
         counts = int(tally.wins[0]), int(tally.wins[1]), int(tally.wins[2]), int(tally.games)

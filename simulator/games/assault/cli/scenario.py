@@ -109,7 +109,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, edition,
     if watch_max_runs is not None and not watch:
         raise click.UsageError("--watch-max-runs needs --watch")
     cliopts.check_skill(skill_curve, levels)
-    cliopts.check_verdict_options(until_decided, max_games, run_options)
+    cliopts.check_verdict_options(until_decided, max_games, run_options, tune)
     seed = fresh_seed() if seed is None else seed
     if games is None and run_options.precision is None:
         from simulator.engine.core.balance import DEFAULT_FIRST_ROUND

@@ -253,7 +253,8 @@ def balance_run(name: str, *, games: int | None, seed: int, players: str | None 
     if tune:
         report["tune"] = tune_search(name, game.scenario, tune, target, games=games, seed=seed,
                                      players=(p1, p2), workers=workers, edition=edition, base_over=base_over,
-                                     progress=progress, options=sub, data=data, margin=fraction, span=span)
+                                     progress=progress, options=sub, data=data, margin=fraction, span=span,
+                                     max_games=max_games)
     if ladder:
         report["skill_ladder"] = skill_ladder(name, games=ladder_games, seed=seed, workers=workers,
                                               edition=edition, overrides=base_over, progress=progress,
@@ -348,9 +349,11 @@ def tune_values(key: str, scenario, span: tuple[int, int] | None = None) -> list
 
 def tune_search(name, scenario, key, target, *, games, seed, players, workers, edition, base_over, progress,
                 options: RunOptions | None = None, data: dict | None = None,
-                margin: float = DEFAULT_MARGIN, span: tuple[int, int] | None = None) -> dict:
+                margin: float = DEFAULT_MARGIN, span: tuple[int, int] | None = None,
+                max_games: int = DEFAULT_MAX_GAMES) -> dict:
     """Assault's --tune: :func:`tune_scan` over :func:`tune_values` (``span``: ``--range``),
-    each value compiled from the overrides, and the best value confirmed on fresh seeds."""
+    each value compiled from the overrides, and the best value confirmed on fresh seeds
+    (at most ``max_games`` games: ``--max-games``)."""
     check_target(target)
     values = tune_values(key, scenario, span)
 
@@ -364,7 +367,7 @@ def tune_search(name, scenario, key, target, *, games, seed, players, workers, e
 
     def confirm(v, fresh):
         return confirmation_run(compiled(v), target=target, games=games, seed=fresh, players=players,
-                                workers=workers, options=options, margin=margin,
+                                workers=workers, options=options, margin=margin, max_games=max_games,
                                 progress=f"{key}={v} on fresh seeds" if progress else None)
     return tune_scan(key, values, target, next(iter(scenario.sides)), play, seed=seed, margin=margin,
                      sides=list(scenario.sides), confirm=confirm, limits=tune_limits(key))

@@ -51,7 +51,8 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
     family's player, ``--family``; None or "off": none) (the shared players and
     :mod:`simulator.engine.core.balance`, as Assault's). ``margin``: the verdict's margin in
     points (default the scenario's ``[verdict] margin``, else 5); ``until_decided``: the
-    main run plays rounds, the first of ``games``, until decided or ``max_games``.
+    main run plays rounds, the first of ``games``, until decided or ``max_games``;
+    ``max_games`` also caps ``tune``'s confirmation on fresh seeds.
     ``restrict`` (``"german:assault"``, ``"american:unit=4regular"``) and ``restrict_all``
     (sides): the main run's players again, one restriction at a time, on its seeds
     (:func:`simulator.engine.core.balance.restricted_play`)."""
@@ -126,7 +127,7 @@ def toi_balance(name: str, *, games: int | None, seed: int, players: str = "gree
                                    confirm=lambda v, fresh: confirmation_run(
                                        Game(V.variant(game.scenario, tune, v)), target=target,
                                        games=result.tally.games, seed=fresh, players=pl, workers=None,
-                                       options=sub, margin=fraction,
+                                       options=sub, margin=fraction, max_games=max_games or DEFAULT_MAX_GAMES,
                                        progress=f"{tune}={v} on fresh seeds" if progress else None))
     if ladder:
         report["skill_ladder"] = skill_ladder(game, games=ladder_games, seed=seed, workers=None, progress=progress,

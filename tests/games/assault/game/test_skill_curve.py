@@ -237,3 +237,44 @@ def test_search_players_play_in_small_pieces_and_the_same_games(skirmish):
     small = chunk_task(skirmish, kinds, params, SEARCH_PIECE_GAMES, SEARCH_PIECE_GAMES, piece(1))
     big = chunk_task(skirmish, kinds, params, PIECE_GAMES, 2 * SEARCH_PIECE_GAMES, piece(0))
     assert np.array_equal(small, big[SEARCH_PIECE_GAMES:])       # games 16-31 either way
+
+
+def test_a_moving_curve_says_why_from_the_ladders_top_rung(skirmish_path, tmp_path):
+    """Issue 41 item 4 end to end: random -> greedy on Skirmish moves far beyond ±5 points
+    (greedy v greedy against random v random, 30 games each); with --ladder the report says
+    why from the rung greedy over random, whose numbers it quotes."""
+    args = ["assault", "scenario", str(skirmish_path), "--skill-curve", "--levels", "random,greedy", "--ladder",
+            "--ladder-games", "30", "--games", "30", "--seed", "2", "--family", "off", "--format", "json",
+            "--out", str(tmp_path / "why")]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    conv, rung = data["convergence"], data["skill_ladder"]["rungs"][-1]
+    assert conv["status"] == "moving" and (rung["weaker"], rung["stronger"]) == ("random", "greedy")
+    why = conv["why"]
+    assert why["source"] == "ladder" and why["levels"] == ["random", "greedy"] and why["ladder_games"] == 30
+    for row in rung["seats"]:          # each seat's gain is the ladder's paired difference in that seat
+        gain = why["seats"][row["strong_side"]]
+        assert gain["p"] == row["difference"]["p"] and gain["ci95"] == row["difference"]["ci95"]
+        lo, hi = row["difference"]["ci95"]
+        assert gain["shown"] == ("at the ceiling" if row["at_ceiling"] else "gains" if lo > 0
+                                 else "loses" if hi < 0 else "not shown")
+    # the first seat's gain minus the second's, paired game by game: the mean of the per-game
+    # differences is the difference of the two seats' mean gains
+    net = rung["gain_difference"]
+    assert why["gain_difference"] == net and net["side"] == "german"
+    assert net["p"] == pytest.approx(rung["seats"][0]["difference"]["p"] - rung["seats"][1]["difference"]["p"])
+    assert net["ci95"][0] <= net["p"] <= net["ci95"][1]
+    # towards: the side whose win rate rose beyond the margin at the top, more than the other's
+    # (measured, seed 2: german +60.0 points, soviet +30.0: the draws fell)
+    d = {s: conv["difference"][s] for s in SIDES}
+    assert d["german"]["status"] == "moving" and d["german"]["p"] > max(0.0, d["soviet"]["p"])
+    assert why["towards"] == "german"
+    assert data["verdict"]["text"].endswith(" — why: " + why["text"])
+    from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
+    assert f"  why: {why['text']}" in report_table(BalanceReport.of(data))
+    import html
+    page = (tmp_path / "why" / "index.html").read_text()
+    # the page: the verdict's highlight, its note, and the skill curve's highlight
+    assert page.count(html.escape(why["text"])) == 3 and "may change with stronger players; why: from random" in page

@@ -17,7 +17,7 @@ from simulator.engine.core.batch import chunk_task, run_games
 from simulator.engine.core.seeding import GAMES_PER_CHUNK
 from simulator.engine.players.interface import player_setup
 from simulator.games.assault.game.balance import balance_run
-from simulator.run.verdicts import balance_verdict, confidence_sequence, round_totals
+from simulator.run.verdicts import balance_verdict, confidence_sequence, games_needed, round_totals
 from simulator.run.vocabulary import DEFAULT_MAX_GAMES
 
 VERDICT_KEYS = {"status", "margin", "games_needed", "edge_detectable", "ci95"}
@@ -113,6 +113,49 @@ def test_tune_confirms_on_fresh_seeds(skirmish_path):
     assert conf["win_rate"] == again["win_rate"]["german"]["p"]
 
 
+def test_max_games_caps_the_tunes_confirmation_and_it_says_so(skirmish_path):
+    """--max-games caps --tune's confirmation (issue 41: on a slow player it ran over an hour
+    towards the 100,000-game default). At 5 points turns=3's confirmation is not decided
+    within 100,000 games (test_tune_confirms_on_fresh_seeds), so a cap of 100 stops it: rounds
+    of 60 (the run's games) and 100 (doubling, capped), undecided."""
+    report, _ = balance_run(str(skirmish_path), games=60, seed=3, players="greedy,greedy", tune="turns",
+                            progress=False, activity_games=0, max_games=100)
+    conf = report["tune"]["confirmation"]
+    v = conf["verdict"]
+    assert conf["games"] == 100 == round_totals(60, 100)[-1] and conf["max_games"] == 100
+    assert v["status"] == "undecided" and conf["capped"] is True and conf["confirmed"] is False
+    # the forecast is the verdict's own (the confidence sequence's games needed at the share seen)
+    share = v["share_first_side"]
+    assert v["games_needed"] == games_needed(share, v["decisive_games"], 0.05, sequential=True)
+    # rounded to two figures as the verdict's own sentence rounds it (measured: 2,110 -> "2,100")
+    about = f"{round(v['games_needed'], -(len(str(v['games_needed'])) - 2)):,}"
+    assert f"about {about} more decisive games" in v["text"]
+    assert (f"the tuned value is NOT confirmed (undecided after 100 games, the cap (--max-games); about "
+            f"{about} more decisive games would most likely decide it)") in conf["text"]
+    # a target other than 50% plays the run's games, at most the cap
+    report, _ = balance_run(str(skirmish_path), games=60, seed=3, players="greedy,greedy", tune="turns",
+                            target=0.6, progress=False, activity_games=0, max_games=30)
+    assert report["tune"]["confirmation"]["games"] == 30 and report["tune"]["confirmation"]["capped"] is False
+
+
+def test_the_command_takes_max_games_with_tune(skirmish_path):
+    # the run of the test above, from the command line: turns=3 confirmed, stopped at the cap of 100
+    args = ["assault", "scenario", str(skirmish_path), "--games", "60", "--seed", "3", "--tune", "turns",
+            "--max-games", "100", "--format", "json"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout[res.stdout.index("{"):])
+    conf = data["tune"]["confirmation"]
+    assert conf["games"] == 100 and conf["max_games"] == 100 and conf["capped"] is True
+    from reports.scenario_text import report_table
+    from simulator.engine.core.answers import BalanceReport
+    text = report_table(BalanceReport.of(data))
+    assert "  confirmation: turns=3 confirmed on 100 fresh games" in text
+    assert "undecided after 100 games, the cap (--max-games); about" in text
+    help_text = " ".join(CliRunner().invoke(main, ["assault", "scenario", "--help"]).output.split())
+    assert "With --tune: the most games the confirmation of the best value on fresh seeds plays" in help_text
+
+
 def test_the_command_json_margin_and_round_lines(skirmish_path):
     args = ["assault", "scenario", str(skirmish_path), "--games", "40", "--seed", "21", "--players", "greedy,random",
             "--until-decided", "--max-games", "5120", "--margin", "3", "--format", "json", "--workers", "2"]
@@ -134,7 +177,7 @@ def test_the_text_names_the_margin(skirmish_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--max-games", "100"], "--max-games needs --until-decided"),
+    (["--max-games", "100"], "--max-games needs --until-decided or --tune"),
     (["--until-decided", "--precision", "0.1"], "give one"),
     (["--margin", "0"], "--margin"),
     (["--margin", "50"], "--margin"),

@@ -85,6 +85,22 @@ def test_toi_tune_actions():
     assert tune["side"] == "american" and tune["best"]["value"] in (1, 2, 3, 4)
 
 
+def test_toi_tune_confirmation_stops_at_max_games():
+    """--max-games caps --tune's confirmation on fresh seeds in Tide of Iron too: at a 50%
+    target it plays rounds of 20 (the run's games) and 30 (doubling, capped) at most."""
+    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "20", "--seed", "1", "--workers", "1",
+                                    "--tune", "actions", "--max-games", "30", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    conf = json.loads(res.stdout[res.stdout.index("{"):])["tune"]["confirmation"]
+    # 30 games cannot show balance within ±5 points (the sequence's interval is far wider): measured,
+    # actions=1 confirmed with american winning 12 of 30 decisive games, [18.9%, 64.1%], undecided
+    assert conf["games"] == 30 and conf["max_games"] == 30 and conf["capped"] is True
+    assert conf["verdict"]["status"] == "undecided" and conf["confirmed"] is False
+    assert "undecided after 30 games, the cap (--max-games); about" in conf["text"]
+    bad = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "3", "--max-games", "30"])
+    assert bad.exit_code == 2 and "--max-games needs --until-decided or --tune" in bad.output
+
+
 def test_toi_combined_what_if_is_both_changes_on_the_same_seeds():
     """Issue 43, item 5: ``--vary "rounds=4&initiative=german"`` is one variant, labelled with
     both changes, played on the main run's seeds as the scenario with both changes."""
