@@ -76,22 +76,17 @@ def test_toi_bad_what_ifs(args, message):
     assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output, res.output
 
 
-def test_toi_tune_actions():
-    res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "20", "--seed", "1", "--workers", "1",
-                                    "--tune", "actions", "--format", "json"])
-    assert res.exit_code == 0, res.output
-    tune = json.loads(res.output[res.output.index("{"):])["tune"]
-    assert tune["key"] == "actions" and [r["value"] for r in tune["values"]] == [1, 2, 3, 4]
-    assert tune["side"] == "american" and tune["best"]["value"] in (1, 2, 3, 4)
-
-
 def test_toi_tune_confirmation_stops_at_max_games():
-    """--max-games caps --tune's confirmation on fresh seeds in Tide of Iron too: at a 50%
-    target it plays rounds of 20 (the run's games) and 30 (doubling, capped) at most."""
+    """--tune actions searches the key's values 1-4 for the American win rate nearest 50%;
+    --max-games caps its confirmation on fresh seeds in Tide of Iron too: at a 50% target
+    it plays rounds of 20 (the run's games) and 30 (doubling, capped) at most."""
     res = CliRunner().invoke(main, ["toi", "scenario", "two-farms", "--games", "20", "--seed", "1", "--workers", "1",
                                     "--tune", "actions", "--max-games", "30", "--format", "json"])
     assert res.exit_code == 0, res.output
-    conf = json.loads(res.stdout[res.stdout.index("{"):])["tune"]["confirmation"]
+    tune = json.loads(res.stdout[res.stdout.index("{"):])["tune"]
+    assert tune["key"] == "actions" and [r["value"] for r in tune["values"]] == [1, 2, 3, 4]
+    assert tune["side"] == "american" and tune["best"]["value"] in (1, 2, 3, 4)
+    conf = tune["confirmation"]
     # 30 games cannot show balance within ±5 points (the sequence's interval is far wider): measured,
     # actions=1 confirmed with american winning 12 of 30 decisive games, [18.9%, 64.1%], undecided
     assert conf["games"] == 30 and conf["max_games"] == 30 and conf["capped"] is True
