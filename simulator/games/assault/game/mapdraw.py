@@ -12,7 +12,7 @@ smoke markers. Returns PNG bytes: write them with :func:`simulator.run.output.at
 from __future__ import annotations
 
 from matplotlib.lines import Line2D
-from matplotlib.patches import Patch, Polygon
+from matplotlib.patches import Patch
 
 from simulator.engine.core import hexgrid
 from simulator.engine.core.hexspec import expand_hexes
@@ -27,7 +27,7 @@ from simulator.engine.core.mapdraw import (
     _shrink,
     draw_board,
     draw_heat,
-    zone_outline,
+    zone_outlines,
 )
 from simulator.games.assault.game.compiled import CompiledMap, compile_map
 from simulator.games.assault.game.scenario_format import Scenario
@@ -97,19 +97,15 @@ def _draw_scenario(ax, cm: CompiledMap, s: Scenario, xs, ys, size) -> list:
                               markeredgecolor="#6b5200", label="objective"))
     for side_name, side in s.sides.items():
         colour = FACTION_COLOURS[side.faction]
-        for specs in side.zones.values():
-            for name in expand_hexes(specs, grid):
-                h = cm.index_of(name)
-                pts = _shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),
-                              xs[h], ys[h], 0.88)
-                ax.add_patch(zone_outline(pts, colour))
-        for rf in side.reinforcements:
-            for name in expand_hexes(rf.entry, grid):
-                h = cm.index_of(name)
-                pts = _shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),
-                              xs[h], ys[h], 0.8)
-                ax.add_patch(Polygon(pts, closed=True, fill=False, edgecolor=colour,
-                                     linestyle="--", linewidth=0.9, zorder=5))
+        zones = [cm.index_of(name) for specs in side.zones.values() for name in expand_hexes(specs, grid)]
+        if zones:
+            ax.add_collection(zone_outlines([_shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),
+                                                     xs[h], ys[h], 0.88) for h in zones], colour), autolim=False)
+        entries = [cm.index_of(name) for rf in side.reinforcements for name in expand_hexes(rf.entry, grid)]
+        if entries:
+            ax.add_collection(zone_outlines([_shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),
+                                                     xs[h], ys[h], 0.8) for h in entries], colour,
+                                            linestyle="--", linewidth=0.9), autolim=False)
         for f in side.units:
             if f.hex is None:
                 continue

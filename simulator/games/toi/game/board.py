@@ -272,20 +272,20 @@ def _zones(ax, b: Board, colours, xs, ys, size) -> list:
     from matplotlib.patches import Patch
 
     from simulator.engine.core import hexgrid
-    from simulator.engine.core.mapdraw import _shrink, zone_outline
+    from simulator.engine.core.mapdraw import _shrink, zone_outlines
+
+    def outline(hexes, colour):       # one collection per zone (cheaper than a patch per hex)
+        if hexes:
+            ax.add_collection(zone_outlines([_shrink(hexgrid.corners(h % b.cols, h // b.cols, b.orientation, size),
+                                                     xs[h], ys[h], 0.88) for h in hexes], colour), autolim=False)
 
     sc = b.scenario
     for si, _zone, hexes in zone_hexes(sc):
-        for h in hexes:
-            pts = _shrink(hexgrid.corners(h % b.cols, h // b.cols, b.orientation, size), xs[h], ys[h], 0.88)
-            ax.add_patch(zone_outline(pts, colours[si]))
+        outline(hexes, colours[si])
     handles = []
     for si, side in enumerate(sc.side_names):
         fixed = fixed_forces(sc, side)
-        for name, _ in fixed:                        # rulings T44: a one-hex set-up, drawn as a zone
-            h = sc.grid.index_of(name)
-            pts = _shrink(hexgrid.corners(h % b.cols, h // b.cols, b.orientation, size), xs[h], ys[h], 0.88)
-            ax.add_patch(zone_outline(pts, colours[si]))
+        outline([sc.grid.index_of(name) for name, _ in fixed], colours[si])  # rulings T44: a one-hex set-up, a zone
         handles.append(Patch(facecolor=colours[si], alpha=0.35, edgecolor=colours[si],
                              label=f"{side} ({SIDE_FACTIONS[si]}): deployment zones"))
         for zname in sc.spec.sides[side].zones:
