@@ -70,7 +70,7 @@ def test_the_cache_refits_on_a_scenario_or_seed_change(tmp_path, monkeypatch):
     assert again.names == first.names and again.data == first.data
     _, hit = L.learn(g, games=SMALL, seed=6)
     assert not hit                                                  # another seed: another fit
-    _, hit = L.learn(_toi(vary=["rounds=5"]), games=SMALL, seed=5)
+    _, hit = L.learn(_toi(vary=["rounds=6"]), games=SMALL, seed=5)
     assert not hit                                                  # another scenario: another fit
     assert len(list((tmp_path / "values").glob("*.json"))) == 3
 

@@ -47,7 +47,7 @@ def replay_command(name, seed, game_index, pick, pick_games, players, png, fmt, 
       lanchester toi replay ridge-line --seed 3 --game 0 --png final.png
       lanchester toi replay ridge-line --seed 3 --pick typical-loss:german --out loss/
       lanchester toi replay two-farms --seed 7 --game 12 --out game12/
-      lanchester toi replay two-farms --seed 7 --game 3 --vary rounds=5 --vary experience.german.2regular+mg=elite
+      lanchester toi replay two-farms --seed 7 --game 3 --vary rounds=5 --vary experience.german.2elite+mg=regular
     """
     from simulator.engine.core.background import loading
     from simulator.engine.core.batch import player_kinds

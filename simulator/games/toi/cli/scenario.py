@@ -102,7 +102,7 @@ def scenario_command(name, games, seed, players, run_options, out, fmt, vary, gr
       lanchester toi scenario two-farms --skill-curve --levels random,greedy,lookahead --games 100
       lanchester toi scenario two-farms --margin 2 --games 20000
       lanchester toi scenario two-farms --until-decided --games 1000 --seed 7
-      lanchester toi scenario two-farms --vary count.american.4regular=2,3 --vary experience.german.2regular+mg=elite
+      lanchester toi scenario two-farms --vary count.american.4regular=2,3 --vary experience.german.2elite+mg=regular
       lanchester toi scenario two-farms --restrict german:op-fire --restrict-all american --games 1000
       lanchester toi scenario my.scenario.toml --watch --games 500 --out out/my
     """

@@ -194,14 +194,16 @@ def test_count_and_experience_variants():
 
     sc = load_scenario("two-farms")                 # american: 3regular+officer, 3 x 4regular, 2regular+2mg
     assert len(sc.tables.slots) == 7                # 5 American squads and 2 German
-    parsed = V.parse_vary(["count.american.4regular=1,0", "experience.german.2regular+mg=elite"], sc)
-    assert parsed == [("count.american.4regular", [1, 0]), ("experience.german.2regular+mg", ["elite"])]
+    parsed = V.parse_vary(["count.american.4regular=1,0", "experience.german.2elite+mg=regular"], sc)
+    assert parsed == [("count.american.4regular", [1, 0]), ("experience.german.2elite+mg", ["regular"])]
     assert len(V.variant(sc, "count.american.4regular", 1).tables.slots) == 5    # 7 - 2
     assert len(V.variant(sc, "count.american.squads[1]", 0).tables.slots) == 4   # 7 - 3: the entry dropped
-    el = V.variant(sc, "experience.german.2regular+mg", "elite")
-    f = {name: i for i, name in enumerate(el.figure_names)}
-    row = el.tables.slots[6]                         # the German machine-gun squad, the last unit
+    f = {name: i for i, name in enumerate(sc.figure_names)}
+    row = sc.tables.slots[6]                         # the German machine-gun squad (2elite+mg since issue 41), the last unit
     assert (row[T.SL_FIG + f["elite"]], row[T.SL_FIG + f["regular"]], row[T.SL_FIG + f["mg"]]) == (2, 0, 1)
+    rg = V.variant(sc, "experience.german.2elite+mg", "regular")
+    row = rg.tables.slots[6]                         # its two elite riflemen regular again: the data before issue 41
+    assert (row[T.SL_FIG + f["elite"]], row[T.SL_FIG + f["regular"]], row[T.SL_FIG + f["mg"]]) == (0, 2, 1)
     assert V.tune_values("count.american.4regular", sc) == [1, 2, 3, 4, 5, 6]    # 3 - 2 (floor 1) to 3 + 3
 
 

@@ -34,20 +34,20 @@ def broken(tmp_path: Path, old: str, new: str) -> Path:
 def test_check_passes_a_shipped_scenario():
     res = run("check", "two-farms")
     assert res.exit_code == 0, res.output
-    assert res.output.count("\n") == 1 and ": ok: Two Farms: 12 x 10 map, 6 rounds" in res.output
+    assert res.output.count("\n") == 1 and ": ok: Two Farms: 12 x 10 map, 5 rounds" in res.output
     obj = json.loads(run("check", "ridge-line", "--format", "json").output)
     assert obj["ok"] and obj["errors"] == 0 and obj["problems"] == [] and "2 vehicles" in obj["summary"]
 
 
 def test_check_names_the_file_and_the_key_of_each_problem(tmp_path):
-    path = broken(tmp_path, "rounds = 6 ", "rounds = 0 ")
+    path = broken(tmp_path, "rounds = 5 ", "rounds = 0 ")
     res = run("check", str(path))
     assert res.exit_code == 2
     assert res.output.strip() == f"error: {path}: rounds: Input should be greater than or equal to 1 (got 0)"
     assert "Traceback" not in res.output
     # every problem of the file's shape, one line each
     path = broken(tmp_path, 'initiative = "american"', 'initiative = "american"\nturns = 4\nrounds = 0')
-    path.write_text(path.read_text().replace("rounds = 6 ", "", 1))
+    path.write_text(path.read_text().replace("rounds = 5 ", "", 1))
     lines = run("check", str(path)).output.strip().splitlines()
     assert len(lines) == 2 and any(": turns: unknown key" in x for x in lines) and any(": rounds: " in x for x in lines)
     # the loader's checks: the key of the first problem
