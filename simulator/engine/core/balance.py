@@ -979,10 +979,10 @@ def moving_why(conv: dict, sides: list[str], ladder: dict | None = None) -> dict
     head = f"from {weak} to {strong} the win rates move {moves}"
     head += f" (towards {towards})" if towards else " (no side's rose beyond the margin and more than the " \
                                                     "other's: the draws moved)"
-    out = {"levels": [weak, strong], "towards": towards, "curve": {s: {"p": diff[s]["p"], "ci95": diff[s]["ci95"]}
-                                                                    for s in sides}}
+    out: dict[str, Any] = {"levels": [weak, strong], "towards": towards,
+                           "curve": {s: {"p": diff[s]["p"], "ci95": diff[s]["ci95"]} for s in sides}}
     rung = next((r for r in (ladder or {}).get("rungs", []) if r["weaker"] == weak and r["stronger"] == strong), None)
-    if rung is None:
+    if rung is None or ladder is None:
         out.update(source="curve", text=f"{head}; add --ladder to the command to see from which seat the stronger "
                                         f"player gains (each level against the one below it, from each seat)")
         return out
