@@ -28,7 +28,7 @@ def conv(american: tuple, german: tuple, status: str = "moving") -> dict:
                                                                        "german": side(german)}}
 
 
-# Ridge Line's curve (docs/strength.md, /work/runs24): american 66.0% at lookahead, 40.5% at
+# Ridge Line's curve (docs/strength.md, seed 4106): american 66.0% at lookahead, 40.5% at
 # mcts:64:learned: -25.5 points [-34.8, -16.2]; german the mirror image
 RIDGE = conv((-0.255, -0.3482, -0.1618), (0.255, 0.1618, 0.3482))
 
