@@ -131,8 +131,7 @@ def draw_board(board, *, title: str, sub: str, seen=None, los_from: str | None =
         handles += overlay(ax, xs, ys, size)
     if seen is not None:
         a = cm.index_of(los_from)
-        ax.add_patch(Polygon(_shrink(hexgrid.corners(a % cm.cols, a // cm.cols, cm.orientation, size),
-                                     xs[a], ys[a], 0.9), closed=True, fill=False,
+        ax.add_patch(Polygon(shrunk_hex(cm, a, xs, ys, size, 0.9), closed=True, fill=False,
                              edgecolor="#00a0ff", linewidth=2.2, zorder=8))
         handles += [Patch(facecolor="white", edgecolor="#00a0ff", label=f"LOS from {cm.names[a]}")]
         handles += [Patch(facecolor=LOS_SHADES[code][0], alpha=0.6, label=los.LOS_NAMES[code])
@@ -201,6 +200,13 @@ def zone_outlines(polys, colour: str, linestyle: str = "solid", linewidth: float
     reinforcement entry hexes)."""
     return PolyCollection(polys, closed=True, joinstyle="miter", facecolors="none", edgecolors=colour,
                           linestyles=linestyle, linewidths=linewidth, zorder=5)
+
+
+def shrunk_hex(m, h: int, xs, ys, size: float, k: float):
+    """The corners of hex ``h`` of map ``m`` (its ``cols`` and ``orientation``) drawn
+    ``k`` times its size about its centre (``xs[h]``, ``ys[h]``): a zone's outline, a heat
+    hex, a line of sight's ends."""
+    return _shrink(hexgrid.corners(h % m.cols, h // m.cols, m.orientation, size), xs[h], ys[h], k)
 
 
 def _shrink(pts, cx, cy, k):
@@ -316,7 +322,7 @@ def draw_heat(ax, cm, heat: Heat, xs, ys, size) -> list:
         if v <= 0 or top <= 0:
             continue
         h = cm.index_of(name)
-        polys.append(_shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size), xs[h], ys[h], 0.92))
+        polys.append(shrunk_hex(cm, h, xs, ys, size, 0.92))
         tints.append(to_rgba(heat.colour, 0.15 + 0.7 * v / top))
         ax.text(xs[h], ys[h] + 0.15 * size, f"{v:.2f}" if v < 10 else f"{v:.0f}", fontsize=5.2, ha="center",
                 va="center", color="black", zorder=9,

@@ -14,7 +14,6 @@ from __future__ import annotations
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from simulator.engine.core import hexgrid
 from simulator.engine.core.hexspec import expand_hexes
 from simulator.engine.core.mapdraw import (
     FACTION_COLOURS,
@@ -24,9 +23,9 @@ from simulator.engine.core.mapdraw import (
     _draw_smoke,
     _draw_unit,
     _short,
-    _shrink,
     draw_board,
     draw_heat,
+    shrunk_hex,
     zone_outlines,
 )
 from simulator.games.assault.game.compiled import CompiledMap, compile_map
@@ -99,12 +98,11 @@ def _draw_scenario(ax, cm: CompiledMap, s: Scenario, xs, ys, size) -> list:
         colour = FACTION_COLOURS[side.faction]
         zones = [cm.index_of(name) for specs in side.zones.values() for name in expand_hexes(specs, grid)]
         if zones:
-            ax.add_collection(zone_outlines([_shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),
-                                                     xs[h], ys[h], 0.88) for h in zones], colour), autolim=False)
+            ax.add_collection(zone_outlines([shrunk_hex(cm, h, xs, ys, size, 0.88) for h in zones], colour),
+                              autolim=False)
         entries = [cm.index_of(name) for rf in side.reinforcements for name in expand_hexes(rf.entry, grid)]
         if entries:
-            ax.add_collection(zone_outlines([_shrink(hexgrid.corners(h % cm.cols, h // cm.cols, cm.orientation, size),
-                                                     xs[h], ys[h], 0.8) for h in entries], colour,
+            ax.add_collection(zone_outlines([shrunk_hex(cm, h, xs, ys, size, 0.8) for h in entries], colour,
                                             linestyle="--", linewidth=0.9), autolim=False)
         for f in side.units:
             if f.hex is None:

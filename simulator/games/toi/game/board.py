@@ -271,13 +271,12 @@ def _zones(ax, b: Board, colours, xs, ys, size) -> list:
     """The deployment zones in their side's colour; the legend says what sets up where."""
     from matplotlib.patches import Patch
 
-    from simulator.engine.core import hexgrid
-    from simulator.engine.core.mapdraw import _shrink, zone_outlines
+    from simulator.engine.core.mapdraw import shrunk_hex, zone_outlines
 
     def outline(hexes, colour):       # one collection per zone (cheaper than a patch per hex)
         if hexes:
-            ax.add_collection(zone_outlines([_shrink(hexgrid.corners(h % b.cols, h // b.cols, b.orientation, size),
-                                                     xs[h], ys[h], 0.88) for h in hexes], colour), autolim=False)
+            ax.add_collection(zone_outlines([shrunk_hex(b, h, xs, ys, size, 0.88) for h in hexes], colour),
+                              autolim=False)
 
     sc = b.scenario
     for si, _zone, hexes in zone_hexes(sc):
