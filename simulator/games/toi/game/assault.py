@@ -33,7 +33,7 @@ from simulator.games.toi.game.state import (
     G_ASSAULTS,
     G_SUB,
     G_UNIT,
-    HX_CC,
+    HT_CC,
     HX_OCC,
     K_ATTACK_HEX,
     K_ENTER,
@@ -377,7 +377,7 @@ def assault_result(s, t, a, nd, strength, cover, dstrength, a_hits, d_hits):
     target = a_arg(a) >> 1
     foe = 1 - s.u[k, U_SIDE]
     s.g[G_ASSAULTS] += 1
-    s.hx[target, HX_CC + s.u[k, U_SIDE]] += 1      # the batch's heat map (not a rule): who assaults where
+    s.heat[target, HT_CC + s.u[k, U_SIDE]] += 1      # the batch's heat map (not a rule): who assaults where
     success = assault_succeeds_jit(a_hits, d_hits)   # 002 steps 8-9
     log(s, EV_ASSAULT, k, target, strength, cover, dstrength, a_hits * 100 + d_hits)
     for i in range(3):                               # 001 Concealed squads: all who fought are revealed

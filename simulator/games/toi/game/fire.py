@@ -19,7 +19,7 @@ from simulator.games.toi.game.state import (
     G_MP,
     G_STURDY,
     G_UNIT,
-    HX_SHOT,
+    HT_SHOT,
     MODE_NORMAL,
     ONMAP,
     TOK_FATIGUED,
@@ -283,7 +283,7 @@ def shot_at(s, k, h):
     """The batch's heat map (not a rule): an attack at unit ``k`` in hex ``h`` (one per
     EV_FIRE / EV_OPFIRE event)."""
     if h >= 0:
-        s.hx[h, HX_SHOT + s.u[k, U_SIDE]] += 1
+        s.heat[h, HT_SHOT + s.u[k, U_SIDE]] += 1
 
 
 @rule

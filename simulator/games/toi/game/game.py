@@ -113,9 +113,9 @@ class Game:
 
     def heat(self, s):
         """The heat counters a batch piece added up in ``s``: ``[kind, side, hex]``, kinds
-        units destroyed, attacked, assaults made (the hexes' ``HX_LOST``, ``HX_SHOT``, ``HX_CC``)."""
+        units destroyed, attacked, assaults made (the state's ``heat``: ``HT_LOST``, ``HT_SHOT``, ``HT_CC``)."""
         import numpy as np
-        return np.stack([s.hx[:, c:c + 2].T for c in (S.HX_LOST, S.HX_SHOT, S.HX_CC)]).astype(np.int64)
+        return np.stack([s.heat[:, c:c + 2].T for c in (S.HT_LOST, S.HT_SHOT, S.HT_CC)]).astype(np.int64)
 
     def hex_names(self) -> list[str]:
         """Each hex's name (``col,row``), in the order of the state's hexes."""

@@ -10,6 +10,7 @@ cheaply:
 - ``hx[hex, field]``: units of each side in the hex (stacking, 001 Setup), control;
 - ``aux``: the hexes of the move in progress, objective control (-1 nobody);
 - ``rng[3, 4]``: xoshiro256** states: 0 the dice, 1 and 2 the two players' own draws;
+- ``heat[hex, field]``: the batch's heat map (units lost, attacked, assaults by hex);
 - ``log[n, 8]``: events for replays (written only when ``g[G_LOG_ON]``).
 
 Actions are ints: ``kind | unit << 8 | arg << 16`` (:func:`action`), as in Assault.
@@ -208,9 +209,13 @@ HX_FIELDS = declare(globals(), """
     HX_SMOKE        1: a smoke marker (001 Smoke; from the scenario, rulings T36)
     HX_WIRE         1: razor wire (001 Razor wire; removed by engineers and tanks, rulings T37)
     HX_FORT         fortification markers: the scenario's, and entrenchments dug since (001 Engineer: Dig Entrenchment; rulings T40)
-    HX_LOST*2       HX_LOST + side: that side's units destroyed here (a batch's heat map; kept across games)
-    HX_SHOT*2       HX_SHOT + side: attacks at that side's units here (heat map; kept across games)
-    HX_CC*2         HX_CC + side: assaults that side made on this hex (heat map; kept across games)
+""")
+
+# --- the batch's heat map (heat[hex, field]): no rule reads it, a state's copy leaves it --
+HEAT_FIELDS = declare(globals(), """
+    HT_LOST*2       HT_LOST + side: that side's units destroyed here (kept across games)
+    HT_SHOT*2       HT_SHOT + side: attacks at that side's units here (kept across games)
+    HT_CC*2         HT_CC + side: assaults that side made on this hex (kept across games)
 """)
 DMG_NONE, DMG_LIGHT, DMG_HEAVY = 0, 1, 2     # indices into simulator.games.toi.rules.results.VEHICLE_STEPS
 
@@ -325,6 +330,7 @@ class GameState(NamedTuple):
     hx: np.ndarray       # int64[hexes, HX_FIELDS]
     aux: np.ndarray      # int64[AUX_ROWS, width]
     rng: np.ndarray      # uint64[3, 4]
+    heat: np.ndarray     # int64[hexes, HEAT_FIELDS] (not copied: statecopy.NOT_COPIED)
     log: np.ndarray      # int32[cap, EV_FIELDS]
 
 
@@ -339,6 +345,7 @@ def empty_state(n_units: int, n_hex: int, n_obj: int, log_cap: int = 1, n_turns:
         hx=np.zeros((n_hex, HX_FIELDS), dtype=np.int64),
         aux=aux,
         rng=np.zeros((3, 4), dtype=np.uint64),
+        heat=np.zeros((n_hex, HEAT_FIELDS), dtype=np.int64),
         log=np.zeros((max(1, log_cap), EV_FIELDS), dtype=np.int32),
     )
 

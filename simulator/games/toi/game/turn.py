@@ -62,7 +62,6 @@ from simulator.games.toi.game.state import (
     G_UNIT,
     G_WINNER,
     HX_FORT,
-    HX_LOST,
     HX_SMOKE,
     HX_WIRE,
     SUB_ADVANCE,
@@ -218,7 +217,7 @@ def new_game(s, t):
     dice, then each player's stream; :func:`simulator.engine.core.seeding.seed_game`)."""
     s.u[:, :] = 0
     s.g[:] = 0
-    s.hx[:, :HX_LOST] = 0                             # the heat columns add up over a batch's games
+    s.hx[:, :] = 0                                    # (s.heat adds up over a batch's games)
     s.aux[:, :] = 0
     s.aux[AUX_OBJ, :] = -1                            # nobody controls any objective
     s.aux[AUX_OBJT, :] = -1                           # no round's control recorded yet

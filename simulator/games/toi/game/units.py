@@ -26,8 +26,8 @@ from simulator.games.toi.game.state import (
     DMG_HEAVY,
     G_SMOKE,
     G_UNIT,
+    HT_LOST,
     HX_FORT,
-    HX_LOST,
     HX_OCC,
     HX_SMOKE,
     HX_VEH,
@@ -410,7 +410,7 @@ def destroy(s, k):
 def lost_in(s, k, h):
     """The batch's heat map (not a rule): unit ``k`` is destroyed in hex ``h`` (-1 none)."""
     if h >= 0:
-        s.hx[h, HX_LOST + s.u[k, U_SIDE]] += 1
+        s.heat[h, HT_LOST + s.u[k, U_SIDE]] += 1
 
 
 @rule
