@@ -45,10 +45,9 @@ from simulator.engine.players.learned import attach
 from simulator.engine.players.mcts import begin
 from simulator.engine.players.value import learned_value
 from simulator.games.toi.game import state as S
+from simulator.games.toi.game.greedy import SAMPLES
 from simulator.games.toi.game.greedy import evaluate as greedy_evaluate
 from simulator.run.rng import next_u64
-
-SAMPLES = 3         # greedy's trials an action at most (simulator.games.toi.game.greedy.SAMPLES)
 
 
 @numba.njit
