@@ -13,8 +13,9 @@ from numba.extending import intrinsic, overload
 
 
 def copy_state(s):
-    """A deep copy without the event log (a one-row log in its place)."""
-    return type(s)(*(a.copy() for a in s[:-1]), s[-1][:1].copy())
+    """A deep copy without the event log (a one-row log in its place), the log found by
+    its name as :func:`restore_state` finds it (not by its place among the fields)."""
+    return type(s)(*(a[:1].copy() if name == "log" else a.copy() for name, a in zip(s._fields, s, strict=True)))
 
 
 @intrinsic
