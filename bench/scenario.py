@@ -17,7 +17,9 @@ ten minutes on this 2-core machine: 1,667 games/s, about 850 per core.
 500 games a second per core with the default players, greedy against greedy).
 
 Then every player, both sides the same player, on 1 worker: the default skill curve's
-levels (random, greedy, lookahead, mcts:64, mcts:256) and every other name ``--players``
+levels and its second family (random, greedy, lookahead, mcts:64:learned, uct:32: the
+``DEFAULT_LEVELS`` and ``DEFAULT_FAMILY`` of ``simulator/run/vocabulary.py``), the tree
+search with the hand-written value (mcts:64, mcts:256), and every other name ``--players``
 gives (``mcts:256:learned``, ``uct:400``: any name the players' ``parse_player`` takes),
 games per second per core and decisions per second per core, each against greedy's
 (the baseline, measured in the same run: the machine is shared and its speed moves, a
@@ -46,6 +48,7 @@ import time
 
 from simulator.engine.core.batch import player_kinds, run_games
 from simulator.engine.players import interface
+from simulator.run.vocabulary import DEFAULT_FAMILY, DEFAULT_LEVELS
 
 TARGET_GAMES, TARGET_SECONDS = 1_000_000, 600
 
@@ -55,7 +58,9 @@ def measure(game, games: int, seed: int, players, workers: int) -> float:
     return r.tally.games / r.seconds
 
 
-EVERY_PLAYER = ("random", "greedy", "lookahead", "mcts:64", "mcts:256")    # the default skill curve's levels
+# the default skill curve's levels and second family (the learned value's player among them),
+# then the tree search with the hand-written value
+EVERY_PLAYER = (*DEFAULT_LEVELS, DEFAULT_FAMILY, "mcts:64", "mcts:256")
 BASELINE = "greedy"
 
 

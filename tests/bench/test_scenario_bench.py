@@ -23,8 +23,10 @@ def bench():
 
 def test_the_default_levels_then_every_new_name_of_players(bench):
     names = bench.player_names("greedy,mcts:32, mcts:64", interface)
-    # the five default levels, then mcts:32 (greedy and mcts:64 are among them already)
-    assert names == ["random", "greedy", "lookahead", "mcts:64", "mcts:256", "mcts:32"]
+    # the default curve's four levels and its second family, mcts:64 and mcts:256, then
+    # mcts:32 (greedy and mcts:64 are among them already)
+    assert names == ["random", "greedy", "lookahead", "mcts:64:learned", "uct:32", "mcts:64", "mcts:256",
+                     "mcts:32"]
 
 
 def test_a_name_the_players_refuse_stops_the_bench_with_its_reason(bench):
