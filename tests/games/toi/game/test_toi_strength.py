@@ -7,12 +7,10 @@ player moves them only as much as chance would.
 
 - greedy against random, from either seat: the whole interval of greedy's win rate above
   0.65 (the target), so the margin over random is outside the interval;
-- greedy against greedy on ridge-line: the whole interval of each side's win rate inside
-  0.35-0.65 (the band it was tuned to; measured 2000 games, seed 1: 49.7% as re-balanced
-  in issue 40, `lanchester toi scenario ridge-line --games 2000 --seed 1`);
-- greedy against greedy on two-farms, rebalanced in issue 41 for the strongest players
-  (mcts:64:learned on both sides, docs/strength.md): the Germans favoured, the American
-  interval inside 0.30-0.45.
+- greedy against greedy on the two shipped scenarios, both rebalanced in issue 41 for the
+  strongest players (mcts:64:learned on both sides, docs/strength.md), where greedy plays
+  one side worse: on two-farms the Germans favoured (the American interval inside
+  0.30-0.45), on ridge-line the Americans (inside 0.62-0.80).
 """
 
 from __future__ import annotations
@@ -24,7 +22,6 @@ from simulator.run.stats import wilson_interval
 
 SEED = 1
 TARGET = 0.65             # greedy's win rate against random, either seat
-BAND = (0.35, 0.65)       # each side's win rate greedy against greedy
 
 
 def wins(scenario: str, players: tuple[str, str], n: int) -> tuple[int, int]:
@@ -45,13 +42,18 @@ def test_greedy_beats_random_from_either_seat(scenario, n, seat):
     assert lo > TARGET, (scenario, seat, won, n, (lo, hi))
 
 
-# measured (American wins / games): ridge-line 316/600 (52.7%) with issue 41's greedy
-# (before it: 292/600).
-@pytest.mark.parametrize(("scenario", "n"), [("ridge-line", 600)])
-def test_greedy_against_greedy_is_near_even(scenario, n):
-    for side, won in enumerate(wins(scenario, ("greedy", "greedy"), n)):
-        lo, hi = wilson_interval(won, n)
-        assert BAND[0] < lo and hi < BAND[1], (scenario, side, won, n, (lo, hi))
+AMERICAN_EDGE = (0.62, 0.80)  # ridge-line's American win rate greedy against greedy since issue 41
+
+
+def test_ridge_line_greedy_against_greedy_favours_the_americans():
+    """Ridge Line was rebalanced for mcts:64:learned on both sides (the counter-attack
+    without its 3regular squad: docs/strength.md); greedy plays the Germans worse there.
+    Measured: American 433/600 (72.2%, Wilson [68.4%, 75.6%]), seed 1 (the data before:
+    316/600, 52.7%, near even, the band it was tuned to with greedy)."""
+    n = 600
+    won = wins("ridge-line", ("greedy", "greedy"), n)[0]
+    lo, hi = wilson_interval(won, n)
+    assert AMERICAN_EDGE[0] < lo and hi < AMERICAN_EDGE[1], (won, n, (lo, hi))
 
 
 GERMAN_EDGE = (0.30, 0.45)  # two-farms' American win rate greedy against greedy since issue 41
