@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from simulator.engine.core.compiling import int64_constants
+from simulator.engine.core.pystate import Game
 from simulator.engine.core.records import (
     ACTIVITY_KEYS,
     C_ACTIVATIONS,
@@ -427,7 +428,7 @@ def _temp(directory: Path, name: str) -> str:
 
 @dataclass
 class RunResult:
-    game: Any      # the game's Python object, duck-typed (a Game Protocol is issue 42 item 2)
+    game: Game     # the game's Python object: Assault's or Tide of Iron's (pystate.Game)
     players: tuple[str, str]
     games: int
     seed: int

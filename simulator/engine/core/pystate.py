@@ -32,6 +32,7 @@ class Game(Protocol):
     :class:`simulator.games.toi.game.game.Game` (checked by the contract test)."""
 
     sides: list[str]
+    scenario: Any               # the game's scenario as loaded (its file at .path)
     tables: Any
     edition: str | None
     formations: Any
@@ -59,6 +60,11 @@ class Game(Protocol):
     def card_names(self) -> list[str]: ...
 
     def card_side(self, card: str) -> str: ...
+
+    def objective_names(self) -> list[str]: ...
+
+    @property
+    def activity_words(self) -> dict[str, str | None]: ...
 
     def record_columns(self) -> list[str]: ...
 
