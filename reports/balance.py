@@ -448,6 +448,8 @@ def add_skill_curve(rep: Report, typed: BalanceReport, provenance: Provenance) -
                            f"no convergence test; the verdict is made at {top}"))
     if fam:
         rep.highlights.append(("second family", fam.text))
+    for r in typed.out_of_reach:
+        rep.highlights.append((f"{r.side}'s wins out of reach", r.text))
 
 
 def verdict_label(v) -> str:

@@ -183,6 +183,9 @@ if TYPE_CHECKING:     # reports/ may not import the engine (tests/test_layers.py
         def family_check(self) -> Any: ...
 
         @property
+        def out_of_reach(self) -> tuple[Any, ...]: ...
+
+        @property
         def restricted(self) -> tuple[Any, ...] | None: ...
 
         @property
@@ -426,6 +429,7 @@ def _skill_curve_lines(typed: BalanceReport, sides) -> list[str]:
     lines += convergence_lines(typed.convergence, sides)
     lines.append(f"  the verdict above is made at the strongest level, {top} on both sides")
     lines += family_lines(typed.family_check, sides)
+    lines += [f"  out of reach: {r.text}" for r in typed.out_of_reach]
     return lines
 
 

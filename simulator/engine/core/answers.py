@@ -222,6 +222,21 @@ class FamilyCheck:
 
 
 @dataclass(frozen=True)
+class OutOfReach:
+    """A side that wins almost no game at any level of the skill curve
+    (:func:`simulator.engine.core.reach.out_of_reach`): its ``reading`` ("players",
+    "scenario", "undecided": which is the likelier cause) and the sentence ``text``."""
+
+    side: str
+    reading: str
+    text: str
+
+    @classmethod
+    def of(cls, r: dict[str, Any]) -> OutOfReach:
+        return cls(r["side"], r["reading"], r["text"])
+
+
+@dataclass(frozen=True)
 class LadderSeat:
     """A rung from one seat: the stronger player as ``strong_side``, its win rate and
     interval, the paired difference from the weaker player's own games in that seat."""
@@ -626,6 +641,11 @@ class BalanceReport:
         """--family: the second search family beside the curve's top level."""
         c = self.json.get("family_check")
         return FamilyCheck.of(c) if c else None
+
+    @cached_property
+    def out_of_reach(self) -> tuple[OutOfReach, ...]:
+        """--skill-curve: the sides that win almost no game at any level (empty when none)."""
+        return tuple(OutOfReach.of(r) for r in self.json.get("out_of_reach") or ())
 
     @cached_property
     def restricted(self) -> tuple[Restriction, ...] | None:

@@ -21,6 +21,7 @@ import pandas as pd
 from simulator.engine.core.answers import BalanceReport
 from simulator.engine.core.background import FIRST_RUN_ESTIMATE, loading
 from simulator.engine.core.batch import DEFAULT_MARGIN, RunResult, run_games, run_until_decided, summary, verdict
+from simulator.engine.core.reach import out_of_reach
 from simulator.run.errors import InputError
 from simulator.run.intervals import newcombe_difference
 from simulator.run.runner import RunOptions
@@ -740,7 +741,9 @@ def add_skill_curve(report: dict, game, levels: list[str], top: RunResult, *, se
     search family, ``--family``: ``uct:N``), that player on both sides on the same seeds
     beside the top level (:func:`family_check`, ``family_check``), said in the verdict.
     A curve still moving says why (``convergence["why"]``, :func:`moving_why`), from the
-    ladder's rung of its top two levels when ``report`` has one (``--ladder``)."""
+    ladder's rung of its top two levels when ``report`` has one (``--ladder``). A side that
+    wins almost no game at any level is named in ``out_of_reach``
+    (:func:`simulator.engine.core.reach.out_of_reach`: the scenario or the players?)."""
     sides = list(game.sides)
     games = top.tally.games
     outcomes: list = []
@@ -754,6 +757,11 @@ def add_skill_curve(report: dict, game, levels: list[str], top: RunResult, *, se
         report["convergence"]["why"] = moving_why(report["convergence"], sides, report.get("skill_ladder"))
     report["converged"] = report["convergence"]["status"] == "converged"
     report["skill_curve_test"] = converged_test(margin)
+    reach = out_of_reach(rows, sides, report["convergence"], control=top.tally.control,
+                         objectives=game.objective_names() if top.tally.control is not None else None,
+                         turn=(getattr(game, "activity_words", None) or {}).get("turn", "turn"))
+    if reach:                                             # a side that never wins: the scenario or the players?
+        report["out_of_reach"] = reach
     report["verdict"] = verdict_at_strength(report["verdict"], levels[-1], report["convergence"])
     if family is not None and family != levels[-1]:
         res = run_games(game, games=games, seed=seed, players=(family, family), workers=workers, options=options,

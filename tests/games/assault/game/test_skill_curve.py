@@ -22,6 +22,7 @@ from simulator.games.assault.game.balance import parse_levels
 from simulator.games.assault.game.restrictions import RESTRICTIONS
 from simulator.run.errors import InputError
 from simulator.run.vocabulary import DEFAULT_CURVE_GAMES, DEFAULT_LEVELS
+from tests.games.assault.game.test_players import SKIRMISH
 
 SIDES = ["german", "soviet"]
 Z = 1.959963984540054
@@ -278,3 +279,41 @@ def test_a_moving_curve_says_why_from_the_ladders_top_rung(skirmish_path, tmp_pa
     page = (tmp_path / "why" / "index.html").read_text()
     # the page: the verdict's highlight, its note, and the skill curve's highlight
     assert page.count(html.escape(why["text"])) == 3 and "may change with stronger players; why: from random" in page
+
+
+# Skirmish where the Germans must also hold a hex in the Soviet set-up zone at the end
+OUT_OF_REACH = SKIRMISH.replace('[[objectives]]\nhex = "4,2"\n', '[[objectives]]\nhex = "4,2"\n[[objectives]]\nhex = "8,4"\n') \
+    .replace('[sides.german.victory]\nhold = ["4,2"]', '[sides.german.victory]\nhold = ["4,2", "8,4"]')
+
+
+def test_a_side_out_of_reach_at_every_level_is_named_with_where_it_falls_short(tmp_path):
+    """Issue 41 (Crossroads: the scenario or the players?): a side that wins fewer than 5%
+    at every level is listed in ``out_of_reach`` with the top two levels' paired step for it
+    and, from the top level's control tally, the objectives it held at a turn's end at
+    best, which are the objective-control table's own numbers."""
+    assert OUT_OF_REACH.count("8,4") == 2
+    path = tmp_path / "reach.scenario.toml"
+    path.write_text(OUT_OF_REACH)
+    out = tmp_path / "reach"
+    args = ["assault", "scenario", str(path), "--skill-curve", "--levels", "random,greedy", "--games", "40",
+            "--seed", "3", "--family", "off", "--format", "json", "--out", str(out)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    german = [r["win_rate"]["german"]["p"] for r in data["skill_curve"]]
+    assert max(german) < 0.05 and data["skill_curve"][-1]["win_rate"]["soviet"]["p"] >= 0.05
+    (reach,) = data["out_of_reach"]
+    d = data["convergence"]["difference"]["german"]
+    assert reach["side"] == "german" and reach["step"] == {"p": d["p"], "ci95": d["ci95"]}
+    assert reach["reading"] == ("scenario" if d["ci95"][1] <= 0.05 else "players" if d["ci95"][0] > 0
+                                else "undecided")
+    import pandas as pd
+    control = pd.read_csv(out / "objective-control.csv")
+    german_rows = control[control["side"] == "german"]
+    for h in reach["holds"]:         # the best turn's share is the table's largest for that objective
+        rows = german_rows[german_rows["objective"] == h["objective"]]
+        assert h["share"] == pytest.approx(rows["share"].max())
+        assert h["turn"] == int(rows.loc[rows["share"].idxmax(), "turn"])
+    assert len(reach["holds"]) == 2 and reach["holds"][0]["share"] <= reach["holds"][1]["share"]
+    assert "german&#x27;s wins out of reach" in (out / "index.html").read_text() or \
+        "german's wins out of reach" in (out / "index.html").read_text()
