@@ -73,8 +73,8 @@ def _text(side: str, rows: list[dict], levels: list[str], step: dict | None, rea
     if holds:
         text += (f"; at {rows[-1]['level']} the objectives it held at the end of a {turn}, at best: "
                  + ", ".join(f"{h['objective']} {h['share']:.0%} ({turn} {h['turn']})" for h in holds))
-    return text + ("; a what-if on its forces (--vary) or on its victory conditions (an edited copy of the scenario "
-                   "file) measures what would bring a win within reach")
+    return text + ("; a what-if on its forces or its victory conditions (--vary; Assault's hold.SIDE, Tide of "
+                   "Iron's vp.OBJECTIVE) measures what would bring a win within reach")
 
 
 def out_of_reach(rows: list[dict], sides: list[str], conv: dict | None, *, control: np.ndarray | None = None,

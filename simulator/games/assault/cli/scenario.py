@@ -37,7 +37,9 @@ players_option = click.option("--players", default="greedy,greedy", show_default
 @edition_option
 @click.option("--vary", multiple=True, metavar="KEY=V1,V2,...",
               help="What-if variants, same seeds: turns, edition, cp.SIDE, count.SIDE.UNIT, "
-                   "experience.SIDE.UNIT, initiative, sudden_death, history=alternate (5.3). Repeatable. "
+                   "experience.SIDE.UNIT, hold.SIDE (the objectives a side must hold, joined by +: "
+                   "\"hold.german=crossroads+village house\"; a hex as C:R), initiative, sudden_death, "
+                   "history=alternate (5.3). Repeatable. "
                    "Join changes with & for one variant of them all: "
                    "--vary \"count.german.rifles-41=4&experience.german.rifles-41=hardened\".")
 @click.option("--grid", multiple=True, metavar="KEY=V1,V2,...",

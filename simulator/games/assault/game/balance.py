@@ -95,6 +95,9 @@ def parse_value(key: str, value: str, scenario, option: str = "--vary"):
             raise InputError(option, key, f"unknown experience {value!r}")
         override_for(key, value, scenario, option)
         return value
+    if root == "hold":
+        override_for(key, value, scenario, option)
+        return value
     if root == "initiative":
         if value != "roll" and value not in scenario.sides:
             raise InputError(option, key, f"{value!r} is not a side (or roll)")
@@ -104,7 +107,8 @@ def parse_value(key: str, value: str, scenario, option: str = "--vary"):
             raise InputError(option, key, "give 0 or 1")
         return value in ("1", "true")
     raise InputError(option, key, "unknown key (turns, edition, cp.SIDE, count.SIDE.UNIT, "
-                     "experience.SIDE.UNIT, initiative, sudden_death, history, cp_minimum, second_fallback)")
+                     "experience.SIDE.UNIT, hold.SIDE, initiative, sudden_death, history, cp_minimum, "
+                     "second_fallback)")
 
 
 def _parse_number(key: str, root: str, value: str, scenario, option: str = "--vary") -> int:
@@ -141,7 +145,29 @@ def override_for(key: str, value, scenario, option: str = "--vary") -> dict:
             names = [u.split("/", 1)[1] for u in scenario.units if u.startswith(f"{side}/")]
             raise InputError(option, key, f"unknown unit {unit!r} of {side}" + did_you_mean(unit, names))
         return {(root, side, uid): value}
+    if root == "hold":
+        if len(parts) != 2 or parts[1] not in scenario.sides:
+            raise InputError(option, key, f"write hold.SIDE (sides: {', '.join(scenario.sides)})")
+        return {("hold", parts[1]): held_objectives(key, value, scenario, option)}
     raise InputError(option, key, "unknown key")
+
+
+def held_objectives(key: str, value: str, scenario, option: str = "--vary") -> tuple[str, ...]:
+    """``hold.SIDE=A+B``: the hexes of the objectives a side must hold (3.1), each named by
+    its ``name`` or its hex written ``C:R`` (a comma separates a what-if's values), in the
+    scenario's order of objectives; an unknown or repeated one raises InputError."""
+    objectives = scenario.objective_list
+    known = {o.hex.replace(",", ":"): o.hex for o in objectives} | {o.name: o.hex for o in objectives if o.name}
+    hexes = []
+    for part in (x.strip() for x in value.split("+")):
+        if part not in known:
+            names = ", ".join(o.name or o.hex.replace(",", ":") for o in objectives)
+            raise InputError(option, key, f"{part!r} is not an objective of the scenario (its objectives: {names}; "
+                                          "a hex as C:R)" + did_you_mean(part, list(known)))
+        if known[part] in hexes:
+            raise InputError(option, key, f"objective {part!r} named twice")
+        hexes.append(known[part])
+    return tuple(o.hex for o in objectives if o.hex in hexes)
 
 
 def merge_overrides(a: dict, b: dict) -> dict:

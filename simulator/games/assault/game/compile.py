@@ -64,7 +64,7 @@ from simulator.games.assault.rules.support import load_support
 from simulator.run.errors import InputError
 from simulator.run.vocabulary import EDITIONS
 
-VARY_KEYS = ("turns", "edition", "cp", "count", "experience", "initiative", "sudden_death", "cp_minimum",
+VARY_KEYS = ("turns", "edition", "cp", "count", "experience", "hold", "initiative", "sudden_death", "cp_minimum",
              "second_fallback")
 
 
@@ -80,6 +80,7 @@ def compile_game(name_or_path, *, edition: str | None = None, overrides: dict | 
     ``overrides``: ``{"turns": 8}``, ``{"cp": {"german": 6}}``,
     ``{("count", "german", "german/rifles-41"): 3}``,
     ``{("experience", "soviet", "soviet/mmg-maxim"): "veteran"}``, ``{"initiative": "german"}``,
+    ``{("hold", "german"): ("10,7", "8,6")}`` (the objectives a side must hold, 3.1),
     ``{"history": "alternate"}`` (the alternate-history version, 5.3).
     ``data``: data files given on the command line (``{"aid": "my-aid.toml"}``), as for
     :func:`simulator.games.assault.game.scenario.load_scenario`.
@@ -141,10 +142,10 @@ def _compile(scenario: Scenario, edition: str | None, overrides: dict) -> Game:
 
     vic = np.zeros((2, 6), dtype=np.int32)
     sudden_all = bool(overrides.get("sudden_death", scenario.victory.sudden_death))
-    for side_i, side in enumerate(scenario.sides.values()):   # 3.1, 6.6
+    for side_i, (side_name, side) in enumerate(scenario.sides.items()):   # 3.1, 6.6
         v = side.victory
         mask = 0
-        for h in v.hold:
+        for h in overrides.get(("hold", side_name), v.hold):   # --vary hold.SIDE: the objectives to hold
             mask |= 1 << [o.hex for o in objectives].index(h)
         sudden = sudden_all if (v.sudden_death is None or "sudden_death" in overrides) else v.sudden_death
         vic[side_i] = [mask, v.hold_count, v.objective_points, v.eliminate, int(not v.is_empty), int(sudden)]
