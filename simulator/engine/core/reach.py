@@ -72,7 +72,8 @@ def _text(side: str, rows: list[dict], levels: list[str], step: dict | None, rea
                  }[reading]
     if holds:
         text += (f"; at {rows[-1]['level']} the objectives it held at the end of a {turn}, at best: "
-                 + ", ".join(f"{h['objective']} {h['share']:.0%} ({turn} {h['turn']})" for h in holds))
+                 + ", ".join(f"{h['objective']} {h['share']:.0%} ({turn} {h['turn']})" if h["share"] > 0
+                             else f"{h['objective']} never" for h in holds))
     return text + ("; a what-if on its forces or its victory conditions (--vary; Assault's hold.SIDE, Tide of "
                    "Iron's vp.OBJECTIVE) measures what would bring a win within reach")
 

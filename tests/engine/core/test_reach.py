@@ -60,7 +60,7 @@ def test_a_side_that_never_wins_and_does_not_gain_points_at_the_scenario():
                         "lookahead 0.0%, mcts:64:learned 0.0%)")
     assert "the strongest step adds at most +1.8 points (mcts:64:learned minus lookahead +0.0 points [-1.8, +1.8])" in t
     assert "the likelier cause is the scenario" in t
-    assert ("at mcts:64:learned the objectives it held at the end of a turn, at best: wooded hill top 0% (turn 1), "
+    assert ("at mcts:64:learned the objectives it held at the end of a turn, at best: wooded hill top never, "
             "village house 20% (turn 5), crossroads 45% (turn 3)") in t
 
 
